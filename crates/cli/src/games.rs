@@ -1,0 +1,20 @@
+//! The games the command knows, in one place: add a game by adding a line to `with_game!`
+//! and to `GAMES`.
+
+/// The game ids the position-based commands accept, in the order `--help` lists them.
+pub(crate) const GAMES: &[&str] = &[];
+
+/// Runs `$body` with `$g` bound to the position type of the game named `$id` (a `&str`), or
+/// returns a bad-input error for an unknown game.
+macro_rules! with_game {
+    ($id:expr, $g:ident => $body:expr) => {
+        match $id {
+            other => Err($crate::error::CliError::bad(format!(
+                "unknown game '{other}' (known games: {})",
+                $crate::games::GAMES.join(", ")
+            ))),
+        }
+    };
+}
+
+pub(crate) use with_game;

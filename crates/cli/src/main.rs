@@ -1,0 +1,123 @@
+//! `swapboard`: rules engines, AI and tools for five swap and crosscut games.
+//!
+//! - Swaptimum and Flipstop by Mark Steere (2023)
+//! - Scware by Christian Freeling (2012)
+//! - Rapid Transit by Phil Leduc (2022/2024)
+//! - Swap 61 by 'pseudonam'
+//!
+//! The commands and their text are the contract in `spec/CONTRACT.md`.
+
+mod commands;
+mod error;
+mod games;
+mod output;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::error::CliResult;
+use crate::games::with_game;
+use crate::output::Output;
+
+const ABOUT: &str = "Rules engines, AI and tools for swap and crosscut games:
+  swaptimum      Swaptimum by Mark Steere (2023)
+  flipstop       Flipstop by Mark Steere (2023)";
+
+#[derive(Parser)]
+#[command(name = "swapboard", version, about = ABOUT, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print the start position of a game.
+    New {
+        /// The game (swaptimum, flipstop, ...).
+        game: String,
+        /// The board side (default: the game's own).
+        #[arg(long)]
+        size: Option<usize>,
+    },
+    /// List every legal move of a position, one per line.
+    Moves {
+        /// The position text.
+        position: String,
+    },
+    /// Play moves from a position; print the final position and the result.
+    Apply {
+        /// The position text.
+        position: String,
+        /// Moves to play, in order.
+        moves: Vec<String>,
+    },
+    /// Count the legal move sequences of a given length.
+    Perft {
+        /// The position text.
+        position: String,
+        /// The number of plies.
+        depth: u32,
+    },
+    /// Draw a position in the terminal, and optionally as an SVG picture.
+    Show {
+        /// The position text.
+        position: String,
+        /// Also write an SVG picture to this file.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<PathBuf>,
+    },
+    /// Play random games from the start on one core and report games/s and plies/s.
+    Bench {
+        /// The game.
+        game: String,
+        /// The board side (default: the game's own).
+        #[arg(long)]
+        size: Option<usize>,
+        /// How long to run.
+        #[arg(long, default_value_t = 3.0)]
+        seconds: f64,
+        /// The random seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+}
+
+fn game_of(position: &str) -> &str {
+    swapboard_core::text::game_of(position).unwrap_or("")
+}
+
+fn run(command: Command, out: &mut Output) -> CliResult {
+    match command {
+        Command::New { game, size } => with_game!(game.as_str(), G => commands::new::<G>(size, out)),
+        Command::Moves { position } => {
+            with_game!(game_of(&position), G => commands::moves::<G>(&position, out))
+        }
+        Command::Apply { position, moves } => {
+            with_game!(game_of(&position), G => commands::apply::<G>(&position, &moves, out))
+        }
+        Command::Perft { position, depth } => {
+            with_game!(game_of(&position), G => commands::perft_cmd::<G>(&position, depth, out))
+        }
+        Command::Show { position, svg } => {
+            with_game!(game_of(&position), G => commands::show::<G>(&position, svg.as_deref(), out))
+        }
+        Command::Bench { game, size, seconds, seed } => {
+            with_game!(game.as_str(), G => commands::bench::<G>(size, seconds, seed, out))
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let mut out = Output::stdout();
+    match run(cli.command, &mut out).and_then(|()| out.finish()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("swapboard: {e}");
+            e.exit_code()
+        }
+    }
+}

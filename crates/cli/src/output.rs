@@ -1,0 +1,54 @@
+//! Buffered standard output that treats a closed pipe (`swapboard moves ... | head`) as a
+//! normal end, not an error.
+
+use std::fmt::Display;
+use std::io::{BufWriter, ErrorKind, StdoutLock, Write};
+
+use crate::error::{CliError, CliResult};
+
+/// Buffered, locked standard output.
+pub(crate) struct Output {
+    inner: BufWriter<StdoutLock<'static>>,
+    closed: bool,
+}
+
+impl Output {
+    /// Standard output, locked for the life of the command.
+    pub(crate) fn stdout() -> Output {
+        Output {
+            inner: BufWriter::new(std::io::stdout().lock()),
+            closed: false,
+        }
+    }
+
+    /// Writes one line. After the reader has gone away, writes nothing and succeeds.
+    pub(crate) fn line(&mut self, value: impl Display) -> CliResult {
+        self.write(format_args!("{value}\n"))
+    }
+
+    /// Writes text as it is.
+    pub(crate) fn text(&mut self, value: impl Display) -> CliResult {
+        self.write(format_args!("{value}"))
+    }
+
+    fn write(&mut self, args: std::fmt::Arguments<'_>) -> CliResult {
+        if self.closed {
+            return Ok(());
+        }
+        match self.inner.write_fmt(args) {
+            Err(e) if e.kind() == ErrorKind::BrokenPipe => {
+                self.closed = true;
+                Ok(())
+            }
+            other => other.map_err(|e| CliError::Failure(e.into())),
+        }
+    }
+
+    /// Flushes what is buffered.
+    pub(crate) fn finish(mut self) -> CliResult {
+        match self.inner.flush() {
+            Err(e) if e.kind() == ErrorKind::BrokenPipe => Ok(()),
+            other => other.map_err(|e| CliError::Failure(e.into())),
+        }
+    }
+}

@@ -1,0 +1,247 @@
+//! The conformance suite run for every swapboard game (in the spirit of board-game-rs's
+//! shared board checks).
+//!
+//! A game's test calls [`Suite::run`] with some seed positions, a generator of *candidate*
+//! moves (a superset of the legal moves, so that the legality check can be compared with the
+//! move list on moves the list leaves out) and the game's invariant. The suite then walks
+//! random playouts from every seed position and checks, at every position it meets:
+//!
+//! - the move list has no duplicates, and every listed move is accepted by `check_move`,
+//!   plays with `play`, and round-trips through its text;
+//! - a candidate move is accepted by `check_move` exactly when it is listed;
+//! - `move_count`, `has_legal_move` and `random_move` agree with the list;
+//! - a finished game has no moves, an unfinished one has at least one (`pass` counts);
+//! - `pass` is listed only as the sole move;
+//! - the position text round-trips, with the same Zobrist hash (incremental = recomputed);
+//! - the game's invariant holds.
+//!
+//! [`check_perft_file`] checks a perft table kept as a data file.
+
+use std::collections::HashSet;
+use std::fmt::Write as _;
+use std::path::Path;
+
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use swapboard_core::{Game, perft};
+
+/// What the suite needs to know about one game.
+pub struct Suite<G: Game> {
+    /// Positions to start random playouts from (start positions of several sizes, positions
+    /// from the rule sheets, awkward corners).
+    pub positions: Vec<G>,
+    /// A superset of the legal moves of a position, used to check that the legality check
+    /// refuses exactly the moves the list leaves out.
+    pub candidates: fn(&G) -> Vec<G::Move>,
+    /// The game's invariant (e.g. "no crosscut on the board"), with the reason it fails.
+    pub invariant: fn(&G) -> Result<(), String>,
+    /// Random playouts per seed position.
+    pub playouts: usize,
+    /// A playout stops after this many plies (games that can cycle need a cap).
+    pub max_plies: usize,
+    /// Whether a playout reaching `max_plies` is a failure (it is for games that must end).
+    pub must_end: bool,
+    /// The seed of the random playouts.
+    pub seed: u64,
+}
+
+impl<G: Game> Suite<G> {
+    /// Runs every check; panics with the position and the broken promise on failure.
+    pub fn run(&self) {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(self.seed);
+        for start in &self.positions {
+            for _ in 0..self.playouts {
+                let mut pos = start.clone();
+                let mut plies = 0;
+                loop {
+                    self.check_position(&pos);
+                    if pos.is_over() {
+                        break;
+                    }
+                    if plies == self.max_plies {
+                        assert!(
+                            !self.must_end,
+                            "{}: a random game from {start} did not end in {plies} plies",
+                            G::ID
+                        );
+                        break;
+                    }
+                    let mv = pos
+                        .random_move(&mut rng)
+                        .unwrap_or_else(|| panic!("no random move in unfinished {pos}"));
+                    pos = pos.play(&mv).unwrap_or_else(|e| panic!("random move refused: {e}"));
+                    plies += 1;
+                }
+            }
+        }
+    }
+
+    /// All checks at one position.
+    pub fn check_position(&self, pos: &G) {
+        let fail = |what: String| -> ! { panic!("{} at `{pos}`: {what}", G::ID) };
+
+        if let Err(why) = (self.invariant)(pos) {
+            fail(format!("invariant broken: {why}"));
+        }
+
+        // Position text round trip, and the incremental hash against a fresh one.
+        let text = pos.to_string();
+        match text.parse::<G>() {
+            Ok(back) => {
+                if &back != pos {
+                    fail(format!("text round trip gave a different position `{back}`"));
+                }
+                if back.zobrist() != pos.zobrist() {
+                    fail("incremental hash differs from the hash of the reparsed position".into());
+                }
+            }
+            Err(e) => fail(format!("own text refused: {e}")),
+        }
+
+        let moves = pos.legal_moves();
+        let set: HashSet<&G::Move> = moves.iter().collect();
+        if set.len() != moves.len() {
+            fail("the move list has duplicates".into());
+        }
+        if pos.move_count() != moves.len() as u64 {
+            fail(format!("move_count {} != list length {}", pos.move_count(), moves.len()));
+        }
+        if pos.has_legal_move() != !moves.is_empty() {
+            fail("has_legal_move disagrees with the list".into());
+        }
+        match (pos.outcome(), moves.is_empty()) {
+            (Some(o), false) => fail(format!("the game is over ({o:?}) but moves are listed")),
+            (None, true) => fail("the game goes on but no move (not even pass) is listed".into()),
+            _ => {}
+        }
+        if moves.len() > 1 && moves.iter().any(|m| m.to_string() == "pass") {
+            fail("pass is listed beside other moves".into());
+        }
+
+        for mv in &moves {
+            if let Err(e) = pos.check_move(mv) {
+                fail(format!("listed move {mv} refused: {e}"));
+            }
+            let text = mv.to_string();
+            match pos.parse_move(&text) {
+                Ok(back) if &back == mv => {}
+                Ok(back) => fail(format!("move text {text} reads back as {back}")),
+                Err(e) => fail(format!("move text {text} refused: {e}")),
+            }
+            if let Err(e) = pos.clone().play(mv) {
+                fail(format!("listed move {mv} does not play: {e}"));
+            }
+        }
+
+        for cand in (self.candidates)(pos) {
+            let listed = set.contains(&cand);
+            match (pos.check_move(&cand), listed) {
+                (Ok(()), false) => fail(format!("{cand} is accepted but not listed")),
+                (Err(e), true) => fail(format!("{cand} is listed but refused: {e}")),
+                _ => {}
+            }
+        }
+
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(pos.zobrist());
+        match pos.random_move(&mut rng) {
+            Some(m) if !set.contains(&m) => fail(format!("random_move drew {m}, not listed")),
+            None if !moves.is_empty() => fail("random_move found nothing".into()),
+            _ => {}
+        }
+    }
+}
+
+/// One entry of a perft data file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PerftEntry {
+    /// The entry's name.
+    pub id: String,
+    /// The position text.
+    pub position: String,
+    /// `(depth, nodes)` pairs.
+    pub counts: Vec<(u32, u64)>,
+}
+
+/// Reads a perft data file: blocks of `id NAME`, `position TEXT` and `perft DEPTH NODES`
+/// lines; `#` starts a comment line.
+pub fn read_perft_file(text: &str) -> Result<Vec<PerftEntry>, String> {
+    let mut entries: Vec<PerftEntry> = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
+        let bad = |why: &str| format!("line {}: {why}: {line}", n + 1);
+        match key {
+            "id" => entries.push(PerftEntry {
+                id: rest.trim().to_string(),
+                position: String::new(),
+                counts: Vec::new(),
+            }),
+            "position" => {
+                entries.last_mut().ok_or_else(|| bad("position before id"))?.position =
+                    rest.trim().to_string();
+            }
+            "perft" => {
+                let mut it = rest.split_whitespace();
+                let depth = it.next().and_then(|d| d.parse().ok()).ok_or_else(|| bad("bad depth"))?;
+                let nodes = it.next().and_then(|d| d.parse().ok()).ok_or_else(|| bad("bad count"))?;
+                entries.last_mut().ok_or_else(|| bad("perft before id"))?.counts.push((depth, nodes));
+            }
+            _ => return Err(bad("unknown key")),
+        }
+    }
+    Ok(entries)
+}
+
+/// Checks every count of a perft data file, skipping counts above `max_nodes` (deep counts
+/// belong in release runs). Returns how many counts were checked; panics listing every
+/// mismatch.
+pub fn check_perft_file<G: Game>(path: &Path, max_nodes: u64) -> usize {
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let entries = read_perft_file(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut checked = 0;
+    let mut failures = String::new();
+    for entry in entries {
+        let pos: G = entry
+            .position
+            .parse()
+            .unwrap_or_else(|e| panic!("{}: entry {}: {e}", path.display(), entry.id));
+        for (depth, nodes) in entry.counts {
+            if nodes > max_nodes {
+                continue;
+            }
+            let got = perft(&pos, depth);
+            checked += 1;
+            if got != nodes {
+                let _ = writeln!(failures, "{} perft {depth}: expected {nodes}, got {got}", entry.id);
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}:\n{failures}", path.display());
+    checked
+}
+
+/// The largest perft count worth checking in this build: deep counts only with optimisation.
+pub fn perft_budget() -> u64 {
+    if cfg!(debug_assertions) { 2_000_000 } else { u64::MAX }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn perft_files_are_read() {
+        let text = "# c\nid a\nposition x y\nperft 1 3\nperft 2 9\nid b\nposition z\n";
+        let e = read_perft_file(text).unwrap();
+        assert_eq!(e.len(), 2);
+        assert_eq!(e[0].counts, [(1, 3), (2, 9)]);
+        assert_eq!(e[1].position, "z");
+        assert!(read_perft_file("perft 1 2\n").is_err());
+        assert!(read_perft_file("id a\nperft x 2\n").is_err());
+        assert!(read_perft_file("bogus\n").is_err());
+    }
+}

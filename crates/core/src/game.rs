@@ -1,0 +1,182 @@
+use std::fmt::{Debug, Display};
+use std::hash::Hash;
+use std::ops::{ControlFlow, RangeInclusive};
+use std::str::FromStr;
+
+use rand::{Rng, RngExt};
+
+use crate::{BoardView, IllegalMove, MoveError, Outcome, PlayError, Player, PositionError};
+
+/// A position of a two-player game, with everything the rules need to continue from it.
+///
+/// The AI, the arena, the terminal tools and the server are generic over this trait and know
+/// no game. Implementations must keep these promises, which the conformance suite
+/// (`swapboard-conformance`) checks for every game:
+///
+/// - [`Game::for_each_move`] yields each legal move once, and exactly the moves that
+///   [`Game::check_move`] accepts; nothing once [`Game::outcome`] is `Some`;
+/// - `pass` is legal exactly when nothing else is;
+/// - the position text ([`Display`]/[`FromStr`]) and move text ([`Display`]/
+///   [`Game::parse_move`]) round-trip;
+/// - [`Game::zobrist`] depends only on the position, so equal positions hash equally.
+pub trait Game:
+    Clone + Send + Sync + Eq + Hash + Debug + Display + FromStr<Err = PositionError> + 'static
+{
+    /// A move, as small and cheap to copy as the game allows.
+    type Move: Clone + Eq + Hash + Debug + Display + Send + Sync + 'static;
+
+    /// The game's name in position texts and commands (`swaptimum`).
+    const ID: &'static str;
+    /// The game's name with its author's credit, as every page naming it must show it.
+    const TITLE: &'static str;
+    /// The board size of a new game when none is asked for.
+    const DEFAULT_SIZE: usize;
+
+    /// The board sizes this game can be played on.
+    fn sizes() -> RangeInclusive<usize>;
+
+    /// The start position on a board of side `size`.
+    fn start(size: usize) -> Result<Self, PositionError>;
+
+    /// The board side.
+    fn size(&self) -> usize;
+
+    /// The colour letter of a player in position texts (`R`, `B`, ...).
+    fn colour_letter(player: Player) -> char;
+
+    /// The colour name of a player (`Red`).
+    fn colour_name(player: Player) -> &'static str;
+
+    /// The player whose turn it is. Turns need not alternate.
+    fn to_move(&self) -> Player;
+
+    /// How the game ended, or `None` while it goes on.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// Calls `f` with every legal move, each once, until `f` breaks.
+    ///
+    /// Must not allocate per move: this is the hot path of perft and search.
+    fn for_each_move<F: FnMut(Self::Move) -> ControlFlow<()>>(&self, f: F) -> ControlFlow<()>;
+
+    /// Whether `mv` is legal here, and if not, the rule it breaks.
+    fn check_move(&self, mv: &Self::Move) -> Result<(), IllegalMove>;
+
+    /// Plays a move known to be legal. An illegal move leaves an unspecified (but memory-safe)
+    /// position: use [`Game::play`] for untrusted moves.
+    fn play_unchecked(&mut self, mv: &Self::Move);
+
+    /// Reads a move in the contract's notation for this position (cells must lie on the
+    /// board). Says nothing about legality: see [`Game::check_move`].
+    fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError>;
+
+    /// A Zobrist-style hash of the position (board, side to move, and game fields).
+    fn zobrist(&self) -> u64;
+
+    /// What a board picture of this position shows.
+    fn view(&self) -> BoardView;
+
+    /// Whether the game has ended.
+    fn is_over(&self) -> bool {
+        self.outcome().is_some()
+    }
+
+    /// Every legal move, appended to `out` (which is cleared first), reusing its storage.
+    fn fill_moves(&self, out: &mut Vec<Self::Move>) {
+        out.clear();
+        let _ = self.for_each_move(|m| {
+            out.push(m);
+            ControlFlow::Continue(())
+        });
+    }
+
+    /// Every legal move, in a new vector.
+    fn legal_moves(&self) -> Vec<Self::Move> {
+        let mut out = Vec::new();
+        self.fill_moves(&mut out);
+        out
+    }
+
+    /// The number of legal moves. Games whose moves can be counted faster than listed
+    /// override this (perft uses it at the last ply).
+    fn move_count(&self) -> u64 {
+        let mut n = 0;
+        let _ = self.for_each_move(|_| {
+            n += 1;
+            ControlFlow::Continue(())
+        });
+        n
+    }
+
+    /// Whether the player to move has any legal move (a `pass` counts).
+    fn has_legal_move(&self) -> bool {
+        self.for_each_move(|_| ControlFlow::Break(())).is_break()
+    }
+
+    /// Whether `mv` is legal here.
+    fn is_legal(&self, mv: &Self::Move) -> bool {
+        self.check_move(mv).is_ok()
+    }
+
+    /// Plays a move after checking it; on refusal hands the untouched position back.
+    fn play(mut self, mv: &Self::Move) -> Result<Self, PlayError<Self>> {
+        match self.check_move(mv) {
+            Ok(()) => {
+                self.play_unchecked(mv);
+                Ok(self)
+            }
+            Err(reason) => Err(PlayError {
+                position: self,
+                mv: mv.clone(),
+                reason,
+            }),
+        }
+    }
+
+    /// Reads, checks and plays a move given as text.
+    fn play_text(&mut self, text: &str) -> Result<Self::Move, MoveError> {
+        let mv = self.parse_move(text)?;
+        self.check_move(&mv).map_err(|reason| MoveError::Illegal {
+            text: text.to_string(),
+            reason,
+        })?;
+        self.play_unchecked(&mv);
+        Ok(mv)
+    }
+
+    /// A legal move drawn uniformly at random, or `None` when the game is over.
+    ///
+    /// The default samples a reservoir over [`Game::for_each_move`] (no allocation); games
+    /// override it with something faster for playouts, keeping the distribution a game's
+    /// documentation states.
+    fn random_move<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<Self::Move> {
+        let mut chosen = None;
+        let mut seen = 0u64;
+        let _ = self.for_each_move(|m| {
+            seen += 1;
+            if rng.random_range(0..seen) == 0 {
+                chosen = Some(m);
+            }
+            ControlFlow::Continue(())
+        });
+        chosen
+    }
+}
+
+/// The number of legal move sequences of length `depth` from `position` (`perft 0` is 1; a
+/// finished game has no moves; `pass` is a move).
+pub fn perft<G: Game>(position: &G, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => position.move_count(),
+        _ => {
+            let mut total = 0;
+            let _ = position.for_each_move(|m| {
+                let mut next = position.clone();
+                next.play_unchecked(&m);
+                total += perft(&next, depth - 1);
+                ControlFlow::Continue(())
+            });
+            total
+        }
+    }
+}

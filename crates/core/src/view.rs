@@ -1,0 +1,74 @@
+use serde::Serialize;
+use swapboard_grid::Cell;
+
+use crate::{Outcome, Player};
+
+/// Which pair of opposite board edges a player must join.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum SideOwner {
+    /// The top and bottom rows.
+    TopBottom,
+    /// The left and right columns.
+    LeftRight,
+    /// No edges (games not won by connection).
+    None,
+}
+
+/// Something a picture of the board should point out on a cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum CellMark {
+    /// The cell of the last placement.
+    Placed,
+    /// A cell changed by the last move's swap.
+    Swapped,
+    /// A cell whose checker the last move replaced.
+    Replaced,
+    /// A terminal piece (Rapid Transit).
+    Terminal,
+    /// A cornered piece (Rapid Transit).
+    Cornered,
+    /// A cell a move may go to (interactive play).
+    Target,
+}
+
+/// What a picture of a square-board position shows, independent of how it is drawn.
+///
+/// Rules crates build it; the renderers turn it into terminal text or SVG.
+#[derive(Debug, Clone, Serialize)]
+pub struct BoardView {
+    /// The game's title with credit.
+    pub title: String,
+    /// The board side.
+    pub size: usize,
+    /// Each cell's owner, bottom row first, left to right.
+    pub cells: Vec<Option<Player>>,
+    /// Colour letters of the first and second player.
+    pub letters: [char; 2],
+    /// Colour names of the first and second player.
+    pub names: [&'static str; 2],
+    /// The edges each player joins.
+    pub sides: [SideOwner; 2],
+    /// Marks to draw, in any order.
+    pub marks: Vec<(Cell, CellMark)>,
+    /// The player to move.
+    pub to_move: Player,
+    /// The result, once the game is over.
+    pub outcome: Option<Outcome>,
+    /// Extra lines of information (counts, network sizes, the reason for a result).
+    pub notes: Vec<String>,
+}
+
+impl BoardView {
+    /// The owner of a cell.
+    pub fn owner(&self, cell: Cell) -> Option<Player> {
+        self.cells[cell.row() as usize * self.size + cell.col() as usize]
+    }
+
+    /// The marks on a cell.
+    pub fn marks_on(&self, cell: Cell) -> impl Iterator<Item = CellMark> + '_ {
+        self.marks
+            .iter()
+            .filter(move |(c, _)| *c == cell)
+            .map(|&(_, m)| m)
+    }
+}

@@ -1,0 +1,1 @@
+//! Hexagonal boards. (Filled in for Swap 61.)

@@ -1,0 +1,161 @@
+use std::fmt::Write as _;
+
+use swapboard_core::{BoardView, CellMark, SideOwner};
+use swapboard_grid::Cell;
+
+use crate::status_line;
+
+const CELL: usize = 40;
+const MARGIN: usize = 44;
+const EDGE: usize = 8;
+
+/// Fill colours of the first and second player's checkers, by colour name.
+fn fill(name: &str) -> &'static str {
+    match name {
+        "Red" => "#d62728",
+        "Blue" => "#1f5fbf",
+        "White" => "#f4f4f0",
+        "Cyan" => "#17becf",
+        _ => "#7f7f7f",
+    }
+}
+
+/// A standalone SVG picture of the board, as a player would post it: a grid with column
+/// letters and row numbers on all edges, each player's edges painted in their colour,
+/// checkers as discs, the last move's cells ringed, and the status under the board.
+pub fn svg(view: &BoardView) -> String {
+    let n = view.size;
+    let board = n * CELL;
+    let width = board + 2 * MARGIN;
+    let text_lines = 1 + view.notes.len();
+    let height = board + 2 * MARGIN + 22 * text_lines + 30;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="Helvetica, Arial, sans-serif">"##
+    );
+    let _ = writeln!(s, r##"<title>{}</title>"##, escape(&view.title));
+    let _ = writeln!(s, r##"<rect width="{width}" height="{height}" fill="#ffffff"/>"##);
+    let _ = writeln!(
+        s,
+        r##"<text x="{}" y="22" font-size="16" text-anchor="middle" fill="#222">{}</text>"##,
+        width / 2,
+        escape(&view.title)
+    );
+    let (x0, y0) = (MARGIN, MARGIN);
+    // Each player's edges.
+    for (i, side) in view.sides.iter().enumerate() {
+        let colour = fill(view.names[i]);
+        let rects: Vec<(usize, usize, usize, usize)> = match side {
+            SideOwner::TopBottom => vec![
+                (x0, y0 - EDGE, board, EDGE),
+                (x0, y0 + board, board, EDGE),
+            ],
+            SideOwner::LeftRight => vec![
+                (x0 - EDGE, y0, EDGE, board),
+                (x0 + board, y0, EDGE, board),
+            ],
+            SideOwner::None => vec![],
+        };
+        for (x, y, w, h) in rects {
+            let _ = writeln!(
+                s,
+                r##"<rect x="{x}" y="{y}" width="{w}" height="{h}" fill="{colour}" stroke="#333" stroke-width="0.5"/>"##
+            );
+        }
+    }
+    let _ = writeln!(
+        s,
+        r##"<rect x="{x0}" y="{y0}" width="{board}" height="{board}" fill="#e9d8a6" stroke="#333" stroke-width="1.5"/>"##
+    );
+    for i in 1..n {
+        let p = i * CELL;
+        let _ = writeln!(
+            s,
+            r##"<line x1="{}" y1="{y0}" x2="{}" y2="{}" stroke="#6b5b3e" stroke-width="1"/>"##,
+            x0 + p,
+            x0 + p,
+            y0 + board
+        );
+        let _ = writeln!(
+            s,
+            r##"<line x1="{x0}" y1="{}" x2="{}" y2="{}" stroke="#6b5b3e" stroke-width="1"/>"##,
+            y0 + p,
+            x0 + board,
+            y0 + p
+        );
+    }
+    // Coordinates on all four edges.
+    for i in 0..n {
+        let c = x0 + i * CELL + CELL / 2;
+        let letter = (b'a' + i as u8) as char;
+        for y in [y0 - EDGE - 6, y0 + board + EDGE + 16] {
+            let _ = writeln!(
+                s,
+                r##"<text x="{c}" y="{y}" font-size="13" text-anchor="middle" fill="#333">{letter}</text>"##
+            );
+        }
+        let r = y0 + (n - 1 - i) * CELL + CELL / 2 + 5;
+        for (x, anchor) in [(x0 - EDGE - 4, "end"), (x0 + board + EDGE + 4, "start")] {
+            let _ = writeln!(
+                s,
+                r##"<text x="{x}" y="{r}" font-size="13" text-anchor="{anchor}" fill="#333">{}</text>"##,
+                i + 1
+            );
+        }
+    }
+    // Checkers and marks.
+    for row in 0..n {
+        for col in 0..n {
+            let cell = Cell::new(col as u8, row as u8);
+            let cx = x0 + col * CELL + CELL / 2;
+            let cy = y0 + (n - 1 - row) * CELL + CELL / 2;
+            if let Some(p) = view.owner(cell) {
+                let _ = writeln!(
+                    s,
+                    r##"<circle cx="{cx}" cy="{cy}" r="{}" fill="{}" stroke="#222" stroke-width="1"/>"##,
+                    CELL / 2 - 4,
+                    fill(view.names[p.index()])
+                );
+            }
+            for mark in view.marks_on(cell) {
+                let (colour, dot) = match mark {
+                    CellMark::Placed => ("#ffd700", true),
+                    CellMark::Swapped => ("#ff8c00", false),
+                    CellMark::Replaced => ("#2ca02c", true),
+                    CellMark::Terminal => ("#222222", true),
+                    CellMark::Cornered => ("#9467bd", false),
+                    CellMark::Target => ("#2ca02c", false),
+                };
+                if dot {
+                    let _ = writeln!(s, r##"<circle cx="{cx}" cy="{cy}" r="5" fill="{colour}" stroke="#222" stroke-width="0.5"/>"##);
+                } else {
+                    let _ = writeln!(
+                        s,
+                        r##"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="{colour}" stroke-width="3"/>"##,
+                        cx - CELL / 2 + 2,
+                        cy - CELL / 2 + 2,
+                        CELL - 4,
+                        CELL - 4
+                    );
+                }
+            }
+        }
+    }
+    let mut y = y0 + board + EDGE + 44;
+    for line in std::iter::once(status_line(view)).chain(view.notes.iter().cloned()) {
+        let _ = writeln!(
+            s,
+            r##"<text x="{}" y="{y}" font-size="14" text-anchor="middle" fill="#222">{}</text>"##,
+            width / 2,
+            escape(&line)
+        );
+        y += 22;
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}
