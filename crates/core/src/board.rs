@@ -232,6 +232,22 @@ impl StoneBoard {
         false
     }
 
+    /// The player with a path between their sides, if any (at most one can have one while no
+    /// crosscut stands).
+    pub fn winner(&self) -> Option<Player> {
+        Player::BOTH.into_iter().find(|&p| self.has_path(p))
+    }
+
+    /// The name of the 2 x 2 block with lower-left slot `block`, by its lower-left and
+    /// upper-right cells (`b1-c2`).
+    pub fn block_name(&self, block: usize) -> String {
+        let [ll, _, _, ur] = self.square.block(block);
+        match (self.square.cell_at(ll), self.square.cell_at(ur)) {
+            (Some(a), Some(b)) => format!("{a}-{b}"),
+            _ => format!("slot {block}"),
+        }
+    }
+
     /// Reads the rows of a position text (top row first, separated by `/`), with `letters`
     /// naming the first and second player's stones and `.` an empty cell.
     ///

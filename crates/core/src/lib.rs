@@ -18,6 +18,26 @@ mod player;
 mod stepwise;
 pub mod text;
 mod view;
+
+/// Implements serde's `Serialize` and `Deserialize` for a type through its `Display` and
+/// `FromStr`, so positions and moves serialise as their contract text.
+#[macro_export]
+macro_rules! serde_as_text {
+    ($t:ty) => {
+        impl serde::Serialize for $t {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.collect_str(self)
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $t {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<$t, D::Error> {
+                let text = <std::borrow::Cow<'de, str> as serde::Deserialize>::deserialize(deserializer)?;
+                text.parse().map_err(serde::de::Error::custom)
+            }
+        }
+    };
+}
 pub mod zobrist;
 
 pub use board::{Stone, StoneBoard};
