@@ -160,6 +160,28 @@ pub trait Game:
         });
         chosen
     }
+
+    /// Knowledge hook for search playouts: the move a playout plays here, or `None` when the
+    /// game is over. The default is [`Game::random_move`]; a game may bias it (towards
+    /// blocking or connecting moves, say), as long as every move it returns is legal.
+    fn playout_move<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<Self::Move> {
+        self.random_move(rng)
+    }
+
+    /// Knowledge hook for search: how promising `mv` looks before any search, from 0 (bad)
+    /// to 1 (good), or `None` (the default) when the game offers no prior. A search adds it
+    /// as a bias that fades as the move gets visited.
+    fn move_prior(&self, mv: &Self::Move) -> Option<f32> {
+        let _ = mv;
+        None
+    }
+
+    /// Knowledge hook for search: the first player's expected score here (0 loss, 0.5
+    /// draw, 1 win), used where a playout is cut short (games that can cycle), or `None`
+    /// (the default) when the game offers no evaluation and a cut playout counts as a draw.
+    fn evaluation(&self) -> Option<f32> {
+        None
+    }
 }
 
 /// The number of legal move sequences of length `depth` from `position` (`perft 0` is 1; a

@@ -1,0 +1,120 @@
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// How the search searches: its constants, its memory, its threads and its seed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Config {
+    /// The UCT exploration constant `c` in `c * sqrt(ln N / n)`.
+    pub exploration: f32,
+    /// The RAVE equivalence parameter `k` (the visits at which a move's own statistics and
+    /// its all-moves-as-first statistics weigh the same, by `beta = sqrt(k / (3n + k))`), or
+    /// `None` for plain UCT.
+    pub rave_equivalence: Option<f32>,
+    /// Whether proven results are carried up the tree (MCTS-Solver). Finished positions are
+    /// always recognised; this makes a node won as soon as one move wins, and lost or drawn
+    /// once every move is proven.
+    pub solver: bool,
+    /// The value a never-visited move without RAVE statistics is given, so that every move
+    /// is tried before any is tried twice when it is above 1.
+    pub first_play_urgency: f32,
+    /// The weight of the game's move prior ([`swapboard_core::Game::move_prior`]), as a bias
+    /// `weight * prior / (n + 1)` that fades with visits.
+    pub prior_weight: f32,
+    /// A leaf gets its children once it has been visited this many times (the root always
+    /// has them): higher values save memory, lower ones grow the tree faster.
+    pub expand_visits: u32,
+    /// The tree stops growing at this many nodes; the search goes on with playouts from its
+    /// leaves.
+    pub max_nodes: usize,
+    /// A playout stops after this many decisions and is scored by the game's evaluation
+    /// ([`swapboard_core::Game::evaluation`]), or as a draw (games that can cycle).
+    pub playout_cap: u32,
+    /// The number of threads (root parallelism: one tree each, merged at the root). Only one
+    /// thread is reproducible.
+    pub threads: usize,
+    /// The seed of the random choices.
+    pub seed: u64,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            exploration: 0.2,
+            rave_equivalence: Some(600.0),
+            solver: true,
+            first_play_urgency: 1.1,
+            prior_weight: 1.0,
+            expand_visits: 4,
+            max_nodes: 4_000_000,
+            playout_cap: 1_000,
+            threads: 1,
+            seed: 1,
+        }
+    }
+}
+
+/// How long one search goes on: whichever of its limits comes first.
+///
+/// A budget with no limit at all runs [`Budget::DEFAULT_ITERATIONS`] iterations, so a
+/// search always ends.
+#[derive(Debug, Clone, Default)]
+pub struct Budget {
+    /// The number of iterations (playouts) of this search.
+    pub iterations: Option<u64>,
+    /// The wall-clock time of this search.
+    pub time: Option<Duration>,
+    /// A flag another thread sets to stop the search (an engine's `stop` command).
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+impl Budget {
+    /// The iterations run by a budget that sets no limit.
+    pub const DEFAULT_ITERATIONS: u64 = 10_000;
+
+    /// A budget of `n` iterations.
+    pub fn iterations(n: u64) -> Budget {
+        Budget {
+            iterations: Some(n),
+            ..Budget::default()
+        }
+    }
+
+    /// A budget of wall-clock time.
+    pub fn time(limit: Duration) -> Budget {
+        Budget {
+            time: Some(limit),
+            ..Budget::default()
+        }
+    }
+
+    /// A budget that runs until `flag` is set.
+    pub fn until_stopped(flag: Arc<AtomicBool>) -> Budget {
+        Budget {
+            stop: Some(flag),
+            ..Budget::default()
+        }
+    }
+
+    /// This budget, also stopped by `flag`.
+    pub fn with_stop(mut self, flag: Arc<AtomicBool>) -> Budget {
+        self.stop = Some(flag);
+        self
+    }
+
+    /// The iteration limit in force (the default when no limit at all is set).
+    pub(crate) fn iteration_limit(&self) -> u64 {
+        match (self.iterations, self.time, &self.stop) {
+            (Some(n), _, _) => n,
+            (None, None, None) => Budget::DEFAULT_ITERATIONS,
+            _ => u64::MAX,
+        }
+    }
+
+    /// Whether the stop flag is set.
+    pub(crate) fn stopped(&self) -> bool {
+        self.stop
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
+    }
+}

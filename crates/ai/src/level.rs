@@ -1,0 +1,73 @@
+use std::fmt;
+use std::time::Duration;
+
+use crate::{Budget, Config};
+
+/// A strength level from 1 (a beginner who blunders) to 8 (the strongest setting within
+/// about two seconds a move), the same for every game.
+///
+/// Levels differ by their iteration budget (each about three times the one below) and, at
+/// the bottom, by the knowledge the search uses; level 8 is also capped by time so that it
+/// keeps to about two seconds a move on slow games. The ladder measured per game is in
+/// `docs/AI.md`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Level(u8);
+
+impl Level {
+    /// The weakest level.
+    pub const MIN: Level = Level(1);
+    /// The strongest level.
+    pub const MAX: Level = Level(8);
+
+    /// The level `k`, if it is one of 1 to 8.
+    pub fn new(k: u8) -> Option<Level> {
+        (Level::MIN.0..=Level::MAX.0)
+            .contains(&k)
+            .then_some(Level(k))
+    }
+
+    /// The level's number.
+    pub fn number(self) -> u8 {
+        self.0
+    }
+
+    /// The iterations a move gets at this level.
+    pub fn iterations(self) -> u64 {
+        const ITERATIONS: [u64; 8] = [12, 60, 250, 1_000, 4_000, 15_000, 50_000, 150_000];
+        ITERATIONS[usize::from(self.0 - 1)]
+    }
+
+    /// The search configuration of this level, with `seed`.
+    pub fn config(self, seed: u64) -> Config {
+        let base = Config {
+            seed,
+            ..Config::default()
+        };
+        match self.0 {
+            // The beginner explores wildly and knows nothing of all-moves-as-first: its
+            // few playouts are spread thin and it misses what it does not stumble on.
+            1 | 2 => Config {
+                exploration: 1.0,
+                rave_equivalence: None,
+                solver: self.0 == 2,
+                ..base
+            },
+            _ => base,
+        }
+    }
+
+    /// The budget of one move at this level.
+    pub fn budget(self) -> Budget {
+        let mut budget = Budget::iterations(self.iterations());
+        if self == Level::MAX {
+            budget.time = Some(Duration::from_millis(1_900));
+        }
+        budget
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}

@@ -1,0 +1,30 @@
+//! Monte Carlo tree search for any swapboard game.
+//!
+//! The search knows no game: it is generic over [`swapboard_core::Stepwise`] and searches
+//! the game's [`Stepwise::Steps`](swapboard_core::Stepwise::Steps), so a game whose turns are
+//! too many to list (Scware's growths) is searched as a path of small decisions, and the
+//! decisions of the root player's turn are turned back into one move at the end.
+//!
+//! - [`Mcts`]: UCT with RAVE/AMAF statistics, a solver that carries proven wins, losses and
+//!   draws up the tree, tree reuse after a played move ([`Mcts::advance`]), budgets by
+//!   iterations, time and an external stop flag ([`Budget`]), analysis snapshots streamed
+//!   while it thinks ([`Mcts::think_with`]), and root parallelism over several threads.
+//!   Single-threaded with an iteration budget it is reproducible from its seed.
+//! - Games add knowledge without the search knowing which game it plays, through the
+//!   default hooks of [`swapboard_core::Game`]: `playout_move`, `move_prior`, `evaluation`.
+//! - [`Level`]: strength levels 1 to 8; [`baseline`]: the `random` and `greedy` bots.
+//!
+//! Turns need not alternate: every statistic is kept for the player who made the move into a
+//! node, and results are backed up by that player, never by depth parity.
+
+mod analysis;
+pub mod baseline;
+mod config;
+mod level;
+mod search;
+mod tree;
+
+pub use analysis::{Analysis, Line};
+pub use config::{Budget, Config};
+pub use level::Level;
+pub use search::Mcts;

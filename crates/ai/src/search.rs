@@ -1,0 +1,372 @@
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use swapboard_core::{Game, IllegalMove, Stepwise};
+
+use crate::tree::Tree;
+use crate::{Analysis, Budget, Config, Line};
+
+/// Iterations run between two looks at the clock, the stop flag and the budget.
+const CHUNK: u64 = 64;
+/// The most decisions one turn may take (a guard against a step game that never completes
+/// a turn).
+const MAX_TURN_STEPS: usize = 1024;
+/// The most whole moves of a principal variation.
+const MAX_PV_MOVES: usize = 16;
+
+/// A Monte Carlo tree search from one position of a game `G`, searching `G::Steps`.
+///
+/// Drive it like an engine: [`Mcts::think`] (or [`Mcts::think_with`] to receive analysis
+/// snapshots while it thinks), play the move with [`Mcts::advance`] (keeping the subtree
+/// below it), and [`Mcts::set_position`] for an unrelated position.
+pub struct Mcts<G: Stepwise> {
+    config: Config,
+    position: G,
+    trees: Vec<Mutex<Tree<G::Steps>>>,
+    iterations: u64,
+    elapsed: Duration,
+}
+
+/// What the threads of one search share.
+struct Shared<'a> {
+    config: &'a Config,
+    budget: &'a Budget,
+    started: Instant,
+    limit: u64,
+    claimed: AtomicU64,
+    done: AtomicU64,
+    finished: AtomicBool,
+}
+
+impl Shared<'_> {
+    /// Runs one chunk of iterations on `tree`; false when the search is over.
+    fn chunk<S: Game>(&self, tree: &mut Tree<S>) -> bool {
+        if self.finished.load(Ordering::Relaxed)
+            || self.budget.stopped()
+            || self
+                .budget
+                .time
+                .is_some_and(|t| self.started.elapsed() >= t)
+        {
+            return false;
+        }
+        let start = self.claimed.fetch_add(CHUNK, Ordering::Relaxed);
+        if start >= self.limit {
+            return false;
+        }
+        let n = CHUNK.min(self.limit - start);
+        for i in 0..n {
+            if tree.root_proof().is_some() {
+                self.done.fetch_add(i, Ordering::Relaxed);
+                self.finished.store(true, Ordering::Relaxed);
+                return false;
+            }
+            tree.iterate(self.config);
+        }
+        self.done.fetch_add(n, Ordering::Relaxed);
+        true
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl<G: Stepwise> Mcts<G> {
+    /// A search from `position`.
+    pub fn new(position: G, config: Config) -> Mcts<G> {
+        let threads = config.threads.max(1);
+        let trees = (0..threads)
+            .map(|i| {
+                let seed = config.seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                Mutex::new(Tree::new(position.to_steps(), seed))
+            })
+            .collect();
+        Mcts {
+            config,
+            position,
+            trees,
+            iterations: 0,
+            elapsed: Duration::ZERO,
+        }
+    }
+
+    /// The position searched.
+    pub fn position(&self) -> &G {
+        &self.position
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Searches a new position; the tree is kept only if the position is the same.
+    pub fn set_position(&mut self, position: G) {
+        if position != self.position {
+            let steps = position.to_steps();
+            for tree in &mut self.trees {
+                tree.get_mut()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .reset(steps.clone());
+            }
+            self.position = position;
+        }
+    }
+
+    /// Plays `mv` (checked) and keeps the part of the tree below it.
+    pub fn advance(&mut self, mv: &G::Move) -> Result<(), IllegalMove> {
+        self.position.check_move(mv)?;
+        let mut next = self.position.clone();
+        next.play_unchecked(mv);
+        let next_steps = next.to_steps();
+        for tree in &mut self.trees {
+            let tree = tree.get_mut().unwrap_or_else(PoisonError::into_inner);
+            match find_turn(&self.position, tree, mv) {
+                Some((node, state)) if state == next_steps => tree.reroot(node, state),
+                _ => tree.reset(next_steps.clone()),
+            }
+        }
+        self.position = next;
+        Ok(())
+    }
+
+    /// Searches within `budget` and returns the analysis.
+    pub fn think(&mut self, budget: &Budget) -> Analysis<G::Move> {
+        self.think_with(budget, Duration::MAX, |_| {})
+    }
+
+    /// Searches within `budget`, calling `report` with an analysis snapshot about every
+    /// `interval`, and returns the final analysis.
+    pub fn think_with(
+        &mut self,
+        budget: &Budget,
+        interval: Duration,
+        mut report: impl FnMut(&Analysis<G::Move>),
+    ) -> Analysis<G::Move> {
+        let shared = Shared {
+            config: &self.config,
+            budget,
+            started: Instant::now(),
+            limit: budget.iteration_limit(),
+            claimed: AtomicU64::new(0),
+            done: AtomicU64::new(0),
+            finished: AtomicBool::new(self.position.is_over()),
+        };
+        let mut last_report = shared.started;
+        if let [tree] = self.trees.as_slice() {
+            loop {
+                let more = shared.chunk(&mut lock(tree));
+                if !more {
+                    break;
+                }
+                if last_report.elapsed() >= interval {
+                    last_report = Instant::now();
+                    report(&self.snapshot(shared.done.load(Ordering::Relaxed), shared.started));
+                }
+            }
+        } else {
+            thread::scope(|scope| {
+                let shared = &shared;
+                let workers: Vec<_> = self
+                    .trees
+                    .iter()
+                    .map(|tree| scope.spawn(move || while shared.chunk(&mut lock(tree)) {}))
+                    .collect();
+                while !workers.iter().all(|w| w.is_finished()) {
+                    thread::sleep(Duration::from_millis(2));
+                    if last_report.elapsed() >= interval {
+                        last_report = Instant::now();
+                        report(&self.snapshot(shared.done.load(Ordering::Relaxed), shared.started));
+                    }
+                }
+            });
+        }
+        self.iterations = shared.done.load(Ordering::Relaxed);
+        self.elapsed = shared.started.elapsed();
+        self.analysis()
+    }
+
+    /// The analysis of the last search.
+    pub fn analysis(&self) -> Analysis<G::Move> {
+        let mut analysis = self.snapshot(self.iterations, Instant::now());
+        analysis.elapsed = self.elapsed;
+        analysis
+    }
+
+    /// The move to play: the best line's, or, when the search has none (no iteration, or a
+    /// tree too shallow to hold a whole turn), one completed by the playout policy.
+    pub fn best_move(&mut self) -> Option<G::Move> {
+        if self.position.is_over() {
+            return None;
+        }
+        if let Some(line) = self.analysis().lines.into_iter().next() {
+            return Some(line.mv);
+        }
+        let tree = self.trees[0]
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner);
+        let mut steps = self.position.to_steps();
+        let mut path = Vec::new();
+        while path.len() < MAX_TURN_STEPS {
+            let Some(step) = steps.playout_move(tree.rng()) else {
+                break;
+            };
+            steps.play_unchecked(&step);
+            path.push(step);
+            if let Some(mv) = self.position.move_from_steps(&path) {
+                return Some(mv);
+            }
+        }
+        self.position.random_move(tree.rng())
+    }
+
+    /// The analysis of the trees as they stand.
+    fn snapshot(&self, iterations: u64, started: Instant) -> Analysis<G::Move> {
+        let trees: Vec<_> = self.trees.iter().map(lock).collect();
+        let mut lines: Vec<(Line<G::Move>, f64, usize, usize)> = Vec::new();
+        let mut ends = Vec::new();
+        for (t, tree) in trees.iter().enumerate() {
+            ends.clear();
+            turn_ends(&self.position, tree, 0, &mut Vec::new(), &mut ends);
+            for (mv, node) in ends.drain(..) {
+                let n = &tree.nodes[node];
+                let entry = match lines.iter_mut().find(|(line, ..)| line.mv == mv) {
+                    Some(entry) => entry,
+                    None => {
+                        let line = Line {
+                            mv,
+                            visits: 0,
+                            win_rate: 0.0,
+                            proven: None,
+                            pv: Vec::new(),
+                        };
+                        lines.push((line, 0.0, t, node));
+                        lines.last_mut().expect("just pushed")
+                    }
+                };
+                let (line, score, best_tree, best_node) = entry;
+                if u64::from(n.visits) > u64::from(trees[*best_tree].nodes[*best_node].visits) {
+                    (*best_tree, *best_node) = (t, node);
+                }
+                line.visits += u64::from(n.visits);
+                *score += f64::from(n.score);
+                line.proven = line.proven.or(n.proof);
+            }
+        }
+        let mut analysis = Analysis {
+            player: self.position.to_move(),
+            iterations,
+            root_visits: trees.iter().map(|t| u64::from(t.nodes[0].visits)).sum(),
+            nodes: trees.iter().map(|t| t.nodes.len()).sum(),
+            elapsed: started.elapsed(),
+            proven: trees.iter().find_map(|t| t.root_proof()),
+            lines: lines
+                .into_iter()
+                .map(|(mut line, score, t, node)| {
+                    line.win_rate = if line.visits > 0 {
+                        score / line.visits as f64
+                    } else {
+                        0.0
+                    };
+                    line.pv = principal_variation(&self.position, &line.mv, &trees[t], node);
+                    line
+                })
+                .collect(),
+        };
+        analysis.sort();
+        analysis
+    }
+}
+
+/// Every node of the tree that completes the root player's turn (visited at least once),
+/// with its move, found by walking the decisions of the turn from `node`.
+fn turn_ends<G: Stepwise>(
+    position: &G,
+    tree: &Tree<G::Steps>,
+    node: usize,
+    path: &mut Vec<<G::Steps as Game>::Move>,
+    out: &mut Vec<(G::Move, usize)>,
+) {
+    for c in tree.nodes[node].children() {
+        let child = &tree.nodes[c];
+        let Some(step) = &child.mv else { continue };
+        if child.visits == 0 {
+            continue;
+        }
+        path.push(step.clone());
+        match position.move_from_steps(path) {
+            Some(mv) => out.push((mv, c)),
+            None if path.len() < MAX_TURN_STEPS => turn_ends(position, tree, c, path, out),
+            None => {}
+        }
+        path.pop();
+    }
+}
+
+/// The node completing the root player's turn with `mv`, and its step position.
+fn find_turn<G: Stepwise>(
+    position: &G,
+    tree: &Tree<G::Steps>,
+    mv: &G::Move,
+) -> Option<(usize, G::Steps)> {
+    let mut stack = vec![(0usize, 0usize)];
+    let mut path = Vec::new();
+    // Depth-first over the turn's decisions; `path` holds the steps down to the node.
+    while let Some((node, depth)) = stack.pop() {
+        path.truncate(depth);
+        if node != 0 {
+            path.push(tree.nodes[node].mv.clone()?);
+            match position.move_from_steps(&path) {
+                Some(found) if found == *mv => {
+                    let mut state = tree.root.clone();
+                    for step in &path {
+                        state.play_unchecked(step);
+                    }
+                    return Some((node, state));
+                }
+                Some(_) => continue,
+                None if path.len() >= MAX_TURN_STEPS => continue,
+                None => {}
+            }
+        }
+        stack.extend(tree.nodes[node].children().map(|c| (c, path.len())));
+    }
+    None
+}
+
+/// The whole moves expected after `mv`, `mv` first, following the most visited children
+/// from `node` (the end of `mv`'s turn).
+fn principal_variation<G: Stepwise>(
+    position: &G,
+    mv: &G::Move,
+    tree: &Tree<G::Steps>,
+    mut node: usize,
+) -> Vec<G::Move> {
+    let mut pv = vec![mv.clone()];
+    let mut current = position.clone();
+    current.play_unchecked(mv);
+    let mut path = Vec::new();
+    while pv.len() < MAX_PV_MOVES && path.len() < MAX_TURN_STEPS {
+        let Some(next) = tree.nodes[node]
+            .children()
+            .filter(|&c| tree.nodes[c].visits > 0)
+            .max_by_key(|&c| tree.nodes[c].visits)
+        else {
+            break;
+        };
+        node = next;
+        let Some(step) = &tree.nodes[node].mv else {
+            break;
+        };
+        path.push(step.clone());
+        if let Some(whole) = current.move_from_steps(&path) {
+            current.play_unchecked(&whole);
+            pv.push(whole);
+            path.clear();
+        }
+    }
+    pv
+}

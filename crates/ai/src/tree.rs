@@ -1,0 +1,441 @@
+//! One search tree and the iteration that grows it: select, expand, play out, back up.
+
+use std::hash::{Hash, Hasher};
+
+use rand::{RngExt, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use swapboard_core::{Game, Outcome, Player};
+
+use crate::Config;
+
+/// The parent of the root.
+const NO_PARENT: u32 = u32::MAX;
+
+/// A node of the tree: the position reached by a move, with the statistics of that move.
+///
+/// Every statistic is for [`Node::mover`], the player who made the move, so that turns need
+/// not alternate.
+#[derive(Debug, Clone)]
+pub(crate) struct Node<M> {
+    /// The move into this node (`None` at the root).
+    pub(crate) mv: Option<M>,
+    /// The move's key in the all-moves-as-first table.
+    pub(crate) key: u64,
+    /// The parent's index.
+    pub(crate) parent: u32,
+    /// The first child's index; children are consecutive.
+    pub(crate) first_child: u32,
+    /// The number of children (0 until expanded).
+    pub(crate) child_count: u32,
+    /// Whether the children have been added.
+    pub(crate) expanded: bool,
+    /// The player who made the move into this node.
+    pub(crate) mover: Player,
+    /// A proven result of this position, if any (a finished game, or the solver's proof).
+    pub(crate) proof: Option<Outcome>,
+    /// Iterations through this node.
+    pub(crate) visits: u32,
+    /// The sum of the mover's scores (1 win, 0.5 draw, 0 loss) over those iterations.
+    pub(crate) score: f32,
+    /// Iterations in which the mover played this move later on, from the parent (AMAF).
+    pub(crate) amaf_visits: u32,
+    /// The sum of the mover's scores over those iterations.
+    pub(crate) amaf_score: f32,
+    /// The game's prior for the move (0 without one).
+    pub(crate) prior: f32,
+}
+
+impl<M> Node<M> {
+    fn root() -> Node<M> {
+        Node {
+            mv: None,
+            key: 0,
+            parent: NO_PARENT,
+            first_child: 0,
+            child_count: 0,
+            expanded: false,
+            mover: Player::Second,
+            proof: None,
+            visits: 0,
+            score: 0.0,
+            amaf_visits: 0,
+            amaf_score: 0.0,
+            prior: 0.0,
+        }
+    }
+
+    /// The children's index range.
+    pub(crate) fn children(&self) -> std::ops::Range<usize> {
+        let first = self.first_child as usize;
+        first..first + self.child_count as usize
+    }
+
+    /// The mover's mean score, or `None` before any visit.
+    pub(crate) fn mean(&self) -> Option<f32> {
+        (self.visits > 0).then(|| self.score / self.visits as f32)
+    }
+}
+
+/// A cheap hasher for move keys (a multiply-rotate mix; moves are a few small integers).
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u8(&mut self, i: u8) {
+        self.write_u64(u64::from(i));
+    }
+
+    fn write_u16(&mut self, i: u16) {
+        self.write_u64(u64::from(i));
+    }
+
+    fn write_u32(&mut self, i: u32) {
+        self.write_u64(u64::from(i));
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn write_usize(&mut self, i: usize) {
+        self.write_u64(i as u64);
+    }
+}
+
+/// The key under which a move's all-moves-as-first statistics are kept.
+pub(crate) fn move_key<M: Hash>(mv: &M) -> u64 {
+    let mut h = KeyHasher(0x9e37_79b9_7f4a_7c15);
+    mv.hash(&mut h);
+    // Spread the high bits into the low ones: the table is indexed by the low bits.
+    h.0 ^ (h.0 >> 29)
+}
+
+/// The moves each player made from some ply on, during one iteration, as a table stamped
+/// with the iteration number so that it never needs clearing.
+struct AmafTable {
+    slots: Vec<(u32, u64)>,
+    stamp: u32,
+}
+
+impl AmafTable {
+    const BITS: u32 = 12;
+    const MASK: u64 = (1 << Self::BITS) - 1;
+
+    fn new() -> AmafTable {
+        AmafTable {
+            slots: vec![(0, 0); 2 << Self::BITS],
+            stamp: 0,
+        }
+    }
+
+    fn next_iteration(&mut self) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.slots.fill((0, 0));
+            self.stamp = 1;
+        }
+    }
+
+    fn slot(key: u64, player: Player) -> usize {
+        (player.index() << Self::BITS) | (key & Self::MASK) as usize
+    }
+
+    fn mark(&mut self, key: u64, player: Player) {
+        self.slots[Self::slot(key, player)] = (self.stamp, key);
+    }
+
+    fn contains(&self, key: u64, player: Player) -> bool {
+        self.slots[Self::slot(key, player)] == (self.stamp, key)
+    }
+}
+
+/// A search tree over the step positions `S`, with the buffers its iterations reuse.
+pub(crate) struct Tree<S: Game> {
+    /// The root position.
+    pub(crate) root: S,
+    /// The nodes; index 0 is the root.
+    pub(crate) nodes: Vec<Node<S::Move>>,
+    rng: Xoshiro256PlusPlus,
+    path: Vec<u32>,
+    /// The (key, player) of every move of the current iteration, from the root.
+    played: Vec<(u64, Player)>,
+    moves: Vec<S::Move>,
+    amaf: AmafTable,
+    spare: Vec<Node<S::Move>>,
+    old_index: Vec<u32>,
+}
+
+impl<S: Game> Tree<S> {
+    /// A tree holding only `root`.
+    pub(crate) fn new(root: S, seed: u64) -> Tree<S> {
+        Tree {
+            root,
+            nodes: vec![Node::root()],
+            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+            path: Vec::new(),
+            played: Vec::new(),
+            moves: Vec::new(),
+            amaf: AmafTable::new(),
+            spare: Vec::new(),
+            old_index: Vec::new(),
+        }
+    }
+
+    /// Forgets the tree and starts again from `root`.
+    pub(crate) fn reset(&mut self, root: S) {
+        self.root = root;
+        self.nodes.clear();
+        self.nodes.push(Node::root());
+    }
+
+    /// The root's proven result, if any.
+    pub(crate) fn root_proof(&self) -> Option<Outcome> {
+        self.nodes[0].proof
+    }
+
+    /// The random generator, for choices made outside iterations.
+    pub(crate) fn rng(&mut self) -> &mut Xoshiro256PlusPlus {
+        &mut self.rng
+    }
+
+    /// One iteration: select a leaf, maybe expand it, play out, back the result up.
+    pub(crate) fn iterate(&mut self, config: &Config) {
+        let mut state = self.root.clone();
+        self.path.clear();
+        self.played.clear();
+        self.path.push(0);
+        let mut node = 0usize;
+        // The first player's score of this iteration.
+        let value = loop {
+            if let Some(proof) = self.nodes[node].proof {
+                break proof.score_for(Player::First) as f32;
+            }
+            if !self.nodes[node].expanded {
+                if let Some(outcome) = state.outcome() {
+                    self.nodes[node].proof = Some(outcome);
+                    break outcome.score_for(Player::First) as f32;
+                }
+                let grow = node == 0
+                    || (self.nodes[node].visits >= config.expand_visits
+                        && self.nodes.len() < config.max_nodes);
+                if !grow {
+                    break self.playout(&mut state, config);
+                }
+                self.expand(node, &state);
+            }
+            let child = self.select(node, state.to_move(), config);
+            let mover = state.to_move();
+            let Some(mv) = self.nodes[child].mv.as_ref() else {
+                unreachable!("only the root has no move")
+            };
+            state.play_unchecked(mv);
+            self.played.push((self.nodes[child].key, mover));
+            self.path.push(child as u32);
+            node = child;
+        };
+        self.back_up(value, config);
+    }
+
+    /// Adds every move of `state` as a child of `node`, in a random order (so that ties in
+    /// selection fall on a random move).
+    fn expand(&mut self, node: usize, state: &S) {
+        state.fill_moves(&mut self.moves);
+        for i in (1..self.moves.len()).rev() {
+            let j = self.rng.random_range(0..=i);
+            self.moves.swap(i, j);
+        }
+        let first = self.nodes.len();
+        let mover = state.to_move();
+        for mv in self.moves.drain(..) {
+            let prior = state.move_prior(&mv).unwrap_or(0.0);
+            self.nodes.push(Node {
+                key: move_key(&mv),
+                mv: Some(mv),
+                parent: node as u32,
+                mover,
+                prior,
+                ..Node::root()
+            });
+        }
+        let count = (self.nodes.len() - first) as u32;
+        let n = &mut self.nodes[node];
+        n.first_child = first as u32;
+        n.child_count = count;
+        n.expanded = true;
+    }
+
+    /// The child to descend into: a proven win at once, never a proven loss while anything
+    /// else is left, otherwise the best UCT-RAVE value.
+    fn select(&self, node: usize, to_move: Player, config: &Config) -> usize {
+        let parent = &self.nodes[node];
+        let log_visits = (parent.visits.max(1) as f32).ln();
+        let mut best = parent.first_child as usize;
+        let mut best_value = f32::NEG_INFINITY;
+        for c in parent.children() {
+            let child = &self.nodes[c];
+            let value = match child.proof {
+                Some(Outcome::Win(p)) if config.solver && p == to_move => return c,
+                // Another iteration through a proven loss or draw teaches nothing: they are
+                // chosen only when every move is proven (and then so is this node).
+                Some(_) if config.solver => -1.0,
+                _ => self.value(child, log_visits, config),
+            };
+            if value > best_value {
+                best_value = value;
+                best = c;
+            }
+        }
+        best
+    }
+
+    /// The UCT-RAVE value of a child for its mover.
+    fn value(&self, child: &Node<S::Move>, log_visits: f32, config: &Config) -> f32 {
+        let n = child.visits as f32;
+        let mut value = match (config.rave_equivalence, child.mean()) {
+            (Some(k), mean) if child.amaf_visits > 0 => {
+                let amaf = child.amaf_score / child.amaf_visits as f32;
+                let beta = (k / (3.0 * n + k)).sqrt();
+                (1.0 - beta) * mean.unwrap_or(0.0) + beta * amaf
+            }
+            (_, Some(mean)) => mean,
+            (_, None) => return config.first_play_urgency + config.prior_weight * child.prior,
+        };
+        if config.exploration > 0.0 {
+            value += config.exploration * (log_visits / (n + 1.0)).sqrt();
+        }
+        value + config.prior_weight * child.prior / (n + 1.0)
+    }
+
+    /// Plays the game out from `state` with its playout policy; the first player's score.
+    fn playout(&mut self, state: &mut S, config: &Config) -> f32 {
+        for _ in 0..config.playout_cap {
+            let mover = state.to_move();
+            let Some(mv) = state.playout_move(&mut self.rng) else {
+                break;
+            };
+            self.played.push((move_key(&mv), mover));
+            state.play_unchecked(&mv);
+        }
+        match state.outcome() {
+            Some(outcome) => outcome.score_for(Player::First) as f32,
+            None => state.evaluation().unwrap_or(0.5),
+        }
+    }
+
+    /// Backs the result up the path: visits and scores, AMAF statistics of the siblings
+    /// whose move the same player made later in the iteration, and proofs.
+    fn back_up(&mut self, value: f32, config: &Config) {
+        let leaf_depth = self.path.len() - 1;
+        let rave = config.rave_equivalence.is_some();
+        if rave {
+            self.amaf.next_iteration();
+            for &(key, player) in &self.played[leaf_depth..] {
+                self.amaf.mark(key, player);
+            }
+        }
+        let mut proven_below = self.nodes[self.path[leaf_depth] as usize].proof.is_some();
+        for depth in (0..=leaf_depth).rev() {
+            let index = self.path[depth] as usize;
+            let node = &mut self.nodes[index];
+            node.visits += 1;
+            node.score += score_for(value, node.mover);
+            if rave && node.expanded {
+                for c in self.nodes[index].children() {
+                    let child = &mut self.nodes[c];
+                    if self.amaf.contains(child.key, child.mover) {
+                        child.amaf_visits += 1;
+                        child.amaf_score += score_for(value, child.mover);
+                    }
+                }
+            }
+            if config.solver && proven_below && depth < leaf_depth {
+                proven_below = self.prove(index);
+            }
+            if rave && depth > 0 {
+                let (key, player) = self.played[depth - 1];
+                self.amaf.mark(key, player);
+            }
+        }
+    }
+
+    /// Tries to prove an expanded node from its children; whether it is now proven.
+    fn prove(&mut self, index: usize) -> bool {
+        let node = &self.nodes[index];
+        if node.proof.is_some() {
+            return true;
+        }
+        if !node.expanded || node.child_count == 0 {
+            return false;
+        }
+        let to_move = self.nodes[node.first_child as usize].mover;
+        let mut all_proven = true;
+        let mut draw = false;
+        for c in node.children() {
+            match self.nodes[c].proof {
+                Some(Outcome::Win(p)) if p == to_move => {
+                    self.nodes[index].proof = Some(Outcome::Win(to_move));
+                    return true;
+                }
+                Some(Outcome::Draw) => draw = true,
+                Some(Outcome::Win(_)) => {}
+                None => all_proven = false,
+            }
+        }
+        if !all_proven {
+            return false;
+        }
+        self.nodes[index].proof = Some(if draw {
+            Outcome::Draw
+        } else {
+            Outcome::Win(to_move.other())
+        });
+        true
+    }
+
+    /// Makes `new_root` (a descendant reached by `path`) the root, keeping its subtree and
+    /// dropping the rest; `state` is its position.
+    pub(crate) fn reroot(&mut self, new_root: usize, state: S) {
+        self.spare.clear();
+        self.old_index.clear();
+        let mut root = self.nodes[new_root].clone();
+        root.parent = NO_PARENT;
+        root.mv = None;
+        self.spare.push(root);
+        self.old_index.push(new_root as u32);
+        let mut next = 0;
+        while next < self.spare.len() {
+            let old = &self.nodes[self.old_index[next] as usize];
+            if old.expanded {
+                let first = self.spare.len();
+                for c in old.children() {
+                    let mut child = self.nodes[c].clone();
+                    child.parent = next as u32;
+                    self.spare.push(child);
+                    self.old_index.push(c as u32);
+                }
+                self.spare[next].first_child = first as u32;
+            }
+            next += 1;
+        }
+        std::mem::swap(&mut self.nodes, &mut self.spare);
+        self.spare.clear();
+        self.root = state;
+    }
+}
+
+/// The score of `player` when the first player scores `value`.
+fn score_for(value: f32, player: Player) -> f32 {
+    match player {
+        Player::First => value,
+        Player::Second => 1.0 - value,
+    }
+}
