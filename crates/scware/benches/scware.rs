@@ -1,0 +1,2 @@
+//! Benchmarks: random playouts and exact move counting.
+fn main() {}

@@ -1,0 +1,510 @@
+//! The Scware position and its rules.
+
+use std::fmt;
+use std::ops::{ControlFlow, RangeInclusive};
+use std::str::FromStr;
+
+use rand::Rng;
+use swapboard_core::{
+    BoardView, Game, IllegalMove, MoveError, Outcome, Player, PositionError, SideOwner, Stone,
+    StoneBoard, text, zobrist,
+};
+use swapboard_grid::{Cell, CellSet, Square};
+
+use crate::ScwareMove;
+use crate::turn::Turn;
+
+/// The colour letters: White moves first, Red second.
+pub(crate) const LETTERS: [char; 2] = ['W', 'R'];
+const NAMES: [&str; 2] = ["White", "Red"];
+
+/// A Scware position: the board, the player to move and the game-wide grown flag.
+///
+/// Text: `scware <rows> <W|R> <-|g>` (see `spec/CONTRACT.md`), e.g. the start on 5 x 5 is
+/// `scware ...../...../...../...../..... W -`.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Scware {
+    board: StoneBoard,
+    to_move: Player,
+    grown: bool,
+    /// The player with a path, derived from the board.
+    winner: Option<Player>,
+}
+
+/// How many moves of each kind a position has (exact, saturating at `u128::MAX`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct MoveCounts {
+    /// Single stones starting a new group.
+    pub placements: u128,
+    /// Growths of one or more groups.
+    pub growths: u128,
+    /// Red's balanced growths (a growth, then a new group).
+    pub balanced: u128,
+    /// 1 when the only move is `pass`.
+    pub pass: u128,
+}
+
+impl MoveCounts {
+    /// All moves together.
+    pub fn total(&self) -> u128 {
+        self.placements
+            .saturating_add(self.growths)
+            .saturating_add(self.balanced)
+            .saturating_add(self.pass)
+    }
+}
+
+/// The first pair of diagonally adjacent stones of `player` in different groups, among
+/// those with one stone on `slots`, in cell order.
+pub(crate) fn split_diagonal(
+    board: &StoneBoard,
+    player: Player,
+    slots: impl Iterator<Item = usize>,
+) -> Option<(Cell, Cell)> {
+    let square = board.square();
+    let own = Stone::of(player);
+    let mut label = vec![u16::MAX; square.slot_count()];
+    let mut stack = Vec::new();
+    let mut next = 0u16;
+    for s in square.slots() {
+        if board.get(s) != own || label[s] != u16::MAX {
+            continue;
+        }
+        label[s] = next;
+        stack.push(s);
+        while let Some(t) = stack.pop() {
+            for d in square.orthogonal() {
+                let n = t.wrapping_add_signed(d);
+                if board.get(n) == own && label[n] == u16::MAX {
+                    label[n] = next;
+                    stack.push(n);
+                }
+            }
+        }
+        next += 1;
+    }
+    let mut found: Option<(Cell, Cell)> = None;
+    for s in slots {
+        if board.get(s) != own {
+            continue;
+        }
+        for d in square.diagonal() {
+            let n = s.wrapping_add_signed(d);
+            if board.get(n) == own && label[n] != label[s] {
+                let (a, b) = (square.cell_at(s)?, square.cell_at(n)?);
+                let pair = (a.min(b), a.max(b));
+                if found.is_none_or(|f| pair < f) {
+                    found = Some(pair);
+                }
+            }
+        }
+    }
+    found
+}
+
+impl Scware {
+    /// The board.
+    pub fn board(&self) -> &StoneBoard {
+        &self.board
+    }
+
+    /// Whether a player has ever grown (the game-wide flag).
+    pub fn grown(&self) -> bool {
+        self.grown
+    }
+
+    /// Whether the player to move may make the balancing move (Red, while nobody has grown).
+    pub fn balancing_available(&self) -> bool {
+        self.to_move == Player::Second && !self.grown && self.winner.is_none()
+    }
+
+    /// Whether `player` would have a legal move other than `pass` on this board.
+    pub fn can_move(&self, player: Player) -> bool {
+        let own = Stone::of(player);
+        let sq = self.board.square();
+        let placement = sq.slots().any(|s| {
+            self.board.get(s) == Stone::Empty
+                && sq
+                    .king()
+                    .iter()
+                    .all(|&d| self.board.get(s.wrapping_add_signed(d)) != own)
+        });
+        placement || Turn::new(&self.board, player).has_growth()
+    }
+
+    /// The exact number of legal moves of each kind.
+    pub fn move_counts(&self) -> MoveCounts {
+        if self.winner.is_some() {
+            return MoveCounts::default();
+        }
+        let turn = Turn::new(&self.board, self.to_move);
+        let mut counts = MoveCounts {
+            placements: turn.placements.len() as u128,
+            growths: turn.growth_count(),
+            balanced: 0,
+            pass: 0,
+        };
+        if self.balancing_available() && counts.growths > 0 {
+            counts.balanced = turn.balanced_count();
+        }
+        if counts.total() == 0 && self.can_move(self.to_move.other()) {
+            counts.pass = 1;
+        }
+        counts
+    }
+
+    /// Whether the single cell `cell` touches a stone of the player to move.
+    fn touches_own(&self, slot: usize) -> bool {
+        let own = Stone::of(self.to_move);
+        self.board
+            .square()
+            .orthogonal()
+            .iter()
+            .any(|&d| self.board.get(slot.wrapping_add_signed(d)) == own)
+    }
+
+    fn check_stones(&self, cells: &CellSet, new_group: Option<Cell>) -> Result<(), IllegalMove> {
+        let sq = self.board.square();
+        let name = NAMES[self.to_move.index()];
+        let own = Stone::of(self.to_move);
+        let illegal = |s: String| Err(IllegalMove(s));
+        for c in cells.iter().chain(new_group) {
+            if self.board.at(c) != Stone::Empty {
+                return illegal(format!("{c} is not empty"));
+            }
+        }
+        let first = cells
+            .first()
+            .ok_or_else(|| IllegalMove("a move puts at least one stone".into()))?;
+        let mut after = self.board.clone();
+        for c in cells.iter().chain(new_group) {
+            after.set(sq.slot(c), own);
+        }
+        let broken = |after: &StoneBoard| -> Result<(), IllegalMove> {
+            let new_slots = cells.iter().chain(new_group).map(|c| sq.slot(c));
+            match split_diagonal(after, self.to_move, new_slots) {
+                Some((a, b)) => Err(IllegalMove(format!(
+                    "{a} and {b} would be diagonally adjacent {name} stones in different groups \
+                     (the restriction)"
+                ))),
+                None => Ok(()),
+            }
+        };
+        if new_group.is_none() && cells.len() == 1 && !self.touches_own(sq.slot(first)) {
+            return broken(&after);
+        }
+        if new_group.is_some() {
+            if self.to_move != Player::Second {
+                return illegal(
+                    "only Red may follow a growth with a new group (the balancing move)".into(),
+                );
+            }
+            if self.grown {
+                return illegal(
+                    "the balancing move is no longer available: a player has already grown".into(),
+                );
+            }
+        }
+        for c in cells {
+            if !self.touches_own(sq.slot(c)) {
+                return illegal(format!(
+                    "{c} touches no original {name} group (every stone of a growth must grow a group \
+                     that stood at the start of the turn)"
+                ));
+            }
+        }
+        let turn = Turn::new(&self.board, self.to_move);
+        let mut grower: Vec<Option<Cell>> = vec![None; turn.groups];
+        for c in cells {
+            let lib = &turn.libs[usize::from(turn.lib_of[sq.slot(c)])];
+            for &g in lib.groups() {
+                if let Some(earlier) = grower[usize::from(g)].replace(c) {
+                    let group_cell = sq
+                        .cells()
+                        .find(|&x| turn.group_of[sq.slot(x)] == g)
+                        .expect("a group has a stone");
+                    return illegal(format!(
+                        "the {name} group at {group_cell} would be grown twice, by {earlier} and {c}"
+                    ));
+                }
+            }
+        }
+        if let Some(p) = new_group {
+            let ps = sq.slot(p);
+            if let Some(d) = sq
+                .orthogonal()
+                .into_iter()
+                .find(|&d| after.get(ps.wrapping_add_signed(d)) == own)
+            {
+                let touching = sq
+                    .cell_at(ps.wrapping_add_signed(d))
+                    .expect("a stone is on the board");
+                return illegal(format!(
+                    "{p} would not start a new group: it touches the {name} stone at {touching}"
+                ));
+            }
+        }
+        broken(&after)
+    }
+
+    fn hash_fields(&self) -> u64 {
+        let mut h = 0;
+        if self.to_move == Player::Second {
+            h ^= zobrist::second_to_move();
+        }
+        if self.grown {
+            h ^= zobrist::field(0);
+        }
+        h
+    }
+}
+
+impl fmt::Display for Scware {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "scware {} {} {}",
+            self.board.rows_text(LETTERS),
+            LETTERS[self.to_move.index()],
+            if self.grown { 'g' } else { '-' }
+        )
+    }
+}
+
+impl fmt::Debug for Scware {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+impl FromStr for Scware {
+    type Err = PositionError;
+
+    fn from_str(s: &str) -> Result<Scware, PositionError> {
+        let f = text::fields(s, Scware::ID, 4)?;
+        let board = StoneBoard::parse_rows(f[1], LETTERS, Scware::sizes())?;
+        let to_move = text::player(f[2], LETTERS)?;
+        let grown = match f[3] {
+            "-" => false,
+            "g" => true,
+            other => {
+                return Err(PositionError::new(format!(
+                    "the grown field is '{other}', expected '-' (nobody has grown yet) or 'g'"
+                )));
+            }
+        };
+        let sq = board.square();
+        for p in Player::BOTH {
+            if let Some((a, b)) = split_diagonal(&board, p, sq.slots()) {
+                return Err(PositionError::new(format!(
+                    "{}'s stones {a} and {b} stand diagonally adjacent in different groups, which \
+                     the restriction never allows",
+                    NAMES[p.index()]
+                )));
+            }
+            if !grown {
+                let own = Stone::of(p);
+                for c in sq.cells() {
+                    let s = sq.slot(c);
+                    let up = s + sq.stride();
+                    let right = s + 1;
+                    for n in [up, right] {
+                        if board.get(s) == own && board.get(n) == own {
+                            let other = sq.cell_at(n).expect("a stone is on the board");
+                            return Err(PositionError::new(format!(
+                                "{}'s stones {c} and {other} are joined, but the grown field is '-': \
+                                 only a growth joins stones",
+                                NAMES[p.index()]
+                            )));
+                        }
+                    }
+                }
+            }
+        }
+        let winner = board.winner();
+        Ok(Scware {
+            board,
+            to_move,
+            grown,
+            winner,
+        })
+    }
+}
+
+swapboard_core::serde_as_text!(Scware);
+
+impl Game for Scware {
+    type Move = ScwareMove;
+
+    const ID: &'static str = "scware";
+    const TITLE: &'static str = "Scware by Christian Freeling (2012)";
+    const DEFAULT_SIZE: usize = 11;
+
+    fn sizes() -> RangeInclusive<usize> {
+        3..=26
+    }
+
+    fn start(size: usize) -> Result<Scware, PositionError> {
+        let square = Square::new(size).map_err(|e| PositionError::new(e.to_string()))?;
+        Ok(Scware {
+            board: StoneBoard::empty(square),
+            to_move: Player::First,
+            grown: false,
+            winner: None,
+        })
+    }
+
+    fn size(&self) -> usize {
+        self.board.size()
+    }
+
+    fn colour_letter(player: Player) -> char {
+        LETTERS[player.index()]
+    }
+
+    fn colour_name(player: Player) -> &'static str {
+        NAMES[player.index()]
+    }
+
+    fn to_move(&self) -> Player {
+        self.to_move
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if let Some(p) = self.winner {
+            return Some(Outcome::Win(p));
+        }
+        if !self.can_move(self.to_move) && !self.can_move(self.to_move.other()) {
+            return Some(Outcome::Draw);
+        }
+        None
+    }
+
+    fn for_each_move<F: FnMut(ScwareMove) -> ControlFlow<()>>(&self, mut f: F) -> ControlFlow<()> {
+        if self.winner.is_some() {
+            return ControlFlow::Continue(());
+        }
+        let turn = Turn::new(&self.board, self.to_move);
+        let sq = self.board.square();
+        let cell = |s: u16| {
+            sq.cell_at(usize::from(s))
+                .expect("a placement is on the board")
+        };
+        let mut any = false;
+        for &p in &turn.placements {
+            any = true;
+            f(ScwareMove::single(cell(p)))?;
+        }
+        let balancing = self.balancing_available();
+        let mut st = turn.search();
+        turn.walk(&mut st, 0, turn.order.len(), &mut |st| {
+            if st.chosen == 0 {
+                return ControlFlow::Continue(());
+            }
+            any = true;
+            f(ScwareMove::growth(st.cells))?;
+            if balancing {
+                for &p in &turn.placements {
+                    if !turn.near_new_stone(st, usize::from(p)) {
+                        f(ScwareMove::balanced(st.cells, cell(p)))?;
+                    }
+                }
+            }
+            ControlFlow::Continue(())
+        })?;
+        if !any && self.can_move(self.to_move.other()) {
+            f(ScwareMove::Pass)?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn move_count(&self) -> u64 {
+        u64::try_from(self.move_counts().total()).unwrap_or(u64::MAX)
+    }
+
+    fn check_move(&self, mv: &ScwareMove) -> Result<(), IllegalMove> {
+        if let Some(p) = self.winner {
+            return Err(IllegalMove(format!(
+                "the game is over: {} has won",
+                NAMES[p.index()]
+            )));
+        }
+        match mv {
+            ScwareMove::Pass => {
+                if self.can_move(self.to_move) {
+                    Err(IllegalMove(
+                        "pass is only legal when there is no other move".into(),
+                    ))
+                } else if !self.can_move(self.to_move.other()) {
+                    Err(IllegalMove(
+                        "the game is over: neither player can move (a draw)".into(),
+                    ))
+                } else {
+                    Ok(())
+                }
+            }
+            ScwareMove::Stones { cells, new_group } => self.check_stones(cells, *new_group),
+        }
+    }
+
+    fn play_unchecked(&mut self, mv: &ScwareMove) {
+        let mover = self.to_move;
+        if let ScwareMove::Stones { cells, new_group } = mv {
+            let sq = self.board.square();
+            if let Some(first) = cells.first()
+                && (cells.len() > 1 || new_group.is_some() || self.touches_own(sq.slot(first)))
+            {
+                self.grown = true;
+            }
+            let own = Stone::of(mover);
+            for c in cells.iter().chain(*new_group) {
+                self.board.set(sq.slot(c), own);
+            }
+            if self.board.has_path(mover) {
+                self.winner = Some(mover);
+            }
+        }
+        self.to_move = mover.other();
+    }
+
+    fn parse_move(&self, text: &str) -> Result<ScwareMove, MoveError> {
+        ScwareMove::parse(text, self.size())
+    }
+
+    fn zobrist(&self) -> u64 {
+        self.board.hash() ^ self.hash_fields()
+    }
+
+    fn view(&self) -> BoardView {
+        let mut notes = vec![if self.grown {
+            "a player has grown: the balancing move is gone".to_string()
+        } else {
+            "nobody has grown yet: Red may still make the balancing move".to_string()
+        }];
+        notes.push("White joins top and bottom, Red joins left and right".to_string());
+        BoardView {
+            title: Self::TITLE.to_string(),
+            size: self.size(),
+            cells: self.board.owners(),
+            letters: LETTERS,
+            names: NAMES,
+            sides: [SideOwner::TopBottom, SideOwner::LeftRight],
+            marks: Vec::new(),
+            to_move: self.to_move,
+            outcome: self.outcome(),
+            notes,
+        }
+    }
+
+    fn random_move<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<ScwareMove> {
+        crate::sampler::random_move(self, rng)
+    }
+}
+
+impl Scware {
+    /// Whether the game has been won (a cheap test, unlike [`Game::outcome`], which also
+    /// looks for a draw).
+    pub fn winner(&self) -> Option<Player> {
+        self.winner
+    }
+}
