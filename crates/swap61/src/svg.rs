@@ -1,0 +1,232 @@
+//! An SVG picture of the hexagon for the forum post: cell names, each player's walls in a
+//! colour-blind-safe colour with the seat number, nodes, wild and unowned walls, the last
+//! round's swaps, and (in a private view) the viewer's own and borrowed walls outlined.
+
+use std::fmt::Write as _;
+
+use crate::board::{Board, Seat, TILES, Tile, cell_of, geometry};
+use crate::submission::Edge;
+
+/// Ten colours told apart with every common colour-vision deficiency: Paul Tol's "muted"
+/// scheme (nine) and Okabe and Ito's orange, each with a legible text colour.
+const SEAT_COLOURS: [(&str, &str); 10] = [
+    ("#CC6677", "#000"),
+    ("#332288", "#fff"),
+    ("#DDCC77", "#000"),
+    ("#117733", "#fff"),
+    ("#88CCEE", "#000"),
+    ("#882255", "#fff"),
+    ("#44AA99", "#000"),
+    ("#999933", "#000"),
+    ("#AA4499", "#fff"),
+    ("#E69F00", "#000"),
+];
+
+/// The tile radius in pixels (centre to corner).
+const R: f64 = 30.0;
+const MARGIN: f64 = 40.0;
+
+/// What to draw.
+#[derive(Clone, Debug)]
+pub struct Picture<'a> {
+    /// The grid.
+    pub board: &'a Board,
+    /// The player names in seat order, for the legend.
+    pub names: &'a [String],
+    /// The title line.
+    pub title: String,
+    /// The swaps of the last round, highlighted.
+    pub swaps: Vec<Edge>,
+    /// In a private view: the viewer's seat and the seats they borrow from.
+    pub focus: Option<(Seat, Vec<Seat>)>,
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// The centre of a tile in pixels.
+fn centre(tile: usize) -> (f64, f64) {
+    let (x, y) = geometry().hex.centre(cell_of(tile));
+    (
+        MARGIN + 30.0 + R * 3f64.sqrt() / 2.0 + x * R,
+        MARGIN + 40.0 + R + y * R,
+    )
+}
+
+/// The corners of a pointy-top hexagon of radius `r` around a point.
+fn hexagon_points(cx: f64, cy: f64, r: f64) -> String {
+    (0..6)
+        .map(|k| {
+            let a = std::f64::consts::PI / 180.0 * (60.0 * f64::from(k) - 90.0);
+            format!("{:.1},{:.1}", cx + r * a.cos(), cy + r * a.sin())
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The standalone SVG document.
+pub fn svg(p: &Picture<'_>) -> String {
+    let hex = geometry().hex;
+    let (right, _) = centre(hex.index(hex.corners()[2]));
+    let (_, bottom) = centre(hex.index(hex.corners()[3]));
+    let width = right + R + MARGIN + 190.0;
+    let height = (bottom + R + MARGIN).max(120.0 + 22.0 * p.names.len() as f64);
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}" font-family="Helvetica, Arial, sans-serif">"##
+    );
+    let _ = writeln!(s, "<title>{}</title>", escape(&p.title));
+    let _ = writeln!(
+        s,
+        r##"<defs><pattern id="wild" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="8" height="8" fill="#555"/><rect width="3" height="8" fill="#bbb"/></pattern></defs>"##
+    );
+    let _ = writeln!(s, r##"<rect width="100%" height="100%" fill="#fff"/>"##);
+    let _ = writeln!(
+        s,
+        r##"<text x="{MARGIN}" y="{:.0}" font-size="18" fill="#222">{}</text>"##,
+        MARGIN,
+        escape(&p.title)
+    );
+    // Row letters at the left end of each row.
+    for row in 0..hex.row_count() {
+        let (x, y) = centre(hex.index(swapboard_grid::hex::HexCell::new(row as u8, 0)));
+        let _ = writeln!(
+            s,
+            r##"<text x="{:.1}" y="{:.1}" font-size="15" font-weight="bold" text-anchor="end" fill="#444">{}</text>"##,
+            x - R - 8.0,
+            y + 5.0,
+            (b'A' + row as u8) as char
+        );
+    }
+    let (own, borrowed) = match &p.focus {
+        Some((seat, b)) => (Some(*seat), b.clone()),
+        None => (None, Vec::new()),
+    };
+    for tile in 0..TILES {
+        let (cx, cy) = centre(tile);
+        let (fill, ink, label) = match p.board.tile(tile) {
+            Tile::Node(n) => ("#ffffff", "#000", n.to_string()),
+            Tile::Wall(seat) => {
+                let (fill, ink) = SEAT_COLOURS[seat.index()];
+                (fill, ink, seat.number().to_string())
+            }
+            Tile::Wild => ("url(#wild)", "#fff", "W".to_string()),
+            Tile::Unowned => ("#e8e8e8", "#777", "U".to_string()),
+        };
+        let _ = writeln!(
+            s,
+            r##"<polygon points="{}" fill="{fill}" stroke="#333" stroke-width="1"/>"##,
+            hexagon_points(cx, cy, R - 0.5)
+        );
+        if let Tile::Node(_) = p.board.tile(tile) {
+            let _ = writeln!(
+                s,
+                r##"<circle cx="{cx:.1}" cy="{cy:.1}" r="{:.1}" fill="#fff" stroke="#000" stroke-width="3"/>"##,
+                R * 0.62
+            );
+        }
+        if let Tile::Wall(seat) = p.board.tile(tile) {
+            let dash = if Some(seat) == own {
+                Some("")
+            } else if borrowed.contains(&seat) {
+                Some(r#" stroke-dasharray="5 3""#)
+            } else {
+                None
+            };
+            if let Some(dash) = dash {
+                let _ = writeln!(
+                    s,
+                    r##"<polygon points="{}" fill="none" stroke="#000" stroke-width="3.5"{dash}/>"##,
+                    hexagon_points(cx, cy, R - 4.0)
+                );
+            }
+        }
+        let halo = if matches!(p.board.tile(tile), Tile::Wild) {
+            r##" stroke="#000" stroke-width="3" paint-order="stroke""##
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            s,
+            r##"<text x="{cx:.1}" y="{:.1}" font-size="16" font-weight="bold" text-anchor="middle" fill="{ink}"{halo}>{label}</text>"##,
+            cy + 6.0
+        );
+        let _ = writeln!(
+            s,
+            r##"<text x="{cx:.1}" y="{:.1}" font-size="8" text-anchor="middle" fill="{ink}"{halo}>{}</text>"##,
+            cy - R * 0.55,
+            cell_of(tile)
+        );
+    }
+    for edge in &p.swaps {
+        let (a, b) = edge.tiles();
+        let ((x1, y1), (x2, y2)) = (centre(a), centre(b));
+        for (colour, w) in [("#fff", 9.0), ("#000", 4.5)] {
+            let _ = writeln!(
+                s,
+                r##"<line x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" stroke="{colour}" stroke-width="{w}" stroke-linecap="round" opacity="0.9"/>"##
+            );
+        }
+        for (x, y) in [(x1, y1), (x2, y2)] {
+            let _ = writeln!(
+                s,
+                r##"<circle cx="{x:.1}" cy="{y:.1}" r="5" fill="#000" stroke="#fff" stroke-width="2"/>"##
+            );
+        }
+    }
+    // Legend: each seat's colour and name, then the other tiles.
+    let lx = right + R + 30.0;
+    let mut ly = MARGIN + 50.0;
+    for (i, name) in p.names.iter().enumerate() {
+        let (fill, ink) = SEAT_COLOURS[i];
+        let marker = match own {
+            Some(seat) if seat.index() == i => " (you)",
+            _ if borrowed.iter().any(|b| b.index() == i) => " (borrowed)",
+            _ => "",
+        };
+        let _ = writeln!(
+            s,
+            r##"<rect x="{lx:.1}" y="{:.1}" width="22" height="18" fill="{fill}" stroke="#333"/><text x="{:.1}" y="{:.1}" font-size="12" text-anchor="middle" font-weight="bold" fill="{ink}">{}</text><text x="{:.1}" y="{:.1}" font-size="14" fill="#222">P{} {}{marker}</text>"##,
+            ly - 14.0,
+            lx + 11.0,
+            ly,
+            i + 1,
+            lx + 30.0,
+            ly,
+            i + 1,
+            escape(name)
+        );
+        ly += 22.0;
+    }
+    ly += 10.0;
+    for (text, fill) in [
+        ("node", "#fff"),
+        ("wild wall", "url(#wild)"),
+        ("unowned wall", "#e8e8e8"),
+    ] {
+        let _ = writeln!(
+            s,
+            r##"<rect x="{lx:.1}" y="{:.1}" width="22" height="18" fill="{fill}" stroke="#333"/><text x="{:.1}" y="{ly:.1}" font-size="14" fill="#222">{text}</text>"##,
+            ly - 14.0,
+            lx + 30.0
+        );
+        ly += 22.0;
+    }
+    if !p.swaps.is_empty() {
+        let _ = writeln!(
+            s,
+            r##"<line x1="{lx:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#000" stroke-width="4.5"/><text x="{:.1}" y="{ly:.1}" font-size="14" fill="#222">swapped last round</text>"##,
+            ly - 5.0,
+            lx + 22.0,
+            ly - 5.0,
+            lx + 30.0
+        );
+    }
+    s.push_str("</svg>\n");
+    s
+}
