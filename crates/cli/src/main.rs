@@ -11,6 +11,7 @@ mod commands;
 mod error;
 mod games;
 mod output;
+mod swap61;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -23,7 +24,8 @@ use crate::output::Output;
 
 const ABOUT: &str = "Rules engines, AI and tools for swap and crosscut games:
   swaptimum      Swaptimum by Mark Steere (2023)
-  flipstop       Flipstop by Mark Steere (2023)";
+  flipstop       Flipstop by Mark Steere (2023)
+  swap61         Swap 61 by 'pseudonam' (9-10 players, with a game master)";
 
 #[derive(Parser)]
 #[command(name = "swapboard", version, about = ABOUT, long_about = None)]
@@ -83,6 +85,8 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Swap 61 by 'pseudonam': rounds, game files, bots (`swap61 --help`).
+    Swap61(swap61::Swap61Args),
 }
 
 fn game_of(position: &str) -> &str {
@@ -107,6 +111,7 @@ fn run(command: Command, out: &mut Output) -> CliResult {
         Command::Bench { game, size, seconds, seed } => {
             with_game!(game.as_str(), G => commands::bench::<G>(size, seconds, seed, out))
         }
+        Command::Swap61(args) => swap61::run(args, out),
     }
 }
 

@@ -22,6 +22,10 @@ const SEAT_COLOURS: [(&str, &str); 10] = [
     ("#E69F00", "#000"),
 ];
 
+/// The mark of a swap, centred on the origin and pointing along x: a double arrow on a
+/// white badge.
+const SWAP_BADGE: &str = r##"<rect x="-13" y="-8" width="26" height="16" rx="8" fill="#fff" stroke="#000" stroke-width="2"/><path d="M-9,0 H9 M-9,0 l5,-4 M-9,0 l5,4 M9,0 l-5,-4 M9,0 l-5,4" stroke="#000" stroke-width="2.2" fill="none" stroke-linecap="round"/>"##;
+
 /// The tile radius in pixels (centre to corner).
 const R: f64 = 30.0;
 const MARGIN: f64 = 40.0;
@@ -50,9 +54,12 @@ fn escape(text: &str) -> String {
 
 /// The centre of a tile in pixels.
 fn centre(tile: usize) -> (f64, f64) {
-    let (x, y) = geometry().hex.centre(cell_of(tile));
+    let hex = geometry().hex;
+    // The left end of the middle row is the leftmost tile.
+    let (left, _) = hex.centre(hex.corners()[5]);
+    let (x, y) = hex.centre(cell_of(tile));
     (
-        MARGIN + 30.0 + R * 3f64.sqrt() / 2.0 + x * R,
+        MARGIN + 30.0 + R * 3f64.sqrt() / 2.0 + (x - left) * R,
         MARGIN + 40.0 + R + y * R,
     )
 }
@@ -83,7 +90,7 @@ pub fn svg(p: &Picture<'_>) -> String {
     let _ = writeln!(s, "<title>{}</title>", escape(&p.title));
     let _ = writeln!(
         s,
-        r##"<defs><pattern id="wild" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="8" height="8" fill="#555"/><rect width="3" height="8" fill="#bbb"/></pattern></defs>"##
+        r##"<defs><pattern id="wild" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="8" height="8" fill="#999"/><rect width="4" height="8" fill="#ddd"/></pattern></defs>"##
     );
     let _ = writeln!(s, r##"<rect width="100%" height="100%" fill="#fff"/>"##);
     let _ = writeln!(
@@ -115,7 +122,7 @@ pub fn svg(p: &Picture<'_>) -> String {
                 let (fill, ink) = SEAT_COLOURS[seat.index()];
                 (fill, ink, seat.number().to_string())
             }
-            Tile::Wild => ("url(#wild)", "#fff", "W".to_string()),
+            Tile::Wild => ("url(#wild)", "#000", "W".to_string()),
             Tile::Unowned => ("#e8e8e8", "#777", "U".to_string()),
         };
         let _ = writeln!(
@@ -127,7 +134,7 @@ pub fn svg(p: &Picture<'_>) -> String {
             let _ = writeln!(
                 s,
                 r##"<circle cx="{cx:.1}" cy="{cy:.1}" r="{:.1}" fill="#fff" stroke="#000" stroke-width="3"/>"##,
-                R * 0.62
+                R * 0.5
             );
         }
         if let Tile::Wall(seat) = p.board.tile(tile) {
@@ -147,7 +154,7 @@ pub fn svg(p: &Picture<'_>) -> String {
             }
         }
         let halo = if matches!(p.board.tile(tile), Tile::Wild) {
-            r##" stroke="#000" stroke-width="3" paint-order="stroke""##
+            r##" stroke="#fff" stroke-width="3" paint-order="stroke""##
         } else {
             ""
         };
@@ -159,25 +166,20 @@ pub fn svg(p: &Picture<'_>) -> String {
         let _ = writeln!(
             s,
             r##"<text x="{cx:.1}" y="{:.1}" font-size="8" text-anchor="middle" fill="{ink}"{halo}>{}</text>"##,
-            cy - R * 0.55,
+            cy - R * 0.62,
             cell_of(tile)
         );
     }
+    // Each swap: a badge on the shared edge with a double arrow across it.
     for edge in &p.swaps {
         let (a, b) = edge.tiles();
         let ((x1, y1), (x2, y2)) = (centre(a), centre(b));
-        for (colour, w) in [("#fff", 9.0), ("#000", 4.5)] {
-            let _ = writeln!(
-                s,
-                r##"<line x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" stroke="{colour}" stroke-width="{w}" stroke-linecap="round" opacity="0.9"/>"##
-            );
-        }
-        for (x, y) in [(x1, y1), (x2, y2)] {
-            let _ = writeln!(
-                s,
-                r##"<circle cx="{x:.1}" cy="{y:.1}" r="5" fill="#000" stroke="#fff" stroke-width="2"/>"##
-            );
-        }
+        let (mx, my) = ((x1 + x2) / 2.0, (y1 + y2) / 2.0);
+        let angle = (y2 - y1).atan2(x2 - x1).to_degrees();
+        let _ = writeln!(
+            s,
+            r##"<g transform="translate({mx:.1},{my:.1}) rotate({angle:.0})">{SWAP_BADGE}</g>"##
+        );
     }
     // Legend: each seat's colour and name, then the other tiles.
     let lx = right + R + 30.0;
@@ -220,9 +222,8 @@ pub fn svg(p: &Picture<'_>) -> String {
     if !p.swaps.is_empty() {
         let _ = writeln!(
             s,
-            r##"<line x1="{lx:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#000" stroke-width="4.5"/><text x="{:.1}" y="{ly:.1}" font-size="14" fill="#222">swapped last round</text>"##,
-            ly - 5.0,
-            lx + 22.0,
+            r##"<g transform="translate({:.1},{:.1})">{SWAP_BADGE}</g><text x="{:.1}" y="{ly:.1}" font-size="14" fill="#222">swapped last round</text>"##,
+            lx + 11.0,
             ly - 5.0,
             lx + 30.0
         );
