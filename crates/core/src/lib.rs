@@ -14,6 +14,7 @@
 mod board;
 mod error;
 mod game;
+mod history;
 mod player;
 mod stepwise;
 pub mod text;
@@ -43,6 +44,7 @@ pub mod zobrist;
 pub use board::{Stone, StoneBoard};
 pub use error::{IllegalMove, MoveError, PlayError, PositionError};
 pub use game::{Game, perft};
+pub use history::{History, Repeat};
 pub use player::{Outcome, Player};
 pub use stepwise::Stepwise;
 pub use view::{BoardView, CellMark, SideOwner};
