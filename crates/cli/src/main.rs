@@ -7,6 +7,8 @@
 //!
 //! The commands and their text are the contract in `spec/CONTRACT.md`.
 
+mod analyze;
+mod arena;
 mod commands;
 mod error;
 mod games;
@@ -71,6 +73,10 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         svg: Option<PathBuf>,
     },
+    /// Play a match between two bots and sum it up (wins, draws, Elo difference).
+    Arena(arena::ArenaArgs),
+    /// Search a position and print the best moves with visits, win rates and variations.
+    Analyze(analyze::AnalyzeArgs),
     /// Play random games from the start on one core and report games/s and plies/s.
     Bench {
         /// The game.
@@ -107,6 +113,10 @@ fn run(command: Command, out: &mut Output) -> CliResult {
         }
         Command::Show { position, svg } => {
             with_game!(game_of(&position), G => commands::show::<G>(&position, svg.as_deref(), out))
+        }
+        Command::Arena(args) => with_game!(args.game.as_str(), G => arena::arena::<G>(&args, out)),
+        Command::Analyze(args) => {
+            with_game!(game_of(&args.position), G => analyze::analyze::<G>(&args, out))
         }
         Command::Bench { game, size, seconds, seed } => {
             with_game!(game.as_str(), G => commands::bench::<G>(size, seconds, seed, out))

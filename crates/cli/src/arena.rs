@@ -1,0 +1,109 @@
+//! `swapboard arena`: a match between two bots, with a progress bar, a summary (or JSON) and
+//! optionally every game's record.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use anyhow::Context as _;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use swapboard_arena::{MatchSettings, PlayerSpec, run_match};
+use swapboard_core::Stepwise;
+
+use crate::commands::start;
+use crate::error::{CliError, CliResult};
+use crate::output::Output;
+
+/// The arguments of `swapboard arena`.
+#[derive(clap::Args)]
+pub(crate) struct ArenaArgs {
+    /// The game (swaptimum, flipstop, ...).
+    pub(crate) game: String,
+    /// The board side (default: the game's own).
+    #[arg(long)]
+    size: Option<usize>,
+    /// The number of games; the players take the first move in turn.
+    #[arg(long)]
+    games: u64,
+    /// A player, given twice: random, greedy, mcts:level=1..8, mcts:iters=N or mcts:ms=T.
+    #[arg(long = "player", value_name = "SPEC", required = true)]
+    players: Vec<String>,
+    /// The seed of the match (games bounded by iterations are reproducible from it).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Print the summary as one JSON object.
+    #[arg(long)]
+    json: bool,
+    /// Write every game's record to this file (format: docs/RECORDS.md).
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Stop a game after this many plies and report it as capped.
+    #[arg(long, default_value_t = 1_000)]
+    max_plies: u64,
+}
+
+/// Runs the match described by `args` on game `G`.
+pub(crate) fn arena<G: Stepwise>(args: &ArenaArgs, out: &mut Output) -> CliResult {
+    let start_pos = start::<G>(args.size)?;
+    let players: Vec<PlayerSpec> = args
+        .players
+        .iter()
+        .map(|s| s.parse().map_err(|e| CliError::bad(format!("{e}"))))
+        .collect::<Result<_, _>>()?;
+    let [a, b] = players[..] else {
+        return Err(CliError::bad(format!(
+            "arena needs exactly two --player options, got {}",
+            players.len()
+        )));
+    };
+    if args.games == 0 {
+        return Err(CliError::bad("--games 0: a match needs at least one game"));
+    }
+    if args.threads == 0 || args.max_plies == 0 {
+        return Err(CliError::bad("--threads and --max-plies must be at least 1"));
+    }
+    let settings = MatchSettings {
+        size: start_pos.size(),
+        games: args.games,
+        players: [a, b],
+        seed: args.seed,
+        threads: args.threads,
+        max_plies: args.max_plies,
+    };
+    let target = if std::io::stderr().is_terminal() {
+        ProgressDrawTarget::stderr()
+    } else {
+        ProgressDrawTarget::hidden()
+    };
+    let bar = ProgressBar::with_draw_target(Some(args.games), target);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}  [{elapsed}]")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    // Wins of each player, then draws and capped games.
+    let score = Mutex::new([0u64; 3]);
+    let (summary, results) = run_match(&settings, &start_pos, |game| {
+        let mut s = score.lock().unwrap_or_else(|e| e.into_inner());
+        match game.winner {
+            Some(w) => s[w] += 1,
+            None => s[2] += 1,
+        }
+        bar.set_message(format!("{a} {} - {} {b}, {} drawn or capped", s[0], s[1], s[2]));
+        bar.inc(1);
+    });
+    bar.finish_and_clear();
+    if let Some(path) = &args.out {
+        let text: Vec<String> = results.iter().map(|r| r.record.to_string()).collect();
+        std::fs::write(path, text.join("\n"))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if args.json {
+        let json = serde_json::to_string(&summary).context("cannot encode the summary")?;
+        out.line(json)
+    } else {
+        out.line(summary)
+    }
+}
