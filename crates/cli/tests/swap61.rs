@@ -1,0 +1,419 @@
+//! The `swapboard swap61` commands as a user runs them: the contract's stateless `round`
+//! (exact output, exit 2 on bad input) and the game master's workflow on a game file.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// A fresh scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("swapboard-swap61-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn write(dir: &Path, name: &str, text: impl AsRef<[u8]>) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_swapboard"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn stdout(out: &Output) -> String {
+    assert!(
+        out.status.success(),
+        "failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+/// Asserts the contract's bad input: exit 2, nothing on stdout, one line on stderr holding
+/// `expected`.
+fn assert_bad(out: &Output, expected: &str) {
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "stderr: {err}");
+    assert!(
+        out.stdout.is_empty(),
+        "stdout: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert_eq!(err.trim_end().lines().count(), 1, "stderr: {err}");
+    assert!(err.contains(expected), "{err:?} lacks {expected:?}");
+}
+
+const GRID: &str = "\
+# row A: N1 and N2 on two corners, a wild wall between them
+A: N1 P1 W P2 N2
+B: P3 P3 P3 P3 P3 P4
+C: P4 P4 P4 P4 P5 P5 P5
+D: P5 P5 P6 P6 P6 P6 P6 P7
+E: P7 P7 P7 P7 P8 P8 P8 P8 P8
+F: P9 P9 P9 P9 P9 P10 P10 P10
+G: P10 P10 P1 P1 P1 P1 N3
+H: N4 N5 N6 P2 P2 P2
+I: N7 N8 N9 P2 W
+";
+
+#[test]
+fn round_prints_rejects_edges_grid_and_scores_in_order() {
+    let dir = scratch("round");
+    let grid = write(&dir, "grid.txt", GRID);
+    let s1 = format!("1={}", write(&dir, "s1.txt", "A2 A3 4\nA2 B2 x\n"));
+    let s3 = format!(
+        "3={}",
+        write(&dir, "s3.txt", "# comment\nb1 b2 2\r\nB2\tB3 3\n")
+    );
+    let out = run(&[
+        "swap61",
+        "round",
+        "--grid",
+        &grid,
+        "--seats",
+        "10",
+        "--round",
+        "1",
+        "--pairs",
+        "N1-N2, N3-N4,N5-N6",
+        "--submission",
+        &s3,
+        "--submission",
+        &s1,
+    ]);
+    // P5 (borrowing P4, P6): N1-N2 through the swapped wild wall at A2, 4; N3-N4 along row
+    // G, 6; N5-N6 touch, 1. P3 (borrowing P2, P4) is shut in at N1: 0 + 6 + 1.
+    let expected = "\
+reject P1 line 2: 'x' is not a number of tokens (a whole number from 1, digits only)
+swap A2 A3 4
+fail B2 B3 3 fewer than the 4 tokens a swap needs
+fail B1 B2 2 fewer than the 4 tokens a swap needs
+grid
+A: N1 W P1 P2 N2
+B: P3 P3 P3 P3 P3 P4
+C: P4 P4 P4 P4 P5 P5 P5
+D: P5 P5 P6 P6 P6 P6 P6 P7
+E: P7 P7 P7 P7 P8 P8 P8 P8 P8
+F: P9 P9 P9 P9 P9 P10 P10 P10
+G: P10 P10 P1 P1 P1 P1 N3
+H: N4 N5 N6 P2 P2 P2
+I: N7 N8 N9 P2 W
+score P1 6
+score P2 8
+score P3 7
+score P4 11
+score P5 11
+score P6 11
+score P7 11
+score P8 11
+score P9 5
+score P10 6
+";
+    assert_eq!(stdout(&out), expected);
+}
+
+#[test]
+fn pregame_and_network_need_no_pairs_and_the_pregame_has_no_scores() {
+    let dir = scratch("pregame");
+    let grid = write(&dir, "grid.txt", GRID);
+    let s = format!("2={}", write(&dir, "s.txt", "A4 A5 4\nA4 A3 1\n"));
+    let out = stdout(&run(&[
+        "swap61",
+        "round",
+        "--grid",
+        &grid,
+        "--seats",
+        "10",
+        "--round",
+        "0",
+        "--submission",
+        &s,
+    ]));
+    assert!(out.starts_with(
+        "reject P2 line 2: 1 tokens over your allowance: 4 of 4 already spent\nswap A4 A5 4\ngrid\n"
+    ));
+    assert!(!out.contains("score"));
+    let out = stdout(&run(&[
+        "swap61",
+        "round",
+        "--grid",
+        &grid,
+        "--seats",
+        "10",
+        "--round",
+        "3",
+        "--variation",
+        "network",
+        "--pairs",
+        "junk",
+    ]));
+    assert_eq!(out.lines().filter(|l| l.starts_with("score P")).count(), 10);
+}
+
+#[test]
+fn seat_exchange_swaps_with_one_token() {
+    let dir = scratch("exchange");
+    let grid = write(&dir, "grid.txt", GRID);
+    let s = format!("1={}", write(&dir, "s.txt", "A2 A3 1\n"));
+    let base = [
+        "swap61",
+        "round",
+        "--grid",
+        &grid,
+        "--seats",
+        "10",
+        "--round",
+        "4",
+        "--pairs",
+        "N1-N2,N3-N4,N5-N6",
+        "--submission",
+        &s,
+    ];
+    let mut args = base.to_vec();
+    args.extend(["--variation", "seat-exchange"]);
+    assert!(stdout(&run(&args)).contains("swap A2 A3 1\n"));
+    assert!(stdout(&run(&base)).contains("fail A2 A3 1 fewer than the 4 tokens"));
+}
+
+#[test]
+fn bad_input_exits_2_with_one_message() {
+    let dir = scratch("bad");
+    let grid = write(&dir, "grid.txt", GRID);
+    let bad_grid = write(&dir, "bad.txt", GRID.replace("N9", "N1"));
+    let latin1 = write(&dir, "latin1.txt", b"A2 A3 4 \xe9\n");
+    let ok = write(&dir, "ok.txt", "A2 A3 4\n");
+    let pairs = "N1-N2,N3-N4,N5-N6";
+    let round = |extra: &[&str]| {
+        let mut args = vec![
+            "swap61", "round", "--grid", &grid, "--seats", "10", "--round", "1", "--pairs", pairs,
+        ];
+        args.extend(extra);
+        run(&args)
+    };
+    assert_bad(
+        &run(&[
+            "swap61", "round", "--grid", &bad_grid, "--seats", "10", "--round", "1", "--pairs",
+            pairs,
+        ]),
+        "N1 appears 2 times",
+    );
+    assert_bad(
+        &run(&[
+            "swap61", "round", "--grid", &grid, "--seats", "9", "--round", "1", "--pairs", pairs,
+        ]),
+        "only 9 seats",
+    );
+    assert_bad(
+        &run(&[
+            "swap61", "round", "--grid", &grid, "--seats", "10", "--round", "6", "--pairs", pairs,
+        ]),
+        "--round '6'",
+    );
+    assert_bad(
+        &run(&[
+            "swap61", "round", "--grid", &grid, "--seats", "+10", "--round", "1", "--pairs", pairs,
+        ]),
+        "--seats '+10'",
+    );
+    assert_bad(
+        &run(&[
+            "swap61", "round", "--grid", &grid, "--seats", "10", "--round", "2",
+        ]),
+        "--pairs is needed",
+    );
+    assert_bad(&round(&["--variation", "corner"]), "not a variation");
+    assert_bad(
+        &run(&[
+            "swap61",
+            "round",
+            "--grid",
+            &grid,
+            "--seats",
+            "10",
+            "--round",
+            "1",
+            "--pairs",
+            "N1-N2,N2-N3,N5-N6",
+        ]),
+        "N2 is in two pairs",
+    );
+    assert_bad(&round(&["--submission", &format!("11={ok}")]), "seat");
+    assert_bad(
+        &round(&[
+            "--submission",
+            &format!("1={ok}"),
+            "--submission",
+            &format!("1={ok}"),
+        ]),
+        "two submissions",
+    );
+    assert_bad(
+        &round(&["--submission", &format!("1={latin1}")]),
+        "not UTF-8",
+    );
+    assert_bad(
+        &round(&["--submission", "1=/nonexistent/file"]),
+        "/nonexistent/file",
+    );
+    assert_bad(&round(&["--submission", "nofile"]), "SEAT=FILE");
+}
+
+#[test]
+fn the_game_masters_workflow() {
+    let dir = scratch("workflow");
+    let game = dir.join("game.json");
+    let game = game.to_str().unwrap();
+    let players = "ann,bob,cat,dan,eve,fay,gus,hal,ivy,jo";
+    let created = stdout(&run(&[
+        "swap61",
+        "new",
+        "--players",
+        players,
+        "--seed",
+        "7",
+        "--out",
+        game,
+    ]));
+    assert!(created.contains("open: the pregame"), "{created}");
+    let text = std::fs::read_to_string(game).unwrap();
+    assert!(text.contains("\"format\": \"swapboard-swap61/1\""));
+    // A new game never overwrites a file.
+    assert_bad(
+        &run(&[
+            "swap61",
+            "new",
+            "--players",
+            players,
+            "--seed",
+            "7",
+            "--out",
+            game,
+        ]),
+        "exists",
+    );
+    // Without --out the game file goes to stdout, the same for the same seed.
+    let printed = stdout(&run(&[
+        "swap61",
+        "new",
+        "--players",
+        players,
+        "--seed",
+        "7",
+    ]));
+    assert_eq!(
+        printed.contains("\"seed\": 7"),
+        text.contains("\"seed\": 7")
+    );
+
+    let private = stdout(&run(&["swap61", "show", game, "--for", "ann"]));
+    let walls: Vec<&str> = private
+        .lines()
+        .find_map(|l| l.strip_prefix("your walls: "))
+        .unwrap()
+        .split(' ')
+        .collect();
+    assert_eq!(walls.len(), 5);
+    // Bid on an edge from ann's first wall to a neighbour; a junk line is rejected.
+    let grid_lines: String = stdout(&run(&["swap61", "show", game]))
+        .lines()
+        .skip_while(|l| *l != "grid")
+        .skip(1)
+        .take(9)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(grid_lines.lines().count(), 9);
+    let wall = walls[0];
+    let neighbour = neighbour_of(wall);
+    let sub = write(&dir, "ann.txt", format!("{wall} {neighbour} 4\nnonsense\n"));
+    let told = stdout(&run(&["swap61", "submit", game, "--player", "ann", &sub]));
+    assert!(told.contains(&format!("line 1: {wall} ")), "{told}");
+    assert!(
+        told.contains("line 2: rejected: expected three fields"),
+        "{told}"
+    );
+    assert_bad(
+        &run(&["swap61", "submit", game, "--player", "zed", &sub]),
+        "no player 'zed'",
+    );
+
+    let report = stdout(&run(&["swap61", "resolve", game]));
+    assert!(report.contains("the pregame resolved"), "{report}");
+    assert!(report.contains("public report"));
+    assert!(report.contains("open: round 1 (Theme)"));
+    let svg = dir.join("grid.svg");
+    stdout(&run(&[
+        "swap61",
+        "show",
+        game,
+        "--svg",
+        svg.to_str().unwrap(),
+    ]));
+    let picture = std::fs::read_to_string(&svg).unwrap();
+    assert!(picture.starts_with("<svg") && picture.contains("swapped last round"));
+
+    let bot = stdout(&run(&["swap61", "bot", game, "--player", "bob"]));
+    assert!(bot.starts_with("the bot bids for bob"));
+    let undone = stdout(&run(&["swap61", "undo", game]));
+    assert!(undone.contains("the submission of bob"), "{undone}");
+    let undone = stdout(&run(&["swap61", "undo", game]));
+    assert!(undone.contains("the resolution of the pregame"), "{undone}");
+    assert!(undone.contains("open: the pregame"));
+    // The history keeps everything: new, submit, resolve, bot submit, two undos.
+    let text = std::fs::read_to_string(game).unwrap();
+    assert_eq!(text.matches("\"change\":").count(), 6);
+    // A damaged file is bad input.
+    let broken = write(
+        &dir,
+        "broken.json",
+        text.replace("\"round\": 0", "\"round\": 4"),
+    );
+    assert_bad(&run(&["swap61", "show", &broken]), "inconsistent");
+}
+
+/// A neighbour of a cell of the hexagon: rows A-D touch the row below at the same number,
+/// rows F-I the row above; `En` touches `Dn-1` (and `D1` for `E1`).
+fn neighbour_of(cell: &str) -> String {
+    let row = cell.as_bytes()[0];
+    let number: u32 = cell[1..].parse().unwrap();
+    match row {
+        b'A'..=b'D' => format!("{}{number}", (row + 1) as char),
+        b'E' => format!("D{}", number.saturating_sub(1).max(1)),
+        _ => format!("{}{number}", (row - 1) as char),
+    }
+}
+
+#[test]
+fn simulate_plays_a_whole_game() {
+    let out = stdout(&run(&[
+        "swap61",
+        "simulate",
+        "--seed",
+        "3",
+        "--players",
+        "9",
+    ]));
+    assert!(out.contains("round 5 (Theme)"), "{out}");
+    let standings: Vec<&str> = out
+        .lines()
+        .skip_while(|l| *l != "standings")
+        .skip(1)
+        .collect();
+    assert_eq!(standings.len(), 9);
+    assert_eq!(
+        out,
+        stdout(&run(&[
+            "swap61",
+            "simulate",
+            "--seed",
+            "3",
+            "--players",
+            "9"
+        ]))
+    );
+    assert_bad(&run(&["swap61", "simulate", "--players", "8"]), "9 or 10");
+}
