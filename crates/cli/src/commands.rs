@@ -82,6 +82,13 @@ pub(crate) fn perft_cmd<G: Game>(text: &str, depth: u32, out: &mut Output) -> Cl
     out.line(perft(&pos, depth))
 }
 
+/// `swapboard count '<position>'`: the number of legal moves, counted without listing them
+/// where the game can (`Game::move_count`).
+pub(crate) fn count<G: Game>(text: &str, out: &mut Output) -> CliResult {
+    let pos = parse_position::<G>(text)?;
+    out.line(pos.move_count())
+}
+
 /// `swapboard show '<position>' [--svg FILE]`.
 pub(crate) fn show<G: Game>(text: &str, svg: Option<&Path>, out: &mut Output) -> CliResult {
     let pos = parse_position::<G>(text)?;
@@ -97,11 +104,14 @@ pub(crate) fn show<G: Game>(text: &str, svg: Option<&Path>, out: &mut Output) ->
 ///
 /// A random ply is [`Game::random_move`] then [`Game::play_unchecked`]; the figures are
 /// what the engine sustains in playouts.
-pub(crate) fn bench<G: Game>(size: Option<usize>, seconds: f64, seed: u64, out: &mut Output) -> CliResult {
+/// With `branching`, the legal moves of every position met are counted too
+/// ([`Game::move_count`]) and their average is reported.
+pub(crate) fn bench<G: Game>(size: Option<usize>, seconds: f64, seed: u64, branching: bool, out: &mut Output) -> CliResult {
     let start_pos = start::<G>(size)?;
     let budget = Duration::from_secs_f64(seconds.max(0.01));
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let (mut games, mut plies, mut first_wins, mut draws) = (0u64, 0u64, 0u64, 0u64);
+    let mut legal_moves = 0f64;
     let began = Instant::now();
     while began.elapsed() < budget {
         // Check the clock once per batch of games: a call to Instant::now per ply would be
@@ -109,6 +119,9 @@ pub(crate) fn bench<G: Game>(size: Option<usize>, seconds: f64, seed: u64, out: 
         for _ in 0..16 {
             let mut pos = start_pos.clone();
             while let Some(mv) = pos.random_move(&mut rng) {
+                if branching {
+                    legal_moves += pos.move_count() as f64;
+                }
                 pos.play_unchecked(&mv);
                 plies += 1;
             }
@@ -124,6 +137,9 @@ pub(crate) fn bench<G: Game>(size: Option<usize>, seconds: f64, seed: u64, out: 
     out.line(format!("game: {} {}x{}", G::ID, start_pos.size(), start_pos.size()))?;
     out.line(format!("games: {games} in {secs:.2} s ({:.0} games/s)", games as f64 / secs))?;
     out.line(format!("plies: {plies} ({:.0} plies/s, {:.1} per game)", plies as f64 / secs, plies as f64 / games as f64))?;
+    if branching {
+        out.line(format!("legal moves per position: {:.1} on average", legal_moves / plies as f64))?;
+    }
     out.line(format!(
         "first player wins: {:.1}%, draws: {:.1}%",
         100.0 * first_wins as f64 / games as f64,

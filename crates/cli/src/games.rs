@@ -2,13 +2,17 @@
 //! and to `GAMES`.
 
 /// The game ids the position-based commands accept, in the order `--help` lists them.
-pub(crate) const GAMES: &[&str] = &[];
+pub(crate) const GAMES: &[&str] = &["scware"];
 
 /// Runs `$body` with `$g` bound to the position type of the game named `$id` (a `&str`), or
 /// returns a bad-input error for an unknown game.
 macro_rules! with_game {
     ($id:expr, $g:ident => $body:expr) => {
         match $id {
+            "scware" => {
+                type $g = swapboard_scware::Scware;
+                $body
+            }
             other => Err($crate::error::CliError::bad(format!(
                 "unknown game '{other}' (known games: {})",
                 $crate::games::GAMES.join(", ")

@@ -27,6 +27,7 @@ use crate::output::Output;
 const ABOUT: &str = "Rules engines, AI and tools for swap and crosscut games:
   swaptimum      Swaptimum by Mark Steere (2023)
   flipstop       Flipstop by Mark Steere (2023)
+  scware         Scware by Christian Freeling (2012)
   swap61         Swap 61 by 'pseudonam' (9-10 players, with a game master)";
 
 #[derive(Parser)]
@@ -65,6 +66,11 @@ enum Command {
         /// The number of plies.
         depth: u32,
     },
+    /// Print the exact number of legal moves of a position, without listing them.
+    Count {
+        /// The position text.
+        position: String,
+    },
     /// Draw a position in the terminal, and optionally as an SVG picture.
     Show {
         /// The position text.
@@ -90,6 +96,10 @@ enum Command {
         /// The random seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Also count the legal moves of every position met and report their average
+        /// (slower: the plies/s figure then includes the counting).
+        #[arg(long)]
+        branching: bool,
     },
     /// Swap 61 by 'pseudonam': rounds, game files, bots (`swap61 --help`).
     Swap61(swap61::Swap61Args),
@@ -111,6 +121,9 @@ fn run(command: Command, out: &mut Output) -> CliResult {
         Command::Perft { position, depth } => {
             with_game!(game_of(&position), G => commands::perft_cmd::<G>(&position, depth, out))
         }
+        Command::Count { position } => {
+            with_game!(game_of(&position), G => commands::count::<G>(&position, out))
+        }
         Command::Show { position, svg } => {
             with_game!(game_of(&position), G => commands::show::<G>(&position, svg.as_deref(), out))
         }
@@ -118,8 +131,8 @@ fn run(command: Command, out: &mut Output) -> CliResult {
         Command::Analyze(args) => {
             with_game!(game_of(&args.position), G => analyze::analyze::<G>(&args, out))
         }
-        Command::Bench { game, size, seconds, seed } => {
-            with_game!(game.as_str(), G => commands::bench::<G>(size, seconds, seed, out))
+        Command::Bench { game, size, seconds, seed, branching } => {
+            with_game!(game.as_str(), G => commands::bench::<G>(size, seconds, seed, branching, out))
         }
         Command::Swap61(args) => swap61::run(args, out),
     }
