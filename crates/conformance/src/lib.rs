@@ -69,7 +69,9 @@ impl<G: Game> Suite<G> {
                     let mv = pos
                         .random_move(&mut rng)
                         .unwrap_or_else(|| panic!("no random move in unfinished {pos}"));
-                    pos = pos.play(&mv).unwrap_or_else(|e| panic!("random move refused: {e}"));
+                    pos = pos
+                        .play(&mv)
+                        .unwrap_or_else(|e| panic!("random move refused: {e}"));
                     plies += 1;
                 }
             }
@@ -89,7 +91,9 @@ impl<G: Game> Suite<G> {
         match text.parse::<G>() {
             Ok(back) => {
                 if &back != pos {
-                    fail(format!("text round trip gave a different position `{back}`"));
+                    fail(format!(
+                        "text round trip gave a different position `{back}`"
+                    ));
                 }
                 if back.zobrist() != pos.zobrist() {
                     fail("incremental hash differs from the hash of the reparsed position".into());
@@ -104,9 +108,13 @@ impl<G: Game> Suite<G> {
             fail("the move list has duplicates".into());
         }
         if pos.move_count() != moves.len() as u64 {
-            fail(format!("move_count {} != list length {}", pos.move_count(), moves.len()));
+            fail(format!(
+                "move_count {} != list length {}",
+                pos.move_count(),
+                moves.len()
+            ));
         }
-        if pos.has_legal_move() != !moves.is_empty() {
+        if pos.has_legal_move() == moves.is_empty() {
             fail("has_legal_move disagrees with the list".into());
         }
         match (pos.outcome(), moves.is_empty()) {
@@ -180,14 +188,26 @@ pub fn read_perft_file(text: &str) -> Result<Vec<PerftEntry>, String> {
                 counts: Vec::new(),
             }),
             "position" => {
-                entries.last_mut().ok_or_else(|| bad("position before id"))?.position =
-                    rest.trim().to_string();
+                entries
+                    .last_mut()
+                    .ok_or_else(|| bad("position before id"))?
+                    .position = rest.trim().to_string();
             }
             "perft" => {
                 let mut it = rest.split_whitespace();
-                let depth = it.next().and_then(|d| d.parse().ok()).ok_or_else(|| bad("bad depth"))?;
-                let nodes = it.next().and_then(|d| d.parse().ok()).ok_or_else(|| bad("bad count"))?;
-                entries.last_mut().ok_or_else(|| bad("perft before id"))?.counts.push((depth, nodes));
+                let depth = it
+                    .next()
+                    .and_then(|d| d.parse().ok())
+                    .ok_or_else(|| bad("bad depth"))?;
+                let nodes = it
+                    .next()
+                    .and_then(|d| d.parse().ok())
+                    .ok_or_else(|| bad("bad count"))?;
+                entries
+                    .last_mut()
+                    .ok_or_else(|| bad("perft before id"))?
+                    .counts
+                    .push((depth, nodes));
             }
             _ => return Err(bad("unknown key")),
         }
@@ -216,7 +236,11 @@ pub fn check_perft_file<G: Game>(path: &Path, max_nodes: u64) -> usize {
             let got = perft(&pos, depth);
             checked += 1;
             if got != nodes {
-                let _ = writeln!(failures, "{} perft {depth}: expected {nodes}, got {got}", entry.id);
+                let _ = writeln!(
+                    failures,
+                    "{} perft {depth}: expected {nodes}, got {got}",
+                    entry.id
+                );
             }
         }
     }
@@ -226,7 +250,11 @@ pub fn check_perft_file<G: Game>(path: &Path, max_nodes: u64) -> usize {
 
 /// The largest perft count worth checking in this build: deep counts only with optimisation.
 pub fn perft_budget() -> u64 {
-    if cfg!(debug_assertions) { 2_000_000 } else { u64::MAX }
+    if cfg!(debug_assertions) {
+        2_000_000
+    } else {
+        u64::MAX
+    }
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 use std::fmt;
 
+use rand::{Rng, RngExt};
 use swapboard_grid::{Cell, MAILBOX_CAPACITY, Square};
 
 use crate::{Player, PositionError, zobrist};
@@ -46,6 +47,26 @@ impl Stone {
     }
 }
 
+/// The crosscuts one placement would form: up to four 2 x 2 blocks, each named by its
+/// lower-left slot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Formed {
+    blocks: [usize; 4],
+    len: usize,
+}
+
+impl Formed {
+    /// The blocks, by lower-left slot.
+    pub fn blocks(&self) -> &[usize] {
+        &self.blocks[..self.len]
+    }
+
+    /// Whether the placement forms no crosscut.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
 /// A square board of two-coloured stones, as the four square games use it.
 ///
 /// Cells are kept in a mailbox (see [`Square`]) so that neighbour and 2 x 2 block lookups
@@ -58,19 +79,13 @@ pub struct StoneBoard {
     hash: u64,
 }
 
-/// The first player connects the top row to the bottom row; the second the left column to
-/// the right column (the rulings' common sides).
+/// Whether a slot lies on the side a player's path starts from: the first player joins the
+/// top row to the bottom row, the second the left column to the right column (the rulings'
+/// common sides).
 const fn touches_start(square: Square, player: Player, slot: usize) -> bool {
     match player {
         Player::First => square.on_top(slot),
         Player::Second => square.on_left(slot),
-    }
-}
-
-const fn touches_end(square: Square, player: Player, slot: usize) -> bool {
-    match player {
-        Player::First => square.on_bottom(slot),
-        Player::Second => square.on_right(slot),
     }
 }
 
@@ -158,6 +173,54 @@ impl StoneBoard {
             && self.slots[ul] as u8 == b
     }
 
+    /// The crosscuts that placing `stone` on the empty `slot` would form, without changing
+    /// the board: a block around `slot` becomes one iff the cell diagonally opposite holds
+    /// `stone` and the other two hold the other colour. In each such block the two
+    /// other-colour cells are the slot's orthogonal neighbours ([`StoneBoard::enemies_in`]).
+    #[inline]
+    pub fn crosscuts_formed(&self, slot: usize, stone: Stone) -> Formed {
+        let other = if stone == Stone::First {
+            Stone::Second
+        } else {
+            Stone::First
+        };
+        let mut formed = Formed {
+            blocks: [0; 4],
+            len: 0,
+        };
+        // `blocks_around` lists the blocks in which `slot` is the lower-left, lower-right,
+        // upper-left and upper-right cell: in block i, the slot's diagonal partner is 3 - i.
+        for (i, block) in self.square.blocks_around(slot).into_iter().enumerate() {
+            let cells = self.square.block(block);
+            let [o1, o2] = Self::off_diagonal(cells, i);
+            if self.slots[cells[3 - i]] == stone
+                && self.slots[o1] == other
+                && self.slots[o2] == other
+            {
+                formed.blocks[formed.len] = block;
+                formed.len += 1;
+            }
+        }
+        formed
+    }
+
+    /// The two cells of `block` orthogonally next to `slot` (the enemy checkers of a
+    /// crosscut that a placement on `slot` formed).
+    pub fn enemies_in(&self, block: usize, slot: usize) -> [usize; 2] {
+        let cells = self.square.block(block);
+        let i = cells.iter().position(|&c| c == slot).unwrap_or(0);
+        Self::off_diagonal(cells, i)
+    }
+
+    /// The two cells of a block not on the diagonal through cell `i`.
+    const fn off_diagonal(cells: [usize; 4], i: usize) -> [usize; 2] {
+        if i == 0 || i == 3 {
+            [cells[1], cells[2]]
+        } else {
+            [cells[0], cells[3]]
+        }
+    }
+
     /// Whether some crosscut contains the slot.
     #[inline]
     pub fn crosscut_at(&self, slot: usize) -> bool {
@@ -172,8 +235,59 @@ impl StoneBoard {
         self.square
             .cells()
             .map(|c| self.square.slot(c))
-            .find(|&slot| self.square.cell_at(slot + 1 + self.square.stride()).is_some() && self.is_crosscut(slot))
+            .find(|&slot| {
+                self.square
+                    .cell_at(slot + 1 + self.square.stride())
+                    .is_some()
+                    && self.is_crosscut(slot)
+            })
             .and_then(|slot| self.square.cell_at(slot))
+    }
+
+    /// Draws empty cells uniformly at random, without repeating one, until `try_slot`
+    /// accepts one (returns `Some`), and returns what it returned; `None` once every empty
+    /// cell was refused. The first accepted cell is uniform over the cells `try_slot` would
+    /// accept: the placement sampler of the placement games.
+    ///
+    /// While the board has room, cells are drawn from the whole board and occupied ones
+    /// skipped (no scan); when that keeps missing, the cells left are listed once.
+    pub fn sample_empty<T, R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        mut try_slot: impl FnMut(usize, &mut R) -> Option<T>,
+    ) -> Option<T> {
+        const DRAWS_BEFORE_SCAN: usize = 24;
+        let n = self.square.size() as u8;
+        let mut refused = [0u64; MAILBOX_CAPACITY.div_ceil(64)];
+        let is_refused = |r: &[u64], s: usize| r[s / 64] & (1 << (s % 64)) != 0;
+        for _ in 0..DRAWS_BEFORE_SCAN {
+            let slot = self
+                .square
+                .slot(Cell::new(rng.random_range(0..n), rng.random_range(0..n)));
+            if self.slots[slot] == Stone::Empty && !is_refused(&refused, slot) {
+                match try_slot(slot, rng) {
+                    Some(t) => return Some(t),
+                    None => refused[slot / 64] |= 1 << (slot % 64),
+                }
+            }
+        }
+        let mut open = [0u16; MAILBOX_CAPACITY];
+        let mut len = 0;
+        for slot in self.square.slots() {
+            if self.slots[slot] == Stone::Empty && !is_refused(&refused, slot) {
+                open[len] = slot as u16;
+                len += 1;
+            }
+        }
+        while len > 0 {
+            let i = rng.random_range(0..len);
+            if let Some(t) = try_slot(usize::from(open[i]), rng) {
+                return Some(t);
+            }
+            len -= 1;
+            open[i] = open[len];
+        }
+        None
     }
 
     /// Whether `player` has an orthogonal path of own stones between their two sides.
@@ -194,38 +308,50 @@ impl StoneBoard {
 
     /// Flood fill over `player`'s stones from `seeds`; true when the filled area touches both
     /// of the player's sides.
+    ///
+    /// The work list is a bitset (no stack array to clear), and a side is recognised by the
+    /// off-board border beyond it, so the fill needs no division.
     fn flood(&self, player: Player, seeds: impl Iterator<Item = usize>) -> bool {
+        const WORDS: usize = MAILBOX_CAPACITY.div_ceil(64);
         let own = Stone::of(player);
-        let mut seen = [0u64; MAILBOX_CAPACITY.div_ceil(64)];
-        let mut stack = [0u16; MAILBOX_CAPACITY];
-        let mut top = 0;
-        let (mut start, mut end) = (false, false);
-        let mark = |seen: &mut [u64], s: usize| {
-            let (w, b) = (s / 64, 1u64 << (s % 64));
-            let fresh = seen[w] & b == 0;
-            seen[w] |= b;
-            fresh
+        let stride = self.square.stride() as isize;
+        // The two opposite steps that lead off the board across the player's sides.
+        let (to_start, to_end) = match player {
+            Player::First => (stride, -stride),
+            Player::Second => (-1, 1),
         };
+        let mut seen = [0u64; WORDS];
+        let mut todo = [0u64; WORDS];
+        let mut low = WORDS;
         for s in seeds {
-            if self.slots[s] == own && mark(&mut seen, s) {
-                stack[top] = s as u16;
-                top += 1;
+            let (w, b) = (s / 64, 1u64 << (s % 64));
+            if self.slots[s] == own && seen[w] & b == 0 {
+                seen[w] |= b;
+                todo[w] |= b;
+                low = low.min(w);
             }
         }
         let offsets = self.square.orthogonal();
-        while top > 0 {
-            top -= 1;
-            let s = stack[top] as usize;
-            start |= touches_start(self.square, player, s);
-            end |= touches_end(self.square, player, s);
+        let (mut start, mut end) = (false, false);
+        while low < WORDS {
+            if todo[low] == 0 {
+                low += 1;
+                continue;
+            }
+            let s = low * 64 + todo[low].trailing_zeros() as usize;
+            todo[low] &= todo[low] - 1;
+            start |= self.slots[s.wrapping_add_signed(to_start)] == Stone::Off;
+            end |= self.slots[s.wrapping_add_signed(to_end)] == Stone::Off;
             if start && end {
                 return true;
             }
             for d in offsets {
                 let n = s.wrapping_add_signed(d);
-                if self.slots[n] == own && mark(&mut seen, n) {
-                    stack[top] = n as u16;
-                    top += 1;
+                let (w, b) = (n / 64, 1u64 << (n % 64));
+                if self.slots[n] == own && seen[w] & b == 0 {
+                    seen[w] |= b;
+                    todo[w] |= b;
+                    low = low.min(w);
                 }
             }
         }

@@ -33,7 +33,8 @@ macro_rules! serde_as_text {
 
         impl<'de> serde::Deserialize<'de> for $t {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<$t, D::Error> {
-                let text = <std::borrow::Cow<'de, str> as serde::Deserialize>::deserialize(deserializer)?;
+                let text =
+                    <std::borrow::Cow<'de, str> as serde::Deserialize>::deserialize(deserializer)?;
                 text.parse().map_err(serde::de::Error::custom)
             }
         }
@@ -41,7 +42,7 @@ macro_rules! serde_as_text {
 }
 pub mod zobrist;
 
-pub use board::{Stone, StoneBoard};
+pub use board::{Formed, Stone, StoneBoard};
 pub use error::{IllegalMove, MoveError, PlayError, PositionError};
 pub use game::{Game, perft};
 pub use history::{History, Repeat};

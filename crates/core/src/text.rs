@@ -1,6 +1,8 @@
 //! Helpers for the position text of the contract: `<game> <rows> <to-move> [<fields>...]`.
 
-use crate::{Player, PositionError};
+use std::ops::RangeInclusive;
+
+use crate::{Player, PositionError, StoneBoard};
 
 /// The whitespace-separated fields of a position text after checking that it names `game`
 /// and has exactly `fields` fields in all (game word included).
@@ -36,6 +38,26 @@ pub fn player(field: &str, letters: [char; 2]) -> Result<Player, PositionError> 
             letters[0], letters[1]
         ))),
     }
+}
+
+/// Reads `<game> <rows> <to-move>`, the whole position text of the crosscut games, refusing a
+/// board on which a crosscut stands (no game of `game` can reach one).
+pub fn crosscut_free_position(
+    text: &str,
+    game: &str,
+    letters: [char; 2],
+    sizes: RangeInclusive<usize>,
+) -> Result<(StoneBoard, Player), PositionError> {
+    let fields = fields(text, game, 3)?;
+    let board = StoneBoard::parse_rows(fields[1], letters, sizes)?;
+    let to_move = player(fields[2], letters)?;
+    if let Some(cell) = board.find_crosscut() {
+        return Err(PositionError::new(format!(
+            "a crosscut stands at {}: no {game} game can reach it",
+            board.block_name(board.square().slot(cell))
+        )));
+    }
+    Ok((board, to_move))
 }
 
 /// The first word of a position text: the game it is of.

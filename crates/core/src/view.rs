@@ -1,7 +1,7 @@
 use serde::Serialize;
 use swapboard_grid::Cell;
 
-use crate::{Outcome, Player};
+use crate::{Outcome, Player, StoneBoard};
 
 /// Which pair of opposite board edges a player must join.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -59,6 +59,30 @@ pub struct BoardView {
 }
 
 impl BoardView {
+    /// The view of a connection game on a stone board: the first player joins top and
+    /// bottom, the second left and right; no marks or notes yet.
+    pub fn connection(
+        title: &str,
+        board: &StoneBoard,
+        letters: [char; 2],
+        names: [&'static str; 2],
+        to_move: Player,
+        outcome: Option<Outcome>,
+    ) -> BoardView {
+        BoardView {
+            title: title.to_string(),
+            size: board.size(),
+            cells: board.owners(),
+            letters,
+            names,
+            sides: [SideOwner::TopBottom, SideOwner::LeftRight],
+            marks: Vec::new(),
+            to_move,
+            outcome,
+            notes: Vec::new(),
+        }
+    }
+
     /// The owner of a cell.
     pub fn owner(&self, cell: Cell) -> Option<Player> {
         self.cells[cell.row() as usize * self.size + cell.col() as usize]

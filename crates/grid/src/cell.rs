@@ -147,7 +147,10 @@ mod tests {
         for bad in ["", "a", "3", "A3", "a0", "a03", "a-1", "c3 ", "aa1", "a123"] {
             assert!(bad.parse::<Cell>().is_err(), "{bad:?} was accepted");
         }
-        assert!(matches!("a27".parse::<Cell>(), Err(CellError::OutOfRange(_))));
+        assert!(matches!(
+            "a27".parse::<Cell>(),
+            Err(CellError::OutOfRange(_))
+        ));
     }
 
     proptest! {

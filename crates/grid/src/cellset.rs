@@ -57,21 +57,30 @@ impl CellSet {
     /// Cells in both sets.
     pub fn intersection(&self, other: &CellSet) -> CellSet {
         let mut out = *self;
-        out.words.iter_mut().zip(&other.words).for_each(|(a, b)| *a &= b);
+        out.words
+            .iter_mut()
+            .zip(&other.words)
+            .for_each(|(a, b)| *a &= b);
         out
     }
 
     /// Cells in either set.
     pub fn union(&self, other: &CellSet) -> CellSet {
         let mut out = *self;
-        out.words.iter_mut().zip(&other.words).for_each(|(a, b)| *a |= b);
+        out.words
+            .iter_mut()
+            .zip(&other.words)
+            .for_each(|(a, b)| *a |= b);
         out
     }
 
     /// Cells of `self` not in `other`.
     pub fn difference(&self, other: &CellSet) -> CellSet {
         let mut out = *self;
-        out.words.iter_mut().zip(&other.words).for_each(|(a, b)| *a &= !b);
+        out.words
+            .iter_mut()
+            .zip(&other.words)
+            .for_each(|(a, b)| *a &= !b);
         out
     }
 
@@ -118,7 +127,7 @@ impl Iterator for CellSetIter {
     }
 }
 
-impl<'a> IntoIterator for &'a CellSet {
+impl IntoIterator for &CellSet {
     type Item = Cell;
     type IntoIter = CellSetIter;
 

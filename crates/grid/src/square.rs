@@ -221,7 +221,10 @@ mod tests {
             .iter()
             .map(|&d| sq.cell_at(c3.wrapping_add_signed(d)).unwrap())
             .collect();
-        assert_eq!(orth.iter().map(ToString::to_string).collect::<Vec<_>>(), ["c4", "d3", "c2", "b3"]);
+        assert_eq!(
+            orth.iter().map(ToString::to_string).collect::<Vec<_>>(),
+            ["c4", "d3", "c2", "b3"]
+        );
         for d in sq.king() {
             let n = sq.cell_at(c3.wrapping_add_signed(d)).unwrap();
             assert!(n.is_king_adjacent(Cell::new(2, 2)));

@@ -19,7 +19,11 @@ pub fn status_line(view: &BoardView) -> String {
             view.names[view.to_move.index()],
             view.letters[view.to_move.index()]
         ),
-        Some(Outcome::Win(p)) => format!("{} ({}) has won", view.names[p.index()], view.letters[p.index()]),
+        Some(Outcome::Win(p)) => format!(
+            "{} ({}) has won",
+            view.names[p.index()],
+            view.letters[p.index()]
+        ),
         Some(Outcome::Draw) => "drawn: neither player can move".to_string(),
     }
 }

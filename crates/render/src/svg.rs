@@ -35,7 +35,10 @@ pub fn svg(view: &BoardView) -> String {
         r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="Helvetica, Arial, sans-serif">"##
     );
     let _ = writeln!(s, r##"<title>{}</title>"##, escape(&view.title));
-    let _ = writeln!(s, r##"<rect width="{width}" height="{height}" fill="#ffffff"/>"##);
+    let _ = writeln!(
+        s,
+        r##"<rect width="{width}" height="{height}" fill="#ffffff"/>"##
+    );
     let _ = writeln!(
         s,
         r##"<text x="{}" y="22" font-size="16" text-anchor="middle" fill="#222">{}</text>"##,
@@ -47,14 +50,12 @@ pub fn svg(view: &BoardView) -> String {
     for (i, side) in view.sides.iter().enumerate() {
         let colour = fill(view.names[i]);
         let rects: Vec<(usize, usize, usize, usize)> = match side {
-            SideOwner::TopBottom => vec![
-                (x0, y0 - EDGE, board, EDGE),
-                (x0, y0 + board, board, EDGE),
-            ],
-            SideOwner::LeftRight => vec![
-                (x0 - EDGE, y0, EDGE, board),
-                (x0 + board, y0, EDGE, board),
-            ],
+            SideOwner::TopBottom => {
+                vec![(x0, y0 - EDGE, board, EDGE), (x0, y0 + board, board, EDGE)]
+            }
+            SideOwner::LeftRight => {
+                vec![(x0 - EDGE, y0, EDGE, board), (x0 + board, y0, EDGE, board)]
+            }
             SideOwner::None => vec![],
         };
         for (x, y, w, h) in rects {
@@ -128,7 +129,10 @@ pub fn svg(view: &BoardView) -> String {
                     CellMark::Target => ("#2ca02c", false),
                 };
                 if dot {
-                    let _ = writeln!(s, r##"<circle cx="{cx}" cy="{cy}" r="5" fill="{colour}" stroke="#222" stroke-width="0.5"/>"##);
+                    let _ = writeln!(
+                        s,
+                        r##"<circle cx="{cx}" cy="{cy}" r="5" fill="{colour}" stroke="#222" stroke-width="0.5"/>"##
+                    );
                 } else {
                     let _ = writeln!(
                         s,
@@ -157,5 +161,7 @@ pub fn svg(view: &BoardView) -> String {
 }
 
 fn escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }

@@ -28,7 +28,9 @@ pub fn text(view: &BoardView) -> String {
     };
     let tb = side_letter(SideOwner::TopBottom);
     let lr = side_letter(SideOwner::LeftRight);
-    let letters: String = (0..n).map(|c| format!(" {}", (b'a' + c as u8) as char)).collect();
+    let letters: String = (0..n)
+        .map(|c| format!(" {}", (b'a' + c as u8) as char))
+        .collect();
     let edge = |ch: Option<char>| -> String {
         ch.map(|c| (0..n).map(|_| format!(" {c}")).collect())
             .unwrap_or_default()
@@ -43,9 +45,9 @@ pub fn text(view: &BoardView) -> String {
         for col in 0..n {
             let cell = Cell::new(col as u8, row as u8);
             let ch = view.owner(cell).map_or('.', |p| view.letters[p.index()]);
-            let marked = view.marks_on(cell).any(|m| {
-                matches!(m, CellMark::Placed | CellMark::Swapped | CellMark::Replaced)
-            });
+            let marked = view
+                .marks_on(cell)
+                .any(|m| matches!(m, CellMark::Placed | CellMark::Swapped | CellMark::Replaced));
             let terminal = view.marks_on(cell).any(|m| m == CellMark::Terminal);
             let open = if marked {
                 '*'

@@ -1,0 +1,59 @@
+//! Benchmarks of the Flipstop engine: random games, move listing, perft.
+//!
+//! `cargo bench -p swapboard-swaptimum`. Figures and the machine are in docs/PERFORMANCE.md.
+
+use std::hint::black_box;
+
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use swapboard_core::{Game, perft};
+use swapboard_flipstop::Flipstop;
+
+fn main() {
+    divan::main();
+}
+
+/// A position `plies` random plies into a game (fixed seed).
+fn midgame(size: usize, plies: usize, seed: u64) -> Flipstop {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut p = Flipstop::start(size).unwrap();
+    for _ in 0..plies {
+        let m = p.random_move(&mut rng).unwrap();
+        p.play_unchecked(&m);
+    }
+    p
+}
+
+/// One whole random game on 9x9 (about 74 plies): the playout of the AI.
+#[divan::bench]
+fn random_game_9x9(bencher: divan::Bencher) {
+    let start = Flipstop::start(9).unwrap();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+    bencher.bench_local(|| {
+        let mut p = start.clone();
+        let mut plies = 0u32;
+        while let Some(m) = p.random_move(&mut rng) {
+            p.play_unchecked(&m);
+            plies += 1;
+        }
+        black_box(plies)
+    });
+}
+
+/// Listing every legal move of a 19x19 position 150 plies into a random game.
+#[divan::bench]
+fn moves_19x19_midgame(bencher: divan::Bencher) {
+    let p = midgame(19, 150, 7);
+    let mut buf = Vec::with_capacity(512);
+    bencher.bench_local(|| {
+        p.fill_moves(&mut buf);
+        black_box(buf.len())
+    });
+}
+
+/// Perft 4 from the empty 5x5 board (303,600 nodes).
+#[divan::bench]
+fn perft_5x5_depth_4() {
+    let p = Flipstop::start(5).unwrap();
+    assert_eq!(perft(black_box(&p), 4), 303_600);
+}

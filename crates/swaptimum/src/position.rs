@@ -1,0 +1,466 @@
+use std::fmt;
+use std::ops::{ControlFlow, RangeInclusive};
+use std::str::FromStr;
+
+use rand::{Rng, RngExt};
+use swapboard_core::{
+    BoardView, Formed, Game, IllegalMove, MoveError, Outcome, Player, PositionError, Stone,
+    StoneBoard, text, zobrist,
+};
+use swapboard_grid::{Cell, MAX_SIZE, MIN_SIZE, Square};
+
+use crate::SwaptimumMove;
+
+const LETTERS: [char; 2] = ['R', 'B'];
+const NAMES: [&str; 2] = ["Red", "Blue"];
+
+/// A Swaptimum position: the board, the player to move, and the winner once there is one.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Swaptimum {
+    board: StoneBoard,
+    to_move: Player,
+    winner: Option<Player>,
+}
+
+swapboard_core::serde_as_text!(Swaptimum);
+swapboard_core::whole_turns!(Swaptimum);
+
+/// Calls `f` with each swap `(x, y)` (slots, each pair once) that makes the board crosscut-free
+/// after a placement at `placed` which formed the crosscuts `formed`. `board` holds the
+/// placement; it is changed during the call and restored before returning.
+fn for_each_killing_swap(
+    board: &mut StoneBoard,
+    placed: usize,
+    formed: &Formed,
+    mut f: impl FnMut(usize, usize) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    let sq = board.square();
+    // The cells of the formed crosscuts: at most the 3 x 3 square around the placement.
+    let mut members = [0usize; 9];
+    let mut n_members = 0;
+    for &block in formed.blocks() {
+        for cell in sq.block(block) {
+            if !members[..n_members].contains(&cell) {
+                members[n_members] = cell;
+                n_members += 1;
+            }
+        }
+    }
+    let mut seen = [(0usize, 0usize); 9 * 8];
+    let mut n_seen = 0;
+    for &x in &members[..n_members] {
+        let sx = board.get(x);
+        for d in sq.king() {
+            let y = x.wrapping_add_signed(d);
+            let sy = board.get(y);
+            // Two stones of different colours: a same-colour swap changes nothing.
+            if sy == Stone::Empty || sy == Stone::Off || sy == sx {
+                continue;
+            }
+            let pair = (x.min(y), x.max(y));
+            if seen[..n_seen].contains(&pair) {
+                continue;
+            }
+            seen[n_seen] = pair;
+            n_seen += 1;
+            board.set(x, sy);
+            board.set(y, sx);
+            // The board was crosscut-free before the placement, so only blocks touching a
+            // changed cell can hold a crosscut now.
+            let clean =
+                !board.crosscut_at(placed) && !board.crosscut_at(x) && !board.crosscut_at(y);
+            board.set(x, sx);
+            board.set(y, sy);
+            if clean {
+                f(pair.0, pair.1)?;
+            }
+        }
+    }
+    ControlFlow::Continue(())
+}
+
+impl Swaptimum {
+    fn square(&self) -> Square {
+        self.board.square()
+    }
+
+    fn cell(&self, slot: usize) -> Cell {
+        self.square()
+            .cell_at(slot)
+            .expect("rules code only names slots on the board")
+    }
+
+    /// The board.
+    pub fn board(&self) -> &StoneBoard {
+        &self.board
+    }
+
+    /// Whether `player` may place on the empty slot `slot` (some swap exists if needed).
+    fn placement_is_legal(&self, slot: usize, player: Player) -> bool {
+        let stone = Stone::of(player);
+        let formed = self.board.crosscuts_formed(slot, stone);
+        if formed.is_empty() {
+            return true;
+        }
+        let mut board = self.board.clone();
+        board.set(slot, stone);
+        for_each_killing_swap(&mut board, slot, &formed, |_, _| ControlFlow::Break(())).is_break()
+    }
+
+    /// Whether `player` has any legal placement.
+    fn can_place(&self, player: Player) -> bool {
+        self.square()
+            .slots()
+            .any(|s| self.board.get(s) == Stone::Empty && self.placement_is_legal(s, player))
+    }
+
+    /// Calls `f` with every legal placement move of the player to move.
+    fn for_each_placement(
+        &self,
+        mut f: impl FnMut(SwaptimumMove) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let stone = Stone::of(self.to_move);
+        let mut scratch: Option<StoneBoard> = None;
+        for slot in self.square().slots() {
+            if self.board.get(slot) != Stone::Empty {
+                continue;
+            }
+            let formed = self.board.crosscuts_formed(slot, stone);
+            let cell = self.cell(slot);
+            if formed.is_empty() {
+                f(SwaptimumMove::Place(cell))?;
+                continue;
+            }
+            let board = scratch.get_or_insert_with(|| self.board.clone());
+            board.set(slot, stone);
+            let sq = self.square();
+            let flow = for_each_killing_swap(board, slot, &formed, |x, y| {
+                f(SwaptimumMove::place_swap(
+                    cell,
+                    sq.cell_at(x).expect("on board"),
+                    sq.cell_at(y).expect("on board"),
+                ))
+            });
+            board.set(slot, Stone::Empty);
+            flow?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// A uniformly random legal swap for a placement at `slot` that forms crosscuts, if any.
+    fn random_swap<R: Rng + ?Sized>(
+        &self,
+        slot: usize,
+        formed: &Formed,
+        rng: &mut R,
+    ) -> Option<(usize, usize)> {
+        let mut board = self.board.clone();
+        board.set(slot, Stone::of(self.to_move));
+        let mut swaps = [(0usize, 0usize); 9 * 8];
+        let mut n = 0;
+        let _ = for_each_killing_swap(&mut board, slot, formed, |x, y| {
+            swaps[n] = (x, y);
+            n += 1;
+            ControlFlow::Continue(())
+        });
+        (n > 0).then(|| swaps[rng.random_range(0..n)])
+    }
+
+    /// The move placing at the empty `slot` with a uniformly random legal swap if one is
+    /// needed, or `None` if the placement is illegal.
+    fn random_move_at<R: Rng + ?Sized>(&self, slot: usize, rng: &mut R) -> Option<SwaptimumMove> {
+        let formed = self.board.crosscuts_formed(slot, Stone::of(self.to_move));
+        let cell = self.cell(slot);
+        if formed.is_empty() {
+            return Some(SwaptimumMove::Place(cell));
+        }
+        self.random_swap(slot, &formed, rng)
+            .map(|(x, y)| SwaptimumMove::place_swap(cell, self.cell(x), self.cell(y)))
+    }
+
+    /// The reason a placement at `cell` by the player to move is refused, if it is.
+    fn placement_problem(&self, cell: Cell) -> Option<String> {
+        let slot = self.square().slot(cell);
+        if let Some(p) = self.board.get(slot).player() {
+            return Some(format!(
+                "{cell} is occupied by a {} checker",
+                NAMES[p.index()]
+            ));
+        }
+        if !self.placement_is_legal(slot, self.to_move) {
+            let formed = self.board.crosscuts_formed(slot, Stone::of(self.to_move));
+            return Some(format!(
+                "a placement at {cell} forms a crosscut ({}) that no swap can kill without \
+                 forming a new one (the placement restriction)",
+                self.block_names(formed.blocks())
+            ));
+        }
+        None
+    }
+
+    fn block_names(&self, blocks: &[usize]) -> String {
+        blocks
+            .iter()
+            .map(|&b| self.board.block_name(b))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// The reason the swap of `a` and `b` after a placement at `cell` (which forms
+    /// crosscuts and has some legal swap) is refused, if it is.
+    fn swap_problem(&self, cell: Cell, a: Cell, b: Cell) -> Option<String> {
+        let sq = self.square();
+        let (slot, x, y) = (sq.slot(cell), sq.slot(a), sq.slot(b));
+        let stone = Stone::of(self.to_move);
+        let formed = self.board.crosscuts_formed(slot, stone);
+        let mut board = self.board.clone();
+        board.set(slot, stone);
+        let (sx, sy) = (board.get(x), board.get(y));
+        if !a.is_king_adjacent(b) {
+            return Some(format!(
+                "{a} and {b} are not adjacent (a swap is between 8-adjacent checkers)"
+            ));
+        }
+        for (c, s) in [(a, sx), (b, sy)] {
+            if s == Stone::Empty {
+                return Some(format!("{c} is empty: a swap exchanges two checkers"));
+            }
+        }
+        if sx == sy {
+            return Some(format!(
+                "{a} and {b} hold checkers of the same colour: swapping them changes nothing"
+            ));
+        }
+        let in_crosscut = |s: usize| formed.blocks().iter().any(|&bl| sq.block(bl).contains(&s));
+        if !in_crosscut(x) && !in_crosscut(y) {
+            return Some(format!(
+                "neither {a} nor {b} belongs to the crosscut formed at {cell} ({})",
+                self.block_names(formed.blocks())
+            ));
+        }
+        board.set(x, sy);
+        board.set(y, sx);
+        let left: Vec<usize> = [slot, x, y]
+            .iter()
+            .flat_map(|&s| sq.blocks_around(s))
+            .filter(|&bl| board.is_crosscut(bl))
+            .collect();
+        if let Some(&bl) = left.first() {
+            let killed = formed.blocks().iter().all(|f| !board.is_crosscut(*f));
+            let what = if killed {
+                "forms a new crosscut"
+            } else {
+                "leaves a crosscut"
+            };
+            return Some(format!(
+                "swapping {a} and {b} {what} at {}",
+                board.block_name(bl)
+            ));
+        }
+        None
+    }
+
+    /// Updates the winner after the cells in `changed` took new colours.
+    fn update_winner(&mut self, changed: &[usize]) {
+        for &s in changed {
+            if let Some(p) = self.board.get(s).player()
+                && self.board.path_through(s, p)
+            {
+                self.winner = Some(p);
+                return;
+            }
+        }
+    }
+}
+
+impl Game for Swaptimum {
+    type Move = SwaptimumMove;
+
+    const ID: &'static str = "swaptimum";
+    const TITLE: &'static str = "Swaptimum by Mark Steere (2023)";
+    const DEFAULT_SIZE: usize = 9;
+
+    fn sizes() -> RangeInclusive<usize> {
+        usize::from(MIN_SIZE)..=usize::from(MAX_SIZE)
+    }
+
+    fn start(size: usize) -> Result<Swaptimum, PositionError> {
+        let square = Square::new(size).map_err(|e| PositionError::new(e.to_string()))?;
+        Ok(Swaptimum {
+            board: StoneBoard::empty(square),
+            to_move: Player::First,
+            winner: None,
+        })
+    }
+
+    fn size(&self) -> usize {
+        self.board.size()
+    }
+
+    fn colour_letter(player: Player) -> char {
+        LETTERS[player.index()]
+    }
+
+    fn colour_name(player: Player) -> &'static str {
+        NAMES[player.index()]
+    }
+
+    fn to_move(&self) -> Player {
+        self.to_move
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if let Some(p) = self.winner {
+            return Some(Outcome::Win(p));
+        }
+        (!self.can_place(self.to_move) && !self.can_place(self.to_move.other()))
+            .then_some(Outcome::Draw)
+    }
+
+    fn for_each_move<F: FnMut(SwaptimumMove) -> ControlFlow<()>>(
+        &self,
+        mut f: F,
+    ) -> ControlFlow<()> {
+        if self.winner.is_some() {
+            return ControlFlow::Continue(());
+        }
+        let mut any = false;
+        self.for_each_placement(|m| {
+            any = true;
+            f(m)
+        })?;
+        if !any && self.can_place(self.to_move.other()) {
+            f(SwaptimumMove::Pass)?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn check_move(&self, mv: &SwaptimumMove) -> Result<(), IllegalMove> {
+        if let Some(outcome) = self.outcome() {
+            return Err(IllegalMove(match outcome {
+                Outcome::Win(p) => format!("the game is over: {} has won", NAMES[p.index()]),
+                Outcome::Draw => "the game is over: drawn, neither player can move".into(),
+            }));
+        }
+        let problem = match *mv {
+            SwaptimumMove::Pass => {
+                let mut first = None;
+                let _ = self.for_each_placement(|m| {
+                    first = Some(m);
+                    ControlFlow::Break(())
+                });
+                first.map(|m| format!("a player may pass only when no placement is legal, and {m} is legal"))
+            }
+            SwaptimumMove::Place(cell) => self.placement_problem(cell).or_else(|| {
+                let formed = self.board.crosscuts_formed(self.square().slot(cell), Stone::of(self.to_move));
+                (!formed.is_empty()).then(|| {
+                    format!(
+                        "a placement at {cell} forms a crosscut ({}), so a swap must follow, written like {cell}:d4-e5",
+                        self.block_names(formed.blocks())
+                    )
+                })
+            }),
+            SwaptimumMove::PlaceSwap { cell, a, b } => self.placement_problem(cell).or_else(|| {
+                let formed = self.board.crosscuts_formed(self.square().slot(cell), Stone::of(self.to_move));
+                if formed.is_empty() {
+                    Some(format!("a placement at {cell} forms no crosscut, so no swap may follow"))
+                } else {
+                    self.swap_problem(cell, a, b)
+                }
+            }),
+        };
+        problem.map_or(Ok(()), |p| Err(IllegalMove(p)))
+    }
+
+    fn play_unchecked(&mut self, mv: &SwaptimumMove) {
+        let sq = self.square();
+        let mover = self.to_move;
+        match *mv {
+            SwaptimumMove::Pass => {}
+            SwaptimumMove::Place(cell) => {
+                let slot = sq.slot(cell);
+                self.board.set(slot, Stone::of(mover));
+                self.update_winner(&[slot]);
+            }
+            SwaptimumMove::PlaceSwap { cell, a, b } => {
+                let (slot, x, y) = (sq.slot(cell), sq.slot(a), sq.slot(b));
+                self.board.set(slot, Stone::of(mover));
+                let (sx, sy) = (self.board.get(x), self.board.get(y));
+                self.board.set(x, sy);
+                self.board.set(y, sx);
+                self.update_winner(&[slot, x, y]);
+            }
+        }
+        self.to_move = mover.other();
+    }
+
+    fn parse_move(&self, text: &str) -> Result<SwaptimumMove, MoveError> {
+        SwaptimumMove::parse(text, self.square())
+    }
+
+    fn zobrist(&self) -> u64 {
+        let side = if self.to_move == Player::Second {
+            zobrist::second_to_move()
+        } else {
+            0
+        };
+        self.board.hash() ^ side
+    }
+
+    fn view(&self) -> BoardView {
+        BoardView::connection(
+            Self::TITLE,
+            &self.board,
+            LETTERS,
+            NAMES,
+            self.to_move,
+            self.outcome(),
+        )
+    }
+
+    /// A uniformly random legal placement, then a uniformly random legal swap for it (the
+    /// `swapboard bench` ply). `pass` when no placement is legal.
+    fn random_move<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<SwaptimumMove> {
+        if self.winner.is_some() {
+            return None;
+        }
+        self.board
+            .sample_empty(rng, |slot, rng| self.random_move_at(slot, rng))
+            .or_else(|| {
+                self.can_place(self.to_move.other())
+                    .then_some(SwaptimumMove::Pass)
+            })
+    }
+}
+
+impl fmt::Display for Swaptimum {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} {} {}",
+            Self::ID,
+            self.board.rows_text(LETTERS),
+            LETTERS[self.to_move.index()]
+        )
+    }
+}
+
+impl fmt::Debug for Swaptimum {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+impl FromStr for Swaptimum {
+    type Err = PositionError;
+
+    fn from_str(s: &str) -> Result<Swaptimum, PositionError> {
+        let (board, to_move) = text::crosscut_free_position(s, Self::ID, LETTERS, Self::sizes())?;
+        let winner = board.winner();
+        Ok(Swaptimum {
+            board,
+            to_move,
+            winner,
+        })
+    }
+}
