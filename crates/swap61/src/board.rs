@@ -575,6 +575,27 @@ I: P10 P10 P10 W W";
         assert_eq!(Board::parse_any_seats(&text).unwrap().seats(), 9);
     }
 
+    proptest::proptest! {
+        #[test]
+        fn grid_parsing_never_panics(text in "[A-Ia-i:NPWU0-9 \t#\r\n]{0,300}") {
+            if let Ok(board) = Board::parse(&text, 10) {
+                proptest::prop_assert_eq!(Board::parse(&board.to_string(), 10), Ok(board));
+            }
+        }
+
+        #[test]
+        fn mutated_grids_are_refused_or_round_trip(pos in 0usize..200, byte in 0u8..128) {
+            let mut bytes = TEN.as_bytes().to_vec();
+            let pos = pos % bytes.len();
+            bytes[pos] = byte;
+            if let Ok(text) = String::from_utf8(bytes)
+                && let Ok(board) = Board::parse(&text, 10)
+            {
+                proptest::prop_assert_eq!(Board::parse(&board.to_string(), 10), Ok(board));
+            }
+        }
+    }
+
     #[test]
     fn seats_go_round_the_table() {
         let s1 = Seat::new(1).unwrap();
