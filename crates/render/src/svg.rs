@@ -8,6 +8,8 @@ use crate::status_line;
 const CELL: usize = 40;
 const MARGIN: usize = 44;
 const EDGE: usize = 8;
+/// Room above the board for the title line.
+const TITLE: usize = 34;
 
 /// Fill colours of the first and second player's checkers, by colour name.
 fn fill(name: &str) -> &'static str {
@@ -26,9 +28,14 @@ fn fill(name: &str) -> &'static str {
 pub fn svg(view: &BoardView) -> String {
     let n = view.size;
     let board = n * CELL;
-    let width = board + 2 * MARGIN;
+    // Wide enough for the board and for the longest line of text (about 8 px a character).
+    let longest = std::iter::once(view.title.len())
+        .chain(view.notes.iter().map(String::len))
+        .max()
+        .unwrap_or(0);
+    let width = (board + 2 * MARGIN).max(longest * 8 + 24);
     let text_lines = 1 + view.notes.len();
-    let height = board + 2 * MARGIN + 22 * text_lines + 30;
+    let height = TITLE + board + 2 * MARGIN + 22 * text_lines + 10;
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -45,7 +52,7 @@ pub fn svg(view: &BoardView) -> String {
         width / 2,
         escape(&view.title)
     );
-    let (x0, y0) = (MARGIN, MARGIN);
+    let (x0, y0) = ((width - board) / 2, TITLE + MARGIN);
     // Each player's edges.
     for (i, side) in view.sides.iter().enumerate() {
         let colour = fill(view.names[i]);
