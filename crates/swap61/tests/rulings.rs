@@ -258,17 +258,14 @@ fn reference(
     };
     let nodes = board.node_tiles();
     let dist = |from: usize, targets: &[usize]| -> Option<u32> {
-        let mut d = vec![u32::MAX; 61];
-        let mut done = vec![false; 61];
+        let mut d = [u32::MAX; 61];
+        let mut done = [false; 61];
         d[from] = 0;
         let mut best = u32::MAX;
-        loop {
-            let Some(u) = (0..61)
-                .filter(|&i| !done[i] && d[i] != u32::MAX)
-                .min_by_key(|&i| d[i])
-            else {
-                break;
-            };
+        while let Some(u) = (0..61)
+            .filter(|&i| !done[i] && d[i] != u32::MAX)
+            .min_by_key(|&i| d[i])
+        {
             done[u] = true;
             let mut steps: Vec<(usize, u32)> =
                 hex.neighbours(cells[u]).map(|n| (idx(n), 1)).collect();
