@@ -16,8 +16,9 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     let names: Vec<String> = (1..=10).map(|i| format!("p{i}")).collect();
-    let setup = swapboard_swap61::Setup::generate(&names, u64::from(data.first().copied().unwrap_or(0)))
-        .expect("a generated setup is valid");
+    let setup =
+        swapboard_swap61::Setup::generate(&names, u64::from(data.first().copied().unwrap_or(0)))
+            .expect("a generated setup is valid");
     for seat in Seat::all(10) {
         for round in [0, 1] {
             let sub = check_submission(text, &setup.start, seat, allowance(round));
