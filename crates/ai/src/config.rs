@@ -7,9 +7,9 @@ use std::time::Duration;
 pub struct Config {
     /// The UCT exploration constant `c` in `c * sqrt(ln N / n)`.
     pub exploration: f32,
-    /// The RAVE equivalence parameter `k` (the visits at which a move's own statistics and
-    /// its all-moves-as-first statistics weigh the same, by `beta = sqrt(k / (3n + k))`), or
-    /// `None` for plain UCT.
+    /// The RAVE equivalence parameter `k`: a move's all-moves-as-first mean weighs
+    /// `beta = m / (n + m + n m / k)` (n its visits, m its AMAF visits), about a half once
+    /// `n` reaches `k`; `None` for plain UCT.
     pub rave_equivalence: Option<f32>,
     /// Whether proven results are carried up the tree (MCTS-Solver). Finished positions are
     /// always recognised; this makes a node won as soon as one move wins, and lost or drawn

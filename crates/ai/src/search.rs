@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use swapboard_core::{Game, IllegalMove, Stepwise};
 
-use crate::tree::Tree;
+use crate::tree::{Step, Tree};
 use crate::{Analysis, Budget, Config, Line};
 
 /// Iterations run between two looks at the clock, the stop flag and the budget.
@@ -24,7 +24,7 @@ const MAX_PV_MOVES: usize = 16;
 pub struct Mcts<G: Stepwise> {
     config: Config,
     position: G,
-    trees: Vec<Mutex<Tree<G::Steps>>>,
+    trees: Vec<Mutex<Tree<G>>>,
     iterations: u64,
     elapsed: Duration,
 }
@@ -42,7 +42,7 @@ struct Shared<'a> {
 
 impl Shared<'_> {
     /// Runs one chunk of iterations on `tree`; false when the search is over.
-    fn chunk<S: Game>(&self, tree: &mut Tree<S>) -> bool {
+    fn chunk<G: Stepwise>(&self, tree: &mut Tree<G>) -> bool {
         if self.finished.load(Ordering::Relaxed)
             || self.budget.stopped()
             || self
@@ -81,7 +81,7 @@ impl<G: Stepwise> Mcts<G> {
         let trees = (0..threads)
             .map(|i| {
                 let seed = config.seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-                Mutex::new(Tree::new(position.to_steps(), seed))
+                Mutex::new(Tree::new(&position, seed))
             })
             .collect();
         Mcts {
@@ -106,11 +106,10 @@ impl<G: Stepwise> Mcts<G> {
     /// Searches a new position; the tree is kept only if the position is the same.
     pub fn set_position(&mut self, position: G) {
         if position != self.position {
-            let steps = position.to_steps();
             for tree in &mut self.trees {
                 tree.get_mut()
                     .unwrap_or_else(PoisonError::into_inner)
-                    .reset(steps.clone());
+                    .reset(&position);
             }
             self.position = position;
         }
@@ -125,8 +124,8 @@ impl<G: Stepwise> Mcts<G> {
         for tree in &mut self.trees {
             let tree = tree.get_mut().unwrap_or_else(PoisonError::into_inner);
             match find_turn(&self.position, tree, mv) {
-                Some((node, state)) if state == next_steps => tree.reroot(node, state),
-                _ => tree.reset(next_steps.clone()),
+                Some((node, state)) if state == next_steps => tree.reroot(node, state, &next),
+                _ => tree.reset(&next),
             }
         }
         self.position = next;
@@ -285,9 +284,9 @@ impl<G: Stepwise> Mcts<G> {
 /// with its move, found by walking the decisions of the turn from `node`.
 fn turn_ends<G: Stepwise>(
     position: &G,
-    tree: &Tree<G::Steps>,
+    tree: &Tree<G>,
     node: usize,
-    path: &mut Vec<<G::Steps as Game>::Move>,
+    path: &mut Vec<Step<G>>,
     out: &mut Vec<(G::Move, usize)>,
 ) {
     for c in tree.nodes[node].children() {
@@ -307,11 +306,7 @@ fn turn_ends<G: Stepwise>(
 }
 
 /// The node completing the root player's turn with `mv`, and its step position.
-fn find_turn<G: Stepwise>(
-    position: &G,
-    tree: &Tree<G::Steps>,
-    mv: &G::Move,
-) -> Option<(usize, G::Steps)> {
+fn find_turn<G: Stepwise>(position: &G, tree: &Tree<G>, mv: &G::Move) -> Option<(usize, G::Steps)> {
     let mut stack = vec![(0usize, 0usize)];
     let mut path = Vec::new();
     // Depth-first over the turn's decisions; `path` holds the steps down to the node.
@@ -342,7 +337,7 @@ fn find_turn<G: Stepwise>(
 fn principal_variation<G: Stepwise>(
     position: &G,
     mv: &G::Move,
-    tree: &Tree<G::Steps>,
+    tree: &Tree<G>,
     mut node: usize,
 ) -> Vec<G::Move> {
     let mut pv = vec![mv.clone()];

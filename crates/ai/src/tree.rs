@@ -1,10 +1,11 @@
 //! One search tree and the iteration that grows it: select, expand, play out, back up.
 
+use std::any::TypeId;
 use std::hash::{Hash, Hasher};
 
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use swapboard_core::{Game, Outcome, Player};
+use swapboard_core::{Game, Outcome, Player, Stepwise};
 
 use crate::Config;
 
@@ -158,27 +159,38 @@ impl AmafTable {
     }
 }
 
-/// A search tree over the step positions `S`, with the buffers its iterations reuse.
-pub(crate) struct Tree<S: Game> {
+/// A decision of the step view of `G`.
+pub(crate) type Step<G> = <<G as Stepwise>::Steps as Game>::Move;
+
+/// A search tree over the step positions of `G`, with the buffers its iterations reuse.
+pub(crate) struct Tree<G: Stepwise> {
     /// The root position.
-    pub(crate) root: S,
+    pub(crate) root: G::Steps,
+    /// The root position as a whole game, kept for games whose steps are not their moves:
+    /// playouts run in whole moves from the first turn boundary, which is much faster than
+    /// walking decisions when turns are compound.
+    root_whole: Option<G>,
+    /// The decisions of the turn in progress during an iteration (step games only).
+    turn: Vec<Step<G>>,
     /// The nodes; index 0 is the root.
-    pub(crate) nodes: Vec<Node<S::Move>>,
+    pub(crate) nodes: Vec<Node<Step<G>>>,
     rng: Xoshiro256PlusPlus,
     path: Vec<u32>,
     /// The (key, player) of every move of the current iteration, from the root.
     played: Vec<(u64, Player)>,
-    moves: Vec<S::Move>,
+    moves: Vec<Step<G>>,
     amaf: AmafTable,
-    spare: Vec<Node<S::Move>>,
+    spare: Vec<Node<Step<G>>>,
     old_index: Vec<u32>,
 }
 
-impl<S: Game> Tree<S> {
+impl<G: Stepwise> Tree<G> {
     /// A tree holding only `root`.
-    pub(crate) fn new(root: S, seed: u64) -> Tree<S> {
+    pub(crate) fn new(root: &G, seed: u64) -> Tree<G> {
         Tree {
-            root,
+            root: root.to_steps(),
+            root_whole: whole_of(root),
+            turn: Vec::new(),
             nodes: vec![Node::root()],
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
             path: Vec::new(),
@@ -191,8 +203,9 @@ impl<S: Game> Tree<S> {
     }
 
     /// Forgets the tree and starts again from `root`.
-    pub(crate) fn reset(&mut self, root: S) {
-        self.root = root;
+    pub(crate) fn reset(&mut self, root: &G) {
+        self.root = root.to_steps();
+        self.root_whole = whole_of(root);
         self.nodes.clear();
         self.nodes.push(Node::root());
     }
@@ -210,6 +223,8 @@ impl<S: Game> Tree<S> {
     /// One iteration: select a leaf, maybe expand it, play out, back the result up.
     pub(crate) fn iterate(&mut self, config: &Config) {
         let mut state = self.root.clone();
+        let mut whole = self.root_whole.clone();
+        self.turn.clear();
         self.path.clear();
         self.played.clear();
         self.path.push(0);
@@ -228,7 +243,10 @@ impl<S: Game> Tree<S> {
                     || (self.nodes[node].visits >= config.expand_visits
                         && self.nodes.len() < config.max_nodes);
                 if !grow {
-                    break self.playout(&mut state, config);
+                    break match &mut whole {
+                        Some(whole) => self.playout_steps_then_whole(&mut state, whole, config),
+                        None => self.playout(&mut state, config),
+                    };
                 }
                 self.expand(node, &state);
             }
@@ -238,6 +256,13 @@ impl<S: Game> Tree<S> {
                 unreachable!("only the root has no move")
             };
             state.play_unchecked(mv);
+            if let Some(whole) = &mut whole {
+                self.turn.push(mv.clone());
+                if let Some(turn) = whole.move_from_steps(&self.turn) {
+                    whole.play_unchecked(&turn);
+                    self.turn.clear();
+                }
+            }
             self.played.push((self.nodes[child].key, mover));
             self.path.push(child as u32);
             node = child;
@@ -247,7 +272,7 @@ impl<S: Game> Tree<S> {
 
     /// Adds every move of `state` as a child of `node`, in a random order (so that ties in
     /// selection fall on a random move).
-    fn expand(&mut self, node: usize, state: &S) {
+    fn expand(&mut self, node: usize, state: &G::Steps) {
         state.fill_moves(&mut self.moves);
         for i in (1..self.moves.len()).rev() {
             let j = self.rng.random_range(0..=i);
@@ -298,12 +323,15 @@ impl<S: Game> Tree<S> {
     }
 
     /// The UCT-RAVE value of a child for its mover.
-    fn value(&self, child: &Node<S::Move>, log_visits: f32, config: &Config) -> f32 {
+    fn value(&self, child: &Node<Step<G>>, log_visits: f32, config: &Config) -> f32 {
         let n = child.visits as f32;
         let mut value = match (config.rave_equivalence, child.mean()) {
             (Some(k), mean) if child.amaf_visits > 0 => {
-                let amaf = child.amaf_score / child.amaf_visits as f32;
-                let beta = (k / (3.0 * n + k)).sqrt();
+                let amaf_n = child.amaf_visits as f32;
+                let amaf = child.amaf_score / amaf_n;
+                // Silver's schedule, without a square root: the weight of the AMAF mean falls
+                // to a half once the move's own visits reach about k.
+                let beta = amaf_n / (n + amaf_n + n * amaf_n / k);
                 (1.0 - beta) * mean.unwrap_or(0.0) + beta * amaf
             }
             (_, Some(mean)) => mean,
@@ -316,7 +344,7 @@ impl<S: Game> Tree<S> {
     }
 
     /// Plays the game out from `state` with its playout policy; the first player's score.
-    fn playout(&mut self, state: &mut S, config: &Config) -> f32 {
+    fn playout(&mut self, state: &mut G::Steps, config: &Config) -> f32 {
         for _ in 0..config.playout_cap {
             let mover = state.to_move();
             let Some(mv) = state.playout_move(&mut self.rng) else {
@@ -328,6 +356,48 @@ impl<S: Game> Tree<S> {
         match state.outcome() {
             Some(outcome) => outcome.score_for(Player::First) as f32,
             None => state.evaluation().unwrap_or(0.5),
+        }
+    }
+
+    /// Plays out a step game: the turn in progress decision by decision, then the rest in
+    /// whole moves with the whole game's playout policy (whole moves are not decisions, so
+    /// that part gives no all-moves-as-first statistics).
+    fn playout_steps_then_whole(
+        &mut self,
+        state: &mut G::Steps,
+        whole: &mut G,
+        config: &Config,
+    ) -> f32 {
+        let mut plies = 0;
+        while !self.turn.is_empty() && plies < config.playout_cap {
+            let mover = state.to_move();
+            let Some(step) = state.playout_move(&mut self.rng) else {
+                break;
+            };
+            self.played.push((move_key(&step), mover));
+            state.play_unchecked(&step);
+            self.turn.push(step);
+            plies += 1;
+            if let Some(turn) = whole.move_from_steps(&self.turn) {
+                whole.play_unchecked(&turn);
+                self.turn.clear();
+            }
+        }
+        if !self.turn.is_empty() {
+            return match state.outcome() {
+                Some(outcome) => outcome.score_for(Player::First) as f32,
+                None => state.evaluation().unwrap_or(0.5),
+            };
+        }
+        for _ in plies..config.playout_cap {
+            let Some(mv) = whole.playout_move(&mut self.rng) else {
+                break;
+            };
+            whole.play_unchecked(&mv);
+        }
+        match whole.outcome() {
+            Some(outcome) => outcome.score_for(Player::First) as f32,
+            None => whole.evaluation().unwrap_or(0.5),
         }
     }
 
@@ -403,7 +473,7 @@ impl<S: Game> Tree<S> {
 
     /// Makes `new_root` (a descendant reached by `path`) the root, keeping its subtree and
     /// dropping the rest; `state` is its position.
-    pub(crate) fn reroot(&mut self, new_root: usize, state: S) {
+    pub(crate) fn reroot(&mut self, new_root: usize, state: G::Steps, whole: &G) {
         self.spare.clear();
         self.old_index.clear();
         let mut root = self.nodes[new_root].clone();
@@ -429,7 +499,13 @@ impl<S: Game> Tree<S> {
         std::mem::swap(&mut self.nodes, &mut self.spare);
         self.spare.clear();
         self.root = state;
+        self.root_whole = whole_of(whole);
     }
+}
+
+/// The whole position to play out from, for a game whose steps are not its moves.
+fn whole_of<G: Stepwise>(position: &G) -> Option<G> {
+    (TypeId::of::<G>() != TypeId::of::<G::Steps>()).then(|| position.clone())
 }
 
 /// The score of `player` when the first player scores `value`.

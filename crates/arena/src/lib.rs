@@ -13,6 +13,6 @@ mod spec;
 mod stats;
 
 pub use bot::Bot;
-pub use matches::{GameResult, MatchSettings, play_game, run_match};
+pub use matches::{GameResult, MatchSettings, play_game, run_match, today};
 pub use spec::{PlayerSpec, SpecError};
-pub use stats::{Interval, Summary};
+pub use stats::{Interval, Summary, wilson};

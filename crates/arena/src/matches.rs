@@ -178,7 +178,7 @@ pub fn run_match<G: Stepwise>(
 }
 
 /// Today's date as `YYYY.MM.DD` (UTC), as PGN writes dates.
-fn today() -> String {
+pub fn today() -> String {
     let days = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs() / 86_400) as i64;

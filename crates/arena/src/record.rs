@@ -131,7 +131,17 @@ impl GameRecord {
     /// start of the `Size` tag's board) and the position after each move; checks that the
     /// `Game` tag names `G` and, for a result of the rules, that the final position has it.
     pub fn replay<G: Game>(&self) -> Result<Vec<G>, RecordError> {
-        let fail = |reason: String| RecordError { line: 1, reason };
+        self.replay_at(&RecordLines::default())
+    }
+
+    /// [`GameRecord::replay`], an error naming the line of the text where the faulty tag,
+    /// move or result stands (`lines` from [`read_records_with_lines`]).
+    pub fn replay_at<G: Game>(&self, lines: &RecordLines) -> Result<Vec<G>, RecordError> {
+        let start_line = lines.start.max(1);
+        let fail = |reason: String| RecordError {
+            line: start_line,
+            reason,
+        };
         if self.tag("Game") != Some(G::ID) {
             return Err(fail(format!("the record is not a game of {}", G::ID)));
         }
@@ -150,17 +160,22 @@ impl GameRecord {
         let mut positions = vec![start];
         for (i, text) in self.moves.iter().enumerate() {
             let mut next = positions[positions.len() - 1].clone();
-            next.play_text(text)
-                .map_err(|e| fail(format!("move {}: {e}", i + 1)))?;
+            next.play_text(text).map_err(|e| RecordError {
+                line: lines.moves.get(i).copied().unwrap_or(start_line),
+                reason: format!("move {}: {e}", i + 1),
+            })?;
             positions.push(next);
         }
         let last = &positions[positions.len() - 1];
         let expected = RecordResult::of::<G>(last.outcome());
         if self.result != RecordResult::Unfinished && self.result != expected {
-            return Err(fail(format!(
-                "the record says {} but the game's result is {expected}",
-                self.result
-            )));
+            return Err(RecordError {
+                line: lines.result.max(start_line),
+                reason: format!(
+                    "the record says {} but the game's result is {expected}",
+                    self.result
+                ),
+            });
         }
         Ok(positions)
     }
@@ -198,10 +213,30 @@ impl fmt::Display for GameRecord {
     }
 }
 
+/// Where a record stands in its text, for errors found after reading (lines from 1).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RecordLines {
+    /// The line of the record's first tag or move.
+    pub start: usize,
+    /// The line of each move.
+    pub moves: Vec<usize>,
+    /// The line of the result token.
+    pub result: usize,
+}
+
 /// Reads every record of a text (records separated by blank lines).
 pub fn read_records(text: &str) -> Result<Vec<GameRecord>, RecordError> {
+    Ok(read_records_with_lines(text)?
+        .into_iter()
+        .map(|(record, _)| record)
+        .collect())
+}
+
+/// Reads every record of a text, each with the lines where its parts stand.
+pub fn read_records_with_lines(text: &str) -> Result<Vec<(GameRecord, RecordLines)>, RecordError> {
     let mut records = Vec::new();
     let mut current: Option<(GameRecord, bool)> = None;
+    let mut lines = RecordLines::default();
     let mut last_line = 0;
     for (i, raw) in text.lines().enumerate() {
         let line_no = i + 1;
@@ -221,12 +256,24 @@ pub fn read_records(text: &str) -> Result<Vec<GameRecord>, RecordError> {
                     record.moves.len()
                 )));
             }
-            let (record, _) = current.get_or_insert_with(|| (empty(), false));
+            let (record, _) = current.get_or_insert_with(|| {
+                lines = RecordLines {
+                    start: line_no,
+                    ..RecordLines::default()
+                };
+                (empty(), false)
+            });
             let (name, value) = parse_tag(line).map_err(fail)?;
             record.tags.push((name, value));
             continue;
         }
-        let (record, in_moves) = current.get_or_insert_with(|| (empty(), false));
+        let (record, in_moves) = current.get_or_insert_with(|| {
+            lines = RecordLines {
+                start: line_no,
+                ..RecordLines::default()
+            };
+            (empty(), false)
+        });
         *in_moves = true;
         let tokens: Vec<&str> = line.split_whitespace().collect();
         for (t, token) in tokens.iter().enumerate() {
@@ -249,9 +296,11 @@ pub fn read_records(text: &str) -> Result<Vec<GameRecord>, RecordError> {
                     return Err(fail(format!("'{}' after the result", tokens[t + 1])));
                 }
                 record.result = result;
+                lines.result = line_no;
                 break;
             } else {
                 record.moves.push((*token).to_string());
+                lines.moves.push(line_no);
             }
         }
         if tokens
@@ -259,7 +308,7 @@ pub fn read_records(text: &str) -> Result<Vec<GameRecord>, RecordError> {
             .is_some_and(|t| t.parse::<RecordResult>().is_ok())
         {
             let (done, _) = current.take().expect("a record in progress");
-            records.push(done);
+            records.push((done, std::mem::take(&mut lines)));
         }
     }
     if current.is_some() {

@@ -114,7 +114,7 @@ pub(crate) struct GameTally {
 /// The Wilson score interval of `k` successes in `n` trials (`k` may hold halves: the Elo
 /// interval uses it on points, draws counting half; that is a slight overestimate of the
 /// spread of a score with draws, which is the safe side).
-fn wilson(k: f64, n: u64) -> Interval {
+pub fn wilson(k: f64, n: u64) -> Interval {
     if n == 0 {
         return Interval {
             low: 0.0,
