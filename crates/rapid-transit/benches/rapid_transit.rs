@@ -11,11 +11,11 @@ fn main() {
     divan::main();
 }
 
-/// A position 40 random plies into a game (seed fixed), where networks have grown.
+/// A position 10 random plies into a game (seed fixed), where networks have grown.
 fn midgame() -> RapidTransit {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
     let mut pos = RapidTransit::start(8).expect("8x8 is the game");
-    for _ in 0..40 {
+    for _ in 0..10 {
         let Some(mv) = pos.random_move(&mut rng) else {
             break;
         };

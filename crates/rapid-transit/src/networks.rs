@@ -25,6 +25,12 @@ impl SlotSet {
         self.0[w] |= b;
         fresh
     }
+
+    /// Whether the slot is in the set.
+    #[inline]
+    pub(crate) fn contains(&self, slot: usize) -> bool {
+        self.0[slot / 64] & (1u64 << (slot % 64)) != 0
+    }
 }
 
 /// The derived state of a full Rapid Transit board.

@@ -48,6 +48,53 @@ enum Fault {
     },
 }
 
+/// What one of the mover's networks can reach: its terminals able to move and the
+/// opponent pieces of its adjacent networks that could end with two friends.
+struct Reach {
+    terminals: [u16; MAX_PIECES],
+    terminal_count: usize,
+    /// Terminals that are not cornered.
+    free_terminals: usize,
+    partners: [u16; MAX_PIECES],
+    partner_count: usize,
+    /// Partners that are not cornered.
+    free_partners: usize,
+    /// The adjacent opponent networks, by label.
+    networks: SlotSet,
+}
+
+impl Default for Reach {
+    fn default() -> Reach {
+        Reach {
+            terminals: [0; MAX_PIECES],
+            terminal_count: 0,
+            free_terminals: 0,
+            partners: [0; MAX_PIECES],
+            partner_count: 0,
+            free_partners: 0,
+            networks: SlotSet::default(),
+        }
+    }
+}
+
+impl Reach {
+    fn clear(&mut self) {
+        self.terminal_count = 0;
+        self.free_terminals = 0;
+        self.partner_count = 0;
+        self.free_partners = 0;
+        self.networks = SlotSet::default();
+    }
+
+    fn terminals(&self) -> &[u16] {
+        &self.terminals[..self.terminal_count]
+    }
+
+    fn partners(&self) -> &[u16] {
+        &self.partners[..self.partner_count]
+    }
+}
+
 /// The board side as a variant size, or why it is not one.
 fn variant_square(size: usize) -> Result<Square, PositionError> {
     if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
@@ -176,24 +223,16 @@ impl RapidTransit {
             .expect("a slot of a piece lies on the board")
     }
 
-    /// Calls `f(p, q)` for every legal swap of the mover's terminal on slot `p` with the
-    /// opponent piece on slot `q`.
-    ///
-    /// Each of the mover's networks that has a terminal able to move is taken once: its
-    /// member ring gives its terminals and its adjacent opponent networks, whose rings give
-    /// the partners. Each candidate is judged by [`RapidTransit::swap_fault`] in constant
-    /// time from the kept tables.
-    fn for_each_swap<F: FnMut(usize, usize) -> ControlFlow<()>>(
-        &self,
-        mut f: F,
-    ) -> ControlFlow<()> {
+    /// Calls `f` with the [`Reach`] of each of the mover's networks that has a terminal
+    /// able to move, built from the kept rings and counts (no flood, no board copy).
+    fn for_each_reach<F: FnMut(&Reach) -> ControlFlow<()>>(&self, mut f: F) -> ControlFlow<()> {
         let mover = Stone::of(self.to_move);
         let foe = Stone::of(self.to_move.other());
         let square = self.board.square();
         let orth = square.orthogonal();
         let nets = &self.nets;
         let mut done = SlotSet::default();
-        let mut terminals = [0u16; MAX_PIECES];
+        let mut reach = Reach::default();
         let mut adjacent = [0u16; MAX_PIECES];
         for slot in square.slots() {
             // A terminal with fewer than two opposing neighbours can never end with two
@@ -205,17 +244,18 @@ impl RapidTransit {
             if !done.insert(net) {
                 continue;
             }
-            let (mut terminal_count, mut adjacent_count) = (0, 0);
-            let mut adjacent_seen = SlotSet::default();
+            reach.clear();
+            let mut adjacent_count = 0;
             let mut member = net;
             loop {
                 if nets.is_terminal(member) && nets.foes(member) >= 2 {
-                    terminals[terminal_count] = member as u16;
-                    terminal_count += 1;
+                    reach.terminals[reach.terminal_count] = member as u16;
+                    reach.terminal_count += 1;
+                    reach.free_terminals += usize::from(nets.cornered(member) == 0);
                 }
                 for d in orth {
                     let n = member.wrapping_add_signed(d);
-                    if self.board.get(n) == foe && adjacent_seen.insert(nets.id(n)) {
+                    if self.board.get(n) == foe && reach.networks.insert(nets.id(n)) {
                         adjacent[adjacent_count] = nets.id(n) as u16;
                         adjacent_count += 1;
                     }
@@ -229,13 +269,11 @@ impl RapidTransit {
                 let other = usize::from(other);
                 let mut q = other;
                 loop {
+                    // A partner needs two opposing neighbours to end with two friends.
                     if nets.foes(q) >= 2 {
-                        for &p in &terminals[..terminal_count] {
-                            let p = usize::from(p);
-                            if self.swap_fault(p, q).is_none() {
-                                f(p, q)?;
-                            }
-                        }
+                        reach.partners[reach.partner_count] = q as u16;
+                        reach.partner_count += 1;
+                        reach.free_partners += usize::from(nets.cornered(q) == 0);
                     }
                     q = nets.next(q);
                     if q == other {
@@ -243,8 +281,105 @@ impl RapidTransit {
                     }
                 }
             }
+            f(&reach)?;
         }
         ControlFlow::Continue(())
+    }
+
+    /// Whether two slots share a 2 x 2 block (orthogonal or diagonal neighbours).
+    #[inline]
+    fn near(&self, p: usize, q: usize) -> bool {
+        let s = self.board.square().stride();
+        let d = p.abs_diff(q);
+        d == 1 || (s - 1..=s + 1).contains(&d)
+    }
+
+    /// The opposing pieces sharing a block with `p` that are partners in `reach`.
+    #[inline]
+    fn near_partners(&self, p: usize, reach: &Reach) -> impl Iterator<Item = usize> {
+        let foe = Stone::of(self.to_move.other());
+        self.board
+            .square()
+            .king()
+            .into_iter()
+            .map(move |d| p.wrapping_add_signed(d))
+            .filter(move |&q| {
+                self.board.get(q) == foe
+                    && self.nets.foes(q) >= 2
+                    && reach.networks.contains(self.nets.id(q))
+            })
+    }
+
+    /// Calls `f(p, q)` for every legal swap of one network's terminal `p` with partner `q`.
+    ///
+    /// Apart from pieces sharing a 2 x 2 block, restrictions 2 and 3 hold exactly when
+    /// neither piece is cornered (both already have two opposing neighbours): those pairs
+    /// need no check. Pairs sharing a block are judged one by one.
+    fn for_each_swap_in<F: FnMut(usize, usize) -> ControlFlow<()>>(
+        &self,
+        reach: &Reach,
+        f: &mut F,
+    ) -> ControlFlow<()> {
+        let nets = &self.nets;
+        if reach.free_terminals > 0 && reach.free_partners > 0 {
+            for &p in reach.terminals() {
+                let p = usize::from(p);
+                if nets.cornered(p) != 0 {
+                    continue;
+                }
+                for &q in reach.partners() {
+                    let q = usize::from(q);
+                    if nets.cornered(q) == 0 && !self.near(p, q) {
+                        f(p, q)?;
+                    }
+                }
+            }
+        }
+        for &p in reach.terminals() {
+            let p = usize::from(p);
+            for q in self.near_partners(p, reach) {
+                if self.swap_fault(p, q).is_none() {
+                    f(p, q)?;
+                }
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// The number of legal swaps of one network: free pairs counted by multiplication,
+    /// corrected pair by pair where the pieces share a block.
+    fn swap_count_in(&self, reach: &Reach) -> u64 {
+        let nets = &self.nets;
+        let mut count = (reach.free_terminals * reach.free_partners) as u64;
+        for &p in reach.terminals() {
+            let p = usize::from(p);
+            let free_p = nets.cornered(p) == 0;
+            for q in self.near_partners(p, reach) {
+                let counted = free_p && nets.cornered(q) == 0;
+                let legal = self.swap_fault(p, q).is_none();
+                count = count + u64::from(legal) - u64::from(counted);
+            }
+        }
+        count
+    }
+
+    /// Calls `f(p, q)` for every legal swap of the mover's terminal on slot `p` with the
+    /// opponent piece on slot `q`.
+    fn for_each_swap<F: FnMut(usize, usize) -> ControlFlow<()>>(
+        &self,
+        mut f: F,
+    ) -> ControlFlow<()> {
+        self.for_each_reach(|reach| self.for_each_swap_in(reach, &mut f))
+    }
+
+    /// The number of legal swaps.
+    fn swap_count(&self) -> u64 {
+        let mut count = 0;
+        let _ = self.for_each_reach(|reach| {
+            count += self.swap_count_in(reach);
+            ControlFlow::Continue(())
+        });
+        count
     }
 
     /// Restrictions 2 and 3 for the swap of the mover's piece on `p` with the opponent's on
@@ -675,32 +810,36 @@ impl Game for RapidTransit {
         }
     }
 
-    /// Uniform over the legal moves: one pass counts them, a second stops at the drawn one
-    /// (one random number per ply, no allocation).
+    /// Uniform over the legal moves, with one random number and no allocation: each
+    /// network's swaps are counted (by multiplication, see `swap_count_in`), then only the
+    /// network holding the drawn one is listed.
     fn random_move<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<Move> {
         if self.passes >= 2 {
             return None;
         }
-        let mut count = 0u64;
-        let _ = self.for_each_swap(|_, _| {
-            count += 1;
-            ControlFlow::Continue(())
-        });
+        let count = self.swap_count();
         if count == 0 {
             return Some(Move::Pass);
         }
         let mut pick = rng.random_range(0..count);
         let mut chosen = None;
-        let _ = self.for_each_swap(|p, q| {
-            if pick == 0 {
-                chosen = Some(Move::Swap {
-                    terminal: self.cell(p),
-                    partner: self.cell(q),
-                });
-                return ControlFlow::Break(());
+        let _ = self.for_each_reach(|reach| {
+            let here = self.swap_count_in(reach);
+            if pick >= here {
+                pick -= here;
+                return ControlFlow::Continue(());
             }
-            pick -= 1;
-            ControlFlow::Continue(())
+            self.for_each_swap_in(reach, &mut |p, q| {
+                if pick == 0 {
+                    chosen = Some(Move::Swap {
+                        terminal: self.cell(p),
+                        partner: self.cell(q),
+                    });
+                    return ControlFlow::Break(());
+                }
+                pick -= 1;
+                ControlFlow::Continue(())
+            })
         });
         chosen
     }
@@ -723,12 +862,7 @@ impl Game for RapidTransit {
         if self.passes >= 2 {
             return 0;
         }
-        let mut count = 0;
-        let _ = self.for_each_swap(|_, _| {
-            count += 1;
-            ControlFlow::Continue(())
-        });
-        count.max(1)
+        self.swap_count().max(1)
     }
 }
 
