@@ -5,7 +5,7 @@ use std::str::FromStr;
 use rand::Rng;
 use swapboard_core::{
     BoardView, Game, IllegalMove, MoveError, Outcome, Player, PositionError, Stone, StoneBoard,
-    text, zobrist,
+    symmetry, symmetry::SquareSymmetry, text, zobrist,
 };
 use swapboard_grid::{Cell, MAX_SIZE, MIN_SIZE, Square};
 
@@ -322,6 +322,31 @@ impl Game for Flipstop {
         self.board.hash() ^ side
     }
 
+    /// The two mirror images and the half turn keep each player's sides; the diagonal
+    /// mirrors and quarter turns exchange them, and give the same game once the colours and
+    /// the player to move are exchanged too (the rules treat both players alike except for
+    /// who starts).
+    fn symmetries(&self) -> Vec<Flipstop> {
+        SquareSymmetry::ALL[1..]
+            .iter()
+            .map(|&s| {
+                let (board, to_move) = symmetry::connection_image(&self.board, self.to_move, s);
+                let winner = self
+                    .winner
+                    .map(|p| if s.exchanges_sides() { p.other() } else { p });
+                Flipstop {
+                    board,
+                    to_move,
+                    winner,
+                }
+            })
+            .collect()
+    }
+
+    fn canonical_hash(&self) -> u64 {
+        symmetry::connection_canonical_hash(&self.board, self.to_move)
+    }
+
     fn view(&self) -> BoardView {
         BoardView::connection(
             Self::TITLE,
@@ -348,6 +373,46 @@ impl Game for Flipstop {
                 self.can_place(self.to_move.other())
                     .then_some(FlipstopMove::Pass)
             })
+    }
+
+    /// Crosscuts formed by the placement, the enemy checkers in them that were replaced and
+    /// those that could not be (replacing them would form a crosscut), and the placements
+    /// the restriction refused the mover here.
+    fn rule_events(&self, mv: &FlipstopMove, event: &mut dyn FnMut(&'static str, u64)) {
+        let FlipstopMove::Place(cell) = *mv else {
+            return;
+        };
+        let sq = self.square();
+        let formed = self
+            .board
+            .crosscuts_formed(sq.slot(cell), Stone::of(self.to_move));
+        let enemy = Stone::of(self.to_move.other());
+        let mut enemies: Vec<usize> = formed
+            .blocks()
+            .iter()
+            .flat_map(|&b| sq.block(b))
+            .filter(|&s| self.board.get(s) == enemy)
+            .collect();
+        enemies.sort_unstable();
+        enemies.dedup();
+        let replaced = self.replacements(cell).map_or(0, |r| r.len());
+        let refused = sq
+            .slots()
+            .filter(|&s| {
+                self.board.get(s) == Stone::Empty && !self.placement_is_legal(s, self.to_move)
+            })
+            .count();
+        event(
+            "placements forming crosscuts",
+            u64::from(!formed.is_empty()),
+        );
+        event("crosscuts formed", formed.blocks().len() as u64);
+        event("replacements made", replaced as u64);
+        event(
+            "replacements refused",
+            enemies.len().saturating_sub(replaced) as u64,
+        );
+        event("placements refused by the restriction", refused as u64);
     }
 }
 

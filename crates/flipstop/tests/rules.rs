@@ -156,3 +156,13 @@ fn bad_input_is_refused_with_the_reason() {
     assert!(p.parse_move("c3:d4-e5").is_err());
     assert!(refusal(&pos("flipstop .R./.../... B"), "b3").contains("occupied by a Red checker"));
 }
+
+/// Positions serialise as their contract text (for records, the server and its database).
+#[test]
+fn positions_serialise_as_their_text() {
+    let p = Flipstop::start(4).unwrap();
+    let json = serde_json::to_string(&p).unwrap();
+    assert_eq!(json, format!("\"{p}\""));
+    assert_eq!(serde_json::from_str::<Flipstop>(&json).unwrap(), p);
+    assert!(serde_json::from_str::<Flipstop>("\"flipstop RB./BR./... R\"").is_err());
+}

@@ -5,7 +5,7 @@ use std::str::FromStr;
 use rand::{Rng, RngExt};
 use swapboard_core::{
     BoardView, Formed, Game, IllegalMove, MoveError, Outcome, Player, PositionError, Stone,
-    StoneBoard, text, zobrist,
+    StoneBoard, symmetry, symmetry::SquareSymmetry, text, zobrist,
 };
 use swapboard_grid::{Cell, MAX_SIZE, MIN_SIZE, Square};
 
@@ -407,6 +407,31 @@ impl Game for Swaptimum {
         self.board.hash() ^ side
     }
 
+    /// The two mirror images and the half turn keep each player's sides; the diagonal
+    /// mirrors and quarter turns exchange them, and give the same game once the colours and
+    /// the player to move are exchanged too (the rules treat both players alike except for
+    /// who starts).
+    fn symmetries(&self) -> Vec<Swaptimum> {
+        SquareSymmetry::ALL[1..]
+            .iter()
+            .map(|&s| {
+                let (board, to_move) = symmetry::connection_image(&self.board, self.to_move, s);
+                let winner = self
+                    .winner
+                    .map(|p| if s.exchanges_sides() { p.other() } else { p });
+                Swaptimum {
+                    board,
+                    to_move,
+                    winner,
+                }
+            })
+            .collect()
+    }
+
+    fn canonical_hash(&self) -> u64 {
+        symmetry::connection_canonical_hash(&self.board, self.to_move)
+    }
+
     fn view(&self) -> BoardView {
         BoardView::connection(
             Self::TITLE,
@@ -430,6 +455,53 @@ impl Game for Swaptimum {
                 self.can_place(self.to_move.other())
                     .then_some(SwaptimumMove::Pass)
             })
+    }
+
+    /// Crosscuts formed by the placement, its swap by kind (both cells in the formed
+    /// crosscuts, or one outside them; moving the placed checker), the placements the
+    /// restriction refused the mover here, and a win handed to the opponent by the swap.
+    fn rule_events(&self, mv: &SwaptimumMove, event: &mut dyn FnMut(&'static str, u64)) {
+        let Some(cell) = mv.cell() else { return };
+        let sq = self.square();
+        let formed = self
+            .board
+            .crosscuts_formed(sq.slot(cell), Stone::of(self.to_move));
+        let in_formed = |c: Cell| {
+            let slot = sq.slot(c);
+            formed.blocks().iter().any(|&b| sq.block(b).contains(&slot))
+        };
+        let (inside, outside, placed_moved) = match *mv {
+            SwaptimumMove::PlaceSwap { cell, a, b } => {
+                let inside = in_formed(a) && in_formed(b);
+                (
+                    u64::from(inside),
+                    u64::from(!inside),
+                    u64::from(a == cell || b == cell),
+                )
+            }
+            _ => (0, 0, 0),
+        };
+        let refused = sq
+            .slots()
+            .filter(|&s| {
+                self.board.get(s) == Stone::Empty && !self.placement_is_legal(s, self.to_move)
+            })
+            .count();
+        let mut after = self.clone();
+        after.play_unchecked(mv);
+        event(
+            "placements forming crosscuts",
+            u64::from(!formed.is_empty()),
+        );
+        event("crosscuts formed", formed.blocks().len() as u64);
+        event("swaps inside the crosscut", inside);
+        event("swaps with an outside checker", outside);
+        event("swaps moving the placed checker", placed_moved);
+        event("placements refused by the restriction", refused as u64);
+        event(
+            "wins made on the opponent's turn",
+            u64::from(after.winner == Some(self.to_move.other())),
+        );
     }
 }
 

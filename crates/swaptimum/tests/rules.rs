@@ -199,3 +199,13 @@ fn swap_cells_are_read_in_any_order() {
         )
     );
 }
+
+/// Positions serialise as their contract text (for records, the server and its database).
+#[test]
+fn positions_serialise_as_their_text() {
+    let p = Swaptimum::start(4).unwrap();
+    let json = serde_json::to_string(&p).unwrap();
+    assert_eq!(json, format!("\"{p}\""));
+    assert_eq!(serde_json::from_str::<Swaptimum>(&json).unwrap(), p);
+    assert!(serde_json::from_str::<Swaptimum>("\"swaptimum RB./BR./... R\"").is_err());
+}
