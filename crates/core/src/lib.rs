@@ -17,6 +17,7 @@ mod game;
 mod history;
 mod player;
 mod stepwise;
+pub mod symmetry;
 pub mod text;
 mod view;
 
