@@ -197,6 +197,24 @@ pub trait Game:
         None
     }
 
+    /// Knowledge hook for solvers: the other positions this one is equivalent to under the
+    /// board's symmetries. Each image must be this game with the cells renamed and perhaps
+    /// the players' roles exchanged (colours and player to move swapped together), so that
+    /// the result *for the player to move* is the same as here. The default is none.
+    fn symmetries(&self) -> Vec<Self> {
+        Vec::new()
+    }
+
+    /// Knowledge hook for solvers: a hash shared by this position and its
+    /// [`Game::symmetries`], the smallest [`Game::zobrist`] among them. Games with
+    /// symmetries override it with a computation that builds no image.
+    fn canonical_hash(&self) -> u64 {
+        self.symmetries()
+            .iter()
+            .map(Game::zobrist)
+            .fold(self.zobrist(), u64::min)
+    }
+
     /// Knowledge hook for search: the first player's expected score here (0 loss, 0.5
     /// draw, 1 win), used where a playout is cut short (games that can cycle), or `None`
     /// (the default) when the game offers no evaluation and a cut playout counts as a draw.
