@@ -1,0 +1,376 @@
+use std::ops::ControlFlow;
+use std::time::Instant;
+
+use swapboard_core::{Game, Outcome, Player};
+
+use crate::table::{INFINITY, Numbers, Table};
+use crate::{MoveResult, Options, Progress, Solution, Stop};
+
+/// Xored into the key of a node where the player trying to win is to move, so that the two
+/// propositions about one position ("the mover wins", "the other player wins") are kept
+/// apart.
+const MOVER_GOAL_KEY: u64 = 0x6a09_e667_f3bc_c909;
+
+/// Nodes between two looks at the clock.
+const CLOCK_EVERY: u64 = 1 << 10;
+
+/// The position one move from a node being searched leads to.
+struct Child<G: Game> {
+    position: G,
+    /// The table key (0 for a finished game).
+    key: u64,
+    /// The numbers of a finished game, which the table does not hold.
+    fixed: Option<Numbers>,
+}
+
+/// A df-pn solver with its transposition table, reusable for several positions (the table
+/// is kept: what one search proved, the next one finds).
+pub struct Solver<G: Game> {
+    options: Options,
+    table: Table,
+    /// The player whose win the current search tries to prove.
+    goal: Player,
+    nodes: u64,
+    started: Instant,
+    stopped: Option<Stop>,
+    next_report: u64,
+    root_key: u64,
+    /// The keys of the nodes on the current path (cycle detection).
+    path: Vec<u64>,
+    /// One child list per depth, reused so that the search does not allocate per node.
+    pools: Vec<Vec<Child<G>>>,
+}
+
+/// `a + b`, kept below infinity unless one of them is infinite.
+fn add(a: u32, b: u32) -> u32 {
+    if a == INFINITY || b == INFINITY {
+        INFINITY
+    } else {
+        a.saturating_add(b).min(INFINITY - 1)
+    }
+}
+
+/// The threshold given to the best child: a little above the second best (the 1 + ε trick,
+/// ε = 1/4), so that the search does not flip between two close children.
+fn widened(second: u32) -> u32 {
+    if second == INFINITY {
+        INFINITY
+    } else {
+        second.saturating_add((second / 4).max(1)).min(INFINITY - 1)
+    }
+}
+
+impl<G: Game> Solver<G> {
+    /// A solver with the table and limits of `options`.
+    pub fn new(options: Options) -> Solver<G> {
+        Solver {
+            table: Table::with_bytes(options.table_bytes),
+            options,
+            goal: Player::First,
+            nodes: 0,
+            started: Instant::now(),
+            stopped: None,
+            next_report: 0,
+            root_key: 0,
+            path: Vec::new(),
+            pools: Vec::new(),
+        }
+    }
+
+    /// Forgets what earlier searches proved.
+    pub fn clear(&mut self) {
+        self.table.clear();
+    }
+
+    /// Proves the result of `position`, calling `progress` now and then.
+    pub fn solve(
+        &mut self,
+        position: &G,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> Solution<G::Move> {
+        self.nodes = 0;
+        self.started = Instant::now();
+        self.stopped = None;
+        self.next_report = self.options.progress_every;
+        let mover = position.to_move();
+        let mut solution = Solution {
+            outcome: position.outcome(),
+            stopped: None,
+            player: mover,
+            best_move: None,
+            moves: Vec::new(),
+            nodes: 0,
+            elapsed: Default::default(),
+        };
+        if solution.outcome.is_none() {
+            let first = self.prove(position, mover, progress);
+            let second = match first {
+                Some(false) => self.prove(position, mover.other(), progress),
+                _ => None,
+            };
+            solution.outcome = match (first, second) {
+                (Some(true), _) => Some(Outcome::Win(mover)),
+                (Some(false), Some(true)) => Some(Outcome::Win(mover.other())),
+                (Some(false), Some(false)) => Some(Outcome::Draw),
+                _ => None,
+            };
+            solution.stopped = self.stopped;
+            self.describe_moves(position, &mut solution);
+        }
+        solution.nodes = self.nodes;
+        solution.elapsed = self.started.elapsed();
+        solution
+    }
+
+    /// Whether `goal` wins `position`, or `None` if the search stopped first.
+    fn prove(
+        &mut self,
+        position: &G,
+        goal: Player,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> Option<bool> {
+        self.goal = goal;
+        self.root_key = self.key(position);
+        self.path.clear();
+        self.path.push(self.root_key);
+        let numbers = self.mid(position, self.root_key, INFINITY, INFINITY, 0, progress);
+        if numbers.pn == 0 {
+            Some(true)
+        } else if numbers.dn == 0 {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    /// The table key of an unfinished position for the current goal.
+    fn key(&self, position: &G) -> u64 {
+        let hash = if self.options.symmetries {
+            position.canonical_hash()
+        } else {
+            position.zobrist()
+        };
+        let key = if position.to_move() == self.goal {
+            hash ^ MOVER_GOAL_KEY
+        } else {
+            hash
+        };
+        key.max(1)
+    }
+
+    /// The child reached by `mv` from `position`.
+    fn child(&self, position: &G, mv: &G::Move) -> Child<G> {
+        let mut next = position.clone();
+        next.play_unchecked(mv);
+        let fixed = next.outcome().map(|o| {
+            if o == Outcome::Win(self.goal) {
+                Numbers::PROVEN
+            } else {
+                Numbers::DISPROVEN
+            }
+        });
+        let key = if fixed.is_some() { 0 } else { self.key(&next) };
+        Child {
+            position: next,
+            key,
+            fixed,
+        }
+    }
+
+    fn numbers(&self, child: &Child<G>) -> Numbers {
+        child.fixed.unwrap_or_else(|| {
+            self.table
+                .get(child.key)
+                .map_or(Numbers::UNKNOWN, |(n, _)| n)
+        })
+    }
+
+    /// Counts a node and looks at the limits; false once the search must stop.
+    fn tick(&mut self, progress: &mut dyn FnMut(&Progress)) -> bool {
+        self.nodes += 1;
+        if self.options.max_nodes.is_some_and(|m| self.nodes >= m) {
+            self.stopped.get_or_insert(Stop::NodeLimit);
+        }
+        if self.nodes.is_multiple_of(CLOCK_EVERY)
+            && self
+                .options
+                .time
+                .is_some_and(|t| self.started.elapsed() >= t)
+        {
+            self.stopped.get_or_insert(Stop::TimeLimit);
+        }
+        if self.nodes >= self.next_report {
+            self.next_report = self.nodes + self.options.progress_every;
+            let root = self
+                .table
+                .get(self.root_key)
+                .map_or(Numbers::UNKNOWN, |(n, _)| n);
+            progress(&Progress {
+                nodes: self.nodes,
+                elapsed: self.started.elapsed(),
+                goal: self.goal,
+                proof: root.pn,
+                disproof: root.dn,
+                table_used: self.table.used(),
+                table_capacity: self.table.capacity(),
+            });
+        }
+        self.stopped.is_none()
+    }
+
+    /// The multiple-iterative-deepening step of df-pn: searches below `position` (table key
+    /// `key`) until its proof number reaches `th_pn` or its disproof number `th_dn`, and
+    /// returns its numbers (also stored in the table).
+    fn mid(
+        &mut self,
+        position: &G,
+        key: u64,
+        th_pn: u32,
+        th_dn: u32,
+        depth: usize,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> Numbers {
+        let nodes_before = self.nodes;
+        if !self.tick(progress) {
+            return Numbers::UNKNOWN;
+        }
+        if self.pools.len() <= depth {
+            self.pools.resize_with(depth + 1, Vec::new);
+        }
+        let mut children = std::mem::take(&mut self.pools[depth]);
+        children.clear();
+        let _ = position.for_each_move(|mv| {
+            children.push(self.child(position, &mv));
+            ControlFlow::Continue(())
+        });
+        // At a node where the goal player moves, one proven child proves it (OR); elsewhere
+        // every child must be proven (AND).
+        let or_node = position.to_move() == self.goal;
+        let mut numbers;
+        loop {
+            let (mut best, mut best_value, mut second) = (0, INFINITY, INFINITY);
+            let (mut min, mut sum) = (INFINITY, 0u32);
+            for (i, child) in children.iter().enumerate() {
+                let n = self.numbers(child);
+                // The number minimised at this node, and the one summed.
+                let (least, summed) = if or_node { (n.pn, n.dn) } else { (n.dn, n.pn) };
+                sum = add(sum, summed);
+                min = min.min(least);
+                if least < best_value {
+                    (second, best_value, best) = (best_value, least, i);
+                } else if least < second {
+                    second = least;
+                }
+            }
+            numbers = if or_node {
+                Numbers { pn: min, dn: sum }
+            } else {
+                Numbers { pn: sum, dn: min }
+            };
+            if numbers.pn >= th_pn || numbers.dn >= th_dn || self.stopped.is_some() {
+                break;
+            }
+            let child_numbers = self.numbers(&children[best]);
+            let (child_pn, child_dn) = if or_node {
+                let dn = u64::from(th_dn) - u64::from(numbers.dn) + u64::from(child_numbers.dn);
+                (
+                    th_pn.min(widened(second)),
+                    dn.min(u64::from(INFINITY)) as u32,
+                )
+            } else {
+                let pn = u64::from(th_pn) - u64::from(numbers.pn) + u64::from(child_numbers.pn);
+                (
+                    pn.min(u64::from(INFINITY)) as u32,
+                    th_dn.min(widened(second)),
+                )
+            };
+            let child_key = children[best].key;
+            if self.path.contains(&child_key) {
+                self.stopped = Some(Stop::Repetition);
+                break;
+            }
+            let next = children[best].position.clone();
+            self.path.push(child_key);
+            self.mid(&next, child_key, child_pn, child_dn, depth + 1, progress);
+            self.path.pop();
+        }
+        self.pools[depth] = children;
+        if self.stopped.is_none() || numbers.is_solved() {
+            self.table.put(key, numbers, self.nodes - nodes_before);
+        }
+        numbers
+    }
+
+    /// What the table knows of `goal`'s win after `mv` from `position`, and the work spent
+    /// on it; with `search`, searched again if the table has forgotten it (quick after the
+    /// root's proof).
+    fn settle(
+        &mut self,
+        position: &G,
+        mv: &G::Move,
+        goal: Player,
+        search: bool,
+    ) -> (Option<Numbers>, u32) {
+        self.goal = goal;
+        let child = self.child(position, mv);
+        if let Some(fixed) = child.fixed {
+            return (Some(fixed), 0);
+        }
+        match self.table.get(child.key) {
+            Some((n, work)) if n.is_solved() => (Some(n), work),
+            _ if !search || self.stopped.is_some() => (None, 0),
+            _ => {
+                self.path.clear();
+                self.path.push(child.key);
+                let n = self.mid(
+                    &child.position,
+                    child.key,
+                    INFINITY,
+                    INFINITY,
+                    0,
+                    &mut |_| {},
+                );
+                (n.is_solved().then_some(n), 0)
+            }
+        }
+    }
+
+    /// Fills in what is known of every move, and the best move.
+    fn describe_moves(&mut self, position: &G, solution: &mut Solution<G::Move>) {
+        let mover = solution.player;
+        let moves = position.legal_moves();
+        for mv in &moves {
+            let result = match self.settle(position, mv, mover, false).0 {
+                Some(n) if n.pn == 0 => MoveResult::Wins,
+                Some(_) => MoveResult::DoesNotWin,
+                None => MoveResult::Open,
+            };
+            solution.moves.push((mv.clone(), result));
+        }
+        solution.best_move = match solution.outcome {
+            Some(Outcome::Win(p)) if p == mover => moves
+                .iter()
+                .find(|mv| {
+                    self.settle(position, mv, mover, true)
+                        .0
+                        .is_some_and(|n| n.pn == 0)
+                })
+                .cloned(),
+            Some(Outcome::Win(_)) => moves
+                .iter()
+                .map(|mv| (self.settle(position, mv, mover.other(), false).1, mv))
+                .max_by_key(|(work, _)| *work)
+                .map(|(_, mv)| mv.clone()),
+            // A drawing move: after it the opponent does not win either.
+            Some(Outcome::Draw) => moves
+                .iter()
+                .find(|mv| {
+                    self.settle(position, mv, mover.other(), true)
+                        .0
+                        .is_some_and(|n| n.dn == 0)
+                })
+                .cloned(),
+            None => None,
+        };
+    }
+}
