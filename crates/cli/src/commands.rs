@@ -106,26 +106,42 @@ pub(crate) fn show<G: Game>(text: &str, svg: Option<&Path>, out: &mut Output) ->
 /// what the engine sustains in playouts.
 /// With `branching`, the legal moves of every position met are counted too
 /// ([`Game::move_count`]) and their average is reported.
-pub(crate) fn bench<G: Game>(size: Option<usize>, seconds: f64, seed: u64, branching: bool, out: &mut Output) -> CliResult {
+pub(crate) fn bench<G: Game>(
+    size: Option<usize>,
+    seconds: f64,
+    seed: u64,
+    max_plies: u64,
+    branching: bool,
+    out: &mut Output,
+) -> CliResult {
     let start_pos = start::<G>(size)?;
     let budget = Duration::from_secs_f64(seconds.max(0.01));
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let (mut games, mut plies, mut first_wins, mut draws) = (0u64, 0u64, 0u64, 0u64);
     let mut legal_moves = 0f64;
+    let mut capped = 0u64;
     let began = Instant::now();
     while began.elapsed() < budget {
         // Check the clock once per batch of games: a call to Instant::now per ply would be
         // a measurable part of the ply.
         for _ in 0..16 {
             let mut pos = start_pos.clone();
-            while let Some(mv) = pos.random_move(&mut rng) {
+            let mut game_plies = 0;
+            while game_plies < max_plies {
+                let Some(mv) = pos.random_move(&mut rng) else {
+                    break;
+                };
                 if branching {
                     legal_moves += pos.move_count() as f64;
                 }
                 pos.play_unchecked(&mv);
-                plies += 1;
+                game_plies += 1;
             }
+            plies += game_plies;
             games += 1;
+            if !pos.is_over() {
+                capped += 1;
+            }
             match pos.outcome() {
                 Some(Outcome::Win(p)) if p.index() == 0 => first_wins += 1,
                 Some(Outcome::Draw) => draws += 1,
@@ -134,11 +150,31 @@ pub(crate) fn bench<G: Game>(size: Option<usize>, seconds: f64, seed: u64, branc
         }
     }
     let secs = began.elapsed().as_secs_f64();
-    out.line(format!("game: {} {}x{}", G::ID, start_pos.size(), start_pos.size()))?;
-    out.line(format!("games: {games} in {secs:.2} s ({:.0} games/s)", games as f64 / secs))?;
-    out.line(format!("plies: {plies} ({:.0} plies/s, {:.1} per game)", plies as f64 / secs, plies as f64 / games as f64))?;
+    out.line(format!(
+        "game: {} {}x{}",
+        G::ID,
+        start_pos.size(),
+        start_pos.size()
+    ))?;
+    out.line(format!(
+        "games: {games} in {secs:.2} s ({:.0} games/s)",
+        games as f64 / secs
+    ))?;
+    out.line(format!(
+        "plies: {plies} ({:.0} plies/s, {:.1} per game)",
+        plies as f64 / secs,
+        plies as f64 / games as f64
+    ))?;
+    if capped > 0 {
+        out.line(format!(
+            "capped at {max_plies} plies (no result): {capped} games"
+        ))?;
+    }
     if branching {
-        out.line(format!("legal moves per position: {:.1} on average", legal_moves / plies as f64))?;
+        out.line(format!(
+            "legal moves per position: {:.1} on average",
+            legal_moves / plies as f64
+        ))?;
     }
     out.line(format!(
         "first player wins: {:.1}%, draws: {:.1}%",

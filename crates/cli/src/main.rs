@@ -13,6 +13,7 @@ mod commands;
 mod error;
 mod games;
 mod output;
+mod research;
 mod swap61;
 
 use std::path::PathBuf;
@@ -28,6 +29,7 @@ const ABOUT: &str = "Rules engines, AI and tools for swap and crosscut games:
   swaptimum      Swaptimum by Mark Steere (2023)
   flipstop       Flipstop by Mark Steere (2023)
   scware         Scware by Christian Freeling (2012)
+  rapid-transit  Rapid Transit by Phil Leduc (2022/2024)
   swap61         Swap 61 by 'pseudonam' (9-10 players, with a game master)";
 
 #[derive(Parser)]
@@ -96,11 +98,17 @@ enum Command {
         /// The random seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Stop a game after this many plies and count it as capped (games that can
+        /// cycle); capped games are reported apart and have no result.
+        #[arg(long, default_value_t = 100_000)]
+        max_plies: u64,
         /// Also count the legal moves of every position met and report their average
         /// (slower: the plies/s figure then includes the counting).
         #[arg(long)]
         branching: bool,
     },
+    /// Self-play games with a ply cap: do games end, how long are they, do positions repeat.
+    Research(research::ResearchArgs),
     /// Swap 61 by 'pseudonam': rounds, game files, bots (`swap61 --help`).
     Swap61(swap61::Swap61Args),
 }
@@ -131,8 +139,11 @@ fn run(command: Command, out: &mut Output) -> CliResult {
         Command::Analyze(args) => {
             with_game!(game_of(&args.position), G => analyze::analyze::<G>(&args, out))
         }
-        Command::Bench { game, size, seconds, seed, branching } => {
-            with_game!(game.as_str(), G => commands::bench::<G>(size, seconds, seed, branching, out))
+        Command::Bench { game, size, seconds, seed, max_plies, branching } => {
+            with_game!(game.as_str(), G => commands::bench::<G>(size, seconds, seed, max_plies, branching, out))
+        }
+        Command::Research(args) => {
+            with_game!(args.game.as_str(), G => research::research::<G>(&args, out))
         }
         Command::Swap61(args) => swap61::run(args, out),
     }

@@ -149,3 +149,48 @@ fn perft_tables_hold() {
     let checked = check_perft_file::<RapidTransit>(path.as_ref(), perft_budget());
     assert!(checked >= 6, "only {checked} perft counts were checked");
 }
+
+/// Pairs of orthogonal neighbours of one colour.
+fn like_adjacencies(pos: &RapidTransit) -> usize {
+    let plain = common::Plain::read(&pos.to_string());
+    let n = plain.n();
+    let g = &plain.grid;
+    (0..n)
+        .flat_map(|r| (0..n).map(move |c| (r, c)))
+        .map(|(r, c)| {
+            usize::from(r + 1 < n && g[r + 1][c] == g[r][c])
+                + usize::from(c + 1 < n && g[r][c + 1] == g[r][c])
+        })
+        .sum()
+}
+
+/// Why Rapid Transit cannot cycle (docs/RESEARCH.md): a swap changes only the pairs at the
+/// two moved cells; the terminal had at most one friend and ends with two or more, and the
+/// partner ends with at least as many friends as it had (it needs two opposing neighbours,
+/// three if the pieces touch). So every swap adds at least one like-coloured pair, from 0 at
+/// the start to at most 2N(N-1), and no position comes back. Checked along random games,
+/// with the repetition record watching.
+#[test]
+fn every_swap_adds_a_like_coloured_pair_so_no_position_repeats() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(1729);
+    for size in [4, 6, 8, 10] {
+        for _ in 0..30 {
+            let mut pos = RapidTransit::start(size).unwrap();
+            let mut history = swapboard_core::History::new();
+            history.record(pos.zobrist());
+            assert_eq!(like_adjacencies(&pos), 0);
+            while let Some(mv) = pos.random_move(&mut rng) {
+                let before = like_adjacencies(&pos);
+                pos.play_unchecked(&mv);
+                if mv != Move::Pass {
+                    assert!(
+                        like_adjacencies(&pos) > before,
+                        "{mv} added no like pair: {pos}"
+                    );
+                }
+                assert_eq!(history.record(pos.zobrist()), None, "{pos} came back");
+            }
+            assert!(history.len() <= 2 * 2 * size * (size - 1) + 3);
+        }
+    }
+}
