@@ -345,14 +345,10 @@ impl<G: Stepwise> Tree<G> {
 
     /// Plays the game out from `state` with its playout policy; the first player's score.
     fn playout(&mut self, state: &mut G::Steps, config: &Config) -> f32 {
-        for _ in 0..config.playout_cap {
-            let mover = state.to_move();
-            let Some(mv) = state.playout_move(&mut self.rng) else {
-                break;
-            };
-            self.played.push((move_key(&mv), mover));
-            state.play_unchecked(&mv);
-        }
+        let played = &mut self.played;
+        state.play_out(&mut self.rng, config.playout_cap, |mv, mover| {
+            played.push((move_key(mv), mover));
+        });
         match state.outcome() {
             Some(outcome) => outcome.score_for(Player::First) as f32,
             None => state.evaluation().unwrap_or(0.5),
@@ -389,12 +385,7 @@ impl<G: Stepwise> Tree<G> {
                 None => state.evaluation().unwrap_or(0.5),
             };
         }
-        for _ in plies..config.playout_cap {
-            let Some(mv) = whole.playout_move(&mut self.rng) else {
-                break;
-            };
-            whole.play_unchecked(&mv);
-        }
+        whole.play_out(&mut self.rng, config.playout_cap - plies, |_, _| {});
         match whole.outcome() {
             Some(outcome) => outcome.score_for(Player::First) as f32,
             None => whole.evaluation().unwrap_or(0.5),

@@ -14,6 +14,9 @@ mod error;
 mod games;
 mod output;
 mod research;
+mod play;
+mod replay;
+mod stats;
 mod swap61;
 
 use std::path::PathBuf;
@@ -111,6 +114,12 @@ enum Command {
     Research(research::ResearchArgs),
     /// Swap 61 by 'pseudonam': rounds, game files, bots (`swap61 --help`).
     Swap61(swap61::Swap61Args),
+    /// Play a game in the terminal: two people, against the AI, or watch the AI (docs/PLAY.md).
+    Play(play::PlayArgs),
+    /// Check a game record move by move and show it, up to any ply (docs/RECORDS.md).
+    Replay(replay::ReplayArgs),
+    /// Self-play games in parallel and a designer's report: win rates, lengths, rules fired.
+    Stats(stats::StatsArgs),
 }
 
 fn game_of(position: &str) -> &str {
@@ -146,6 +155,9 @@ fn run(command: Command, out: &mut Output) -> CliResult {
             with_game!(args.game.as_str(), G => research::research::<G>(&args, out))
         }
         Command::Swap61(args) => swap61::run(args, out),
+        Command::Play(args) => with_game!(args.game.as_str(), G => play::play::<G>(&args, out)),
+        Command::Replay(args) => replay::replay(&args, out),
+        Command::Stats(args) => with_game!(args.game.as_str(), G => stats::stats::<G>(&args, out)),
     }
 }
 

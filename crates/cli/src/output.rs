@@ -44,6 +44,17 @@ impl Output {
         }
     }
 
+    /// Sends what is buffered now (interactive commands, before waiting for input).
+    pub(crate) fn flush(&mut self) -> CliResult {
+        match self.inner.flush() {
+            Err(e) if e.kind() == ErrorKind::BrokenPipe => {
+                self.closed = true;
+                Ok(())
+            }
+            other => other.map_err(|e| CliError::Failure(e.into())),
+        }
+    }
+
     /// Flushes what is buffered.
     pub(crate) fn finish(mut self) -> CliResult {
         match self.inner.flush() {

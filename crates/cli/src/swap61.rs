@@ -59,6 +59,9 @@ enum Swap61Command {
         /// Write the game file here (refuses to overwrite a file).
         #[arg(long, value_name = "GAME")]
         out: Option<PathBuf>,
+        /// The variation of round 5, which the sheet does not describe (default theme).
+        #[arg(long, value_name = "V")]
+        round5: Option<String>,
     },
     /// Record a player's submission for the open round and tell them what was accepted.
     Submit {
@@ -135,7 +138,8 @@ pub(crate) fn run(args: Swap61Args, out: &mut Output) -> CliResult {
             players,
             seed,
             out: path,
-        } => new(&players, seed, path.as_deref(), out),
+            round5,
+        } => new(&players, seed, round5.as_deref(), path.as_deref(), out),
         Swap61Command::Submit { game, player, file } => submit(&game, &player, &file, out),
         Swap61Command::Resolve { game } => resolve(&game, out),
         Swap61Command::Show { game, player, svg } => {
@@ -316,16 +320,32 @@ fn game_error(path: &Path, e: swapboard_swap61::GameError) -> CliError {
     CliError::bad(format!("game file '{}': {e}", path.display()))
 }
 
-/// `swap61 new --players a,b,... [--seed S] [--out GAME]`.
-fn new(players: &str, seed: Option<u64>, path: Option<&Path>, out: &mut Output) -> CliResult {
+/// `swap61 new --players a,b,... [--seed S] [--out GAME] [--round5 V]`.
+fn new(
+    players: &str,
+    seed: Option<u64>,
+    round5: Option<&str>,
+    path: Option<&Path>,
+    out: &mut Output,
+) -> CliResult {
     let names: Vec<String> = players.split(',').map(|n| n.trim().to_string()).collect();
     let seed = seed.unwrap_or_else(|| {
         SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64)
     });
-    let setup = Setup::generate(&names, seed)
+    let mut setup = Setup::generate(&names, seed)
         .map_err(|e| CliError::bad(format!("--players '{players}': {e}")))?;
+    if let Some(text) = round5 {
+        let variation: Variation = text
+            .parse()
+            .map_err(|e| CliError::bad(format!("--round5: {e}")))?;
+        let last = &mut setup.rounds[LAST_ROUND];
+        last.variation = variation;
+        if !variation.uses_pairs() {
+            last.pairs.clear();
+        }
+    }
     let game = Game::new(setup, now())
         .map_err(|e| CliError::bad(format!("--players '{players}': {e}")))?;
     match path {

@@ -417,3 +417,29 @@ fn simulate_plays_a_whole_game() {
     );
     assert_bad(&run(&["swap61", "simulate", "--players", "8"]), "9 or 10");
 }
+
+#[test]
+fn round_five_is_configurable() {
+    let players = "a1,a2,a3,a4,a5,a6,a7,a8,a9";
+    let args = [
+        "swap61",
+        "new",
+        "--players",
+        players,
+        "--seed",
+        "1",
+        "--round5",
+    ];
+    let json = |v: &str| {
+        let mut a = args.to_vec();
+        a.push(v);
+        stdout(&run(&a))
+    };
+    let network = json("network");
+    let rounds = network.split("\"rounds\"").nth(1).unwrap();
+    assert_eq!(rounds.matches("\"variation\": \"network\"").count(), 2);
+    assert!(json("corners+seat-exchange").contains("\"variation\": \"corners+seat-exchange\""));
+    let mut bad = args.to_vec();
+    bad.push("swirl");
+    assert_bad(&run(&bad), "--round5");
+}

@@ -168,6 +168,27 @@ pub trait Game:
         self.random_move(rng)
     }
 
+    /// Knowledge hook for search: plays this position out with [`Game::playout_move`] until
+    /// the game ends or `cap` moves have been played, calling `record` with each move and
+    /// the player who made it (for all-moves-as-first statistics). A game may override it
+    /// with a faster playout (fewer checks per move, say), as long as it calls `record` for
+    /// the moves it plays and leaves `self` where the playout ended.
+    fn play_out<R: Rng + ?Sized>(
+        &mut self,
+        rng: &mut R,
+        cap: u32,
+        mut record: impl FnMut(&Self::Move, Player),
+    ) {
+        for _ in 0..cap {
+            let mover = self.to_move();
+            let Some(mv) = self.playout_move(rng) else {
+                break;
+            };
+            record(&mv, mover);
+            self.play_unchecked(&mv);
+        }
+    }
+
     /// Knowledge hook for search: how promising `mv` looks before any search, from 0 (bad)
     /// to 1 (good), or `None` (the default) when the game offers no prior. A search adds it
     /// as a bias that fades as the move gets visited.

@@ -88,6 +88,43 @@ impl BoardView {
         self.cells[cell.row() as usize * self.size + cell.col() as usize]
     }
 
+    /// Marks what a move changed, found by comparing this view (after the move) with
+    /// `before`, where `before.to_move` made it: a cell empty before is
+    /// [`CellMark::Placed`]; a cell whose checker changed colour is [`CellMark::Swapped`]
+    /// when the move exchanged checkers (some cell lost the mover's colour, or a placed
+    /// checker shows the opponent's) and [`CellMark::Replaced`] otherwise (only enemy
+    /// checkers became the mover's). Returns how many cells changed.
+    pub fn mark_changes_from(&mut self, before: &BoardView) -> usize {
+        let mover = before.to_move;
+        let cell_at = |i: usize| Cell::new((i % self.size) as u8, (i / self.size) as u8);
+        let changed: Vec<(usize, Option<Player>, Option<Player>)> = before
+            .cells
+            .iter()
+            .zip(&self.cells)
+            .enumerate()
+            .filter(|(_, (b, a))| b != a)
+            .map(|(i, (&b, &a))| (i, b, a))
+            .collect();
+        let exchanged = changed
+            .iter()
+            .any(|&(_, b, a)| b == Some(mover) || (b.is_none() && a.is_some_and(|p| p != mover)));
+        for &(i, was, now) in &changed {
+            let cell = cell_at(i);
+            if was.is_none() {
+                self.marks.push((cell, CellMark::Placed));
+            }
+            if now.is_some() && (was.is_some() || now != Some(mover)) {
+                let mark = if exchanged {
+                    CellMark::Swapped
+                } else {
+                    CellMark::Replaced
+                };
+                self.marks.push((cell, mark));
+            }
+        }
+        changed.len()
+    }
+
     /// The marks on a cell.
     pub fn marks_on(&self, cell: Cell) -> impl Iterator<Item = CellMark> + '_ {
         self.marks

@@ -864,6 +864,17 @@ impl Game for RapidTransit {
         }
         self.swap_count().max(1)
     }
+
+    /// Swaps, and the long-range ones among them (the two pieces do not touch).
+    fn rule_events(&self, mv: &Move, event: &mut dyn FnMut(&'static str, u64)) {
+        if let Move::Swap { terminal, partner } = *mv {
+            event("swaps", 1);
+            event(
+                "long-range swaps",
+                u64::from(!terminal.is_orthogonal(partner)),
+            );
+        }
+    }
 }
 
 whole_turns!(RapidTransit);

@@ -499,6 +499,26 @@ impl Game for Scware {
     fn random_move<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<ScwareMove> {
         crate::sampler::random_move(self, rng)
     }
+
+    /// Placements, growths (with their stones, for the mean stones per growth) and Red's
+    /// balancing moves.
+    fn rule_events(&self, mv: &ScwareMove, event: &mut dyn FnMut(&'static str, u64)) {
+        let ScwareMove::Stones { cells, new_group } = mv else {
+            return;
+        };
+        let placement = new_group.is_none()
+            && cells.len() == 1
+            && cells
+                .first()
+                .is_some_and(|c| !self.touches_own(self.board.square().slot(c)));
+        event("placements", u64::from(placement));
+        event("growths", u64::from(!placement));
+        event(
+            "stones in growths",
+            if placement { 0 } else { cells.len() as u64 },
+        );
+        event("balancing moves", u64::from(new_group.is_some()));
+    }
 }
 
 impl Scware {

@@ -1,0 +1,452 @@
+//! The full-screen board (ratatui): coordinates, each player's sides, the last move and what
+//! it changed highlighted, moves typed or built by cursor and mouse with live validation,
+//! undo, resign and hints.
+
+use std::time::Duration;
+
+use crossterm::event::{
+    self, DisableMouseCapture, EnableMouseCapture, Event, KeyCode, KeyEvent, KeyEventKind,
+    KeyModifiers, MouseButton, MouseEventKind,
+};
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph, Wrap};
+use ratatui::{DefaultTerminal, Frame};
+use swapboard_core::{BoardView, CellMark, Player, SideOwner};
+use swapboard_grid::Cell;
+
+use super::Compose;
+use super::compose::Draft;
+use super::session::{Seat, Session};
+use crate::error::CliError;
+
+/// How long the AI's moves stay on screen when it plays both sides.
+const WATCH_PAUSE: Duration = Duration::from_millis(600);
+
+/// The screen colour of a colour letter.
+fn colour(letter: char) -> Color {
+    match letter {
+        'R' => Color::LightRed,
+        'B' => Color::LightBlue,
+        'C' => Color::LightCyan,
+        _ => Color::White,
+    }
+}
+
+/// The state of the screen around the session.
+struct App<G: Compose> {
+    session: Session<G>,
+    cursor: Cell,
+    /// Cells of the move being built, in the order chosen.
+    cells: Vec<Cell>,
+    /// How many cells came before `+` (Scware's balancing move).
+    split: Option<usize>,
+    draft: Draft<G::Move>,
+    /// The line being typed.
+    input: String,
+    /// The last message, and whether it is a refusal.
+    message: (String, bool),
+    /// Where the board's cell a1 is on screen, and the board's area (for the mouse).
+    origin: (u16, u16),
+    quit: bool,
+}
+
+impl<G: Compose> App<G> {
+    fn new(session: Session<G>) -> App<G> {
+        let n = session.position().size() as u8;
+        let draft = session.position().draft(&[], None);
+        App {
+            session,
+            cursor: Cell::new(n / 2, n / 2),
+            cells: Vec::new(),
+            split: None,
+            draft,
+            input: String::new(),
+            message: (String::new(), false),
+            origin: (0, 0),
+            quit: false,
+        }
+    }
+
+    fn tell(&mut self, text: impl Into<String>) {
+        self.message = (text.into(), false);
+    }
+
+    fn refuse(&mut self, text: impl Into<String>) {
+        self.message = (text.into(), true);
+    }
+
+    fn clear_draft(&mut self) {
+        self.cells.clear();
+        self.split = None;
+        self.draft = self.session.position().draft(&[], None);
+    }
+
+    fn after_move(&mut self) {
+        self.clear_draft();
+        let last = self.session.moves().len() - 1;
+        self.tell(self.session.describe(last));
+    }
+
+    fn play(&mut self, mv: &G::Move) {
+        match self.session.play(mv) {
+            Ok(()) => self.after_move(),
+            Err(reason) => self.refuse(reason),
+        }
+    }
+
+    /// Adds a cell to the move being built (or takes it, and what followed it, back).
+    fn choose(&mut self, cell: Cell) {
+        if self.session.ending().is_some() || self.session.ai_to_move() {
+            return;
+        }
+        if let Some(i) = self.cells.iter().position(|&c| c == cell) {
+            self.cells.truncate(i);
+            if self.split.is_some_and(|k| k > i) {
+                self.split = None;
+            }
+            self.draft = self.session.position().draft(&self.cells, self.split);
+            self.tell(format!("{cell} taken back"));
+            return;
+        }
+        let mut cells = self.cells.clone();
+        cells.push(cell);
+        let draft = self.session.position().draft(&cells, self.split);
+        if let Err(reason) = &draft.verdict {
+            self.refuse(format!("{cell}: {reason}"));
+            return;
+        }
+        match (&draft.ready, draft.more) {
+            (Some(mv), false) => {
+                let mv = mv.clone();
+                self.play(&mv);
+            }
+            _ => {
+                self.tell(draft.prompt.clone());
+                self.cells = cells;
+                self.draft = draft;
+            }
+        }
+    }
+
+    fn command(&mut self, text: &str) {
+        match text {
+            "quit" => self.quit = true,
+            "undo" => self.undo(),
+            "resign" => self.session.resign(),
+            "hint" => self.hint(),
+            _ => match self.session.play_text(text) {
+                Ok(()) => self.after_move(),
+                Err(reason) => self.refuse(reason),
+            },
+        }
+    }
+
+    fn undo(&mut self) {
+        let taken = self.session.undo();
+        self.clear_draft();
+        self.tell(format!("took back {taken} plies"));
+    }
+
+    fn hint(&mut self) {
+        match self.session.hint() {
+            Some(mv) => self.tell(format!("hint: {mv}")),
+            None => self.tell("no hint: the game is over"),
+        }
+    }
+
+    fn key(&mut self, key: KeyEvent) {
+        let n = self.session.position().size() as u8;
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        let (col, row) = (self.cursor.col(), self.cursor.row());
+        match key.code {
+            KeyCode::Char('c' | 'q') if ctrl => self.quit = true,
+            KeyCode::Char('z') if ctrl => self.undo(),
+            KeyCode::Char('r') if ctrl => self.session.resign(),
+            KeyCode::Char('q') if self.session.ending().is_some() && self.input.is_empty() => {
+                self.quit = true;
+            }
+            KeyCode::Tab => self.hint(),
+            KeyCode::Left => self.cursor = Cell::new(col.saturating_sub(1), row),
+            KeyCode::Right => self.cursor = Cell::new((col + 1).min(n - 1), row),
+            KeyCode::Up => self.cursor = Cell::new(col, (row + 1).min(n - 1)),
+            KeyCode::Down => self.cursor = Cell::new(col, row.saturating_sub(1)),
+            KeyCode::Esc => {
+                self.input.clear();
+                self.clear_draft();
+                self.tell("");
+            }
+            KeyCode::Backspace => {
+                if self.input.pop().is_none()
+                    && let Some(&last) = self.cells.last()
+                {
+                    self.choose(last);
+                }
+            }
+            KeyCode::Enter => {
+                let text = std::mem::take(&mut self.input);
+                let text = text.trim();
+                if !text.is_empty() {
+                    self.command(text);
+                } else if let Some(mv) = self.draft.ready.clone() {
+                    self.play(&mv);
+                } else {
+                    self.choose(self.cursor);
+                }
+            }
+            KeyCode::Char(' ') if self.input.is_empty() => self.choose(self.cursor),
+            KeyCode::Char('+') if self.input.is_empty() && !self.cells.is_empty() => {
+                self.split = Some(self.cells.len());
+                self.draft = self.session.position().draft(&self.cells, self.split);
+                self.tell("now choose the new group's cell");
+            }
+            KeyCode::Char(c) if !ctrl => self.input.push(c),
+            _ => {}
+        }
+    }
+
+    fn click(&mut self, x: u16, y: u16) {
+        let n = self.session.position().size() as u16;
+        let (ox, oy) = self.origin;
+        if x < ox || y < oy || (x - ox) / 3 >= n || y - oy >= n {
+            return;
+        }
+        let cell = Cell::new(((x - ox) / 3) as u8, (n - 1 - (y - oy)) as u8);
+        self.cursor = cell;
+        self.choose(cell);
+    }
+
+    fn draw(&mut self, frame: &mut Frame<'_>) {
+        let view = self.session.view();
+        let n = view.size as u16;
+        let board_width = (3 * n + 10).max(30);
+        let [board_area, side_area] =
+            Layout::horizontal([Constraint::Length(board_width), Constraint::Min(30)])
+                .areas(frame.area());
+        let [board_area, input_area] =
+            Layout::vertical([Constraint::Min(n + 6), Constraint::Length(3)]).areas(board_area);
+        self.draw_board(frame, board_area, &view);
+        self.draw_side(frame, side_area, &view);
+        let input = Paragraph::new(format!("{}_", self.input))
+            .block(Block::bordered().title(" type a move or undo / hint / resign / quit "));
+        frame.render_widget(input, input_area);
+    }
+
+    fn draw_board(&mut self, frame: &mut Frame<'_>, area: Rect, view: &BoardView) {
+        let n = view.size;
+        let side_colour = |side: SideOwner| {
+            view.sides
+                .iter()
+                .position(|&s| s == side)
+                .map_or(Color::DarkGray, |i| colour(view.letters[i]))
+        };
+        let (tb, lr) = (
+            side_colour(SideOwner::TopBottom),
+            side_colour(SideOwner::LeftRight),
+        );
+        let letters: String = (0..n)
+            .map(|c| format!(" {} ", (b'a' + c as u8) as char))
+            .collect();
+        let edge = Line::from(vec![
+            Span::raw("    "),
+            Span::styled("▄".repeat(3 * n), Style::new().fg(tb)),
+        ]);
+        let mut lines = vec![Line::from(format!("    {letters}")), edge];
+        for row in (0..n).rev() {
+            let mut spans = vec![
+                Span::raw(format!("{:>2} ", row + 1)),
+                Span::styled("▐", Style::new().fg(lr)),
+            ];
+            for col in 0..n {
+                let cell = Cell::new(col as u8, row as u8);
+                spans.push(self.cell_span(view, cell));
+            }
+            spans.push(Span::styled("▌", Style::new().fg(lr)));
+            spans.push(Span::raw(format!(" {}", row + 1)));
+            lines.push(Line::from(spans));
+        }
+        lines.push(Line::from(vec![
+            Span::raw("    "),
+            Span::styled("▀".repeat(3 * n), Style::new().fg(tb)),
+        ]));
+        lines.push(Line::from(format!("    {letters}")));
+        let block = Block::bordered().title(format!(" {} ", view.title));
+        // The cells start after the border, the row number and the side bar.
+        self.origin = (area.x + 1 + 4, area.y + 1 + 2);
+        frame.render_widget(Paragraph::new(lines).block(block), area);
+    }
+
+    fn cell_span(&self, view: &BoardView, cell: Cell) -> Span<'static> {
+        let owner = view.owner(cell);
+        let letter = owner.map_or('·', |p| view.letters[p.index()]);
+        let mut style = match owner {
+            Some(p) => Style::new()
+                .fg(colour(view.letters[p.index()]))
+                .add_modifier(Modifier::BOLD),
+            None => Style::new().fg(Color::DarkGray),
+        };
+        let marks: Vec<CellMark> = view.marks_on(cell).collect();
+        if marks.contains(&CellMark::Replaced) {
+            style = style.bg(Color::Rgb(0, 90, 0));
+        } else if marks.contains(&CellMark::Swapped) {
+            style = style.bg(Color::Rgb(90, 0, 90));
+        } else if marks.contains(&CellMark::Placed) {
+            style = style.bg(Color::Rgb(90, 75, 0));
+        }
+        if marks.contains(&CellMark::Terminal) {
+            style = style.add_modifier(Modifier::UNDERLINED);
+        }
+        if self.draft.targets.contains(&cell) {
+            style = style.bg(Color::Rgb(0, 60, 90));
+        }
+        if self.cells.contains(&cell) {
+            style = style.bg(Color::Rgb(200, 170, 0)).fg(Color::Black);
+        }
+        let text = if cell == self.cursor {
+            style = style.add_modifier(Modifier::REVERSED);
+            format!("[{letter}]")
+        } else {
+            format!(" {letter} ")
+        };
+        Span::styled(text, style)
+    }
+
+    fn draw_side(&self, frame: &mut Frame<'_>, area: Rect, view: &BoardView) {
+        let pos = self.session.position();
+        let mut lines = Vec::new();
+        for p in Player::BOTH {
+            let letter = G::colour_letter(p);
+            let sides = match view.sides[p.index()] {
+                SideOwner::TopBottom => "joins top and bottom",
+                SideOwner::LeftRight => "joins left and right",
+                SideOwner::None => "",
+            };
+            let who = match self.session.seat(p) {
+                Seat::Human => "human".to_string(),
+                Seat::Ai => self.session.player_name(p),
+            };
+            lines.push(Line::from(vec![
+                Span::styled(
+                    format!("{letter} {} ", G::colour_name(p)),
+                    Style::new().fg(colour(letter)).add_modifier(Modifier::BOLD),
+                ),
+                Span::raw(format!("({who}) {sides}")),
+            ]));
+        }
+        lines.push(Line::from(""));
+        let status = match self.session.ending() {
+            Some(ending) => format!(
+                "Game over: {}. q quits and saves the record; Ctrl-Z takes back.",
+                self.session.ending_text(ending)
+            ),
+            None if self.session.ai_to_move() => {
+                format!("{} (AI) is thinking...", G::colour_name(pos.to_move()))
+            }
+            None => format!("{} to move", G::colour_name(pos.to_move())),
+        };
+        lines.push(Line::styled(
+            status,
+            Style::new().add_modifier(Modifier::BOLD),
+        ));
+        if let Some(last) = self.session.moves().len().checked_sub(1) {
+            lines.push(Line::from(format!("Last: {}", self.session.describe(last))));
+        }
+        if !self.cells.is_empty() {
+            let chosen: Vec<String> = self.cells.iter().map(Cell::to_string).collect();
+            lines.push(Line::from(format!("Building: {}", chosen.join(" "))));
+        }
+        if self.session.ending().is_none() && !self.session.ai_to_move() {
+            lines.push(Line::styled(
+                self.draft.prompt.clone(),
+                Style::new().fg(Color::Yellow),
+            ));
+        }
+        let (text, refusal) = &self.message;
+        if !text.is_empty() {
+            let colour = if *refusal {
+                Color::LightRed
+            } else {
+                Color::Green
+            };
+            lines.push(Line::styled(text.clone(), Style::new().fg(colour)));
+        }
+        for note in &view.notes {
+            lines.push(Line::styled(note.clone(), Style::new().fg(Color::Gray)));
+        }
+        lines.push(Line::from(""));
+        let moves = self.session.moves();
+        let first = moves.len().saturating_sub(12);
+        let recent: Vec<String> = moves[first..]
+            .iter()
+            .enumerate()
+            .map(|(i, m)| format!("{}. {m}", first + i + 1))
+            .collect();
+        lines.push(Line::from(format!("Moves: {}", recent.join(" "))));
+        lines.push(Line::from(""));
+        for help in [
+            "arrows + space/enter, or the mouse: choose cells",
+            "enter: play the move built; esc: start again",
+            "backspace: take the last cell back",
+            "+ (Scware, Red): the balancing move's new group",
+            "tab: hint   ctrl-z: undo   ctrl-r: resign   ctrl-q: quit",
+            "last move: placed (amber), swapped (purple), replaced (green);",
+            "next possible cells (blue); underlined: terminal pieces",
+        ] {
+            lines.push(Line::styled(help, Style::new().fg(Color::DarkGray)));
+        }
+        let side = Paragraph::new(lines)
+            .wrap(Wrap { trim: true })
+            .block(Block::bordered().title(" game "));
+        frame.render_widget(side, area);
+    }
+}
+
+fn event_loop<G: Compose>(terminal: &mut DefaultTerminal, app: &mut App<G>) -> std::io::Result<()> {
+    let watching = Player::BOTH
+        .iter()
+        .all(|&p| app.session.seat(p) == Seat::Ai);
+    while !app.quit {
+        terminal.draw(|frame| app.draw(frame))?;
+        if app.session.ending().is_none() {
+            if let Some(pass) = app.session.forced_pass() {
+                app.play(&pass);
+                continue;
+            }
+            if app.session.ai_to_move() {
+                if watching && event::poll(WATCH_PAUSE)? {
+                    handle(app, event::read()?);
+                    continue;
+                }
+                if let Some(mv) = app.session.ai_move() {
+                    app.play(&mv);
+                }
+                continue;
+            }
+        }
+        handle(app, event::read()?);
+    }
+    Ok(())
+}
+
+fn handle<G: Compose>(app: &mut App<G>, event: Event) {
+    match event {
+        Event::Key(key) if key.kind == KeyEventKind::Press => app.key(key),
+        Event::Mouse(mouse) if mouse.kind == MouseEventKind::Down(MouseButton::Left) => {
+            app.click(mouse.column, mouse.row);
+        }
+        _ => {}
+    }
+}
+
+/// Plays the game full screen until a player quits; returns the session for its record.
+pub(super) fn run<G: Compose>(session: Session<G>) -> Result<Session<G>, CliError> {
+    let mut terminal = ratatui::init();
+    let _ = crossterm::execute!(std::io::stdout(), EnableMouseCapture);
+    let mut app = App::new(session);
+    let result = event_loop(&mut terminal, &mut app);
+    let _ = crossterm::execute!(std::io::stdout(), DisableMouseCapture);
+    ratatui::restore();
+    result.map_err(|e| CliError::Failure(e.into()))?;
+    Ok(app.session)
+}

@@ -1,0 +1,128 @@
+//! `swapboard replay FILE [--ply K] [--svg FILE]`: reads game records (`docs/RECORDS.md`),
+//! checks every move of every record by the rules, and shows one game: its tags, each move
+//! with what it did, and the board after ply K (the end by default).
+
+use std::path::PathBuf;
+
+use anyhow::Context as _;
+use swapboard_arena::record::{GameRecord, RecordLines, read_records_with_lines};
+use swapboard_core::Game;
+
+use crate::commands::result_line;
+use crate::error::{CliError, CliResult};
+use crate::games::with_game;
+use crate::output::Output;
+use crate::play::session::{describe, marked_view};
+
+/// The arguments of `swapboard replay`.
+#[derive(clap::Args)]
+pub(crate) struct ReplayArgs {
+    /// The record file (any number of records, as `play` and `arena --out` write them).
+    file: PathBuf,
+    /// Show the position after this many plies (0 = the start; default: the end).
+    #[arg(long, value_name = "K")]
+    ply: Option<usize>,
+    /// Which record of the file to show, from 1.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    game: usize,
+    /// Also draw the position shown as an SVG picture in this file.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+}
+
+/// Runs `swapboard replay`.
+pub(crate) fn replay(args: &ReplayArgs, out: &mut Output) -> CliResult {
+    let name = args.file.display();
+    let bytes = std::fs::read(&args.file)
+        .map_err(|e| CliError::bad(format!("record file {name}: cannot read it: {e}")))?;
+    let text = String::from_utf8(bytes)
+        .map_err(|_| CliError::bad(format!("record file {name}: not UTF-8 text")))?;
+    let records = read_records_with_lines(&text)
+        .map_err(|e| CliError::bad(format!("record file {name}: {e}")))?;
+    if records.is_empty() {
+        return Err(CliError::bad(format!(
+            "record file {name}: no record in it"
+        )));
+    }
+    // Every record is checked, so a corrupt file is reported wherever the fault lies.
+    for (record, lines) in &records {
+        let game = record.tag("Game").unwrap_or("");
+        with_game!(game, G => check::<G>(record, lines).map_err(|e| {
+            CliError::bad(format!("record file {name}: {e}"))
+        }))
+        .map_err(|e| match e {
+            CliError::BadInput(m) if !m.starts_with("record file") => {
+                CliError::bad(format!("record file {name}: line {}: {m}", lines.start))
+            }
+            other => other,
+        })?;
+    }
+    let (record, lines) = records.get(args.game.wrapping_sub(1)).ok_or_else(|| {
+        CliError::bad(format!(
+            "--game {}: the file holds {} records (numbered from 1)",
+            args.game,
+            records.len()
+        ))
+    })?;
+    let game = record.tag("Game").unwrap_or("");
+    with_game!(game, G => show::<G>(args, record, lines, out))
+}
+
+fn check<G: Game>(record: &GameRecord, lines: &RecordLines) -> Result<(), String> {
+    record
+        .replay_at::<G>(lines)
+        .map(|_| ())
+        .map_err(|e| e.to_string())
+}
+
+fn show<G: Game>(
+    args: &ReplayArgs,
+    record: &GameRecord,
+    lines: &RecordLines,
+    out: &mut Output,
+) -> CliResult {
+    let positions = record
+        .replay_at::<G>(lines)
+        .map_err(|e| CliError::bad(format!("record file {}: {e}", args.file.display())))?;
+    let last = positions.len() - 1;
+    let ply = args.ply.unwrap_or(last);
+    if ply > last {
+        return Err(CliError::bad(format!(
+            "--ply {ply}: the game has {last} plies"
+        )));
+    }
+    for (name, value) in &record.tags {
+        out.line(format!("[{name} \"{value}\"]"))?;
+    }
+    let moves: Vec<G::Move> = record
+        .moves
+        .iter()
+        .zip(&positions)
+        .map(|(text, pos)| pos.parse_move(text))
+        .collect::<Result<_, _>>()
+        .map_err(|e| CliError::bad(e.to_string()))?;
+    for (k, mv) in moves.iter().enumerate().take(ply) {
+        out.line(format!(
+            "{}. {}",
+            k + 1,
+            describe(&positions[k], &positions[k + 1], mv)
+        ))?;
+    }
+    let view = if ply == 0 {
+        positions[0].view()
+    } else {
+        marked_view(&positions[ply - 1], &positions[ply])
+    };
+    if let Some(path) = &args.svg {
+        std::fs::write(path, swapboard_render::svg(&view))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    out.line(format!("after ply {ply} of {last}:"))?;
+    out.text(swapboard_render::text(&view))?;
+    out.line(&positions[ply])?;
+    out.line(result_line(&positions[ply]))?;
+    if ply == last {
+        out.line(format!("record result: {}", record.result))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,468 @@
+//! `swapboard stats <game>`: a designer's report from self-play games played in parallel.
+//!
+//! First-player win rate with its 95% interval, the length distribution, draws, capped
+//! games (never a result), skipped turns, repeated positions, and how often each rule fired
+//! ([`Game::rule_events`]). `--plot` draws the length histogram and the win rates as SVG.
+//!
+//! Games come from the arena's [`play_game`], each seeded from the base seed and its index,
+//! so a report is the same whatever the number of threads.
+
+use std::fmt::Write as _;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use anyhow::Context as _;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
+use swapboard_arena::{MatchSettings, PlayerSpec, play_game, today, wilson};
+use swapboard_core::{History, Outcome, Player, Stepwise};
+
+use crate::commands::start;
+use crate::error::{CliError, CliResult};
+use crate::output::Output;
+
+/// The arguments of `swapboard stats`.
+#[derive(clap::Args)]
+pub(crate) struct StatsArgs {
+    /// The game (swaptimum, flipstop, scware, rapid-transit).
+    pub(crate) game: String,
+    /// The board side (default: the game's own).
+    #[arg(long)]
+    size: Option<usize>,
+    /// The number of self-play games.
+    #[arg(long)]
+    games: u64,
+    /// Who plays both sides: random (default), greedy, mcts:level=K, mcts:iters=N.
+    #[arg(long = "player", value_name = "SPEC", default_value = "random")]
+    player: String,
+    /// The base seed; game i is seeded from it and i.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games played at once (default: one per core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Stop a game after this many plies and report it as capped (no result).
+    #[arg(long, default_value_t = 1_000)]
+    max_plies: u64,
+    /// Draw the length histogram and the win rates in this SVG file.
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<PathBuf>,
+}
+
+/// What one game did.
+struct GameStats {
+    plies: u64,
+    /// `None` for a capped game.
+    outcome: Option<Outcome>,
+    passes: u64,
+    repeats: u64,
+    /// The rule counters, in the order the game first reported them.
+    events: Vec<(&'static str, u64)>,
+}
+
+fn add(events: &mut Vec<(&'static str, u64)>, name: &'static str, count: u64) {
+    match events.iter_mut().find(|(n, _)| *n == name) {
+        Some(e) => e.1 += count,
+        None => events.push((name, count)),
+    }
+}
+
+/// Plays game `index` and replays its moves through the statistics hook.
+fn one_game<G: Stepwise>(settings: &MatchSettings, start: &G, index: u64, date: &str) -> GameStats {
+    let result = play_game(settings, start, index, date);
+    let mut pos = start.clone();
+    let mut history = History::new();
+    history.record(pos.zobrist());
+    let (mut passes, mut repeats) = (0, 0);
+    let mut events = Vec::new();
+    for text in &result.record.moves {
+        let mv = pos
+            .parse_move(text)
+            .expect("the arena writes the moves it played");
+        if text == "pass" {
+            passes += 1;
+        }
+        pos.rule_events(&mv, &mut |name, count| add(&mut events, name, count));
+        pos.play_unchecked(&mv);
+        if history.record(pos.zobrist()).is_some() {
+            repeats += 1;
+        }
+    }
+    GameStats {
+        plies: result.plies,
+        outcome: result.outcome,
+        passes,
+        repeats,
+        events,
+    }
+}
+
+/// The report of many games.
+struct Report {
+    title: String,
+    size: usize,
+    player: String,
+    seed: u64,
+    names: [&'static str; 2],
+    games: Vec<GameStats>,
+}
+
+impl Report {
+    fn count(&self, f: impl Fn(&GameStats) -> bool) -> u64 {
+        self.games.iter().filter(|g| f(g)).count() as u64
+    }
+
+    fn wins(&self, p: Player) -> u64 {
+        self.count(|g| g.outcome == Some(Outcome::Win(p)))
+    }
+
+    fn draws(&self) -> u64 {
+        self.count(|g| g.outcome == Some(Outcome::Draw))
+    }
+
+    fn capped(&self) -> u64 {
+        self.count(|g| g.outcome.is_none())
+    }
+
+    /// Game lengths, sorted.
+    fn lengths(&self) -> Vec<u64> {
+        let mut l: Vec<u64> = self.games.iter().map(|g| g.plies).collect();
+        l.sort_unstable();
+        l
+    }
+
+    fn events(&self) -> Vec<(&'static str, u64)> {
+        let mut all = Vec::new();
+        for g in &self.games {
+            for &(name, count) in &g.events {
+                add(&mut all, name, count);
+            }
+        }
+        all
+    }
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.1}%", 100.0 * x)
+}
+
+/// The value at fraction `q` of sorted values (nearest rank).
+fn quantile(sorted: &[u64], q: f64) -> u64 {
+    let i = ((sorted.len() as f64 * q).ceil() as usize).clamp(1, sorted.len());
+    sorted[i - 1]
+}
+
+impl std::fmt::Display for Report {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let n = self.games.len() as u64;
+        let nf = n.max(1) as f64;
+        writeln!(
+            f,
+            "{} on {}x{}: {n} self-play games, {} against itself, seed {}",
+            self.title, self.size, self.size, self.player, self.seed
+        )?;
+        for p in Player::BOTH {
+            let w = self.wins(p);
+            let iv = wilson(w as f64, n);
+            writeln!(
+                f,
+                "  {} player ({}) wins {w:>7}  {:>6}  (95%: {} - {})",
+                if p == Player::First {
+                    "first "
+                } else {
+                    "second"
+                },
+                self.names[p.index()],
+                pct(w as f64 / nf),
+                pct(iv.low),
+                pct(iv.high)
+            )?;
+        }
+        let decided = self.wins(Player::First) + self.wins(Player::Second);
+        if decided > 0 {
+            let iv = wilson(self.wins(Player::First) as f64, decided);
+            writeln!(
+                f,
+                "  first player's share of decided games {} (95%: {} - {})",
+                pct(self.wins(Player::First) as f64 / decided as f64),
+                pct(iv.low),
+                pct(iv.high)
+            )?;
+        }
+        writeln!(
+            f,
+            "  draws {}, capped (no result) {}",
+            self.draws(),
+            self.capped()
+        )?;
+        let lengths = self.lengths();
+        if !lengths.is_empty() {
+            let mean = lengths.iter().sum::<u64>() as f64 / nf;
+            writeln!(
+                f,
+                "  length in plies: mean {mean:.1}, min {}, 10% {}, median {}, 90% {}, max {}",
+                lengths[0],
+                quantile(&lengths, 0.1),
+                quantile(&lengths, 0.5),
+                quantile(&lengths, 0.9),
+                lengths[lengths.len() - 1]
+            )?;
+        }
+        let passes: u64 = self.games.iter().map(|g| g.passes).sum();
+        writeln!(
+            f,
+            "  skipped turns (pass): {passes} in {} games ({:.2} per game)",
+            self.count(|g| g.passes > 0),
+            passes as f64 / nf
+        )?;
+        let repeats: u64 = self.games.iter().map(|g| g.repeats).sum();
+        writeln!(
+            f,
+            "  repeated positions: {repeats} in {} games",
+            self.count(|g| g.repeats > 0)
+        )?;
+        let moves: u64 = self.games.iter().map(|g| g.plies - g.passes).sum();
+        let events = self.events();
+        if !events.is_empty() {
+            writeln!(
+                f,
+                "  rules fired ({moves} moves other than pass):   total   per game   per move"
+            )?;
+            for &(name, total) in &events {
+                writeln!(
+                    f,
+                    "    {name:<40} {total:>9} {:>10.2} {:>10.3}",
+                    total as f64 / nf,
+                    total as f64 / moves.max(1) as f64
+                )?;
+            }
+            let get = |name: &str| events.iter().find(|(n, _)| *n == name).map(|e| e.1);
+            if let (Some(stones), Some(growths)) = (get("stones in growths"), get("growths"))
+                && growths > 0
+            {
+                writeln!(
+                    f,
+                    "    stones per growth: {:.2}",
+                    stones as f64 / growths as f64
+                )?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The length histogram and the win rates as an SVG picture.
+fn plot(report: &Report) -> String {
+    let lengths = report.lengths();
+    let (w, h) = (900.0, 420.0);
+    let mut svg = String::new();
+    let _ = writeln!(
+        svg,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="13">"#
+    );
+    let _ = writeln!(svg, r##"<rect width="{w}" height="{h}" fill="#ffffff"/>"##);
+    let _ = writeln!(
+        svg,
+        r#"<text x="20" y="28" font-size="17" font-weight="bold">{} on {}x{}: {} games, {} vs {}</text>"#,
+        xml(&report.title),
+        report.size,
+        report.size,
+        report.games.len(),
+        xml(&report.player),
+        xml(&report.player)
+    );
+    // Left: the histogram of lengths, in at most 30 bins of whole plies.
+    let (x0, y0, pw, ph) = (60.0, 60.0, 500.0, 300.0);
+    if let (Some(&lo), Some(&hi)) = (lengths.first(), lengths.last()) {
+        let span = hi - lo + 1;
+        let width = span.div_ceil(30).max(1);
+        let bins = span.div_ceil(width) as usize;
+        let mut counts = vec![0u64; bins];
+        for &l in &lengths {
+            counts[((l - lo) / width) as usize] += 1;
+        }
+        let top = counts.iter().copied().max().unwrap_or(1).max(1) as f64;
+        let bw = pw / bins as f64;
+        for (i, &c) in counts.iter().enumerate() {
+            let bh = ph * c as f64 / top;
+            let _ = writeln!(
+                svg,
+                r##"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{bh:.1}" fill="#4a7ab5"><title>{}-{} plies: {c} games</title></rect>"##,
+                x0 + i as f64 * bw + 1.0,
+                y0 + ph - bh,
+                (bw - 2.0).max(1.0),
+                lo + i as u64 * width,
+                lo + (i as u64 + 1) * width - 1
+            );
+        }
+        let _ = writeln!(
+            svg,
+            r##"<line x1="{x0}" y1="{}" x2="{}" y2="{}" stroke="#333"/>"##,
+            y0 + ph,
+            x0 + pw,
+            y0 + ph
+        );
+        for (frac, value) in [(0.0, lo), (1.0, hi)] {
+            let _ = writeln!(
+                svg,
+                r#"<text x="{:.1}" y="{}" text-anchor="middle">{value}</text>"#,
+                x0 + frac * pw,
+                y0 + ph + 18.0
+            );
+        }
+        let _ = writeln!(
+            svg,
+            r##"<text x="{x0}" y="{}" fill="#333">0</text><text x="{}" y="{}" text-anchor="end">{} games</text>"##,
+            y0 + ph - 4.0,
+            x0 - 6.0,
+            y0 + 10.0,
+            top as u64
+        );
+        let _ = writeln!(
+            svg,
+            r#"<text x="{}" y="{}" text-anchor="middle">game length (plies, passes included)</text>"#,
+            x0 + pw / 2.0,
+            y0 + ph + 40.0
+        );
+    }
+    // Right: win rates with 95% intervals, draws and capped games.
+    let n = report.games.len() as u64;
+    let nf = n.max(1) as f64;
+    let (rx, rw) = (620.0, 260.0);
+    let bars = [
+        (
+            format!("{} (1st)", report.names[0]),
+            report.wins(Player::First),
+            "#c0392b",
+        ),
+        (
+            format!("{} (2nd)", report.names[1]),
+            report.wins(Player::Second),
+            "#2c6fbb",
+        ),
+        ("draw".to_string(), report.draws(), "#888888"),
+        ("capped".to_string(), report.capped(), "#bbbbbb"),
+    ];
+    let slot = rw / bars.len() as f64;
+    for (i, (label, count, fill)) in bars.iter().enumerate() {
+        let rate = *count as f64 / nf;
+        let x = rx + i as f64 * slot;
+        let bh = ph * rate;
+        let _ = writeln!(
+            svg,
+            r#"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{bh:.1}" fill="{fill}"/>"#,
+            x + 8.0,
+            y0 + ph - bh,
+            slot - 16.0
+        );
+        if i < 2 {
+            let iv = wilson(*count as f64, n);
+            let cx = x + slot / 2.0;
+            let _ = writeln!(
+                svg,
+                r##"<line x1="{cx:.1}" y1="{:.1}" x2="{cx:.1}" y2="{:.1}" stroke="#000" stroke-width="2"/>"##,
+                y0 + ph * (1.0 - iv.low),
+                y0 + ph * (1.0 - iv.high)
+            );
+        }
+        let _ = writeln!(
+            svg,
+            r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text><text x="{:.1}" y="{}" text-anchor="middle">{}</text>"#,
+            x + slot / 2.0,
+            y0 + ph - bh - 6.0,
+            pct(rate),
+            x + slot / 2.0,
+            y0 + ph + 18.0,
+            xml(label)
+        );
+    }
+    let _ = writeln!(
+        svg,
+        r##"<line x1="{rx}" y1="{}" x2="{}" y2="{}" stroke="#333"/><line x1="{rx}" y1="{}" x2="{}" y2="{}" stroke="#999" stroke-dasharray="4 4"/>"##,
+        y0 + ph,
+        rx + rw,
+        y0 + ph,
+        y0 + ph / 2.0,
+        rx + rw,
+        y0 + ph / 2.0
+    );
+    let _ = writeln!(
+        svg,
+        r#"<text x="{}" y="{}" text-anchor="middle">results (bars: 95% intervals; dashes: 50%)</text>"#,
+        rx + rw / 2.0,
+        y0 + ph + 40.0
+    );
+    svg.push_str("</svg>\n");
+    svg
+}
+
+fn xml(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// Runs `swapboard stats` for game `G`.
+pub(crate) fn stats<G: Stepwise>(args: &StatsArgs, out: &mut Output) -> CliResult {
+    let start_pos = start::<G>(args.size)?;
+    let player: PlayerSpec = args
+        .player
+        .parse()
+        .map_err(|e| CliError::bad(format!("--player: {e}")))?;
+    if args.games == 0 || args.max_plies == 0 || args.threads == Some(0) {
+        return Err(CliError::bad(
+            "--games, --max-plies and --threads must be at least 1",
+        ));
+    }
+    let settings = MatchSettings {
+        size: start_pos.size(),
+        games: args.games,
+        players: [player, player],
+        seed: args.seed,
+        threads: 1,
+        max_plies: args.max_plies,
+    };
+    let target = if std::io::stderr().is_terminal() {
+        ProgressDrawTarget::stderr()
+    } else {
+        ProgressDrawTarget::hidden()
+    };
+    let bar = ProgressBar::with_draw_target(Some(args.games), target);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} games  [{elapsed} / {eta}]")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let date = today();
+    let run = || -> Vec<GameStats> {
+        (0..args.games)
+            .into_par_iter()
+            .map(|i| {
+                let g = one_game(&settings, &start_pos, i, &date);
+                bar.inc(1);
+                g
+            })
+            .collect()
+    };
+    let games = match args.threads {
+        Some(t) => rayon::ThreadPoolBuilder::new()
+            .num_threads(t)
+            .build()
+            .context("cannot start the worker threads")?
+            .install(run),
+        None => run(),
+    };
+    bar.finish_and_clear();
+    let report = Report {
+        title: G::TITLE.to_string(),
+        size: start_pos.size(),
+        player: player.to_string(),
+        seed: args.seed,
+        names: Player::BOTH.map(G::colour_name),
+        games,
+    };
+    if let Some(path) = &args.plot {
+        std::fs::write(path, plot(&report))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    out.text(&report)
+}
