@@ -221,6 +221,16 @@ pub trait Game:
     fn evaluation(&self) -> Option<f32> {
         None
     }
+
+    /// Statistics hook: what the rules did when the legal move `mv` is played here, as named
+    /// counts passed to `event` (`("crosscuts formed", 2)`). A game reports every counter it
+    /// keeps for every move other than `pass`, zeros included, so a report lists them all.
+    ///
+    /// Only tools that study games call it (`swapboard stats`), never search or perft: it
+    /// may clone, play and scan the board. The default reports nothing.
+    fn rule_events(&self, mv: &Self::Move, event: &mut dyn FnMut(&'static str, u64)) {
+        let _ = (mv, event);
+    }
 }
 
 /// The number of legal move sequences of length `depth` from `position` (`perft 0` is 1; a
