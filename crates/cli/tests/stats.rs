@@ -1,0 +1,144 @@
+//! `swapboard stats`: the designer's report, reproducible on a fixed seed whatever the
+//! number of threads.
+
+use std::process::Command;
+
+fn stats(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_swapboard"))
+        .arg("stats")
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    assert!(out.status.success(), "{args:?}: {out:?}");
+    String::from_utf8(out.stdout).expect("UTF-8")
+}
+
+/// The number after `label` on the report's line that contains it.
+fn number_after(report: &str, label: &str) -> u64 {
+    let line = report.lines().find(|l| l.contains(label)).expect(label);
+    let rest = &line[line.find(label).expect("found") + label.len()..];
+    rest.split_whitespace()
+        .next()
+        .and_then(|w| w.trim_end_matches(',').parse().ok())
+        .unwrap_or_else(|| panic!("no number after {label} in {line}"))
+}
+
+#[test]
+fn a_fixed_seed_gives_the_same_report_on_one_thread_or_two() {
+    let one = stats(&[
+        "swaptimum",
+        "--size",
+        "5",
+        "--games",
+        "60",
+        "--seed",
+        "7",
+        "--threads",
+        "1",
+    ]);
+    let two = stats(&[
+        "swaptimum",
+        "--size",
+        "5",
+        "--games",
+        "60",
+        "--seed",
+        "7",
+        "--threads",
+        "2",
+    ]);
+    assert_eq!(one, two);
+    let other = stats(&[
+        "swaptimum",
+        "--size",
+        "5",
+        "--games",
+        "60",
+        "--seed",
+        "8",
+        "--threads",
+        "2",
+    ]);
+    assert_ne!(one, other, "the seed matters");
+}
+
+#[test]
+fn the_report_adds_up_and_counts_each_games_rules() {
+    for (game, size, counters) in [
+        (
+            "swaptimum",
+            "5",
+            &[
+                "crosscuts formed",
+                "swaps inside the crosscut",
+                "wins made on the opponent's turn",
+            ][..],
+        ),
+        (
+            "flipstop",
+            "5",
+            &["replacements made", "replacements refused"][..],
+        ),
+        (
+            "scware",
+            "5",
+            &["placements", "growths", "balancing moves"][..],
+        ),
+        ("rapid-transit", "6", &["swaps", "long-range swaps"][..]),
+    ] {
+        let report = stats(&[game, "--size", size, "--games", "40", "--max-plies", "200"]);
+        let first = number_after(&report, ") wins");
+        let second = report
+            .lines()
+            .filter(|l| l.contains(") wins"))
+            .nth(1)
+            .and_then(|l| l.split(") wins").nth(1))
+            .and_then(|r| r.split_whitespace().next())
+            .and_then(|n| n.parse::<u64>().ok())
+            .expect("second player's wins");
+        let draws = number_after(&report, "draws ");
+        let capped = number_after(&report, "capped (no result) ");
+        assert_eq!(first + second + draws + capped, 40, "{report}");
+        for counter in counters {
+            assert!(
+                report.contains(&format!("    {counter} ")),
+                "{game}: {counter}\n{report}"
+            );
+        }
+    }
+}
+
+#[test]
+fn rapid_transit_games_past_the_cap_are_capped_never_drawn() {
+    let report = stats(&[
+        "rapid-transit",
+        "--size",
+        "6",
+        "--games",
+        "20",
+        "--max-plies",
+        "5",
+    ]);
+    assert_eq!(number_after(&report, "capped (no result) "), 20, "{report}");
+    assert_eq!(number_after(&report, "draws "), 0, "{report}");
+}
+
+#[test]
+fn the_plot_is_an_svg_picture() {
+    let dir = std::env::temp_dir().join(format!("swapboard-stats-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let file = dir.join("plot.svg");
+    stats(&[
+        "flipstop",
+        "--size",
+        "5",
+        "--games",
+        "30",
+        "--plot",
+        file.to_str().expect("UTF-8"),
+    ]);
+    let svg = std::fs::read_to_string(&file).expect("the plot is written");
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    assert!(svg.contains("game length") && svg.contains("Red (1st)"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
