@@ -10,10 +10,12 @@
 mod analyze;
 mod arena;
 mod commands;
+mod engine;
 mod error;
 mod games;
 mod output;
 mod research;
+mod solve;
 mod play;
 mod replay;
 mod stats;
@@ -110,6 +112,10 @@ enum Command {
         #[arg(long)]
         branching: bool,
     },
+    /// Prove who wins a position with perfect play (proof-number search), with a winning move.
+    Solve(solve::SolveArgs),
+    /// Speak the engine protocol on standard input and output (docs/ENGINE-PROTOCOL.md).
+    Engine,
     /// Self-play games with a ply cap: do games end, how long are they, do positions repeat.
     Research(research::ResearchArgs),
     /// Swap 61 by 'pseudonam': rounds, game files, bots (`swap61 --help`).
@@ -151,6 +157,10 @@ fn run(command: Command, out: &mut Output) -> CliResult {
         Command::Bench { game, size, seconds, seed, max_plies, branching } => {
             with_game!(game.as_str(), G => commands::bench::<G>(size, seconds, seed, max_plies, branching, out))
         }
+        Command::Solve(args) => {
+            with_game!(game_of(&args.position), G => solve::solve::<G>(&args, out))
+        }
+        Command::Engine => engine::engine(),
         Command::Research(args) => {
             with_game!(args.game.as_str(), G => research::research::<G>(&args, out))
         }

@@ -34,7 +34,9 @@ pub struct Solver<G: Game> {
     started: Instant,
     stopped: Option<Stop>,
     next_report: u64,
-    root_key: u64,
+    /// The root's numbers as its search last combined them (the root's table entry is
+    /// written only when its search returns).
+    root: Numbers,
     /// The keys of the nodes on the current path (cycle detection).
     path: Vec<u64>,
     /// One child list per depth, reused so that the search does not allocate per node.
@@ -71,7 +73,7 @@ impl<G: Game> Solver<G> {
             started: Instant::now(),
             stopped: None,
             next_report: 0,
-            root_key: 0,
+            root: Numbers::UNKNOWN,
             path: Vec::new(),
             pools: Vec::new(),
         }
@@ -130,10 +132,11 @@ impl<G: Game> Solver<G> {
         progress: &mut dyn FnMut(&Progress),
     ) -> Option<bool> {
         self.goal = goal;
-        self.root_key = self.key(position);
+        self.root = Numbers::UNKNOWN;
         self.path.clear();
-        self.path.push(self.root_key);
-        let numbers = self.mid(position, self.root_key, INFINITY, INFINITY, 0, progress);
+        let root_key = self.key(position);
+        self.path.push(root_key);
+        let numbers = self.mid(position, root_key, INFINITY, INFINITY, 0, progress);
         if numbers.pn == 0 {
             Some(true)
         } else if numbers.dn == 0 {
@@ -201,10 +204,7 @@ impl<G: Game> Solver<G> {
         }
         if self.nodes >= self.next_report {
             self.next_report = self.nodes + self.options.progress_every;
-            let root = self
-                .table
-                .get(self.root_key)
-                .map_or(Numbers::UNKNOWN, |(n, _)| n);
+            let root = self.root;
             progress(&Progress {
                 nodes: self.nodes,
                 elapsed: self.started.elapsed(),
@@ -267,6 +267,9 @@ impl<G: Game> Solver<G> {
             } else {
                 Numbers { pn: sum, dn: min }
             };
+            if depth == 0 {
+                self.root = numbers;
+            }
             if numbers.pn >= th_pn || numbers.dn >= th_dn || self.stopped.is_some() {
                 break;
             }

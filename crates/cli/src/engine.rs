@@ -1,0 +1,499 @@
+//! `swapboard engine`: a line-based text protocol over standard input and output in the
+//! spirit of GTP, for GUIs, tournament managers and scripts (`docs/ENGINE-PROTOCOL.md`).
+//!
+//! Each command is one line, optionally preceded by a numeric id; each response is `= ...`
+//! (success) or `? ...` (failure), with the id echoed after the sign, followed by a blank
+//! line. A bad command, an illegal move or a position that cannot be read is answered with
+//! `?` and the session goes on; only `quit` or the end of the input ends it.
+
+use std::io::{BufRead, Write};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::time::Duration;
+
+use swapboard_ai::{Budget, Config, Level, Mcts};
+use swapboard_core::{Game, Outcome, Stepwise};
+use swapboard_solver::{Options, Solver};
+
+use crate::commands::result_line;
+use crate::error::{CliError, CliResult};
+use crate::games::{GAMES, with_game};
+
+/// The version of this protocol (bumped when a command changes meaning).
+const PROTOCOL_VERSION: u32 = 1;
+
+/// Every command, in the order `list_commands` prints them.
+const COMMANDS: &[&str] = &[
+    "name",
+    "version",
+    "protocol_version",
+    "list_commands",
+    "list_games",
+    "new",
+    "position",
+    "play",
+    "genmove",
+    "moves",
+    "show",
+    "analyze",
+    "solve",
+    "undo",
+    "result",
+    "quit",
+];
+
+/// The search budget of `genmove` when none is given.
+const DEFAULT_LEVEL: u8 = 4;
+
+/// A game in progress, whatever the game: what the protocol needs of it.
+trait Session {
+    /// The current position as contract text.
+    fn position(&self) -> String;
+    /// Checks and plays a move; returns it as the contract prints it.
+    fn play(&mut self, text: &str) -> Result<String, String>;
+    /// Searches, plays and returns a move.
+    fn genmove(&mut self, search: &SearchSpec) -> Result<String, String>;
+    /// Every legal move.
+    fn moves(&self) -> Vec<String>;
+    /// The board drawn as text.
+    fn show(&self) -> String;
+    /// Searches, sending `info` lines to `emit`, and returns the final `bestmove` text.
+    fn analyze(
+        &mut self,
+        search: &SearchSpec,
+        emit: &mut dyn FnMut(String),
+    ) -> Result<String, String>;
+    /// Proves the result within a budget.
+    fn solve(&mut self, nodes: Option<u64>, time: Option<Duration>) -> String;
+    /// Takes back the last move; false when there is none.
+    fn undo(&mut self) -> bool;
+    /// The contract's result line without its `result: ` label.
+    fn result(&self) -> String;
+}
+
+/// How long a search goes on, from `genmove`/`analyze` arguments.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum SearchSpec {
+    Millis(u64),
+    Iterations(u64),
+    Level(Level),
+}
+
+impl SearchSpec {
+    /// Reads `ms=T`, `iters=N` or `level=K` (or nothing: the default level).
+    fn parse(args: &[&str]) -> Result<SearchSpec, String> {
+        let default = SearchSpec::Level(Level::new(DEFAULT_LEVEL).expect("a level"));
+        let [arg] = args else {
+            return if args.is_empty() {
+                Ok(default)
+            } else {
+                Err(format!(
+                    "expected one budget (ms=T, iters=N or level=K), got '{}'",
+                    args.join(" ")
+                ))
+            };
+        };
+        let (key, value) = arg
+            .split_once('=')
+            .ok_or_else(|| format!("'{arg}': a budget is ms=T, iters=N or level=K"))?;
+        let n: u64 = value
+            .parse()
+            .ok()
+            .filter(|&n| n > 0)
+            .ok_or_else(|| format!("'{arg}': '{value}' is not a positive whole number"))?;
+        match key {
+            "ms" => Ok(SearchSpec::Millis(n)),
+            "iters" => Ok(SearchSpec::Iterations(n)),
+            "level" => u8::try_from(n)
+                .ok()
+                .and_then(Level::new)
+                .map(SearchSpec::Level)
+                .ok_or_else(|| format!("'{arg}': the level must be 1 to 8")),
+            _ => Err(format!(
+                "'{arg}': unknown budget '{key}' (ms, iters or level)"
+            )),
+        }
+    }
+
+    fn config_and_budget(self) -> (Config, Budget) {
+        match self {
+            SearchSpec::Millis(ms) => (Config::default(), Budget::time(Duration::from_millis(ms))),
+            SearchSpec::Iterations(n) => (Config::default(), Budget::iterations(n)),
+            SearchSpec::Level(level) => (level.config(1), level.budget()),
+        }
+    }
+}
+
+/// A session of game `G`: the positions from the first, for `undo`.
+struct GameSession<G: Stepwise> {
+    history: Vec<G>,
+}
+
+impl<G: Stepwise> GameSession<G> {
+    fn current(&self) -> &G {
+        self.history.last().expect("a session holds a position")
+    }
+
+    fn over(&self) -> Option<String> {
+        self.current()
+            .outcome()
+            .map(|_| format!("the game is over ({})", result_line(self.current())))
+    }
+}
+
+/// A number as the protocol prints win rates.
+fn rate(x: f64) -> String {
+    format!("{x:.3}")
+}
+
+impl<G: Stepwise> Session for GameSession<G> {
+    fn position(&self) -> String {
+        self.current().to_string()
+    }
+
+    fn play(&mut self, text: &str) -> Result<String, String> {
+        let mut next = self.current().clone();
+        let mv = next.play_text(text).map_err(|e| e.to_string())?;
+        self.history.push(next);
+        Ok(mv.to_string())
+    }
+
+    fn genmove(&mut self, search: &SearchSpec) -> Result<String, String> {
+        if let Some(over) = self.over() {
+            return Err(over);
+        }
+        let (config, budget) = search.config_and_budget();
+        let mut mcts = Mcts::new(self.current().clone(), config);
+        mcts.think(&budget);
+        let mv = mcts
+            .best_move()
+            .ok_or_else(|| "the search found no move".to_string())?;
+        let mut next = self.current().clone();
+        next.play_unchecked(&mv);
+        self.history.push(next);
+        Ok(mv.to_string())
+    }
+
+    fn moves(&self) -> Vec<String> {
+        self.current()
+            .legal_moves()
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    fn show(&self) -> String {
+        swapboard_render::text(&self.current().view())
+    }
+
+    fn analyze(
+        &mut self,
+        search: &SearchSpec,
+        emit: &mut dyn FnMut(String),
+    ) -> Result<String, String> {
+        if let Some(over) = self.over() {
+            return Err(over);
+        }
+        let (config, budget) = search.config_and_budget();
+        let interval = match budget.time {
+            Some(t) => (t / 5).max(Duration::from_millis(50)),
+            None => Duration::from_millis(200),
+        };
+        let mut mcts = Mcts::new(self.current().clone(), config);
+        let player = self.current().to_move();
+        let describe = |a: &swapboard_ai::Analysis<G::Move>| -> String {
+            let mut text = format!(
+                "iterations {} time_ms {} nodes {}",
+                a.iterations,
+                a.elapsed.as_millis(),
+                a.nodes
+            );
+            if let Some(best) = a.best() {
+                text += &format!(
+                    " move {} visits {} winrate {}",
+                    best.mv,
+                    best.visits,
+                    rate(best.win_rate)
+                );
+                if let Some(outcome) = best.proven {
+                    let word = match outcome {
+                        Outcome::Win(p) if p == player => "win",
+                        Outcome::Win(_) => "loss",
+                        Outcome::Draw => "draw",
+                    };
+                    text += &format!(" proven {word}");
+                }
+                let pv: Vec<String> = best.pv.iter().map(ToString::to_string).collect();
+                text += &format!(" pv {}", pv.join(" "));
+            }
+            text
+        };
+        let analysis = mcts.think_with(&budget, interval, |snapshot| {
+            emit(format!("info {}", describe(snapshot)));
+        });
+        emit(format!("info {}", describe(&analysis)));
+        let mv = match analysis.best() {
+            Some(line) => line.mv.clone(),
+            None => mcts
+                .best_move()
+                .ok_or_else(|| "the search found no move".to_string())?,
+        };
+        Ok(format!("bestmove {mv}"))
+    }
+
+    fn solve(&mut self, nodes: Option<u64>, time: Option<Duration>) -> String {
+        let options = Options {
+            max_nodes: nodes,
+            time,
+            ..Options::default()
+        };
+        let solution = Solver::new(options).solve(self.current(), &mut |_| {});
+        let mut text = match (solution.outcome, solution.stopped) {
+            (Some(Outcome::Win(p)), _) => format!("winner {}", G::colour_letter(p)),
+            (Some(Outcome::Draw), _) => "winner none".to_string(),
+            (None, _) => "winner unknown".to_string(),
+        };
+        if let Some(mv) = &solution.best_move {
+            text += &format!(" move {mv}");
+        }
+        text + &format!(" nodes {}", solution.nodes)
+    }
+
+    fn undo(&mut self) -> bool {
+        if self.history.len() > 1 {
+            self.history.pop();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn result(&self) -> String {
+        result_line(self.current())
+            .trim_start_matches("result: ")
+            .to_string()
+    }
+}
+
+/// A new session of the game `id` starting at `position`, or at the start on a board of
+/// `size`.
+fn session(
+    id: &str,
+    position: Option<&str>,
+    size: Option<usize>,
+) -> Result<Box<dyn Session>, String> {
+    fn make<G: Stepwise>(
+        position: Option<&str>,
+        size: Option<usize>,
+    ) -> Result<Box<dyn Session>, CliError> {
+        let pos = match position {
+            Some(text) => text
+                .parse::<G>()
+                .map_err(|e| CliError::bad(format!("position '{text}': {e}")))?,
+            None => {
+                let n = size.unwrap_or(G::DEFAULT_SIZE);
+                G::start(n).map_err(|e| CliError::bad(format!("{} size {n}: {e}", G::ID)))?
+            }
+        };
+        Ok(Box::new(GameSession { history: vec![pos] }))
+    }
+    let made: Result<Box<dyn Session>, CliError> = with_game!(id, G => make::<G>(position, size));
+    made.map_err(|e| e.to_string())
+}
+
+/// The state of the protocol loop.
+struct Engine {
+    game: Option<Box<dyn Session>>,
+}
+
+/// What a command asks the loop to do after its response.
+enum Next {
+    Continue,
+    Quit,
+}
+
+impl Engine {
+    fn game(&mut self) -> Result<&mut Box<dyn Session>, String> {
+        self.game.as_mut().ok_or_else(|| {
+            "no game: start one with 'new <game> [size]' or 'position <text>'".to_string()
+        })
+    }
+
+    /// Runs one command; `emit` takes the lines streamed before the response.
+    fn command(
+        &mut self,
+        name: &str,
+        args: &[&str],
+        rest: &str,
+        emit: &mut dyn FnMut(String),
+    ) -> Result<(String, Next), String> {
+        let done = |text: String| Ok((text, Next::Continue));
+        let no_args = || {
+            if args.is_empty() {
+                Ok(())
+            } else {
+                Err(format!("'{name}' takes no arguments"))
+            }
+        };
+        match name {
+            "name" => no_args().and_then(|()| done("swapboard".into())),
+            "version" => no_args().and_then(|()| done(env!("CARGO_PKG_VERSION").into())),
+            "protocol_version" => no_args().and_then(|()| done(PROTOCOL_VERSION.to_string())),
+            "list_commands" => no_args().and_then(|()| done(COMMANDS.join("\n"))),
+            "list_games" => no_args().and_then(|()| {
+                let lines: Vec<String> = GAMES
+                    .iter()
+                    .map(|id| {
+                        let title: Result<&str, CliError> = with_game!(*id, G => Ok(G::TITLE));
+                        format!("{id} {}", title.unwrap_or_default())
+                    })
+                    .collect();
+                done(lines.join("\n"))
+            }),
+            "new" => {
+                let (id, size) = match args {
+                    [id] => (*id, None),
+                    [id, size] => {
+                        let n = size
+                            .parse::<usize>()
+                            .map_err(|_| format!("size '{size}' is not a whole number"))?;
+                        (*id, Some(n))
+                    }
+                    _ => return Err("usage: new <game> [size]".into()),
+                };
+                let game = session(id, None, size)?;
+                let text = game.position();
+                self.game = Some(game);
+                done(text)
+            }
+            "position" => {
+                if rest.is_empty() {
+                    return done(self.game()?.position());
+                }
+                let id = swapboard_core::text::game_of(rest).unwrap_or("");
+                let game = session(id, Some(rest), None)?;
+                let text = game.position();
+                self.game = Some(game);
+                done(text)
+            }
+            "play" => match args {
+                [mv] => {
+                    let mv = *mv;
+                    done(self.game()?.play(mv)?)
+                }
+                _ => Err("usage: play <move>".into()),
+            },
+            "genmove" => {
+                let spec = SearchSpec::parse(args)?;
+                done(self.game()?.genmove(&spec)?)
+            }
+            "moves" => no_args().and_then(|()| done(self.game()?.moves().join(" "))),
+            "show" => no_args().and_then(|()| {
+                let text = self.game()?.show();
+                // A blank line ends a response: keep the picture free of them.
+                let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+                done(format!("\n{}", lines.join("\n")))
+            }),
+            "analyze" => {
+                let spec = SearchSpec::parse(args)?;
+                done(self.game()?.analyze(&spec, emit)?)
+            }
+            "solve" => {
+                let (mut nodes, mut time) = (None, None);
+                for arg in args {
+                    let parsed = arg.split_once('=').and_then(|(k, v)| {
+                        v.parse::<u64>().ok().filter(|&n| n > 0).map(|n| (k, n))
+                    });
+                    match parsed {
+                        Some(("nodes", n)) => nodes = Some(n),
+                        Some(("ms", n)) => time = Some(Duration::from_millis(n)),
+                        _ => return Err(format!("'{arg}': a limit is nodes=N or ms=T")),
+                    }
+                }
+                done(self.game()?.solve(nodes, time))
+            }
+            "undo" => no_args().and_then(|()| {
+                let game = self.game()?;
+                if game.undo() {
+                    done(game.position())
+                } else {
+                    Err("nothing to undo".into())
+                }
+            }),
+            "result" => no_args().and_then(|()| done(self.game()?.result())),
+            "quit" => Ok((String::new(), Next::Quit)),
+            other => Err(format!("unknown command '{other}' (see list_commands)")),
+        }
+    }
+}
+
+/// Splits a line into its optional numeric id, its command and the rest.
+fn split_command(line: &str) -> (Option<&str>, &str, &str) {
+    let line = line.trim();
+    let (first, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+    if !first.is_empty() && first.bytes().all(|b| b.is_ascii_digit()) {
+        let rest = rest.trim_start();
+        let (name, args) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+        (Some(first), name, args.trim())
+    } else {
+        (None, first, rest.trim())
+    }
+}
+
+/// Runs the protocol over `input` and `output` until `quit` or the end of the input.
+pub(crate) fn run_protocol(input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
+    let mut engine = Engine { game: None };
+    for line in input.lines() {
+        let line = line?;
+        // Comments and blank lines are ignored, as in GTP.
+        let line = line.split('#').next().unwrap_or("");
+        if line.trim().is_empty() {
+            continue;
+        }
+        let (id, name, rest) = split_command(line);
+        let id = id.unwrap_or("");
+        if name.is_empty() {
+            writeln!(output, "?{id} a command is missing after the id\n")?;
+            output.flush()?;
+            continue;
+        }
+        let args: Vec<&str> = rest.split_whitespace().collect();
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            // Streamed lines go out at once; a write error shows again on the response.
+            let mut emit = |text: String| {
+                let _ = writeln!(output, "{text}").and_then(|()| output.flush());
+            };
+            engine.command(name, &args, rest, &mut emit)
+        }));
+        let reply = match outcome {
+            Ok(reply) => reply,
+            Err(_) => Err(format!(
+                "internal error while running '{name}'; the session goes on"
+            )),
+        };
+        match reply {
+            Ok((text, next)) => {
+                if text.is_empty() {
+                    writeln!(output, "={id}\n")?;
+                } else {
+                    writeln!(output, "={id} {text}\n")?;
+                }
+                output.flush()?;
+                if let Next::Quit = next {
+                    return Ok(());
+                }
+            }
+            Err(message) => {
+                writeln!(output, "?{id} {}\n", message.replace('\n', " "))?;
+                output.flush()?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `swapboard engine`: the protocol over standard input and output.
+pub(crate) fn engine() -> CliResult {
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    run_protocol(stdin.lock(), stdout.lock()).map_err(|e| CliError::Failure(e.into()))
+}

@@ -1,0 +1,195 @@
+//! `swapboard solve`: proves who wins a position with perfect play (df-pn with a
+//! transposition table and the board's symmetries, from `swapboard-solver`).
+
+use std::io::IsTerminal;
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use swapboard_core::{Game, Outcome, Player};
+use swapboard_solver::{MoveResult, Options, Progress, Solution, Solver};
+
+use crate::commands::parse_position;
+use crate::error::{CliError, CliResult};
+use crate::output::Output;
+
+/// When standard error is not a terminal (a run in the background), a progress line is
+/// written this often.
+const LOG_EVERY: Duration = Duration::from_secs(60);
+
+/// The arguments of `swapboard solve`.
+#[derive(clap::Args)]
+pub(crate) struct SolveArgs {
+    /// The position text.
+    pub(crate) position: String,
+    /// Give up after this many nodes (positions expanded) and say the result is unknown.
+    #[arg(long)]
+    max_nodes: Option<u64>,
+    /// Give up after this many seconds and say the result is unknown.
+    #[arg(long)]
+    seconds: Option<f64>,
+    /// The memory of the transposition table, in MiB.
+    #[arg(long, default_value_t = 256)]
+    table_mb: usize,
+    /// Do not merge a position with its images under the board's symmetries.
+    #[arg(long)]
+    no_symmetries: bool,
+    /// Also print what is known of every legal move.
+    #[arg(long)]
+    moves: bool,
+    /// Solve the position after each legal move instead, one line per move (moves that
+    /// lead to symmetric positions are solved once); the limits apply to each.
+    #[arg(long)]
+    each: bool,
+}
+
+/// A player as its colour letter and name: `R (Red)`.
+fn named<G: Game>(p: Player) -> String {
+    format!("{} ({})", G::colour_letter(p), G::colour_name(p))
+}
+
+/// The result in words.
+fn winner_line<G: Game>(solution: &Solution<G::Move>) -> String {
+    match (solution.outcome, solution.stopped) {
+        (Some(Outcome::Win(p)), _) => format!("winner: {}", named::<G>(p)),
+        (Some(Outcome::Draw), _) => "winner: none, a draw".to_string(),
+        (None, Some(stop)) => format!("winner: unknown within the limit ({stop})"),
+        (None, None) => "winner: unknown".to_string(),
+    }
+}
+
+/// What the best move does.
+fn move_line<G: Game>(pos: &G, solution: &Solution<G::Move>) -> Option<String> {
+    let mv = solution.best_move.as_ref()?;
+    let why = match solution.outcome? {
+        Outcome::Win(p) if p == solution.player => "wins",
+        Outcome::Win(_) => "every move loses; this one took the most search to refute",
+        Outcome::Draw => "draws",
+    };
+    let _ = pos;
+    Some(format!("move: {mv} ({why})"))
+}
+
+/// Runs a solver on `pos`, with a spinner on a terminal or a line a minute otherwise.
+fn run_solver<G: Game>(solver: &mut Solver<G>, pos: &G) -> Solution<G::Move> {
+    let terminal = std::io::stderr().is_terminal();
+    let target = if terminal {
+        ProgressDrawTarget::stderr()
+    } else {
+        ProgressDrawTarget::hidden()
+    };
+    let bar = ProgressBar::with_draw_target(None, target);
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {msg} [{elapsed}]")
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
+    let mut last_log = Instant::now();
+    let solution = solver.solve(pos, &mut |p: &Progress| {
+        let infinite = |n: u32| {
+            if n == u32::MAX {
+                "inf".to_string()
+            } else {
+                n.to_string()
+            }
+        };
+        let message = format!(
+            "{} nodes ({:.0}/s), proving {} wins: proof {} disproof {}, table {:.0}% full",
+            p.nodes,
+            p.nodes as f64 / p.elapsed.as_secs_f64().max(1e-9),
+            G::colour_letter(p.goal),
+            infinite(p.proof),
+            infinite(p.disproof),
+            100.0 * p.table_used as f64 / p.table_capacity as f64
+        );
+        if terminal {
+            bar.set_message(message);
+            bar.tick();
+        } else if last_log.elapsed() >= LOG_EVERY {
+            last_log = Instant::now();
+            eprintln!("[{:.0} s] {message}", p.elapsed.as_secs_f64());
+        }
+    });
+    bar.finish_and_clear();
+    solution
+}
+
+/// `swapboard solve '<position>'`, for a position of `G`.
+pub(crate) fn solve<G: Game>(args: &SolveArgs, out: &mut Output) -> CliResult {
+    let pos = parse_position::<G>(&args.position)?;
+    let time = match args.seconds {
+        Some(s) if s.is_finite() && s > 0.0 => Some(Duration::from_secs_f64(s)),
+        Some(s) => {
+            return Err(CliError::bad(format!(
+                "--seconds {s}: the time must be a positive number of seconds"
+            )));
+        }
+        None => None,
+    };
+    if args.max_nodes == Some(0) || args.table_mb == 0 {
+        return Err(CliError::bad(
+            "--max-nodes and --table-mb must be at least 1",
+        ));
+    }
+    let options = Options {
+        table_bytes: args.table_mb.saturating_mul(1 << 20),
+        symmetries: !args.no_symmetries,
+        max_nodes: args.max_nodes,
+        time,
+        ..Options::default()
+    };
+    let mut solver = Solver::new(options);
+    if args.each {
+        return solve_each(&mut solver, &pos, out);
+    }
+    let solution = run_solver(&mut solver, &pos);
+    if let Some(outcome) = pos.outcome() {
+        let what = match outcome {
+            Outcome::Win(p) => format!("{} has won", named::<G>(p)),
+            Outcome::Draw => "drawn, neither player can move".to_string(),
+        };
+        out.line(format!("the game is over: {what}"))?;
+    }
+    out.line(winner_line::<G>(&solution))?;
+    if let Some(line) = move_line(&pos, &solution) {
+        out.line(line)?;
+    }
+    out.line(format!("nodes: {}", solution.nodes))?;
+    out.line(format!("time: {:.2} s", solution.elapsed.as_secs_f64()))?;
+    if args.moves {
+        for (mv, result) in &solution.moves {
+            let what = match result {
+                MoveResult::Wins => "wins",
+                MoveResult::DoesNotWin => "does not win",
+                MoveResult::Open => "unknown",
+            };
+            out.line(format!("move {mv}: {what}"))?;
+        }
+    }
+    Ok(())
+}
+
+/// `--each`: one line per legal move, with the result of the position it leads to.
+fn solve_each<G: Game>(solver: &mut Solver<G>, pos: &G, out: &mut Output) -> CliResult {
+    let mut solved: Vec<(u64, String)> = Vec::new();
+    let (mut nodes, started) = (0u64, Instant::now());
+    for mv in pos.legal_moves() {
+        let mut next = pos.clone();
+        next.play_unchecked(&mv);
+        let class = next.canonical_hash();
+        if let Some((_, first)) = solved.iter().find(|(c, _)| *c == class) {
+            out.line(format!("{mv}: as {first} (a symmetric position)"))?;
+            continue;
+        }
+        let solution = run_solver(solver, &next);
+        nodes += solution.nodes;
+        let result = winner_line::<G>(&solution);
+        out.line(format!(
+            "{mv}: {}, {} nodes, {:.2} s",
+            result.trim_start_matches("winner: "),
+            solution.nodes,
+            solution.elapsed.as_secs_f64()
+        ))?;
+        solved.push((class, mv.to_string()));
+    }
+    out.line(format!("nodes: {nodes}"))?;
+    out.line(format!("time: {:.2} s", started.elapsed().as_secs_f64()))
+}

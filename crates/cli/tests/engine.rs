@@ -1,0 +1,202 @@
+//! `swapboard engine`, driven as a GUI drives it: commands on standard input, responses on
+//! standard output (`docs/ENGINE-PROTOCOL.md`).
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+/// A running engine and the ends of its pipes.
+struct Engine {
+    child: Child,
+    /// Standard input of the engine; dropped to close it.
+    input: Option<ChildStdin>,
+    output: BufReader<ChildStdout>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_swapboard"))
+            .arg("engine")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("the engine starts");
+        let input = child.stdin.take().expect("stdin");
+        let output = BufReader::new(child.stdout.take().expect("stdout"));
+        Engine {
+            child,
+            input: Some(input),
+            output,
+        }
+    }
+
+    /// Sends one line and returns every line up to the blank line that ends the response
+    /// (streamed lines included), without the blank line.
+    fn send(&mut self, line: &str) -> Vec<String> {
+        let input = self.input.as_mut().expect("the input is open");
+        writeln!(input, "{line}").expect("the engine reads");
+        input.flush().expect("flush");
+        let mut lines = Vec::new();
+        loop {
+            let mut text = String::new();
+            let n = self
+                .output
+                .read_line(&mut text)
+                .expect("the engine answers");
+            assert!(
+                n > 0,
+                "the engine stopped answering after {line:?}: {lines:?}"
+            );
+            let text = text.trim_end_matches('\n').to_string();
+            if text.is_empty() {
+                return lines;
+            }
+            lines.push(text);
+        }
+    }
+
+    /// The response to a command that must succeed, without its `= `.
+    fn ok(&mut self, line: &str) -> String {
+        let lines = self.send(line);
+        let last = lines.join("\n");
+        let response = lines
+            .iter()
+            .position(|l| l.starts_with('='))
+            .unwrap_or_else(|| panic!("{line:?} failed: {last}"));
+        let mut text = lines[response]
+            .trim_start_matches('=')
+            .trim_start()
+            .to_string();
+        for more in &lines[response + 1..] {
+            text.push('\n');
+            text.push_str(more);
+        }
+        text
+    }
+
+    /// The message of a command that must fail.
+    fn error(&mut self, line: &str) -> String {
+        let lines = self.send(line);
+        assert_eq!(lines.len(), 1, "{line:?}: {lines:?}");
+        assert!(lines[0].starts_with('?'), "{line:?} should fail: {lines:?}");
+        lines[0].trim_start_matches('?').trim().to_string()
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn identifies_itself_and_lists_what_it_knows() {
+    let mut e = Engine::start();
+    assert_eq!(e.ok("name"), "swapboard");
+    assert_eq!(e.ok("version"), env!("CARGO_PKG_VERSION"));
+    assert_eq!(e.ok("protocol_version"), "1");
+    let commands = e.ok("list_commands");
+    for c in [
+        "new", "position", "play", "genmove", "analyze", "undo", "quit",
+    ] {
+        assert!(commands.lines().any(|l| l == c), "{c}: {commands}");
+    }
+    let games = e.ok("list_games");
+    assert!(
+        games.contains("swaptimum Swaptimum by Mark Steere"),
+        "{games}"
+    );
+    assert!(
+        games.contains("scware Scware by Christian Freeling"),
+        "{games}"
+    );
+    assert!(games.contains("rapid-transit"), "{games}");
+    // Ids are echoed; comments and blank lines are ignored.
+    assert_eq!(e.send("7 name  # who are you"), ["=7 swapboard"]);
+    assert_eq!(
+        e.send("\n8 nonsense"),
+        ["?8 unknown command 'nonsense' (see list_commands)"]
+    );
+}
+
+#[test]
+fn plays_a_game_with_moves_undo_and_results() {
+    let mut e = Engine::start();
+    assert!(e.error("moves").contains("no game"));
+    assert_eq!(e.ok("new swaptimum 4"), "swaptimum ..../..../..../.... R");
+    let moves = e.ok("moves");
+    assert_eq!(moves.split(' ').count(), 16, "{moves}");
+    assert_eq!(e.ok("play b2"), "b2");
+    assert_eq!(e.ok("position"), "swaptimum ..../..../.R../.... B");
+    // Errors are answered in-protocol and the session goes on.
+    assert!(e.error("play b2").contains("occupied"));
+    assert!(e.error("play z9").contains("z9"));
+    assert!(e.error("play").contains("usage"));
+    assert!(e.error("new chess").contains("unknown game 'chess'"));
+    assert!(e.error("new swaptimum 99").contains("99"));
+    assert!(e.error("position swaptimum RB/BR B").contains("position"));
+    assert_eq!(e.ok("result"), "ongoing");
+    assert_eq!(e.ok("undo"), "swaptimum ..../..../..../.... R");
+    assert!(e.error("undo").contains("nothing to undo"));
+    // A position from the contract, a win, and the result.
+    assert_eq!(
+        e.ok("position flipstop R.../R.../R.../.... R"),
+        "flipstop R.../R.../R.../.... R"
+    );
+    assert_eq!(e.ok("play a1"), "a1");
+    assert_eq!(e.ok("result"), "R");
+    assert!(e.error("genmove").contains("over"));
+    assert_eq!(e.ok("moves"), "");
+    let board = e.ok("show");
+    assert!(board.lines().count() >= 4, "{board}");
+    assert_eq!(e.send("quit"), ["="]);
+}
+
+#[test]
+fn generates_and_analyses_moves_within_a_budget() {
+    let mut e = Engine::start();
+    e.ok("new flipstop 5");
+    let mv = e.ok("genmove iters=200");
+    assert_eq!(e.ok("moves").split(' ').count(), 24);
+    assert!(e.ok("position").contains('R'), "{mv} was not played");
+    for bad in [
+        "genmove ms=0",
+        "genmove speed=3",
+        "genmove level=9",
+        "genmove 1 2",
+    ] {
+        assert!(!e.error(bad).is_empty());
+    }
+    assert!(!e.ok("genmove level=2").is_empty());
+    let lines = e.send("5 analyze iters=3000");
+    let (last, infos) = lines.split_last().expect("a response");
+    assert!(last.starts_with("=5 bestmove "), "{lines:?}");
+    assert!(
+        !infos.is_empty() && infos.iter().all(|l| l.starts_with("info iterations ")),
+        "{lines:?}"
+    );
+    assert!(infos.last().unwrap().contains(" pv "), "{lines:?}");
+    // The engine still answers after the stream.
+    assert_eq!(e.ok("name"), "swapboard");
+}
+
+#[test]
+fn solves_small_positions_in_protocol() {
+    let mut e = Engine::start();
+    e.ok("position swaptimum ..R/.../... R");
+    // Red to move on 3 x 3 with a checker at c3.
+    let answer = e.ok("solve");
+    assert!(answer.starts_with("winner "), "{answer}");
+    assert!(answer.contains(" nodes "), "{answer}");
+    assert!(e.ok("solve nodes=1").starts_with("winner unknown"));
+    assert!(e.error("solve depth=3").contains("nodes=N"));
+}
+
+#[test]
+fn ends_cleanly_at_the_end_of_the_input() {
+    let mut e = Engine::start();
+    e.ok("new scware 5");
+    e.input = None;
+    let status = e.child.wait().expect("the engine ends");
+    assert!(status.success());
+}

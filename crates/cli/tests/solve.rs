@@ -1,0 +1,124 @@
+//! `swapboard solve`, run as a user runs it: the winner, a winning move, the nodes and the
+//! time; limits answered as "unknown"; bad input refused per the contract.
+
+use std::process::{Command, Output};
+
+fn swapboard(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_swapboard"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = swapboard(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+fn bad(args: &[&str]) -> String {
+    let out = swapboard(args);
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    assert!(out.stdout.is_empty(), "{args:?} printed on stdout");
+    let err = String::from_utf8(out.stderr).expect("utf-8");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    err
+}
+
+/// The value of the `key: value` line of a report.
+fn field<'a>(report: &'a str, key: &str) -> &'a str {
+    report
+        .lines()
+        .find_map(|l| l.strip_prefix(key)?.strip_prefix(": "))
+        .unwrap_or_else(|| panic!("no {key} line in {report}"))
+}
+
+#[test]
+fn the_empty_3x3_swaptimum_board_is_lost_for_red() {
+    let report = ok(&["solve", "swaptimum .../.../... R"]);
+    assert_eq!(field(&report, "winner"), "B (Blue)");
+    assert!(
+        field(&report, "move").contains("every move loses"),
+        "{report}"
+    );
+    assert!(field(&report, "nodes").parse::<u64>().unwrap() > 0);
+    assert!(field(&report, "time").ends_with(" s"));
+}
+
+#[test]
+fn a_winning_move_keeps_the_win() {
+    let pos = "flipstop ..../R.B./R.B./.... R";
+    let report = ok(&["solve", pos]);
+    assert_eq!(field(&report, "winner"), "R (Red)", "{report}");
+    let mv = field(&report, "move")
+        .strip_suffix(" (wins)")
+        .unwrap_or_else(|| panic!("{report}"));
+    let after = ok(&["apply", pos, mv]);
+    let next = after.lines().next().unwrap();
+    let report = ok(&["solve", next]);
+    assert_eq!(field(&report, "winner"), "R (Red)", "after {mv}: {report}");
+    // Every legal move is listed with what it does.
+    let listed = ok(&["solve", pos, "--moves"]);
+    let moves = ok(&["moves", pos]);
+    assert_eq!(
+        listed.lines().filter(|l| l.starts_with("move ")).count(),
+        moves.lines().count()
+    );
+    assert!(listed.contains(&format!("move {mv}: wins")), "{listed}");
+}
+
+#[test]
+fn limits_answer_unknown_and_exit_0() {
+    let report = ok(&[
+        "solve",
+        "swaptimum ..../..../..../.... R",
+        "--max-nodes",
+        "20",
+    ]);
+    assert_eq!(
+        field(&report, "winner"),
+        "unknown within the limit (the node limit was reached)"
+    );
+    assert!(!report.contains("move:"), "{report}");
+    // A game that can cycle is not guessed at either.
+    let start = ok(&["new", "rapid-transit"]);
+    let report = ok(&["solve", start.trim(), "--max-nodes", "3000"]);
+    assert!(
+        field(&report, "winner").starts_with("unknown within the limit"),
+        "{report}"
+    );
+}
+
+#[test]
+fn a_finished_game_is_reported_as_such() {
+    let report = ok(&["solve", "swaptimum R../R../R.. B"]);
+    assert_eq!(field(&report, "the game is over"), "R (Red) has won");
+    assert_eq!(field(&report, "winner"), "R (Red)");
+    assert_eq!(field(&report, "nodes"), "0");
+}
+
+#[test]
+fn each_move_is_solved_once_per_symmetry_class() {
+    let report = ok(&["solve", "flipstop .../.../... R", "--each"]);
+    let lines: Vec<&str> = report.lines().collect();
+    // Nine moves, then nodes and time.
+    assert_eq!(lines.len(), 11, "{report}");
+    // The corners are one class under the symmetries that keep Red's sides.
+    assert!(lines.iter().any(|l| l.starts_with("c3: as a1")), "{report}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("b2: B (Blue)")),
+        "{report}"
+    );
+}
+
+#[test]
+fn bad_input_is_refused() {
+    assert!(bad(&["solve", "swaptimum RB/BR R"]).contains("position 'swaptimum RB/BR R'"));
+    assert!(bad(&["solve", "go ..... B"]).contains("unknown game 'go'"));
+    assert!(bad(&["solve", "swaptimum .../.../... R", "--seconds=-1"]).contains("--seconds"));
+    assert!(bad(&["solve", "swaptimum .../.../... R", "--max-nodes", "0"]).contains("--max-nodes"));
+}
