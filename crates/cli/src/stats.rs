@@ -312,10 +312,9 @@ fn plot(report: &Report) -> String {
         }
         let _ = writeln!(
             svg,
-            r##"<text x="{x0}" y="{}" fill="#333">0</text><text x="{}" y="{}" text-anchor="end">{} games</text>"##,
+            r##"<text x="{x0}" y="{}" fill="#333">0</text><text x="{x0}" y="{}">{} games in the tallest bar</text>"##,
             y0 + ph - 4.0,
-            x0 - 6.0,
-            y0 + 10.0,
+            y0 - 6.0,
             top as u64
         );
         let _ = writeln!(

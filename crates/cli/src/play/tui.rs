@@ -84,9 +84,9 @@ impl<G: Compose> App<G> {
     }
 
     fn after_move(&mut self) {
+        // The side panel shows what the move did: no message needed.
         self.clear_draft();
-        let last = self.session.moves().len() - 1;
-        self.tell(self.session.describe(last));
+        self.tell("");
     }
 
     fn play(&mut self, mv: &G::Move) {
@@ -123,7 +123,7 @@ impl<G: Compose> App<G> {
                 self.play(&mv);
             }
             _ => {
-                self.tell(draft.prompt.clone());
+                self.tell("");
                 self.cells = cells;
                 self.draft = draft;
             }
@@ -220,7 +220,7 @@ impl<G: Compose> App<G> {
     fn draw(&mut self, frame: &mut Frame<'_>) {
         let view = self.session.view();
         let n = view.size as u16;
-        let board_width = (3 * n + 10).max(30);
+        let board_width = (3 * n + 10).max(48);
         let [board_area, side_area] =
             Layout::horizontal([Constraint::Length(board_width), Constraint::Min(30)])
                 .areas(frame.area());
