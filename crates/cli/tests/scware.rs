@@ -12,7 +12,11 @@ fn swapboard(args: &[&str]) -> Output {
 
 fn ok(args: &[&str]) -> String {
     let out = swapboard(args);
-    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout).unwrap()
 }
 
@@ -29,8 +33,14 @@ const KNIGHT: &str = "scware ...../..W../...../.W.../..... W g";
 
 #[test]
 fn new_prints_the_start_position() {
-    assert_eq!(ok(&["new", "scware"]), format!("scware {} W -\n", vec!["..........."; 11].join("/")));
-    assert_eq!(ok(&["new", "scware", "--size", "3"]), "scware .../.../... W -\n");
+    assert_eq!(
+        ok(&["new", "scware"]),
+        format!("scware {} W -\n", ["..........."; 11].join("/"))
+    );
+    assert_eq!(
+        ok(&["new", "scware", "--size", "3"]),
+        "scware .../.../... W -\n"
+    );
     assert!(bad(&["new", "scware", "--size", "27"]).contains("scware --size 27"));
 }
 
@@ -63,7 +73,10 @@ fn count_is_exact_on_a_position_with_millions_of_moves() {
             .iter()
             .all(|&(sc, sr)| sc.abs_diff(c) > 1 || sr.abs_diff(r) > 1)
     };
-    let placements = (0..11).flat_map(|c| (0..11).map(move |r| (c, r))).filter(|&(c, r)| clear(c, r)).count() as u64;
+    let placements = (0..11)
+        .flat_map(|c| (0..11).map(move |r| (c, r)))
+        .filter(|&(c, r)| clear(c, r))
+        .count() as u64;
     let growths = 5u64.pow(9) * 4u64.pow(3) - 1;
     let count: u64 = ok(&["count", &pos]).trim().parse().unwrap();
     assert_eq!(count, growths + placements);
@@ -72,7 +85,10 @@ fn count_is_exact_on_a_position_with_millions_of_moves() {
 
 #[test]
 fn apply_plays_moves_in_any_cell_order() {
-    assert_eq!(ok(&["apply", KNIGHT, "c3,b3"]), "scware ...../..W../.WW../.W.../..... R g\nresult: ongoing\n");
+    assert_eq!(
+        ok(&["apply", KNIGHT, "c3,b3"]),
+        "scware ...../..W../.WW../.W.../..... R g\nresult: ongoing\n"
+    );
     let won = ok(&["apply", "scware ..W../..W../...../..W../..W.. W g", "c3"]);
     assert!(won.ends_with("result: W\n"), "{won}");
 }
@@ -80,13 +96,19 @@ fn apply_plays_moves_in_any_cell_order() {
 #[test]
 fn refused_moves_say_why() {
     let err = bad(&["apply", KNIGHT, "b3"]);
-    assert!(err.contains("illegal move b3") && err.contains("b3 and c4 would be diagonally adjacent"), "{err}");
+    assert!(
+        err.contains("illegal move b3") && err.contains("b3 and c4 would be diagonally adjacent"),
+        "{err}"
+    );
     let err = bad(&["apply", "scware ...../...../.W.W./...../..... W g", "c3,b4"]);
     assert!(err.contains("would be grown twice"), "{err}");
     let err = bad(&["apply", "scware ...../...../.W.W./...../..... W g", "b4,b5"]);
     assert!(err.contains("b5 touches no original White group"), "{err}");
     let err = bad(&["apply", "scware ...../...../..W../.R.../..... R g", "b3+e5"]);
-    assert!(err.contains("the balancing move is no longer available"), "{err}");
+    assert!(
+        err.contains("the balancing move is no longer available"),
+        "{err}"
+    );
     let err = bad(&["apply", KNIGHT, "c3,c3"]);
     assert!(err.contains("c3 is named twice"), "{err}");
     let err = bad(&["apply", KNIGHT, "z9"]);
@@ -96,7 +118,10 @@ fn refused_moves_say_why() {
 #[test]
 fn bad_positions_are_named() {
     let err = bad(&["count", "scware ...../...../.W.../..W../..... W g"]);
-    assert!(err.contains("position 'scware") && err.contains("diagonally adjacent"), "{err}");
+    assert!(
+        err.contains("position 'scware") && err.contains("diagonally adjacent"),
+        "{err}"
+    );
     let err = bad(&["moves", "scware ..../..../..../.... W"]);
     assert!(err.contains("4 fields"), "{err}");
     let err = bad(&["perft", "scware ..x/.../... W -", "1"]);
@@ -118,6 +143,17 @@ fn show_draws_the_board_and_an_svg() {
 
 #[test]
 fn bench_reports_the_branching_factor() {
-    let out = ok(&["bench", "scware", "--size", "5", "--seconds", "0.2", "--branching"]);
-    assert!(out.contains("plies/s") && out.contains("legal moves per position"), "{out}");
+    let out = ok(&[
+        "bench",
+        "scware",
+        "--size",
+        "5",
+        "--seconds",
+        "0.2",
+        "--branching",
+    ]);
+    assert!(
+        out.contains("plies/s") && out.contains("legal moves per position"),
+        "{out}"
+    );
 }

@@ -1,2 +1,70 @@
-//! Benchmarks: random playouts and exact move counting.
-fn main() {}
+//! Benchmarks of the Scware engine: random playouts on 11x11, exact move counting on a
+//! crowded position, the lazy enumeration, and perft.
+//!
+//! `cargo bench -p swapboard-scware`. Figures and the machine are in docs/PERFORMANCE.md.
+
+use std::hint::black_box;
+use std::ops::ControlFlow;
+
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use swapboard_core::{Game, perft};
+use swapboard_scware::Scware;
+
+fn main() {
+    divan::main();
+}
+
+/// A crowded 11x11 middle game: 22 White and 22 Red groups, many of them interacting
+/// (knight's moves, shared liberties), 18 White groups with free liberties.
+const CROWDED: &str = "scware W.R.W.W..R./.R.W.R...RW/R...R...W../..R.W.W.R.W/.W.R...R.W./W...W.W....\
+/R.R...R.W.R/...W.R....W/.W.W..W.R../R...R..R..R/..W..W..W.W W g";
+
+/// One whole random game on 11x11 from the empty board.
+#[divan::bench]
+fn random_game_11x11(bencher: divan::Bencher) {
+    let start = Scware::start(11).unwrap();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+    bencher.bench_local(|| {
+        let mut p = start.clone();
+        let mut plies = 0u32;
+        while let Some(m) = p.random_move(&mut rng) {
+            p.play_unchecked(&m);
+            plies += 1;
+        }
+        black_box(plies)
+    });
+}
+
+/// The exact number of legal moves of the crowded position, without listing them.
+#[divan::bench]
+fn count_crowded_11x11(bencher: divan::Bencher) {
+    let p: Scware = CROWDED.parse().unwrap();
+    bencher.bench_local(|| black_box(&p).move_count());
+}
+
+/// Listing (and dropping) the first million moves of the crowded position lazily.
+#[divan::bench]
+fn enumerate_a_million_crowded_11x11(bencher: divan::Bencher) {
+    let p: Scware = CROWDED.parse().unwrap();
+    bencher.bench_local(|| {
+        let mut n = 0u32;
+        let _ = black_box(&p).for_each_move(|m| {
+            black_box(m);
+            n += 1;
+            if n == 1_000_000 {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        n
+    });
+}
+
+/// Perft 4 from the empty 5x5 board (688,352 nodes).
+#[divan::bench]
+fn perft_5x5_depth_4() {
+    let p = Scware::start(5).unwrap();
+    assert_eq!(perft(black_box(&p), 4), 688_352);
+}

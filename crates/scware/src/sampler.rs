@@ -5,13 +5,13 @@
 //! 1. The *kind* is drawn uniformly among the kinds the position offers: a placement, a
 //!    growth, and (Red, while nobody has grown) a balanced growth.
 //! 2. A placement is uniform over the legal placement cells.
-//! 3. A growth is *proposed* group by group (groups in cell order of their first stone): each
-//!    undecided group picks uniformly among "no growth" and its liberties still free (a
-//!    liberty shared with another group decides both). Stones whose restriction fails are
-//!    then dropped until none fails. A non-empty result is kept; an empty one is proposed
-//!    again (a few times, then the first legal growth of an exhaustive search is taken, and a
-//!    kind with no legal move at all is dropped from stage 1). A balanced growth adds a new
-//!    group uniformly among the cells clear of the growth.
+//! 3. A growth is *proposed*: each group independently picks uniformly among "no growth"
+//!    and its liberties (leaving out liberties that can never be legal); a liberty shared by
+//!    several groups is grown only if all of them picked it. Stones whose restriction fails
+//!    are then dropped until none fails. A non-empty result is kept; an empty one is
+//!    proposed again (a few times, then the first legal growth of an exhaustive search is
+//!    taken, and a kind with no legal move at all is dropped from stage 1). A balanced
+//!    growth adds a new group uniformly among the cells clear of the growth.
 //!
 //! Every legal move has a positive probability: any legal growth can be proposed as it is,
 //! and a legal proposal is kept unchanged. The tests check this on small positions.
@@ -21,7 +21,10 @@ use std::ops::ControlFlow;
 use rand::{Rng, RngExt};
 use swapboard_core::Game;
 
-use crate::turn::{SKIP, Search, Turn, UNSET};
+use swapboard_core::{Stone, StoneBoard};
+use swapboard_grid::{CellSet, MAILBOX_CAPACITY};
+
+use crate::turn::{SKIP, Search, Turn, UNSET, between_cells};
 use crate::{Scware, ScwareMove};
 
 /// Proposals tried before the exhaustive search.
@@ -32,6 +35,11 @@ const PROPOSALS: usize = 8;
 pub(crate) fn random_move<R: Rng + ?Sized>(pos: &Scware, rng: &mut R) -> Option<ScwareMove> {
     if pos.winner().is_some() {
         return None;
+    }
+    if !pos.balancing_available()
+        && let Some(mv) = fast_move(pos, rng)
+    {
+        return Some(mv);
     }
     let turn = Turn::new(pos.board(), pos.to_move());
     let sq = pos.board().square();
@@ -103,16 +111,31 @@ fn sample_growth<R: Rng + ?Sized>(
     };
     for _ in 0..PROPOSALS {
         reset(st);
-        for g in 0..turn.groups as u16 {
-            if st.choice[usize::from(g)] != UNSET {
-                continue;
+        // Each group picks independently; a liberty is grown when every group it touches
+        // picked it.
+        let picks: Vec<u16> = (0..turn.groups as u16)
+            .map(|g| {
+                let libs = turn.libs_of(g);
+                match rng.random_range(0..=libs.len()) {
+                    0 => SKIP,
+                    i => libs[i - 1],
+                }
+            })
+            .collect();
+        for (g, &lib) in picks.iter().enumerate() {
+            if lib != SKIP
+                && turn.libs[usize::from(lib)].owner() == g as u16
+                && turn.libs[usize::from(lib)]
+                    .groups()
+                    .iter()
+                    .all(|&h| picks[usize::from(h)] == lib)
+            {
+                turn.choose(st, lib);
             }
-            let libs = turn.libs_of(g);
-            let free = libs.iter().filter(|&&l| turn.can_choose(st, l)).count();
-            let pick = rng.random_range(0..=free);
-            match libs.iter().filter(|&&l| turn.can_choose(st, l)).nth(pick) {
-                Some(&l) => turn.choose(st, l),
-                None => st.choice[usize::from(g)] = SKIP,
+        }
+        for c in st.choice.iter_mut() {
+            if *c == UNSET {
+                *c = SKIP;
             }
         }
         turn.prune(st);
@@ -146,4 +169,212 @@ fn sample_growth<R: Rng + ?Sized>(
         }
     });
     found
+}
+
+/// Most groups a valid board can hold (groups stand at least two cells apart).
+const MAX_GROUPS: usize = 255;
+
+/// Group labels (1, 2, ...; 0 for none) of `own` stones by slot, and their number, or
+/// `None` if there are more than [`MAX_GROUPS`].
+fn label_groups(
+    board: &StoneBoard,
+    own: Stone,
+    label: &mut [u8; MAILBOX_CAPACITY],
+) -> Option<usize> {
+    let sq = board.square();
+    let orth = sq.orthogonal();
+    let mut stack = [0u16; MAILBOX_CAPACITY];
+    let mut groups = 0usize;
+    for s in sq.slots() {
+        if board.get(s) != own || label[s] != 0 {
+            continue;
+        }
+        groups += 1;
+        if groups > MAX_GROUPS {
+            return None;
+        }
+        label[s] = groups as u8;
+        stack[0] = s as u16;
+        let mut top = 1;
+        while top > 0 {
+            top -= 1;
+            let t = usize::from(stack[top]);
+            for d in orth {
+                let n = t.wrapping_add_signed(d);
+                if board.get(n) == own && label[n] == 0 {
+                    label[n] = groups as u8;
+                    stack[top] = n as u16;
+                    top += 1;
+                }
+            }
+        }
+    }
+    Some(groups)
+}
+
+/// The distinct group labels next to `slot` (zeros after them).
+#[inline]
+fn touching(label: &[u8; MAILBOX_CAPACITY], orth: [isize; 4], slot: usize) -> [u8; 4] {
+    let mut out = [0u8; 4];
+    let mut n = 0;
+    for d in orth {
+        let g = label[slot.wrapping_add_signed(d)];
+        if g != 0 && !out[..n].contains(&g) {
+            out[n] = g;
+            n += 1;
+        }
+    }
+    out
+}
+
+fn find(parent: &mut [u8; MAX_GROUPS + 1], mut x: u8) -> u8 {
+    while parent[usize::from(x)] != x {
+        let p = parent[usize::from(parent[usize::from(x)])];
+        parent[usize::from(x)] = p;
+        x = p;
+    }
+    x
+}
+
+/// The same distribution as the general path (placements and plain growths only), on
+/// fixed-size scratch arrays: no allocation, one scan of the board. `None` when the
+/// general path must decide (no proposal gave a growth, or an unusual board).
+fn fast_move<R: Rng + ?Sized>(pos: &Scware, rng: &mut R) -> Option<ScwareMove> {
+    let board = pos.board();
+    let sq = board.square();
+    let (orth, diag, stride) = (sq.orthogonal(), sq.diagonal(), sq.stride());
+    let own = Stone::of(pos.to_move());
+    let enemy = Stone::of(pos.to_move().other());
+    let mut label = [0u8; MAILBOX_CAPACITY];
+    let groups = label_groups(board, own, &mut label)?;
+
+    // Placement cells and the liberties that can ever be grown.
+    let mut libs = [0u16; MAILBOX_CAPACITY];
+    let mut placements = [0u16; MAILBOX_CAPACITY];
+    let (mut nlibs, mut nplace) = (0, 0);
+    for s in sq.slots() {
+        if board.get(s) != Stone::Empty {
+            continue;
+        }
+        let adj = touching(&label, orth, s);
+        if adj[0] == 0 {
+            if diag
+                .iter()
+                .all(|&d| board.get(s.wrapping_add_signed(d)) != own)
+            {
+                placements[nplace] = s as u16;
+                nplace += 1;
+            }
+            continue;
+        }
+        let dead = diag.iter().any(|&d| {
+            let n = s.wrapping_add_signed(d);
+            let g = label[n];
+            g != 0
+                && !adj.contains(&g)
+                && between_cells(s, n, stride)
+                    .iter()
+                    .all(|&b| board.get(b) == enemy)
+        });
+        if !dead {
+            libs[nlibs] = s as u16;
+            nlibs += 1;
+        }
+    }
+    let kinds = usize::from(nplace > 0) + usize::from(nlibs > 0);
+    if kinds == 0 {
+        return None;
+    }
+    let cell = |s: u16| sq.cell_at(usize::from(s)).expect("on the board");
+    if nplace > 0 && (nlibs == 0 || rng.random_range(0..2) == 0) {
+        return Some(ScwareMove::single(cell(
+            placements[rng.random_range(0..nplace)],
+        )));
+    }
+
+    let mut pick = [0u16; MAX_GROUPS + 1];
+    let mut options = [0u16; MAX_GROUPS + 1];
+    let mut parent = [0u8; MAX_GROUPS + 1];
+    let mut chosen = [0u16; MAX_GROUPS + 1];
+    let mut new = [false; MAILBOX_CAPACITY];
+    let rep = |s: usize| touching(&label, orth, s)[0];
+    for _ in 0..PROPOSALS {
+        // Each group picks uniformly among "no growth" and its liberties (reservoir).
+        for g in 1..=groups {
+            pick[g] = 0;
+            options[g] = 1;
+        }
+        for &x in &libs[..nlibs] {
+            for g in touching(&label, orth, usize::from(x)) {
+                if g == 0 {
+                    break;
+                }
+                let g = usize::from(g);
+                options[g] += 1;
+                if rng.random_range(0..options[g]) == 0 {
+                    pick[g] = x;
+                }
+            }
+        }
+        let mut n = 0;
+        for &x in &libs[..nlibs] {
+            let adj = touching(&label, orth, usize::from(x));
+            if adj
+                .iter()
+                .take_while(|&&g| g != 0)
+                .all(|&g| pick[usize::from(g)] == x)
+            {
+                chosen[n] = x;
+                n += 1;
+                new[usize::from(x)] = true;
+            }
+        }
+        // Drop stones breaking the restriction until none does.
+        loop {
+            for (g, p) in parent.iter_mut().enumerate().take(groups + 1) {
+                *p = g as u8;
+            }
+            for &x in &chosen[..n] {
+                let x = usize::from(x);
+                let adj = touching(&label, orth, x);
+                for &g in adj.iter().skip(1).take_while(|&&g| g != 0) {
+                    let (a, b) = (find(&mut parent, adj[0]), find(&mut parent, g));
+                    parent[usize::from(a)] = b;
+                }
+                for d in orth {
+                    let y = x.wrapping_add_signed(d);
+                    if new[y] {
+                        let (a, b) = (find(&mut parent, adj[0]), find(&mut parent, rep(y)));
+                        parent[usize::from(a)] = b;
+                    }
+                }
+            }
+            let before = n;
+            let mut i = 0;
+            while i < n {
+                let x = usize::from(chosen[i]);
+                let rx = find(&mut parent, rep(x));
+                let broken = diag.iter().any(|&d| {
+                    let y = x.wrapping_add_signed(d);
+                    let other = if new[y] { rep(y) } else { label[y] };
+                    other != 0 && find(&mut parent, other) != rx
+                });
+                if broken {
+                    new[x] = false;
+                    n -= 1;
+                    chosen[i] = chosen[n];
+                } else {
+                    i += 1;
+                }
+            }
+            if n == before {
+                break;
+            }
+        }
+        if n > 0 {
+            let cells: CellSet = chosen[..n].iter().map(|&x| cell(x)).collect();
+            return Some(ScwareMove::growth(cells));
+        }
+    }
+    None
 }

@@ -52,17 +52,24 @@ fn invariant(pos: &Scware) -> Result<(), String> {
         };
         for c in 0..n as i8 {
             for r in 0..n as i8 {
-                if let (Some(a), Some(b)) = (at(c, r), at(c + 1, r + 1)) {
-                    if a != b {
-                        return Err(format!("diagonal stones in different groups at column {c}, row {r}"));
-                    }
+                if let (Some(a), Some(b)) = (at(c, r), at(c + 1, r + 1))
+                    && a != b
+                {
+                    return Err(format!(
+                        "diagonal stones in different groups at column {c}, row {r}"
+                    ));
                 }
-                if let (Some(a), Some(b)) = (at(c + 1, r), at(c, r + 1)) {
-                    if a != b {
-                        return Err(format!("anti-diagonal stones in different groups at column {c}, row {r}"));
-                    }
+                if let (Some(a), Some(b)) = (at(c + 1, r), at(c, r + 1))
+                    && a != b
+                {
+                    return Err(format!(
+                        "anti-diagonal stones in different groups at column {c}, row {r}"
+                    ));
                 }
-                if !pos.grown() && at(c, r).is_some() && (at(c + 1, r).is_some() || at(c, r + 1).is_some()) {
+                if !pos.grown()
+                    && at(c, r).is_some()
+                    && (at(c + 1, r).is_some() || at(c, r + 1).is_some())
+                {
                     return Err("a group of two stones while nobody has grown".into());
                 }
                 if board.at(Cell::new(c as u8, r as u8)) == Stone::Empty {
@@ -91,7 +98,11 @@ fn liberties(pos: &Scware) -> Vec<Cell> {
         .filter(|&c| {
             board.at(c) == Stone::Empty && {
                 let s = board.square().slot(c);
-                board.square().orthogonal().iter().any(|&d| board.get(s.wrapping_add_signed(d)) == own)
+                board
+                    .square()
+                    .orthogonal()
+                    .iter()
+                    .any(|&d| board.get(s.wrapping_add_signed(d)) == own)
             }
         })
         .collect()
@@ -106,7 +117,10 @@ fn candidates(pos: &Scware) -> Vec<ScwareMove> {
     let libs = liberties(pos);
     if libs.len() <= 8 {
         for mask in 1u32..(1 << libs.len()) {
-            let set: CellSet = (0..libs.len()).filter(|i| mask >> i & 1 == 1).map(|i| libs[i]).collect();
+            let set: CellSet = (0..libs.len())
+                .filter(|i| mask >> i & 1 == 1)
+                .map(|i| libs[i])
+                .collect();
             out.push(ScwareMove::growth(set));
             if !pos.grown() && mask.count_ones() <= 2 {
                 for &p in &cells {
@@ -160,7 +174,10 @@ fn scware_passes_the_conformance_suite() {
 #[test]
 fn scware_steps_pass_the_conformance_suite() {
     Suite::<ScwareSteps> {
-        positions: seeds().iter().map(|p| swapboard_core::Stepwise::to_steps(p)).collect(),
+        positions: seeds()
+            .iter()
+            .map(swapboard_core::Stepwise::to_steps)
+            .collect(),
         candidates: step_candidates,
         invariant: |s| invariant(s.position()),
         playouts: 25,

@@ -24,7 +24,10 @@ fn play(p: &Scware, mv: &str) -> Scware {
 #[test]
 fn white_moves_first_on_an_empty_11x11_board() {
     let start = Scware::start(Scware::DEFAULT_SIZE).unwrap();
-    assert_eq!(start.to_string(), format!("scware {} W -", vec!["..........."; 11].join("/")));
+    assert_eq!(
+        start.to_string(),
+        format!("scware {} W -", ["..........."; 11].join("/"))
+    );
     assert_eq!(start.to_move(), Player::First);
     assert_eq!(Scware::colour_letter(Player::First), 'W');
     assert_eq!(start.move_count(), 121);
@@ -36,9 +39,15 @@ fn a_knights_move_connection_is_grown_with_two_stones() {
     // White b2 and c4 are a knight's move apart.
     let p = pos("scware ...../..W../...../.W.../..... W g");
     let after = play(&p, "c3,b3");
-    assert_eq!(after.to_string(), "scware ...../..W../.WW../.W.../..... R g");
+    assert_eq!(
+        after.to_string(),
+        "scware ...../..W../.WW../.W.../..... R g"
+    );
     // Either stone alone would stand diagonally next to the other group.
-    assert!(refusal(&p, "b3").contains("b3 and c4 would be diagonally adjacent White stones in different groups"));
+    assert!(
+        refusal(&p, "b3")
+            .contains("b3 and c4 would be diagonally adjacent White stones in different groups")
+    );
     assert!(refusal(&p, "c3").contains("b2 and c3 would be diagonally adjacent"));
     // The other connections: c2 with c3, b3 with b4.
     for mv in ["c2,c3", "b3,b4"] {
@@ -50,10 +59,17 @@ fn a_knights_move_connection_is_grown_with_two_stones() {
 fn a_stone_touching_two_groups_grows_both() {
     let p = pos("scware ...../...../.W.W./...../..... W g");
     let after = play(&p, "c3");
-    assert_eq!(after.to_string(), "scware ...../...../.WWW./...../..... R g");
+    assert_eq!(
+        after.to_string(),
+        "scware ...../...../.WWW./...../..... R g"
+    );
     // c3 grew both groups: another stone next to either is a second growth.
-    assert!(refusal(&p, "c3,b4").contains("the White group at b3 would be grown twice, by b4 and c3"));
-    assert!(refusal(&p, "c3,e3").contains("the White group at d3 would be grown twice, by c3 and e3"));
+    assert!(
+        refusal(&p, "c3,b4").contains("the White group at b3 would be grown twice, by b4 and c3")
+    );
+    assert!(
+        refusal(&p, "c3,e3").contains("the White group at d3 would be grown twice, by c3 and e3")
+    );
     // Growing both groups separately is fine (any subset of the groups).
     assert!(p.is_legal(&p.parse_move("b4,d2").unwrap()));
     assert!(p.is_legal(&p.parse_move("a3,e3").unwrap()));
@@ -70,7 +86,10 @@ fn every_growth_stone_touches_an_original_group() {
 #[test]
 fn the_restriction_refuses_a_new_group_diagonal_to_an_own_stone() {
     let p = pos("scware ...../...../...../.W.../..... W -");
-    assert!(refusal(&p, "c3").contains("b2 and c3 would be diagonally adjacent White stones in different groups"));
+    assert!(
+        refusal(&p, "c3")
+            .contains("b2 and c3 would be diagonally adjacent White stones in different groups")
+    );
     assert!(p.is_legal(&p.parse_move("d4").unwrap()));
     // Occupied cells are named.
     assert!(refusal(&p, "b2").contains("b2 is not empty"));
@@ -89,10 +108,19 @@ fn red_may_balance_while_nobody_has_grown() {
     let p = pos("scware ...../...../..W../.R.../..... R -");
     assert!(p.balancing_available());
     let after = play(&p, "b3+e5");
-    assert_eq!(after.to_string(), "scware ....R/...../.RW../.R.../..... W g");
+    assert_eq!(
+        after.to_string(),
+        "scware ....R/...../.RW../.R.../..... W g"
+    );
     // The new group must start a group: not next to Red's stones, old or new.
-    assert!(refusal(&p, "b3+b4").contains("b4 would not start a new group: it touches the Red stone at b3"));
-    assert!(refusal(&p, "b3+a1").contains("a1 and b2 would be diagonally adjacent Red stones in different groups"));
+    assert!(
+        refusal(&p, "b3+b4")
+            .contains("b4 would not start a new group: it touches the Red stone at b3")
+    );
+    assert!(
+        refusal(&p, "b3+a1")
+            .contains("a1 and b2 would be diagonally adjacent Red stones in different groups")
+    );
     assert!(refusal(&p, "b3+c4").contains("b3 and c4 would be diagonally adjacent Red stones"));
     // A growth must come first.
     assert!(refusal(&p, "e5+e1").contains("e5 touches no original Red group"));
@@ -124,7 +152,19 @@ fn balanced_moves_are_listed_and_counted() {
     let moves = p.legal_moves();
     let counts = p.move_counts();
     assert_eq!(counts.total(), moves.len() as u128);
-    assert_eq!(moves.iter().filter(|m| matches!(m, ScwareMove::Stones { new_group: Some(_), .. })).count() as u128, counts.balanced);
+    assert_eq!(
+        moves
+            .iter()
+            .filter(|m| matches!(
+                m,
+                ScwareMove::Stones {
+                    new_group: Some(_),
+                    ..
+                }
+            ))
+            .count() as u128,
+        counts.balanced
+    );
     assert!(counts.balanced > 0);
     assert!(moves.iter().any(|m| m.to_string() == "b3+e5"));
     // b2 has four liberties, a1 would not start a group clear of b1.
@@ -147,11 +187,26 @@ fn connecting_top_to_bottom_wins_for_white() {
 #[test]
 fn positions_no_game_reaches_are_refused() {
     for (text, why) in [
-        ("scware ...../...../.W.../..W../..... W g", "White's stones b3 and c2 stand diagonally adjacent in different groups"),
-        ("scware ...../...../.WR../.RW../..... W g", "diagonally adjacent in different groups"),
-        ("scware ...../...../.WW../...../..... W -", "only a growth joins stones"),
-        ("scware ...../...../...../...../..... W x", "the grown field is 'x'"),
-        ("scware ...../...../...../...../..... B -", "expected 'W' or 'R'"),
+        (
+            "scware ...../...../.W.../..W../..... W g",
+            "White's stones b3 and c2 stand diagonally adjacent in different groups",
+        ),
+        (
+            "scware ...../...../.WR../.RW../..... W g",
+            "diagonally adjacent in different groups",
+        ),
+        (
+            "scware ...../...../.WW../...../..... W -",
+            "only a growth joins stones",
+        ),
+        (
+            "scware ...../...../...../...../..... W x",
+            "the grown field is 'x'",
+        ),
+        (
+            "scware ...../...../...../...../..... B -",
+            "expected 'W' or 'R'",
+        ),
         ("scware ...../...../...../..... W -", "row"),
         ("scware ...../...../...../...../..... W", "4 fields"),
     ] {
@@ -165,7 +220,10 @@ fn pass_is_the_only_move_of_a_player_who_cannot_move() {
     // White's only empty cells, a3 and b3, are next to White stones, but every growth into
     // them leaves c4 or a4 diagonally next to a new stone of another group; Red can play.
     let p = pos("scware WRRRW/WRWRR/..RRW/RWRWW/RWRRW W g");
-    assert!(refusal(&p, "a3,b3").contains("b3 and c4 would be diagonally adjacent White stones in different groups"));
+    assert!(
+        refusal(&p, "a3,b3")
+            .contains("b3 and c4 would be diagonally adjacent White stones in different groups")
+    );
     assert!(!p.can_move(Player::First), "{:?}", p.legal_moves());
     assert!(p.can_move(Player::Second));
     assert_eq!(p.legal_moves(), vec![ScwareMove::Pass]);
@@ -206,7 +264,12 @@ fn steps_rebuild_every_move_once() {
 }
 
 /// Every complete path of decisions of one turn, checked to give a new move each time.
-fn walk_turn(p: &Scware, s: &swapboard_scware::ScwareSteps, path: &mut Vec<ScwareStep>, seen: &mut HashSet<ScwareMove>) {
+fn walk_turn(
+    p: &Scware,
+    s: &swapboard_scware::ScwareSteps,
+    path: &mut Vec<ScwareStep>,
+    seen: &mut HashSet<ScwareMove>,
+) {
     let steps = s.legal_moves();
     assert!(!steps.is_empty(), "dead end after {path:?}");
     for step in steps {
@@ -214,7 +277,9 @@ fn walk_turn(p: &Scware, s: &swapboard_scware::ScwareSteps, path: &mut Vec<Scwar
         let mut next = s.clone();
         next.play_unchecked(&step);
         if next.at_turn_start() {
-            let mv = p.move_from_steps(path).expect("a complete path gives a move");
+            let mv = p
+                .move_from_steps(path)
+                .expect("a complete path gives a move");
             assert!(seen.insert(mv), "{mv} built twice");
             assert_eq!(next.position(), &p.clone().play(&mv).unwrap());
         } else {
@@ -235,12 +300,32 @@ fn steps_explain_refusals_and_read_their_text() {
     assert_eq!(b3, ScwareStep::Grow("b3".parse().unwrap()));
     let mut s2 = s.clone();
     s2.play_unchecked(&b3);
-    assert_eq!(s2.to_string(), "scware-steps ...../..W../...../.W.../..... W g grow:1:b3");
-    assert_eq!(s2.to_string().parse::<swapboard_scware::ScwareSteps>().unwrap(), s2);
+    assert_eq!(
+        s2.to_string(),
+        "scware-steps ...../..W../...../.W.../..... W g grow:1:b3"
+    );
+    assert_eq!(
+        s2.to_string()
+            .parse::<swapboard_scware::ScwareSteps>()
+            .unwrap(),
+        s2
+    );
     // With b3 grown, group c4 must grow into c3 or b4 to join it.
     let legal: Vec<String> = s2.legal_moves().iter().map(ToString::to_string).collect();
     assert_eq!(legal, ["b4", "c3"]);
-    assert!(s2.check_move(&ScwareStep::Skip).unwrap_err().to_string().contains("no legal growth continues"));
-    assert!(s2.check_move(&ScwareStep::Place("e1".parse().unwrap())).is_err());
-    assert!("scware-steps ...../..W../...../.W.../..... W g grow:1:e5".parse::<swapboard_scware::ScwareSteps>().is_err());
+    assert!(
+        s2.check_move(&ScwareStep::Skip)
+            .unwrap_err()
+            .to_string()
+            .contains("no legal growth continues")
+    );
+    assert!(
+        s2.check_move(&ScwareStep::Place("e1".parse().unwrap()))
+            .is_err()
+    );
+    assert!(
+        "scware-steps ...../..W../...../.W.../..... W g grow:1:e5"
+            .parse::<swapboard_scware::ScwareSteps>()
+            .is_err()
+    );
 }
