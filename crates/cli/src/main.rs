@@ -10,14 +10,15 @@
 mod analyze;
 mod arena;
 mod commands;
+mod demo;
 mod engine;
 mod error;
 mod games;
 mod output;
-mod research;
-mod solve;
 mod play;
 mod replay;
+mod research;
+mod solve;
 mod stats;
 mod swap61;
 
@@ -46,6 +47,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// A short scripted tour: positions from the rule sheets played through the engines.
+    Demo,
     /// Print the start position of a game.
     New {
         /// The game (swaptimum, flipstop, ...).
@@ -134,7 +137,10 @@ fn game_of(position: &str) -> &str {
 
 fn run(command: Command, out: &mut Output) -> CliResult {
     match command {
-        Command::New { game, size } => with_game!(game.as_str(), G => commands::new::<G>(size, out)),
+        Command::Demo => demo::demo(out),
+        Command::New { game, size } => {
+            with_game!(game.as_str(), G => commands::new::<G>(size, out))
+        }
         Command::Moves { position } => {
             with_game!(game_of(&position), G => commands::moves::<G>(&position, out))
         }
@@ -154,7 +160,14 @@ fn run(command: Command, out: &mut Output) -> CliResult {
         Command::Analyze(args) => {
             with_game!(game_of(&args.position), G => analyze::analyze::<G>(&args, out))
         }
-        Command::Bench { game, size, seconds, seed, max_plies, branching } => {
+        Command::Bench {
+            game,
+            size,
+            seconds,
+            seed,
+            max_plies,
+            branching,
+        } => {
             with_game!(game.as_str(), G => commands::bench::<G>(size, seconds, seed, max_plies, branching, out))
         }
         Command::Solve(args) => {

@@ -6,15 +6,21 @@ use swapboard_grid::Cell;
 use crate::status_line;
 
 /// A plain-text picture of the board: column letters above and below, row numbers left and
-/// right, each player's edges marked with their colour letter, then the status and notes.
+/// right, the board framed, each player's edges marked with their colour letter outside the
+/// frame, then the status and notes.
 ///
 /// A `*` before a checker marks a cell the last move changed; a `^` marks a terminal piece.
 ///
 /// ```text
-///       a b c
-///       R R R
-///   3 B . R . B 3
-///   ...
+///         a b c
+///         R R R
+///       +-------+
+///     3 B| . R . |B 3
+///     2 B| . R B |B 2
+///     1 B| . R . |B 1
+///       +-------+
+///         R R R
+///         a b c
 /// ```
 pub fn text(view: &BoardView) -> String {
     let n = view.size;
@@ -26,22 +32,20 @@ pub fn text(view: &BoardView) -> String {
             .position(|&s| s == side)
             .map(|i| view.letters[i])
     };
-    let tb = side_letter(SideOwner::TopBottom);
-    let lr = side_letter(SideOwner::LeftRight);
-    let letters: String = (0..n)
+    let top_bottom = side_letter(SideOwner::TopBottom);
+    let left_right = side_letter(SideOwner::LeftRight).unwrap_or(' ');
+    let columns: String = (0..n)
         .map(|c| format!(" {}", (b'a' + c as u8) as char))
         .collect();
-    let edge = |ch: Option<char>| -> String {
-        ch.map(|c| (0..n).map(|_| format!(" {c}")).collect())
-            .unwrap_or_default()
-    };
-    let _ = writeln!(out, "     {letters}");
-    if tb.is_some() {
-        let _ = writeln!(out, "     {}", edge(tb));
+    let frame = format!("      +{}+", "-".repeat(2 * n + 1));
+    let edge = top_bottom.map(|c| format!("       {}", format!(" {c}").repeat(n)));
+    let _ = writeln!(out, "       {columns}");
+    if let Some(edge) = &edge {
+        let _ = writeln!(out, "{edge}");
     }
+    let _ = writeln!(out, "{frame}");
     for row in (0..n).rev() {
-        let l = lr.map_or(' ', |c| c);
-        let _ = write!(out, "{:>3} {l}", row + 1);
+        let _ = write!(out, "{:>4} {left_right}|", row + 1);
         for col in 0..n {
             let cell = Cell::new(col as u8, row as u8);
             let ch = view.owner(cell).map_or('.', |p| view.letters[p.index()]);
@@ -58,12 +62,13 @@ pub fn text(view: &BoardView) -> String {
             };
             let _ = write!(out, "{open}{ch}");
         }
-        let _ = writeln!(out, " {l} {}", row + 1);
+        let _ = writeln!(out, " |{left_right} {}", row + 1);
     }
-    if tb.is_some() {
-        let _ = writeln!(out, "     {}", edge(tb));
+    let _ = writeln!(out, "{frame}");
+    if let Some(edge) = &edge {
+        let _ = writeln!(out, "{edge}");
     }
-    let _ = writeln!(out, "     {letters}");
+    let _ = writeln!(out, "       {columns}");
     let _ = writeln!(out, "{}", status_line(view));
     for note in &view.notes {
         let _ = writeln!(out, "{note}");
