@@ -19,8 +19,9 @@
 //! The sheet has no repetition rule, and games can revisit positions: record hashes with
 //! `swapboard_core::History` to see it. Cornering is shown, never enforced.
 
+mod bits;
+mod kept;
 mod moves;
-mod networks;
 mod position;
 mod verdict;
 

@@ -3,96 +3,35 @@ use std::hash::{Hash, Hasher};
 use std::ops::{ControlFlow, RangeInclusive};
 use std::str::FromStr;
 
-use rand::{Rng, RngExt};
+use rand::Rng;
 use swapboard_core::{
     BoardView, CellMark, Game, IllegalMove, MoveError, Outcome, Player, PositionError, SideOwner,
     Stone, StoneBoard, text, whole_turns, zobrist,
 };
 use swapboard_grid::{Cell, CellSet, Square};
 
-use crate::networks::{Networks, SlotSet};
+use crate::kept::{Fault, Tables};
 use crate::{COLOUR_NAMES, LETTERS, Move, Verdict, decide};
 
 /// The smallest board of the size variant.
 const MIN_SIZE: usize = 4;
-/// The largest board of the size variant (the networks' tables are sized for it).
+/// The largest board of the size variant (the kept tables are sized for it).
 const MAX_SIZE: usize = 16;
-/// Pieces of one colour on the largest board: a bound on network sizes and counts.
-const MAX_PIECES: usize = MAX_SIZE * MAX_SIZE / 2;
 
 /// A Rapid Transit position: the full board, the player to move, the passes made in a row
 /// just before it, and the last player to swap (which breaks a tie of network sizes).
 ///
 /// The position text is `rapid-transit <rows> <to-move> <passes> <last swapper or ->`, e.g.
 /// the start `rapid-transit CRCRCRCR/.../RCRCRCRC R 0 -`. Only these four fields make the
-/// position: equality and hashing ignore the derived networks (whose labels depend on the
-/// path that led here).
+/// position: equality and hashing ignore the derived tables (whose network labels depend on
+/// the path that led here).
 #[derive(Clone)]
 pub struct RapidTransit {
     board: StoneBoard,
     to_move: Player,
     passes: u8,
     last_swapper: Option<Player>,
-    nets: Networks,
-}
-
-/// Why a swap breaks restriction 2 or 3, found from the kept tables alone.
-enum Fault {
-    /// The 2 x 2 block (lower-left slot) would be all `colour`.
-    Block { block: usize, colour: Player },
-    /// The piece of `colour` moved to `slot` would have only `friends` friendly neighbours.
-    Lonely {
-        slot: usize,
-        colour: Player,
-        friends: u8,
-    },
-}
-
-/// What one of the mover's networks can reach: its terminals able to move and the
-/// opponent pieces of its adjacent networks that could end with two friends.
-struct Reach {
-    terminals: [u16; MAX_PIECES],
-    terminal_count: usize,
-    /// Terminals that are not cornered.
-    free_terminals: usize,
-    partners: [u16; MAX_PIECES],
-    partner_count: usize,
-    /// Partners that are not cornered.
-    free_partners: usize,
-    /// The adjacent opponent networks, by label.
-    networks: SlotSet,
-}
-
-impl Default for Reach {
-    fn default() -> Reach {
-        Reach {
-            terminals: [0; MAX_PIECES],
-            terminal_count: 0,
-            free_terminals: 0,
-            partners: [0; MAX_PIECES],
-            partner_count: 0,
-            free_partners: 0,
-            networks: SlotSet::default(),
-        }
-    }
-}
-
-impl Reach {
-    fn clear(&mut self) {
-        self.terminal_count = 0;
-        self.free_terminals = 0;
-        self.partner_count = 0;
-        self.free_partners = 0;
-        self.networks = SlotSet::default();
-    }
-
-    fn terminals(&self) -> &[u16] {
-        &self.terminals[..self.terminal_count]
-    }
-
-    fn partners(&self) -> &[u16] {
-        &self.partners[..self.partner_count]
-    }
+    tables: Tables,
 }
 
 /// The board side as a variant size, or why it is not one.
@@ -137,13 +76,14 @@ impl RapidTransit {
         passes: u8,
         last_swapper: Option<Player>,
     ) -> RapidTransit {
-        let nets = Networks::new(&board);
+        let n = board.size();
+        let tables = Tables::new(n, |i| board.at(cell_of(n, i)) == Stone::First);
         RapidTransit {
             board,
             to_move,
             passes,
             last_swapper,
-            nets,
+            tables,
         }
     }
 
@@ -164,46 +104,28 @@ impl RapidTransit {
 
     /// The sizes of `player`'s networks, largest first.
     pub fn network_sizes(&self, player: Player) -> Vec<usize> {
-        let own = Stone::of(player);
-        let mut sizes: Vec<usize> = self
-            .board
-            .square()
-            .slots()
-            .filter(|&s| self.board.get(s) == own && self.nets.id(s) == s)
-            .map(|s| self.nets.size_of(s))
-            .collect();
-        sizes.sort_unstable_by(|a, b| b.cmp(a));
-        sizes
+        self.tables.network_sizes(player)
     }
 
     /// The size of the network through `cell` (which must be on the board).
     pub fn network_size_at(&self, cell: Cell) -> usize {
-        self.nets
-            .size_of(self.nets.id(self.board.square().slot(cell)))
+        self.tables.network_size_at(self.index(cell))
     }
 
     /// `player`'s terminal pieces: at most one like-coloured orthogonal neighbour.
     pub fn terminals(&self, player: Player) -> CellSet {
-        self.cells_where(player, |nets, s| nets.is_terminal(s))
+        self.cell_set(self.tables.terminals(player))
     }
 
     /// `player`'s cornered pieces: in some 2 x 2 block whose other three pieces are the
     /// opponent's. (Defined by the sheet, used by no rule; a swap may never move a piece out
     /// of such a block, since that would fill the block with one colour.)
     pub fn cornered(&self, player: Player) -> CellSet {
-        self.cells_where(player, |nets, s| nets.cornered(s) != 0)
+        self.cell_set(self.tables.cornered(player))
     }
 
-    fn cells_where(&self, player: Player, keep: impl Fn(&Networks, usize) -> bool) -> CellSet {
-        let own = Stone::of(player);
-        let square = self.board.square();
-        square
-            .cells()
-            .filter(|&c| {
-                let s = square.slot(c);
-                self.board.get(s) == own && keep(&self.nets, s)
-            })
-            .collect()
+    fn cell_set(&self, cells: Vec<usize>) -> CellSet {
+        cells.into_iter().map(|i| self.cell(i)).collect()
     }
 
     /// The result and its reason once both players have passed in a row.
@@ -215,254 +137,40 @@ impl RapidTransit {
         })
     }
 
+    /// The kept tables' index of a cell on the board.
     #[inline]
-    fn cell(&self, slot: usize) -> Cell {
-        self.board
-            .square()
-            .cell_at(slot)
-            .expect("a slot of a piece lies on the board")
+    fn index(&self, cell: Cell) -> usize {
+        usize::from(cell.row()) * self.board.size() + usize::from(cell.col())
     }
 
-    /// Calls `f` with the [`Reach`] of each of the mover's networks that has a terminal
-    /// able to move, built from the kept rings and counts (no flood, no board copy).
-    fn for_each_reach<F: FnMut(&Reach) -> ControlFlow<()>>(&self, mut f: F) -> ControlFlow<()> {
-        let mover = Stone::of(self.to_move);
-        let foe = Stone::of(self.to_move.other());
-        let square = self.board.square();
-        let orth = square.orthogonal();
-        let nets = &self.nets;
-        let mut done = SlotSet::default();
-        let mut reach = Reach::default();
-        let mut adjacent = [0u16; MAX_PIECES];
-        for slot in square.slots() {
-            // A terminal with fewer than two opposing neighbours can never end with two
-            // friendly ones.
-            if self.board.get(slot) != mover || !nets.is_terminal(slot) || nets.foes(slot) < 2 {
-                continue;
-            }
-            let net = nets.id(slot);
-            if !done.insert(net) {
-                continue;
-            }
-            reach.clear();
-            let mut adjacent_count = 0;
-            let mut member = net;
-            loop {
-                if nets.is_terminal(member) && nets.foes(member) >= 2 {
-                    reach.terminals[reach.terminal_count] = member as u16;
-                    reach.terminal_count += 1;
-                    reach.free_terminals += usize::from(nets.cornered(member) == 0);
-                }
-                for d in orth {
-                    let n = member.wrapping_add_signed(d);
-                    if self.board.get(n) == foe && reach.networks.insert(nets.id(n)) {
-                        adjacent[adjacent_count] = nets.id(n) as u16;
-                        adjacent_count += 1;
-                    }
-                }
-                member = nets.next(member);
-                if member == net {
-                    break;
-                }
-            }
-            for &other in &adjacent[..adjacent_count] {
-                let other = usize::from(other);
-                let mut q = other;
-                loop {
-                    // A partner needs two opposing neighbours to end with two friends.
-                    if nets.foes(q) >= 2 {
-                        reach.partners[reach.partner_count] = q as u16;
-                        reach.partner_count += 1;
-                        reach.free_partners += usize::from(nets.cornered(q) == 0);
-                    }
-                    q = nets.next(q);
-                    if q == other {
-                        break;
-                    }
-                }
-            }
-            f(&reach)?;
-        }
-        ControlFlow::Continue(())
-    }
-
-    /// Whether two slots share a 2 x 2 block (orthogonal or diagonal neighbours).
+    /// The cell of a kept tables' index.
     #[inline]
-    fn near(&self, p: usize, q: usize) -> bool {
-        let s = self.board.square().stride();
-        let d = p.abs_diff(q);
-        d == 1 || (s - 1..=s + 1).contains(&d)
+    fn cell(&self, index: usize) -> Cell {
+        cell_of(self.board.size(), index)
     }
 
-    /// The opposing pieces sharing a block with `p` that are partners in `reach`.
+    /// The swap of the mover's piece on index `p` with the opponent's on `q`.
     #[inline]
-    fn near_partners(&self, p: usize, reach: &Reach) -> impl Iterator<Item = usize> {
-        let foe = Stone::of(self.to_move.other());
-        self.board
-            .square()
-            .king()
-            .into_iter()
-            .map(move |d| p.wrapping_add_signed(d))
-            .filter(move |&q| {
-                self.board.get(q) == foe
-                    && self.nets.foes(q) >= 2
-                    && reach.networks.contains(self.nets.id(q))
-            })
-    }
-
-    /// Calls `f(p, q)` for every legal swap of one network's terminal `p` with partner `q`.
-    ///
-    /// Apart from pieces sharing a 2 x 2 block, restrictions 2 and 3 hold exactly when
-    /// neither piece is cornered (both already have two opposing neighbours): those pairs
-    /// need no check. Pairs sharing a block are judged one by one.
-    fn for_each_swap_in<F: FnMut(usize, usize) -> ControlFlow<()>>(
-        &self,
-        reach: &Reach,
-        f: &mut F,
-    ) -> ControlFlow<()> {
-        let nets = &self.nets;
-        if reach.free_terminals > 0 && reach.free_partners > 0 {
-            for &p in reach.terminals() {
-                let p = usize::from(p);
-                if nets.cornered(p) != 0 {
-                    continue;
-                }
-                for &q in reach.partners() {
-                    let q = usize::from(q);
-                    if nets.cornered(q) == 0 && !self.near(p, q) {
-                        f(p, q)?;
-                    }
-                }
-            }
-        }
-        for &p in reach.terminals() {
-            let p = usize::from(p);
-            for q in self.near_partners(p, reach) {
-                if self.swap_fault(p, q).is_none() {
-                    f(p, q)?;
-                }
-            }
-        }
-        ControlFlow::Continue(())
-    }
-
-    /// The number of legal swaps of one network: free pairs counted by multiplication,
-    /// corrected pair by pair where the pieces share a block.
-    fn swap_count_in(&self, reach: &Reach) -> u64 {
-        let nets = &self.nets;
-        let mut count = (reach.free_terminals * reach.free_partners) as u64;
-        for &p in reach.terminals() {
-            let p = usize::from(p);
-            let free_p = nets.cornered(p) == 0;
-            for q in self.near_partners(p, reach) {
-                let counted = free_p && nets.cornered(q) == 0;
-                let legal = self.swap_fault(p, q).is_none();
-                count = count + u64::from(legal) - u64::from(counted);
-            }
-        }
-        count
-    }
-
-    /// Calls `f(p, q)` for every legal swap of the mover's terminal on slot `p` with the
-    /// opponent piece on slot `q`.
-    fn for_each_swap<F: FnMut(usize, usize) -> ControlFlow<()>>(
-        &self,
-        mut f: F,
-    ) -> ControlFlow<()> {
-        self.for_each_reach(|reach| self.for_each_swap_in(reach, &mut f))
-    }
-
-    /// The number of legal swaps.
-    fn swap_count(&self) -> u64 {
-        let mut count = 0;
-        let _ = self.for_each_reach(|reach| {
-            count += self.swap_count_in(reach);
-            ControlFlow::Continue(())
-        });
-        count
-    }
-
-    /// Restrictions 2 and 3 for the swap of the mover's piece on `p` with the opponent's on
-    /// `q`, judged from the kept tables.
-    ///
-    /// A block of one colour can only appear where a moved piece was *cornered* (the other
-    /// three cells of a block held the other colour) in a block not holding the other moved
-    /// piece; a block holding both keeps its mix of colours. After the swap, the piece on `q`
-    /// has its old opposing neighbours as friends, less `p` if the two touched; the same
-    /// for `p`.
-    #[inline]
-    fn swap_fault(&self, p: usize, q: usize) -> Option<Fault> {
-        let square = self.board.square();
-        let cornered = self.nets.cornered(p) | self.nets.cornered(q);
-        if cornered != 0 {
-            let mover = self.to_move;
-            for (slot, other, colour) in [(q, p, mover), (p, q, mover.other())] {
-                let blocks = square.blocks_around(slot);
-                let mask = self.nets.cornered(slot);
-                for (k, &block) in blocks.iter().enumerate() {
-                    if mask & (1 << k) != 0 && !square.block(block).contains(&other) {
-                        return Some(Fault::Block { block, colour });
-                    }
-                }
-            }
-        }
-        let touching = u8::from(p.abs_diff(q) == 1 || p.abs_diff(q) == square.stride());
-        let friends_q = self.nets.foes(q) - touching;
-        if friends_q < 2 {
-            return Some(Fault::Lonely {
-                slot: q,
-                colour: self.to_move,
-                friends: friends_q,
-            });
-        }
-        let friends_p = self.nets.foes(p) - touching;
-        if friends_p < 2 {
-            return Some(Fault::Lonely {
-                slot: p,
-                colour: self.to_move.other(),
-                friends: friends_p,
-            });
-        }
-        None
-    }
-
-    /// Whether the networks through `p` and `q` touch orthogonally.
-    fn networks_touch(&self, p: usize, q: usize) -> bool {
-        let target = self.nets.id(q);
-        let start = self.nets.id(p);
-        let orth = self.board.square().orthogonal();
-        let mut member = start;
-        loop {
-            // Labels are slots of their own network, so no border slot carries `target`.
-            if orth
-                .iter()
-                .any(|&d| self.nets.id(member.wrapping_add_signed(d)) == target)
-            {
-                return true;
-            }
-            member = self.nets.next(member);
-            if member == start {
-                return false;
-            }
+    fn swap_move(&self, (p, q): (usize, usize)) -> Move {
+        Move::Swap {
+            terminal: self.cell(p),
+            partner: self.cell(q),
         }
     }
 
     fn first_swap(&self) -> Option<Move> {
         let mut found = None;
-        let _ = self.for_each_swap(|p, q| {
-            found = Some(Move::Swap {
-                terminal: self.cell(p),
-                partner: self.cell(q),
-            });
+        let _ = self.tables.for_each_swap(self.to_move, |p, q| {
+            found = Some((p, q));
             ControlFlow::Break(())
         });
-        found
+        found.map(|swap| self.swap_move(swap))
     }
 
     fn describe_fault(&self, fault: Fault) -> String {
         match fault {
-            Fault::Block { block, colour } => {
-                let mut cells = self.board.square().block(block).map(|s| self.cell(s));
+            Fault::Block { cells, colour } => {
+                let mut cells = cells.map(|i| self.cell(i));
                 cells.sort();
                 let names: Vec<String> = cells.iter().map(Cell::to_string).collect();
                 format!(
@@ -472,20 +180,26 @@ impl RapidTransit {
                 )
             }
             Fault::Lonely {
-                slot,
+                cell,
                 colour,
                 friends,
             } => format!(
                 "after the swap {name}'s piece on {cell} would have {friends} {name} neighbour{s}; both moved pieces need at least two friendly neighbours",
                 name = COLOUR_NAMES[colour.index()],
-                cell = self.cell(slot),
+                cell = self.cell(cell),
                 s = if friends == 1 { "" } else { "s" }
             ),
         }
     }
 
-    /// Checks that the text's fields describe a position some game reaches (the board is
-    /// already known to be full with equal counts).
+    /// The cell of a mailbox slot of the board.
+    fn slot_cell(&self, slot: usize) -> Cell {
+        self.board
+            .square()
+            .cell_at(slot)
+            .expect("a slot of a piece lies on the board")
+    }
+
     fn check_reachable(&self) -> Result<(), PositionError> {
         let square = self.board.square();
         for block in square.blocks() {
@@ -495,10 +209,10 @@ impl RapidTransit {
                 let player = stone.player().expect("the board is full");
                 return Err(PositionError::new(format!(
                     "the 2x2 block {}, {}, {}, {} is all {}: no swap can form such a block",
-                    self.cell(a),
-                    self.cell(c),
-                    self.cell(b),
-                    self.cell(d),
+                    self.slot_cell(a),
+                    self.slot_cell(c),
+                    self.slot_cell(b),
+                    self.slot_cell(d),
                     COLOUR_NAMES[player.index()]
                 )));
             }
@@ -552,6 +266,12 @@ impl RapidTransit {
     }
 }
 
+/// The cell of index `row * n + col`.
+#[inline]
+fn cell_of(n: usize, index: usize) -> Cell {
+    Cell::new((index % n) as u8, (index / n) as u8)
+}
+
 impl Game for RapidTransit {
     type Move = Move;
 
@@ -593,12 +313,9 @@ impl Game for RapidTransit {
             return ControlFlow::Continue(());
         }
         let mut any = false;
-        self.for_each_swap(|p, q| {
+        self.tables.for_each_swap(self.to_move, |p, q| {
             any = true;
-            f(Move::Swap {
-                terminal: self.cell(p),
-                partner: self.cell(q),
-            })
+            f(self.swap_move((p, q)))
         })?;
         if any {
             ControlFlow::Continue(())
@@ -637,29 +354,29 @@ impl Game for RapidTransit {
                 "both cells are {terminal}: a swap exchanges two pieces"
             ));
         }
-        let (p, q) = (square.slot(terminal), square.slot(partner));
-        if self.board.get(p) != Stone::of(self.to_move) {
+        if self.board.at(terminal) != Stone::of(self.to_move) {
             return refuse(format!(
                 "{terminal} holds a {foe_name} piece: {name} swaps one of {name}'s own terminal pieces"
             ));
         }
-        if self.board.get(q) != Stone::of(self.to_move.other()) {
+        if self.board.at(partner) != Stone::of(self.to_move.other()) {
             return refuse(format!(
                 "{partner} holds a {name} piece: {name}'s terminal piece swaps with a {foe_name} piece"
             ));
         }
-        if !self.nets.is_terminal(p) {
+        let (p, q) = (self.index(terminal), self.index(partner));
+        let friends = self.tables.friends(p);
+        if friends > 1 {
             return refuse(format!(
-                "{terminal} is not a terminal piece: it has {} {name} neighbours (a terminal piece has at most one)",
-                self.nets.same(p)
+                "{terminal} is not a terminal piece: it has {friends} {name} neighbours (a terminal piece has at most one)"
             ));
         }
-        if !self.networks_touch(p, q) {
+        if !self.tables.networks_touch(p, q) {
             return refuse(format!(
                 "{partner} is not in a {foe_name} network adjacent to the network of {terminal}"
             ));
         }
-        match self.swap_fault(p, q) {
+        match self.tables.swap_fault(self.to_move, p, q) {
             Some(fault) => refuse(self.describe_fault(fault)),
             None => Ok(()),
         }
@@ -669,10 +386,11 @@ impl Game for RapidTransit {
         match *mv {
             Move::Swap { terminal, partner } => {
                 let square = self.board.square();
-                let (p, q) = (square.slot(terminal), square.slot(partner));
-                self.board.set(p, Stone::of(self.to_move.other()));
-                self.board.set(q, Stone::of(self.to_move));
-                self.nets.after_swap(&self.board, p, q);
+                self.board
+                    .set(square.slot(terminal), Stone::of(self.to_move.other()));
+                self.board
+                    .set(square.slot(partner), Stone::of(self.to_move));
+                self.tables.swap(self.index(terminal), self.index(partner));
                 self.passes = 0;
                 self.last_swapper = Some(self.to_move);
             }
@@ -744,13 +462,18 @@ impl Game for RapidTransit {
 
     fn view(&self) -> BoardView {
         let square = self.board.square();
+        let terminals = self
+            .terminals(Player::First)
+            .union(&self.terminals(Player::Second));
+        let cornered = self
+            .cornered(Player::First)
+            .union(&self.cornered(Player::Second));
         let mut marks = Vec::new();
         for cell in square.cells() {
-            let s = square.slot(cell);
-            if self.nets.is_terminal(s) {
+            if terminals.contains(cell) {
                 marks.push((cell, CellMark::Terminal));
             }
-            if self.nets.cornered(s) != 0 {
+            if cornered.contains(cell) {
                 marks.push((cell, CellMark::Cornered));
             }
         }
@@ -810,38 +533,19 @@ impl Game for RapidTransit {
         }
     }
 
-    /// Uniform over the legal moves, with one random number and no allocation: each
-    /// network's swaps are counted (by multiplication, see `swap_count_in`), then only the
-    /// network holding the drawn one is listed.
+    /// Uniform over the legal moves (`pass` when it is the only one), with one random
+    /// number, one scan and no allocation: the swaps are counted (far pairs by
+    /// multiplication, near pairs bit-parallel, see `kept.rs`), then the drawn rank is
+    /// located by counting again, never by listing.
     fn random_move<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<Move> {
         if self.passes >= 2 {
             return None;
         }
-        let count = self.swap_count();
-        if count == 0 {
-            return Some(Move::Pass);
-        }
-        let mut pick = rng.random_range(0..count);
-        let mut chosen = None;
-        let _ = self.for_each_reach(|reach| {
-            let here = self.swap_count_in(reach);
-            if pick >= here {
-                pick -= here;
-                return ControlFlow::Continue(());
-            }
-            self.for_each_swap_in(reach, &mut |p, q| {
-                if pick == 0 {
-                    chosen = Some(Move::Swap {
-                        terminal: self.cell(p),
-                        partner: self.cell(q),
-                    });
-                    return ControlFlow::Break(());
-                }
-                pick -= 1;
-                ControlFlow::Continue(())
-            })
-        });
-        chosen
+        Some(
+            self.tables
+                .random_swap(self.to_move, rng)
+                .map_or(Move::Pass, |swap| self.swap_move(swap)),
+        )
     }
 
     /// For playouts cut short (games can cycle): the tie-break read as a score. The first
@@ -862,7 +566,7 @@ impl Game for RapidTransit {
         if self.passes >= 2 {
             return 0;
         }
-        self.swap_count().max(1)
+        self.tables.swap_count(self.to_move).max(1)
     }
 
     /// Swaps, and the long-range ones among them (the two pieces do not touch).

@@ -1,0 +1,619 @@
+//! What the rules read off the board, kept up to date swap by swap on bitboards, and the
+//! legal swaps read from it.
+//!
+//! Kept: every network as a set of cells with a label per cell (a swap refloods only the
+//! networks touching the two swapped cells), and the whole-board masks of terminal pieces,
+//! pieces with two or three opposing neighbours and pieces cornered in each of their four
+//! 2 x 2 blocks (recomputed bit-parallel after each swap: a few dozen word operations, less
+//! than updating counts cell by cell).
+//!
+//! Legal swaps fall in two kinds. A terminal `p` and a partner `q` that share no 2 x 2
+//! block form a legal swap exactly when neither is cornered and both already have two
+//! opposing neighbours (nothing else changes around them), so per mover network those
+//! *far* pairs are a product of two counts. Pairs sharing a block (`q` one king step from
+//! `p`) are judged for all terminals at once, one bitboard per step direction. A foe one
+//! king step from `p` always lies in a network adjacent to `p`'s (it touches `p`, or the
+//! block's other two cells touch both), so the near pairs need no network test.
+
+use std::ops::ControlFlow;
+
+use rand::{Rng, RngExt};
+use swapboard_core::Player;
+
+use crate::bits::{Bits, Wide};
+
+/// The eight king steps `(columns, rows)`: the four orthogonal ones first.
+const STEPS: [(i8, i8); 8] = [
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (0, -1),
+    (1, 1),
+    (-1, 1),
+    (1, -1),
+    (-1, -1),
+];
+
+/// A cell's four 2 x 2 blocks, each named by the diagonal step into it from the cell (the
+/// order of `Square::blocks_around`: the cell is lower-left, lower-right, upper-left,
+/// upper-right of its block).
+const BLOCKS: [(i8, i8); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
+
+/// The three other cells of each block of [`BLOCKS`], as indices into [`STEPS`].
+const BLOCK_STEPS: [[usize; 3]; 4] = [[0, 2, 4], [1, 2, 5], [0, 3, 6], [1, 3, 7]];
+
+/// Whether block `k` of a cell also holds the cell one `step` away.
+const fn block_holds(k: usize, step: (i8, i8)) -> bool {
+    let (bx, by) = BLOCKS[k];
+    (step.0 == 0 || step.0 == bx) && (step.1 == 0 || step.1 == by)
+}
+
+/// Why a swap breaks restriction 2 or 3.
+pub(crate) enum Fault {
+    /// The 2 x 2 block of these cells would be all `colour`.
+    Block { cells: [usize; 4], colour: Player },
+    /// The piece of `colour` moved to `cell` would have only `friends` friendly neighbours.
+    Lonely {
+        cell: usize,
+        colour: Player,
+        friends: u32,
+    },
+}
+
+/// The derived state of a full N x N board, cells as bits `row * N + col` of `B`; `C` is
+/// the capacity of the label tables (at least N * N, at most 256).
+#[derive(Clone)]
+pub(crate) struct Kept<B, const C: usize> {
+    n: usize,
+    /// Every cell of the board.
+    on: B,
+    /// The cells not in the first (a) column, and not in the last.
+    not_first: B,
+    not_last: B,
+    /// The first player's (Red's) pieces; the rest of the board is the second's.
+    red: B,
+    /// Each cell's network label: a cell of that network.
+    label: [u8; C],
+    /// `nets[l]`: the network labelled `l` (only entries some label names are current).
+    nets: [B; C],
+    /// Pieces with at most one like-coloured orthogonal neighbour.
+    terminal: B,
+    /// Pieces with at least two, and at least three, opposing orthogonal neighbours.
+    foes2: B,
+    foes3: B,
+    /// `corner[k]`: pieces whose block `k` (see [`BLOCKS`]) holds three opposing pieces.
+    corner: [B; 4],
+}
+
+/// The legal swaps of one mover network found by [`Kept::for_each_group`]: its free
+/// terminals and the free partners of its adjacent opponent networks.
+#[derive(Clone, Copy)]
+pub(crate) struct Group<B> {
+    pub(crate) terminals: B,
+    pub(crate) partners: B,
+}
+
+/// What move generation reads for one mover, built once per call from the kept masks.
+pub(crate) struct Scan<B> {
+    foe: B,
+    /// `near[d]`: terminals `p` whose swap with the foe one `STEPS[d]` away is legal.
+    near: [B; 8],
+    /// Uncornered mover terminals with two opposing neighbours.
+    free_terminals: B,
+    /// Uncornered opponent pieces with two opposing neighbours.
+    free_partners: B,
+}
+
+impl<B: Bits, const C: usize> Kept<B, C> {
+    /// Everything computed from scratch for a full `n` x `n` board whose first player owns
+    /// the cells for which `is_red` holds.
+    pub(crate) fn new(n: usize, is_red: impl Fn(usize) -> bool) -> Kept<B, C> {
+        assert!(n * n <= C && C <= 256, "{n}x{n} does not fit the tables");
+        let mut on = B::default();
+        let (mut not_first, mut not_last, mut red) = (on, on, on);
+        for i in 0..n * n {
+            let b = B::bit(i);
+            on |= b;
+            if i % n != 0 {
+                not_first |= b;
+            }
+            if i % n != n - 1 {
+                not_last |= b;
+            }
+            if is_red(i) {
+                red |= b;
+            }
+        }
+        let mut kept = Kept {
+            n,
+            on,
+            not_first,
+            not_last,
+            red,
+            label: [0; C],
+            nets: [B::default(); C],
+            terminal: on,
+            foes2: on,
+            foes3: on,
+            corner: [on; 4],
+        };
+        kept.refresh_masks();
+        kept.relabel(on);
+        kept
+    }
+
+    /// The pieces of `player`.
+    #[inline]
+    pub(crate) fn pieces(&self, player: Player) -> B {
+        match player {
+            Player::First => self.red,
+            Player::Second => self.on & !self.red,
+        }
+    }
+
+    /// The cells `i` whose neighbour `step` away is in `x` (the shift of `x` by `-step`).
+    #[inline]
+    fn toward(&self, x: B, (dx, dy): (i8, i8)) -> B {
+        let x = match dx {
+            1 => x.down(1) & self.not_last,
+            -1 => x.up(1) & self.not_first,
+            _ => x,
+        };
+        match dy {
+            1 => x.down(self.n as u32),
+            -1 => x.up(self.n as u32) & self.on,
+            _ => x,
+        }
+    }
+
+    /// The cells orthogonally next to some cell of `x`.
+    #[inline]
+    fn around(&self, x: B) -> B {
+        let n = self.n as u32;
+        (x.down(1) & self.not_last) | (x.up(1) & self.not_first) | x.down(n) | (x.up(n) & self.on)
+    }
+
+    /// The cells one king step from `cell`.
+    #[inline]
+    fn king(&self, cell: usize) -> B {
+        let x = B::bit(cell);
+        STEPS
+            .iter()
+            .fold(B::default(), |acc, &step| acc | self.toward(x, step))
+    }
+
+    /// The cell `step` away from `cell` (which must have one there).
+    #[inline]
+    fn step(&self, cell: usize, (dx, dy): (i8, i8)) -> usize {
+        (cell as isize + isize::from(dx) + isize::from(dy) * self.n as isize) as usize
+    }
+
+    /// The label (a member cell) of the network through `cell`.
+    #[inline]
+    pub(crate) fn label(&self, cell: usize) -> usize {
+        usize::from(self.label[cell])
+    }
+
+    /// The network through `cell`.
+    #[inline]
+    pub(crate) fn network(&self, cell: usize) -> B {
+        self.nets[self.label(cell)]
+    }
+
+    /// The sizes of `player`'s networks, in no particular order.
+    pub(crate) fn network_sizes(&self, player: Player) -> impl Iterator<Item = usize> + '_ {
+        let mut rest = self.pieces(player);
+        std::iter::from_fn(move || {
+            if rest.is_empty() {
+                return None;
+            }
+            let net = self.network(rest.lowest());
+            rest &= !net;
+            Some(net.count() as usize)
+        })
+    }
+
+    /// Pieces with at most one like-coloured neighbour.
+    #[inline]
+    pub(crate) fn terminals(&self) -> B {
+        self.terminal
+    }
+
+    /// Pieces cornered in some block.
+    #[inline]
+    pub(crate) fn cornered(&self) -> B {
+        self.corner[0] | self.corner[1] | self.corner[2] | self.corner[3]
+    }
+
+    /// Like-coloured orthogonal neighbours of the piece on `cell`.
+    pub(crate) fn friends(&self, cell: usize) -> u32 {
+        let own = if self.red.has(cell) {
+            self.red
+        } else {
+            self.on & !self.red
+        };
+        (self.around(B::bit(cell)) & own).count()
+    }
+
+    /// Opposing orthogonal neighbours of the piece on `cell`.
+    pub(crate) fn foes(&self, cell: usize) -> u32 {
+        self.around(B::bit(cell)).count() - self.friends(cell)
+    }
+
+    /// Whether the networks through `p` and `q` touch orthogonally.
+    pub(crate) fn networks_touch(&self, p: usize, q: usize) -> bool {
+        !(self.around(self.network(p)) & self.network(q)).is_empty()
+    }
+
+    /// Exchanges the (differently coloured) pieces on `a` and `b` and brings everything up
+    /// to date.
+    pub(crate) fn swap(&mut self, a: usize, b: usize) {
+        let moved = B::bit(a) | B::bit(b);
+        // Every network that changes touches a or b, and every new network lies within the
+        // old networks through a, b and their neighbours: reflood just those.
+        let mut region = B::default();
+        for cell in (moved | self.around(moved)).cells() {
+            if !region.has(cell) {
+                region |= self.network(cell);
+            }
+        }
+        self.red = self.red ^ moved;
+        self.refresh_masks();
+        self.relabel(region);
+    }
+
+    /// Labels the networks lying wholly within `region`, flooding each on bitboards.
+    fn relabel(&mut self, region: B) {
+        let mut rest = region;
+        while !rest.is_empty() {
+            let seed = rest.lowest();
+            let colour = if self.red.has(seed) {
+                self.red
+            } else {
+                self.on & !self.red
+            } & region;
+            let mut net = B::bit(seed);
+            loop {
+                let grown = (net | self.around(net)) & colour;
+                if grown == net {
+                    break;
+                }
+                net = grown;
+            }
+            rest &= !net;
+            if self.network(seed) == net {
+                // An old network untouched by the swap keeps its label.
+                continue;
+            }
+            self.nets[seed] = net;
+            for cell in net.cells() {
+                self.label[cell] = seed as u8;
+            }
+        }
+    }
+
+    /// Recomputes the terminal, opposing-neighbour and cornering masks from the colours.
+    fn refresh_masks(&mut self) {
+        let (on, red) = (self.on, self.red);
+        // differ[d]: the neighbour one STEPS[d] away exists and has the other colour.
+        let differ = STEPS.map(|step| self.toward(on, step) & (self.toward(red, step) ^ red));
+        let like = [0, 1, 2, 3].map(|d| self.toward(on, STEPS[d]) & !differ[d]);
+        let (like2, _) = at_least_two_three(like);
+        let (foes2, foes3) = at_least_two_three([differ[0], differ[1], differ[2], differ[3]]);
+        self.terminal = on & !like2;
+        self.foes2 = foes2;
+        self.foes3 = foes3;
+        self.corner = BLOCK_STEPS.map(|[a, b, c]| differ[a] & differ[b] & differ[c]);
+    }
+
+    /// The masks move generation reads for `mover`, with the near pairs judged.
+    pub(crate) fn scan(&self, mover: Player) -> Scan<B> {
+        let me = self.pieces(mover);
+        let foe = self.on & !me;
+        let live = me & self.terminal & self.foes2;
+        let partners = foe & self.foes2;
+        let free = self.on & !self.cornered();
+        let near = [0, 1, 2, 3, 4, 5, 6, 7].map(|d| {
+            let step = STEPS[d];
+            let back = (-step.0, -step.1);
+            // A moved piece may be cornered only in blocks that hold the other one.
+            let (mut p_bad, mut q_bad) = (B::default(), B::default());
+            for k in 0..4 {
+                if !block_holds(k, step) {
+                    p_bad |= self.corner[k];
+                }
+                if !block_holds(k, back) {
+                    q_bad |= self.corner[k];
+                }
+            }
+            // Touching pieces each lose the other as an opposing neighbour.
+            let enough = if d < 4 { self.foes3 } else { self.on };
+            let p_ok = live & !p_bad & enough;
+            let q_ok = partners & !q_bad & enough;
+            p_ok & self.toward(q_ok, step)
+        });
+        Scan {
+            foe,
+            near,
+            free_terminals: live & free,
+            free_partners: partners & free,
+        }
+    }
+
+    /// Calls `f` for each mover network with a free terminal, with its [`Group`].
+    #[inline]
+    pub(crate) fn for_each_group(
+        &self,
+        scan: &Scan<B>,
+        mut f: impl FnMut(Group<B>) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let mut rest = scan.free_terminals;
+        while !rest.is_empty() {
+            let net = self.network(rest.lowest());
+            rest &= !net;
+            let mut touching = self.around(net) & scan.foe;
+            let mut reach = B::default();
+            while !touching.is_empty() {
+                let other = self.network(touching.lowest());
+                reach |= other;
+                touching &= !other;
+            }
+            f(Group {
+                terminals: scan.free_terminals & net,
+                partners: reach & scan.free_partners,
+            })?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// The free pairs of a group that share a block: counted in its product of counts but
+    /// judged among the near pairs.
+    #[inline]
+    fn near_free_pairs(&self, scan: &Scan<B>, terminals: B) -> u64 {
+        STEPS
+            .iter()
+            .map(|&step| u64::from((terminals & self.toward(scan.free_partners, step)).count()))
+            .sum()
+    }
+
+    /// The number of legal swaps of `mover`.
+    pub(crate) fn swap_count(&self, scan: &Scan<B>) -> u64 {
+        let near: u64 = scan.near.iter().map(|x| u64::from(x.count())).sum();
+        let mut far = 0;
+        let _ = self.for_each_group(scan, |g| {
+            far += u64::from(g.terminals.count()) * u64::from(g.partners.count());
+            ControlFlow::Continue(())
+        });
+        near + far - self.near_free_pairs(scan, scan.free_terminals)
+    }
+
+    /// Calls `f(p, q)` for every legal swap of the mover's piece on `p` with the opponent's
+    /// on `q`: the near pairs by step direction, then the far pairs network by network.
+    pub(crate) fn for_each_swap(
+        &self,
+        scan: &Scan<B>,
+        mut f: impl FnMut(usize, usize) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        for (d, near) in scan.near.iter().enumerate() {
+            for p in near.cells() {
+                f(p, self.step(p, STEPS[d]))?;
+            }
+        }
+        self.for_each_group(scan, |g| {
+            for p in g.terminals.cells() {
+                for q in (g.partners & !self.king(p)).cells() {
+                    f(p, q)?;
+                }
+            }
+            ControlFlow::Continue(())
+        })
+    }
+
+    /// The legal swap of rank `pick` (below [`Kept::swap_count`]) in the order of
+    /// [`Kept::for_each_swap`], found by counting, not listing.
+    pub(crate) fn nth_swap(&self, scan: &Scan<B>, mut pick: u64) -> Option<(usize, usize)> {
+        for (d, near) in scan.near.iter().enumerate() {
+            let here = u64::from(near.count());
+            if pick < here {
+                let p = near.nth(pick);
+                return Some((p, self.step(p, STEPS[d])));
+            }
+            pick -= here;
+        }
+        let mut found = None;
+        let _ = self.for_each_group(scan, |g| {
+            let here = u64::from(g.terminals.count()) * u64::from(g.partners.count())
+                - self.near_free_pairs(scan, g.terminals);
+            if pick >= here {
+                pick -= here;
+                return ControlFlow::Continue(());
+            }
+            for p in g.terminals.cells() {
+                let far = g.partners & !self.king(p);
+                let here = u64::from(far.count());
+                if pick < here {
+                    found = Some((p, far.nth(pick)));
+                    return ControlFlow::Break(());
+                }
+                pick -= here;
+            }
+            unreachable!("a group's far pairs are its terminals' far partners")
+        });
+        found
+    }
+
+    /// Restrictions 2 and 3 for the swap of `mover`'s piece on `p` with the opponent's on
+    /// `q` (a block of one colour can appear only where a moved piece was cornered in a
+    /// block not holding the other; each moved piece's friends are its old opposing
+    /// neighbours, less the other piece if they touch).
+    pub(crate) fn swap_fault(&self, mover: Player, p: usize, q: usize) -> Option<Fault> {
+        let n = self.n;
+        let (pc, pr, qc, qr) = (p % n, p / n, q % n, q / n);
+        for (cell, other, colour) in [(q, p, mover), (p, q, mover.other())] {
+            for (&corner, &(bx, by)) in self.corner.iter().zip(&BLOCKS) {
+                if !corner.has(cell) {
+                    continue;
+                }
+                let cells = [(0, 0), (bx, 0), (0, by), (bx, by)].map(|s| self.step(cell, s));
+                if !cells.contains(&other) {
+                    return Some(Fault::Block { cells, colour });
+                }
+            }
+        }
+        let touching = u32::from(pc.abs_diff(qc) + pr.abs_diff(qr) == 1);
+        for (cell, colour) in [(q, mover), (p, mover.other())] {
+            let friends = self.foes(cell) - touching;
+            if friends < 2 {
+                return Some(Fault::Lonely {
+                    cell,
+                    colour,
+                    friends,
+                });
+            }
+        }
+        None
+    }
+}
+
+/// Per cell, whether at least two and at least three of the four inputs hold (bit-sliced
+/// adders).
+#[inline]
+fn at_least_two_three<B: Bits>([a, b, c, d]: [B; 4]) -> (B, B) {
+    let (ones_ab, twos_ab) = (a ^ b, a & b);
+    let (ones_cd, twos_cd) = (c ^ d, c & d);
+    let two = twos_ab | twos_cd | (ones_ab & ones_cd);
+    let three = (twos_ab & twos_cd) | (twos_ab & ones_cd) | (twos_cd & ones_ab);
+    (two, three)
+}
+
+/// The kept state of a board of any variant size: one word per colour up to 8 x 8, four
+/// words above. Cells are indices `row * N + col`.
+// The game's own size is kept inline so that cloning a position never allocates.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone)]
+pub(crate) enum Tables {
+    /// Boards up to 8 x 8 (the game).
+    Narrow(Kept<u64, 64>),
+    /// Boards up to 16 x 16.
+    Wide(Box<Kept<Wide, 256>>),
+}
+
+/// Runs `$body` with `$kept` bound to the kept state, whichever its width.
+macro_rules! with_kept {
+    ($tables:expr, $kept:ident => $body:expr) => {
+        match $tables {
+            Tables::Narrow($kept) => $body,
+            Tables::Wide($kept) => $body,
+        }
+    };
+}
+
+impl Tables {
+    /// Everything computed from scratch for a full `n` x `n` board whose first player owns
+    /// the cells for which `is_red` holds.
+    pub(crate) fn new(n: usize, is_red: impl Fn(usize) -> bool) -> Tables {
+        if n <= 8 {
+            Tables::Narrow(Kept::new(n, is_red))
+        } else {
+            Tables::Wide(Box::new(Kept::new(n, is_red)))
+        }
+    }
+
+    /// Exchanges the differently coloured pieces on `a` and `b`.
+    #[inline]
+    pub(crate) fn swap(&mut self, a: usize, b: usize) {
+        with_kept!(self, kept => kept.swap(a, b))
+    }
+
+    /// The sizes of `player`'s networks, largest first.
+    pub(crate) fn network_sizes(&self, player: Player) -> Vec<usize> {
+        let mut sizes: Vec<usize> = with_kept!(self, kept => kept.network_sizes(player).collect());
+        sizes.sort_unstable_by(|a, b| b.cmp(a));
+        sizes
+    }
+
+    /// The size of the network through `cell`.
+    pub(crate) fn network_size_at(&self, cell: usize) -> usize {
+        with_kept!(self, kept => kept.network(cell).count() as usize)
+    }
+
+    /// `player`'s terminal pieces.
+    pub(crate) fn terminals(&self, player: Player) -> Vec<usize> {
+        with_kept!(self, kept => (kept.terminals() & kept.pieces(player)).cells().collect())
+    }
+
+    /// `player`'s cornered pieces.
+    pub(crate) fn cornered(&self, player: Player) -> Vec<usize> {
+        with_kept!(self, kept => (kept.cornered() & kept.pieces(player)).cells().collect())
+    }
+
+    /// Like-coloured orthogonal neighbours of the piece on `cell`.
+    pub(crate) fn friends(&self, cell: usize) -> u32 {
+        with_kept!(self, kept => kept.friends(cell))
+    }
+
+    /// Whether the networks through `p` and `q` touch orthogonally.
+    pub(crate) fn networks_touch(&self, p: usize, q: usize) -> bool {
+        with_kept!(self, kept => kept.networks_touch(p, q))
+    }
+
+    /// Restrictions 2 and 3 for the swap of `mover`'s piece on `p` with the opponent's on `q`.
+    pub(crate) fn swap_fault(&self, mover: Player, p: usize, q: usize) -> Option<Fault> {
+        with_kept!(self, kept => kept.swap_fault(mover, p, q))
+    }
+
+    /// The number of legal swaps of `mover`.
+    #[inline]
+    pub(crate) fn swap_count(&self, mover: Player) -> u64 {
+        with_kept!(self, kept => kept.swap_count(&kept.scan(mover)))
+    }
+
+    /// Calls `f(p, q)` for every legal swap of `mover`'s piece on `p` with the opponent's
+    /// on `q`.
+    #[inline]
+    pub(crate) fn for_each_swap(
+        &self,
+        mover: Player,
+        f: impl FnMut(usize, usize) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        with_kept!(self, kept => kept.for_each_swap(&kept.scan(mover), f))
+    }
+
+    /// A legal swap of `mover` drawn uniformly (one scan, one random number), or `None`
+    /// when there is none.
+    #[inline]
+    pub(crate) fn random_swap<R: Rng + ?Sized>(
+        &self,
+        mover: Player,
+        rng: &mut R,
+    ) -> Option<(usize, usize)> {
+        with_kept!(self, kept => {
+            let scan = kept.scan(mover);
+            let count = kept.swap_count(&scan);
+            if count == 0 {
+                return None;
+            }
+            kept.nth_swap(&scan, rng.random_range(0..count))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each block's three other cells are its column step, row step and diagonal step.
+    #[test]
+    fn block_steps_name_the_blocks_cells() {
+        for (k, &(bx, by)) in BLOCKS.iter().enumerate() {
+            assert_eq!(
+                BLOCK_STEPS[k].map(|d| STEPS[d]),
+                [(bx, 0), (0, by), (bx, by)]
+            );
+            for &step in &STEPS {
+                let held = [(bx, 0), (0, by), (bx, by)].contains(&step);
+                assert_eq!(block_holds(k, step), held, "block {k}, step {step:?}");
+            }
+        }
+    }
+}
