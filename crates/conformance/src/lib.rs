@@ -159,6 +159,31 @@ impl<G: Game> Suite<G> {
     }
 }
 
+/// The position `plies` random plies (fewer if the game ends) into a game from `start`,
+/// reproducible from `seed`: mid-game positions for tests and benchmarks.
+pub fn random_position<G: Game>(start: &G, plies: usize, seed: u64) -> G {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut pos = start.clone();
+    for _ in 0..plies {
+        match pos.random_move(&mut rng) {
+            Some(m) => pos.play_unchecked(&m),
+            None => break,
+        }
+    }
+    pos
+}
+
+/// Plays random moves from `pos` to the end of the game; returns the number of plies. The
+/// playout of the AI, and the unit of the engines' benchmarks.
+pub fn play_out<G: Game, R: rand::Rng + ?Sized>(pos: &mut G, rng: &mut R) -> u32 {
+    let mut plies = 0;
+    while let Some(m) = pos.random_move(rng) {
+        pos.play_unchecked(&m);
+        plies += 1;
+    }
+    plies
+}
+
 /// One entry of a perft data file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PerftEntry {

@@ -6,22 +6,12 @@ use std::hint::black_box;
 
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
+use swapboard_conformance::{play_out, random_position};
 use swapboard_core::{Game, perft};
 use swapboard_flipstop::Flipstop;
 
 fn main() {
     divan::main();
-}
-
-/// A position `plies` random plies into a game (fixed seed).
-fn midgame(size: usize, plies: usize, seed: u64) -> Flipstop {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let mut p = Flipstop::start(size).unwrap();
-    for _ in 0..plies {
-        let m = p.random_move(&mut rng).unwrap();
-        p.play_unchecked(&m);
-    }
-    p
 }
 
 /// One whole random game on 9x9 (about 74 plies): the playout of the AI.
@@ -31,19 +21,14 @@ fn random_game_9x9(bencher: divan::Bencher) {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
     bencher.bench_local(|| {
         let mut p = start.clone();
-        let mut plies = 0u32;
-        while let Some(m) = p.random_move(&mut rng) {
-            p.play_unchecked(&m);
-            plies += 1;
-        }
-        black_box(plies)
+        black_box(play_out(&mut p, &mut rng))
     });
 }
 
 /// Listing every legal move of a 19x19 position 150 plies into a random game.
 #[divan::bench]
 fn moves_19x19_midgame(bencher: divan::Bencher) {
-    let p = midgame(19, 150, 7);
+    let p = random_position(&Flipstop::start(19).unwrap(), 150, 7);
     let mut buf = Vec::with_capacity(512);
     bencher.bench_local(|| {
         p.fill_moves(&mut buf);

@@ -4,10 +4,10 @@ use std::str::FromStr;
 
 use rand::Rng;
 use swapboard_core::{
-    BoardView, Game, IllegalMove, MoveError, Outcome, Player, PositionError, Stone, StoneBoard,
-    symmetry, symmetry::SquareSymmetry, text, zobrist,
+    BoardView, Game, IllegalMove, MoveError, Outcome, PLACEMENT_SIZES, PlacementState, Player,
+    PositionError, Stone, StoneBoard,
 };
-use swapboard_grid::{Cell, MAX_SIZE, MIN_SIZE, Square};
+use swapboard_grid::{Cell, Square};
 
 const LETTERS: [char; 2] = ['R', 'B'];
 const NAMES: [&str; 2] = ["Red", "Blue"];
@@ -33,9 +33,7 @@ impl fmt::Display for FlipstopMove {
 /// A Flipstop position: the board, the player to move, and the winner once there is one.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Flipstop {
-    board: StoneBoard,
-    to_move: Player,
-    winner: Option<Player>,
+    state: PlacementState,
 }
 
 swapboard_core::serde_as_text!(Flipstop);
@@ -55,12 +53,12 @@ enum Placement {
 
 impl Flipstop {
     fn square(&self) -> Square {
-        self.board.square()
+        self.state.board.square()
     }
 
     /// The board.
     pub fn board(&self) -> &StoneBoard {
-        &self.board
+        &self.state.board
     }
 
     /// What placing `player`'s checker on the empty `slot` does.
@@ -70,15 +68,15 @@ impl Flipstop {
     /// placement is illegal iff some formed crosscut has no replaceable enemy checker.
     fn placement(&self, slot: usize, player: Player) -> Placement {
         let stone = Stone::of(player);
-        let formed = self.board.crosscuts_formed(slot, stone);
+        let formed = self.state.board.crosscuts_formed(slot, stone);
         let mut replaced = [0usize; 4];
         let mut len = 0;
         if formed.is_empty() {
             return Placement::Legal { replaced, len };
         }
-        let mut board = self.board.clone();
+        let mut board = self.state.board.clone();
         board.set(slot, stone);
-        let enemy = board.get(self.board.enemies_in(formed.blocks()[0], slot)[0]);
+        let enemy = board.get(self.state.board.enemies_in(formed.blocks()[0], slot)[0]);
         // The crosscut that replacing `e` would form, if any.
         let mut blocker_of = |e: usize| -> Option<usize> {
             board.set(e, stone);
@@ -95,7 +93,13 @@ impl Flipstop {
         for &block in formed.blocks() {
             let mut blockers = [(0, 0); 2];
             let mut any = false;
-            for (k, e) in self.board.enemies_in(block, slot).into_iter().enumerate() {
+            for (k, e) in self
+                .state
+                .board
+                .enemies_in(block, slot)
+                .into_iter()
+                .enumerate()
+            {
                 let blocker = match checked[..n_checked].iter().find(|(s, _)| *s == e) {
                     Some(&(_, b)) => b,
                     None => {
@@ -129,17 +133,17 @@ impl Flipstop {
     fn can_place(&self, player: Player) -> bool {
         self.square()
             .slots()
-            .any(|s| self.board.get(s) == Stone::Empty && self.placement_is_legal(s, player))
+            .any(|s| self.state.board.get(s) == Stone::Empty && self.placement_is_legal(s, player))
     }
 
     /// The cells a placement at `cell` by the player to move would replace, in cell order
     /// (empty when it forms no crosscut), or `None` if the placement is illegal.
     pub fn replacements(&self, cell: Cell) -> Option<Vec<Cell>> {
         let sq = self.square();
-        if !sq.contains(cell) || self.board.at(cell) != Stone::Empty {
+        if !sq.contains(cell) || self.state.board.at(cell) != Stone::Empty {
             return None;
         }
-        match self.placement(sq.slot(cell), self.to_move) {
+        match self.placement(sq.slot(cell), self.state.to_move) {
             Placement::Legal { replaced, len } => {
                 let mut cells: Vec<Cell> = replaced[..len]
                     .iter()
@@ -155,13 +159,10 @@ impl Flipstop {
     fn placement_problem(&self, cell: Cell) -> Option<String> {
         let sq = self.square();
         let slot = sq.slot(cell);
-        if let Some(p) = self.board.get(slot).player() {
-            return Some(format!(
-                "{cell} is occupied by a {} checker",
-                NAMES[p.index()]
-            ));
+        if let Some(occupied) = self.state.occupied(cell, NAMES) {
+            return Some(occupied);
         }
-        match self.placement(slot, self.to_move) {
+        match self.placement(slot, self.state.to_move) {
             Placement::Legal { .. } => None,
             Placement::Illegal { block, blockers } => {
                 let name = |s: usize| sq.cell_at(s).map_or_else(String::new, |c| c.to_string());
@@ -171,14 +172,14 @@ impl Flipstop {
                         format!(
                             "replacing {} would form the crosscut {}",
                             name(e),
-                            self.board.block_name(b)
+                            self.state.board.block_name(b)
                         )
                     })
                     .collect();
                 Some(format!(
                     "a placement at {cell} forms the crosscut {} and no enemy checker in it can be \
                      replaced (the placement restriction): {}",
-                    self.board.block_name(block),
+                    self.state.board.block_name(block),
                     why.join("; ")
                 ))
             }
@@ -194,20 +195,15 @@ impl Game for Flipstop {
     const DEFAULT_SIZE: usize = 9;
 
     fn sizes() -> RangeInclusive<usize> {
-        usize::from(MIN_SIZE)..=usize::from(MAX_SIZE)
+        PLACEMENT_SIZES
     }
 
     fn start(size: usize) -> Result<Flipstop, PositionError> {
-        let square = Square::new(size).map_err(|e| PositionError::new(e.to_string()))?;
-        Ok(Flipstop {
-            board: StoneBoard::empty(square),
-            to_move: Player::First,
-            winner: None,
-        })
+        PlacementState::start(size).map(|state| Flipstop { state })
     }
 
     fn size(&self) -> usize {
-        self.board.size()
+        self.state.board.size()
     }
 
     fn colour_letter(player: Player) -> char {
@@ -219,33 +215,31 @@ impl Game for Flipstop {
     }
 
     fn to_move(&self) -> Player {
-        self.to_move
+        self.state.to_move
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        if let Some(p) = self.winner {
-            return Some(Outcome::Win(p));
-        }
-        (!self.can_place(self.to_move) && !self.can_place(self.to_move.other()))
-            .then_some(Outcome::Draw)
+        self.state.outcome(|p| self.can_place(p))
     }
 
     fn for_each_move<F: FnMut(FlipstopMove) -> ControlFlow<()>>(
         &self,
         mut f: F,
     ) -> ControlFlow<()> {
-        if self.winner.is_some() {
+        if self.state.winner.is_some() {
             return ControlFlow::Continue(());
         }
         let sq = self.square();
         let mut any = false;
         for slot in sq.slots() {
-            if self.board.get(slot) == Stone::Empty && self.placement_is_legal(slot, self.to_move) {
+            if self.state.board.get(slot) == Stone::Empty
+                && self.placement_is_legal(slot, self.state.to_move)
+            {
                 any = true;
                 f(FlipstopMove::Place(sq.cell_at(slot).expect("on board")))?;
             }
         }
-        if !any && self.can_place(self.to_move.other()) {
+        if !any && self.can_place(self.state.to_move.other()) {
             f(FlipstopMove::Pass)?;
         }
         ControlFlow::Continue(())
@@ -253,49 +247,43 @@ impl Game for Flipstop {
 
     fn check_move(&self, mv: &FlipstopMove) -> Result<(), IllegalMove> {
         if let Some(outcome) = self.outcome() {
-            return Err(IllegalMove(match outcome {
-                Outcome::Win(p) => format!("the game is over: {} has won", NAMES[p.index()]),
-                Outcome::Draw => "the game is over: drawn, neither player can move".into(),
-            }));
+            return Err(PlacementState::game_over(outcome, NAMES));
         }
         let problem = match *mv {
             FlipstopMove::Place(cell) => self.placement_problem(cell),
             FlipstopMove::Pass => {
                 let sq = self.square();
-                sq.slots()
+                let first = sq
+                    .slots()
                     .find(|&s| {
-                        self.board.get(s) == Stone::Empty
-                            && self.placement_is_legal(s, self.to_move)
+                        self.state.board.get(s) == Stone::Empty
+                            && self.placement_is_legal(s, self.state.to_move)
                     })
-                    .and_then(|s| sq.cell_at(s))
-                    .map(|c| {
-                        format!(
-                            "a player may pass only when no placement is legal, and {c} is legal"
-                        )
-                    })
+                    .and_then(|s| sq.cell_at(s));
+                PlacementState::pass_problem(first)
             }
         };
         problem.map_or(Ok(()), |p| Err(IllegalMove(p)))
     }
 
     fn play_unchecked(&mut self, mv: &FlipstopMove) {
-        let mover = self.to_move;
+        let mover = self.state.to_move;
         if let FlipstopMove::Place(cell) = *mv {
             let slot = self.square().slot(cell);
             if let Placement::Legal { replaced, len } = self.placement(slot, mover) {
                 let stone = Stone::of(mover);
-                self.board.set(slot, stone);
+                self.state.board.set(slot, stone);
                 for &e in &replaced[..len] {
-                    self.board.set(e, stone);
+                    self.state.board.set(e, stone);
                 }
                 // Only the mover gains checkers, and every replaced checker touches the
                 // placed one: a new path must run through the placed cell.
-                if self.board.path_through(slot, mover) {
-                    self.winner = Some(mover);
+                if self.state.board.path_through(slot, mover) {
+                    self.state.winner = Some(mover);
                 }
             }
         }
-        self.to_move = mover.other();
+        self.state.to_move = mover.other();
     }
 
     fn parse_move(&self, text: &str) -> Result<FlipstopMove, MoveError> {
@@ -314,12 +302,7 @@ impl Game for Flipstop {
     }
 
     fn zobrist(&self) -> u64 {
-        let side = if self.to_move == Player::Second {
-            zobrist::second_to_move()
-        } else {
-            0
-        };
-        self.board.hash() ^ side
+        self.state.zobrist()
     }
 
     /// The two mirror images and the half turn keep each player's sides; the diagonal
@@ -327,50 +310,34 @@ impl Game for Flipstop {
     /// the player to move are exchanged too (the rules treat both players alike except for
     /// who starts).
     fn symmetries(&self) -> Vec<Flipstop> {
-        SquareSymmetry::ALL[1..]
-            .iter()
-            .map(|&s| {
-                let (board, to_move) = symmetry::connection_image(&self.board, self.to_move, s);
-                let winner = self
-                    .winner
-                    .map(|p| if s.exchanges_sides() { p.other() } else { p });
-                Flipstop {
-                    board,
-                    to_move,
-                    winner,
-                }
-            })
+        self.state
+            .symmetric_images()
+            .map(|state| Flipstop { state })
             .collect()
     }
 
     fn canonical_hash(&self) -> u64 {
-        symmetry::connection_canonical_hash(&self.board, self.to_move)
+        self.state.canonical_hash()
     }
 
     fn view(&self) -> BoardView {
-        BoardView::connection(
-            Self::TITLE,
-            &self.board,
-            LETTERS,
-            NAMES,
-            self.to_move,
-            self.outcome(),
-        )
+        self.state.view(Self::TITLE, LETTERS, NAMES, self.outcome())
     }
 
     /// A uniformly random legal placement (`pass` when there is none).
     fn random_move<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<FlipstopMove> {
-        if self.winner.is_some() {
+        if self.state.winner.is_some() {
             return None;
         }
         let sq = self.square();
-        self.board
+        self.state
+            .board
             .sample_empty(rng, |slot, _| {
-                self.placement_is_legal(slot, self.to_move)
+                self.placement_is_legal(slot, self.state.to_move)
                     .then(|| FlipstopMove::Place(sq.cell_at(slot).expect("on board")))
             })
             .or_else(|| {
-                self.can_place(self.to_move.other())
+                self.can_place(self.state.to_move.other())
                     .then_some(FlipstopMove::Pass)
             })
     }
@@ -384,14 +351,15 @@ impl Game for Flipstop {
         };
         let sq = self.square();
         let formed = self
+            .state
             .board
-            .crosscuts_formed(sq.slot(cell), Stone::of(self.to_move));
-        let enemy = Stone::of(self.to_move.other());
+            .crosscuts_formed(sq.slot(cell), Stone::of(self.state.to_move));
+        let enemy = Stone::of(self.state.to_move.other());
         let mut enemies: Vec<usize> = formed
             .blocks()
             .iter()
             .flat_map(|&b| sq.block(b))
-            .filter(|&s| self.board.get(s) == enemy)
+            .filter(|&s| self.state.board.get(s) == enemy)
             .collect();
         enemies.sort_unstable();
         enemies.dedup();
@@ -399,7 +367,8 @@ impl Game for Flipstop {
         let refused = sq
             .slots()
             .filter(|&s| {
-                self.board.get(s) == Stone::Empty && !self.placement_is_legal(s, self.to_move)
+                self.state.board.get(s) == Stone::Empty
+                    && !self.placement_is_legal(s, self.state.to_move)
             })
             .count();
         event(
@@ -418,13 +387,7 @@ impl Game for Flipstop {
 
 impl fmt::Display for Flipstop {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} {} {}",
-            Self::ID,
-            self.board.rows_text(LETTERS),
-            LETTERS[self.to_move.index()]
-        )
+        self.state.write(f, Self::ID, LETTERS)
     }
 }
 
@@ -438,12 +401,6 @@ impl FromStr for Flipstop {
     type Err = PositionError;
 
     fn from_str(s: &str) -> Result<Flipstop, PositionError> {
-        let (board, to_move) = text::crosscut_free_position(s, Self::ID, LETTERS, Self::sizes())?;
-        let winner = board.winner();
-        Ok(Flipstop {
-            board,
-            to_move,
-            winner,
-        })
+        PlacementState::parse(s, Self::ID, LETTERS).map(|state| Flipstop { state })
     }
 }

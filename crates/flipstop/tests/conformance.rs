@@ -7,7 +7,7 @@ use std::path::Path;
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use swapboard_conformance::{Suite, check_perft_file, perft_budget};
+use swapboard_conformance::{Suite, check_perft_file, perft_budget, random_position};
 use swapboard_core::{Game, Outcome, Stone};
 use swapboard_flipstop::{Flipstop, FlipstopMove};
 
@@ -132,25 +132,13 @@ fn reference(p: &Flipstop) -> BTreeMap<String, String> {
     out
 }
 
-fn random_position(size: usize, plies: usize, seed: u64) -> Flipstop {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let mut p = Flipstop::start(size).unwrap();
-    for _ in 0..plies {
-        match p.random_move(&mut rng) {
-            Some(m) => p.play_unchecked(&m),
-            None => break,
-        }
-    }
-    p
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 
     /// The engine's legal placements and their results equal the brute-force reference's.
     #[test]
     fn moves_match_the_reference(size in 3usize..=8, plies in 0usize..70, seed in any::<u64>()) {
-        let p = random_position(size, plies, seed);
+        let p = random_position(&Flipstop::start(size).unwrap(), plies, seed);
         let want = reference(&p);
         let mut got = BTreeMap::new();
         for m in p.legal_moves() {

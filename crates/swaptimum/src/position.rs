@@ -4,10 +4,10 @@ use std::str::FromStr;
 
 use rand::{Rng, RngExt};
 use swapboard_core::{
-    BoardView, Formed, Game, IllegalMove, MoveError, Outcome, Player, PositionError, Stone,
-    StoneBoard, symmetry, symmetry::SquareSymmetry, text, zobrist,
+    BoardView, Formed, Game, IllegalMove, MoveError, Outcome, PLACEMENT_SIZES, PlacementState,
+    Player, PositionError, Stone, StoneBoard,
 };
-use swapboard_grid::{Cell, MAX_SIZE, MIN_SIZE, Square};
+use swapboard_grid::{Cell, Square};
 
 use crate::SwaptimumMove;
 
@@ -17,9 +17,7 @@ const NAMES: [&str; 2] = ["Red", "Blue"];
 /// A Swaptimum position: the board, the player to move, and the winner once there is one.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Swaptimum {
-    board: StoneBoard,
-    to_move: Player,
-    winner: Option<Player>,
+    state: PlacementState,
 }
 
 swapboard_core::serde_as_text!(Swaptimum);
@@ -81,7 +79,7 @@ fn for_each_killing_swap(
 
 impl Swaptimum {
     fn square(&self) -> Square {
-        self.board.square()
+        self.state.board.square()
     }
 
     fn cell(&self, slot: usize) -> Cell {
@@ -92,17 +90,17 @@ impl Swaptimum {
 
     /// The board.
     pub fn board(&self) -> &StoneBoard {
-        &self.board
+        &self.state.board
     }
 
     /// Whether `player` may place on the empty slot `slot` (some swap exists if needed).
     fn placement_is_legal(&self, slot: usize, player: Player) -> bool {
         let stone = Stone::of(player);
-        let formed = self.board.crosscuts_formed(slot, stone);
+        let formed = self.state.board.crosscuts_formed(slot, stone);
         if formed.is_empty() {
             return true;
         }
-        let mut board = self.board.clone();
+        let mut board = self.state.board.clone();
         board.set(slot, stone);
         for_each_killing_swap(&mut board, slot, &formed, |_, _| ControlFlow::Break(())).is_break()
     }
@@ -111,7 +109,7 @@ impl Swaptimum {
     fn can_place(&self, player: Player) -> bool {
         self.square()
             .slots()
-            .any(|s| self.board.get(s) == Stone::Empty && self.placement_is_legal(s, player))
+            .any(|s| self.state.board.get(s) == Stone::Empty && self.placement_is_legal(s, player))
     }
 
     /// Calls `f` with every legal placement move of the player to move.
@@ -119,19 +117,19 @@ impl Swaptimum {
         &self,
         mut f: impl FnMut(SwaptimumMove) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
-        let stone = Stone::of(self.to_move);
+        let stone = Stone::of(self.state.to_move);
         let mut scratch: Option<StoneBoard> = None;
         for slot in self.square().slots() {
-            if self.board.get(slot) != Stone::Empty {
+            if self.state.board.get(slot) != Stone::Empty {
                 continue;
             }
-            let formed = self.board.crosscuts_formed(slot, stone);
+            let formed = self.state.board.crosscuts_formed(slot, stone);
             let cell = self.cell(slot);
             if formed.is_empty() {
                 f(SwaptimumMove::Place(cell))?;
                 continue;
             }
-            let board = scratch.get_or_insert_with(|| self.board.clone());
+            let board = scratch.get_or_insert_with(|| self.state.board.clone());
             board.set(slot, stone);
             let sq = self.square();
             let flow = for_each_killing_swap(board, slot, &formed, |x, y| {
@@ -154,8 +152,8 @@ impl Swaptimum {
         formed: &Formed,
         rng: &mut R,
     ) -> Option<(usize, usize)> {
-        let mut board = self.board.clone();
-        board.set(slot, Stone::of(self.to_move));
+        let mut board = self.state.board.clone();
+        board.set(slot, Stone::of(self.state.to_move));
         let mut swaps = [(0usize, 0usize); 9 * 8];
         let mut n = 0;
         let _ = for_each_killing_swap(&mut board, slot, formed, |x, y| {
@@ -169,7 +167,10 @@ impl Swaptimum {
     /// The move placing at the empty `slot` with a uniformly random legal swap if one is
     /// needed, or `None` if the placement is illegal.
     fn random_move_at<R: Rng + ?Sized>(&self, slot: usize, rng: &mut R) -> Option<SwaptimumMove> {
-        let formed = self.board.crosscuts_formed(slot, Stone::of(self.to_move));
+        let formed = self
+            .state
+            .board
+            .crosscuts_formed(slot, Stone::of(self.state.to_move));
         let cell = self.cell(slot);
         if formed.is_empty() {
             return Some(SwaptimumMove::Place(cell));
@@ -181,14 +182,14 @@ impl Swaptimum {
     /// The reason a placement at `cell` by the player to move is refused, if it is.
     fn placement_problem(&self, cell: Cell) -> Option<String> {
         let slot = self.square().slot(cell);
-        if let Some(p) = self.board.get(slot).player() {
-            return Some(format!(
-                "{cell} is occupied by a {} checker",
-                NAMES[p.index()]
-            ));
+        if let Some(occupied) = self.state.occupied(cell, NAMES) {
+            return Some(occupied);
         }
-        if !self.placement_is_legal(slot, self.to_move) {
-            let formed = self.board.crosscuts_formed(slot, Stone::of(self.to_move));
+        if !self.placement_is_legal(slot, self.state.to_move) {
+            let formed = self
+                .state
+                .board
+                .crosscuts_formed(slot, Stone::of(self.state.to_move));
             return Some(format!(
                 "a placement at {cell} forms a crosscut ({}) that no swap can kill without \
                  forming a new one (the placement restriction)",
@@ -201,7 +202,7 @@ impl Swaptimum {
     fn block_names(&self, blocks: &[usize]) -> String {
         blocks
             .iter()
-            .map(|&b| self.board.block_name(b))
+            .map(|&b| self.state.board.block_name(b))
             .collect::<Vec<_>>()
             .join(", ")
     }
@@ -211,9 +212,9 @@ impl Swaptimum {
     fn swap_problem(&self, cell: Cell, a: Cell, b: Cell) -> Option<String> {
         let sq = self.square();
         let (slot, x, y) = (sq.slot(cell), sq.slot(a), sq.slot(b));
-        let stone = Stone::of(self.to_move);
-        let formed = self.board.crosscuts_formed(slot, stone);
-        let mut board = self.board.clone();
+        let stone = Stone::of(self.state.to_move);
+        let formed = self.state.board.crosscuts_formed(slot, stone);
+        let mut board = self.state.board.clone();
         board.set(slot, stone);
         let (sx, sy) = (board.get(x), board.get(y));
         if !a.is_king_adjacent(b) {
@@ -259,18 +260,6 @@ impl Swaptimum {
         }
         None
     }
-
-    /// Updates the winner after the cells in `changed` took new colours.
-    fn update_winner(&mut self, changed: &[usize]) {
-        for &s in changed {
-            if let Some(p) = self.board.get(s).player()
-                && self.board.path_through(s, p)
-            {
-                self.winner = Some(p);
-                return;
-            }
-        }
-    }
 }
 
 impl Game for Swaptimum {
@@ -281,20 +270,15 @@ impl Game for Swaptimum {
     const DEFAULT_SIZE: usize = 9;
 
     fn sizes() -> RangeInclusive<usize> {
-        usize::from(MIN_SIZE)..=usize::from(MAX_SIZE)
+        PLACEMENT_SIZES
     }
 
     fn start(size: usize) -> Result<Swaptimum, PositionError> {
-        let square = Square::new(size).map_err(|e| PositionError::new(e.to_string()))?;
-        Ok(Swaptimum {
-            board: StoneBoard::empty(square),
-            to_move: Player::First,
-            winner: None,
-        })
+        PlacementState::start(size).map(|state| Swaptimum { state })
     }
 
     fn size(&self) -> usize {
-        self.board.size()
+        self.state.board.size()
     }
 
     fn colour_letter(player: Player) -> char {
@@ -306,22 +290,18 @@ impl Game for Swaptimum {
     }
 
     fn to_move(&self) -> Player {
-        self.to_move
+        self.state.to_move
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        if let Some(p) = self.winner {
-            return Some(Outcome::Win(p));
-        }
-        (!self.can_place(self.to_move) && !self.can_place(self.to_move.other()))
-            .then_some(Outcome::Draw)
+        self.state.outcome(|p| self.can_place(p))
     }
 
     fn for_each_move<F: FnMut(SwaptimumMove) -> ControlFlow<()>>(
         &self,
         mut f: F,
     ) -> ControlFlow<()> {
-        if self.winner.is_some() {
+        if self.state.winner.is_some() {
             return ControlFlow::Continue(());
         }
         let mut any = false;
@@ -329,7 +309,7 @@ impl Game for Swaptimum {
             any = true;
             f(m)
         })?;
-        if !any && self.can_place(self.to_move.other()) {
+        if !any && self.can_place(self.state.to_move.other()) {
             f(SwaptimumMove::Pass)?;
         }
         ControlFlow::Continue(())
@@ -337,10 +317,7 @@ impl Game for Swaptimum {
 
     fn check_move(&self, mv: &SwaptimumMove) -> Result<(), IllegalMove> {
         if let Some(outcome) = self.outcome() {
-            return Err(IllegalMove(match outcome {
-                Outcome::Win(p) => format!("the game is over: {} has won", NAMES[p.index()]),
-                Outcome::Draw => "the game is over: drawn, neither player can move".into(),
-            }));
+            return Err(PlacementState::game_over(outcome, NAMES));
         }
         let problem = match *mv {
             SwaptimumMove::Pass => {
@@ -349,10 +326,10 @@ impl Game for Swaptimum {
                     first = Some(m);
                     ControlFlow::Break(())
                 });
-                first.map(|m| format!("a player may pass only when no placement is legal, and {m} is legal"))
+                PlacementState::pass_problem(first)
             }
             SwaptimumMove::Place(cell) => self.placement_problem(cell).or_else(|| {
-                let formed = self.board.crosscuts_formed(self.square().slot(cell), Stone::of(self.to_move));
+                let formed = self.state.board.crosscuts_formed(self.square().slot(cell), Stone::of(self.state.to_move));
                 (!formed.is_empty()).then(|| {
                     format!(
                         "a placement at {cell} forms a crosscut ({}), so a swap must follow, written like {cell}:d4-e5",
@@ -361,7 +338,7 @@ impl Game for Swaptimum {
                 })
             }),
             SwaptimumMove::PlaceSwap { cell, a, b } => self.placement_problem(cell).or_else(|| {
-                let formed = self.board.crosscuts_formed(self.square().slot(cell), Stone::of(self.to_move));
+                let formed = self.state.board.crosscuts_formed(self.square().slot(cell), Stone::of(self.state.to_move));
                 if formed.is_empty() {
                     Some(format!("a placement at {cell} forms no crosscut, so no swap may follow"))
                 } else {
@@ -374,24 +351,24 @@ impl Game for Swaptimum {
 
     fn play_unchecked(&mut self, mv: &SwaptimumMove) {
         let sq = self.square();
-        let mover = self.to_move;
+        let mover = self.state.to_move;
         match *mv {
             SwaptimumMove::Pass => {}
             SwaptimumMove::Place(cell) => {
                 let slot = sq.slot(cell);
-                self.board.set(slot, Stone::of(mover));
-                self.update_winner(&[slot]);
+                self.state.board.set(slot, Stone::of(mover));
+                self.state.update_winner(&[slot]);
             }
             SwaptimumMove::PlaceSwap { cell, a, b } => {
                 let (slot, x, y) = (sq.slot(cell), sq.slot(a), sq.slot(b));
-                self.board.set(slot, Stone::of(mover));
-                let (sx, sy) = (self.board.get(x), self.board.get(y));
-                self.board.set(x, sy);
-                self.board.set(y, sx);
-                self.update_winner(&[slot, x, y]);
+                self.state.board.set(slot, Stone::of(mover));
+                let (sx, sy) = (self.state.board.get(x), self.state.board.get(y));
+                self.state.board.set(x, sy);
+                self.state.board.set(y, sx);
+                self.state.update_winner(&[slot, x, y]);
             }
         }
-        self.to_move = mover.other();
+        self.state.to_move = mover.other();
     }
 
     fn parse_move(&self, text: &str) -> Result<SwaptimumMove, MoveError> {
@@ -399,12 +376,7 @@ impl Game for Swaptimum {
     }
 
     fn zobrist(&self) -> u64 {
-        let side = if self.to_move == Player::Second {
-            zobrist::second_to_move()
-        } else {
-            0
-        };
-        self.board.hash() ^ side
+        self.state.zobrist()
     }
 
     /// The two mirror images and the half turn keep each player's sides; the diagonal
@@ -412,47 +384,31 @@ impl Game for Swaptimum {
     /// the player to move are exchanged too (the rules treat both players alike except for
     /// who starts).
     fn symmetries(&self) -> Vec<Swaptimum> {
-        SquareSymmetry::ALL[1..]
-            .iter()
-            .map(|&s| {
-                let (board, to_move) = symmetry::connection_image(&self.board, self.to_move, s);
-                let winner = self
-                    .winner
-                    .map(|p| if s.exchanges_sides() { p.other() } else { p });
-                Swaptimum {
-                    board,
-                    to_move,
-                    winner,
-                }
-            })
+        self.state
+            .symmetric_images()
+            .map(|state| Swaptimum { state })
             .collect()
     }
 
     fn canonical_hash(&self) -> u64 {
-        symmetry::connection_canonical_hash(&self.board, self.to_move)
+        self.state.canonical_hash()
     }
 
     fn view(&self) -> BoardView {
-        BoardView::connection(
-            Self::TITLE,
-            &self.board,
-            LETTERS,
-            NAMES,
-            self.to_move,
-            self.outcome(),
-        )
+        self.state.view(Self::TITLE, LETTERS, NAMES, self.outcome())
     }
 
     /// A uniformly random legal placement, then a uniformly random legal swap for it (the
     /// `swapboard bench` ply). `pass` when no placement is legal.
     fn random_move<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<SwaptimumMove> {
-        if self.winner.is_some() {
+        if self.state.winner.is_some() {
             return None;
         }
-        self.board
+        self.state
+            .board
             .sample_empty(rng, |slot, rng| self.random_move_at(slot, rng))
             .or_else(|| {
-                self.can_place(self.to_move.other())
+                self.can_place(self.state.to_move.other())
                     .then_some(SwaptimumMove::Pass)
             })
     }
@@ -464,8 +420,9 @@ impl Game for Swaptimum {
         let Some(cell) = mv.cell() else { return };
         let sq = self.square();
         let formed = self
+            .state
             .board
-            .crosscuts_formed(sq.slot(cell), Stone::of(self.to_move));
+            .crosscuts_formed(sq.slot(cell), Stone::of(self.state.to_move));
         let in_formed = |c: Cell| {
             let slot = sq.slot(c);
             formed.blocks().iter().any(|&b| sq.block(b).contains(&slot))
@@ -484,7 +441,8 @@ impl Game for Swaptimum {
         let refused = sq
             .slots()
             .filter(|&s| {
-                self.board.get(s) == Stone::Empty && !self.placement_is_legal(s, self.to_move)
+                self.state.board.get(s) == Stone::Empty
+                    && !self.placement_is_legal(s, self.state.to_move)
             })
             .count();
         let mut after = self.clone();
@@ -500,20 +458,14 @@ impl Game for Swaptimum {
         event("placements refused by the restriction", refused as u64);
         event(
             "wins made on the opponent's turn",
-            u64::from(after.winner == Some(self.to_move.other())),
+            u64::from(after.state.winner == Some(self.state.to_move.other())),
         );
     }
 }
 
 impl fmt::Display for Swaptimum {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} {} {}",
-            Self::ID,
-            self.board.rows_text(LETTERS),
-            LETTERS[self.to_move.index()]
-        )
+        self.state.write(f, Self::ID, LETTERS)
     }
 }
 
@@ -527,12 +479,6 @@ impl FromStr for Swaptimum {
     type Err = PositionError;
 
     fn from_str(s: &str) -> Result<Swaptimum, PositionError> {
-        let (board, to_move) = text::crosscut_free_position(s, Self::ID, LETTERS, Self::sizes())?;
-        let winner = board.winner();
-        Ok(Swaptimum {
-            board,
-            to_move,
-            winner,
-        })
+        PlacementState::parse(s, Self::ID, LETTERS).map(|state| Swaptimum { state })
     }
 }

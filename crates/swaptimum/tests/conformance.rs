@@ -7,7 +7,7 @@ use std::path::Path;
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use swapboard_conformance::{Suite, check_perft_file, perft_budget};
+use swapboard_conformance::{Suite, check_perft_file, perft_budget, random_position};
 use swapboard_core::{Game, Outcome, Stone, StoneBoard};
 use swapboard_grid::Cell;
 use swapboard_swaptimum::{Swaptimum, SwaptimumMove};
@@ -159,25 +159,13 @@ fn reference_moves(p: &Swaptimum) -> BTreeSet<String> {
     out
 }
 
-fn random_position(size: usize, plies: usize, seed: u64) -> Swaptimum {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let mut p = Swaptimum::start(size).unwrap();
-    for _ in 0..plies {
-        match p.random_move(&mut rng) {
-            Some(m) => p.play_unchecked(&m),
-            None => break,
-        }
-    }
-    p
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(150))]
 
     /// The engine's move list equals the brute-force reference's.
     #[test]
     fn moves_match_the_reference(size in 4usize..=7, plies in 0usize..60, seed in any::<u64>()) {
-        let p = random_position(size, plies, seed);
+        let p = random_position(&Swaptimum::start(size).unwrap(), plies, seed);
         let engine: BTreeSet<String> = p.legal_moves().iter().map(ToString::to_string).collect();
         prop_assert_eq!(engine, reference_moves(&p), "at {}", p);
     }
