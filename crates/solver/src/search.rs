@@ -19,8 +19,12 @@ struct Child<G: Game> {
     position: G,
     /// The table key (0 for a finished game).
     key: u64,
-    /// The numbers of a finished game, which the table does not hold.
-    fixed: Option<Numbers>,
+    /// Whether the game is over there (its numbers are then exact and not in the table).
+    finished: bool,
+    /// The numbers as last seen: looked up when the child is made, then updated from its
+    /// own searches (a transposition that changes them meanwhile is picked up on the
+    /// child's next search).
+    numbers: Numbers,
 }
 
 /// A df-pn solver with its transposition table, reusable for several positions (the table
@@ -173,19 +177,14 @@ impl<G: Game> Solver<G> {
             }
         });
         let key = if fixed.is_some() { 0 } else { self.key(&next) };
+        let numbers =
+            fixed.unwrap_or_else(|| self.table.get(key).map_or(Numbers::UNKNOWN, |(n, _)| n));
         Child {
             position: next,
             key,
-            fixed,
+            finished: fixed.is_some(),
+            numbers,
         }
-    }
-
-    fn numbers(&self, child: &Child<G>) -> Numbers {
-        child.fixed.unwrap_or_else(|| {
-            self.table
-                .get(child.key)
-                .map_or(Numbers::UNKNOWN, |(n, _)| n)
-        })
     }
 
     /// Counts a node and looks at the limits; false once the search must stop.
@@ -239,19 +238,29 @@ impl<G: Game> Solver<G> {
         }
         let mut children = std::mem::take(&mut self.pools[depth]);
         children.clear();
-        let _ = position.for_each_move(|mv| {
-            children.push(self.child(position, &mv));
-            ControlFlow::Continue(())
-        });
         // At a node where the goal player moves, one proven child proves it (OR); elsewhere
-        // every child must be proven (AND).
+        // every child must be proven (AND). A child that settles the node ends the listing.
         let or_node = position.to_move() == self.goal;
+        let _ = position.for_each_move(|mv| {
+            let child = self.child(position, &mv);
+            let settles = if or_node {
+                child.numbers.pn == 0
+            } else {
+                child.numbers.dn == 0
+            };
+            children.push(child);
+            if settles {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
         let mut numbers;
         loop {
             let (mut best, mut best_value, mut second) = (0, INFINITY, INFINITY);
             let (mut min, mut sum) = (INFINITY, 0u32);
             for (i, child) in children.iter().enumerate() {
-                let n = self.numbers(child);
+                let n = child.numbers;
                 // The number minimised at this node, and the one summed.
                 let (least, summed) = if or_node { (n.pn, n.dn) } else { (n.dn, n.pn) };
                 sum = add(sum, summed);
@@ -273,7 +282,7 @@ impl<G: Game> Solver<G> {
             if numbers.pn >= th_pn || numbers.dn >= th_dn || self.stopped.is_some() {
                 break;
             }
-            let child_numbers = self.numbers(&children[best]);
+            let child_numbers = children[best].numbers;
             let (child_pn, child_dn) = if or_node {
                 let dn = u64::from(th_dn) - u64::from(numbers.dn) + u64::from(child_numbers.dn);
                 (
@@ -294,7 +303,8 @@ impl<G: Game> Solver<G> {
             }
             let next = children[best].position.clone();
             self.path.push(child_key);
-            self.mid(&next, child_key, child_pn, child_dn, depth + 1, progress);
+            children[best].numbers =
+                self.mid(&next, child_key, child_pn, child_dn, depth + 1, progress);
             self.path.pop();
         }
         self.pools[depth] = children;
@@ -316,8 +326,8 @@ impl<G: Game> Solver<G> {
     ) -> (Option<Numbers>, u32) {
         self.goal = goal;
         let child = self.child(position, mv);
-        if let Some(fixed) = child.fixed {
-            return (Some(fixed), 0);
+        if child.finished {
+            return (Some(child.numbers), 0);
         }
         match self.table.get(child.key) {
             Some((n, work)) if n.is_solved() => (Some(n), work),
