@@ -62,6 +62,31 @@ fn random_game(bencher: divan::Bencher) {
     });
 }
 
+/// Plays `games` random games from `start` with a fixed seed; returns the plies played.
+fn play_random_games(start: &RapidTransit, games: u32) -> u64 {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(2024);
+    let mut plies = 0;
+    for _ in 0..games {
+        let mut pos = start.clone();
+        while let Some(mv) = pos.random_move(&mut rng) {
+            pos.play_unchecked(&mv);
+            plies += 1;
+        }
+    }
+    plies
+}
+
+/// The same 64 random games (seed fixed) each sample, timed per ply: the figure to compare
+/// with `swapboard bench` (`random_game` varies with each sample's game length).
+#[divan::bench]
+fn random_plies_64_games(bencher: divan::Bencher) {
+    let start = RapidTransit::start(8).expect("8x8 is the game");
+    let plies = play_random_games(&start, 64);
+    bencher
+        .counter(divan::counter::ItemsCount::new(plies))
+        .bench_local(|| play_random_games(divan::black_box(&start), 64));
+}
+
 #[divan::bench]
 fn perft_3_start() -> u64 {
     let pos = RapidTransit::start(8).expect("8x8 is the game");

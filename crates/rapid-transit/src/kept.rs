@@ -138,7 +138,7 @@ impl<B: Bits, const C: usize> Kept<B, C> {
             corner: [on; 4],
         };
         kept.refresh_masks();
-        kept.relabel(on);
+        kept.label_all();
         kept
     }
 
@@ -247,31 +247,123 @@ impl<B: Bits, const C: usize> Kept<B, C> {
 
     /// Exchanges the (differently coloured) pieces on `a` and `b` and brings everything up
     /// to date.
+    ///
+    /// Only the networks through `a` and `b` and those they join change, and no flood is
+    /// needed to find them. With its colour changed, `a` joins the networks of its new
+    /// colour around it; every such network other than `b`'s is whole (any other cell of
+    /// that colour touching it would belong to it), and of `b`'s only the parts left
+    /// without `b` count. The same holds for `b`. What is left of the old networks of `a`
+    /// and `b` stands alone.
     pub(crate) fn swap(&mut self, a: usize, b: usize) {
-        let moved = B::bit(a) | B::bit(b);
-        // Every network that changes touches a or b, and every new network lies within the
-        // old networks through a, b and their neighbours: reflood just those.
-        let mut region = B::default();
-        for cell in (moved | self.around(moved)).cells() {
-            if !region.has(cell) {
-                region |= self.network(cell);
+        let (parts_a, len_a) = self.parts_without(a);
+        let (parts_b, len_b) = self.parts_without(b);
+        let (parts_a, parts_b) = (&parts_a[..len_a], &parts_b[..len_b]);
+        self.red = self.red ^ B::bit(a) ^ B::bit(b);
+        self.refresh_masks();
+        let (net_a, keep_a) = self.joined(a, parts_b);
+        let (net_b, keep_b) = self.joined(b, parts_a);
+        self.settle(net_a, keep_a);
+        self.settle(net_b, keep_b);
+        for (&part, joined) in parts_a
+            .iter()
+            .map(|p| (p, net_b))
+            .chain(parts_b.iter().map(|p| (p, net_a)))
+        {
+            if (part & joined).is_empty() {
+                // A part holding its old label cell keeps the label.
+                let keep = if part.has(self.label(part.lowest())) {
+                    part
+                } else {
+                    B::default()
+                };
+                self.settle(part, keep);
             }
         }
-        self.red = self.red ^ moved;
-        self.refresh_masks();
-        self.relabel(region);
     }
 
-    /// Labels the networks lying wholly within `region`, flooding each on bitboards.
-    fn relabel(&mut self, region: B) {
-        let mut rest = region;
+    /// The connected parts of the network through `cell` without `cell` (one per
+    /// neighbour at most), floods only when `cell` had two or more friends.
+    fn parts_without(&self, cell: usize) -> ([B; 4], usize) {
+        let rest = self.network(cell) & !B::bit(cell);
+        let mut friends = self.around(B::bit(cell)) & rest;
+        let mut parts = [B::default(); 4];
+        let mut len = 0;
+        let mut unclaimed = rest;
+        while !friends.is_empty() {
+            let part = if friends.without_lowest().is_empty() {
+                // The last friend's part is all that the others' parts left: every cell of
+                // the network reached `cell` through some friend.
+                unclaimed
+            } else {
+                let mut part = B::bit(friends.lowest());
+                loop {
+                    let grown = (part | self.around(part)) & rest;
+                    if grown == part {
+                        break part;
+                    }
+                    part = grown;
+                }
+            };
+            parts[len] = part;
+            len += 1;
+            friends &= !part;
+            unclaimed &= !part;
+        }
+        (parts, len)
+    }
+
+    /// After the swap, the network through `cell`: the cell and the networks of its colour
+    /// around it (`parts` standing for the old network split by the swap); with the
+    /// largest of them whose cells keep their label (its label cell is in it).
+    fn joined(&self, cell: usize, parts: &[B]) -> (B, B) {
+        let colour = if self.red.has(cell) {
+            self.red
+        } else {
+            self.on & !self.red
+        };
+        let mut net = B::bit(cell);
+        let mut keep = B::default();
+        for other in (self.around(net) & colour).cells() {
+            if net.has(other) {
+                continue;
+            }
+            let unit = parts
+                .iter()
+                .copied()
+                .find(|part| part.has(other))
+                .unwrap_or_else(|| self.network(other));
+            net |= unit;
+            if unit.count() > keep.count() && unit.has(self.label(other)) {
+                keep = unit;
+            }
+        }
+        (net, keep)
+    }
+
+    /// Records `net` as a network. The cells of `keep` (a part of `net`, empty or holding
+    /// its own label cell) keep their label; the others take it.
+    fn settle(&mut self, net: B, keep: B) {
+        let id = if keep.is_empty() {
+            net.lowest()
+        } else {
+            self.label(keep.lowest())
+        };
+        self.nets[id] = net;
+        for cell in (net & !keep).cells() {
+            self.label[cell] = id as u8;
+        }
+    }
+
+    /// Labels every network from scratch, flooding each on bitboards.
+    fn label_all(&mut self) {
+        let mut rest = self.on;
         while !rest.is_empty() {
             let seed = rest.lowest();
             let colour = if self.red.has(seed) {
                 self.red
             } else {
                 self.on & !self.red
-            } & region;
+            };
             let mut net = B::bit(seed);
             loop {
                 let grown = (net | self.around(net)) & colour;
@@ -281,14 +373,7 @@ impl<B: Bits, const C: usize> Kept<B, C> {
                 net = grown;
             }
             rest &= !net;
-            if self.network(seed) == net {
-                // An old network untouched by the swap keeps its label.
-                continue;
-            }
-            self.nets[seed] = net;
-            for cell in net.cells() {
-                self.label[cell] = seed as u8;
-            }
+            self.settle(net, B::default());
         }
     }
 
@@ -351,12 +436,11 @@ impl<B: Bits, const C: usize> Kept<B, C> {
         while !rest.is_empty() {
             let net = self.network(rest.lowest());
             rest &= !net;
-            let mut touching = self.around(net) & scan.foe;
+            // One lookup per touching cell, not per network: the lookups then do not wait
+            // on each other.
             let mut reach = B::default();
-            while !touching.is_empty() {
-                let other = self.network(touching.lowest());
-                reach |= other;
-                touching &= !other;
+            for cell in (self.around(net) & scan.foe).cells() {
+                reach |= self.network(cell);
             }
             f(Group {
                 terminals: scan.free_terminals & net,
@@ -409,9 +493,34 @@ impl<B: Bits, const C: usize> Kept<B, C> {
         })
     }
 
-    /// The legal swap of rank `pick` (below [`Kept::swap_count`]) in the order of
-    /// [`Kept::for_each_swap`], found by counting, not listing.
-    pub(crate) fn nth_swap(&self, scan: &Scan<B>, mut pick: u64) -> Option<(usize, usize)> {
+    /// A legal swap of `mover` drawn uniformly, or `None` when there is none: one scan
+    /// counts the swaps (keeping each network's [`Group`] in a buffer of `G`, at least
+    /// the number of `mover`'s pieces), one random number picks a rank in the order of
+    /// [`Kept::for_each_swap`], and counting again within the buffer finds it.
+    pub(crate) fn random_swap<const G: usize, R: Rng + ?Sized>(
+        &self,
+        mover: Player,
+        rng: &mut R,
+    ) -> Option<(usize, usize)> {
+        let scan = self.scan(mover);
+        let mut groups = [Group {
+            terminals: B::default(),
+            partners: B::default(),
+        }; G];
+        let mut len = 0;
+        let mut far = 0;
+        let _ = self.for_each_group(&scan, |g| {
+            far += u64::from(g.terminals.count()) * u64::from(g.partners.count());
+            groups[len] = g;
+            len += 1;
+            ControlFlow::Continue(())
+        });
+        let near: u64 = scan.near.iter().map(|x| u64::from(x.count())).sum();
+        let count = near + far - self.near_free_pairs(&scan, scan.free_terminals);
+        if count == 0 {
+            return None;
+        }
+        let mut pick = rng.random_range(0..count);
         for (d, near) in scan.near.iter().enumerate() {
             let here = u64::from(near.count());
             if pick < here {
@@ -420,26 +529,23 @@ impl<B: Bits, const C: usize> Kept<B, C> {
             }
             pick -= here;
         }
-        let mut found = None;
-        let _ = self.for_each_group(scan, |g| {
+        for g in &groups[..len] {
             let here = u64::from(g.terminals.count()) * u64::from(g.partners.count())
-                - self.near_free_pairs(scan, g.terminals);
+                - self.near_free_pairs(&scan, g.terminals);
             if pick >= here {
                 pick -= here;
-                return ControlFlow::Continue(());
+                continue;
             }
             for p in g.terminals.cells() {
                 let far = g.partners & !self.king(p);
                 let here = u64::from(far.count());
                 if pick < here {
-                    found = Some((p, far.nth(pick)));
-                    return ControlFlow::Break(());
+                    return Some((p, far.nth(pick)));
                 }
                 pick -= here;
             }
-            unreachable!("a group's far pairs are its terminals' far partners")
-        });
-        found
+        }
+        unreachable!("the rank drawn is below the count of swaps")
     }
 
     /// Restrictions 2 and 3 for the swap of `mover`'s piece on `p` with the opponent's on
@@ -587,20 +693,66 @@ impl Tables {
         mover: Player,
         rng: &mut R,
     ) -> Option<(usize, usize)> {
-        with_kept!(self, kept => {
-            let scan = kept.scan(mover);
-            let count = kept.swap_count(&scan);
-            if count == 0 {
-                return None;
-            }
-            kept.nth_swap(&scan, rng.random_range(0..count))
-        })
+        // A network holds at least one piece: half the cells bound the mover's networks.
+        match self {
+            Tables::Narrow(kept) => kept.random_swap::<32, R>(mover, rng),
+            Tables::Wide(kept) => kept.random_swap::<128, R>(mover, rng),
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use rand::SeedableRng;
+    use rand::rngs::SmallRng;
+
     use super::*;
+
+    /// The kept state equals the state computed afresh from the colours alone.
+    fn assert_fresh<B: Bits + std::fmt::Debug, const C: usize>(kept: &Kept<B, C>) {
+        let fresh: Kept<B, C> = Kept::new(kept.n, |i| kept.red.has(i));
+        for cell in 0..kept.n * kept.n {
+            assert_eq!(kept.network(cell), fresh.network(cell), "network of {cell}");
+            assert!(kept.network(cell).has(kept.label(cell)), "label of {cell}");
+        }
+        assert_eq!(kept.terminal, fresh.terminal);
+        assert_eq!((kept.foes2, kept.foes3), (fresh.foes2, fresh.foes3));
+        assert_eq!(kept.corner, fresh.corner);
+    }
+
+    /// Plays random legal swaps from the checkerboard, checking the kept state each time.
+    fn random_swaps_keep_the_tables<B: Bits + std::fmt::Debug, const C: usize, const G: usize>(
+        n: usize,
+        games: usize,
+    ) {
+        let mut rng = SmallRng::seed_from_u64(n as u64);
+        for _ in 0..games {
+            let mut kept: Kept<B, C> = Kept::new(n, |i| (i % n + i / n).is_multiple_of(2));
+            let mut mover = Player::First;
+            let mut passes = 0;
+            while passes < 2 {
+                match kept.random_swap::<G, _>(mover, &mut rng) {
+                    Some((p, q)) => {
+                        kept.swap(p, q);
+                        assert_fresh(&kept);
+                        passes = 0;
+                    }
+                    None => passes += 1,
+                }
+                mover = mover.other();
+            }
+        }
+    }
+
+    #[test]
+    fn swaps_keep_the_tables_as_computed_afresh() {
+        for n in [4, 6, 8] {
+            random_swaps_keep_the_tables::<u64, 64, 32>(n, 20);
+        }
+        for n in [10, 16] {
+            random_swaps_keep_the_tables::<Wide, 256, 128>(n, 2);
+        }
+    }
 
     /// Each block's three other cells are its column step, row step and diagonal step.
     #[test]
