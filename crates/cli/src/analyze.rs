@@ -46,7 +46,9 @@ pub(crate) fn analyze<G: Stepwise>(args: &AnalyzeArgs, out: &mut Output) -> CliR
         )));
     }
     if args.threads == 0 || args.iterations == Some(0) {
-        return Err(CliError::bad("--threads and --iterations must be at least 1"));
+        return Err(CliError::bad(
+            "--threads and --iterations must be at least 1",
+        ));
     }
     let budget = match args.iterations {
         Some(n) => Budget::iterations(n),

@@ -63,7 +63,9 @@ pub(crate) fn arena<G: Stepwise>(args: &ArenaArgs, out: &mut Output) -> CliResul
         return Err(CliError::bad("--games 0: a match needs at least one game"));
     }
     if args.threads == 0 || args.max_plies == 0 {
-        return Err(CliError::bad("--threads and --max-plies must be at least 1"));
+        return Err(CliError::bad(
+            "--threads and --max-plies must be at least 1",
+        ));
     }
     let settings = MatchSettings {
         size: start_pos.size(),
@@ -91,7 +93,10 @@ pub(crate) fn arena<G: Stepwise>(args: &ArenaArgs, out: &mut Output) -> CliResul
             Some(w) => s[w] += 1,
             None => s[2] += 1,
         }
-        bar.set_message(format!("{a} {} - {} {b}, {} drawn or capped", s[0], s[1], s[2]));
+        bar.set_message(format!(
+            "{a} {} - {} {b}, {} drawn or capped",
+            s[0], s[1], s[2]
+        ));
         bar.inc(1);
     });
     bar.finish_and_clear();
