@@ -497,3 +497,82 @@ pub(crate) fn engine() -> CliResult {
     let stdout = std::io::stdout();
     run_protocol(stdin.lock(), stdout.lock()).map_err(|e| CliError::Failure(e.into()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The responses of a session fed `input`: (sign and id, text) per response.
+    fn responses(input: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        run_protocol(input.as_bytes(), &mut out).expect("in-memory i/o");
+        let text = String::from_utf8(out).expect("utf-8");
+        text.split("\n\n")
+            .filter(|r| !r.is_empty())
+            .map(str::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn ids_and_arguments_are_split() {
+        assert_eq!(split_command(" 12  play  c3 "), (Some("12"), "play", "c3"));
+        assert_eq!(
+            split_command("position swaptimum ... R"),
+            (None, "position", "swaptimum ... R")
+        );
+        assert_eq!(split_command("3"), (Some("3"), "", ""));
+        assert_eq!(
+            SearchSpec::parse(&["iters=5"]),
+            Ok(SearchSpec::Iterations(5))
+        );
+        assert!(SearchSpec::parse(&["iters=-5"]).is_err());
+        assert!(SearchSpec::parse(&["level=0"]).is_err());
+    }
+
+    /// Lines left out of generated sessions: searches (slow, and `analyze` streams) and
+    /// `quit`.
+    fn thinks_or_quits(line: &str) -> bool {
+        ["genmove", "solve", "analyze", "quit"]
+            .iter()
+            .any(|c| line.contains(c))
+    }
+
+    proptest! {
+        /// Any input gets one response per command line, each `=` or `?`, and never ends
+        /// the session early.
+        #[test]
+        fn every_line_gets_one_answer(lines in proptest::collection::vec(
+            prop_oneof![
+                Just("new swaptimum 3".to_string()),
+                Just("new flipstop 4".to_string()),
+                Just("moves".to_string()),
+                Just("undo".to_string()),
+                Just("result".to_string()),
+                "play [a-e][1-5]",
+                "(new|play|position|genmove|solve|undo|moves) [ -~]{0,12}",
+                "[0-9]{0,3} ?[ -~]{0,16}",
+            ],
+            1..12,
+        )) {
+            let commands: Vec<&String> = lines
+                .iter()
+                .filter(|l| {
+                    let l = l.split('#').next().unwrap_or("");
+                    !l.trim().is_empty() && !thinks_or_quits(l)
+                })
+                .collect();
+            // Searches are left out of the generated input to keep the test fast.
+            let input: Vec<&str> = lines
+                .iter()
+                .map(String::as_str)
+                .filter(|l| !thinks_or_quits(l))
+                .collect();
+            let answers = responses(&input.join("\n"));
+            prop_assert_eq!(answers.len(), commands.len(), "{:?} -> {:?}", input, answers);
+            for a in &answers {
+                prop_assert!(a.starts_with('=') || a.starts_with('?'), "{}", a);
+            }
+        }
+    }
+}
