@@ -14,6 +14,7 @@
 mod board;
 mod error;
 mod game;
+mod groups;
 mod history;
 mod placement;
 mod player;
@@ -47,6 +48,7 @@ pub mod zobrist;
 pub use board::{Formed, Stone, StoneBoard};
 pub use error::{IllegalMove, MoveError, PlayError, PositionError};
 pub use game::{Game, perft};
+pub use groups::Groups;
 pub use history::{History, Repeat};
 pub use placement::{PLACEMENT_SIZES, PlacementState};
 pub use player::{Outcome, Player};

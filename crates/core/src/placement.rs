@@ -8,31 +8,62 @@ use std::ops::RangeInclusive;
 use swapboard_grid::{Cell, MAX_SIZE, MIN_SIZE, Square};
 
 use crate::symmetry::{self, SquareSymmetry};
-use crate::{BoardView, IllegalMove, Outcome, Player, PositionError, StoneBoard, text, zobrist};
+use crate::{
+    BoardView, Groups, IllegalMove, Outcome, Player, PositionError, Stone, StoneBoard, text,
+    zobrist,
+};
 
 /// The board sizes of the placement games (the rulings: any N from 3 to 26).
 pub const PLACEMENT_SIZES: RangeInclusive<usize> = MIN_SIZE as usize..=MAX_SIZE as usize;
 
 /// The state of a placement game: the board, the player to move, the winner once there is one.
-#[derive(Clone, PartialEq, Eq, Hash)]
+///
+/// Change the board through [`PlacementState::place`] and [`PlacementState::change`], which
+/// keep the groups (and so the winner) up to date.
+#[derive(Clone)]
 pub struct PlacementState {
-    /// The checkers.
-    pub board: StoneBoard,
+    /// The checkers: changed only through `place` and `change`.
+    board: StoneBoard,
     /// The player to move.
     pub to_move: Player,
     /// The player who has joined their sides, once one has.
     pub winner: Option<Player>,
+    /// The groups of the board, derived from it (so left out of equality and hashing).
+    groups: Groups,
+}
+
+impl PartialEq for PlacementState {
+    fn eq(&self, other: &PlacementState) -> bool {
+        (&self.board, self.to_move, self.winner) == (&other.board, other.to_move, other.winner)
+    }
+}
+
+impl Eq for PlacementState {}
+
+impl std::hash::Hash for PlacementState {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        (&self.board, self.to_move, self.winner).hash(state);
+    }
 }
 
 impl PlacementState {
     /// The empty board of side `size`, first player to move.
     pub fn start(size: usize) -> Result<PlacementState, PositionError> {
         let square = Square::new(size).map_err(|e| PositionError::new(e.to_string()))?;
+        let board = StoneBoard::empty(square);
+        let groups = Groups::new(&board);
         Ok(PlacementState {
-            board: StoneBoard::empty(square),
+            board,
             to_move: Player::First,
             winner: None,
+            groups,
         })
+    }
+
+    /// The board.
+    #[inline]
+    pub fn board(&self) -> &StoneBoard {
+        &self.board
     }
 
     /// Reads `<game> <rows> <to-move>`, refusing a board with a crosscut on it.
@@ -43,10 +74,12 @@ impl PlacementState {
     ) -> Result<PlacementState, PositionError> {
         let (board, to_move) = text::crosscut_free_position(text, game, letters, PLACEMENT_SIZES)?;
         let winner = board.winner();
+        let groups = Groups::new(&board);
         Ok(PlacementState {
             board,
             to_move,
             winner,
+            groups,
         })
     }
 
@@ -121,10 +154,12 @@ impl PlacementState {
             let winner = self
                 .winner
                 .map(|p| if s.exchanges_sides() { p.other() } else { p });
+            let groups = Groups::new(&board);
             PlacementState {
                 board,
                 to_move,
                 winner,
+                groups,
             }
         })
     }
@@ -134,12 +169,30 @@ impl PlacementState {
         symmetry::connection_canonical_hash(&self.board, self.to_move)
     }
 
-    /// Records the winner after the slots in `changed` took new colours: a new path must run
-    /// through a cell that just became its owner's.
-    pub fn update_winner(&mut self, changed: &[usize]) {
-        for &s in changed {
-            if let Some(p) = self.board.get(s).player()
-                && self.board.path_through(s, p)
+    /// Places `player`'s checker on the empty `slot`, and records a win if it completes
+    /// the player's path.
+    #[inline]
+    pub fn place(&mut self, slot: usize, player: Player) {
+        self.board.set(slot, Stone::of(player));
+        if self.groups.add(&self.board, slot) {
+            self.winner = Some(player);
+        }
+    }
+
+    /// Gives each listed slot its new stone, in order (the moves that change colours: a
+    /// placement with a swap, a placement with replacements; a slot may be listed twice),
+    /// keeps the groups, and records a win: a new path must run through a changed cell.
+    pub fn change(&mut self, changes: &[(usize, Stone)]) {
+        const MAX_CHANGES: usize = 8;
+        let mut before = [(0, Stone::Empty); MAX_CHANGES];
+        for (i, &(slot, stone)) in changes.iter().enumerate() {
+            before[i] = (slot, self.board.get(slot));
+            self.board.set(slot, stone);
+        }
+        self.groups.update(&self.board, &before[..changes.len()]);
+        for &(slot, _) in changes {
+            if let Some(p) = self.board.get(slot).player()
+                && self.groups.joins_sides(slot)
             {
                 self.winner = Some(p);
                 return;

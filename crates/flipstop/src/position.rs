@@ -53,12 +53,12 @@ enum Placement {
 
 impl Flipstop {
     fn square(&self) -> Square {
-        self.state.board.square()
+        self.state.board().square()
     }
 
     /// The board.
     pub fn board(&self) -> &StoneBoard {
-        &self.state.board
+        self.state.board()
     }
 
     /// What placing `player`'s checker on the empty `slot` does.
@@ -68,15 +68,15 @@ impl Flipstop {
     /// placement is illegal iff some formed crosscut has no replaceable enemy checker.
     fn placement(&self, slot: usize, player: Player) -> Placement {
         let stone = Stone::of(player);
-        let formed = self.state.board.crosscuts_formed(slot, stone);
+        let formed = self.state.board().crosscuts_formed(slot, stone);
         let mut replaced = [0usize; 4];
         let mut len = 0;
         if formed.is_empty() {
             return Placement::Legal { replaced, len };
         }
-        let mut board = self.state.board.clone();
+        let mut board = self.state.board().clone();
         board.set(slot, stone);
-        let enemy = board.get(self.state.board.enemies_in(formed.blocks()[0], slot)[0]);
+        let enemy = board.get(self.state.board().enemies_in(formed.blocks()[0], slot)[0]);
         // The crosscut that replacing `e` would form, if any.
         let mut blocker_of = |e: usize| -> Option<usize> {
             board.set(e, stone);
@@ -95,7 +95,7 @@ impl Flipstop {
             let mut any = false;
             for (k, e) in self
                 .state
-                .board
+                .board()
                 .enemies_in(block, slot)
                 .into_iter()
                 .enumerate()
@@ -131,16 +131,16 @@ impl Flipstop {
 
     /// Whether `player` has any legal placement.
     fn can_place(&self, player: Player) -> bool {
-        self.square()
-            .slots()
-            .any(|s| self.state.board.get(s) == Stone::Empty && self.placement_is_legal(s, player))
+        self.square().slots().any(|s| {
+            self.state.board().get(s) == Stone::Empty && self.placement_is_legal(s, player)
+        })
     }
 
     /// The cells a placement at `cell` by the player to move would replace, in cell order
     /// (empty when it forms no crosscut), or `None` if the placement is illegal.
     pub fn replacements(&self, cell: Cell) -> Option<Vec<Cell>> {
         let sq = self.square();
-        if !sq.contains(cell) || self.state.board.at(cell) != Stone::Empty {
+        if !sq.contains(cell) || self.state.board().at(cell) != Stone::Empty {
             return None;
         }
         match self.placement(sq.slot(cell), self.state.to_move) {
@@ -172,14 +172,14 @@ impl Flipstop {
                         format!(
                             "replacing {} would form the crosscut {}",
                             name(e),
-                            self.state.board.block_name(b)
+                            self.state.board().block_name(b)
                         )
                     })
                     .collect();
                 Some(format!(
                     "a placement at {cell} forms the crosscut {} and no enemy checker in it can be \
                      replaced (the placement restriction): {}",
-                    self.state.board.block_name(block),
+                    self.state.board().block_name(block),
                     why.join("; ")
                 ))
             }
@@ -203,7 +203,7 @@ impl Game for Flipstop {
     }
 
     fn size(&self) -> usize {
-        self.state.board.size()
+        self.state.board().size()
     }
 
     fn colour_letter(player: Player) -> char {
@@ -232,7 +232,7 @@ impl Game for Flipstop {
         let sq = self.square();
         let mut any = false;
         for slot in sq.slots() {
-            if self.state.board.get(slot) == Stone::Empty
+            if self.state.board().get(slot) == Stone::Empty
                 && self.placement_is_legal(slot, self.state.to_move)
             {
                 any = true;
@@ -256,7 +256,7 @@ impl Game for Flipstop {
                 let first = sq
                     .slots()
                     .find(|&s| {
-                        self.state.board.get(s) == Stone::Empty
+                        self.state.board().get(s) == Stone::Empty
                             && self.placement_is_legal(s, self.state.to_move)
                     })
                     .and_then(|s| sq.cell_at(s));
@@ -271,15 +271,18 @@ impl Game for Flipstop {
         if let FlipstopMove::Place(cell) = *mv {
             let slot = self.square().slot(cell);
             if let Placement::Legal { replaced, len } = self.placement(slot, mover) {
-                let stone = Stone::of(mover);
-                self.state.board.set(slot, stone);
-                for &e in &replaced[..len] {
-                    self.state.board.set(e, stone);
-                }
-                // Only the mover gains checkers, and every replaced checker touches the
-                // placed one: a new path must run through the placed cell.
-                if self.state.board.path_through(slot, mover) {
-                    self.state.winner = Some(mover);
+                if len == 0 {
+                    self.state.place(slot, mover);
+                } else {
+                    // Replacements take checkers from the opponent's groups, which may split.
+                    // Only the mover gains checkers, and every replaced checker touches the
+                    // placed one: a new path must run through the placed cell.
+                    let stone = Stone::of(mover);
+                    let mut changes = [(slot, stone); 5];
+                    for (change, &e) in changes[1..].iter_mut().zip(&replaced[..len]) {
+                        *change = (e, stone);
+                    }
+                    self.state.change(&changes[..=len]);
                 }
             }
         }
@@ -331,7 +334,7 @@ impl Game for Flipstop {
         }
         let sq = self.square();
         self.state
-            .board
+            .board()
             .sample_empty(rng, |slot, _| {
                 self.placement_is_legal(slot, self.state.to_move)
                     .then(|| FlipstopMove::Place(sq.cell_at(slot).expect("on board")))
@@ -352,14 +355,14 @@ impl Game for Flipstop {
         let sq = self.square();
         let formed = self
             .state
-            .board
+            .board()
             .crosscuts_formed(sq.slot(cell), Stone::of(self.state.to_move));
         let enemy = Stone::of(self.state.to_move.other());
         let mut enemies: Vec<usize> = formed
             .blocks()
             .iter()
             .flat_map(|&b| sq.block(b))
-            .filter(|&s| self.state.board.get(s) == enemy)
+            .filter(|&s| self.state.board().get(s) == enemy)
             .collect();
         enemies.sort_unstable();
         enemies.dedup();
@@ -367,7 +370,7 @@ impl Game for Flipstop {
         let refused = sq
             .slots()
             .filter(|&s| {
-                self.state.board.get(s) == Stone::Empty
+                self.state.board().get(s) == Stone::Empty
                     && !self.placement_is_legal(s, self.state.to_move)
             })
             .count();

@@ -79,7 +79,7 @@ fn for_each_killing_swap(
 
 impl Swaptimum {
     fn square(&self) -> Square {
-        self.state.board.square()
+        self.state.board().square()
     }
 
     fn cell(&self, slot: usize) -> Cell {
@@ -90,26 +90,26 @@ impl Swaptimum {
 
     /// The board.
     pub fn board(&self) -> &StoneBoard {
-        &self.state.board
+        self.state.board()
     }
 
     /// Whether `player` may place on the empty slot `slot` (some swap exists if needed).
     fn placement_is_legal(&self, slot: usize, player: Player) -> bool {
         let stone = Stone::of(player);
-        let formed = self.state.board.crosscuts_formed(slot, stone);
+        let formed = self.state.board().crosscuts_formed(slot, stone);
         if formed.is_empty() {
             return true;
         }
-        let mut board = self.state.board.clone();
+        let mut board = self.state.board().clone();
         board.set(slot, stone);
         for_each_killing_swap(&mut board, slot, &formed, |_, _| ControlFlow::Break(())).is_break()
     }
 
     /// Whether `player` has any legal placement.
     fn can_place(&self, player: Player) -> bool {
-        self.square()
-            .slots()
-            .any(|s| self.state.board.get(s) == Stone::Empty && self.placement_is_legal(s, player))
+        self.square().slots().any(|s| {
+            self.state.board().get(s) == Stone::Empty && self.placement_is_legal(s, player)
+        })
     }
 
     /// Calls `f` with every legal placement move of the player to move.
@@ -120,16 +120,16 @@ impl Swaptimum {
         let stone = Stone::of(self.state.to_move);
         let mut scratch: Option<StoneBoard> = None;
         for slot in self.square().slots() {
-            if self.state.board.get(slot) != Stone::Empty {
+            if self.state.board().get(slot) != Stone::Empty {
                 continue;
             }
-            let formed = self.state.board.crosscuts_formed(slot, stone);
+            let formed = self.state.board().crosscuts_formed(slot, stone);
             let cell = self.cell(slot);
             if formed.is_empty() {
                 f(SwaptimumMove::Place(cell))?;
                 continue;
             }
-            let board = scratch.get_or_insert_with(|| self.state.board.clone());
+            let board = scratch.get_or_insert_with(|| self.state.board().clone());
             board.set(slot, stone);
             let sq = self.square();
             let flow = for_each_killing_swap(board, slot, &formed, |x, y| {
@@ -152,7 +152,7 @@ impl Swaptimum {
         formed: &Formed,
         rng: &mut R,
     ) -> Option<(usize, usize)> {
-        let mut board = self.state.board.clone();
+        let mut board = self.state.board().clone();
         board.set(slot, Stone::of(self.state.to_move));
         let mut swaps = [(0usize, 0usize); 9 * 8];
         let mut n = 0;
@@ -169,7 +169,7 @@ impl Swaptimum {
     fn random_move_at<R: Rng + ?Sized>(&self, slot: usize, rng: &mut R) -> Option<SwaptimumMove> {
         let formed = self
             .state
-            .board
+            .board()
             .crosscuts_formed(slot, Stone::of(self.state.to_move));
         let cell = self.cell(slot);
         if formed.is_empty() {
@@ -188,7 +188,7 @@ impl Swaptimum {
         if !self.placement_is_legal(slot, self.state.to_move) {
             let formed = self
                 .state
-                .board
+                .board()
                 .crosscuts_formed(slot, Stone::of(self.state.to_move));
             return Some(format!(
                 "a placement at {cell} forms a crosscut ({}) that no swap can kill without \
@@ -202,7 +202,7 @@ impl Swaptimum {
     fn block_names(&self, blocks: &[usize]) -> String {
         blocks
             .iter()
-            .map(|&b| self.state.board.block_name(b))
+            .map(|&b| self.state.board().block_name(b))
             .collect::<Vec<_>>()
             .join(", ")
     }
@@ -213,8 +213,8 @@ impl Swaptimum {
         let sq = self.square();
         let (slot, x, y) = (sq.slot(cell), sq.slot(a), sq.slot(b));
         let stone = Stone::of(self.state.to_move);
-        let formed = self.state.board.crosscuts_formed(slot, stone);
-        let mut board = self.state.board.clone();
+        let formed = self.state.board().crosscuts_formed(slot, stone);
+        let mut board = self.state.board().clone();
         board.set(slot, stone);
         let (sx, sy) = (board.get(x), board.get(y));
         if !a.is_king_adjacent(b) {
@@ -278,7 +278,7 @@ impl Game for Swaptimum {
     }
 
     fn size(&self) -> usize {
-        self.state.board.size()
+        self.state.board().size()
     }
 
     fn colour_letter(player: Player) -> char {
@@ -329,7 +329,7 @@ impl Game for Swaptimum {
                 PlacementState::pass_problem(first)
             }
             SwaptimumMove::Place(cell) => self.placement_problem(cell).or_else(|| {
-                let formed = self.state.board.crosscuts_formed(self.square().slot(cell), Stone::of(self.state.to_move));
+                let formed = self.state.board().crosscuts_formed(self.square().slot(cell), Stone::of(self.state.to_move));
                 (!formed.is_empty()).then(|| {
                     format!(
                         "a placement at {cell} forms a crosscut ({}), so a swap must follow, written like {cell}:d4-e5",
@@ -338,7 +338,7 @@ impl Game for Swaptimum {
                 })
             }),
             SwaptimumMove::PlaceSwap { cell, a, b } => self.placement_problem(cell).or_else(|| {
-                let formed = self.state.board.crosscuts_formed(self.square().slot(cell), Stone::of(self.state.to_move));
+                let formed = self.state.board().crosscuts_formed(self.square().slot(cell), Stone::of(self.state.to_move));
                 if formed.is_empty() {
                     Some(format!("a placement at {cell} forms no crosscut, so no swap may follow"))
                 } else {
@@ -356,16 +356,23 @@ impl Game for Swaptimum {
             SwaptimumMove::Pass => {}
             SwaptimumMove::Place(cell) => {
                 let slot = sq.slot(cell);
-                self.state.board.set(slot, Stone::of(mover));
-                self.state.update_winner(&[slot]);
+                self.state.place(slot, mover);
             }
             SwaptimumMove::PlaceSwap { cell, a, b } => {
                 let (slot, x, y) = (sq.slot(cell), sq.slot(a), sq.slot(b));
-                self.state.board.set(slot, Stone::of(mover));
-                let (sx, sy) = (self.state.board.get(x), self.state.board.get(y));
-                self.state.board.set(x, sy);
-                self.state.board.set(y, sx);
-                self.state.update_winner(&[slot, x, y]);
+                // The swap exchanges the colours the two cells hold after the placement (the
+                // placed checker may be one of them); the changes apply in order.
+                let board = self.state.board();
+                let after_placement = |s: usize| {
+                    if s == slot {
+                        Stone::of(mover)
+                    } else {
+                        board.get(s)
+                    }
+                };
+                let (sx, sy) = (after_placement(x), after_placement(y));
+                self.state
+                    .change(&[(slot, Stone::of(mover)), (x, sy), (y, sx)]);
             }
         }
         self.state.to_move = mover.other();
@@ -405,7 +412,7 @@ impl Game for Swaptimum {
             return None;
         }
         self.state
-            .board
+            .board()
             .sample_empty(rng, |slot, rng| self.random_move_at(slot, rng))
             .or_else(|| {
                 self.can_place(self.state.to_move.other())
@@ -421,7 +428,7 @@ impl Game for Swaptimum {
         let sq = self.square();
         let formed = self
             .state
-            .board
+            .board()
             .crosscuts_formed(sq.slot(cell), Stone::of(self.state.to_move));
         let in_formed = |c: Cell| {
             let slot = sq.slot(c);
@@ -441,7 +448,7 @@ impl Game for Swaptimum {
         let refused = sq
             .slots()
             .filter(|&s| {
-                self.state.board.get(s) == Stone::Empty
+                self.state.board().get(s) == Stone::Empty
                     && !self.placement_is_legal(s, self.state.to_move)
             })
             .count();
