@@ -12,6 +12,8 @@ use swapboard_core::{
 use swapboard_grid::{Cell, CellSet, Square};
 
 use crate::ScwareMove;
+use crate::bits::{self, Geometry};
+use crate::count::Packings;
 use crate::turn::Turn;
 
 /// The colour letters: White moves first, Red second.
@@ -29,6 +31,9 @@ pub struct Scware {
     grown: bool,
     /// The player with a path, derived from the board.
     winner: Option<Player>,
+    /// Each colour's stones as a bitboard on boards up to 11 x 11 (0 on larger boards),
+    /// derived from the board.
+    stones: [u128; 2],
 }
 
 /// How many moves of each kind a position has (exact, saturating at `u128::MAX`).
@@ -138,14 +143,19 @@ impl Scware {
             return MoveCounts::default();
         }
         let turn = Turn::new(&self.board, self.to_move);
+        let packings = Packings::new(&turn);
         let mut counts = MoveCounts {
             placements: turn.placements.len() as u128,
-            growths: turn.growth_count(),
+            growths: packings
+                .growth_count()
+                .unwrap_or_else(|| turn.growth_count()),
             balanced: 0,
             pass: 0,
         };
         if self.balancing_available() && counts.growths > 0 {
-            counts.balanced = turn.balanced_count();
+            counts.balanced = packings
+                .balanced_count(&turn)
+                .unwrap_or_else(|| turn.balanced_count());
         }
         if counts.total() == 0 && self.can_move(self.to_move.other()) {
             counts.pass = 1;
@@ -322,11 +332,13 @@ impl FromStr for Scware {
             }
         }
         let winner = board.winner();
+        let stones = Player::BOTH.map(|p| bits::stones_of(&board, p));
         Ok(Scware {
             board,
             to_move,
             grown,
             winner,
+            stones,
         })
     }
 }
@@ -351,6 +363,7 @@ impl Game for Scware {
             to_move: Player::First,
             grown: false,
             winner: None,
+            stones: [0; 2],
         })
     }
 
@@ -460,7 +473,16 @@ impl Game for Scware {
             for c in cells.iter().chain(*new_group) {
                 self.board.set(sq.slot(c), own);
             }
-            if self.board.has_path(mover) {
+            let won = match Geometry::of(self.board.size()) {
+                Some(g) => {
+                    let new = cells.iter().chain(*new_group).fold(0, |b, c| b | g.bit(c));
+                    let stones = &mut self.stones[mover.index()];
+                    *stones |= new;
+                    g.joins_sides(mover, new, *stones)
+                }
+                None => self.board.has_path(mover),
+            };
+            if won {
                 self.winner = Some(mover);
             }
         }
@@ -526,5 +548,10 @@ impl Scware {
     /// looks for a draw).
     pub fn winner(&self) -> Option<Player> {
         self.winner
+    }
+
+    /// The bitboard of `player`'s stones (boards up to 11 x 11 only).
+    pub(crate) fn stones(&self, player: Player) -> u128 {
+        self.stones[player.index()]
     }
 }

@@ -24,6 +24,7 @@ use swapboard_core::Game;
 use swapboard_core::{Stone, StoneBoard};
 use swapboard_grid::{CellSet, MAILBOX_CAPACITY};
 
+use crate::bits::{Geometry, nth_bit};
 use crate::turn::{SKIP, Search, Turn, UNSET, between_cells};
 use crate::{Scware, ScwareMove};
 
@@ -36,7 +37,11 @@ pub(crate) fn random_move<R: Rng + ?Sized>(pos: &Scware, rng: &mut R) -> Option<
     if pos.winner().is_some() {
         return None;
     }
-    if !pos.balancing_available()
+    if let Some(g) = Geometry::of(pos.size()) {
+        if let Some(mv) = bit_move(pos, g, rng) {
+            return Some(mv);
+        }
+    } else if !pos.balancing_available()
         && let Some(mv) = fast_move(pos, rng)
     {
         return Some(mv);
@@ -378,3 +383,155 @@ fn fast_move<R: Rng + ?Sized>(pos: &Scware, rng: &mut R) -> Option<ScwareMove> {
     }
     None
 }
+
+/// The stone of `x` drawn uniformly, alone (`x` not empty).
+fn draw_bit<R: Rng + ?Sized>(x: u128, rng: &mut R) -> u128 {
+    nth_bit(x, rng.random_range(0..x.count_ones()))
+}
+
+/// The move of `cells` (bits of geometry `g`).
+fn cells_of(g: Geometry, mut x: u128) -> CellSet {
+    let mut cells = CellSet::new();
+    while x != 0 {
+        cells.insert(g.lowest_cell(x));
+        x &= x - 1;
+    }
+    cells
+}
+
+/// The distribution of the module docs on bitboards (boards up to 11 x 11): every stage is
+/// a handful of word operations per group, nothing is allocated. `None` when the general
+/// path must decide (no proposal gave a move of the drawn kind, or no kind is open).
+fn bit_move<R: Rng + ?Sized>(pos: &Scware, g: Geometry, rng: &mut R) -> Option<ScwareMove> {
+    let mover = pos.to_move();
+    let own = pos.stones(mover);
+    let enemy = pos.stones(mover.other());
+    let empty = g.board & !(own | enemy);
+    let placements = empty & !g.king(own);
+
+    // Groups, and the cells where a new stone could never join a diagonal own stone's
+    // group: across two enemy stones (see `Turn::dead`).
+    let mut groups = [0u128; MAX_BIT_GROUPS];
+    let mut count = 0;
+    let mut rest = own;
+    while rest != 0 {
+        let group = g.flood(rest & rest.wrapping_neg(), own);
+        rest &= !group;
+        groups[count] = group;
+        count += 1;
+    }
+    let groups = &groups[..count];
+    let enemy_up = g.below(enemy);
+    let enemy_down = g.above(enemy);
+    let enemy_left = g.right_of(enemy);
+    let enemy_right = g.left_of(enemy);
+    let across = [
+        enemy_up & enemy_right,
+        enemy_up & enemy_left,
+        enemy_down & enemy_right,
+        enemy_down & enemy_left,
+    ];
+    let mut dead = 0u128;
+    if (across[0] | across[1] | across[2] | across[3]) & empty != 0 {
+        for &group in groups {
+            let up = g.below(group);
+            let down = g.above(group);
+            let diagonal = [
+                g.left_of(up),
+                g.right_of(up),
+                g.left_of(down),
+                g.right_of(down),
+            ];
+            let far = (0..4).fold(0, |d, i| d | (diagonal[i] & across[i]));
+            dead |= far & empty & !g.orthogonal(group);
+        }
+    }
+    let growable = g.orthogonal(own) & empty & !dead;
+
+    let balanced = growable != 0 && placements != 0 && pos.balancing_available();
+    let kinds = u32::from(placements != 0) + u32::from(growable != 0) + u32::from(balanced);
+    if kinds == 0 {
+        return None;
+    }
+    let mut kind = rng.random_range(0..kinds);
+    if placements != 0 {
+        if kind == 0 {
+            return Some(ScwareMove::single(g.lowest_cell(draw_bit(placements, rng))));
+        }
+        kind -= 1;
+    }
+    let balanced = kind == 1;
+    for _ in 0..PROPOSALS {
+        // Each group picks uniformly among "no growth" and its liberties; a liberty grows
+        // when no group touching it picked another.
+        let mut picked = 0u128;
+        let mut vetoed = 0u128;
+        for &group in groups {
+            let libs = g.orthogonal(group) & empty;
+            let options = libs & !dead;
+            let pick = match rng.random_range(0..=options.count_ones()) {
+                0 => 0,
+                i => nth_bit(options, i - 1),
+            };
+            picked |= pick;
+            vetoed |= libs & !pick;
+        }
+        let mut new = picked & !vetoed;
+        // Drop the stones breaking the restriction until none does. A stone can only break
+        // it with a diagonal own stone sharing no own orthogonal neighbour with it; it keeps
+        // it when the flood of its group after the move reaches that stone.
+        loop {
+            let after = own | new;
+            let up = g.below(after);
+            let down = g.above(after);
+            let left = g.right_of(after);
+            let right = g.left_of(after);
+            let lonely = [
+                g.left_of(up) & !up & !right,
+                g.right_of(up) & !up & !left,
+                g.left_of(down) & !down & !right,
+                g.right_of(down) & !down & !left,
+            ];
+            let mut suspects = new & (lonely[0] | lonely[1] | lonely[2] | lonely[3]);
+            if suspects == 0 {
+                break;
+            }
+            let mut broken = 0u128;
+            while suspects != 0 {
+                let joined = g.flood(suspects & suspects.wrapping_neg(), after);
+                suspects &= !joined;
+                let up = g.below(joined);
+                let down = g.above(joined);
+                let reach = [
+                    g.left_of(up),
+                    g.right_of(up),
+                    g.left_of(down),
+                    g.right_of(down),
+                ];
+                for i in 0..4 {
+                    broken |= new & joined & lonely[i] & !reach[i];
+                }
+            }
+            if broken == 0 {
+                break;
+            }
+            new &= !broken;
+        }
+        if new == 0 {
+            continue;
+        }
+        if !balanced {
+            return Some(ScwareMove::growth(cells_of(g, new)));
+        }
+        let clear = placements & !g.king(new);
+        if clear != 0 {
+            let cell = g.lowest_cell(draw_bit(clear, rng));
+            return Some(ScwareMove::balanced(cells_of(g, new), cell));
+        }
+    }
+    None
+}
+
+/// Most groups an 11 x 11 board can hold (groups are never 8-adjacent: at most one per
+/// 2 x 2 block of a 12 x 12 tiling, 36).
+const MAX_BIT_GROUPS: usize = 36;

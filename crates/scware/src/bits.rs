@@ -1,0 +1,231 @@
+//! Bitboards for boards up to 11 x 11: one `u128` per colour, bit `row * n + col`.
+//!
+//! The playout sampler and the win test run on these; larger boards use the mailbox.
+
+use swapboard_core::{Player, Stone, StoneBoard};
+use swapboard_grid::Cell;
+
+/// Largest board side the bitboards cover (121 cells fit in a `u128`).
+pub(crate) const MAX_SIZE: usize = 11;
+
+/// The masks of one board side.
+#[derive(Clone, Copy)]
+pub(crate) struct Geometry {
+    /// Board side.
+    pub(crate) n: u32,
+    /// Every cell.
+    pub(crate) board: u128,
+    /// Every cell but the left column.
+    not_left: u128,
+    /// Every cell but the right column.
+    not_right: u128,
+    /// The bottom row (row 1).
+    bottom: u128,
+    /// The top row.
+    top: u128,
+    /// The left column.
+    left: u128,
+    /// The right column.
+    right: u128,
+}
+
+const fn geometry_of(n: usize) -> Geometry {
+    let cells = n * n;
+    let board = (1u128 << cells) - 1;
+    let mut left = 0u128;
+    let mut r = 0;
+    while r < n {
+        left |= 1 << (r * n);
+        r += 1;
+    }
+    let right = left << (n - 1);
+    let bottom = (1u128 << n) - 1;
+    Geometry {
+        n: n as u32,
+        board,
+        not_left: board & !left,
+        not_right: board & !right,
+        bottom,
+        top: bottom << (n * (n - 1)),
+        left,
+        right,
+    }
+}
+
+const GEOMETRIES: [Geometry; MAX_SIZE + 1] = {
+    let mut table = [geometry_of(1); MAX_SIZE + 1];
+    let mut n = 1;
+    while n <= MAX_SIZE {
+        table[n] = geometry_of(n);
+        n += 1;
+    }
+    table
+};
+
+impl Geometry {
+    /// The masks of an `n` x `n` board, if bitboards cover it.
+    #[inline]
+    pub(crate) fn of(n: usize) -> Option<Geometry> {
+        GEOMETRIES.get(n).copied().filter(|_| n >= 1)
+    }
+
+    /// Cells whose upper neighbour is in `x`.
+    #[inline]
+    pub(crate) fn below(self, x: u128) -> u128 {
+        x >> self.n
+    }
+
+    /// Cells whose lower neighbour is in `x`.
+    #[inline]
+    pub(crate) fn above(self, x: u128) -> u128 {
+        (x << self.n) & self.board
+    }
+
+    /// Cells whose right neighbour is in `x`.
+    #[inline]
+    pub(crate) fn left_of(self, x: u128) -> u128 {
+        (x & self.not_left) >> 1
+    }
+
+    /// Cells whose left neighbour is in `x`.
+    #[inline]
+    pub(crate) fn right_of(self, x: u128) -> u128 {
+        (x & self.not_right) << 1
+    }
+
+    /// Cells orthogonally next to a cell of `x` (and maybe in `x`).
+    #[inline]
+    pub(crate) fn orthogonal(self, x: u128) -> u128 {
+        self.below(x) | self.above(x) | self.left_of(x) | self.right_of(x)
+    }
+
+    /// Cells 8-adjacent to a cell of `x`, or in it.
+    #[inline]
+    pub(crate) fn king(self, x: u128) -> u128 {
+        let row = x | self.left_of(x) | self.right_of(x);
+        row | self.below(row) | self.above(row)
+    }
+
+    /// The orthogonally connected part of `within` reached from `seed`.
+    #[inline]
+    pub(crate) fn flood(self, seed: u128, within: u128) -> u128 {
+        let mut filled = seed & within;
+        loop {
+            let next = (filled | self.orthogonal(filled)) & within;
+            if next == filled {
+                return filled;
+            }
+            filled = next;
+        }
+    }
+
+    /// Whether a group of `own` holding a stone of `seeds` joins `player`'s two sides.
+    pub(crate) fn joins_sides(self, player: Player, seeds: u128, own: u128) -> bool {
+        let (start, end) = match player {
+            Player::First => (self.bottom, self.top),
+            Player::Second => (self.left, self.right),
+        };
+        if own & start == 0 || own & end == 0 {
+            return false;
+        }
+        let mut seeds = seeds & own;
+        while seeds != 0 {
+            let mut filled = seeds & seeds.wrapping_neg();
+            loop {
+                if filled & start != 0 && filled & end != 0 {
+                    return true;
+                }
+                let next = (filled | self.orthogonal(filled)) & own;
+                if next == filled {
+                    break;
+                }
+                filled = next;
+            }
+            seeds &= !filled;
+        }
+        false
+    }
+
+    /// The bit of a cell.
+    #[inline]
+    pub(crate) fn bit(self, cell: Cell) -> u128 {
+        1 << (u32::from(cell.row()) * self.n + u32::from(cell.col()))
+    }
+
+    /// The cell of the lowest bit of a non-empty set.
+    #[inline]
+    pub(crate) fn lowest_cell(self, x: u128) -> Cell {
+        let i = x.trailing_zeros();
+        Cell::new((i % self.n) as u8, (i / self.n) as u8)
+    }
+}
+
+/// The bitboard of `player`'s stones, or 0 on boards too large for bitboards.
+pub(crate) fn stones_of(board: &StoneBoard, player: Player) -> u128 {
+    let Some(g) = Geometry::of(board.size()) else {
+        return 0;
+    };
+    let own = Stone::of(player);
+    board
+        .square()
+        .cells()
+        .filter(|&c| board.at(c) == own)
+        .fold(0, |bits, c| bits | g.bit(c))
+}
+
+/// The `k`-th lowest bit of `x` (which has more than `k` bits), alone.
+#[inline]
+pub(crate) fn nth_bit(x: u128, k: u32) -> u128 {
+    let low = x as u64;
+    let (mut word, mut k, shift) = if k < low.count_ones() {
+        (low, k, 0)
+    } else {
+        ((x >> 64) as u64, k - low.count_ones(), 64)
+    };
+    while k > 0 {
+        word &= word - 1;
+        k -= 1;
+    }
+    u128::from(word & word.wrapping_neg()) << shift
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn neighbours_stay_on_the_board() {
+        for n in 3..=MAX_SIZE {
+            let g = Geometry::of(n).unwrap();
+            for col in 0..n as u8 {
+                for row in 0..n as u8 {
+                    let c = Cell::new(col, row);
+                    let mut expected = 0u128;
+                    for (dc, dr) in [(0i8, 1i8), (1, 0), (0, -1), (-1, 0)] {
+                        let (x, y) = (col as i8 + dc, row as i8 + dr);
+                        if x >= 0 && y >= 0 && (x as usize) < n && (y as usize) < n {
+                            expected |= g.bit(Cell::new(x as u8, y as u8));
+                        }
+                    }
+                    assert_eq!(g.orthogonal(g.bit(c)), expected, "{n} {c}");
+                    assert_eq!(g.lowest_cell(g.bit(c)), c);
+                    let king = g.king(g.bit(c));
+                    assert_eq!(king.count_ones() as usize, {
+                        let span =
+                            |v: u8| 1 + usize::from(v > 0) + usize::from((v as usize) < n - 1);
+                        span(col) * span(row)
+                    });
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn nth_bit_picks_in_order() {
+        let x: u128 = (1 << 3) | (1 << 70) | (1 << 100) | 1;
+        assert_eq!(nth_bit(x, 0), 1);
+        assert_eq!(nth_bit(x, 1), 1 << 3);
+        assert_eq!(nth_bit(x, 2), 1 << 70);
+        assert_eq!(nth_bit(x, 3), 1 << 100);
+    }
+}

@@ -1,0 +1,321 @@
+//! Exact counting of growth moves without listing them.
+//!
+//! The new stones of a growth fall into *clusters*: maximal orthogonally connected sets of
+//! new stones. Since every original group touches at most one new stone, it belongs to at
+//! most one cluster, so after the move the group of a new stone is exactly its cluster plus
+//! the original groups the cluster touches: merges never chain from one cluster to another.
+//! The rules then become local to clusters:
+//!
+//! - a cluster is *valid* when no original group touches two of its stones, and every own
+//!   stone diagonal to one of its stones is in a group the cluster touches;
+//! - two clusters *fit together* when they touch no common group and no stone of one is
+//!   8-adjacent to a stone of the other (orthogonal neighbours would be one cluster, diagonal
+//!   ones two groups).
+//!
+//! A growth is exactly a non-empty set of valid clusters that pairwise fit together. Naming a
+//! cluster's *resources* as the groups it touches and the 2 x 2 blocks holding its stones (two
+//! cells are 8-adjacent exactly when some block holds both), clusters fit together exactly
+//! when their resources are disjoint. Counting growths is therefore counting packings of
+//! clusters. Clusters sharing no resource, even indirectly, form independent components
+//! whose counts multiply; within a component, clusters are swept in board order and a dynamic
+//! programme keeps, for every set of taken resources that later clusters can still meet, the
+//! number of ways to reach it. A resource leaves the state after the last cluster using it.
+//! The state is a bit set of at most 128 live resources; a component needing more is left to
+//! the enumeration (`None`), which has not happened on boards up to 11 x 11.
+
+use crate::turn::Turn;
+
+/// No liberty at a slot (as in [`Turn::lib_of`]).
+const NO: u16 = u16::MAX;
+
+/// One valid cluster.
+struct Cluster {
+    /// Its lowest slot: clusters are swept in this order.
+    first: u16,
+    /// Groups it touches (ids `0..groups`), then the blocks holding its stones
+    /// (`groups + lower-left slot`).
+    resources: Vec<u32>,
+}
+
+/// The valid clusters of a turn, split into independent components.
+pub(crate) struct Packings {
+    clusters: Vec<Cluster>,
+    /// Cluster indices of each component, in sweep order.
+    components: Vec<Vec<usize>>,
+    /// Number of resource ids.
+    resource_count: usize,
+    /// Id of the first block resource (= number of groups).
+    block_base: u32,
+}
+
+impl Packings {
+    /// Finds every valid cluster of `turn` and the components.
+    pub(crate) fn new(turn: &Turn) -> Packings {
+        let sq = turn.square;
+        let block_base = turn.groups as u32;
+        let resource_count = turn.groups + sq.slot_count();
+        let mut clusters = Vec::new();
+        let mut cells = Vec::new();
+        let mut groups = Vec::new();
+        for root in 0..turn.libs.len() as u16 {
+            if turn.dead[usize::from(root)] {
+                continue;
+            }
+            cells.clear();
+            groups.clear();
+            cells.push(root);
+            groups.extend_from_slice(turn.libs[usize::from(root)].groups());
+            let ext: Vec<u16> = alive_neighbours(turn, root).filter(|&u| u > root).collect();
+            extend(
+                turn,
+                root,
+                &mut cells,
+                &mut groups,
+                ext,
+                &mut |cells, groups| {
+                    if let Some(c) = cluster(turn, block_base, cells, groups) {
+                        clusters.push(c);
+                    }
+                },
+            );
+        }
+        clusters.sort_by_key(|c| c.first);
+
+        // Components: clusters joined through shared resources.
+        let mut parent: Vec<u32> = (0..resource_count as u32).collect();
+        for c in &clusters {
+            for &r in &c.resources[1..] {
+                union(&mut parent, c.resources[0], r);
+            }
+        }
+        let mut index_of_root = vec![usize::MAX; resource_count];
+        let mut components: Vec<Vec<usize>> = Vec::new();
+        for (i, c) in clusters.iter().enumerate() {
+            let root = find(&mut parent, c.resources[0]) as usize;
+            if index_of_root[root] == usize::MAX {
+                index_of_root[root] = components.len();
+                components.push(Vec::new());
+            }
+            components[index_of_root[root]].push(i);
+        }
+        Packings {
+            clusters,
+            components,
+            resource_count,
+            block_base,
+        }
+    }
+
+    /// The number of packings of each component (the empty one included), or `None` if a
+    /// component is too wide for the state.
+    pub(crate) fn component_counts(&self) -> Option<Vec<u128>> {
+        (0..self.components.len())
+            .map(|k| self.count(k, &[]))
+            .collect()
+    }
+
+    /// The number of legal growths (the product of the components' counts, less the empty
+    /// growth), or `None` if a component is too wide.
+    pub(crate) fn growth_count(&self) -> Option<u128> {
+        let counts = self.component_counts()?;
+        Some(counts.iter().fold(1u128, |p, &n| p.saturating_mul(n)) - 1)
+    }
+
+    /// The number of Red's balanced growths: for every new-group cell of `turn`, the growths
+    /// with no stone 8-adjacent to it (no cluster using a block that holds the cell).
+    pub(crate) fn balanced_count(&self, turn: &Turn) -> Option<u128> {
+        let counts = self.component_counts()?;
+        let sq = turn.square;
+        let mut component_of = vec![usize::MAX; self.resource_count];
+        for (k, members) in self.components.iter().enumerate() {
+            for &i in members {
+                for &r in &self.clusters[i].resources {
+                    component_of[r as usize] = k;
+                }
+            }
+        }
+        let mut total = 0u128;
+        for &p in &turn.placements {
+            let blocks = sq
+                .blocks_around(usize::from(p))
+                .map(|b| self.block_base + b as u32);
+            let mut product = 1u128;
+            let mut touched: Vec<usize> = blocks
+                .iter()
+                .map(|&b| component_of[b as usize])
+                .filter(|&k| k != usize::MAX)
+                .collect();
+            touched.sort_unstable();
+            touched.dedup();
+            for (k, &n) in counts.iter().enumerate() {
+                let n = if touched.contains(&k) {
+                    self.count(k, &blocks)?
+                } else {
+                    n
+                };
+                product = product.saturating_mul(n);
+            }
+            total = total.saturating_add(product - 1);
+        }
+        Some(total)
+    }
+
+    /// The packings of component `k` using none of the `taken` resources.
+    fn count(&self, k: usize, taken: &[u32]) -> Option<u128> {
+        let members: Vec<&Cluster> = self.components[k]
+            .iter()
+            .map(|&i| &self.clusters[i])
+            .filter(|c| c.resources.iter().all(|r| !taken.contains(r)))
+            .collect();
+        // Give each resource a bit while clusters still use it.
+        let mut last_use = vec![usize::MAX; self.resource_count];
+        for (i, c) in members.iter().enumerate() {
+            for &r in &c.resources {
+                last_use[r as usize] = i;
+            }
+        }
+        let mut bit_of = vec![u8::MAX; self.resource_count];
+        let mut free = u128::MAX;
+        let mut states: Vec<(u128, u128)> = vec![(0, 1)];
+        let mut next: Vec<(u128, u128)> = Vec::new();
+        for (i, c) in members.iter().enumerate() {
+            let mut mask = 0u128;
+            for &r in &c.resources {
+                let r = r as usize;
+                if bit_of[r] == u8::MAX {
+                    if free == 0 {
+                        return None;
+                    }
+                    bit_of[r] = free.trailing_zeros() as u8;
+                    free &= free - 1;
+                }
+                mask |= 1 << bit_of[r];
+            }
+            let mut release = 0u128;
+            for &r in &c.resources {
+                if last_use[r as usize] == i {
+                    release |= 1 << bit_of[r as usize];
+                }
+            }
+            free |= release;
+            next.clear();
+            for &(s, n) in &states {
+                next.push((s & !release, n));
+                if s & mask == 0 {
+                    next.push(((s | mask) & !release, n));
+                }
+            }
+            next.sort_unstable_by_key(|&(s, _)| s);
+            states.clear();
+            for &(s, n) in &next {
+                match states.last_mut() {
+                    Some((t, m)) if *t == s => *m = m.saturating_add(n),
+                    _ => states.push((s, n)),
+                }
+            }
+        }
+        Some(
+            states
+                .iter()
+                .fold(0u128, |total, &(_, n)| total.saturating_add(n)),
+        )
+    }
+}
+
+/// The liberties orthogonally next to liberty `lib` that can be chosen.
+fn alive_neighbours(turn: &Turn, lib: u16) -> impl Iterator<Item = u16> + '_ {
+    let slot = usize::from(turn.libs[usize::from(lib)].slot);
+    turn.square
+        .orthogonal()
+        .into_iter()
+        .map(move |d| turn.lib_of[slot.wrapping_add_signed(d)])
+        .filter(move |&m| m != NO && !turn.dead[usize::from(m)])
+}
+
+/// Whether two liberties are orthogonal neighbours.
+fn adjacent(turn: &Turn, a: u16, b: u16) -> bool {
+    let (x, y) = (
+        usize::from(turn.libs[usize::from(a)].slot),
+        usize::from(turn.libs[usize::from(b)].slot),
+    );
+    let d = x.abs_diff(y);
+    d == 1 || d == turn.square.stride()
+}
+
+/// Visits every connected set of liberties containing `cells`, with `root` as its lowest
+/// liberty and no group touched twice, each once (the extension-set method: a liberty
+/// joins only from `ext`, and a newly reachable one only if no earlier member reached it).
+fn extend(
+    turn: &Turn,
+    root: u16,
+    cells: &mut Vec<u16>,
+    groups: &mut Vec<u16>,
+    mut ext: Vec<u16>,
+    visit: &mut impl FnMut(&[u16], &[u16]),
+) {
+    visit(cells, groups);
+    while let Some(w) = ext.pop() {
+        let own = turn.libs[usize::from(w)].groups();
+        // A group touched twice stays so in every larger set: nothing to find through w.
+        if own.iter().any(|g| groups.contains(g)) {
+            continue;
+        }
+        let mut next = ext.clone();
+        for u in alive_neighbours(turn, w) {
+            if u > root
+                && !cells.contains(&u)
+                && !cells.iter().any(|&c| adjacent(turn, c, u))
+                && !next.contains(&u)
+            {
+                next.push(u);
+            }
+        }
+        cells.push(w);
+        let before = groups.len();
+        groups.extend_from_slice(own);
+        extend(turn, root, cells, groups, next, visit);
+        groups.truncate(before);
+        cells.pop();
+    }
+}
+
+/// The cluster of these liberties (touching these groups), if it is valid: every own stone
+/// diagonal to one of its stones is in a group it touches.
+fn cluster(turn: &Turn, block_base: u32, cells: &[u16], groups: &[u16]) -> Option<Cluster> {
+    let sq = turn.square;
+    let mut resources: Vec<u32> = groups.iter().map(|&g| u32::from(g)).collect();
+    let mut first = u16::MAX;
+    for &c in cells {
+        let slot = usize::from(turn.libs[usize::from(c)].slot);
+        for d in sq.diagonal() {
+            let g = turn.group_of[slot.wrapping_add_signed(d)];
+            if g != NO && !groups.contains(&g) {
+                return None;
+            }
+        }
+        for b in sq.blocks_around(slot) {
+            let r = block_base + b as u32;
+            if !resources.contains(&r) {
+                resources.push(r);
+            }
+        }
+        first = first.min(slot as u16);
+    }
+    Some(Cluster { first, resources })
+}
+
+fn find(parent: &mut [u32], mut x: u32) -> u32 {
+    while parent[x as usize] != x {
+        let p = parent[parent[x as usize] as usize];
+        parent[x as usize] = p;
+        x = p;
+    }
+    x
+}
+
+fn union(parent: &mut [u32], a: u32, b: u32) {
+    let (ra, rb) = (find(parent, a), find(parent, b));
+    if ra != rb {
+        parent[ra as usize] = rb;
+    }
+}
