@@ -502,6 +502,16 @@ impl<B: Bits, const C: usize> Kept<B, C> {
         mover: Player,
         rng: &mut R,
     ) -> Option<(usize, usize)> {
+        self.ranked_swap::<G>(mover, |count| rng.random_range(0..count))
+    }
+
+    /// The legal swap of `mover` of rank `rank(count)` among the `count` legal swaps (in
+    /// the order of [`Kept::for_each_swap`]), or `None` when there is none.
+    fn ranked_swap<const G: usize>(
+        &self,
+        mover: Player,
+        rank: impl FnOnce(u64) -> u64,
+    ) -> Option<(usize, usize)> {
         let scan = self.scan(mover);
         let mut groups = [Group {
             terminals: B::default(),
@@ -515,16 +525,16 @@ impl<B: Bits, const C: usize> Kept<B, C> {
             len += 1;
             ControlFlow::Continue(())
         });
-        let near: u64 = scan.near.iter().map(|x| u64::from(x.count())).sum();
-        let count = near + far - self.near_free_pairs(&scan, scan.free_terminals);
+        let near = scan.near.map(|x| u64::from(x.count()));
+        let count =
+            near.iter().sum::<u64>() + far - self.near_free_pairs(&scan, scan.free_terminals);
         if count == 0 {
             return None;
         }
-        let mut pick = rng.random_range(0..count);
-        for (d, near) in scan.near.iter().enumerate() {
-            let here = u64::from(near.count());
+        let mut pick = rank(count);
+        for (d, &here) in near.iter().enumerate() {
             if pick < here {
-                let p = near.nth(pick);
+                let p = scan.near[d].nth(pick);
                 return Some((p, self.step(p, STEPS[d])));
             }
             pick -= here;
@@ -735,6 +745,7 @@ mod tests {
                     Some((p, q)) => {
                         kept.swap(p, q);
                         assert_fresh(&kept);
+                        ranks_locate_the_listed_swaps::<B, C, G>(&kept);
                         passes = 0;
                     }
                     None => passes += 1,
@@ -744,8 +755,28 @@ mod tests {
         }
     }
 
+    /// Every rank locates a different legal swap, in the order of the listing.
+    fn ranks_locate_the_listed_swaps<B: Bits, const C: usize, const G: usize>(kept: &Kept<B, C>) {
+        for mover in Player::BOTH {
+            let mut listed = Vec::new();
+            let _ = kept.for_each_swap(&kept.scan(mover), |p, q| {
+                listed.push((p, q));
+                ControlFlow::Continue(())
+            });
+            let count = kept.swap_count(&kept.scan(mover));
+            assert_eq!(count, listed.len() as u64);
+            for (rank, &swap) in listed.iter().enumerate() {
+                let located = kept.ranked_swap::<G>(mover, |c| {
+                    assert_eq!(c, count);
+                    rank as u64
+                });
+                assert_eq!(located, Some(swap), "rank {rank} of {count}");
+            }
+        }
+    }
+
     #[test]
-    fn swaps_keep_the_tables_as_computed_afresh() {
+    fn swaps_keep_the_tables_as_computed_afresh_and_ranks_locate_every_swap() {
         for n in [4, 6, 8] {
             random_swaps_keep_the_tables::<u64, 64, 32>(n, 20);
         }
