@@ -11,10 +11,11 @@
 //! network sizes go to the last player to swap.
 //!
 //! [`RapidTransit`] is the position. Its networks, terminal pieces and cornered pieces are
-//! kept up to date swap by swap (only the networks touching the two swapped cells are
-//! relabelled), and move generation reads them: no candidate swap is ever judged by
-//! recomputing anything from scratch. 8 x 8 is the game; even sizes 4 to 16 are offered as
-//! a variant.
+//! kept on bitboards up to date swap by swap (only the networks touching the two swapped
+//! cells change), and move generation reads them: far pairs are counted by multiplication,
+//! near pairs judged bit-parallel, and no candidate swap is ever judged by recomputing
+//! anything from scratch (see `kept.rs` and docs/PERFORMANCE.md). 8 x 8 is the game (one
+//! `u64` per colour); even sizes 4 to 16 are offered as a variant.
 //!
 //! The sheet has no repetition rule, and games can revisit positions: record hashes with
 //! `swapboard_core::History` to see it. Cornering is shown, never enforced.
