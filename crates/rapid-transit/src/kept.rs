@@ -1,8 +1,9 @@
 //! What the rules read off the board, kept up to date swap by swap on bitboards, and the
 //! legal swaps read from it.
 //!
-//! Kept: every network as a set of cells with a label per cell (a swap refloods only the
-//! networks touching the two swapped cells), and the whole-board masks of terminal pieces,
+//! Kept: every network as a set of cells with a label per cell (a swap changes only the
+//! networks through the two swapped cells and those they join, see [`Kept::swap`]), and
+//! the whole-board masks of terminal pieces,
 //! pieces with two or three opposing neighbours and pieces cornered in each of their four
 //! 2 x 2 blocks (recomputed bit-parallel after each swap: a few dozen word operations, less
 //! than updating counts cell by cell).
@@ -85,8 +86,9 @@ pub(crate) struct Kept<B, const C: usize> {
     corner: [B; 4],
 }
 
-/// The legal swaps of one mover network found by [`Kept::for_each_group`]: its free
-/// terminals and the free partners of its adjacent opponent networks.
+/// One mover network's far pairs, found by [`Kept::for_each_group`]: its free terminals
+/// and the free partners of its adjacent opponent networks (every pairing of the two that
+/// shares no 2 x 2 block is a legal swap).
 #[derive(Clone, Copy)]
 pub(crate) struct Group<B> {
     pub(crate) terminals: B,
@@ -148,6 +150,16 @@ impl<B: Bits, const C: usize> Kept<B, C> {
         match player {
             Player::First => self.red,
             Player::Second => self.on & !self.red,
+        }
+    }
+
+    /// The pieces of the colour of the piece on `cell`.
+    #[inline]
+    fn colour_of(&self, cell: usize) -> B {
+        if self.red.has(cell) {
+            self.red
+        } else {
+            self.on & !self.red
         }
     }
 
@@ -227,12 +239,7 @@ impl<B: Bits, const C: usize> Kept<B, C> {
 
     /// Like-coloured orthogonal neighbours of the piece on `cell`.
     pub(crate) fn friends(&self, cell: usize) -> u32 {
-        let own = if self.red.has(cell) {
-            self.red
-        } else {
-            self.on & !self.red
-        };
-        (self.around(B::bit(cell)) & own).count()
+        (self.around(B::bit(cell)) & self.colour_of(cell)).count()
     }
 
     /// Opposing orthogonal neighbours of the piece on `cell`.
@@ -316,11 +323,7 @@ impl<B: Bits, const C: usize> Kept<B, C> {
     /// around it (`parts` standing for the old network split by the swap); with the
     /// largest of them whose cells keep their label (its label cell is in it).
     fn joined(&self, cell: usize, parts: &[B]) -> (B, B) {
-        let colour = if self.red.has(cell) {
-            self.red
-        } else {
-            self.on & !self.red
-        };
+        let colour = self.colour_of(cell);
         let mut net = B::bit(cell);
         let mut keep = B::default();
         for other in (self.around(net) & colour).cells() {
@@ -359,11 +362,7 @@ impl<B: Bits, const C: usize> Kept<B, C> {
         let mut rest = self.on;
         while !rest.is_empty() {
             let seed = rest.lowest();
-            let colour = if self.red.has(seed) {
-                self.red
-            } else {
-                self.on & !self.red
-            };
+            let colour = self.colour_of(seed);
             let mut net = B::bit(seed);
             loop {
                 let grown = (net | self.around(net)) & colour;
