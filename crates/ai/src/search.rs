@@ -327,7 +327,14 @@ fn find_turn<G: Stepwise>(position: &G, tree: &Tree<G>, mv: &G::Move) -> Option<
                 None => {}
             }
         }
-        stack.extend(tree.nodes[node].children().map(|c| (c, path.len())));
+        // An unvisited node holds nothing worth keeping, and walking the many unvisited
+        // leaves would cost a `move_from_steps` each.
+        stack.extend(
+            tree.nodes[node]
+                .children()
+                .filter(|&c| tree.nodes[c].visits > 0)
+                .map(|c| (c, path.len())),
+        );
     }
     None
 }
