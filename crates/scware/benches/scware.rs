@@ -43,6 +43,18 @@ fn count_crowded_11x11(bencher: divan::Bencher) {
     bencher.bench_local(|| assert_eq!(black_box(&p).move_count(), 3_095_424));
 }
 
+/// A lattice of 30 single White stones two cells apart on 11x11: every group shares
+/// liberties with its neighbours (5,815,019,012 moves).
+const LATTICE: &str = "scware .W.W.W.W.W./.........../.W.W.W.W.W./.........../.W.W.W.W.W./\
+                       .........../.W.W.W.W.W./.........../.W.W.W.W.W./.........../.W.W.W.W.W. W g";
+
+/// The exact number of legal moves of the lattice, without listing them.
+#[divan::bench]
+fn count_lattice_11x11(bencher: divan::Bencher) {
+    let p: Scware = LATTICE.parse().unwrap();
+    bencher.bench_local(|| assert_eq!(black_box(&p).move_count(), 5_815_019_012));
+}
+
 /// Listing (and dropping) the first million moves of the crowded position lazily.
 #[divan::bench]
 fn enumerate_a_million_crowded_11x11(bencher: divan::Bencher) {
