@@ -13,8 +13,8 @@
 //! - [`Game::for_each_move`](swapboard_core::Game::for_each_move): a lazy enumeration that
 //!   never holds more than one move;
 //! - [`Game::move_count`](swapboard_core::Game::move_count) and [`Scware::move_counts`]: the
-//!   number of moves without listing them (groups that cannot interact contribute
-//!   independent factors);
+//!   number of moves without listing them (a growth is a packing of clusters of new stones;
+//!   see the `count` module);
 //! - [`Game::random_move`](swapboard_core::Game::random_move): a sampler for playouts (its
 //!   distribution is documented on the `sampler` module and in the README of the crate's
 //!   docs below);
