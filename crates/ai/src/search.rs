@@ -1,3 +1,4 @@
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::thread;
@@ -27,6 +28,9 @@ pub struct Mcts<G: Stepwise> {
     trees: Vec<Mutex<Tree<G>>>,
     iterations: u64,
     elapsed: Duration,
+    /// The analysis of the last search, until the tree changes: building one walks the
+    /// root player's turn, which is long on a step game.
+    last: Option<Analysis<G::Move>>,
 }
 
 /// What the threads of one search share.
@@ -90,6 +94,7 @@ impl<G: Stepwise> Mcts<G> {
             trees,
             iterations: 0,
             elapsed: Duration::ZERO,
+            last: None,
         }
     }
 
@@ -106,6 +111,7 @@ impl<G: Stepwise> Mcts<G> {
     /// Searches a new position; the tree is kept only if the position is the same.
     pub fn set_position(&mut self, position: G) {
         if position != self.position {
+            self.last = None;
             for tree in &mut self.trees {
                 tree.get_mut()
                     .unwrap_or_else(PoisonError::into_inner)
@@ -121,6 +127,7 @@ impl<G: Stepwise> Mcts<G> {
         let mut next = self.position.clone();
         next.play_unchecked(mv);
         let next_steps = next.to_steps();
+        self.last = None;
         for tree in &mut self.trees {
             let tree = tree.get_mut().unwrap_or_else(PoisonError::into_inner);
             match find_turn(&self.position, tree, mv) {
@@ -185,11 +192,17 @@ impl<G: Stepwise> Mcts<G> {
         }
         self.iterations = shared.done.load(Ordering::Relaxed);
         self.elapsed = shared.started.elapsed();
-        self.analysis()
+        self.last = None;
+        let analysis = self.analysis();
+        self.last = Some(analysis.clone());
+        analysis
     }
 
     /// The analysis of the last search.
     pub fn analysis(&self) -> Analysis<G::Move> {
+        if let Some(last) = &self.last {
+            return last.clone();
+        }
         let mut analysis = self.snapshot(self.iterations, Instant::now());
         analysis.elapsed = self.elapsed;
         analysis
@@ -201,8 +214,12 @@ impl<G: Stepwise> Mcts<G> {
         if self.position.is_over() {
             return None;
         }
-        if let Some(line) = self.analysis().lines.into_iter().next() {
-            return Some(line.mv);
+        let best = match &self.last {
+            Some(last) => last.best().map(|line| line.mv.clone()),
+            None => self.analysis().lines.into_iter().next().map(|line| line.mv),
+        };
+        if let Some(mv) = best {
+            return Some(mv);
         }
         let tree = self.trees[0]
             .get_mut()
@@ -227,25 +244,25 @@ impl<G: Stepwise> Mcts<G> {
         let trees: Vec<_> = self.trees.iter().map(lock).collect();
         let mut lines: Vec<(Line<G::Move>, f64, usize, usize)> = Vec::new();
         let mut ends = Vec::new();
+        // A step game may have many thousand turn ends: merge them by move in a map.
+        let mut line_of: HashMap<G::Move, usize> = HashMap::new();
         for (t, tree) in trees.iter().enumerate() {
             ends.clear();
-            turn_ends(&self.position, tree, 0, &mut Vec::new(), &mut ends);
+            turn_ends(&self.position, tree, &mut ends);
             for (mv, node) in ends.drain(..) {
                 let n = &tree.nodes[node];
-                let entry = match lines.iter_mut().find(|(line, ..)| line.mv == mv) {
-                    Some(entry) => entry,
-                    None => {
-                        let line = Line {
-                            mv,
-                            visits: 0,
-                            win_rate: 0.0,
-                            proven: None,
-                            pv: Vec::new(),
-                        };
-                        lines.push((line, 0.0, t, node));
-                        lines.last_mut().expect("just pushed")
-                    }
-                };
+                let index = *line_of.entry(mv.clone()).or_insert_with(|| {
+                    let line = Line {
+                        mv,
+                        visits: 0,
+                        win_rate: 0.0,
+                        proven: None,
+                        pv: Vec::new(),
+                    };
+                    lines.push((line, 0.0, t, node));
+                    lines.len() - 1
+                });
+                let entry = &mut lines[index];
                 let (line, score, best_tree, best_node) = entry;
                 if u64::from(n.visits) > u64::from(trees[*best_tree].nodes[*best_node].visits) {
                     (*best_tree, *best_node) = (t, node);
@@ -281,62 +298,58 @@ impl<G: Stepwise> Mcts<G> {
 }
 
 /// Every node of the tree that completes the root player's turn (visited at least once),
-/// with its move, found by walking the decisions of the turn from `node`.
-fn turn_ends<G: Stepwise>(
-    position: &G,
-    tree: &Tree<G>,
-    node: usize,
-    path: &mut Vec<Step<G>>,
-    out: &mut Vec<(G::Move, usize)>,
-) {
-    for c in tree.nodes[node].children() {
-        let child = &tree.nodes[c];
-        let Some(step) = &child.mv else { continue };
-        if child.visits == 0 {
-            continue;
+/// with its move. The walk follows the nodes' `ends_turn` marks, so only a node that ends
+/// the turn costs a `move_from_steps` (one replay of its decisions).
+fn turn_ends<G: Stepwise>(position: &G, tree: &Tree<G>, out: &mut Vec<(G::Move, usize)>) {
+    let mut stack = vec![0usize];
+    let mut path = Vec::new();
+    while let Some(node) = stack.pop() {
+        for c in tree.nodes[node].children() {
+            let child = &tree.nodes[c];
+            if child.visits == 0 {
+                continue;
+            }
+            if !child.ends_turn {
+                stack.push(c);
+                continue;
+            }
+            if let Some(mv) = tree.turn_move(c) {
+                out.push((mv.clone(), c));
+                continue;
+            }
+            turn_path(tree, c, &mut path);
+            if let Some(mv) = position.move_from_steps(&path) {
+                out.push((mv, c));
+            }
         }
-        path.push(step.clone());
-        match position.move_from_steps(path) {
-            Some(mv) => out.push((mv, c)),
-            None if path.len() < MAX_TURN_STEPS => turn_ends(position, tree, c, path, out),
-            None => {}
-        }
-        path.pop();
     }
+}
+
+/// The decisions from the root down to `node`, into `path`.
+fn turn_path<G: Stepwise>(tree: &Tree<G>, mut node: usize, path: &mut Vec<Step<G>>) {
+    path.clear();
+    while node != 0 && path.len() < MAX_TURN_STEPS {
+        let n = &tree.nodes[node];
+        if let Some(step) = &n.mv {
+            path.push(step.clone());
+        }
+        node = n.parent as usize;
+    }
+    path.reverse();
 }
 
 /// The node completing the root player's turn with `mv`, and its step position.
 fn find_turn<G: Stepwise>(position: &G, tree: &Tree<G>, mv: &G::Move) -> Option<(usize, G::Steps)> {
-    let mut stack = vec![(0usize, 0usize)];
+    let mut ends = Vec::new();
+    turn_ends(position, tree, &mut ends);
+    let node = ends.into_iter().find(|(found, _)| found == mv)?.1;
     let mut path = Vec::new();
-    // Depth-first over the turn's decisions; `path` holds the steps down to the node.
-    while let Some((node, depth)) = stack.pop() {
-        path.truncate(depth);
-        if node != 0 {
-            path.push(tree.nodes[node].mv.clone()?);
-            match position.move_from_steps(&path) {
-                Some(found) if found == *mv => {
-                    let mut state = tree.root.clone();
-                    for step in &path {
-                        state.play_unchecked(step);
-                    }
-                    return Some((node, state));
-                }
-                Some(_) => continue,
-                None if path.len() >= MAX_TURN_STEPS => continue,
-                None => {}
-            }
-        }
-        // An unvisited node holds nothing worth keeping, and walking the many unvisited
-        // leaves would cost a `move_from_steps` each.
-        stack.extend(
-            tree.nodes[node]
-                .children()
-                .filter(|&c| tree.nodes[c].visits > 0)
-                .map(|c| (c, path.len())),
-        );
+    turn_path(tree, node, &mut path);
+    let mut state = tree.root.clone();
+    for step in &path {
+        state.play_unchecked(step);
     }
-    None
+    Some((node, state))
 }
 
 /// The whole moves expected after `mv`, `mv` first, following the most visited children
@@ -364,11 +377,19 @@ fn principal_variation<G: Stepwise>(
             break;
         };
         path.push(step.clone());
-        if let Some(whole) = current.move_from_steps(&path) {
-            current.play_unchecked(&whole);
-            pv.push(whole);
-            path.clear();
+        if !tree.nodes[node].ends_turn {
+            continue;
         }
+        let Some(whole) = tree
+            .turn_move(node)
+            .cloned()
+            .or_else(|| current.move_from_steps(&path))
+        else {
+            break;
+        };
+        current.play_unchecked(&whole);
+        pv.push(whole);
+        path.clear();
     }
     pv
 }

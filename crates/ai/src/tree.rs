@@ -1,6 +1,7 @@
 //! One search tree and the iteration that grows it: select, expand, play out, back up.
 
 use std::any::TypeId;
+use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
 use rand::{RngExt, SeedableRng};
@@ -44,6 +45,9 @@ pub(crate) struct Node<M> {
     pub(crate) amaf_score: f32,
     /// The game's prior for the move (0 without one).
     pub(crate) prior: f32,
+    /// Whether the move completes its mover's turn (known once the node has been visited;
+    /// always true when the steps are the game's moves).
+    pub(crate) ends_turn: bool,
 }
 
 impl<M> Node<M> {
@@ -62,6 +66,7 @@ impl<M> Node<M> {
             amaf_visits: 0,
             amaf_score: 0.0,
             prior: 0.0,
+            ends_turn: false,
         }
     }
 
@@ -172,6 +177,9 @@ pub(crate) struct Tree<G: Stepwise> {
     root_whole: Option<G>,
     /// The decisions of the turn in progress during an iteration (step games only).
     turn: Vec<Step<G>>,
+    /// The whole move of every visited node that completes a turn (step games only), so
+    /// that its decisions are replayed through `move_from_steps` once, not at every visit.
+    turn_moves: HashMap<u32, G::Move>,
     /// The nodes; index 0 is the root.
     pub(crate) nodes: Vec<Node<Step<G>>>,
     rng: Xoshiro256PlusPlus,
@@ -191,6 +199,7 @@ impl<G: Stepwise> Tree<G> {
             root: root.to_steps(),
             root_whole: whole_of(root),
             turn: Vec::new(),
+            turn_moves: HashMap::new(),
             nodes: vec![Node::root()],
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
             path: Vec::new(),
@@ -206,8 +215,14 @@ impl<G: Stepwise> Tree<G> {
     pub(crate) fn reset(&mut self, root: &G) {
         self.root = root.to_steps();
         self.root_whole = whole_of(root);
+        self.turn_moves.clear();
         self.nodes.clear();
         self.nodes.push(Node::root());
+    }
+
+    /// The whole move completing a turn at `node`, if an iteration has recorded it.
+    pub(crate) fn turn_move(&self, node: usize) -> Option<&G::Move> {
+        self.turn_moves.get(&(node as u32))
     }
 
     /// The root's proven result, if any.
@@ -239,8 +254,11 @@ impl<G: Stepwise> Tree<G> {
                     self.nodes[node].proof = Some(outcome);
                     break outcome.score_for(Player::First) as f32;
                 }
+                // A leaf inside a turn is expanded at once (while the tree may grow): a
+                // playout from it would finish the turn decision by decision, each costing
+                // as much as listing the decisions once, and the listing is kept.
                 let grow = node == 0
-                    || (self.nodes[node].visits >= config.expand_visits
+                    || ((!self.turn.is_empty() || self.nodes[node].visits >= config.expand_visits)
                         && self.nodes.len() < config.max_nodes);
                 if !grow {
                     break match &mut whole {
@@ -258,8 +276,18 @@ impl<G: Stepwise> Tree<G> {
             state.play_unchecked(mv);
             if let Some(whole) = &mut whole {
                 self.turn.push(mv.clone());
-                if let Some(turn) = whole.move_from_steps(&self.turn) {
-                    whole.play_unchecked(&turn);
+                let ends = turn_over(&state, mover);
+                self.nodes[child].ends_turn = ends;
+                if ends {
+                    let mv = match self.turn_moves.get(&(child as u32)) {
+                        Some(mv) => Some(mv.clone()),
+                        None => whole.move_from_steps(&self.turn),
+                    };
+                    debug_assert!(mv.is_some(), "a completed turn makes a move");
+                    if let Some(mv) = mv {
+                        whole.play_unchecked(&mv);
+                        self.turn_moves.entry(child as u32).or_insert(mv);
+                    }
                     self.turn.clear();
                 }
             }
@@ -280,6 +308,7 @@ impl<G: Stepwise> Tree<G> {
         }
         let first = self.nodes.len();
         let mover = state.to_move();
+        let steps_are_moves = self.root_whole.is_none();
         for mv in self.moves.drain(..) {
             let prior = state.move_prior(&mv).unwrap_or(0.0);
             self.nodes.push(Node {
@@ -288,6 +317,7 @@ impl<G: Stepwise> Tree<G> {
                 parent: node as u32,
                 mover,
                 prior,
+                ends_turn: steps_are_moves,
                 ..Node::root()
             });
         }
@@ -374,9 +404,8 @@ impl<G: Stepwise> Tree<G> {
             state.play_unchecked(&step);
             self.turn.push(step);
             plies += 1;
-            if let Some(turn) = whole.move_from_steps(&self.turn) {
-                whole.play_unchecked(&turn);
-                self.turn.clear();
+            if turn_over(state, mover) {
+                complete_turn(whole, &mut self.turn);
             }
         }
         if !self.turn.is_empty() {
@@ -489,9 +518,35 @@ impl<G: Stepwise> Tree<G> {
         }
         std::mem::swap(&mut self.nodes, &mut self.spare);
         self.spare.clear();
+        let mut turn_moves = HashMap::with_capacity(self.turn_moves.len());
+        for (new, old) in self.old_index.iter().enumerate() {
+            if let Some(mv) = self.turn_moves.remove(old) {
+                turn_moves.insert(new as u32, mv);
+            }
+        }
+        self.turn_moves = turn_moves;
         self.root = state;
         self.root_whole = whole_of(whole);
     }
+}
+
+/// Whether the decision just played by `mover`, leading to `state`, completed a turn: the
+/// step view keeps the player to move until the turn is complete, and a completed turn
+/// passes the move (a player with nothing to do still has a pass decision) or ends the game.
+/// Testing this costs nothing, where asking `move_from_steps` after every decision replays
+/// the whole turn each time.
+pub(crate) fn turn_over<S: Game>(state: &S, mover: Player) -> bool {
+    state.to_move() != mover || state.outcome().is_some()
+}
+
+/// Plays the completed turn `turn` (its decisions) on `whole` and clears it.
+fn complete_turn<G: Stepwise>(whole: &mut G, turn: &mut Vec<Step<G>>) {
+    let mv = whole.move_from_steps(turn);
+    debug_assert!(mv.is_some(), "a completed turn makes a move");
+    if let Some(mv) = mv {
+        whole.play_unchecked(&mv);
+    }
+    turn.clear();
 }
 
 /// The whole position to play out from, for a game whose steps are not its moves.
