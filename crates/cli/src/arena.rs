@@ -1,18 +1,16 @@
 //! `swapboard arena`: a match between two bots, with a progress bar, a summary (or JSON) and
 //! optionally every game's record.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
 use anyhow::Context as _;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use swapboard_arena::{MatchSettings, PlayerSpec, run_match};
 use swapboard_core::Stepwise;
 
 use crate::commands::start;
 use crate::error::{CliError, CliResult};
-use crate::output::Output;
+use crate::output::{Output, progress_bar};
 
 /// The arguments of `swapboard arena`.
 #[derive(clap::Args)]
@@ -75,15 +73,9 @@ pub(crate) fn arena<G: Stepwise>(args: &ArenaArgs, out: &mut Output) -> CliResul
         threads: args.threads,
         max_plies: args.max_plies,
     };
-    let target = if std::io::stderr().is_terminal() {
-        ProgressDrawTarget::stderr()
-    } else {
-        ProgressDrawTarget::hidden()
-    };
-    let bar = ProgressBar::with_draw_target(Some(args.games), target);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}  [{elapsed}]")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    let bar = progress_bar(
+        Some(args.games),
+        "{bar:30} {pos}/{len} games  {msg}  [{elapsed}]",
     );
     // Wins of each player, then draws and capped games.
     let score = Mutex::new([0u64; 3]);

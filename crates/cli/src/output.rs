@@ -63,3 +63,25 @@ impl Output {
         }
     }
 }
+
+/// A progress bar (or spinner, with no `total`) on stderr, drawn only when stderr is a
+/// terminal so that logs and pipes stay clean. `template` is indicatif's.
+pub(crate) fn progress_bar(total: Option<u64>, template: &str) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+
+    use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+    let target = if std::io::stderr().is_terminal() {
+        ProgressDrawTarget::stderr()
+    } else {
+        ProgressDrawTarget::hidden()
+    };
+    let fallback = if total.is_some() {
+        ProgressStyle::default_bar()
+    } else {
+        ProgressStyle::default_spinner()
+    };
+    let bar = ProgressBar::with_draw_target(total, target);
+    bar.set_style(ProgressStyle::with_template(template).unwrap_or(fallback));
+    bar
+}

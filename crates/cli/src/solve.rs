@@ -4,13 +4,12 @@
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use swapboard_core::{Game, Outcome, Player};
 use swapboard_solver::{MoveResult, Options, Progress, Solution, Solver};
 
 use crate::commands::parse_position;
 use crate::error::{CliError, CliResult};
-use crate::output::Output;
+use crate::output::{Output, progress_bar};
 
 /// When standard error is not a terminal (a run in the background), a progress line is
 /// written this often.
@@ -72,16 +71,7 @@ fn move_line<G: Game>(pos: &G, solution: &Solution<G::Move>) -> Option<String> {
 /// Runs a solver on `pos`, with a spinner on a terminal or a line a minute otherwise.
 fn run_solver<G: Game>(solver: &mut Solver<G>, pos: &G) -> Solution<G::Move> {
     let terminal = std::io::stderr().is_terminal();
-    let target = if terminal {
-        ProgressDrawTarget::stderr()
-    } else {
-        ProgressDrawTarget::hidden()
-    };
-    let bar = ProgressBar::with_draw_target(None, target);
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} {msg} [{elapsed}]")
-            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-    );
+    let bar = progress_bar(None, "{spinner} {msg} [{elapsed}]");
     let mut last_log = Instant::now();
     let solution = solver.solve(pos, &mut |p: &Progress| {
         let infinite = |n: u32| {

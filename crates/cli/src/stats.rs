@@ -8,18 +8,16 @@
 //! so a report is the same whatever the number of threads.
 
 use std::fmt::Write as _;
-use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use anyhow::Context as _;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use swapboard_arena::{MatchSettings, PlayerSpec, play_game, today, wilson};
 use swapboard_core::{History, Outcome, Player, Stepwise};
 
 use crate::commands::start;
 use crate::error::{CliError, CliResult};
-use crate::output::Output;
+use crate::output::{Output, progress_bar};
 
 /// The arguments of `swapboard stats`.
 #[derive(clap::Args)]
@@ -421,15 +419,9 @@ pub(crate) fn stats<G: Stepwise>(args: &StatsArgs, out: &mut Output) -> CliResul
         threads: 1,
         max_plies: args.max_plies,
     };
-    let target = if std::io::stderr().is_terminal() {
-        ProgressDrawTarget::stderr()
-    } else {
-        ProgressDrawTarget::hidden()
-    };
-    let bar = ProgressBar::with_draw_target(Some(args.games), target);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} games  [{elapsed} / {eta}]")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    let bar = progress_bar(
+        Some(args.games),
+        "{bar:30} {pos}/{len} games  [{elapsed} / {eta}]",
     );
     let date = today();
     let run = || -> Vec<GameStats> {
