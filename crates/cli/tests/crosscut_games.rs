@@ -1,39 +1,11 @@
 //! The contract commands for Swaptimum and Flipstop (Mark Steere), driven as a user would:
 //! through the `swapboard` binary.
 
-use std::process::{Command, Output};
+use std::process::Command;
 
-fn swapboard(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_swapboard"))
-        .args(args)
-        .output()
-        .expect("the swapboard binary runs")
-}
+mod common;
 
-fn stdout(out: &Output) -> String {
-    String::from_utf8(out.stdout.clone()).unwrap()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8(out.stderr.clone()).unwrap()
-}
-
-/// Success: exit 0, and the standard output.
-fn ok(args: &[&str]) -> String {
-    let out = swapboard(args);
-    assert!(out.status.success(), "{args:?} failed: {}", stderr(&out));
-    stdout(&out)
-}
-
-/// Bad input: exit 2, nothing on stdout, one message on stderr; returns the message.
-fn bad(args: &[&str]) -> String {
-    let out = swapboard(args);
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
-    assert!(out.stdout.is_empty(), "{args:?} printed {:?}", stdout(&out));
-    let err = stderr(&out);
-    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
-    err
-}
+use common::{bad, ok};
 
 fn sorted_lines(text: &str) -> Vec<&str> {
     let mut v: Vec<&str> = text.lines().collect();

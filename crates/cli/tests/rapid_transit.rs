@@ -1,7 +1,9 @@
 //! `swapboard` driven as a subprocess on Rapid Transit (Phil Leduc): the contract's
 //! commands, exit codes and messages.
 
-use std::process::{Command, Output};
+mod common;
+
+use common::{bad, ok};
 
 const START: &str =
     "rapid-transit CRCRCRCR/RCRCRCRC/CRCRCRCR/RCRCRCRC/CRCRCRCR/RCRCRCRC/CRCRCRCR/RCRCRCRC R 0 -";
@@ -10,35 +12,10 @@ const EARLY: &str =
 const BEFORE_END: &str =
     "rapid-transit RRRRCCRR/RCCRRCCC/RRCCRCRC/RCRCCCRC/RRRRRCCC/RCCCRCRC/RRRRRRRC/RCCCCCCC R 0 C";
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_swapboard"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = run(args);
-    assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
-    stdout(&out)
-}
-
 /// Bad input: exit 2, nothing on stdout, one message on stderr containing `why`.
 fn refused(args: &[&str], why: &str) {
-    let out = run(args);
-    assert_eq!(out.status.code(), Some(2), "{args:?}");
-    assert!(out.stdout.is_empty(), "{args:?} printed {}", stdout(&out));
-    let err = stderr(&out);
+    let err = bad(args);
     assert!(err.contains(why), "{args:?}: {err}");
-    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
 }
 
 #[test]

@@ -2,16 +2,11 @@
 //! by move, round trips, and corrupt records refused with their line.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
+
+use common::swapboard;
 
 use swapboard_arena::record::read_records;
-
-fn swapboard(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_swapboard"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
 
 fn temp(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("swapboard-replay-{}", std::process::id()));

@@ -1,33 +1,9 @@
 //! The `swapboard` command on Scware positions: the contract's commands, `count`, and bad
 //! input (exit 2, nothing on stdout, one message on stderr naming the input and the reason).
 
-use std::process::{Command, Output};
+mod common;
 
-fn swapboard(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_swapboard"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = swapboard(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-fn bad(args: &[&str]) -> String {
-    let out = swapboard(args);
-    assert_eq!(out.status.code(), Some(2), "{args:?}");
-    assert!(out.stdout.is_empty(), "{args:?} printed on stdout");
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(err.lines().count(), 1, "{err}");
-    err
-}
+use common::{bad, ok};
 
 const KNIGHT: &str = "scware ...../..W../...../.W.../..... W g";
 

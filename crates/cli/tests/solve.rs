@@ -1,33 +1,9 @@
 //! `swapboard solve`, run as a user runs it: the winner, a winning move, the nodes and the
 //! time; limits answered as "unknown"; bad input refused per the contract.
 
-use std::process::{Command, Output};
+mod common;
 
-fn swapboard(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_swapboard"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = swapboard(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("utf-8")
-}
-
-fn bad(args: &[&str]) -> String {
-    let out = swapboard(args);
-    assert_eq!(out.status.code(), Some(2), "{args:?}");
-    assert!(out.stdout.is_empty(), "{args:?} printed on stdout");
-    let err = String::from_utf8(out.stderr).expect("utf-8");
-    assert_eq!(err.lines().count(), 1, "{err}");
-    err
-}
+use common::{bad, ok};
 
 /// The value of the `key: value` line of a report.
 fn field<'a>(report: &'a str, key: &str) -> &'a str {
