@@ -300,8 +300,9 @@ impl StoneBoard {
     }
 
     /// Whether the group of `player`'s stones through `slot` joins their two sides (`false`
-    /// if the slot does not hold their stone). A new path must run through a cell that just
-    /// became the player's: this is the local win check.
+    /// if the slot does not hold their stone), by a flood fill from the slot. The games keep
+    /// [`crate::Groups`] instead, which answers the same question without a fill; this is
+    /// the plain reference it is tested against.
     pub fn path_through(&self, slot: usize, player: Player) -> bool {
         self.slots[slot] == Stone::of(player) && self.flood(player, std::iter::once(slot))
     }
