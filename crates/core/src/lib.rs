@@ -11,6 +11,7 @@
 //! Rules code is synchronous and does no I/O. Positions are plain values: `Clone` is a
 //! memcpy, they are `Send + Sync`, and they serialise as their contract text.
 
+pub mod bitboard;
 mod board;
 mod error;
 mod game;
@@ -47,7 +48,7 @@ pub mod zobrist;
 
 pub use board::{Formed, Stone, StoneBoard};
 pub use error::{IllegalMove, MoveError, PlayError, PositionError};
-pub use game::{Game, perft};
+pub use game::{Game, perft, play_out_by_moves};
 pub use groups::Groups;
 pub use history::{History, Repeat};
 pub use placement::{PLACEMENT_SIZES, PlacementState};

@@ -7,8 +7,10 @@
 //! - [`Square`]: an N x N board (3..=26) laid out as a *mailbox*: the board is surrounded by
 //!   a one-cell border so neighbour lookups are plain index offsets with no bounds checks.
 //! - [`CellSet`]: a bitset over all 676 cells of the largest board, in cell order.
+//! - [`bits`]: bitboards (one `u128`) for square boards up to 11 x 11, the games' fast paths.
 //! - [`hex`]: hexagonal boards (Swap 61's hexagon of side 5).
 
+pub mod bits;
 mod cell;
 mod cellset;
 pub mod hex;

@@ -29,7 +29,6 @@
 //! breaking the restriction are then dropped until none does, and an empty result is drawn
 //! again. Every legal move can be drawn.
 
-mod bits;
 mod count;
 mod moves;
 mod position;

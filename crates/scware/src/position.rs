@@ -7,12 +7,12 @@ use std::str::FromStr;
 use rand::Rng;
 use swapboard_core::{
     BoardView, Game, IllegalMove, MoveError, Outcome, Player, PositionError, SideOwner, Stone,
-    StoneBoard, text, zobrist,
+    StoneBoard, bitboard, text, zobrist,
 };
+use swapboard_grid::bits::Geometry;
 use swapboard_grid::{Cell, CellSet, Square};
 
 use crate::ScwareMove;
-use crate::bits::{self, Geometry};
 use crate::count::Packings;
 use crate::turn::Turn;
 
@@ -332,7 +332,7 @@ impl FromStr for Scware {
             }
         }
         let winner = board.winner();
-        let stones = Player::BOTH.map(|p| bits::stones_of(&board, p));
+        let stones = Player::BOTH.map(|p| board.bitboard(p).unwrap_or(0));
         Ok(Scware {
             board,
             to_move,
@@ -478,7 +478,7 @@ impl Game for Scware {
                     let new = cells.iter().chain(*new_group).fold(0, |b, c| b | g.bit(c));
                     let stones = &mut self.stones[mover.index()];
                     *stones |= new;
-                    g.joins_sides(mover, new, *stones)
+                    g.joins(bitboard::sides(g, mover), new, *stones)
                 }
                 None => self.board.has_path(mover),
             };

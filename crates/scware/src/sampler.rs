@@ -24,9 +24,9 @@ use swapboard_core::Game;
 use swapboard_core::{Stone, StoneBoard};
 use swapboard_grid::{CellSet, MAILBOX_CAPACITY};
 
-use crate::bits::{Geometry, nth_bit};
 use crate::turn::{SKIP, Search, Turn, UNSET, between_cells};
 use crate::{Scware, ScwareMove};
+use swapboard_grid::bits::{Geometry, nth_bit};
 
 /// Proposals tried before the exhaustive search.
 const PROPOSALS: usize = 8;

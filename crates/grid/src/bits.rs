@@ -1,32 +1,33 @@
-//! Bitboards for boards up to 11 x 11: one `u128` per colour, bit `row * n + col`.
+//! Bitboards for square boards up to 11 x 11: a set of cells is one `u128`, bit
+//! `row * n + col` (`a1` is bit 0).
 //!
-//! The playout sampler and the win test run on these; larger boards use the mailbox.
+//! The games' fast paths (playout samplers, win tests) run on these; larger boards use the
+//! mailbox of [`crate::Square`].
 
-use swapboard_core::{Player, Stone, StoneBoard};
-use swapboard_grid::Cell;
+use crate::Cell;
 
 /// Largest board side the bitboards cover (121 cells fit in a `u128`).
-pub(crate) const MAX_SIZE: usize = 11;
+pub const MAX_BITBOARD_SIZE: usize = 11;
 
 /// The masks of one board side.
 #[derive(Clone, Copy)]
-pub(crate) struct Geometry {
+pub struct Geometry {
     /// Board side.
-    pub(crate) n: u32,
+    pub n: u32,
     /// Every cell.
-    pub(crate) board: u128,
+    pub board: u128,
     /// Every cell but the left column.
     not_left: u128,
     /// Every cell but the right column.
     not_right: u128,
     /// The bottom row (row 1).
-    bottom: u128,
+    pub bottom: u128,
     /// The top row.
-    top: u128,
+    pub top: u128,
     /// The left column.
-    left: u128,
+    pub left: u128,
     /// The right column.
-    right: u128,
+    pub right: u128,
 }
 
 const fn geometry_of(n: usize) -> Geometry {
@@ -52,10 +53,10 @@ const fn geometry_of(n: usize) -> Geometry {
     }
 }
 
-const GEOMETRIES: [Geometry; MAX_SIZE + 1] = {
-    let mut table = [geometry_of(1); MAX_SIZE + 1];
+const GEOMETRIES: [Geometry; MAX_BITBOARD_SIZE + 1] = {
+    let mut table = [geometry_of(1); MAX_BITBOARD_SIZE + 1];
     let mut n = 1;
-    while n <= MAX_SIZE {
+    while n <= MAX_BITBOARD_SIZE {
         table[n] = geometry_of(n);
         n += 1;
     }
@@ -65,50 +66,50 @@ const GEOMETRIES: [Geometry; MAX_SIZE + 1] = {
 impl Geometry {
     /// The masks of an `n` x `n` board, if bitboards cover it.
     #[inline]
-    pub(crate) fn of(n: usize) -> Option<Geometry> {
+    pub fn of(n: usize) -> Option<Geometry> {
         GEOMETRIES.get(n).copied().filter(|_| n >= 1)
     }
 
     /// Cells whose upper neighbour is in `x`.
     #[inline]
-    pub(crate) fn below(self, x: u128) -> u128 {
+    pub fn below(self, x: u128) -> u128 {
         x >> self.n
     }
 
     /// Cells whose lower neighbour is in `x`.
     #[inline]
-    pub(crate) fn above(self, x: u128) -> u128 {
+    pub fn above(self, x: u128) -> u128 {
         (x << self.n) & self.board
     }
 
     /// Cells whose right neighbour is in `x`.
     #[inline]
-    pub(crate) fn left_of(self, x: u128) -> u128 {
+    pub fn left_of(self, x: u128) -> u128 {
         (x & self.not_left) >> 1
     }
 
     /// Cells whose left neighbour is in `x`.
     #[inline]
-    pub(crate) fn right_of(self, x: u128) -> u128 {
+    pub fn right_of(self, x: u128) -> u128 {
         (x & self.not_right) << 1
     }
 
     /// Cells orthogonally next to a cell of `x` (and maybe in `x`).
     #[inline]
-    pub(crate) fn orthogonal(self, x: u128) -> u128 {
+    pub fn orthogonal(self, x: u128) -> u128 {
         self.below(x) | self.above(x) | self.left_of(x) | self.right_of(x)
     }
 
     /// Cells 8-adjacent to a cell of `x`, or in it.
     #[inline]
-    pub(crate) fn king(self, x: u128) -> u128 {
+    pub fn king(self, x: u128) -> u128 {
         let row = x | self.left_of(x) | self.right_of(x);
         row | self.below(row) | self.above(row)
     }
 
     /// The orthogonally connected part of `within` reached from `seed`.
     #[inline]
-    pub(crate) fn flood(self, seed: u128, within: u128) -> u128 {
+    pub fn flood(self, seed: u128, within: u128) -> u128 {
         let mut filled = seed & within;
         loop {
             let next = (filled | self.orthogonal(filled)) & within;
@@ -119,12 +120,9 @@ impl Geometry {
         }
     }
 
-    /// Whether a group of `own` holding a stone of `seeds` joins `player`'s two sides.
-    pub(crate) fn joins_sides(self, player: Player, seeds: u128, own: u128) -> bool {
-        let (start, end) = match player {
-            Player::First => (self.bottom, self.top),
-            Player::Second => (self.left, self.right),
-        };
+    /// Whether a group of `own` holding a stone of `seeds` touches both `start` and `end`
+    /// (two opposite sides).
+    pub fn joins(self, (start, end): (u128, u128), seeds: u128, own: u128) -> bool {
         if own & start == 0 || own & end == 0 {
             return false;
         }
@@ -148,34 +146,21 @@ impl Geometry {
 
     /// The bit of a cell.
     #[inline]
-    pub(crate) fn bit(self, cell: Cell) -> u128 {
+    pub fn bit(self, cell: Cell) -> u128 {
         1 << (u32::from(cell.row()) * self.n + u32::from(cell.col()))
     }
 
     /// The cell of the lowest bit of a non-empty set.
     #[inline]
-    pub(crate) fn lowest_cell(self, x: u128) -> Cell {
+    pub fn lowest_cell(self, x: u128) -> Cell {
         let i = x.trailing_zeros();
         Cell::new((i % self.n) as u8, (i / self.n) as u8)
     }
 }
 
-/// The bitboard of `player`'s stones, or 0 on boards too large for bitboards.
-pub(crate) fn stones_of(board: &StoneBoard, player: Player) -> u128 {
-    let Some(g) = Geometry::of(board.size()) else {
-        return 0;
-    };
-    let own = Stone::of(player);
-    board
-        .square()
-        .cells()
-        .filter(|&c| board.at(c) == own)
-        .fold(0, |bits, c| bits | g.bit(c))
-}
-
 /// The `k`-th lowest bit of `x` (which has more than `k` bits), alone.
 #[inline]
-pub(crate) fn nth_bit(x: u128, k: u32) -> u128 {
+pub fn nth_bit(x: u128, k: u32) -> u128 {
     let low = x as u64;
     let (mut word, mut k, shift) = if k < low.count_ones() {
         (low, k, 0)
@@ -195,7 +180,7 @@ mod tests {
 
     #[test]
     fn neighbours_stay_on_the_board() {
-        for n in 3..=MAX_SIZE {
+        for n in 3..=MAX_BITBOARD_SIZE {
             let g = Geometry::of(n).unwrap();
             for col in 0..n as u8 {
                 for row in 0..n as u8 {
