@@ -177,16 +177,9 @@ pub trait Game:
         &mut self,
         rng: &mut R,
         cap: u32,
-        mut record: impl FnMut(&Self::Move, Player),
+        record: impl FnMut(&Self::Move, Player),
     ) {
-        for _ in 0..cap {
-            let mover = self.to_move();
-            let Some(mv) = self.playout_move(rng) else {
-                break;
-            };
-            record(&mv, mover);
-            self.play_unchecked(&mv);
-        }
+        play_out_by_moves(self, rng, cap, record);
     }
 
     /// Knowledge hook for search: how promising `mv` looks before any search, from 0 (bad)
@@ -230,6 +223,25 @@ pub trait Game:
     /// may clone, play and scan the board. The default reports nothing.
     fn rule_events(&self, mv: &Self::Move, event: &mut dyn FnMut(&'static str, u64)) {
         let _ = (mv, event);
+    }
+}
+
+/// The default [`Game::play_out`]: [`Game::playout_move`] and [`Game::play_unchecked`] until
+/// the game ends or `cap` moves have been played; also the fallback of a game whose faster
+/// playout covers only some positions (small boards, say).
+pub fn play_out_by_moves<G: Game, R: Rng + ?Sized>(
+    position: &mut G,
+    rng: &mut R,
+    cap: u32,
+    mut record: impl FnMut(&G::Move, Player),
+) {
+    for _ in 0..cap {
+        let mover = position.to_move();
+        let Some(mv) = position.playout_move(rng) else {
+            break;
+        };
+        record(&mv, mover);
+        position.play_unchecked(&mv);
     }
 }
 

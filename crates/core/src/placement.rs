@@ -30,6 +30,8 @@ pub struct PlacementState {
     pub winner: Option<Player>,
     /// The groups of the board, derived from it (so left out of equality and hashing).
     groups: Groups,
+    /// Whether `groups` must be rebuilt from the board before use.
+    groups_stale: bool,
 }
 
 impl PartialEq for PlacementState {
@@ -57,6 +59,7 @@ impl PlacementState {
             to_move: Player::First,
             winner: None,
             groups,
+            groups_stale: false,
         })
     }
 
@@ -80,6 +83,7 @@ impl PlacementState {
             to_move,
             winner,
             groups,
+            groups_stale: false,
         })
     }
 
@@ -160,6 +164,7 @@ impl PlacementState {
                 to_move,
                 winner,
                 groups,
+                groups_stale: false,
             }
         })
     }
@@ -169,11 +174,33 @@ impl PlacementState {
         symmetry::connection_canonical_hash(&self.board, self.to_move)
     }
 
+    /// Replaces the board by `board` (crosscut-free, as the rules keep it) with `to_move` to
+    /// move and `winner` the player whose path it holds, if any, as after a fast playout that
+    /// ran on another representation and knows who won. The groups are rebuilt only if the
+    /// position is played on: a finished playout is usually dropped at once.
+    pub fn replace_board(&mut self, board: StoneBoard, to_move: Player, winner: Option<Player>) {
+        debug_assert_eq!(winner, board.winner(), "the winner of the new board");
+        self.board = board;
+        self.to_move = to_move;
+        self.winner = winner;
+        self.groups_stale = true;
+    }
+
+    /// Rebuilds the groups if the board was replaced since they were last kept.
+    #[inline]
+    fn refresh_groups(&mut self) {
+        if self.groups_stale {
+            self.groups.rebuild(&self.board);
+            self.groups_stale = false;
+        }
+    }
+
     /// Places `player`'s checker on the empty `slot`, and records a win if it completes
     /// the player's path.
     #[inline]
     pub fn place(&mut self, slot: usize, player: Player) {
         self.board.set(slot, Stone::of(player));
+        self.refresh_groups();
         if self.groups.add(&self.board, slot) {
             self.winner = Some(player);
         }
@@ -189,6 +216,7 @@ impl PlacementState {
             before[i] = (slot, self.board.get(slot));
             self.board.set(slot, stone);
         }
+        self.refresh_groups();
         self.groups.update(&self.board, &before[..changes.len()]);
         for &(slot, _) in changes {
             if let Some(p) = self.board.get(slot).player()

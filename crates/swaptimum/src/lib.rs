@@ -19,6 +19,7 @@
 //! ```
 
 mod moves;
+mod playout;
 mod position;
 
 pub use moves::SwaptimumMove;
