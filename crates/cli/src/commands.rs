@@ -8,7 +8,8 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use swapboard_core::{Game, Outcome, perft};
+use swapboard_ai::{Budget, Config, Mcts};
+use swapboard_core::{Game, Outcome, Stepwise, perft};
 
 use crate::error::{CliError, CliResult};
 use crate::output::Output;
@@ -181,4 +182,48 @@ pub(crate) fn bench<G: Game>(
         100.0 * first_wins as f64 / games as f64,
         100.0 * draws as f64 / games as f64
     ))
+}
+
+/// `swapboard bench <game> --search`: the AI's search from the start position for
+/// `seconds` (default configuration, one thread, seeded), as iterations per second: the
+/// figure `docs/PERFORMANCE.md` sets targets for.
+pub(crate) fn bench_search<G: Stepwise>(
+    size: Option<usize>,
+    seconds: f64,
+    seed: u64,
+    out: &mut Output,
+) -> CliResult {
+    let start_pos = start::<G>(size)?;
+    let budget = Budget::time(Duration::from_secs_f64(seconds.max(0.01)));
+    let mut search = Mcts::new(
+        start_pos.clone(),
+        Config {
+            seed,
+            ..Config::default()
+        },
+    );
+    let analysis = search.think(&budget);
+    let secs = analysis.elapsed.as_secs_f64();
+    out.line(format!(
+        "game: {} {}x{}",
+        G::ID,
+        start_pos.size(),
+        start_pos.size()
+    ))?;
+    out.line(format!(
+        "iterations: {} in {secs:.2} s ({:.0} iterations/s, one thread)",
+        analysis.iterations,
+        analysis.iterations_per_second()
+    ))?;
+    out.line(format!("tree: {} nodes", analysis.nodes))?;
+    match analysis.best() {
+        Some(line) => out.line(format!(
+            "best move: {} ({} visits, {:.1}% for {})",
+            line.mv,
+            line.visits,
+            100.0 * line.win_rate,
+            analysis.player
+        )),
+        None => out.line("best move: none (the game is over)"),
+    }
 }

@@ -114,6 +114,10 @@ enum Command {
         /// (slower: the plies/s figure then includes the counting).
         #[arg(long)]
         branching: bool,
+        /// Measure the AI instead: search the start position (MCTS, default settings, one
+        /// thread) for the time given and report iterations/s.
+        #[arg(long, conflicts_with = "branching")]
+        search: bool,
     },
     /// Prove who wins a position with perfect play (proof-number search), with a winning move.
     Solve(solve::SolveArgs),
@@ -167,9 +171,18 @@ fn run(command: Command, out: &mut Output) -> CliResult {
             seed,
             max_plies,
             branching,
+            search: false,
         } => {
             with_game!(game.as_str(), G => commands::bench::<G>(size, seconds, seed, max_plies, branching, out))
         }
+        Command::Bench {
+            game,
+            size,
+            seconds,
+            seed,
+            search: true,
+            ..
+        } => with_game!(game.as_str(), G => commands::bench_search::<G>(size, seconds, seed, out)),
         Command::Solve(args) => {
             with_game!(game_of(&args.position), G => solve::solve::<G>(&args, out))
         }

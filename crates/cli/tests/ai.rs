@@ -4,7 +4,7 @@ use std::process::Output;
 
 mod common;
 
-use common::{bad, swapboard};
+use common::{bad, ok, swapboard};
 
 use swapboard_arena::record::read_records;
 use swapboard_core::Game;
@@ -233,4 +233,29 @@ fn analyze_refuses_bad_positions_and_budgets() {
     assert_bad_input(&["analyze", start, "--seconds=-1"], "--seconds");
     assert_bad_input(&["analyze", start, "--seconds", "0"], "--seconds");
     assert_bad_input(&["analyze", start, "--iterations", "0"], "--iterations");
+}
+
+/// `bench --search` searches the start position and reports its speed and best move.
+#[test]
+fn bench_search_reports_iterations_per_second() {
+    for game in ["swaptimum", "scware"] {
+        let out = ok(&["bench", game, "--size", "5", "--seconds", "0.2", "--search"]);
+        let iterations: u64 = out
+            .lines()
+            .find_map(|l| l.strip_prefix("iterations: "))
+            .and_then(|rest| rest.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no iteration count: {out}"));
+        assert!(iterations > 0, "{out}");
+        assert!(
+            out.contains("iterations/s") && out.contains("best move: "),
+            "{out}"
+        );
+    }
+    let both = swapboard(&["bench", "swaptimum", "--search", "--branching"]);
+    assert_eq!(
+        both.status.code(),
+        Some(2),
+        "--search with --branching is refused"
+    );
 }
