@@ -123,14 +123,47 @@ impl SearchSpec {
     }
 }
 
-/// A session of game `G`: the positions from the first, for `undo`.
+/// A session of game `G`: the positions from the first, for `undo`, and the last search,
+/// whose tree is kept across moves.
 struct GameSession<G: Stepwise> {
     history: Vec<G>,
+    search: Option<Mcts<G>>,
 }
 
 impl<G: Stepwise> GameSession<G> {
+    fn new(position: G) -> GameSession<G> {
+        GameSession {
+            history: vec![position],
+            search: None,
+        }
+    }
+
     fn current(&self) -> &G {
         self.history.last().expect("a session holds a position")
+    }
+
+    /// A search of the current position with `config`: the last one when its configuration
+    /// is the same (it followed every move played since, so its tree is kept), else a new
+    /// one.
+    fn searcher(&mut self, config: Config) -> &mut Mcts<G> {
+        let position = self.current().clone();
+        match &mut self.search {
+            Some(search) if *search.config() == config => search.set_position(position),
+            slot => *slot = Some(Mcts::new(position, config)),
+        }
+        self.search.as_mut().expect("just made")
+    }
+
+    /// Plays `mv` (legal) and moves the kept search along with it.
+    fn push(&mut self, mv: &G::Move) {
+        let mut next = self.current().clone();
+        next.play_unchecked(mv);
+        self.history.push(next);
+        if let Some(search) = &mut self.search
+            && search.advance(mv).is_err()
+        {
+            self.search = None;
+        }
     }
 
     fn over(&self) -> Option<String> {
@@ -151,9 +184,12 @@ impl<G: Stepwise> Session for GameSession<G> {
     }
 
     fn play(&mut self, text: &str) -> Result<String, String> {
-        let mut next = self.current().clone();
-        let mv = next.play_text(text).map_err(|e| e.to_string())?;
-        self.history.push(next);
+        let mv = self
+            .current()
+            .clone()
+            .play_text(text)
+            .map_err(|e| e.to_string())?;
+        self.push(&mv);
         Ok(mv.to_string())
     }
 
@@ -162,14 +198,12 @@ impl<G: Stepwise> Session for GameSession<G> {
             return Err(over);
         }
         let (config, budget) = search.config_and_budget();
-        let mut mcts = Mcts::new(self.current().clone(), config);
+        let mcts = self.searcher(config);
         mcts.think(&budget);
         let mv = mcts
             .best_move()
             .ok_or_else(|| "the search found no move".to_string())?;
-        let mut next = self.current().clone();
-        next.play_unchecked(&mv);
-        self.history.push(next);
+        self.push(&mv);
         Ok(mv.to_string())
     }
 
@@ -198,8 +232,8 @@ impl<G: Stepwise> Session for GameSession<G> {
             Some(t) => (t / 5).max(Duration::from_millis(50)),
             None => Duration::from_millis(200),
         };
-        let mut mcts = Mcts::new(self.current().clone(), config);
         let player = self.current().to_move();
+        let mcts = self.searcher(config);
         let describe = |a: &swapboard_ai::Analysis<G::Move>| -> String {
             let mut text = format!(
                 "iterations {} time_ms {} nodes {}",
@@ -294,7 +328,7 @@ fn session(
                 G::start(n).map_err(|e| CliError::bad(format!("{} size {n}: {e}", G::ID)))?
             }
         };
-        Ok(Box::new(GameSession { history: vec![pos] }))
+        Ok(Box::new(GameSession::new(pos)))
     }
     let made: Result<Box<dyn Session>, CliError> = with_game!(id, G => make::<G>(position, size));
     made.map_err(|e| e.to_string())

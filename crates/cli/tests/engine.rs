@@ -180,6 +180,44 @@ fn generates_and_analyses_moves_within_a_budget() {
     assert_eq!(e.ok("name"), "swapboard");
 }
 
+/// The nodes of the tree an `analyze` ends with, from its last `info` line.
+fn nodes_after(e: &mut Engine, command: &str) -> (u64, String) {
+    let lines = e.send(command);
+    let (last, infos) = lines.split_last().expect("a response");
+    let info = infos.last().unwrap_or_else(|| panic!("no info: {lines:?}"));
+    let words: Vec<&str> = info.split(' ').collect();
+    let nodes = words
+        .iter()
+        .position(|&w| w == "nodes")
+        .and_then(|i| words.get(i + 1))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no node count: {info}"));
+    let best = last.trim_start_matches("= bestmove ").to_string();
+    (nodes, best)
+}
+
+/// After a search, the tree below the moves played is kept: one more iteration starts
+/// from hundreds of nodes, not from an empty tree; a position the tree does not hold (after
+/// `undo`) starts afresh.
+#[test]
+fn keeps_the_search_tree_across_moves() {
+    let mut e = Engine::start();
+    e.ok("new swaptimum 5");
+    let (grown, best) = nodes_after(&mut e, "analyze iters=4000");
+    assert!(grown > 1000, "{grown}");
+    e.ok(&format!("play {best}"));
+    let (kept, reply) = nodes_after(&mut e, "analyze iters=1");
+    assert!(
+        kept > 100,
+        "the tree below {best} was dropped: {kept} nodes"
+    );
+    e.ok(&format!("play {reply}"));
+    e.ok("undo");
+    e.ok("undo");
+    let (fresh, _) = nodes_after(&mut e, "analyze iters=1");
+    assert!(fresh < 100, "an unrelated position kept {fresh} nodes");
+}
+
 #[test]
 fn solves_small_positions_in_protocol() {
     let mut e = Engine::start();
