@@ -14,9 +14,11 @@ const MOVER_GOAL_KEY: u64 = 0x6a09_e667_f3bc_c909;
 /// Nodes between two looks at the clock.
 const CLOCK_EVERY: u64 = 1 << 10;
 
-/// The position one move from a node being searched leads to.
+/// A move from a node being searched, and what is known of the position it leads to (the
+/// position itself is made again when the search descends: keeping one per child would
+/// copy every child's position twice).
 struct Child<G: Game> {
-    position: G,
+    mv: G::Move,
     /// The table key (0 for a finished game).
     key: u64,
     /// Whether the game is over there (its numbers are then exact and not in the table).
@@ -165,25 +167,41 @@ impl<G: Game> Solver<G> {
         key.max(1)
     }
 
-    /// The child reached by `mv` from `position`.
-    fn child(&self, position: &G, mv: &G::Move) -> Child<G> {
-        let mut next = position.clone();
-        next.play_unchecked(mv);
-        let fixed = next.outcome().map(|o| {
+    /// The child reached by `mv` from `position`; `scratch` is left holding its position.
+    fn child(&self, position: &G, mv: &G::Move, scratch: &mut G) -> Child<G> {
+        let mut child = self.unlooked_child(position, mv, scratch);
+        if !child.finished {
+            child.numbers = self
+                .table
+                .get(child.key)
+                .map_or(Numbers::UNKNOWN, |(n, _)| n);
+        }
+        child
+    }
+
+    /// The child reached by `mv` from `position`, its numbers not yet looked up in the
+    /// table (unknown unless the game is over there); `scratch` is left holding its
+    /// position.
+    fn unlooked_child(&self, position: &G, mv: &G::Move, scratch: &mut G) -> Child<G> {
+        scratch.clone_from(position);
+        scratch.play_unchecked(mv);
+        let fixed = scratch.outcome().map(|o| {
             if o == Outcome::Win(self.goal) {
                 Numbers::PROVEN
             } else {
                 Numbers::DISPROVEN
             }
         });
-        let key = if fixed.is_some() { 0 } else { self.key(&next) };
-        let numbers =
-            fixed.unwrap_or_else(|| self.table.get(key).map_or(Numbers::UNKNOWN, |(n, _)| n));
+        let key = if fixed.is_some() {
+            0
+        } else {
+            self.key(scratch)
+        };
         Child {
-            position: next,
+            mv: mv.clone(),
             key,
             finished: fixed.is_some(),
-            numbers,
+            numbers: fixed.unwrap_or(Numbers::UNKNOWN),
         }
     }
 
@@ -241,20 +259,27 @@ impl<G: Game> Solver<G> {
         // At a node where the goal player moves, one proven child proves it (OR); elsewhere
         // every child must be proven (AND). A child that settles the node ends the listing.
         let or_node = position.to_move() == self.goal;
+        let settles = |n: Numbers| if or_node { n.pn == 0 } else { n.dn == 0 };
+        // The children are made first and looked up in the table after, in a loop of
+        // independent loads: the lookups are cache misses, and this way the processor
+        // overlaps them instead of waiting for each between two moves' work.
+        let mut scratch = position.clone();
         let _ = position.for_each_move(|mv| {
-            let child = self.child(position, &mv);
-            let settles = if or_node {
-                child.numbers.pn == 0
-            } else {
-                child.numbers.dn == 0
-            };
+            let child = self.unlooked_child(position, &mv, &mut scratch);
+            let settled = child.finished && settles(child.numbers);
             children.push(child);
-            if settles {
+            if settled {
                 ControlFlow::Break(())
             } else {
                 ControlFlow::Continue(())
             }
         });
+        for child in children.iter_mut().filter(|c| !c.finished) {
+            child.numbers = self
+                .table
+                .get(child.key)
+                .map_or(Numbers::UNKNOWN, |(n, _)| n);
+        }
         let mut numbers;
         loop {
             let (mut best, mut best_value, mut second) = (0, INFINITY, INFINITY);
@@ -301,10 +326,11 @@ impl<G: Game> Solver<G> {
                 self.stopped = Some(Stop::Repetition);
                 break;
             }
-            let next = children[best].position.clone();
             self.path.push(child_key);
-            children[best].numbers =
-                self.mid(&next, child_key, child_pn, child_dn, depth + 1, progress);
+            scratch.clone_from(position);
+            scratch.play_unchecked(&children[best].mv);
+            let searched = self.mid(&scratch, child_key, child_pn, child_dn, depth + 1, progress);
+            children[best].numbers = searched;
             self.path.pop();
         }
         self.pools[depth] = children;
@@ -325,7 +351,8 @@ impl<G: Game> Solver<G> {
         search: bool,
     ) -> (Option<Numbers>, u32) {
         self.goal = goal;
-        let child = self.child(position, mv);
+        let mut next = position.clone();
+        let child = self.child(position, mv, &mut next);
         if child.finished {
             return (Some(child.numbers), 0);
         }
@@ -335,14 +362,7 @@ impl<G: Game> Solver<G> {
             _ => {
                 self.path.clear();
                 self.path.push(child.key);
-                let n = self.mid(
-                    &child.position,
-                    child.key,
-                    INFINITY,
-                    INFINITY,
-                    0,
-                    &mut |_| {},
-                );
+                let n = self.mid(&next, child.key, INFINITY, INFINITY, 0, &mut |_| {});
                 (n.is_solved().then_some(n), 0)
             }
         }
