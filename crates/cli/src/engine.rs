@@ -6,8 +6,13 @@
 //! line. A bad command, an illegal move or a position that cannot be read is answered with
 //! `?` and the session goes on; only `quit` or the end of the input ends it.
 
-use std::io::{BufRead, Write};
+use std::collections::VecDeque;
+use std::io::{self, BufRead, Write};
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, TryRecvError};
+use std::thread;
 use std::time::Duration;
 
 use swapboard_ai::{Budget, Config, Level, Mcts};
@@ -35,6 +40,7 @@ const COMMANDS: &[&str] = &[
     "moves",
     "show",
     "analyze",
+    "stop",
     "solve",
     "undo",
     "result",
@@ -56,11 +62,13 @@ trait Session {
     fn moves(&self) -> Vec<String>;
     /// The board drawn as text.
     fn show(&self) -> String;
-    /// Searches, sending `info` lines to `emit`, and returns the final `bestmove` text.
+    /// Searches, sending `info` lines to `emit`, until the budget is spent or `interrupted`
+    /// says so (asked at each `info` line), and returns the final `bestmove` text.
     fn analyze(
         &mut self,
         search: &SearchSpec,
         emit: &mut dyn FnMut(String),
+        interrupted: &mut dyn FnMut() -> bool,
     ) -> Result<String, String>;
     /// Proves the result within a budget.
     fn solve(&mut self, nodes: Option<u64>, time: Option<Duration>) -> String;
@@ -76,11 +84,16 @@ enum SearchSpec {
     Millis(u64),
     Iterations(u64),
     Level(Level),
+    /// Until `stop` (`analyze` only).
+    Infinite,
 }
 
 impl SearchSpec {
-    /// Reads `ms=T`, `iters=N` or `level=K` (or nothing: the default level).
+    /// Reads `ms=T`, `iters=N`, `level=K` or `infinite` (or nothing: the default level).
     fn parse(args: &[&str]) -> Result<SearchSpec, String> {
+        if args == ["infinite"] {
+            return Ok(SearchSpec::Infinite);
+        }
         let default = SearchSpec::Level(Level::new(DEFAULT_LEVEL).expect("a level"));
         let [arg] = args else {
             return if args.is_empty() {
@@ -119,6 +132,7 @@ impl SearchSpec {
             SearchSpec::Millis(ms) => (Config::default(), Budget::time(Duration::from_millis(ms))),
             SearchSpec::Iterations(n) => (Config::default(), Budget::iterations(n)),
             SearchSpec::Level(level) => (level.config(1), level.budget()),
+            SearchSpec::Infinite => (Config::default(), Budget::default()),
         }
     }
 }
@@ -197,6 +211,9 @@ impl<G: Stepwise> Session for GameSession<G> {
         if let Some(over) = self.over() {
             return Err(over);
         }
+        if *search == SearchSpec::Infinite {
+            return Err("genmove needs a budget that ends: ms=T, iters=N or level=K".into());
+        }
         let (config, budget) = search.config_and_budget();
         let mcts = self.searcher(config);
         mcts.think(&budget);
@@ -223,13 +240,17 @@ impl<G: Stepwise> Session for GameSession<G> {
         &mut self,
         search: &SearchSpec,
         emit: &mut dyn FnMut(String),
+        interrupted: &mut dyn FnMut() -> bool,
     ) -> Result<String, String> {
         if let Some(over) = self.over() {
             return Err(over);
         }
         let (config, budget) = search.config_and_budget();
+        let stop = Arc::new(AtomicBool::new(false));
+        let budget = budget.with_stop(Arc::clone(&stop));
         let interval = match budget.time {
-            Some(t) => (t / 5).max(Duration::from_millis(50)),
+            // Often enough to stream progress and to see `stop` within half a second.
+            Some(t) => (t / 5).clamp(Duration::from_millis(50), Duration::from_millis(500)),
             None => Duration::from_millis(200),
         };
         let player = self.current().to_move();
@@ -263,6 +284,9 @@ impl<G: Stepwise> Session for GameSession<G> {
         };
         let analysis = mcts.think_with(&budget, interval, |snapshot| {
             emit(format!("info {}", describe(snapshot)));
+            if interrupted() {
+                stop.store(true, Ordering::Relaxed);
+            }
         });
         emit(format!("info {}", describe(&analysis)));
         let mv = match analysis.best() {
@@ -352,13 +376,15 @@ impl Engine {
         })
     }
 
-    /// Runs one command; `emit` takes the lines streamed before the response.
+    /// Runs one command; `emit` takes the lines streamed before the response, and
+    /// `interrupted` tells a running analysis whether `stop` has come (see [`Input`]).
     fn command(
         &mut self,
         name: &str,
         args: &[&str],
         rest: &str,
         emit: &mut dyn FnMut(String),
+        interrupted: &mut dyn FnMut(&SearchSpec) -> bool,
     ) -> Result<(String, Next), String> {
         let done = |text: String| Ok((text, Next::Continue));
         let no_args = || {
@@ -429,8 +455,13 @@ impl Engine {
             }),
             "analyze" => {
                 let spec = SearchSpec::parse(args)?;
-                done(self.game()?.analyze(&spec, emit)?)
+                done(
+                    self.game()?
+                        .analyze(&spec, emit, &mut || interrupted(&spec))?,
+                )
             }
+            // A `stop` that comes during an analysis ends it; then, or alone, it is done.
+            "stop" => no_args().and_then(|()| done(String::new())),
             "solve" => {
                 let (mut nodes, mut time) = (None, None);
                 for arg in args {
@@ -473,10 +504,69 @@ fn split_command(line: &str) -> (Option<&str>, &str, &str) {
     }
 }
 
+/// The lines of the input, read by a thread of their own so that a running analysis can
+/// look for `stop` without waiting on the input.
+struct Input {
+    lines: Receiver<io::Result<String>>,
+    /// Lines read ahead while an analysis ran, to be run after it.
+    pending: VecDeque<io::Result<String>>,
+    /// Whether the input has ended.
+    ended: bool,
+}
+
+impl Input {
+    fn new(input: impl BufRead + Send + 'static) -> Input {
+        let (sender, lines) = mpsc::channel();
+        thread::spawn(move || {
+            for line in input.lines() {
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Input {
+            lines,
+            pending: VecDeque::new(),
+            ended: false,
+        }
+    }
+
+    /// The next line, or `None` at the end of the input.
+    fn next(&mut self) -> Option<io::Result<String>> {
+        self.pending.pop_front().or_else(|| self.lines.recv().ok())
+    }
+
+    /// Reads what has arrived without waiting; whether it holds `stop` or `quit` (which end
+    /// an analysis), or, for an analysis without a budget, the end of the input.
+    fn interrupts(&mut self, search: &SearchSpec) -> bool {
+        loop {
+            match self.lines.try_recv() {
+                Ok(line) => self.pending.push_back(line),
+                Err(TryRecvError::Empty) => break,
+                Err(TryRecvError::Disconnected) => {
+                    self.ended = true;
+                    break;
+                }
+            }
+        }
+        let stops = self.pending.iter().any(|line| {
+            line.as_ref().is_ok_and(|l| {
+                let (_, name, _) = split_command(l.split('#').next().unwrap_or(""));
+                name == "stop" || name == "quit"
+            })
+        });
+        stops || (self.ended && *search == SearchSpec::Infinite)
+    }
+}
+
 /// Runs the protocol over `input` and `output` until `quit` or the end of the input.
-pub(crate) fn run_protocol(input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
+pub(crate) fn run_protocol(
+    input: impl BufRead + Send + 'static,
+    mut output: impl Write,
+) -> io::Result<()> {
     let mut engine = Engine { game: None };
-    for line in input.lines() {
+    let mut input = Input::new(input);
+    while let Some(line) = input.next() {
         let line = line?;
         // Comments and blank lines are ignored, as in GTP.
         let line = line.split('#').next().unwrap_or("");
@@ -496,7 +586,8 @@ pub(crate) fn run_protocol(input: impl BufRead, mut output: impl Write) -> std::
             let mut emit = |text: String| {
                 let _ = writeln!(output, "{text}").and_then(|()| output.flush());
             };
-            engine.command(name, &args, rest, &mut emit)
+            let mut interrupted = |search: &SearchSpec| input.interrupts(search);
+            engine.command(name, &args, rest, &mut emit, &mut interrupted)
         }));
         let reply = match outcome {
             Ok(reply) => reply,
@@ -529,7 +620,7 @@ pub(crate) fn run_protocol(input: impl BufRead, mut output: impl Write) -> std::
 pub(crate) fn engine() -> CliResult {
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
-    run_protocol(stdin.lock(), stdout.lock()).map_err(|e| CliError::Failure(e.into()))
+    run_protocol(io::BufReader::new(stdin), stdout.lock()).map_err(|e| CliError::Failure(e.into()))
 }
 
 #[cfg(test)]
@@ -540,7 +631,7 @@ mod tests {
     /// The responses of a session fed `input`: (sign and id, text) per response.
     fn responses(input: &str) -> Vec<String> {
         let mut out = Vec::new();
-        run_protocol(input.as_bytes(), &mut out).expect("in-memory i/o");
+        run_protocol(io::Cursor::new(input.to_string()), &mut out).expect("in-memory i/o");
         let text = String::from_utf8(out).expect("utf-8");
         text.split("\n\n")
             .filter(|r| !r.is_empty())
@@ -562,6 +653,21 @@ mod tests {
         );
         assert!(SearchSpec::parse(&["iters=-5"]).is_err());
         assert!(SearchSpec::parse(&["level=0"]).is_err());
+    }
+
+    /// An analysis without a budget ends with the input (nobody is left to send `stop`),
+    /// and `stop` or `quit` queued behind a budgeted one ends it too; a queued command
+    /// that is neither waits for it.
+    #[test]
+    fn analyses_end_with_the_input_or_a_queued_stop() {
+        let answers = responses("new swaptimum 3\nanalyze infinite");
+        assert_eq!(answers.len(), 2, "{answers:?}");
+        assert!(answers[1].contains("= bestmove "), "{answers:?}");
+        let answers = responses("new swaptimum 5\nanalyze ms=60000\nstop");
+        assert_eq!(answers.len(), 3, "{answers:?}");
+        assert!(answers[1].contains("= bestmove "), "{answers:?}");
+        let answers = responses("new swaptimum 4\nanalyze iters=500\nname");
+        assert!(answers[1].contains("info iterations 500 "), "{answers:?}");
     }
 
     /// Lines left out of generated sessions: searches (slow, and `analyze` streams) and

@@ -32,9 +32,19 @@ impl Engine {
     /// Sends one line and returns every line up to the blank line that ends the response
     /// (streamed lines included), without the blank line.
     fn send(&mut self, line: &str) -> Vec<String> {
+        self.write(line);
+        self.response(line)
+    }
+
+    /// Sends one line without waiting for the response.
+    fn write(&mut self, line: &str) {
         let input = self.input.as_mut().expect("the input is open");
         writeln!(input, "{line}").expect("the engine reads");
         input.flush().expect("flush");
+    }
+
+    /// Every line of the next response (see `send`); `line` names the command in messages.
+    fn response(&mut self, line: &str) -> Vec<String> {
         let mut lines = Vec::new();
         loop {
             let mut text = String::new();
@@ -216,6 +226,26 @@ fn keeps_the_search_tree_across_moves() {
     e.ok("undo");
     let (fresh, _) = nodes_after(&mut e, "analyze iters=1");
     assert!(fresh < 100, "an unrelated position kept {fresh} nodes");
+}
+
+/// `analyze infinite` thinks until `stop`, streaming `info` lines, then answers its best
+/// move; `stop` gets its own answer, and alone it is a harmless no-op.
+#[test]
+fn analyses_until_stopped() {
+    let mut e = Engine::start();
+    e.ok("new swaptimum 5");
+    e.write("7 analyze infinite");
+    // Let it think long enough for a few info lines, then stop it.
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    e.write("8 stop");
+    let lines = e.response("analyze infinite");
+    let (last, infos) = lines.split_last().expect("a response");
+    assert!(last.starts_with("=7 bestmove "), "{lines:?}");
+    assert!(infos.len() >= 2, "{lines:?}");
+    assert_eq!(e.response("stop"), ["=8"]);
+    assert_eq!(e.ok("stop"), "");
+    assert!(!e.error("genmove infinite").is_empty());
+    assert_eq!(e.ok("name"), "swapboard");
 }
 
 #[test]
