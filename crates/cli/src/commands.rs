@@ -151,12 +151,7 @@ pub(crate) fn bench<G: Game>(
         }
     }
     let secs = began.elapsed().as_secs_f64();
-    out.line(format!(
-        "game: {} {}x{}",
-        G::ID,
-        start_pos.size(),
-        start_pos.size()
-    ))?;
+    out.line(game_line(&start_pos))?;
     out.line(format!(
         "games: {games} in {secs:.2} s ({:.0} games/s)",
         games as f64 / secs
@@ -184,6 +179,12 @@ pub(crate) fn bench<G: Game>(
     ))
 }
 
+/// The first line of a bench report: the game and its board.
+fn game_line<G: Game>(position: &G) -> String {
+    let n = position.size();
+    format!("game: {} {n}x{n}", G::ID)
+}
+
 /// `swapboard bench <game> --search`: the AI's search from the start position for
 /// `seconds` (default configuration, one thread, seeded), as iterations per second: the
 /// figure `docs/PERFORMANCE.md` sets targets for.
@@ -204,12 +205,7 @@ pub(crate) fn bench_search<G: Stepwise>(
     );
     let analysis = search.think(&budget);
     let secs = analysis.elapsed.as_secs_f64();
-    out.line(format!(
-        "game: {} {}x{}",
-        G::ID,
-        start_pos.size(),
-        start_pos.size()
-    ))?;
+    out.line(game_line(&start_pos))?;
     out.line(format!(
         "iterations: {} in {secs:.2} s ({:.0} iterations/s, one thread)",
         analysis.iterations,
