@@ -154,10 +154,15 @@ impl ScwareSteps {
                 f(ScwareStep::Place(cell(p)))?;
             }
         }
-        if usize::from(cur) < turn.groups {
+        // Bounded completion checks first (fast, may miss growths of huge components), exact
+        // ones if they left nothing to decide.
+        for bounded in [true, false] {
+            if (any && !bounded) || usize::from(cur) >= turn.groups {
+                break;
+            }
             let g = usize::from(cur);
             st.choice[g] = SKIP;
-            let skip = turn.completes(&mut st);
+            let skip = turn.completes(&mut st, bounded);
             st.choice[g] = UNSET;
             if skip {
                 any = true;
@@ -168,7 +173,7 @@ impl ScwareSteps {
                     continue;
                 }
                 turn.choose(&mut st, lib);
-                let ok = turn.completes(&mut st);
+                let ok = turn.completes(&mut st, bounded);
                 turn.unchoose(&mut st, lib);
                 if ok {
                     any = true;
@@ -359,12 +364,12 @@ impl FromStr for ScwareSteps {
             Partial::Growing { .. } => {
                 decidable(&turn, &st, next) == next
                     && decidable(&turn, &turn.search(), 0) < next
-                    && turn.completes(&mut st)
+                    && turn.completes(&mut st, false)
             }
             _ => {
                 steps.pos.balancing_available()
                     && st.chosen > 0
-                    && turn.completes(&mut st)
+                    && turn.completes(&mut st, false)
                     && turn
                         .placements
                         .iter()

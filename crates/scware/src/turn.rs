@@ -141,7 +141,23 @@ pub(crate) struct Search {
     pub(crate) cells: CellSet,
     /// Number of chosen liberties.
     pub(crate) chosen: usize,
+    /// Steps [`Turn::walk`] may still take ([`UNBOUNDED`]: no bound).
+    budget: u32,
+    /// Whether a walk stopped because the budget ran out.
+    over_budget: bool,
 }
+
+/// A [`Search`] budget that never runs out.
+const UNBOUNDED: u32 = u32::MAX;
+
+/// The walk steps a bounded [`Turn::completes`] may spend on one component. Deciding whether
+/// partial choices can be completed may take exponential time in a large component whose
+/// choices cannot be completed (the walk then tries every completion): a bounded walk
+/// answers "no" there instead. A completion found within the bound is found again within it
+/// once one more group's choice is fixed to its value there (the walk keeps its order and
+/// only loses alternatives), so bounded listings rarely leave a turn without a decision;
+/// the listing falls back to exact answers when they do.
+const COMPLETION_WORK: u32 = 20_000;
 
 fn find(parent: &mut [u16], mut x: u16) -> u16 {
     while parent[x as usize] != x {
@@ -394,6 +410,8 @@ impl Turn {
             forbidden: vec![false; self.libs.len()],
             cells: CellSet::new(),
             chosen: 0,
+            budget: UNBOUNDED,
+            over_budget: false,
         }
     }
 
@@ -526,6 +544,13 @@ impl Turn {
         if pos == end {
             return leaf(st);
         }
+        if st.budget != UNBOUNDED {
+            if st.budget == 0 {
+                st.over_budget = true;
+                return ControlFlow::Break(());
+            }
+            st.budget -= 1;
+        }
         let g = self.order[pos];
         let gi = usize::from(g);
         if st.choice[gi] != UNSET {
@@ -595,36 +620,52 @@ impl Turn {
     }
 
     /// Whether a component has a valid completion of the choices in `st`, with a new stone
-    /// in it if `nonempty`.
-    pub(crate) fn comp_completes(&self, st: &mut Search, comp: usize, nonempty: bool) -> bool {
+    /// in it if `nonempty`, found within `budget` walk steps ([`UNBOUNDED`]: exactly).
+    pub(crate) fn comp_completes(
+        &self,
+        st: &mut Search,
+        comp: usize,
+        nonempty: bool,
+        budget: u32,
+    ) -> bool {
         let (start, end) = self.comp_range(comp);
         let base = st.chosen;
         let groups = self.comp_groups(comp);
         let already = groups.iter().any(|&g| st.choice[usize::from(g)] < SKIP);
-        self.walk(st, start, end, &mut |st| {
-            if !nonempty || already || st.chosen > base {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
-        })
-        .is_break()
+        st.budget = budget;
+        st.over_budget = false;
+        let found = self
+            .walk(st, start, end, &mut |st| {
+                if !nonempty || already || st.chosen > base {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            })
+            .is_break();
+        st.budget = UNBOUNDED;
+        found && !st.over_budget
     }
 
     /// Whether the choices in `st` can be completed to a legal growth (with at least one
     /// stone).
-    pub(crate) fn completes(&self, st: &mut Search) -> bool {
+    ///
+    /// When `bounded`, each component gets [`COMPLETION_WORK`] steps and where that is not
+    /// enough the answer is "no": the decisions offered may then leave out some legal
+    /// growths of very large components.
+    pub(crate) fn completes(&self, st: &mut Search, bounded: bool) -> bool {
+        let budget = if bounded { COMPLETION_WORK } else { UNBOUNDED };
         let comps = self.components();
-        if !(0..comps).all(|c| self.comp_completes(st, c, false)) {
+        if !(0..comps).all(|c| self.comp_completes(st, c, false, budget)) {
             return false;
         }
-        st.chosen > 0 || (0..comps).any(|c| self.comp_completes(st, c, true))
+        st.chosen > 0 || (0..comps).any(|c| self.comp_completes(st, c, true, budget))
     }
 
     /// Whether any growth is legal.
     pub(crate) fn has_growth(&self) -> bool {
         let mut st = self.search();
-        (0..self.components()).any(|c| self.comp_completes(&mut st, c, true))
+        (0..self.components()).any(|c| self.comp_completes(&mut st, c, true, UNBOUNDED))
     }
 
     /// The number of legal growths, saturating.

@@ -329,3 +329,53 @@ fn steps_explain_refusals_and_read_their_text() {
             .is_err()
     );
 }
+
+/// A crowded 11x11 middle game whose growth components are large (374,537,063 moves): the
+/// step view bounds its completion checks there. Every turn built from the decisions it
+/// offers, along random paths, reaches a legal whole move without a dead end, and growths
+/// are offered, not only placements.
+#[test]
+fn bounded_steps_on_large_components_end_in_legal_moves() {
+    use rand::{RngExt, SeedableRng};
+    let p = pos(
+        "scware W....RW..../R.W.W....../..R...RW.R./R...W....../..WR...WR.W/\
+        ....W.....R/W.R..R..R../..W......../R..R.W..WRW/..W......../WR...W.R.WR R -",
+    );
+    assert_eq!(p.move_count(), 374_537_063);
+    let first = p.to_steps().legal_moves();
+    assert!(
+        first
+            .iter()
+            .any(|s| matches!(s, ScwareStep::Grow(_) | ScwareStep::Skip)),
+        "{first:?}"
+    );
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(37);
+    let mut growths = 0;
+    for _ in 0..40 {
+        let mut steps = p.to_steps();
+        let mut path = Vec::new();
+        while path.is_empty() || !steps.at_turn_start() {
+            let options = steps.legal_moves();
+            assert!(!options.is_empty(), "dead end after {path:?}");
+            // Growth decisions mostly, to build long turns.
+            let grows: Vec<_> = options
+                .iter()
+                .filter(|s| !matches!(s, ScwareStep::Place(_)))
+                .collect();
+            let step = if !grows.is_empty() && rng.random_range(0..10) > 0 {
+                *grows[rng.random_range(0..grows.len())]
+            } else {
+                options[rng.random_range(0..options.len())]
+            };
+            path.push(step);
+            steps.play_unchecked(&step);
+        }
+        let mv = p
+            .move_from_steps(&path)
+            .unwrap_or_else(|| panic!("no move from {path:?}"));
+        p.check_move(&mv)
+            .unwrap_or_else(|e| panic!("{mv} from {path:?}: {e}"));
+        growths += usize::from(!matches!(path[..], [ScwareStep::Place(_)]));
+    }
+    assert!(growths > 25, "{growths} growths of 40 turns");
+}
