@@ -23,7 +23,7 @@
 //! The state is a bit set of at most 128 live resources; a component needing more is left to
 //! the enumeration (`None`), which has not happened on boards up to 11 x 11.
 
-use crate::turn::Turn;
+use crate::turn::{SKIP, Search, Turn};
 
 /// No liberty at a slot (as in [`Turn::lib_of`]).
 const NO: u16 = u16::MAX;
@@ -35,6 +35,8 @@ struct Cluster {
     /// Groups it touches (ids `0..groups`), then the blocks holding its stones
     /// (`groups + lower-left slot`).
     resources: Vec<u32>,
+    /// Its stones, as liberty indices.
+    libs: Vec<u16>,
 }
 
 /// The valid clusters of a turn, split into independent components.
@@ -158,6 +160,126 @@ impl Packings {
             total = total.saturating_add(product - 1);
         }
         Some(total)
+    }
+
+    /// Whether the partial choices of `st` can be completed to a legal growth: a packing of
+    /// valid clusters that holds every chosen liberty, touches no skipped group, gives a
+    /// decided group no stone but its chosen one, and uses no forbidden liberty; with at
+    /// least one stone. `None` if a component is too wide for the state.
+    ///
+    /// The step view asks this for every decision it offers; a search of the choices
+    /// themselves may try every completion of a large component before it can say no.
+    pub(crate) fn completes(&self, st: &Search) -> Option<bool> {
+        let allowed = |c: &Cluster| {
+            c.libs.iter().all(|&l| !st.forbidden[usize::from(l)])
+                && c.resources
+                    .iter()
+                    .take_while(|&&r| r < self.block_base)
+                    .all(|&g| match st.choice[g as usize] {
+                        SKIP => false,
+                        lib if lib < SKIP => c.libs.contains(&lib),
+                        _ => true,
+                    })
+        };
+        // Each chosen liberty must be in a chosen cluster: it must be "covered".
+        let mut required: Vec<u16> = st
+            .choice
+            .iter()
+            .copied()
+            .filter(|&lib| lib < SKIP)
+            .collect();
+        required.sort_unstable();
+        required.dedup();
+        let mut covered_somewhere = vec![false; required.len()];
+        let mut any_nonempty = !required.is_empty();
+        for members in &self.components {
+            let members: Vec<&Cluster> = members
+                .iter()
+                .map(|&i| &self.clusters[i])
+                .filter(|c| allowed(c))
+                .collect();
+            for (i, lib) in required.iter().enumerate() {
+                if members.iter().any(|c| c.libs.contains(lib)) {
+                    covered_somewhere[i] = true;
+                }
+            }
+            let (possible, nonempty) = self.pack(&members, &required)?;
+            if !possible {
+                return Some(false);
+            }
+            any_nonempty |= nonempty;
+        }
+        Some(covered_somewhere.iter().all(|&c| c) && any_nonempty)
+    }
+
+    /// Whether `members` (one component's allowed clusters, in sweep order) have a packing
+    /// covering every liberty of `required` they hold, and whether one with a cluster in it.
+    fn pack(&self, members: &[&Cluster], required: &[u16]) -> Option<(bool, bool)> {
+        // Resources: the clusters' own, then one per required liberty ("covered").
+        let cover_base = self.resource_count as u32;
+        let resources_of = |c: &Cluster| -> Vec<u32> {
+            let mut r = c.resources.clone();
+            r.extend(
+                required
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, lib)| c.libs.contains(lib))
+                    .map(|(i, _)| cover_base + i as u32),
+            );
+            r
+        };
+        let lists: Vec<Vec<u32>> = members.iter().map(|c| resources_of(c)).collect();
+        let ids = self.resource_count + required.len();
+        let mut last_use = vec![usize::MAX; ids];
+        for (i, list) in lists.iter().enumerate() {
+            for &r in list {
+                last_use[r as usize] = i;
+            }
+        }
+        let mut bit_of = vec![u32::MAX; ids];
+        let mut free = u128::MAX;
+        // A state: the live resources taken, and whether a cluster has been chosen.
+        let mut states: Vec<(u128, bool)> = vec![(0, false)];
+        let mut next: Vec<(u128, bool)> = Vec::new();
+        for (i, list) in lists.iter().enumerate() {
+            let mut mask = 0u128;
+            for &r in list {
+                let r = r as usize;
+                if bit_of[r] == u32::MAX {
+                    if free == 0 {
+                        return None;
+                    }
+                    bit_of[r] = free.trailing_zeros();
+                    free &= free - 1;
+                }
+                mask |= 1 << bit_of[r];
+            }
+            let (mut release, mut must_hold) = (0u128, 0u128);
+            for &r in list {
+                if last_use[r as usize] == i {
+                    let bit = 1u128 << bit_of[r as usize];
+                    release |= bit;
+                    if r >= cover_base {
+                        must_hold |= bit;
+                    }
+                }
+            }
+            free |= release;
+            next.clear();
+            for &(s, chosen) in &states {
+                // A required liberty leaves the window here: it must have been covered.
+                if s & must_hold == must_hold {
+                    next.push((s & !release, chosen));
+                }
+                if s & mask == 0 {
+                    next.push(((s | mask) & !release, true));
+                }
+            }
+            next.sort_unstable();
+            next.dedup();
+            std::mem::swap(&mut states, &mut next);
+        }
+        Some((!states.is_empty(), states.iter().any(|&(_, chosen)| chosen)))
     }
 
     /// The packings of component `k` using none of the `taken` resources.
@@ -301,7 +423,11 @@ fn cluster(turn: &Turn, block_base: u32, cells: &[u16], groups: &[u16]) -> Optio
         }
         first = first.min(slot as u16);
     }
-    Some(Cluster { first, resources })
+    Some(Cluster {
+        first,
+        resources,
+        libs: cells.to_vec(),
+    })
 }
 
 fn find(parent: &mut [u32], mut x: u32) -> u32 {
@@ -317,5 +443,71 @@ fn union(parent: &mut [u32], a: u32, b: u32) {
     let (ra, rb) = (find(parent, a), find(parent, b));
     if ra != rb {
         parent[ra as usize] = rb;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::{RngExt, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+    use swapboard_core::Game;
+
+    use super::Packings;
+    use crate::Scware;
+    use crate::turn::{SKIP, Turn, UNSET};
+
+    /// On random positions and random partial choices (groups skipped, grown or left open,
+    /// liberties forbidden), the packings tell whether the choices can be completed exactly
+    /// as walking every completion does.
+    #[test]
+    fn completion_by_packings_agrees_with_the_walk() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(12);
+        let mut answers = [0usize; 2];
+        for n in [4usize, 5, 6, 7] {
+            for _ in 0..60 {
+                let mut pos = Scware::start(n).unwrap();
+                for _ in 0..rng.random_range(0..n * n) {
+                    let Some(mv) = pos.random_move(&mut rng) else {
+                        break;
+                    };
+                    pos.play_unchecked(&mv);
+                }
+                if pos.outcome().is_some() {
+                    continue;
+                }
+                let turn = Turn::new(pos.board(), pos.to_move());
+                let packings = Packings::new(&turn);
+                for _ in 0..20 {
+                    let mut st = turn.search();
+                    for lib in 0..turn.libs.len() {
+                        st.forbidden[lib] = rng.random_range(0..12) == 0;
+                    }
+                    for g in 0..turn.groups as u16 {
+                        if st.choice[usize::from(g)] != UNSET {
+                            continue;
+                        }
+                        match rng.random_range(0..3) {
+                            0 => st.choice[usize::from(g)] = SKIP,
+                            1 => {
+                                let free: Vec<u16> = turn
+                                    .libs_of(g)
+                                    .iter()
+                                    .copied()
+                                    .filter(|&l| turn.can_choose(&st, l))
+                                    .collect();
+                                if !free.is_empty() {
+                                    turn.choose(&mut st, free[rng.random_range(0..free.len())]);
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                    let by_walk = turn.completes_by_walk(&mut st);
+                    assert_eq!(packings.completes(&st), Some(by_walk), "{pos}");
+                    answers[usize::from(by_walk)] += 1;
+                }
+            }
+        }
+        assert!(answers[0] > 100 && answers[1] > 100, "{answers:?}");
     }
 }

@@ -21,6 +21,7 @@ use swapboard_core::{
 };
 use swapboard_grid::{Cell, CellSet};
 
+use crate::count::Packings;
 use crate::turn::{SKIP, Search, Turn, UNSET};
 use crate::{Scware, ScwareMove};
 
@@ -136,6 +137,7 @@ impl ScwareSteps {
             return ControlFlow::Continue(());
         }
         let turn = Turn::new(self.pos.board(), self.pos.to_move());
+        let packings = Packings::new(&turn);
         let sq = turn.square;
         let cell = |s: u16| sq.cell_at(usize::from(s)).expect("on the board");
         let (mut st, cur) = self.rebuild(&turn);
@@ -154,15 +156,10 @@ impl ScwareSteps {
                 f(ScwareStep::Place(cell(p)))?;
             }
         }
-        // Bounded completion checks first (fast, may miss growths of huge components), exact
-        // ones if they left nothing to decide.
-        for bounded in [true, false] {
-            if (any && !bounded) || usize::from(cur) >= turn.groups {
-                break;
-            }
+        if usize::from(cur) < turn.groups {
             let g = usize::from(cur);
             st.choice[g] = SKIP;
-            let skip = turn.completes(&mut st, bounded);
+            let skip = turn.completes(&mut st, &packings);
             st.choice[g] = UNSET;
             if skip {
                 any = true;
@@ -173,7 +170,7 @@ impl ScwareSteps {
                     continue;
                 }
                 turn.choose(&mut st, lib);
-                let ok = turn.completes(&mut st, bounded);
+                let ok = turn.completes(&mut st, &packings);
                 turn.unchoose(&mut st, lib);
                 if ok {
                     any = true;
@@ -331,6 +328,7 @@ impl FromStr for ScwareSteps {
         }
         // A partial turn must be one the decisions can reach: check it against the turn.
         let turn = Turn::new(steps.pos.board(), steps.pos.to_move());
+        let packings = Packings::new(&turn);
         let sq = turn.square;
         let mut st = turn.search();
         let (next, cells) = match partial {
@@ -364,12 +362,12 @@ impl FromStr for ScwareSteps {
             Partial::Growing { .. } => {
                 decidable(&turn, &st, next) == next
                     && decidable(&turn, &turn.search(), 0) < next
-                    && turn.completes(&mut st, false)
+                    && turn.completes(&mut st, &packings)
             }
             _ => {
                 steps.pos.balancing_available()
                     && st.chosen > 0
-                    && turn.completes(&mut st, false)
+                    && turn.completes(&mut st, &packings)
                     && turn
                         .placements
                         .iter()

@@ -25,6 +25,8 @@ use std::ops::ControlFlow;
 use swapboard_core::{Player, Stone, StoneBoard};
 use swapboard_grid::{CellSet, Square};
 
+use crate::count::Packings;
+
 /// No group, or no liberty, at a slot.
 const NO: u16 = u16::MAX;
 /// A group whose choice is not made yet.
@@ -141,23 +143,7 @@ pub(crate) struct Search {
     pub(crate) cells: CellSet,
     /// Number of chosen liberties.
     pub(crate) chosen: usize,
-    /// Steps [`Turn::walk`] may still take ([`UNBOUNDED`]: no bound).
-    budget: u32,
-    /// Whether a walk stopped because the budget ran out.
-    over_budget: bool,
 }
-
-/// A [`Search`] budget that never runs out.
-const UNBOUNDED: u32 = u32::MAX;
-
-/// The walk steps a bounded [`Turn::completes`] may spend on one component. Deciding whether
-/// partial choices can be completed may take exponential time in a large component whose
-/// choices cannot be completed (the walk then tries every completion): a bounded walk
-/// answers "no" there instead. A completion found within the bound is found again within it
-/// once one more group's choice is fixed to its value there (the walk keeps its order and
-/// only loses alternatives), so bounded listings rarely leave a turn without a decision;
-/// the listing falls back to exact answers when they do.
-const COMPLETION_WORK: u32 = 20_000;
 
 fn find(parent: &mut [u16], mut x: u16) -> u16 {
     while parent[x as usize] != x {
@@ -410,8 +396,6 @@ impl Turn {
             forbidden: vec![false; self.libs.len()],
             cells: CellSet::new(),
             chosen: 0,
-            budget: UNBOUNDED,
-            over_budget: false,
         }
     }
 
@@ -544,13 +528,6 @@ impl Turn {
         if pos == end {
             return leaf(st);
         }
-        if st.budget != UNBOUNDED {
-            if st.budget == 0 {
-                st.over_budget = true;
-                return ControlFlow::Break(());
-            }
-            st.budget -= 1;
-        }
         let g = self.order[pos];
         let gi = usize::from(g);
         if st.choice[gi] != UNSET {
@@ -620,52 +597,48 @@ impl Turn {
     }
 
     /// Whether a component has a valid completion of the choices in `st`, with a new stone
-    /// in it if `nonempty`, found within `budget` walk steps ([`UNBOUNDED`]: exactly).
-    pub(crate) fn comp_completes(
-        &self,
-        st: &mut Search,
-        comp: usize,
-        nonempty: bool,
-        budget: u32,
-    ) -> bool {
+    /// in it if `nonempty`.
+    pub(crate) fn comp_completes(&self, st: &mut Search, comp: usize, nonempty: bool) -> bool {
         let (start, end) = self.comp_range(comp);
         let base = st.chosen;
         let groups = self.comp_groups(comp);
         let already = groups.iter().any(|&g| st.choice[usize::from(g)] < SKIP);
-        st.budget = budget;
-        st.over_budget = false;
-        let found = self
-            .walk(st, start, end, &mut |st| {
-                if !nonempty || already || st.chosen > base {
-                    ControlFlow::Break(())
-                } else {
-                    ControlFlow::Continue(())
-                }
-            })
-            .is_break();
-        st.budget = UNBOUNDED;
-        found && !st.over_budget
+        self.walk(st, start, end, &mut |st| {
+            if !nonempty || already || st.chosen > base {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        })
+        .is_break()
     }
 
     /// Whether the choices in `st` can be completed to a legal growth (with at least one
     /// stone).
     ///
-    /// When `bounded`, each component gets [`COMPLETION_WORK`] steps and where that is not
-    /// enough the answer is "no": the decisions offered may then leave out some legal
-    /// growths of very large components.
-    pub(crate) fn completes(&self, st: &mut Search, bounded: bool) -> bool {
-        let budget = if bounded { COMPLETION_WORK } else { UNBOUNDED };
+    /// Decided by the packings of clusters (`packings`, made from this turn: see
+    /// [`Packings::completes`]); by walking the choices only if a component is too wide
+    /// for that.
+    pub(crate) fn completes(&self, st: &mut Search, packings: &Packings) -> bool {
+        packings
+            .completes(st)
+            .unwrap_or_else(|| self.completes_by_walk(st))
+    }
+
+    /// [`Turn::completes`] by walking the choices of each component: exact, but it may try
+    /// every completion of a large component before it can say no.
+    pub(crate) fn completes_by_walk(&self, st: &mut Search) -> bool {
         let comps = self.components();
-        if !(0..comps).all(|c| self.comp_completes(st, c, false, budget)) {
+        if !(0..comps).all(|c| self.comp_completes(st, c, false)) {
             return false;
         }
-        st.chosen > 0 || (0..comps).any(|c| self.comp_completes(st, c, true, budget))
+        st.chosen > 0 || (0..comps).any(|c| self.comp_completes(st, c, true))
     }
 
     /// Whether any growth is legal.
     pub(crate) fn has_growth(&self) -> bool {
         let mut st = self.search();
-        (0..self.components()).any(|c| self.comp_completes(&mut st, c, true, UNBOUNDED))
+        (0..self.components()).any(|c| self.comp_completes(&mut st, c, true))
     }
 
     /// The number of legal growths, saturating.
