@@ -4,9 +4,9 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use swapboard_core::{Game, IllegalMove, Stepwise};
+use swapboard_core::{Game, IllegalMove, Outcome, Stepwise};
 
-use crate::tree::{Step, Tree};
+use crate::tree::{Step, Tree, turn_over};
 use crate::{Analysis, Budget, Config, Line};
 
 /// Iterations run between two looks at the clock, the stop flag and the budget.
@@ -210,22 +210,57 @@ impl<G: Stepwise> Mcts<G> {
 
     /// The move to play: the best line's, or, when the search has none (no iteration, or a
     /// tree too shallow to hold a whole turn), one completed by the playout policy.
+    ///
+    /// A game searched as decisions (Scware) chooses its turn decision by decision, each the
+    /// most visited (a proven win first) below the last: ranking its whole turns instead
+    /// would favour turns of one decision (a placement), whose visits are not split among
+    /// the many turns that share a first decision. The turn is completed by the playout
+    /// policy where the tree ends before it does.
     pub fn best_move(&mut self) -> Option<G::Move> {
         if self.position.is_over() {
             return None;
-        }
-        let best = match &self.last {
-            Some(last) => last.best().map(|line| line.mv.clone()),
-            None => self.analysis().lines.into_iter().next().map(|line| line.mv),
-        };
-        if let Some(mv) = best {
-            return Some(mv);
         }
         let tree = self.trees[0]
             .get_mut()
             .unwrap_or_else(PoisonError::into_inner);
         let mut steps = self.position.to_steps();
         let mut path = Vec::new();
+        if tree.searches_steps() {
+            let mut node = 0;
+            while path.len() < MAX_TURN_STEPS {
+                let mover = steps.to_move();
+                let Some(child) = tree.nodes[node]
+                    .children()
+                    .filter(|&c| tree.nodes[c].visits > 0)
+                    .max_by_key(|&c| {
+                        let won = tree.nodes[c].proof == Some(Outcome::Win(mover));
+                        (won, tree.nodes[c].visits)
+                    })
+                else {
+                    break;
+                };
+                let Some(step) = tree.nodes[child].mv.clone() else {
+                    break;
+                };
+                steps.play_unchecked(&step);
+                path.push(step);
+                if turn_over(&steps, mover) {
+                    return self.position.move_from_steps(&path);
+                }
+                node = child;
+            }
+        } else {
+            let best = match &self.last {
+                Some(last) => last.best().map(|line| line.mv.clone()),
+                None => self.analysis().lines.into_iter().next().map(|line| line.mv),
+            };
+            if let Some(mv) = best {
+                return Some(mv);
+            }
+        }
+        let tree = self.trees[0]
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner);
         while path.len() < MAX_TURN_STEPS {
             let Some(step) = steps.playout_move(tree.rng()) else {
                 break;

@@ -225,6 +225,11 @@ impl<G: Stepwise> Tree<G> {
         self.turn_moves.get(&(node as u32))
     }
 
+    /// Whether the tree searches decisions that are not the game's whole moves.
+    pub(crate) fn searches_steps(&self) -> bool {
+        self.root_whole.is_some()
+    }
+
     /// The root's proven result, if any.
     pub(crate) fn root_proof(&self) -> Option<Outcome> {
         self.nodes[0].proof

@@ -289,12 +289,11 @@ impl<G: Stepwise> Session for GameSession<G> {
             }
         });
         emit(format!("info {}", describe(&analysis)));
-        let mv = match analysis.best() {
-            Some(line) => line.mv.clone(),
-            None => mcts
-                .best_move()
-                .ok_or_else(|| "the search found no move".to_string())?,
-        };
+        // The move `genmove` would play (for a game searched as decisions, chosen decision
+        // by decision, which may differ from the first line).
+        let mv = mcts
+            .best_move()
+            .ok_or_else(|| "the search found no move".to_string())?;
         Ok(format!("bestmove {mv}"))
     }
 
