@@ -107,6 +107,20 @@ impl Geometry {
         row | self.below(row) | self.above(row)
     }
 
+    /// The cells diagonally next to a cell of `x`, one set per direction: the cells of
+    /// which a cell of `x` is the upper-right, upper-left, lower-right and lower-left
+    /// neighbour, in that order.
+    #[inline]
+    pub fn diagonals(self, x: u128) -> [u128; 4] {
+        let (up, down) = (self.below(x), self.above(x));
+        [
+            self.left_of(up),
+            self.right_of(up),
+            self.left_of(down),
+            self.right_of(down),
+        ]
+    }
+
     /// The orthogonally connected part of `within` reached from `seed`.
     #[inline]
     pub fn flood(self, seed: u128, within: u128) -> u128 {

@@ -434,14 +434,7 @@ fn bit_move<R: Rng + ?Sized>(pos: &Scware, g: Geometry, rng: &mut R) -> Option<S
     let mut dead = 0u128;
     if (across[0] | across[1] | across[2] | across[3]) & empty != 0 {
         for &group in groups {
-            let up = g.below(group);
-            let down = g.above(group);
-            let diagonal = [
-                g.left_of(up),
-                g.right_of(up),
-                g.left_of(down),
-                g.right_of(down),
-            ];
+            let diagonal = g.diagonals(group);
             let far = (0..4).fold(0, |d, i| d | (diagonal[i] & across[i]));
             dead |= far & empty & !g.orthogonal(group);
         }
@@ -486,11 +479,12 @@ fn bit_move<R: Rng + ?Sized>(pos: &Scware, g: Geometry, rng: &mut R) -> Option<S
             let down = g.above(after);
             let left = g.right_of(after);
             let right = g.left_of(after);
+            let diagonal = g.diagonals(after);
             let lonely = [
-                g.left_of(up) & !up & !right,
-                g.right_of(up) & !up & !left,
-                g.left_of(down) & !down & !right,
-                g.right_of(down) & !down & !left,
+                diagonal[0] & !up & !right,
+                diagonal[1] & !up & !left,
+                diagonal[2] & !down & !right,
+                diagonal[3] & !down & !left,
             ];
             let mut suspects = new & (lonely[0] | lonely[1] | lonely[2] | lonely[3]);
             if suspects == 0 {
@@ -500,14 +494,7 @@ fn bit_move<R: Rng + ?Sized>(pos: &Scware, g: Geometry, rng: &mut R) -> Option<S
             while suspects != 0 {
                 let joined = g.flood(suspects & suspects.wrapping_neg(), after);
                 suspects &= !joined;
-                let up = g.below(joined);
-                let down = g.above(joined);
-                let reach = [
-                    g.left_of(up),
-                    g.right_of(up),
-                    g.left_of(down),
-                    g.right_of(down),
-                ];
+                let reach = g.diagonals(joined);
                 for i in 0..4 {
                     broken |= new & joined & lonely[i] & !reach[i];
                 }
