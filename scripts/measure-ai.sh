@@ -8,9 +8,8 @@
 # and NAME.time (CPU and wall time). FILTER, a regular expression, keeps only the matches
 # whose name matches it (e.g. 'swaptimum-l[2-6]'). Matches bounded by iterations replay the
 # same games from the same build; level 8 is also capped at 10 s a move, which binds only on
-# a heavily loaded machine (and always on Scware, where it is the real budget). All of it
-# takes about three hours of one core; two matches can run side by side (start the script
-# twice with complementary filters).
+# a heavily loaded machine. All of it takes about three hours of one core; two matches can
+# run side by side (start the script twice with complementary filters).
 set -euo pipefail
 out=${1:?usage: scripts/measure-ai.sh OUT [FILTER]}
 filter=${2:-.}
@@ -38,8 +37,8 @@ for game in swaptimum flipstop rapid-transit; do
   match "$game-l8-random" "$game" --games 100 --player mcts:level=8 --player random --seed 1
   match "$game-l8-greedy" "$game" --games 40 --player mcts:level=8 --player greedy --seed 1
 done
-match scware-l8-random scware --games 8 --player mcts:level=8 --player random --seed 3
-match scware-l8-greedy scware --games 8 --player mcts:level=8 --player greedy --seed 3
+match scware-l8-random scware --games 40 --player mcts:level=8 --player random --seed 3
+match scware-l8-greedy scware --games 40 --player mcts:level=8 --player greedy --seed 3
 
 # The ladders: each level against the one below.
 for game in swaptimum flipstop rapid-transit; do
@@ -54,9 +53,6 @@ rung rapid-transit 7 40
 rung swaptimum 8 24
 rung flipstop 8 12
 rung rapid-transit 8 12
-rung scware 2 40
-rung scware 3 20
-rung scware 4 20
-rung scware 5 20
-rung scware 6 12
-rung scware 7 8
+for k in 2 3 4 5 6; do rung scware "$k" 100; done
+rung scware 7 60
+rung scware 8 30

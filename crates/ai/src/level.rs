@@ -1,16 +1,19 @@
 use std::fmt;
 use std::time::Duration;
 
+use swapboard_core::Game;
+
 use crate::{Budget, Config};
 
 /// A strength level from 1 (a beginner who blunders) to 8 (the strongest setting, about two
 /// seconds a move on an idle machine for the fastest games), the same for every game.
 ///
 /// Levels differ by their iteration budget (each about three times the one below) and, at
-/// the bottom, by the knowledge the search uses. Level 8 is also capped by time, as a guard
-/// for slow games only: the cap is wide enough that on a loaded machine it still searches
-/// far more than level 7, whose budget is fixed. The ladder measured per game is in
-/// `docs/AI.md`.
+/// the bottom, by the knowledge the search uses. A game whose iterations cost more
+/// ([`Game::SEARCH_COST`]: Scware) gets budgets divided by that cost, so level 8 stays near
+/// two seconds there too. Level 8 is also capped by time, as a guard only: the cap is wide
+/// enough that on a loaded machine it still searches far more than level 7, whose budget is
+/// fixed. The ladder measured per game is in `docs/AI.md`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Level(u8);
 
@@ -32,10 +35,10 @@ impl Level {
         self.0
     }
 
-    /// The iterations a move gets at this level.
-    pub fn iterations(self) -> u64 {
+    /// The iterations a move of game `G` gets at this level.
+    pub fn iterations<G: Game>(self) -> u64 {
         const ITERATIONS: [u64; 8] = [12, 60, 250, 1_000, 4_000, 15_000, 50_000, 150_000];
-        ITERATIONS[usize::from(self.0 - 1)]
+        (ITERATIONS[usize::from(self.0 - 1)] / u64::from(G::SEARCH_COST.max(1))).max(1)
     }
 
     /// The search configuration of this level, with `seed`.
@@ -57,9 +60,9 @@ impl Level {
         }
     }
 
-    /// The budget of one move at this level.
-    pub fn budget(self) -> Budget {
-        let mut budget = Budget::iterations(self.iterations());
+    /// The budget of one move of game `G` at this level.
+    pub fn budget<G: Game>(self) -> Budget {
+        let mut budget = Budget::iterations(self.iterations::<G>());
         if self == Level::MAX {
             budget.time = Some(Duration::from_secs(10));
         }

@@ -334,7 +334,7 @@ impl<G: Stepwise> Mcts<G> {
 
 /// Every node of the tree that completes the root player's turn (visited at least once),
 /// with its move. The walk follows the nodes' `ends_turn` marks, so only a node that ends
-/// the turn costs a `move_from_steps` (one replay of its decisions).
+/// the turn has its move made from its decisions.
 fn turn_ends<G: Stepwise>(position: &G, tree: &Tree<G>, out: &mut Vec<(G::Move, usize)>) {
     let mut stack = vec![0usize];
     let mut path = Vec::new();
@@ -353,7 +353,7 @@ fn turn_ends<G: Stepwise>(position: &G, tree: &Tree<G>, out: &mut Vec<(G::Move, 
                 continue;
             }
             turn_path(tree, c, &mut path);
-            if let Some(mv) = position.move_from_steps(&path) {
+            if let Some(mv) = position.move_from_steps_unchecked(&path) {
                 out.push((mv, c));
             }
         }
@@ -418,7 +418,7 @@ fn principal_variation<G: Stepwise>(
         let Some(whole) = tree
             .turn_move(node)
             .cloned()
-            .or_else(|| current.move_from_steps(&path))
+            .or_else(|| current.move_from_steps_unchecked(&path))
         else {
             break;
         };

@@ -178,7 +178,7 @@ pub(crate) struct Tree<G: Stepwise> {
     /// The decisions of the turn in progress during an iteration (step games only).
     turn: Vec<Step<G>>,
     /// The whole move of every visited node that completes a turn (step games only), so
-    /// that its decisions are replayed through `move_from_steps` once, not at every visit.
+    /// that it is made from the decisions once, not at every visit.
     turn_moves: HashMap<u32, G::Move>,
     /// The nodes; index 0 is the root.
     pub(crate) nodes: Vec<Node<Step<G>>>,
@@ -286,7 +286,7 @@ impl<G: Stepwise> Tree<G> {
                 if ends {
                     let mv = match self.turn_moves.get(&(child as u32)) {
                         Some(mv) => Some(mv.clone()),
-                        None => whole.move_from_steps(&self.turn),
+                        None => whole.move_from_steps_unchecked(&self.turn),
                     };
                     debug_assert!(mv.is_some(), "a completed turn makes a move");
                     if let Some(mv) = mv {
@@ -546,7 +546,7 @@ pub(crate) fn turn_over<S: Game>(state: &S, mover: Player) -> bool {
 
 /// Plays the completed turn `turn` (its decisions) on `whole` and clears it.
 fn complete_turn<G: Stepwise>(whole: &mut G, turn: &mut Vec<Step<G>>) {
-    let mv = whole.move_from_steps(turn);
+    let mv = whole.move_from_steps_unchecked(turn);
     debug_assert!(mv.is_some(), "a completed turn makes a move");
     if let Some(mv) = mv {
         whole.play_unchecked(&mv);

@@ -322,9 +322,23 @@ fn higher_levels_search_more() {
     assert!(
         levels
             .windows(2)
-            .all(|w| w[0].iterations() * 2 < w[1].iterations())
+            .all(|w| w[0].iterations::<TicTacToe>() * 2 < w[1].iterations::<TicTacToe>())
     );
-    assert!(Level::MAX.budget().time.is_some());
+    assert_eq!(Level::MAX.iterations::<TicTacToe>(), 150_000);
+    assert!(Level::MAX.budget::<TicTacToe>().time.is_some());
+    // A game whose iterations cost four times more gets a quarter of each budget, still
+    // rising from level to level.
+    assert_eq!(
+        levels
+            .iter()
+            .map(|l| l.iterations::<PairSum>())
+            .collect::<Vec<_>>(),
+        [3, 15, 62, 250, 1_000, 3_750, 12_500, 37_500]
+    );
+    assert_eq!(
+        Level::MAX.budget::<PairSum>().iterations,
+        Some(Level::MAX.iterations::<PairSum>())
+    );
 }
 
 #[test]

@@ -32,7 +32,7 @@ impl<G: Stepwise> Bot<G> {
         let kind = match spec {
             PlayerSpec::Random => Kind::Random,
             PlayerSpec::Greedy => Kind::Greedy,
-            PlayerSpec::Level(level) => search(level.config(seed), level.budget()),
+            PlayerSpec::Level(level) => search(level.config(seed), level.budget::<G>()),
             PlayerSpec::Iterations(n) => search(config, Budget::iterations(n)),
             PlayerSpec::Millis(ms) => search(config, Budget::time(Duration::from_millis(ms))),
         };

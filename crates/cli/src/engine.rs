@@ -127,11 +127,11 @@ impl SearchSpec {
         }
     }
 
-    fn config_and_budget(self) -> (Config, Budget) {
+    fn config_and_budget<G: Game>(self) -> (Config, Budget) {
         match self {
             SearchSpec::Millis(ms) => (Config::default(), Budget::time(Duration::from_millis(ms))),
             SearchSpec::Iterations(n) => (Config::default(), Budget::iterations(n)),
-            SearchSpec::Level(level) => (level.config(1), level.budget()),
+            SearchSpec::Level(level) => (level.config(1), level.budget::<G>()),
             SearchSpec::Infinite => (Config::default(), Budget::default()),
         }
     }
@@ -214,7 +214,7 @@ impl<G: Stepwise> Session for GameSession<G> {
         if *search == SearchSpec::Infinite {
             return Err("genmove needs a budget that ends: ms=T, iters=N or level=K".into());
         }
-        let (config, budget) = search.config_and_budget();
+        let (config, budget) = search.config_and_budget::<G>();
         let mcts = self.searcher(config);
         mcts.think(&budget);
         let mv = mcts
@@ -245,7 +245,7 @@ impl<G: Stepwise> Session for GameSession<G> {
         if let Some(over) = self.over() {
             return Err(over);
         }
-        let (config, budget) = search.config_and_budget();
+        let (config, budget) = search.config_and_budget::<G>();
         let stop = Arc::new(AtomicBool::new(false));
         let budget = budget.with_stop(Arc::clone(&stop));
         let interval = match budget.time {

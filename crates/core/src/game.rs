@@ -31,6 +31,10 @@ pub trait Game:
     const TITLE: &'static str;
     /// The board size of a new game when none is asked for.
     const DEFAULT_SIZE: usize;
+    /// Knowledge hook for search: about how many times more one search iteration costs in
+    /// this game than in the simplest ones (1, the default), so that a strength level thinks
+    /// about as long in every game. Levels divide their iteration budgets by it.
+    const SEARCH_COST: u32 = 1;
 
     /// The board sizes this game can be played on.
     fn sizes() -> RangeInclusive<usize>;

@@ -21,6 +21,20 @@ pub trait Stepwise: Game {
     /// The whole move made by `path`, the decisions of one turn taken from
     /// `self.to_steps()`, or `None` if the path does not complete a legal turn.
     fn move_from_steps(&self, path: &[<Self::Steps as Game>::Move]) -> Option<Self::Move>;
+
+    /// The whole move made by `path`, trusted to be the legal decisions of one complete
+    /// turn taken from `self.to_steps()`: a search that made each decision from the listed
+    /// ones needs no replay to check them. On any other path the answer is unspecified
+    /// (`None` or a move that is not legal), never a panic.
+    ///
+    /// By default it is [`Stepwise::move_from_steps`]; a game whose check replays the turn
+    /// at a cost (listing every decision again) overrides it.
+    fn move_from_steps_unchecked(
+        &self,
+        path: &[<Self::Steps as Game>::Move],
+    ) -> Option<Self::Move> {
+        self.move_from_steps(path)
+    }
 }
 
 /// Implements [`Stepwise`] for a game whose whole moves are the search's decisions.

@@ -23,7 +23,7 @@
 //! The state is a bit set of at most 128 live resources; a component needing more is left to
 //! the enumeration (`None`), which has not happened on boards up to 11 x 11.
 
-use crate::turn::{SKIP, Search, Turn};
+use crate::turn::{SKIP, Search, Turn, UNSET};
 
 /// No liberty at a slot (as in [`Turn::lib_of`]).
 const NO: u16 = u16::MAX;
@@ -48,7 +48,15 @@ pub(crate) struct Packings {
     resource_count: usize,
     /// Id of the first block resource (= number of groups).
     block_base: u32,
+    /// The component of each group's clusters ([`NONE`] for a group with no valid cluster).
+    component_of_group: Vec<u32>,
+    /// The component of each liberty's clusters ([`NONE`] for a liberty in none): every
+    /// cluster holding a liberty uses the blocks around it, so they share a component.
+    component_of_lib: Vec<u32>,
 }
+
+/// No component.
+const NONE: u32 = u32::MAX;
 
 impl Packings {
     /// Finds every valid cluster of `turn` and the components.
@@ -100,11 +108,26 @@ impl Packings {
             }
             components[index_of_root[root]].push(i);
         }
+        let mut component_of_group = vec![NONE; turn.groups];
+        let mut component_of_lib = vec![NONE; turn.libs.len()];
+        for (k, members) in components.iter().enumerate() {
+            for &i in members {
+                let c = &clusters[i];
+                for &r in c.resources.iter().take_while(|&&r| r < block_base) {
+                    component_of_group[r as usize] = k as u32;
+                }
+                for &l in &c.libs {
+                    component_of_lib[usize::from(l)] = k as u32;
+                }
+            }
+        }
         Packings {
             clusters,
             components,
             resource_count,
             block_base,
+            component_of_group,
+            component_of_lib,
         }
     }
 
@@ -170,6 +193,33 @@ impl Packings {
     /// The step view asks this for every decision it offers; a search of the choices
     /// themselves may try every completion of a large component before it can say no.
     pub(crate) fn completes(&self, st: &Search) -> Option<bool> {
+        // Only components holding a decided group or a forbidden liberty can fail; every
+        // other one can still take any of its clusters, or none.
+        let mut touched: Vec<u32> = Vec::new();
+        let mut required: Vec<u16> = Vec::new();
+        for (g, &choice) in st.choice.iter().enumerate() {
+            if choice == UNSET {
+                continue;
+            }
+            touched.push(self.component_of_group[g]);
+            if choice < SKIP {
+                // A chosen liberty in no valid cluster can never be completed.
+                if self.component_of_lib[usize::from(choice)] == NONE {
+                    return Some(false);
+                }
+                required.push(choice);
+            }
+        }
+        for (l, _) in st.forbidden.iter().enumerate().filter(|(_, f)| **f) {
+            touched.push(self.component_of_lib[l]);
+        }
+        touched.sort_unstable();
+        touched.dedup();
+        if touched.last() == Some(&NONE) {
+            touched.pop();
+        }
+        required.sort_unstable();
+        required.dedup();
         let allowed = |c: &Cluster| {
             c.libs.iter().all(|&l| !st.forbidden[usize::from(l)])
                 && c.resources
@@ -181,35 +231,38 @@ impl Packings {
                         _ => true,
                     })
         };
-        // Each chosen liberty must be in a chosen cluster: it must be "covered".
-        let mut required: Vec<u16> = st
-            .choice
-            .iter()
-            .copied()
-            .filter(|&lib| lib < SKIP)
-            .collect();
-        required.sort_unstable();
-        required.dedup();
-        let mut covered_somewhere = vec![false; required.len()];
-        let mut any_nonempty = !required.is_empty();
-        for members in &self.components {
-            let members: Vec<&Cluster> = members
+        let mut any_nonempty = !required.is_empty() || touched.len() < self.components.len();
+        let mut members: Vec<&Cluster> = Vec::new();
+        let mut held: Vec<u16> = Vec::new();
+        for &k in &touched {
+            members.clear();
+            members.extend(
+                self.components[k as usize]
+                    .iter()
+                    .map(|&i| &self.clusters[i])
+                    .filter(|c| allowed(c)),
+            );
+            // Each chosen liberty of this component must be in a chosen cluster.
+            held.clear();
+            held.extend(
+                required
+                    .iter()
+                    .copied()
+                    .filter(|&l| self.component_of_lib[usize::from(l)] == k),
+            );
+            if !held
                 .iter()
-                .map(|&i| &self.clusters[i])
-                .filter(|c| allowed(c))
-                .collect();
-            for (i, lib) in required.iter().enumerate() {
-                if members.iter().any(|c| c.libs.contains(lib)) {
-                    covered_somewhere[i] = true;
-                }
+                .all(|l| members.iter().any(|c| c.libs.contains(l)))
+            {
+                return Some(false);
             }
-            let (possible, nonempty) = self.pack(&members, &required)?;
+            let (possible, nonempty) = self.pack(&members, &held)?;
             if !possible {
                 return Some(false);
             }
             any_nonempty |= nonempty;
         }
-        Some(covered_somewhere.iter().all(|&c| c) && any_nonempty)
+        Some(any_nonempty)
     }
 
     /// Whether `members` (one component's allowed clusters, in sweep order) have a packing

@@ -351,6 +351,10 @@ impl Game for Scware {
     const ID: &'static str = "scware";
     const TITLE: &'static str = "Scware by Christian Freeling (2012)";
     const DEFAULT_SIZE: usize = 11;
+    /// A search iteration here checks every decision of a compound turn against the whole
+    /// turn, and plays out turns of many stones: measured on 11 x 11, about four times the
+    /// cost of a Swaptimum 9 x 9 iteration (docs/PERFORMANCE.md).
+    const SEARCH_COST: u32 = 4;
 
     fn sizes() -> RangeInclusive<usize> {
         3..=26

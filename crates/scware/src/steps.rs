@@ -12,8 +12,10 @@
 //! meets a dead end, and the player to move stays the same until the turn is complete.
 
 use std::fmt;
+use std::hash::{Hash, Hasher};
 use std::ops::{ControlFlow, RangeInclusive};
 use std::str::FromStr;
+use std::sync::{Arc, OnceLock};
 
 use swapboard_core::{
     BoardView, CellMark, Game, IllegalMove, MoveError, Outcome, Player, PositionError, Stepwise,
@@ -42,10 +44,35 @@ enum Partial {
 /// `-` at the start of a turn, `grow:<k>:<cells>` once the first `k` groups (numbered from 0
 /// in the cell order of their first stone) are decided with `cells` chosen (`none` if no
 /// cell yet), or `new-group:<cells>` when only Red's new group is left to decide.
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(Clone)]
 pub struct ScwareSteps {
     pos: Scware,
     partial: Partial,
+    /// The growth structure of `pos`, made when first needed and shared by every clone
+    /// building a turn from the same position: a search descends through many decisions of
+    /// one turn, and each would otherwise analyse the board anew.
+    plan: Arc<OnceLock<Plan>>,
+}
+
+/// The analysed growths of a turn start: what every decision of the turn is checked against.
+struct Plan {
+    turn: Turn,
+    packings: Packings,
+}
+
+impl PartialEq for ScwareSteps {
+    fn eq(&self, other: &ScwareSteps) -> bool {
+        self.pos == other.pos && self.partial == other.partial
+    }
+}
+
+impl Eq for ScwareSteps {}
+
+impl Hash for ScwareSteps {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.pos.hash(state);
+        self.partial.hash(state);
+    }
 }
 
 /// One decision of a Scware turn.
@@ -98,6 +125,24 @@ fn write_cells(f: &mut fmt::Formatter<'_>, cells: &CellSet) -> fmt::Result {
 }
 
 impl ScwareSteps {
+    /// A turn to be built from its start in `pos`.
+    fn at_start(pos: Scware) -> ScwareSteps {
+        ScwareSteps {
+            pos,
+            partial: Partial::Start,
+            plan: Arc::default(),
+        }
+    }
+
+    /// The growth structure of the turn being built.
+    fn plan(&self) -> &Plan {
+        self.plan.get_or_init(|| {
+            let turn = Turn::new(self.pos.board(), self.pos.to_move());
+            let packings = Packings::new(&turn);
+            Plan { turn, packings }
+        })
+    }
+
     /// The position at the start of the turn being built.
     pub fn position(&self) -> &Scware {
         &self.pos
@@ -136,11 +181,10 @@ impl ScwareSteps {
         if self.partial == Partial::Start && self.pos.winner().is_some() {
             return ControlFlow::Continue(());
         }
-        let turn = Turn::new(self.pos.board(), self.pos.to_move());
-        let packings = Packings::new(&turn);
+        let Plan { turn, packings } = self.plan();
         let sq = turn.square;
         let cell = |s: u16| sq.cell_at(usize::from(s)).expect("on the board");
-        let (mut st, cur) = self.rebuild(&turn);
+        let (mut st, cur) = self.rebuild(turn);
         let mut any = false;
         if let Partial::NewGroup { .. } = self.partial {
             for &p in &turn.placements {
@@ -159,7 +203,7 @@ impl ScwareSteps {
         if usize::from(cur) < turn.groups {
             let g = usize::from(cur);
             st.choice[g] = SKIP;
-            let skip = turn.completes(&mut st, &packings);
+            let skip = turn.completes(&mut st, packings);
             st.choice[g] = UNSET;
             if skip {
                 any = true;
@@ -170,7 +214,7 @@ impl ScwareSteps {
                     continue;
                 }
                 turn.choose(&mut st, lib);
-                let ok = turn.completes(&mut st, &packings);
+                let ok = turn.completes(&mut st, packings);
                 turn.unchoose(&mut st, lib);
                 if ok {
                     any = true;
@@ -188,6 +232,7 @@ impl ScwareSteps {
     fn finish(&mut self, mv: ScwareMove) {
         self.pos.play_unchecked(&mv);
         self.partial = Partial::Start;
+        self.plan = Arc::default();
     }
 
     fn hash_cells(&self, cells: &CellSet) -> u64 {
@@ -227,8 +272,8 @@ impl ScwareSteps {
                 why("every group has been decided: add the new group (+cell) or say done")
             }
             (ScwareStep::Grow(c), _) => {
-                let turn = Turn::new(self.pos.board(), self.pos.to_move());
-                let (st, cur) = self.rebuild(&turn);
+                let turn = &self.plan().turn;
+                let (st, cur) = self.rebuild(turn);
                 let lib = turn.lib_of[turn.square.slot(*c)];
                 let free = usize::from(cur) < turn.groups
                     && turn.libs_of(cur).contains(&lib)
@@ -319,7 +364,7 @@ impl FromStr for ScwareSteps {
         } else {
             return Err(bad("is not '-', grow:<k>:<cells> or new-group:<cells>"));
         };
-        let steps = ScwareSteps { pos, partial };
+        let mut steps = ScwareSteps::at_start(pos);
         if partial == Partial::Start {
             return Ok(steps);
         }
@@ -327,8 +372,7 @@ impl FromStr for ScwareSteps {
             return Err(bad("follows a finished game"));
         }
         // A partial turn must be one the decisions can reach: check it against the turn.
-        let turn = Turn::new(steps.pos.board(), steps.pos.to_move());
-        let packings = Packings::new(&turn);
+        let Plan { turn, packings } = steps.plan();
         let sq = turn.square;
         let mut st = turn.search();
         let (next, cells) = match partial {
@@ -360,14 +404,14 @@ impl FromStr for ScwareSteps {
         }
         let reachable = match partial {
             Partial::Growing { .. } => {
-                decidable(&turn, &st, next) == next
-                    && decidable(&turn, &turn.search(), 0) < next
-                    && turn.completes(&mut st, &packings)
+                decidable(turn, &st, next) == next
+                    && decidable(turn, &turn.search(), 0) < next
+                    && turn.completes(&mut st, packings)
             }
             _ => {
                 steps.pos.balancing_available()
                     && st.chosen > 0
-                    && turn.completes(&mut st, &packings)
+                    && turn.completes(&mut st, packings)
                     && turn
                         .placements
                         .iter()
@@ -377,6 +421,7 @@ impl FromStr for ScwareSteps {
         if !reachable {
             return Err(bad("cannot be reached by legal decisions"));
         }
+        steps.partial = partial;
         Ok(steps)
     }
 }
@@ -389,6 +434,7 @@ impl Game for ScwareSteps {
     const ID: &'static str = "scware-steps";
     const TITLE: &'static str = "Scware by Christian Freeling (2012), turns as decisions";
     const DEFAULT_SIZE: usize = Scware::DEFAULT_SIZE;
+    const SEARCH_COST: u32 = Scware::SEARCH_COST;
 
     fn sizes() -> RangeInclusive<usize> {
         Scware::sizes()
@@ -463,8 +509,8 @@ impl Game for ScwareSteps {
                 }
             }
             ScwareStep::Grow(_) | ScwareStep::Skip => {
-                let turn = Turn::new(self.pos.board(), self.pos.to_move());
-                let (mut st, cur) = self.rebuild(&turn);
+                let turn = &self.plan().turn;
+                let (mut st, cur) = self.rebuild(turn);
                 if usize::from(cur) >= turn.groups {
                     return;
                 }
@@ -472,16 +518,17 @@ impl Game for ScwareSteps {
                     ScwareStep::Grow(c) => turn.choose(&mut st, turn.lib_of[turn.square.slot(c)]),
                     _ => st.choice[usize::from(cur)] = SKIP,
                 }
-                let next = decidable(&turn, &st, cur + 1);
+                let next = decidable(turn, &st, cur + 1);
                 let cells = st.cells;
-                if usize::from(next) < turn.groups {
-                    self.partial = Partial::Growing { next, cells };
-                } else if self.pos.balancing_available()
+                let balancing = usize::from(next) >= turn.groups
+                    && self.pos.balancing_available()
                     && turn
                         .placements
                         .iter()
-                        .any(|&p| !turn.near_new_stone(&st, usize::from(p)))
-                {
+                        .any(|&p| !turn.near_new_stone(&st, usize::from(p)));
+                if usize::from(next) < turn.groups {
+                    self.partial = Partial::Growing { next, cells };
+                } else if balancing {
                     self.partial = Partial::NewGroup { cells };
                 } else {
                     self.finish(ScwareMove::growth(cells));
@@ -555,10 +602,7 @@ impl Stepwise for Scware {
     type Steps = ScwareSteps;
 
     fn to_steps(&self) -> ScwareSteps {
-        ScwareSteps {
-            pos: self.clone(),
-            partial: Partial::Start,
-        }
+        ScwareSteps::at_start(self.clone())
     }
 
     fn move_from_steps(&self, path: &[ScwareStep]) -> Option<ScwareMove> {
@@ -586,5 +630,22 @@ impl Stepwise for Scware {
             }
         }
         None
+    }
+
+    fn move_from_steps_unchecked(&self, path: &[ScwareStep]) -> Option<ScwareMove> {
+        let mut cells = CellSet::new();
+        for step in path {
+            match *step {
+                ScwareStep::Place(c) => return Some(ScwareMove::single(c)),
+                ScwareStep::Pass => return Some(ScwareMove::Pass),
+                ScwareStep::NewGroup(p) => return Some(ScwareMove::balanced(cells, p)),
+                ScwareStep::Done => break,
+                ScwareStep::Grow(c) => {
+                    cells.insert(c);
+                }
+                ScwareStep::Skip => {}
+            }
+        }
+        Some(ScwareMove::growth(cells))
     }
 }

@@ -280,6 +280,7 @@ fn walk_turn(
             let mv = p
                 .move_from_steps(path)
                 .expect("a complete path gives a move");
+            assert_eq!(p.move_from_steps_unchecked(path), Some(mv));
             assert!(seen.insert(mv), "{mv} built twice");
             assert_eq!(next.position(), &p.clone().play(&mv).unwrap());
         } else {
@@ -373,6 +374,7 @@ fn steps_on_large_components_end_in_legal_moves() {
         let mv = p
             .move_from_steps(&path)
             .unwrap_or_else(|| panic!("no move from {path:?}"));
+        assert_eq!(p.move_from_steps_unchecked(&path), Some(mv), "{path:?}");
         p.check_move(&mv)
             .unwrap_or_else(|e| panic!("{mv} from {path:?}: {e}"));
         growths += usize::from(!matches!(path[..], [ScwareStep::Place(_)]));

@@ -364,6 +364,8 @@ toy_text!(PairSum);
 impl Game for PairSum {
     type Move = Pair;
     toy_items!("pair-sum");
+    /// As Scware's, to test levels of a game whose iterations cost more.
+    const SEARCH_COST: u32 = 4;
 
     fn to_move(&self) -> Player {
         self.to_move
