@@ -220,34 +220,51 @@ impl<G: Stepwise> Mcts<G> {
         if self.position.is_over() {
             return None;
         }
-        let tree = self.trees[0]
-            .get_mut()
-            .unwrap_or_else(PoisonError::into_inner);
         let mut steps = self.position.to_steps();
         let mut path = Vec::new();
-        if tree.searches_steps() {
-            let mut node = 0;
+        let trees: Vec<&mut Tree<G>> = self
+            .trees
+            .iter_mut()
+            .map(|t| t.get_mut().unwrap_or_else(PoisonError::into_inner))
+            .collect();
+        if trees[0].searches_steps() {
+            // Where each tree stands on the path chosen so far; with root parallelism the
+            // trees' visits are summed decision by decision.
+            let mut cursors: Vec<(usize, usize)> = (0..trees.len()).map(|t| (t, 0)).collect();
             while path.len() < MAX_TURN_STEPS {
                 let mover = steps.to_move();
-                let Some(child) = tree.nodes[node]
-                    .children()
-                    .filter(|&c| tree.nodes[c].visits > 0)
-                    .max_by_key(|&c| {
-                        let won = tree.nodes[c].proof == Some(Outcome::Win(mover));
-                        (won, tree.nodes[c].visits)
-                    })
-                else {
+                let mut options: Vec<(Step<G>, bool, u64)> = Vec::new();
+                for &(t, node) in &cursors {
+                    for c in trees[t].nodes[node].children() {
+                        let n = &trees[t].nodes[c];
+                        let Some(step) = n.mv.as_ref().filter(|_| n.visits > 0) else {
+                            continue;
+                        };
+                        let won = n.proof == Some(Outcome::Win(mover));
+                        match options.iter_mut().find(|o| &o.0 == step) {
+                            Some(option) => {
+                                option.1 |= won;
+                                option.2 += u64::from(n.visits);
+                            }
+                            None => options.push((step.clone(), won, u64::from(n.visits))),
+                        }
+                    }
+                }
+                let Some((step, ..)) = options.into_iter().max_by_key(|o| (o.1, o.2)) else {
                     break;
                 };
-                let Some(step) = tree.nodes[child].mv.clone() else {
-                    break;
-                };
+                cursors.retain_mut(|(t, node)| {
+                    let tree = &trees[*t];
+                    let next = tree.nodes[*node]
+                        .children()
+                        .find(|&c| tree.nodes[c].mv.as_ref() == Some(&step));
+                    next.map(|c| *node = c).is_some()
+                });
                 steps.play_unchecked(&step);
                 path.push(step);
                 if turn_over(&steps, mover) {
                     return self.position.move_from_steps(&path);
                 }
-                node = child;
             }
         } else {
             let best = match &self.last {
