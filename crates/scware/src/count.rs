@@ -24,6 +24,7 @@
 //! the enumeration (`None`), which has not happened on boards up to 11 x 11.
 
 use crate::turn::{SKIP, Search, Turn, UNSET};
+use crate::union_find::{find, union};
 
 /// No liberty at a slot (as in [`Turn::lib_of`]).
 const NO: u16 = u16::MAX;
@@ -481,22 +482,6 @@ fn cluster(turn: &Turn, block_base: u32, cells: &[u16], groups: &[u16]) -> Optio
         resources,
         libs: cells.to_vec(),
     })
-}
-
-fn find(parent: &mut [u32], mut x: u32) -> u32 {
-    while parent[x as usize] != x {
-        let p = parent[parent[x as usize] as usize];
-        parent[x as usize] = p;
-        x = p;
-    }
-    x
-}
-
-fn union(parent: &mut [u32], a: u32, b: u32) {
-    let (ra, rb) = (find(parent, a), find(parent, b));
-    if ra != rb {
-        parent[ra as usize] = rb;
-    }
 }
 
 #[cfg(test)]

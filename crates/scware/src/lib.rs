@@ -35,6 +35,7 @@ mod position;
 mod sampler;
 mod steps;
 mod turn;
+mod union_find;
 
 pub use moves::ScwareMove;
 pub use position::{MoveCounts, Scware};

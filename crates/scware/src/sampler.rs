@@ -25,6 +25,7 @@ use swapboard_core::{Stone, StoneBoard};
 use swapboard_grid::{CellSet, MAILBOX_CAPACITY};
 
 use crate::turn::{SKIP, Search, Turn, UNSET, between_cells};
+use crate::union_find::{find, union};
 use crate::{Scware, ScwareMove};
 use swapboard_grid::bits::{Geometry, nth_bit};
 
@@ -232,15 +233,6 @@ fn touching(label: &[u8; MAILBOX_CAPACITY], orth: [isize; 4], slot: usize) -> [u
     out
 }
 
-fn find(parent: &mut [u8; MAX_GROUPS + 1], mut x: u8) -> u8 {
-    while parent[usize::from(x)] != x {
-        let p = parent[usize::from(parent[usize::from(x)])];
-        parent[usize::from(x)] = p;
-        x = p;
-    }
-    x
-}
-
 /// The same distribution as the general path (placements and plain growths only), on
 /// fixed-size scratch arrays: no allocation, one scan of the board. `None` when the
 /// general path must decide (no proposal gave a growth, or an unusual board).
@@ -343,14 +335,12 @@ fn fast_move<R: Rng + ?Sized>(pos: &Scware, rng: &mut R) -> Option<ScwareMove> {
                 let x = usize::from(x);
                 let adj = touching(&label, orth, x);
                 for &g in adj.iter().skip(1).take_while(|&&g| g != 0) {
-                    let (a, b) = (find(&mut parent, adj[0]), find(&mut parent, g));
-                    parent[usize::from(a)] = b;
+                    union(&mut parent, adj[0], g);
                 }
                 for d in orth {
                     let y = x.wrapping_add_signed(d);
                     if new[y] {
-                        let (a, b) = (find(&mut parent, adj[0]), find(&mut parent, rep(y)));
-                        parent[usize::from(a)] = b;
+                        union(&mut parent, adj[0], rep(y));
                     }
                 }
             }

@@ -26,6 +26,7 @@ use swapboard_core::{Player, Stone, StoneBoard};
 use swapboard_grid::{CellSet, Square};
 
 use crate::count::Packings;
+use crate::union_find::{find, union};
 
 /// No group, or no liberty, at a slot.
 const NO: u16 = u16::MAX;
@@ -143,22 +144,6 @@ pub(crate) struct Search {
     pub(crate) cells: CellSet,
     /// Number of chosen liberties.
     pub(crate) chosen: usize,
-}
-
-fn find(parent: &mut [u16], mut x: u16) -> u16 {
-    while parent[x as usize] != x {
-        let p = parent[parent[x as usize] as usize];
-        parent[x as usize] = p;
-        x = p;
-    }
-    x
-}
-
-fn union(parent: &mut [u16], a: u16, b: u16) {
-    let (ra, rb) = (find(parent, a), find(parent, b));
-    if ra != rb {
-        parent[ra as usize] = rb;
-    }
 }
 
 impl Turn {
