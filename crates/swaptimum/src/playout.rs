@@ -81,9 +81,7 @@ impl Bits {
     /// What `player` placing on the empty bit `cell` does, with a uniformly random killing
     /// swap when one is needed.
     fn placement<R: Rng + ?Sized>(self, player: Player, cell: u128, rng: &mut R) -> Placement {
-        let mut stones = self.stones;
-        stones[player.index()] |= cell;
-        let corners = crosscut_corners(self.g, stones[0], stones[1]);
+        let corners = self.corners_after(player, cell);
         if corners == 0 {
             return Placement::Plain;
         }
@@ -102,11 +100,16 @@ impl Bits {
         Placement::Swap(x, y)
     }
 
-    /// Whether `player` placing on the empty bit `cell` is legal.
-    fn is_legal(self, player: Player, cell: u128) -> bool {
+    /// The crosscut corners on the board once `player` places on the empty bit `cell`.
+    fn corners_after(self, player: Player, cell: u128) -> u128 {
         let mut stones = self.stones;
         stones[player.index()] |= cell;
-        let corners = crosscut_corners(self.g, stones[0], stones[1]);
+        crosscut_corners(self.g, stones[0], stones[1])
+    }
+
+    /// Whether `player` placing on the empty bit `cell` is legal.
+    fn is_legal(self, player: Player, cell: u128) -> bool {
+        let corners = self.corners_after(player, cell);
         corners == 0
             || self
                 .for_each_killing_swap(player, cell, corners, |_, _| ControlFlow::Break(()))
