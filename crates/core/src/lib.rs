@@ -9,7 +9,8 @@
 //! player several turns in a row. Search code must always ask [`Game::to_move`].
 //!
 //! Rules code is synchronous and does no I/O. Positions are plain values: `Clone` is a
-//! memcpy, they are `Send + Sync`, and they serialise as their contract text.
+//! memcpy (plus, for a step view, a reference count on the shared analysis of its turn),
+//! they are `Send + Sync`, and they serialise as their contract text.
 
 pub mod bitboard;
 mod board;
