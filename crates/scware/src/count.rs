@@ -232,18 +232,16 @@ impl Packings {
                         _ => true,
                     })
         };
+        // Growths are closed under taking fewer clusters, so a component with no chosen
+        // liberty can always take none, and one with chosen liberties needs only clusters
+        // holding them: a packing of those covering them all, if any, completes it.
         let mut any_nonempty = !required.is_empty() || touched.len() < self.components.len();
         let mut members: Vec<&Cluster> = Vec::new();
         let mut held: Vec<u16> = Vec::new();
         for &k in &touched {
-            members.clear();
-            members.extend(
-                self.components[k as usize]
-                    .iter()
-                    .map(|&i| &self.clusters[i])
-                    .filter(|c| allowed(c)),
-            );
-            // Each chosen liberty of this component must be in a chosen cluster.
+            let component = self.components[k as usize]
+                .iter()
+                .map(|&i| &self.clusters[i]);
             held.clear();
             held.extend(
                 required
@@ -251,24 +249,28 @@ impl Packings {
                     .copied()
                     .filter(|&l| self.component_of_lib[usize::from(l)] == k),
             );
+            if held.is_empty() {
+                any_nonempty = any_nonempty || component.clone().any(&allowed);
+                continue;
+            }
+            members.clear();
+            members.extend(
+                component.filter(|c| c.libs.iter().any(|l| held.contains(l)) && allowed(c)),
+            );
             if !held
                 .iter()
                 .all(|l| members.iter().any(|c| c.libs.contains(l)))
+                || !self.covers(&members, &held)?
             {
                 return Some(false);
             }
-            let (possible, nonempty) = self.pack(&members, &held)?;
-            if !possible {
-                return Some(false);
-            }
-            any_nonempty |= nonempty;
         }
         Some(any_nonempty)
     }
 
-    /// Whether `members` (one component's allowed clusters, in sweep order) have a packing
-    /// covering every liberty of `required` they hold, and whether one with a cluster in it.
-    fn pack(&self, members: &[&Cluster], required: &[u16]) -> Option<(bool, bool)> {
+    /// Whether `members` (allowed clusters of one component, in sweep order) have a packing
+    /// covering every liberty of `required`; `None` if the frontier is too wide.
+    fn covers(&self, members: &[&Cluster], required: &[u16]) -> Option<bool> {
         // Resources: the clusters' own, then one per required liberty ("covered").
         let cover_base = self.resource_count as u32;
         let resources_of = |c: &Cluster| -> Vec<u32> {
@@ -292,9 +294,9 @@ impl Packings {
         }
         let mut bit_of = vec![u32::MAX; ids];
         let mut free = u128::MAX;
-        // A state: the live resources taken, and whether a cluster has been chosen.
-        let mut states: Vec<(u128, bool)> = vec![(0, false)];
-        let mut next: Vec<(u128, bool)> = Vec::new();
+        // A state: the live resources taken.
+        let mut states: Vec<u128> = vec![0];
+        let mut next: Vec<u128> = Vec::new();
         for (i, list) in lists.iter().enumerate() {
             let mut mask = 0u128;
             for &r in list {
@@ -320,20 +322,20 @@ impl Packings {
             }
             free |= release;
             next.clear();
-            for &(s, chosen) in &states {
+            for &s in &states {
                 // A required liberty leaves the window here: it must have been covered.
                 if s & must_hold == must_hold {
-                    next.push((s & !release, chosen));
+                    next.push(s & !release);
                 }
                 if s & mask == 0 {
-                    next.push(((s | mask) & !release, true));
+                    next.push((s | mask) & !release);
                 }
             }
             next.sort_unstable();
             next.dedup();
             std::mem::swap(&mut states, &mut next);
         }
-        Some((!states.is_empty(), states.iter().any(|&(_, chosen)| chosen)))
+        Some(!states.is_empty())
     }
 
     /// The packings of component `k` using none of the `taken` resources.
