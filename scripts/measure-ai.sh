@@ -56,3 +56,10 @@ rung rapid-transit 8 12
 for k in 2 3 4 5 6; do rung scware "$k" 100; done
 rung scware 7 60
 rung scware 8 30
+
+# Second seeds for the rungs closest to 65%.
+for r in swaptimum:5 scware:2 scware:3; do
+  game=${r%:*} k=${r#*:}
+  match "$game-l$k-l$((k - 1))-seed2" "$game" --games 100 \
+    --player "mcts:level=$k" --player "mcts:level=$((k - 1))" --seed 2
+done
