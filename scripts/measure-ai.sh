@@ -63,3 +63,5 @@ for r in swaptimum:5 scware:2 scware:3; do
   match "$game-l$k-l$((k - 1))-seed2" "$game" --games 100 \
     --player "mcts:level=$k" --player "mcts:level=$((k - 1))" --seed 2
 done
+# Scware's top rung, 30 more games.
+match scware-l8-l7-seed2 scware --games 30 --player mcts:level=8 --player mcts:level=7 --seed 2
