@@ -278,7 +278,11 @@ impl<G: Compose> App<G> {
     }
 
     fn cell_span(&self, view: &BoardView, cell: Cell) -> Span<'static> {
-        let owner = view.owner(cell);
+        // A chosen empty cell is where the mover's new stone goes (a placement waiting for
+        // its swap, a growth being built): show it as the mover's already.
+        let owner = view
+            .owner(cell)
+            .or_else(|| self.cells.contains(&cell).then_some(view.to_move));
         let letter = owner.map_or('·', |p| view.letters[p.index()]);
         let mut style = match owner {
             Some(p) => Style::new()
@@ -449,4 +453,35 @@ pub(super) fn run<G: Compose>(session: Session<G>) -> Result<Session<G>, CliErro
     ratatui::restore();
     result.map_err(|e| CliError::Failure(e.into()))?;
     Ok(app.session)
+}
+
+#[cfg(test)]
+mod tests {
+    use swapboard_ai::Level;
+    use swapboard_grid::Cell;
+    use swapboard_swaptimum::Swaptimum;
+
+    use super::App;
+    use crate::play::session::{Seat, Session};
+
+    /// A Swaptimum placement that forms a crosscut waits for its swap: its cell shows the
+    /// mover's checker meanwhile, and goes back to empty when the choice is taken back.
+    #[test]
+    fn a_pending_placement_shows_the_movers_checker() {
+        let pos: Swaptimum = "swaptimum ...../...../...../.R.../RB... B".parse().unwrap();
+        let session = Session::new(pos, [Seat::Human; 2], Level::MIN, 1);
+        let mut app = App::new(session);
+        let a2: Cell = "a2".parse().unwrap();
+        let shown = |app: &App<Swaptimum>| {
+            let view = app.session.view();
+            app.cell_span(&view, a2).content.trim().to_string()
+        };
+        assert_eq!(shown(&app), "·");
+        app.choose(a2);
+        assert_eq!(app.cells, [a2], "the placement waits for its swap");
+        assert_eq!(shown(&app), "B");
+        app.choose(a2);
+        assert!(app.cells.is_empty());
+        assert_eq!(shown(&app), "·");
+    }
 }
