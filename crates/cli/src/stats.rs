@@ -2,7 +2,8 @@
 //!
 //! First-player win rate with its 95% interval, the length distribution, draws, capped
 //! games (never a result), skipped turns, repeated positions, and how often each rule fired
-//! ([`Game::rule_events`]). `--plot` draws the length histogram and the win rates as SVG.
+//! ([`Game::rule_events`]). `--plot` draws the length histogram and the win rates as SVG;
+//! `--json` prints the report as one JSON object for scripts.
 //!
 //! Games come from the arena's [`play_game`], each seeded from the base seed and its index,
 //! so a report is the same whatever the number of threads.
@@ -12,7 +13,8 @@ use std::path::PathBuf;
 
 use anyhow::Context as _;
 use rayon::prelude::*;
-use swapboard_arena::{MatchSettings, PlayerSpec, play_game, today, wilson};
+use serde::Serialize;
+use swapboard_arena::{Interval, MatchSettings, PlayerSpec, play_game, today, wilson};
 use swapboard_core::{History, Outcome, Player, Stepwise};
 
 use crate::commands::start;
@@ -45,6 +47,9 @@ pub(crate) struct StatsArgs {
     /// Draw the length histogram and the win rates in this SVG file.
     #[arg(long, value_name = "FILE.svg")]
     plot: Option<PathBuf>,
+    /// Print the report as one JSON object (keys in docs/RESEARCH.md) instead of text.
+    #[arg(long)]
+    json: bool,
 }
 
 /// What one game did.
@@ -97,6 +102,7 @@ fn one_game<G: Stepwise>(settings: &MatchSettings, start: &G, index: u64, date: 
 
 /// The report of many games.
 struct Report {
+    game: &'static str,
     title: String,
     size: usize,
     player: String,
@@ -140,6 +146,102 @@ impl Report {
     }
 }
 
+/// The report as `--json` prints it.
+#[derive(Serialize)]
+struct Summary {
+    game: &'static str,
+    title: String,
+    size: usize,
+    player: String,
+    seed: u64,
+    games: u64,
+    /// Wins of the first and the second player.
+    wins: [u64; 2],
+    /// The 95% intervals of the two win rates over all games.
+    win_intervals: [Interval; 2],
+    draws: u64,
+    /// Games stopped at `--max-plies`, with no result.
+    capped: u64,
+    plies: Lengths,
+    /// Skipped turns, and the games with at least one.
+    passes: u64,
+    games_with_passes: u64,
+    /// Repeated positions, and the games with at least one.
+    repeats: u64,
+    games_with_repeats: u64,
+    /// Moves other than pass: what the rule counts are divided by per move.
+    moves: u64,
+    /// Each rule counter of the game with its total over all games.
+    rules: Vec<RuleCount>,
+}
+
+/// The distribution of game lengths (nearest-rank quantiles).
+#[derive(Serialize)]
+struct Lengths {
+    mean: f64,
+    min: u64,
+    p10: u64,
+    median: u64,
+    p90: u64,
+    max: u64,
+}
+
+/// One rule counter's total.
+#[derive(Serialize)]
+struct RuleCount {
+    rule: &'static str,
+    total: u64,
+}
+
+impl Report {
+    fn summary(&self) -> Summary {
+        let n = self.games.len() as u64;
+        let lengths = self.lengths();
+        let plies = match (lengths.first(), lengths.last()) {
+            (Some(&min), Some(&max)) => Lengths {
+                mean: lengths.iter().sum::<u64>() as f64 / n as f64,
+                min,
+                p10: quantile(&lengths, 0.1),
+                median: quantile(&lengths, 0.5),
+                p90: quantile(&lengths, 0.9),
+                max,
+            },
+            _ => Lengths {
+                mean: 0.0,
+                min: 0,
+                p10: 0,
+                median: 0,
+                p90: 0,
+                max: 0,
+            },
+        };
+        let wins = Player::BOTH.map(|p| self.wins(p));
+        Summary {
+            game: self.game,
+            title: self.title.clone(),
+            size: self.size,
+            player: self.player.clone(),
+            seed: self.seed,
+            games: n,
+            wins,
+            win_intervals: wins.map(|w| wilson(w as f64, n)),
+            draws: self.draws(),
+            capped: self.capped(),
+            plies,
+            passes: self.games.iter().map(|g| g.passes).sum(),
+            games_with_passes: self.count(|g| g.passes > 0),
+            repeats: self.games.iter().map(|g| g.repeats).sum(),
+            games_with_repeats: self.count(|g| g.repeats > 0),
+            moves: self.games.iter().map(|g| g.plies - g.passes).sum(),
+            rules: self
+                .events()
+                .into_iter()
+                .map(|(rule, total)| RuleCount { rule, total })
+                .collect(),
+        }
+    }
+}
+
 fn pct(x: f64) -> String {
     format!("{:.1}%", 100.0 * x)
 }
@@ -152,7 +254,8 @@ fn quantile(sorted: &[u64], q: f64) -> u64 {
 
 impl std::fmt::Display for Report {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let n = self.games.len() as u64;
+        let summary = self.summary();
+        let n = summary.games;
         let nf = n.max(1) as f64;
         writeln!(
             f,
@@ -160,8 +263,8 @@ impl std::fmt::Display for Report {
             self.title, self.size, self.size, self.player, self.seed
         )?;
         for p in Player::BOTH {
-            let w = self.wins(p);
-            let iv = wilson(w as f64, n);
+            let w = summary.wins[p.index()];
+            let iv = summary.win_intervals[p.index()];
             writeln!(
                 f,
                 "  {} player ({}) wins {w:>7}  {:>6}  (95%: {} - {})",
@@ -176,13 +279,14 @@ impl std::fmt::Display for Report {
                 pct(iv.high)
             )?;
         }
-        let decided = self.wins(Player::First) + self.wins(Player::Second);
+        let [first, second] = summary.wins;
+        let decided = first + second;
         if decided > 0 {
-            let iv = wilson(self.wins(Player::First) as f64, decided);
+            let iv = wilson(first as f64, decided);
             writeln!(
                 f,
                 "  first player's share of decided games {} (95%: {} - {})",
-                pct(self.wins(Player::First) as f64 / decided as f64),
+                pct(first as f64 / decided as f64),
                 pct(iv.low),
                 pct(iv.high)
             )?;
@@ -190,51 +294,44 @@ impl std::fmt::Display for Report {
         writeln!(
             f,
             "  draws {}, capped (no result) {}",
-            self.draws(),
-            self.capped()
+            summary.draws, summary.capped
         )?;
-        let lengths = self.lengths();
-        if !lengths.is_empty() {
-            let mean = lengths.iter().sum::<u64>() as f64 / nf;
+        if n > 0 {
+            let l = &summary.plies;
             writeln!(
                 f,
-                "  length in plies: mean {mean:.1}, min {}, 10% {}, median {}, 90% {}, max {}",
-                lengths[0],
-                quantile(&lengths, 0.1),
-                quantile(&lengths, 0.5),
-                quantile(&lengths, 0.9),
-                lengths[lengths.len() - 1]
+                "  length in plies: mean {:.1}, min {}, 10% {}, median {}, 90% {}, max {}",
+                l.mean, l.min, l.p10, l.median, l.p90, l.max
             )?;
         }
-        let passes: u64 = self.games.iter().map(|g| g.passes).sum();
         writeln!(
             f,
-            "  skipped turns (pass): {passes} in {} games ({:.2} per game)",
-            self.count(|g| g.passes > 0),
-            passes as f64 / nf
+            "  skipped turns (pass): {} in {} games ({:.2} per game)",
+            summary.passes,
+            summary.games_with_passes,
+            summary.passes as f64 / nf
         )?;
-        let repeats: u64 = self.games.iter().map(|g| g.repeats).sum();
         writeln!(
             f,
-            "  repeated positions: {repeats} in {} games",
-            self.count(|g| g.repeats > 0)
+            "  repeated positions: {} in {} games",
+            summary.repeats, summary.games_with_repeats
         )?;
-        let moves: u64 = self.games.iter().map(|g| g.plies - g.passes).sum();
-        let events = self.events();
+        let moves = summary.moves;
+        let events = &summary.rules;
         if !events.is_empty() {
             writeln!(
                 f,
                 "  rules fired ({moves} moves other than pass):   total   per game   per move"
             )?;
-            for &(name, total) in &events {
+            for RuleCount { rule, total } in events {
                 writeln!(
                     f,
-                    "    {name:<40} {total:>9} {:>10.2} {:>10.3}",
-                    total as f64 / nf,
-                    total as f64 / moves.max(1) as f64
+                    "    {rule:<40} {total:>9} {:>10.2} {:>10.3}",
+                    *total as f64 / nf,
+                    *total as f64 / moves.max(1) as f64
                 )?;
             }
-            let get = |name: &str| events.iter().find(|(n, _)| *n == name).map(|e| e.1);
+            let get = |name: &str| events.iter().find(|e| e.rule == name).map(|e| e.total);
             if let (Some(stones), Some(growths)) = (get("stones in growths"), get("growths"))
                 && growths > 0
             {
@@ -444,6 +541,7 @@ pub(crate) fn stats<G: Stepwise>(args: &StatsArgs, out: &mut Output) -> CliResul
     };
     bar.finish_and_clear();
     let report = Report {
+        game: G::ID,
         title: G::TITLE.to_string(),
         size: start_pos.size(),
         player: player.to_string(),
@@ -454,6 +552,10 @@ pub(crate) fn stats<G: Stepwise>(args: &StatsArgs, out: &mut Output) -> CliResul
     if let Some(path) = &args.plot {
         std::fs::write(path, plot(&report))
             .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if args.json {
+        let json = serde_json::to_string(&report.summary()).context("cannot encode the report")?;
+        return out.line(json);
     }
     out.text(&report)
 }

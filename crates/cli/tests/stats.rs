@@ -142,3 +142,44 @@ fn the_plot_is_an_svg_picture() {
     assert!(svg.contains("game length") && svg.contains("Red (1st)"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--json` prints one object with the same figures as the text report.
+#[test]
+fn the_json_report_matches_the_text_one() {
+    let args = ["scware", "--size", "5", "--games", "40", "--seed", "3"];
+    let text = stats(&args);
+    let json: serde_json::Value =
+        serde_json::from_str(&stats(&[&args[..], &["--json"]].concat())).expect("one JSON object");
+    let number = |key: &str| {
+        json[key]
+            .as_u64()
+            .unwrap_or_else(|| panic!("{key}: {json}"))
+    };
+    assert_eq!(json["game"], "scware");
+    assert_eq!(number("games"), 40);
+    assert_eq!(
+        json["wins"][0].as_u64(),
+        Some(number_after(&text, ") wins"))
+    );
+    let wins = json["wins"].as_array().expect("two win counts");
+    let total: u64 = wins.iter().filter_map(|w| w.as_u64()).sum();
+    assert_eq!(total + number("draws") + number("capped"), 40, "{json}");
+    assert_eq!(
+        number("passes"),
+        number_after(&text, "skipped turns (pass): ")
+    );
+    assert_eq!(
+        json["plies"]["median"].as_u64(),
+        Some(number_after(&text, "median "))
+    );
+    let rules = json["rules"].as_array().expect("the rule counts");
+    let growths = rules
+        .iter()
+        .find(|r| r["rule"] == "growths")
+        .and_then(|r| r["total"].as_u64());
+    assert_eq!(growths, Some(number_after(&text, "    growths ")), "{json}");
+    let low = json["win_intervals"][0]["low"]
+        .as_f64()
+        .expect("an interval");
+    assert!(low > 0.0 && low < 1.0, "{json}");
+}
