@@ -174,6 +174,30 @@ impl Scware {
     }
 
     fn check_stones(&self, cells: &CellSet, new_group: Option<Cell>) -> Result<(), IllegalMove> {
+        let after = self.stones_after(cells, new_group)?;
+        self.check_restriction(&after, cells, new_group)
+    }
+
+    /// Whether `mv` breaks the diagonal restriction and no other rule: its stones could be
+    /// put, but two diagonally adjacent stones of the mover would end in different groups.
+    /// A move being built stone by stone may cure that (a further stone can join the two
+    /// groups); every other refusal stays, whatever stones follow.
+    pub fn breaks_only_the_restriction(&self, mv: &ScwareMove) -> bool {
+        match mv {
+            ScwareMove::Stones { cells, new_group } if self.winner.is_none() => self
+                .stones_after(cells, *new_group)
+                .is_ok_and(|after| self.check_restriction(&after, cells, *new_group).is_err()),
+            _ => false,
+        }
+    }
+
+    /// The board after putting these stones, if every rule but the diagonal restriction
+    /// allows them.
+    fn stones_after(
+        &self,
+        cells: &CellSet,
+        new_group: Option<Cell>,
+    ) -> Result<StoneBoard, IllegalMove> {
         let sq = self.board.square();
         let name = NAMES[self.to_move.index()];
         let own = Stone::of(self.to_move);
@@ -190,18 +214,8 @@ impl Scware {
         for c in cells.iter().chain(new_group) {
             after.set(sq.slot(c), own);
         }
-        let broken = |after: &StoneBoard| -> Result<(), IllegalMove> {
-            let new_slots = cells.iter().chain(new_group).map(|c| sq.slot(c));
-            match split_diagonal(after, self.to_move, new_slots) {
-                Some((a, b)) => Err(IllegalMove(format!(
-                    "{a} and {b} would be diagonally adjacent {name} stones in different groups \
-                     (the restriction)"
-                ))),
-                None => Ok(()),
-            }
-        };
         if new_group.is_none() && cells.len() == 1 && !self.touches_own(sq.slot(first)) {
-            return broken(&after);
+            return Ok(after);
         }
         if new_group.is_some() {
             if self.to_move != Player::Second {
@@ -254,7 +268,26 @@ impl Scware {
                 ));
             }
         }
-        broken(&after)
+        Ok(after)
+    }
+
+    /// The diagonal restriction on the board `after` the stones are put.
+    fn check_restriction(
+        &self,
+        after: &StoneBoard,
+        cells: &CellSet,
+        new_group: Option<Cell>,
+    ) -> Result<(), IllegalMove> {
+        let sq = self.board.square();
+        let new_slots = cells.iter().chain(new_group).map(|c| sq.slot(c));
+        match split_diagonal(after, self.to_move, new_slots) {
+            Some((a, b)) => Err(IllegalMove(format!(
+                "{a} and {b} would be diagonally adjacent {} stones in different groups \
+                 (the restriction)",
+                NAMES[self.to_move.index()]
+            ))),
+            None => Ok(()),
+        }
     }
 
     fn hash_fields(&self) -> u64 {

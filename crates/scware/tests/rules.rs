@@ -55,6 +55,23 @@ fn a_knights_move_connection_is_grown_with_two_stones() {
     }
 }
 
+/// A move builder may keep a growth that breaks only the restriction (a further stone can
+/// join the groups), and no other refusal.
+#[test]
+fn only_the_restriction_can_be_cured_by_more_stones() {
+    let p = pos("scware ...../..W../...../.W.../..... W g");
+    let only = |mv: &str| p.breaks_only_the_restriction(&p.parse_move(mv).unwrap());
+    // b3 alone stands diagonally next to c4; with c3 it joins the groups.
+    assert!(only("b3"));
+    assert!(p.is_legal(&p.parse_move("b3,c3").unwrap()));
+    // Legal moves, and stones no further stone can mend, are not.
+    assert!(!only("b3,c3"));
+    assert!(!only("a5"));
+    assert!(!only("b3,e5"), "e5 touches no White group");
+    assert!(!only("b2"), "b2 is not empty");
+    assert!(!only("pass"));
+}
+
 #[test]
 fn a_stone_touching_two_groups_grows_both() {
     let p = pos("scware ...../...../.W.W./...../..... W g");

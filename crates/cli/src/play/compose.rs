@@ -208,13 +208,6 @@ impl Compose for RapidTransit {
     }
 }
 
-/// Whether a Scware refusal can be cured by adding stones: only the diagonal restriction
-/// can (a later stone may join the two groups); a stone that grows no original group, or
-/// grows one twice, stays wrong whatever follows.
-fn curable(reason: &str) -> bool {
-    reason.ends_with("(the restriction)")
-}
-
 /// The Scware move the cells make: a growth, or with `split` the growth before it and one
 /// new group's cell after it (`None` while that cell is missing or followed by more).
 fn scware_move(cells: &[Cell], split: Option<usize>) -> Option<ScwareMove> {
@@ -271,7 +264,9 @@ impl Compose for Scware {
                     prompt: format!("growth {mv}: Enter plays it, or add cells{extra}"),
                 }
             }
-            Err(e) if !balancing && curable(&e.0) => Draft {
+            // Only the diagonal restriction can be cured by adding stones (a later stone may join
+            // the two groups); any other refusal stays whatever follows.
+            Err(e) if !balancing && self.breaks_only_the_restriction(&mv) => Draft {
                 verdict: Ok(()),
                 ready: None,
                 more: true,
@@ -284,5 +279,39 @@ impl Compose for Scware {
 
     fn first_prompt(&self) -> String {
         "choose a cell: a new group, or the first stone of a growth".to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use swapboard_grid::Cell;
+    use swapboard_scware::Scware;
+
+    use crate::play::Compose;
+
+    fn cells(names: &[&str]) -> Vec<Cell> {
+        names.iter().map(|n| n.parse().unwrap()).collect()
+    }
+
+    /// A Scware growth that breaks only the restriction stays open ("not legal yet") until a
+    /// stone joins the groups; a stone that can never belong to a growth is refused.
+    #[test]
+    fn a_scware_growth_waits_for_the_stone_that_mends_the_restriction() {
+        let pos: Scware = "scware ...../..W../...../.W.../..... W g".parse().unwrap();
+        let waiting = pos.draft(&cells(&["b3"]), None);
+        assert_eq!(waiting.verdict, Ok(()));
+        assert!(waiting.ready.is_none() && waiting.more);
+        assert!(
+            waiting.prompt.starts_with("not legal yet"),
+            "{}",
+            waiting.prompt
+        );
+        let mended = pos.draft(&cells(&["b3", "c3"]), None);
+        assert!(mended.ready.is_some(), "{mended:?}");
+        let refused = pos.draft(&cells(&["b3", "e5"]), None);
+        assert!(
+            refused.verdict.is_err() && refused.ready.is_none(),
+            "{refused:?}"
+        );
     }
 }
