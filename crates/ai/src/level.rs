@@ -5,8 +5,9 @@ use swapboard_core::Game;
 
 use crate::{Budget, Config};
 
-/// A strength level from 1 (a beginner who blunders) to 8 (the strongest setting, about two
-/// seconds a move on an idle machine for the fastest games), the same for every game.
+/// A strength level from 1 (a beginner who blunders) to 8 (the strongest setting, about a
+/// second of CPU a move on average in every game, up to three in the most crowded Scware
+/// positions), the same for every game.
 ///
 /// Levels differ by their iteration budget (each about three times the one below) and, at
 /// the bottom, by the knowledge the search uses. A game whose iterations cost more
