@@ -1,19 +1,10 @@
 //! The README's main job, `swapboard demo`, runs to its end and shows what it promises.
 
-use std::process::Command;
+mod common;
 
 #[test]
 fn the_demo_plays_the_sheet_figures_through_the_engines() {
-    let out = Command::new(env!("CARGO_BIN_EXE_swapboard"))
-        .arg("demo")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = common::ok(&["demo"]);
     assert!(text.contains("Swaptimum by Mark Steere (2023)"));
     assert!(text.contains("Flipstop by Mark Steere (2023)"));
     // Blue's skipped turn, then Red's winning swap, then Flipstop's replacement.

@@ -3,6 +3,8 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
+mod common;
+
 /// Runs `swapboard play ARGS` with `input` on standard input; returns (exit code, stdout).
 fn play(args: &[&str], input: &str) -> (i32, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_swapboard"))
@@ -81,11 +83,7 @@ fn the_ai_plays_both_sides_to_the_end_and_the_record_replays() {
     assert!(out.contains("game over: "), "{out}");
     let saved = std::fs::read_to_string(&file).expect("the record is saved");
     assert!(out.ends_with(&saved), "the printed record is the saved one");
-    let replay = Command::new(env!("CARGO_BIN_EXE_swapboard"))
-        .args(["replay", file_text])
-        .output()
-        .expect("replay runs");
-    assert!(replay.status.success(), "{replay:?}");
+    common::ok(&["replay", file_text]);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -100,15 +98,7 @@ fn bad_options_are_refused_with_exit_2() {
         (vec!["swaptimum", "--as", "red"], "needs an opponent"),
         (vec!["chess"], "unknown game"),
     ] {
-        let out = Command::new(env!("CARGO_BIN_EXE_swapboard"))
-            .arg("play")
-            .args(&args)
-            .stdin(Stdio::null())
-            .output()
-            .expect("the binary runs");
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
-        assert!(out.stdout.is_empty(), "{args:?}");
-        let err = String::from_utf8_lossy(&out.stderr);
+        let err = common::bad(&[&["play"], &args[..]].concat());
         assert!(err.contains(why), "{args:?}: {err}");
     }
 }

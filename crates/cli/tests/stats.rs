@@ -1,16 +1,10 @@
 //! `swapboard stats`: the designer's report, reproducible on a fixed seed whatever the
 //! number of threads.
 
-use std::process::Command;
+mod common;
 
 fn stats(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_swapboard"))
-        .arg("stats")
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    assert!(out.status.success(), "{args:?}: {out:?}");
-    String::from_utf8(out.stdout).expect("UTF-8")
+    common::ok(&[&["stats"], args].concat())
 }
 
 /// The number after `label` on the report's line that contains it.
