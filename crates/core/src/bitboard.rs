@@ -3,7 +3,7 @@
 
 use swapboard_grid::bits::Geometry;
 
-use crate::{Player, Stone, StoneBoard};
+use crate::{Player, StoneBoard};
 
 /// The sides `player` joins, as (start, end) masks: bottom and top rows for the first
 /// player, left and right columns for the second (the connection games' convention).
@@ -36,23 +36,28 @@ pub fn blocks_of(g: Geometry, corners: u128) -> u128 {
 }
 
 impl StoneBoard {
-    /// `player`'s stones as a bitboard, or `None` on a board too large for one.
-    pub fn bitboard(&self, player: Player) -> Option<u128> {
-        let g = Geometry::of(self.size())?;
-        let own = Stone::of(player);
-        Some(
-            self.square()
-                .cells()
-                .filter(|&c| self.at(c) == own)
-                .fold(0, |bits, c| bits | g.bit(c)),
-        )
+    /// Each player's stones as a bitboard (first player's, then second's), or `None` on a
+    /// board too large for one.
+    pub fn bitboards(&self) -> Option<[u128; 2]> {
+        Geometry::of(self.size())?;
+        let (n, stride) = (self.size(), self.square().stride());
+        let mut stones = [0u128; 2];
+        // Plain loops rather than `Square::slots`: solvers call this for every position.
+        for row in 0..n {
+            for col in 0..n {
+                if let Some(p) = self.get((row + 1) * stride + col + 1).player() {
+                    stones[p.index()] |= 1 << (row * n + col);
+                }
+            }
+        }
+        Some(stones)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Player;
+    use crate::Stone;
 
     /// On random boards, the crosscut corners are exactly the blocks the mailbox calls
     /// crosscuts.
@@ -69,8 +74,7 @@ mod tests {
                 for s in sq.slots() {
                     board.set(s, stones[rng.random_range(0..3)]);
                 }
-                let first = board.bitboard(Player::First).unwrap();
-                let second = board.bitboard(Player::Second).unwrap();
+                let [first, second] = board.bitboards().unwrap();
                 let corners = crosscut_corners(g, first, second);
                 for c in sq.cells() {
                     let expected = c.col() as usize + 1 < size

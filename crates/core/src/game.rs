@@ -212,6 +212,15 @@ pub trait Game:
             .fold(self.zobrist(), u64::min)
     }
 
+    /// Knowledge hook for solvers: an estimate of how far each player (first, then second)
+    /// is from winning here, in moves (0 once they have won; larger when their way is
+    /// blocked), or `None` (the default) when the game offers none. A proof-number search
+    /// starts a new position's numbers from it, so that the lines where a side is close to
+    /// winning are searched first; it needs no precision, only to grow with the distance.
+    fn distances_to_win(&self) -> Option<[u32; 2]> {
+        None
+    }
+
     /// Knowledge hook for search: the first player's expected score here (0 loss, 0.5
     /// draw, 1 win), used where a playout is cut short (games that can cycle), or `None`
     /// (the default) when the game offers no evaluation and a cut playout counts as a draw.

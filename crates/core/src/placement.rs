@@ -5,12 +5,13 @@
 use std::fmt::{self, Display};
 use std::ops::RangeInclusive;
 
+use swapboard_grid::bits::Geometry;
 use swapboard_grid::{Cell, MAX_SIZE, MIN_SIZE, Square};
 
 use crate::symmetry::{self, SquareSymmetry};
 use crate::{
-    BoardView, Groups, IllegalMove, Outcome, Player, PositionError, Stone, StoneBoard, text,
-    zobrist,
+    BoardView, Groups, IllegalMove, Outcome, Player, PositionError, Stone, StoneBoard, bitboard,
+    text, zobrist,
 };
 
 /// The board sizes of the placement games (the rulings: any N from 3 to 26).
@@ -105,6 +106,20 @@ impl PlacementState {
             0
         };
         self.board.hash() ^ side
+    }
+
+    /// For each player (first, then second), the fewest empty cells they must fill to join
+    /// their sides by an orthogonal path of their checkers, crosscuts and swaps left aside
+    /// (the board's cell count plus one when the other colour blocks every path), or `None`
+    /// above the bitboards' size.
+    pub fn distances_to_win(&self) -> Option<[u32; 2]> {
+        let g = Geometry::of(self.board.size())?;
+        let stones = self.board.bitboards()?;
+        let empty = g.board & !stones[0] & !stones[1];
+        Some(Player::BOTH.map(|p| {
+            g.distance(bitboard::sides(g, p), stones[p.index()], empty)
+                .unwrap_or(g.n * g.n + 1)
+        }))
     }
 
     /// The result: the winner; else a draw when neither player has a legal placement
@@ -226,5 +241,29 @@ impl PlacementState {
                 return;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn distances(rows: &str) -> Option<[u32; 2]> {
+        PlacementState::parse(&format!("swaptimum {rows} R"), "swaptimum", ['R', 'B'])
+            .unwrap()
+            .distances_to_win()
+    }
+
+    /// The distances count the empty cells of each player's best path: through their own
+    /// checkers for free, around the other colour's, and past the board's cell count when
+    /// the other colour has a path across.
+    #[test]
+    fn distances_count_the_empty_cells_of_the_best_path() {
+        assert_eq!(distances("...../...../...../...../....."), Some([5, 5]));
+        // Red holds c3 to c5; Blue must go round them through rows 1 and 2.
+        assert_eq!(distances("..R../..R../..R../...../....."), Some([2, 5]));
+        // A bend costs nothing extra: Blue's a3, b3, b2 and c2 leave d2 and e2.
+        assert_eq!(distances("...../...../BB.../.BB../....."), Some([5, 2]));
+        assert_eq!(distances("...../...../BBBBB/...../....."), Some([26, 0]));
     }
 }

@@ -323,6 +323,12 @@ impl Game for Flipstop {
         self.state.canonical_hash()
     }
 
+    /// The shortest-path distances: the empty cells still missing from each player's best
+    /// path, swaps left aside.
+    fn distances_to_win(&self) -> Option<[u32; 2]> {
+        self.state.distances_to_win()
+    }
+
     fn view(&self) -> BoardView {
         self.state.view(Self::TITLE, LETTERS, NAMES, self.outcome())
     }

@@ -158,6 +158,28 @@ impl Geometry {
         false
     }
 
+    /// The fewest cells of `empty` an orthogonal path from `start` to `end` must cross when
+    /// it may also run over `own` (and nowhere else), or `None` when no such path exists:
+    /// 0 once `own` joins the two sides. A connection game's shortest-path distance.
+    pub fn distance(self, (start, end): (u128, u128), own: u128, empty: u128) -> Option<u32> {
+        // Layer k holds the cells a path reaches crossing at most k empty cells: each layer
+        // steps onto the empty cells next to the last one, then floods through `own`.
+        let mut reached = self.flood(start & own, own);
+        let mut passable = own;
+        for k in 0.. {
+            if reached & end != 0 {
+                return Some(k);
+            }
+            let step = (self.orthogonal(reached) | start) & empty & !reached;
+            if step == 0 {
+                return None;
+            }
+            passable |= step;
+            reached = self.flood(reached | step, passable);
+        }
+        unreachable!("the layers grow until the board is covered")
+    }
+
     /// The bit of a cell.
     #[inline]
     pub fn bit(self, cell: Cell) -> u128 {
@@ -217,6 +239,82 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The distance is checked against a breadth-first search over (cell, empties crossed)
+    /// on random boards.
+    #[test]
+    fn distance_counts_the_fewest_empty_cells_of_a_path() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            // xorshift: the grid crate keeps no random-number dependency for one test.
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for n in 3..=MAX_BITBOARD_SIZE {
+            let g = Geometry::of(n).unwrap();
+            for _ in 0..40 {
+                let (mut own, mut empty) = (0u128, 0u128);
+                for i in 0..n * n {
+                    match next() % 3 {
+                        0 => own |= 1 << i,
+                        1 => empty |= 1 << i,
+                        _ => {}
+                    }
+                }
+                for sides in [(g.bottom, g.top), (g.left, g.right)] {
+                    assert_eq!(
+                        g.distance(sides, own, empty),
+                        slow_distance(g, sides, own, empty)
+                    );
+                }
+            }
+        }
+    }
+
+    /// Costs 0 (own) and 1 (empty) per cell entered, relaxed one cell at a time until
+    /// nothing changes (Bellman-Ford: boards are small).
+    fn slow_distance(
+        g: Geometry,
+        (start, end): (u128, u128),
+        own: u128,
+        empty: u128,
+    ) -> Option<u32> {
+        let cells = (g.n * g.n) as usize;
+        let bit = |i: usize| 1u128 << i;
+        let cost = |i: usize| {
+            if own & bit(i) != 0 {
+                Some(0)
+            } else if empty & bit(i) != 0 {
+                Some(1)
+            } else {
+                None
+            }
+        };
+        let mut best: Vec<Option<u32>> = (0..cells)
+            .map(|i| cost(i).filter(|_| start & bit(i) != 0))
+            .collect();
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for i in 0..cells {
+                let Some(here) = best[i] else { continue };
+                for j in (0..cells).filter(|&j| g.orthogonal(bit(i)) & bit(j) != 0) {
+                    if let Some(step) = cost(j)
+                        && best[j].is_none_or(|b| here + step < b)
+                    {
+                        best[j] = Some(here + step);
+                        changed = true;
+                    }
+                }
+            }
+        }
+        (0..cells)
+            .filter(|&i| end & bit(i) != 0)
+            .filter_map(|i| best[i])
+            .min()
     }
 
     #[test]

@@ -365,7 +365,7 @@ impl FromStr for Scware {
             }
         }
         let winner = board.winner();
-        let stones = Player::BOTH.map(|p| board.bitboard(p).unwrap_or(0));
+        let stones = board.bitboards().unwrap_or_default();
         Ok(Scware {
             board,
             to_move,

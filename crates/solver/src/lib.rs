@@ -3,10 +3,13 @@
 //! The search is depth-first proof-number search (df-pn, Nagai 2002) with the 1 + ε
 //! threshold trick (Pawlewicz and Lew 2007), over a transposition table keyed by
 //! [`Game::canonical_hash`], so that a position and its images under the board's symmetries
-//! ([`Game::symmetries`]) share one entry. It knows no game: turns need not alternate (every
-//! node asks [`Game::to_move`]), `pass` is a move like any other, and draws are handled by
-//! asking two questions in turn: "does the player to move win?", and if not, "does the other
-//! player win?"; a position where both answers are no is a draw.
+//! ([`Game::symmetries`]) share one entry. A position new to the table starts from the
+//! game's [`Game::distances_to_win`] when it offers them (df-pn+), else from 1 and 1.
+//!
+//! It knows no game: turns need not alternate (every node asks [`Game::to_move`]), `pass` is
+//! a move like any other, and draws are handled by asking two questions in turn: "does the
+//! player to move win?", and if not, "does the other player win?"; a position where both
+//! answers are no is a draw.
 //!
 //! A proposition is stored relative to the player to move ("the player to move wins" at the
 //! nodes where the player trying to win moves, "the other player wins" at the others), so

@@ -171,10 +171,7 @@ impl<G: Game> Solver<G> {
     fn child(&self, position: &G, mv: &G::Move, scratch: &mut G) -> Child<G> {
         let mut child = self.unlooked_child(position, mv, scratch);
         if !child.finished {
-            child.numbers = self
-                .table
-                .get(child.key)
-                .map_or(Numbers::UNKNOWN, |(n, _)| n);
+            child.numbers = self.table.get(child.key).map_or(child.numbers, |(n, _)| n);
         }
         child
     }
@@ -201,7 +198,25 @@ impl<G: Game> Solver<G> {
             mv: mv.clone(),
             key,
             finished: fixed.is_some(),
-            numbers: fixed.unwrap_or(Numbers::UNKNOWN),
+            numbers: fixed.unwrap_or_else(|| self.estimate(scratch)),
+        }
+    }
+
+    /// The numbers a position nothing is known about starts from: 1 and 1, or with the
+    /// game's [`Game::distances_to_win`], each side's distance in turns (a side to move is a
+    /// turn nearer), so that the search first follows the lines where the goal player is
+    /// near a win (small proof numbers) or the other player is (small disproof numbers).
+    /// (Df-pn with initial numbers from knowledge, as in Nagai's df-pn+; measured in
+    /// docs/RESEARCH.md.)
+    fn estimate(&self, position: &G) -> Numbers {
+        let Some(distances) = position.distances_to_win() else {
+            return Numbers::UNKNOWN;
+        };
+        let to_move = position.to_move();
+        let turns = |p: Player| (distances[p.index()] + u32::from(p != to_move)).max(1);
+        Numbers {
+            pn: turns(self.goal),
+            dn: turns(self.goal.other()),
         }
     }
 
@@ -275,10 +290,7 @@ impl<G: Game> Solver<G> {
             }
         });
         for child in children.iter_mut().filter(|c| !c.finished) {
-            child.numbers = self
-                .table
-                .get(child.key)
-                .map_or(Numbers::UNKNOWN, |(n, _)| n);
+            child.numbers = self.table.get(child.key).map_or(child.numbers, |(n, _)| n);
         }
         let mut numbers;
         loop {
@@ -381,14 +393,18 @@ impl<G: Game> Solver<G> {
             solution.moves.push((mv.clone(), result));
         }
         solution.best_move = match solution.outcome {
-            Some(Outcome::Win(p)) if p == mover => moves
-                .iter()
-                .find(|mv| {
-                    self.settle(position, mv, mover, true)
-                        .0
-                        .is_some_and(|n| n.pn == 0)
-                })
-                .cloned(),
+            // A move the table still knows to win, else one searched again: the proof's own
+            // move may have been replaced in the table, and searching another costs more.
+            Some(Outcome::Win(p)) if p == mover => [false, true].into_iter().find_map(|search| {
+                moves
+                    .iter()
+                    .find(|mv| {
+                        self.settle(position, mv, mover, search)
+                            .0
+                            .is_some_and(|n| n.pn == 0)
+                    })
+                    .cloned()
+            }),
             Some(Outcome::Win(_)) => moves
                 .iter()
                 .map(|mv| (self.settle(position, mv, mover.other(), false).1, mv))

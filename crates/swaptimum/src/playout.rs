@@ -212,7 +212,7 @@ pub(crate) fn play_out<R: Rng + ?Sized>(
     let Some(g) = Geometry::of(board.size()) else {
         return false;
     };
-    let stones = Player::BOTH.map(|p| board.bitboard(p).unwrap_or(0));
+    let stones = board.bitboards().unwrap_or_default();
     let mut bits = Bits::new(g, stones);
     let mut to_move = position.to_move();
     let mut winner = position.state.winner;
