@@ -1,8 +1,11 @@
 //! The `swapboard swap61` commands as a user runs them: the contract's stateless `round`
 //! (exact output, exit 2 on bad input) and the game master's workflow on a game file.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+
+use common::{bad, ok};
 
 /// A fresh scratch directory for one test.
 fn scratch(name: &str) -> PathBuf {
@@ -18,33 +21,9 @@ fn write(dir: &Path, name: &str, text: impl AsRef<[u8]>) -> String {
     path.to_str().unwrap().to_string()
 }
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_swapboard"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn stdout(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout.clone()).unwrap()
-}
-
-/// Asserts the contract's bad input: exit 2, nothing on stdout, one line on stderr holding
-/// `expected`.
-fn assert_bad(out: &Output, expected: &str) {
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "stderr: {err}");
-    assert!(
-        out.stdout.is_empty(),
-        "stdout: {}",
-        String::from_utf8_lossy(&out.stdout)
-    );
-    assert_eq!(err.trim_end().lines().count(), 1, "stderr: {err}");
+/// Asserts the contract's bad input (see `common::bad`) with a message holding `expected`.
+fn assert_bad(args: &[&str], expected: &str) {
+    let err = bad(args);
     assert!(err.contains(expected), "{err:?} lacks {expected:?}");
 }
 
@@ -70,7 +49,7 @@ fn round_prints_rejects_edges_grid_and_scores_in_order() {
         "3={}",
         write(&dir, "s3.txt", "# comment\nb1 b2 2\r\nB2\tB3 3\n")
     );
-    let out = run(&[
+    let out = ok(&[
         "swap61",
         "round",
         "--grid",
@@ -114,7 +93,7 @@ score P8 11
 score P9 5
 score P10 6
 ";
-    assert_eq!(stdout(&out), expected);
+    assert_eq!(out, expected);
 }
 
 #[test]
@@ -122,7 +101,7 @@ fn pregame_and_network_need_no_pairs_and_the_pregame_has_no_scores() {
     let dir = scratch("pregame");
     let grid = write(&dir, "grid.txt", GRID);
     let s = format!("2={}", write(&dir, "s.txt", "A4 A5 4\nA4 A3 1\n"));
-    let out = stdout(&run(&[
+    let out = ok(&[
         "swap61",
         "round",
         "--grid",
@@ -133,12 +112,12 @@ fn pregame_and_network_need_no_pairs_and_the_pregame_has_no_scores() {
         "0",
         "--submission",
         &s,
-    ]));
+    ]);
     assert!(out.starts_with(
         "reject P2 line 2: 1 tokens over your allowance: 4 of 4 already spent\nswap A4 A5 4\ngrid\n"
     ));
     assert!(!out.contains("score"));
-    let out = stdout(&run(&[
+    let out = ok(&[
         "swap61",
         "round",
         "--grid",
@@ -151,7 +130,7 @@ fn pregame_and_network_need_no_pairs_and_the_pregame_has_no_scores() {
         "network",
         "--pairs",
         "junk",
-    ]));
+    ]);
     assert_eq!(out.lines().filter(|l| l.starts_with("score P")).count(), 10);
 }
 
@@ -176,8 +155,8 @@ fn seat_exchange_swaps_with_one_token() {
     ];
     let mut args = base.to_vec();
     args.extend(["--variation", "seat-exchange"]);
-    assert!(stdout(&run(&args)).contains("swap A2 A3 1\n"));
-    assert!(stdout(&run(&base)).contains("fail A2 A3 1 fewer than the 4 tokens"));
+    assert!(ok(&args).contains("swap A2 A3 1\n"));
+    assert!(ok(&base).contains("fail A2 A3 1 fewer than the 4 tokens"));
 }
 
 #[test]
@@ -186,49 +165,50 @@ fn bad_input_exits_2_with_one_message() {
     let grid = write(&dir, "grid.txt", GRID);
     let bad_grid = write(&dir, "bad.txt", GRID.replace("N9", "N1"));
     let latin1 = write(&dir, "latin1.txt", b"A2 A3 4 \xe9\n");
-    let ok = write(&dir, "ok.txt", "A2 A3 4\n");
+    let fine = write(&dir, "ok.txt", "A2 A3 4\n");
     let pairs = "N1-N2,N3-N4,N5-N6";
-    let round = |extra: &[&str]| {
+    // `round` with the good arguments and `extra`, which must be refused with `expected`.
+    let round_refuses = |extra: &[&str], expected: &str| {
         let mut args = vec![
             "swap61", "round", "--grid", &grid, "--seats", "10", "--round", "1", "--pairs", pairs,
         ];
         args.extend(extra);
-        run(&args)
+        assert_bad(&args, expected);
     };
     assert_bad(
-        &run(&[
+        &[
             "swap61", "round", "--grid", &bad_grid, "--seats", "10", "--round", "1", "--pairs",
             pairs,
-        ]),
+        ],
         "N1 appears 2 times",
     );
     assert_bad(
-        &run(&[
+        &[
             "swap61", "round", "--grid", &grid, "--seats", "9", "--round", "1", "--pairs", pairs,
-        ]),
+        ],
         "only 9 seats",
     );
     assert_bad(
-        &run(&[
+        &[
             "swap61", "round", "--grid", &grid, "--seats", "10", "--round", "6", "--pairs", pairs,
-        ]),
+        ],
         "--round '6'",
     );
     assert_bad(
-        &run(&[
+        &[
             "swap61", "round", "--grid", &grid, "--seats", "+10", "--round", "1", "--pairs", pairs,
-        ]),
+        ],
         "--seats '+10'",
     );
     assert_bad(
-        &run(&[
+        &[
             "swap61", "round", "--grid", &grid, "--seats", "10", "--round", "2",
-        ]),
+        ],
         "--pairs is needed",
     );
-    assert_bad(&round(&["--variation", "corner"]), "not a variation");
+    round_refuses(&["--variation", "corner"], "not a variation");
     assert_bad(
-        &run(&[
+        &[
             "swap61",
             "round",
             "--grid",
@@ -239,28 +219,25 @@ fn bad_input_exits_2_with_one_message() {
             "1",
             "--pairs",
             "N1-N2,N2-N3,N5-N6",
-        ]),
+        ],
         "N2 is in two pairs",
     );
-    assert_bad(&round(&["--submission", &format!("11={ok}")]), "seat");
-    assert_bad(
-        &round(&[
+    round_refuses(&["--submission", &format!("11={fine}")], "seat");
+    round_refuses(
+        &[
             "--submission",
-            &format!("1={ok}"),
+            &format!("1={fine}"),
             "--submission",
-            &format!("1={ok}"),
-        ]),
+            &format!("1={fine}"),
+        ],
         "two submissions",
     );
-    assert_bad(
-        &round(&["--submission", &format!("1={latin1}")]),
-        "not UTF-8",
-    );
-    assert_bad(
-        &round(&["--submission", "1=/nonexistent/file"]),
+    round_refuses(&["--submission", &format!("1={latin1}")], "not UTF-8");
+    round_refuses(
+        &["--submission", "1=/nonexistent/file"],
         "/nonexistent/file",
     );
-    assert_bad(&round(&["--submission", "nofile"]), "SEAT=FILE");
+    round_refuses(&["--submission", "nofile"], "SEAT=FILE");
 }
 
 #[test]
@@ -269,7 +246,7 @@ fn the_game_masters_workflow() {
     let game = dir.join("game.json");
     let game = game.to_str().unwrap();
     let players = "ann,bob,cat,dan,eve,fay,gus,hal,ivy,jo";
-    let created = stdout(&run(&[
+    let created = ok(&[
         "swap61",
         "new",
         "--players",
@@ -278,13 +255,13 @@ fn the_game_masters_workflow() {
         "7",
         "--out",
         game,
-    ]));
+    ]);
     assert!(created.contains("open: the pregame"), "{created}");
     let text = std::fs::read_to_string(game).unwrap();
     assert!(text.contains("\"format\": \"swapboard-swap61/1\""));
     // A new game never overwrites a file.
     assert_bad(
-        &run(&[
+        &[
             "swap61",
             "new",
             "--players",
@@ -293,24 +270,17 @@ fn the_game_masters_workflow() {
             "7",
             "--out",
             game,
-        ]),
+        ],
         "exists",
     );
     // Without --out the game file goes to stdout, the same for the same seed.
-    let printed = stdout(&run(&[
-        "swap61",
-        "new",
-        "--players",
-        players,
-        "--seed",
-        "7",
-    ]));
+    let printed = ok(&["swap61", "new", "--players", players, "--seed", "7"]);
     assert_eq!(
         printed.contains("\"seed\": 7"),
         text.contains("\"seed\": 7")
     );
 
-    let private = stdout(&run(&["swap61", "show", game, "--for", "ann"]));
+    let private = ok(&["swap61", "show", game, "--for", "ann"]);
     let walls: Vec<&str> = private
         .lines()
         .find_map(|l| l.strip_prefix("your walls: "))
@@ -319,7 +289,7 @@ fn the_game_masters_workflow() {
         .collect();
     assert_eq!(walls.len(), 5);
     // Bid on an edge from ann's first wall to a neighbour; a junk line is rejected.
-    let grid_lines: String = stdout(&run(&["swap61", "show", game]))
+    let grid_lines: String = ok(&["swap61", "show", game])
         .lines()
         .skip_while(|l| *l != "grid")
         .skip(1)
@@ -330,37 +300,31 @@ fn the_game_masters_workflow() {
     let wall = walls[0];
     let neighbour = neighbour_of(wall);
     let sub = write(&dir, "ann.txt", format!("{wall} {neighbour} 4\nnonsense\n"));
-    let told = stdout(&run(&["swap61", "submit", game, "--player", "ann", &sub]));
+    let told = ok(&["swap61", "submit", game, "--player", "ann", &sub]);
     assert!(told.contains(&format!("line 1: {wall} ")), "{told}");
     assert!(
         told.contains("line 2: rejected: expected three fields"),
         "{told}"
     );
     assert_bad(
-        &run(&["swap61", "submit", game, "--player", "zed", &sub]),
+        &["swap61", "submit", game, "--player", "zed", &sub],
         "no player 'zed'",
     );
 
-    let report = stdout(&run(&["swap61", "resolve", game]));
+    let report = ok(&["swap61", "resolve", game]);
     assert!(report.contains("the pregame resolved"), "{report}");
     assert!(report.contains("public report"));
     assert!(report.contains("open: round 1 (Theme)"));
     let svg = dir.join("grid.svg");
-    stdout(&run(&[
-        "swap61",
-        "show",
-        game,
-        "--svg",
-        svg.to_str().unwrap(),
-    ]));
+    ok(&["swap61", "show", game, "--svg", svg.to_str().unwrap()]);
     let picture = std::fs::read_to_string(&svg).unwrap();
     assert!(picture.starts_with("<svg") && picture.contains("swapped last round"));
 
-    let bot = stdout(&run(&["swap61", "bot", game, "--player", "bob"]));
+    let bot = ok(&["swap61", "bot", game, "--player", "bob"]);
     assert!(bot.starts_with("the bot bids for bob"));
-    let undone = stdout(&run(&["swap61", "undo", game]));
+    let undone = ok(&["swap61", "undo", game]);
     assert!(undone.contains("the submission of bob"), "{undone}");
-    let undone = stdout(&run(&["swap61", "undo", game]));
+    let undone = ok(&["swap61", "undo", game]);
     assert!(undone.contains("the resolution of the pregame"), "{undone}");
     assert!(undone.contains("open: the pregame"));
     // The history keeps everything: new, submit, resolve, bot submit, two undos.
@@ -372,7 +336,7 @@ fn the_game_masters_workflow() {
         "broken.json",
         text.replace("\"round\": 0", "\"round\": 4"),
     );
-    assert_bad(&run(&["swap61", "show", &broken]), "inconsistent");
+    assert_bad(&["swap61", "show", &broken], "inconsistent");
 }
 
 /// A neighbour of a cell of the hexagon: rows A-D touch the row below at the same number,
@@ -389,14 +353,7 @@ fn neighbour_of(cell: &str) -> String {
 
 #[test]
 fn simulate_plays_a_whole_game() {
-    let out = stdout(&run(&[
-        "swap61",
-        "simulate",
-        "--seed",
-        "3",
-        "--players",
-        "9",
-    ]));
+    let out = ok(&["swap61", "simulate", "--seed", "3", "--players", "9"]);
     assert!(out.contains("round 5 (Theme)"), "{out}");
     let standings: Vec<&str> = out
         .lines()
@@ -406,16 +363,9 @@ fn simulate_plays_a_whole_game() {
     assert_eq!(standings.len(), 9);
     assert_eq!(
         out,
-        stdout(&run(&[
-            "swap61",
-            "simulate",
-            "--seed",
-            "3",
-            "--players",
-            "9"
-        ]))
+        ok(&["swap61", "simulate", "--seed", "3", "--players", "9"])
     );
-    assert_bad(&run(&["swap61", "simulate", "--players", "8"]), "9 or 10");
+    assert_bad(&["swap61", "simulate", "--players", "8"], "9 or 10");
 }
 
 #[test]
@@ -433,13 +383,13 @@ fn round_five_is_configurable() {
     let json = |v: &str| {
         let mut a = args.to_vec();
         a.push(v);
-        stdout(&run(&a))
+        ok(&a)
     };
     let network = json("network");
     let rounds = network.split("\"rounds\"").nth(1).unwrap();
     assert_eq!(rounds.matches("\"variation\": \"network\"").count(), 2);
     assert!(json("corners+seat-exchange").contains("\"variation\": \"corners+seat-exchange\""));
-    let mut bad = args.to_vec();
-    bad.push("swirl");
-    assert_bad(&run(&bad), "--round5");
+    let mut swirl = args.to_vec();
+    swirl.push("swirl");
+    assert_bad(&swirl, "--round5");
 }
