@@ -32,6 +32,10 @@ pub(crate) struct SolveArgs {
     /// Do not merge a position with its images under the board's symmetries.
     #[arg(long)]
     no_symmetries: bool,
+    /// Start every new position from 1 and 1 rather than from the players' distances to a
+    /// win (to measure what that knowledge saves).
+    #[arg(long)]
+    no_distances: bool,
     /// Also print what is known of every legal move.
     #[arg(long)]
     moves: bool,
@@ -122,6 +126,7 @@ pub(crate) fn solve<G: Game>(args: &SolveArgs, out: &mut Output) -> CliResult {
     let options = Options {
         table_bytes: args.table_mb.saturating_mul(1 << 20),
         symmetries: !args.no_symmetries,
+        distances: !args.no_distances,
         max_nodes: args.max_nodes,
         time,
         ..Options::default()

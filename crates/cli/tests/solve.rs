@@ -25,6 +25,20 @@ fn the_empty_3x3_swaptimum_board_is_lost_for_red() {
     assert!(field(&report, "time").ends_with(" s"));
 }
 
+/// The knowledge switches change the search, not the answer.
+#[test]
+fn without_symmetries_or_distances_the_answer_is_the_same() {
+    let pos = "flipstop ..../R.B./..../.... R";
+    let nodes = |extra: &[&str]| {
+        let report = ok(&[&["solve", pos][..], extra].concat());
+        assert_eq!(field(&report, "winner"), "R (Red)", "{extra:?}: {report}");
+        field(&report, "nodes").parse::<u64>().unwrap()
+    };
+    let both = nodes(&[]);
+    assert!(nodes(&["--no-distances"]) > both);
+    assert!(nodes(&["--no-symmetries"]) > both);
+}
+
 #[test]
 fn a_winning_move_keeps_the_win() {
     let pos = "flipstop ..../R.B./R.B./.... R";

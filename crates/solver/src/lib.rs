@@ -4,7 +4,8 @@
 //! threshold trick (Pawlewicz and Lew 2007), over a transposition table keyed by
 //! [`Game::canonical_hash`], so that a position and its images under the board's symmetries
 //! ([`Game::symmetries`]) share one entry. A position new to the table starts from the
-//! game's [`Game::distances_to_win`] when it offers them (df-pn+), else from 1 and 1.
+//! game's [`Game::distances_to_win`] when it offers them (df-pn+, [`Options::distances`]),
+//! else from 1 and 1.
 //!
 //! It knows no game: turns need not alternate (every node asks [`Game::to_move`]), `pass` is
 //! a move like any other, and draws are handled by asking two questions in turn: "does the
@@ -48,6 +49,9 @@ pub struct Options {
     pub table_bytes: usize,
     /// Whether a position and its images under the board's symmetries share one entry.
     pub symmetries: bool,
+    /// Whether a new position's numbers start from the game's [`Game::distances_to_win`]
+    /// (else from 1 and 1).
+    pub distances: bool,
     /// Give up after this many nodes (positions expanded).
     pub max_nodes: Option<u64>,
     /// Give up after this much wall-clock time.
@@ -61,6 +65,7 @@ impl Default for Options {
         Options {
             table_bytes: 64 << 20,
             symmetries: true,
+            distances: true,
             max_nodes: None,
             time: None,
             progress_every: 1 << 16,

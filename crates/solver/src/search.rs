@@ -209,7 +209,10 @@ impl<G: Game> Solver<G> {
     /// (Df-pn with initial numbers from knowledge, as in Nagai's df-pn+; measured in
     /// docs/RESEARCH.md.)
     fn estimate(&self, position: &G) -> Numbers {
-        let Some(distances) = position.distances_to_win() else {
+        let Some(distances) = position
+            .distances_to_win()
+            .filter(|_| self.options.distances)
+        else {
             return Numbers::UNKNOWN;
         };
         let to_move = position.to_move();

@@ -210,6 +210,32 @@ fn symmetric_positions_get_the_same_result() {
     check_symmetries::<Flipstop>(4, 7);
 }
 
+/// Starting positions from the distances to a win changes how much is searched, never the
+/// result: random 4x4 positions with 10 empty cells get the same answers with and without,
+/// in fewer nodes in all with them (about two thirds).
+#[test]
+fn distances_steer_the_search_and_change_no_result() {
+    fn compare<G: Game>(positions: &[G]) -> (u64, u64) {
+        let without = Options {
+            distances: false,
+            ..small()
+        };
+        let (mut with_nodes, mut without_nodes) = (0, 0);
+        for pos in positions {
+            let with = Solver::new(small()).solve(pos, &mut |_| {});
+            let plain = Solver::new(without.clone()).solve(pos, &mut |_| {});
+            assert_eq!(with.outcome, plain.outcome, "{pos}");
+            with_nodes += with.nodes;
+            without_nodes += plain.nodes;
+        }
+        (with_nodes, without_nodes)
+    }
+    let (with, without) = compare(&random_positions::<Swaptimum>(4, 10, 20, 5));
+    assert!(with < without, "Swaptimum: {with} nodes, {without} without");
+    let (with, without) = compare(&random_positions::<Flipstop>(4, 10, 20, 5));
+    assert!(with < without, "Flipstop: {with} nodes, {without} without");
+}
+
 #[test]
 fn the_empty_3x3_boards_are_second_player_wins() {
     // A published result (docs/RESEARCH.md), checked by brute force in
