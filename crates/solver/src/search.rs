@@ -207,12 +207,14 @@ impl<G: Game> Solver<G> {
     /// turn nearer), so that the search first follows the lines where the goal player is
     /// near a win (small proof numbers) or the other player is (small disproof numbers).
     /// (Df-pn with initial numbers from knowledge, as in Nagai's df-pn+; measured in
-    /// docs/RESEARCH.md.)
+    /// docs/PERFORMANCE.md.)
     fn estimate(&self, position: &G) -> Numbers {
-        let Some(distances) = position
-            .distances_to_win()
-            .filter(|_| self.options.distances)
-        else {
+        let distances = self
+            .options
+            .distances
+            .then(|| position.distances_to_win())
+            .flatten();
+        let Some(distances) = distances else {
             return Numbers::UNKNOWN;
         };
         let to_move = position.to_move();
