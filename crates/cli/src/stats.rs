@@ -175,8 +175,8 @@ struct Summary {
     rules: Vec<RuleCount>,
 }
 
-/// The distribution of game lengths (nearest-rank quantiles).
-#[derive(Serialize)]
+/// The distribution of game lengths (nearest-rank quantiles), all zero for no games.
+#[derive(Serialize, Default)]
 struct Lengths {
     mean: f64,
     min: u64,
@@ -206,14 +206,7 @@ impl Report {
                 p90: quantile(&lengths, 0.9),
                 max,
             },
-            _ => Lengths {
-                mean: 0.0,
-                min: 0,
-                p10: 0,
-                median: 0,
-                p90: 0,
-                max: 0,
-            },
+            _ => Lengths::default(),
         };
         let wins = Player::BOTH.map(|p| self.wins(p));
         Summary {
