@@ -17,11 +17,11 @@ use std::time::Duration;
 
 use swapboard_ai::{Budget, Config, Level, Mcts};
 use swapboard_core::{Game, Outcome, Stepwise};
+use swapboard_play::{GameFn, GameId, Playable};
 use swapboard_solver::{Options, Solver};
 
 use crate::commands::result_line;
 use crate::error::{CliError, CliResult};
-use crate::games::{GAMES, with_game};
 
 /// The version of this protocol (bumped when a command changes meaning).
 const PROTOCOL_VERSION: u32 = 1;
@@ -338,23 +338,30 @@ fn session(
     position: Option<&str>,
     size: Option<usize>,
 ) -> Result<Box<dyn Session>, String> {
-    fn make<G: Stepwise>(
-        position: Option<&str>,
+    struct Make<'a> {
+        position: Option<&'a str>,
         size: Option<usize>,
-    ) -> Result<Box<dyn Session>, CliError> {
-        let pos = match position {
-            Some(text) => text
-                .parse::<G>()
-                .map_err(|e| CliError::bad(format!("position '{text}': {e}")))?,
-            None => {
-                let n = size.unwrap_or(G::DEFAULT_SIZE);
-                G::start(n).map_err(|e| CliError::bad(format!("{} size {n}: {e}", G::ID)))?
-            }
-        };
-        Ok(Box::new(GameSession::new(pos)))
     }
-    let made: Result<Box<dyn Session>, CliError> = with_game!(id, G => make::<G>(position, size));
-    made.map_err(|e| e.to_string())
+    impl GameFn for Make<'_> {
+        type Output = Result<Box<dyn Session>, String>;
+
+        fn call<G: Playable>(self) -> Self::Output {
+            let pos = match self.position {
+                Some(text) => text
+                    .parse::<G>()
+                    .map_err(|e| format!("position '{text}': {e}"))?,
+                None => {
+                    let n = self.size.unwrap_or(G::DEFAULT_SIZE);
+                    G::start(n).map_err(|e| format!("{} size {n}: {e}", G::ID))?
+                }
+            };
+            Ok(Box::new(GameSession::new(pos)))
+        }
+    }
+    let game: GameId = id
+        .parse()
+        .map_err(|e: swapboard_play::UnknownGame| e.to_string())?;
+    game.run(Make { position, size })
 }
 
 /// The state of the protocol loop.
@@ -399,12 +406,9 @@ impl Engine {
             "protocol_version" => no_args().and_then(|()| done(PROTOCOL_VERSION.to_string())),
             "list_commands" => no_args().and_then(|()| done(COMMANDS.join("\n"))),
             "list_games" => no_args().and_then(|()| {
-                let lines: Vec<String> = GAMES
+                let lines: Vec<String> = GameId::ALL
                     .iter()
-                    .map(|id| {
-                        let title: Result<&str, CliError> = with_game!(*id, G => Ok(G::TITLE));
-                        format!("{id} {}", title.unwrap_or_default())
-                    })
+                    .map(|id| format!("{id} {}", id.title()))
                     .collect();
                 done(lines.join("\n"))
             }),

@@ -13,7 +13,6 @@ mod commands;
 mod demo;
 mod engine;
 mod error;
-mod games;
 mod output;
 mod play;
 mod replay;
@@ -26,9 +25,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use swapboard_play::{GameFn, GameId, Playable};
 
-use crate::error::CliResult;
-use crate::games::with_game;
+use crate::error::{CliError, CliResult};
 use crate::output::Output;
 
 const ABOUT: &str = "Rules engines, AI and tools for swap and crosscut games:
@@ -49,6 +48,19 @@ struct Cli {
 enum Command {
     /// A short scripted tour: positions from the rule sheets played through the engines.
     Demo,
+    #[command(flatten)]
+    Game(GameCommand),
+    /// Speak the engine protocol on standard input and output (docs/ENGINE-PROTOCOL.md).
+    Engine,
+    /// Swap 61 by 'pseudonam': rounds, game files, bots (`swap61 --help`).
+    Swap61(swap61::Swap61Args),
+    /// Check a game record move by move and show it, up to any ply (docs/RECORDS.md).
+    Replay(replay::ReplayArgs),
+}
+
+/// The commands about one board game, named by an argument or by a position text.
+#[derive(Subcommand)]
+enum GameCommand {
     /// Print the start position of a game.
     New {
         /// The game (swaptimum, flipstop, ...).
@@ -121,79 +133,90 @@ enum Command {
     },
     /// Prove who wins a position with perfect play (proof-number search), with a winning move.
     Solve(solve::SolveArgs),
-    /// Speak the engine protocol on standard input and output (docs/ENGINE-PROTOCOL.md).
-    Engine,
     /// Self-play games with a ply cap: do games end, how long are they, do positions repeat.
     Research(research::ResearchArgs),
-    /// Swap 61 by 'pseudonam': rounds, game files, bots (`swap61 --help`).
-    Swap61(swap61::Swap61Args),
     /// Play a game in the terminal: two people, against the AI, or watch the AI (docs/PLAY.md).
     Play(play::PlayArgs),
-    /// Check a game record move by move and show it, up to any ply (docs/RECORDS.md).
-    Replay(replay::ReplayArgs),
     /// Self-play games in parallel and a designer's report: win rates, lengths, rules fired.
     Stats(stats::StatsArgs),
 }
 
-fn game_of(position: &str) -> &str {
-    swapboard_core::text::game_of(position).unwrap_or("")
+impl GameCommand {
+    /// The game the command is about: its game argument, or its position's first word.
+    fn game(&self) -> Result<GameId, CliError> {
+        let found = match self {
+            GameCommand::New { game, .. } | GameCommand::Bench { game, .. } => game.parse(),
+            GameCommand::Arena(args) => args.game.parse(),
+            GameCommand::Research(args) => args.game.parse(),
+            GameCommand::Play(args) => args.game.parse(),
+            GameCommand::Stats(args) => args.game.parse(),
+            GameCommand::Moves { position }
+            | GameCommand::Apply { position, .. }
+            | GameCommand::Perft { position, .. }
+            | GameCommand::Count { position }
+            | GameCommand::Show { position, .. } => GameId::of_position(position),
+            GameCommand::Analyze(args) => GameId::of_position(&args.position),
+            GameCommand::Solve(args) => GameId::of_position(&args.position),
+        };
+        found.map_err(|e| CliError::bad(e.to_string()))
+    }
+}
+
+/// A game command run for its game.
+struct RunGame<'a> {
+    command: GameCommand,
+    out: &'a mut Output,
+}
+
+impl GameFn for RunGame<'_> {
+    type Output = CliResult;
+
+    fn call<G: Playable>(self) -> CliResult {
+        let out = self.out;
+        match self.command {
+            GameCommand::New { size, .. } => commands::new::<G>(size, out),
+            GameCommand::Moves { position } => commands::moves::<G>(&position, out),
+            GameCommand::Apply { position, moves } => commands::apply::<G>(&position, &moves, out),
+            GameCommand::Perft { position, depth } => {
+                commands::perft_cmd::<G>(&position, depth, out)
+            }
+            GameCommand::Count { position } => commands::count::<G>(&position, out),
+            GameCommand::Show { position, svg } => {
+                commands::show::<G>(&position, svg.as_deref(), out)
+            }
+            GameCommand::Arena(args) => arena::arena::<G>(&args, out),
+            GameCommand::Analyze(args) => analyze::analyze::<G>(&args, out),
+            GameCommand::Bench {
+                size,
+                seconds,
+                seed,
+                max_plies,
+                branching,
+                search: false,
+                ..
+            } => commands::bench::<G>(size, seconds, seed, max_plies, branching, out),
+            GameCommand::Bench {
+                size,
+                seconds,
+                seed,
+                search: true,
+                ..
+            } => commands::bench_search::<G>(size, seconds, seed, out),
+            GameCommand::Solve(args) => solve::solve::<G>(&args, out),
+            GameCommand::Research(args) => research::research::<G>(&args, out),
+            GameCommand::Play(args) => play::play::<G>(&args, out),
+            GameCommand::Stats(args) => stats::stats::<G>(&args, out),
+        }
+    }
 }
 
 fn run(command: Command, out: &mut Output) -> CliResult {
     match command {
         Command::Demo => demo::demo(out),
-        Command::New { game, size } => {
-            with_game!(game.as_str(), G => commands::new::<G>(size, out))
-        }
-        Command::Moves { position } => {
-            with_game!(game_of(&position), G => commands::moves::<G>(&position, out))
-        }
-        Command::Apply { position, moves } => {
-            with_game!(game_of(&position), G => commands::apply::<G>(&position, &moves, out))
-        }
-        Command::Perft { position, depth } => {
-            with_game!(game_of(&position), G => commands::perft_cmd::<G>(&position, depth, out))
-        }
-        Command::Count { position } => {
-            with_game!(game_of(&position), G => commands::count::<G>(&position, out))
-        }
-        Command::Show { position, svg } => {
-            with_game!(game_of(&position), G => commands::show::<G>(&position, svg.as_deref(), out))
-        }
-        Command::Arena(args) => with_game!(args.game.as_str(), G => arena::arena::<G>(&args, out)),
-        Command::Analyze(args) => {
-            with_game!(game_of(&args.position), G => analyze::analyze::<G>(&args, out))
-        }
-        Command::Bench {
-            game,
-            size,
-            seconds,
-            seed,
-            max_plies,
-            branching,
-            search: false,
-        } => {
-            with_game!(game.as_str(), G => commands::bench::<G>(size, seconds, seed, max_plies, branching, out))
-        }
-        Command::Bench {
-            game,
-            size,
-            seconds,
-            seed,
-            search: true,
-            ..
-        } => with_game!(game.as_str(), G => commands::bench_search::<G>(size, seconds, seed, out)),
-        Command::Solve(args) => {
-            with_game!(game_of(&args.position), G => solve::solve::<G>(&args, out))
-        }
+        Command::Game(command) => command.game()?.run(RunGame { command, out }),
         Command::Engine => engine::engine(),
-        Command::Research(args) => {
-            with_game!(args.game.as_str(), G => research::research::<G>(&args, out))
-        }
         Command::Swap61(args) => swap61::run(args, out),
-        Command::Play(args) => with_game!(args.game.as_str(), G => play::play::<G>(&args, out)),
         Command::Replay(args) => replay::replay(&args, out),
-        Command::Stats(args) => with_game!(args.game.as_str(), G => stats::stats::<G>(&args, out)),
     }
 }
 

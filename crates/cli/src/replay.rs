@@ -3,14 +3,15 @@
 //! with what it did, and the board after ply K (the end by default).
 
 use std::path::PathBuf;
+use std::str::FromStr;
 
 use anyhow::Context as _;
 use swapboard_arena::record::{GameRecord, RecordLines, read_records_with_lines};
 use swapboard_core::Game;
+use swapboard_play::{GameFn, GameId, Playable};
 
 use crate::commands::result_line;
 use crate::error::{CliError, CliResult};
-use crate::games::with_game;
 use crate::output::Output;
 use crate::play::session::{describe, marked_view};
 
@@ -46,16 +47,17 @@ pub(crate) fn replay(args: &ReplayArgs, out: &mut Output) -> CliResult {
     }
     // Every record is checked, so a corrupt file is reported wherever the fault lies.
     for (record, lines) in &records {
-        let game = record.tag("Game").unwrap_or("");
-        with_game!(game, G => check::<G>(record, lines).map_err(|e| {
-            CliError::bad(format!("record file {name}: {e}"))
-        }))
-        .map_err(|e| match e {
-            CliError::BadInput(m) if !m.starts_with("record file") => {
-                CliError::bad(format!("record file {name}: line {}: {m}", lines.start))
-            }
-            other => other,
-        })?;
+        record_game(record)
+            .and_then(|game| {
+                game.run(Check { record, lines })
+                    .map_err(|e| CliError::bad(format!("record file {name}: {e}")))
+            })
+            .map_err(|e| match e {
+                CliError::BadInput(m) if !m.starts_with("record file") => {
+                    CliError::bad(format!("record file {name}: line {}: {m}", lines.start))
+                }
+                other => other,
+            })?;
     }
     let (record, lines) = records.get(args.game.wrapping_sub(1)).ok_or_else(|| {
         CliError::bad(format!(
@@ -64,15 +66,50 @@ pub(crate) fn replay(args: &ReplayArgs, out: &mut Output) -> CliResult {
             records.len()
         ))
     })?;
-    let game = record.tag("Game").unwrap_or("");
-    with_game!(game, G => show::<G>(args, record, lines, out))
+    record_game(record)?.run(Show {
+        args,
+        record,
+        lines,
+        out,
+    })
 }
 
-fn check<G: Game>(record: &GameRecord, lines: &RecordLines) -> Result<(), String> {
-    record
-        .replay_at::<G>(lines)
-        .map(|_| ())
-        .map_err(|e| e.to_string())
+/// The game named by a record's `Game` tag.
+fn record_game(record: &GameRecord) -> Result<GameId, CliError> {
+    GameId::from_str(record.tag("Game").unwrap_or("")).map_err(|e| CliError::bad(e.to_string()))
+}
+
+/// Replays a record by the rules of its game.
+struct Check<'a> {
+    record: &'a GameRecord,
+    lines: &'a RecordLines,
+}
+
+impl GameFn for Check<'_> {
+    type Output = Result<(), String>;
+
+    fn call<G: Playable>(self) -> Result<(), String> {
+        self.record
+            .replay_at::<G>(self.lines)
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    }
+}
+
+/// Shows a record of its game.
+struct Show<'a, 'o> {
+    args: &'a ReplayArgs,
+    record: &'a GameRecord,
+    lines: &'a RecordLines,
+    out: &'o mut Output,
+}
+
+impl GameFn for Show<'_, '_> {
+    type Output = CliResult;
+
+    fn call<G: Playable>(self) -> CliResult {
+        show::<G>(self.args, self.record, self.lines, self.out)
+    }
 }
 
 fn show<G: Game>(

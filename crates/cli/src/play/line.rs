@@ -3,10 +3,10 @@
 
 use std::io::BufRead;
 
-use super::Compose;
 use super::session::Session;
 use crate::error::{CliError, CliResult};
 use crate::output::Output;
+use swapboard_play::Playable;
 
 const HELP: &str = "commands: a move in the game's notation (c3, c3:d4-e5, c3,d5+h8, a6-d5, pass), \
 moves, hint, undo, resign, board, help, quit (blank lines and lines starting with # are skipped)";
@@ -14,18 +14,18 @@ moves, hint, undo, resign, board, help, quit (blank lines and lines starting wit
 /// How many legal moves `moves` prints at most (Scware can have millions).
 const MOVES_SHOWN: usize = 200;
 
-fn board<G: Compose>(session: &Session<G>, out: &mut Output) -> CliResult {
+fn board<G: Playable>(session: &Session<G>, out: &mut Output) -> CliResult {
     out.text(swapboard_render::text(&session.view()))
 }
 
-fn after_move<G: Compose>(session: &Session<G>, out: &mut Output) -> CliResult {
+fn after_move<G: Playable>(session: &Session<G>, out: &mut Output) -> CliResult {
     out.line(session.describe(session.moves().len() - 1))?;
     board(session, out)
 }
 
 /// Plays the game from `input` until it ends, the input ends, or `quit`; returns the session
 /// for its record.
-pub(super) fn run<G: Compose>(
+pub(super) fn run<G: Playable>(
     mut session: Session<G>,
     input: impl BufRead,
     out: &mut Output,

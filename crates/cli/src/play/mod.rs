@@ -5,7 +5,6 @@
 //! scripted. Both drive a [`session::Session`]; the record is written at the end
 //! (`docs/RECORDS.md`). The user guide is `docs/PLAY.md`.
 
-mod compose;
 mod line;
 pub(crate) mod session;
 mod tui;
@@ -16,11 +15,11 @@ use std::path::{Path, PathBuf};
 use anyhow::Context as _;
 use swapboard_ai::Level;
 use swapboard_core::{Game, Player};
+use swapboard_play::Playable;
 
 use crate::commands::start;
 use crate::error::{CliError, CliResult};
 use crate::output::Output;
-pub(crate) use compose::Compose;
 use session::{Seat, Session};
 
 /// The arguments of `swapboard play`.
@@ -91,7 +90,7 @@ fn seats<G: Game>(args: &PlayArgs) -> Result<[Seat; 2], CliError> {
 }
 
 /// Runs `swapboard play` for game `G`.
-pub(crate) fn play<G: Compose>(args: &PlayArgs, out: &mut Output) -> CliResult {
+pub(crate) fn play<G: Playable>(args: &PlayArgs, out: &mut Output) -> CliResult {
     let start_pos = start::<G>(args.size)?;
     let seats = seats::<G>(args)?;
     let level_number = args.ai.unwrap_or(3);

@@ -16,8 +16,8 @@ use ratatui::{DefaultTerminal, Frame};
 use swapboard_core::{BoardView, CellMark, Player, SideOwner};
 use swapboard_grid::Cell;
 
-use super::Compose;
-use super::compose::Draft;
+use swapboard_play::{Draft, Playable, Selection};
+
 use super::session::{Seat, Session};
 use crate::error::CliError;
 
@@ -35,13 +35,11 @@ fn colour(letter: char) -> Color {
 }
 
 /// The state of the screen around the session.
-struct App<G: Compose> {
+struct App<G: Playable> {
     session: Session<G>,
     cursor: Cell,
     /// Cells of the move being built, in the order chosen.
-    cells: Vec<Cell>,
-    /// How many cells came before `+` (Scware's balancing move).
-    split: Option<usize>,
+    selection: Selection,
     draft: Draft<G::Move>,
     /// The line being typed.
     input: String,
@@ -52,15 +50,14 @@ struct App<G: Compose> {
     quit: bool,
 }
 
-impl<G: Compose> App<G> {
+impl<G: Playable> App<G> {
     fn new(session: Session<G>) -> App<G> {
         let n = session.position().size() as u8;
-        let draft = session.position().draft(&[], None);
+        let draft = session.position().draft(&Selection::default());
         App {
             session,
             cursor: Cell::new(n / 2, n / 2),
-            cells: Vec::new(),
-            split: None,
+            selection: Selection::default(),
             draft,
             input: String::new(),
             message: (String::new(), false),
@@ -78,9 +75,8 @@ impl<G: Compose> App<G> {
     }
 
     fn clear_draft(&mut self) {
-        self.cells.clear();
-        self.split = None;
-        self.draft = self.session.position().draft(&[], None);
+        self.selection = Selection::default();
+        self.draft = self.session.position().draft(&self.selection);
     }
 
     fn after_move(&mut self) {
@@ -101,30 +97,29 @@ impl<G: Compose> App<G> {
         if self.session.ending().is_some() || self.session.ai_to_move() {
             return;
         }
-        if let Some(i) = self.cells.iter().position(|&c| c == cell) {
-            self.cells.truncate(i);
-            if self.split.is_some_and(|k| k > i) {
-                self.split = None;
+        if let Some(i) = self.selection.cells.iter().position(|&c| c == cell) {
+            self.selection.cells.truncate(i);
+            if self.selection.split.is_some_and(|k| k > i) {
+                self.selection.split = None;
             }
-            self.draft = self.session.position().draft(&self.cells, self.split);
+            self.draft = self.session.position().draft(&self.selection);
             self.tell(format!("{cell} taken back"));
             return;
         }
-        let mut cells = self.cells.clone();
-        cells.push(cell);
-        let draft = self.session.position().draft(&cells, self.split);
-        if let Err(reason) = &draft.verdict {
+        let selection = self.selection.with(cell);
+        let draft = self.session.position().draft(&selection);
+        if let Some(reason) = draft.refusal() {
             self.refuse(format!("{cell}: {reason}"));
             return;
         }
-        match (&draft.ready, draft.more) {
+        match (draft.ready(), draft.more) {
             (Some(mv), false) => {
                 let mv = mv.clone();
                 self.play(&mv);
             }
             _ => {
                 self.tell("");
-                self.cells = cells;
+                self.selection = selection;
                 self.draft = draft;
             }
         }
@@ -179,7 +174,7 @@ impl<G: Compose> App<G> {
             }
             KeyCode::Backspace => {
                 if self.input.pop().is_none()
-                    && let Some(&last) = self.cells.last()
+                    && let Some(&last) = self.selection.cells.last()
                 {
                     self.choose(last);
                 }
@@ -189,16 +184,15 @@ impl<G: Compose> App<G> {
                 let text = text.trim();
                 if !text.is_empty() {
                     self.command(text);
-                } else if let Some(mv) = self.draft.ready.clone() {
+                } else if let Some(mv) = self.draft.ready().cloned() {
                     self.play(&mv);
                 } else {
                     self.choose(self.cursor);
                 }
             }
             KeyCode::Char(' ') if self.input.is_empty() => self.choose(self.cursor),
-            KeyCode::Char('+') if self.input.is_empty() && !self.cells.is_empty() => {
-                self.split = Some(self.cells.len());
-                self.draft = self.session.position().draft(&self.cells, self.split);
+            KeyCode::Char('+') if self.input.is_empty() && self.selection.end_growth() => {
+                self.draft = self.session.position().draft(&self.selection);
                 self.tell("now choose the new group's cell");
             }
             KeyCode::Char(c) if !ctrl => self.input.push(c),
@@ -282,7 +276,7 @@ impl<G: Compose> App<G> {
         // its swap, a growth being built): show it as the mover's already.
         let owner = view
             .owner(cell)
-            .or_else(|| self.cells.contains(&cell).then_some(view.to_move));
+            .or_else(|| self.selection.contains(cell).then_some(view.to_move));
         let letter = owner.map_or('·', |p| view.letters[p.index()]);
         let mut style = match owner {
             Some(p) => Style::new()
@@ -301,10 +295,10 @@ impl<G: Compose> App<G> {
         if marks.contains(&CellMark::Terminal) {
             style = style.add_modifier(Modifier::UNDERLINED);
         }
-        if self.draft.targets.contains(&cell) {
+        if self.draft.next.contains(&cell) {
             style = style.bg(Color::Rgb(0, 60, 90));
         }
-        if self.cells.contains(&cell) {
+        if self.selection.contains(cell) {
             style = style.bg(Color::Rgb(200, 170, 0)).fg(Color::Black);
         }
         let text = if cell == self.cursor {
@@ -356,9 +350,8 @@ impl<G: Compose> App<G> {
         if let Some(last) = self.session.moves().len().checked_sub(1) {
             lines.push(Line::from(format!("Last: {}", self.session.describe(last))));
         }
-        if !self.cells.is_empty() {
-            let chosen: Vec<String> = self.cells.iter().map(Cell::to_string).collect();
-            lines.push(Line::from(format!("Building: {}", chosen.join(" "))));
+        if !self.selection.cells.is_empty() {
+            lines.push(Line::from(format!("Building: {}", self.selection)));
         }
         if self.session.ending().is_none() && !self.session.ai_to_move() {
             lines.push(Line::styled(
@@ -406,7 +399,10 @@ impl<G: Compose> App<G> {
     }
 }
 
-fn event_loop<G: Compose>(terminal: &mut DefaultTerminal, app: &mut App<G>) -> std::io::Result<()> {
+fn event_loop<G: Playable>(
+    terminal: &mut DefaultTerminal,
+    app: &mut App<G>,
+) -> std::io::Result<()> {
     let watching = Player::BOTH
         .iter()
         .all(|&p| app.session.seat(p) == Seat::Ai);
@@ -433,7 +429,7 @@ fn event_loop<G: Compose>(terminal: &mut DefaultTerminal, app: &mut App<G>) -> s
     Ok(())
 }
 
-fn handle<G: Compose>(app: &mut App<G>, event: Event) {
+fn handle<G: Playable>(app: &mut App<G>, event: Event) {
     match event {
         Event::Key(key) if key.kind == KeyEventKind::Press => app.key(key),
         Event::Mouse(mouse) if mouse.kind == MouseEventKind::Down(MouseButton::Left) => {
@@ -444,7 +440,7 @@ fn handle<G: Compose>(app: &mut App<G>, event: Event) {
 }
 
 /// Plays the game full screen until a player quits; returns the session for its record.
-pub(super) fn run<G: Compose>(session: Session<G>) -> Result<Session<G>, CliError> {
+pub(super) fn run<G: Playable>(session: Session<G>) -> Result<Session<G>, CliError> {
     let mut terminal = ratatui::init();
     let _ = crossterm::execute!(std::io::stdout(), EnableMouseCapture);
     let mut app = App::new(session);
@@ -478,10 +474,14 @@ mod tests {
         };
         assert_eq!(shown(&app), "·");
         app.choose(a2);
-        assert_eq!(app.cells, [a2], "the placement waits for its swap");
+        assert_eq!(
+            app.selection.cells,
+            [a2],
+            "the placement waits for its swap"
+        );
         assert_eq!(shown(&app), "B");
         app.choose(a2);
-        assert!(app.cells.is_empty());
+        assert!(app.selection.cells.is_empty());
         assert_eq!(shown(&app), "·");
     }
 }

@@ -1,0 +1,83 @@
+//! The move builder's answer to one click on Scware's crowded positions: the bench position
+//! of `crates/scware` (11x11, 3,095,424 legal moves) and a crowded 26x26 board, both at
+//! their most expensive click (a growth that can go on, so that every empty cell is
+//! checked as a next cell).
+//!
+//! `cargo bench -p swapboard-play`. Figures and the machine are in docs/PERFORMANCE.md.
+
+use std::hint::black_box;
+use std::ops::ControlFlow;
+
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use swapboard_core::{Game, Player};
+use swapboard_play::{Build, Selection};
+use swapboard_scware::{Scware, ScwareMove};
+
+fn main() {
+    divan::main();
+}
+
+/// The crowded 11x11 position of `crates/scware/benches/scware.rs`.
+const CROWDED: &str = "scware ..WR.R.RWW./...R.....W./WWWR.W.R..R/......RRW../.RW..W..WW./.R......R../\
+                       .RW..RWRR../.RW......../.....R..R../.W.W....R.W/WWR..W....R W g";
+
+/// A 26x26 board after 240 random placements, then with the growth flag set (the text's
+/// last field), so that growths are legal.
+fn crowded_26() -> Scware {
+    let mut p = Scware::start(26).unwrap();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+    for _ in 0..240 {
+        let Some(m) = p.random_move(&mut rng) else {
+            break;
+        };
+        p.play_unchecked(&m);
+    }
+    let text = p.to_string();
+    let grown = format!("{} g", text.rsplit_once(' ').expect("a flag field").0);
+    grown.parse().expect("a position with the flag set")
+}
+
+/// The first cell of a growth with the most next cells, among the first few thousand
+/// moves: the costliest click there is.
+fn costliest_click(p: &Scware) -> Selection {
+    let mut best = (0, Selection::default());
+    let mut seen = 0;
+    let _ = p.for_each_move(|m| {
+        seen += 1;
+        if let ScwareMove::Stones { cells, .. } = &m
+            && cells.len() > 1
+        {
+            let first = Selection {
+                cells: vec![cells.iter().next().expect("a cell")],
+                split: None,
+            };
+            let n = p.draft(&first).next.len();
+            if n > best.0 {
+                best = (n, first);
+            }
+        }
+        if seen > 2_000 {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    assert!(best.0 > 0, "a growth that can go on");
+    best.1
+}
+
+#[divan::bench]
+fn click_crowded_11x11(bencher: divan::Bencher) {
+    let p: Scware = CROWDED.parse().unwrap();
+    assert_eq!(p.to_move(), Player::Second);
+    let click = costliest_click(&p);
+    bencher.bench_local(|| black_box(p.draft(black_box(&click))));
+}
+
+#[divan::bench]
+fn click_crowded_26x26(bencher: divan::Bencher) {
+    let p = crowded_26();
+    let click = costliest_click(&p);
+    bencher.bench_local(|| black_box(p.draft(black_box(&click))));
+}

@@ -1,0 +1,192 @@
+//! The games a table can hold, by id, and the dispatch from an id to generic code.
+
+use std::fmt;
+use std::ops::RangeInclusive;
+use std::str::FromStr;
+
+use swapboard_core::Stepwise;
+use swapboard_flipstop::Flipstop;
+use swapboard_rapid_transit::RapidTransit;
+use swapboard_scware::Scware;
+use swapboard_swaptimum::Swaptimum;
+
+use crate::builder::Build;
+use crate::position::AnyPosition;
+
+/// What a game needs for everything this crate offers: the rules, a search that can build
+/// its turns ([`Stepwise`]), the cell-by-cell move builder ([`Build`]), and a place in
+/// [`AnyPosition`]. The four games of [`GameId::ALL`] are the implementations.
+pub trait Playable: Stepwise + Build {
+    /// The game's id.
+    const GAME: GameId;
+
+    /// The position, erased.
+    fn erase(self) -> AnyPosition;
+
+    /// The position, if `any` holds one of this game.
+    fn unerase(any: &AnyPosition) -> Option<&Self>;
+}
+
+/// Generic code run for the game a [`GameId`] names (see [`GameId::run`]): a visitor, so
+/// that each game's call is compiled for that game.
+pub trait GameFn {
+    /// What the code returns.
+    type Output;
+
+    /// Runs the code for game `G`.
+    fn call<G: Playable>(self) -> Self::Output;
+}
+
+/// One of the board games of swapboard (Swap 61, played by 9-10 players with a game master,
+/// is not a board game of two players and has no id here).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum GameId {
+    /// Swaptimum by Mark Steere.
+    Swaptimum,
+    /// Flipstop by Mark Steere.
+    Flipstop,
+    /// Scware by Christian Freeling.
+    Scware,
+    /// Rapid Transit by Phil Leduc.
+    RapidTransit,
+}
+
+/// Why a game id was refused: it names no game; the message lists the known ones.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown game '{given}' (known games: {})", GameId::ALL.map(GameId::as_str).join(", "))]
+pub struct UnknownGame {
+    /// The id as given.
+    pub given: String,
+}
+
+impl GameId {
+    /// Every game, in the order lists show them.
+    pub const ALL: [GameId; 4] = [
+        GameId::Swaptimum,
+        GameId::Flipstop,
+        GameId::Scware,
+        GameId::RapidTransit,
+    ];
+
+    /// Runs `f` for this game's position type.
+    pub fn run<F: GameFn>(self, f: F) -> F::Output {
+        match self {
+            GameId::Swaptimum => f.call::<Swaptimum>(),
+            GameId::Flipstop => f.call::<Flipstop>(),
+            GameId::Scware => f.call::<Scware>(),
+            GameId::RapidTransit => f.call::<RapidTransit>(),
+        }
+    }
+
+    /// The id in position texts, commands and the API (`rapid-transit`).
+    pub fn as_str(self) -> &'static str {
+        self.run(Constants).id
+    }
+
+    /// The game's name with its author's credit (`Scware by Christian Freeling (2012)`).
+    pub fn title(self) -> &'static str {
+        self.run(Constants).title
+    }
+
+    /// The board sizes the game can be played on (Rapid Transit: even sizes only).
+    pub fn sizes(self) -> RangeInclusive<usize> {
+        self.run(Constants).sizes
+    }
+
+    /// The board size of a new game when none is asked for.
+    pub fn default_size(self) -> usize {
+        self.run(Constants).default_size
+    }
+
+    /// The game a position text is of, read from its first word.
+    pub fn of_position(text: &str) -> Result<GameId, UnknownGame> {
+        text.split_whitespace().next().unwrap_or("").parse()
+    }
+}
+
+/// A game's constants, gathered by one dispatch.
+struct Constants;
+
+/// What [`Constants`] gathers.
+struct Facts {
+    id: &'static str,
+    title: &'static str,
+    sizes: RangeInclusive<usize>,
+    default_size: usize,
+}
+
+impl GameFn for Constants {
+    type Output = Facts;
+
+    fn call<G: Playable>(self) -> Facts {
+        Facts {
+            id: G::ID,
+            title: G::TITLE,
+            sizes: G::sizes(),
+            default_size: G::DEFAULT_SIZE,
+        }
+    }
+}
+
+impl fmt::Display for GameId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for GameId {
+    type Err = UnknownGame;
+
+    fn from_str(text: &str) -> Result<GameId, UnknownGame> {
+        GameId::ALL
+            .into_iter()
+            .find(|g| g.as_str() == text)
+            .ok_or_else(|| UnknownGame {
+                given: text.to_string(),
+            })
+    }
+}
+
+impl serde::Serialize for GameId {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for GameId {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<GameId, D::Error> {
+        let text = <std::borrow::Cow<'de, str> as serde::Deserialize>::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_round_trip_and_unknown_ones_list_the_games() {
+        for id in GameId::ALL {
+            assert_eq!(id.as_str().parse::<GameId>(), Ok(id));
+            assert_eq!(id.to_string(), id.as_str());
+            assert!(id.sizes().contains(&id.default_size()));
+            let json = serde_json::to_string(&id).unwrap();
+            assert_eq!(json, format!("\"{id}\""));
+            assert_eq!(serde_json::from_str::<GameId>(&json).unwrap(), id);
+        }
+        assert_eq!(
+            GameId::Scware.title(),
+            "Scware by Christian Freeling (2012)"
+        );
+        let err = "chess".parse::<GameId>().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "unknown game 'chess' (known games: swaptimum, flipstop, scware, rapid-transit)"
+        );
+        assert!(serde_json::from_str::<GameId>("\"swap61\"").is_err());
+        assert_eq!(
+            GameId::of_position("rapid-transit ... R"),
+            Ok(GameId::RapidTransit)
+        );
+    }
+}
