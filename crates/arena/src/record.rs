@@ -13,7 +13,9 @@
 //! ```
 //!
 //! The result token ending the moves is the winner's colour letter, `draw`, or `*` for a game
-//! without a result of the rules (stopped at a ply cap, or unfinished). Several records in
+//! without a result (stopped at a ply cap, unfinished, or aborted). A game won by resignation
+//! or on time has the winner's letter and says so in its `Termination` tag (`resigned`,
+//! `timeout`). Several records in
 //! one file are separated by blank lines.
 
 use std::fmt;
@@ -122,6 +124,15 @@ impl GameRecord {
         }
     }
 
+    /// Whether the `Termination` tag says the game ended off the board (`resigned`,
+    /// `timeout`, `aborted`): then the result is the players', not the final position's.
+    pub fn ended_off_the_board(&self) -> bool {
+        matches!(
+            self.tag("Termination"),
+            Some("resigned" | "timeout" | "aborted")
+        )
+    }
+
     /// The two players of the `Players` tag (`first vs second`).
     pub fn players(&self) -> Option<(&str, &str)> {
         self.tag("Players")?.split_once(" vs ")
@@ -168,7 +179,10 @@ impl GameRecord {
         }
         let last = &positions[positions.len() - 1];
         let expected = RecordResult::of::<G>(last.outcome());
-        if self.result != RecordResult::Unfinished && self.result != expected {
+        if self.result != RecordResult::Unfinished
+            && self.result != expected
+            && !self.ended_off_the_board()
+        {
             return Err(RecordError {
                 line: lines.result.max(start_line),
                 reason: format!(

@@ -12,11 +12,12 @@ use swapboard_swaptimum::Swaptimum;
 
 use crate::builder::Build;
 use crate::position::AnyPosition;
+use crate::words::Describe;
 
 /// What a game needs for everything this crate offers: the rules, a search that can build
-/// its turns ([`Stepwise`]), the cell-by-cell move builder ([`Build`]), and a place in
+/// its turns ([`Stepwise`]), the cell-by-cell move builder ([`Build`]), its words ([`Describe`]), and a place in
 /// [`AnyPosition`]. The four games of [`GameId::ALL`] are the implementations.
-pub trait Playable: Stepwise + Build {
+pub trait Playable: Stepwise + Build + Describe {
     /// The game's id.
     const GAME: GameId;
 

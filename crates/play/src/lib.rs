@@ -4,14 +4,32 @@
 //!   ([`GameFn`]) for the game an id names;
 //! - [`AnyPosition`]: a position of any game, kept as a value and serialised as its
 //!   contract text;
-//! - [`builder`]: moves built cell by cell with live validation.
+//! - [`Table`]: a game in progress, with seats, the moves and their times, a [`Clock`]
+//!   under a [`TimeControl`], undo, and the [`Ending`];
+//! - [`builder`]: moves built cell by cell with live validation;
+//! - [`words`]: what a move did and how a game ended, worded once for every front end;
+//! - [`record`]: the text record of a game (`docs/RECORDS.md`).
 //!
 //! Library code does no I/O and reads no clock: time is passed in.
 
 pub mod builder;
+pub mod clock;
 mod game;
+mod opponent;
 mod position;
+mod table;
+pub mod words;
 
 pub use builder::{Build, Draft, Selection, Verdict};
+pub use clock::{Clock, Millis, ThinkBudget, TimeControl};
 pub use game::{GameFn, GameId, Playable, UnknownGame};
+pub use opponent::{Opponent, seat_name};
 pub use position::{AnyPosition, PositionFn};
+pub use table::{Played, Seat, Table, TableError, TableState, UndoPolicy};
+pub use words::{Ending, Termination};
+
+/// Game records, written by matches (`swapboard-arena`, below this crate, writes them too)
+/// and by tables.
+pub mod record {
+    pub use swapboard_arena::record::*;
+}

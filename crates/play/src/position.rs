@@ -131,9 +131,11 @@ impl AnyPosition {
         each!(self, p => colour_name(p, player))
     }
 
-    /// Reads, checks and plays a move given as text; returns it as the contract writes it.
+    /// Reads, checks and plays a move given as text (cells in any case); returns it as the
+    /// contract writes it.
     pub fn play_text(&mut self, text: &str) -> Result<String, MoveError> {
-        each!(self, p => p.play_text(text).map(|m| m.to_string()))
+        let text = text.to_ascii_lowercase();
+        each!(self, p => p.play_text(&text).map(|m| m.to_string()))
     }
 
     /// Every legal move as text, or `None` when there are more than `limit` (a crowded
@@ -212,7 +214,7 @@ mod tests {
         assert!(err.to_string().starts_with("unknown game 'chess'"), "{err}");
         let mut pos = AnyPosition::start(GameId::Flipstop, 5).unwrap();
         assert!(pos.play_text("z9").is_err());
-        assert!(pos.play_text("c3").is_ok());
+        assert_eq!(pos.play_text("C3").unwrap(), "c3");
         assert!(pos.play_text("c3").is_err());
     }
 

@@ -1,0 +1,88 @@
+//! The AI at a table: it plays its side, and gives hints to people.
+
+use swapboard_ai::Level;
+use swapboard_arena::{Bot, PlayerSpec};
+
+use crate::clock::Millis;
+use crate::game::Playable;
+use crate::table::{Seat, Table, TableError};
+
+/// A search at a strength level, kept between moves.
+pub struct Opponent<G: Playable> {
+    bot: Bot<G>,
+    level: Level,
+}
+
+impl<G: Playable> Opponent<G> {
+    /// The AI at `level` for a game starting at `start`, seeded with `seed`.
+    pub fn new(level: Level, start: &G, seed: u64) -> Opponent<G> {
+        Opponent {
+            bot: Bot::new(PlayerSpec::Level(level), start, seed),
+            level,
+        }
+    }
+
+    /// Its strength level.
+    pub fn level(&self) -> Level {
+        self.level
+    }
+
+    /// The move it would play for the side to move at `table`, or `None` when the game is
+    /// over.
+    pub fn hint(&mut self, table: &Table<G>) -> Option<G::Move> {
+        if table.ending().is_some() {
+            return None;
+        }
+        self.bot.choose(table.position())
+    }
+
+    /// Chooses and plays the move of the side to move at `now`.
+    pub fn play(&mut self, table: &mut Table<G>, now: Millis) -> Result<G::Move, TableError> {
+        let mv = self
+            .hint(table)
+            .ok_or_else(|| TableError::Over(table.ending_text().unwrap_or_default()))?;
+        table.play_move(table.ply(), &mv, now)?;
+        Ok(mv)
+    }
+}
+
+/// A seat's name in records and on screen: the person's name, or the AI's player spec
+/// (`mcts:level=5`).
+pub fn seat_name(seat: &Seat) -> String {
+    match seat {
+        Seat::Person(name) => name.clone(),
+        Seat::Ai(level) => match Level::new(*level) {
+            Some(level) => PlayerSpec::Level(level).to_string(),
+            None => format!("ai level {level}"),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use swapboard_core::{Game, Player};
+    use swapboard_swaptimum::Swaptimum;
+
+    use super::*;
+    use crate::{Seat, TimeControl, UndoPolicy};
+
+    #[test]
+    fn the_ai_plays_legal_moves_to_the_end() {
+        let pos = Swaptimum::start(5).unwrap();
+        let mut table = Table::new(
+            pos.clone(),
+            [Seat::Ai(1), Seat::Ai(1)],
+            TimeControl::None,
+            UndoPolicy::Allowed,
+            Millis(0),
+        );
+        let mut ai = Opponent::new(Level::MIN, &pos, 1);
+        while table.ending().is_none() {
+            assert!(table.ai_to_move());
+            ai.play(&mut table, Millis(0)).unwrap();
+        }
+        assert!(table.position().outcome().is_some());
+        assert!(ai.hint(&table).is_none());
+        assert_eq!(seat_name(table.seat(Player::First)), "mcts:level=1");
+    }
+}

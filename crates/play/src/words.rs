@@ -1,0 +1,276 @@
+//! Everything a front end says about a game in words, in one place: what a move did, the
+//! outcome, how a game ended, and the contract's result line.
+
+use serde::{Deserialize, Serialize};
+use swapboard_core::{BoardView, CellMark, Game, Outcome, Player};
+use swapboard_flipstop::Flipstop;
+use swapboard_grid::Cell;
+use swapboard_rapid_transit::{Move as TransitMove, RapidTransit};
+use swapboard_scware::{Scware, ScwareMove};
+use swapboard_swaptimum::Swaptimum;
+
+/// Why a game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Termination {
+    /// The rules ended it (a win or a draw on the board).
+    Rules,
+    /// A player gave up.
+    Resigned,
+    /// A player ran out of time.
+    Timeout,
+    /// The game was called off before it really began; nobody wins.
+    Aborted,
+}
+
+impl Termination {
+    /// The word of the API and of a record's `Termination` tag (`resigned`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Termination::Rules => "rules",
+            Termination::Resigned => "resigned",
+            Termination::Timeout => "timeout",
+            Termination::Aborted => "aborted",
+        }
+    }
+}
+
+/// How a game ended: the winner (none for a draw or an aborted game) and why.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Ending {
+    /// The winner, if any.
+    pub winner: Option<Player>,
+    /// Why the game ended.
+    pub reason: Termination,
+}
+
+impl Ending {
+    /// The ending the rules gave.
+    pub fn of_outcome(outcome: Outcome) -> Ending {
+        Ending {
+            winner: match outcome {
+                Outcome::Win(p) => Some(p),
+                Outcome::Draw => None,
+            },
+            reason: Termination::Rules,
+        }
+    }
+}
+
+/// An outcome in words: `Red wins`, `drawn: neither player can move`.
+pub fn outcome_text<G: Game>(outcome: Outcome) -> String {
+    match outcome {
+        Outcome::Win(p) => format!("{} wins", G::colour_name(p)),
+        Outcome::Draw => "drawn: neither player can move".to_string(),
+    }
+}
+
+/// An ending in words: `Red wins`, `drawn: ...`, `Blue resigned: Red wins`, `Red ran out of
+/// time: Blue wins`, `aborted`.
+pub fn ending_text<G: Game>(ending: Ending) -> String {
+    let loser_then = |what: &str| match ending.winner {
+        Some(w) => format!(
+            "{} {what}: {} wins",
+            G::colour_name(w.other()),
+            G::colour_name(w)
+        ),
+        None => format!("a player {what}"),
+    };
+    match ending.reason {
+        Termination::Rules => outcome_text::<G>(match ending.winner {
+            Some(p) => Outcome::Win(p),
+            None => Outcome::Draw,
+        }),
+        Termination::Resigned => loser_then("resigned"),
+        Termination::Timeout => loser_then("ran out of time"),
+        Termination::Aborted => "aborted".to_string(),
+    }
+}
+
+/// The contract's result line of a position: `result: R`, `result: draw`, `result:
+/// ongoing`.
+pub fn result_line<G: Game>(position: &G) -> String {
+    match position.outcome() {
+        None => "result: ongoing".to_string(),
+        Some(Outcome::Win(p)) => format!("result: {}", G::colour_letter(p)),
+        Some(Outcome::Draw) => "result: draw".to_string(),
+    }
+}
+
+/// Whether a move is `pass`: the one place that asks (it reads the move text, the
+/// contract's spelling of a pass in every game).
+pub fn is_pass<G: Game>(mv: &G::Move) -> bool {
+    mv.to_string() == "pass"
+}
+
+/// The view of `after` with what the move from `before` changed marked.
+pub fn marked_view<G: Game>(before: &G, after: &G) -> BoardView {
+    let mut view = after.view();
+    view.mark_changes_from(&before.view());
+    view
+}
+
+/// A game's words for what its moves do.
+pub trait Describe: Game {
+    /// What the legal `mv`, played from `self` to reach `after`, did to the board, without
+    /// the mover (`placed c3; swapped c3, d4`). The default reads the changes a board view
+    /// marks.
+    fn did(&self, after: &Self, mv: &Self::Move) -> String {
+        let _ = mv;
+        let view = marked_view(self, after);
+        let mut parts = Vec::new();
+        for (mark, word) in [
+            (CellMark::Placed, "placed"),
+            (CellMark::Swapped, "swapped"),
+            (CellMark::Replaced, "replaced"),
+        ] {
+            let cells: Vec<Cell> = view
+                .marks
+                .iter()
+                .filter(|&&(_, m)| m == mark)
+                .map(|&(c, _)| c)
+                .collect();
+            if !cells.is_empty() {
+                parts.push(format!("{word} {}", cell_list(cells)));
+            }
+        }
+        parts.join("; ")
+    }
+}
+
+/// Cells in board order, separated by commas.
+fn cell_list(mut cells: Vec<Cell>) -> String {
+    cells.sort();
+    cells.dedup();
+    let names: Vec<String> = cells.iter().map(Cell::to_string).collect();
+    names.join(", ")
+}
+
+impl Describe for Swaptimum {}
+
+impl Describe for Flipstop {}
+
+impl Describe for Scware {
+    fn did(&self, _after: &Scware, mv: &ScwareMove) -> String {
+        let ScwareMove::Stones { cells, new_group } = mv else {
+            return String::new();
+        };
+        let cells: Vec<Cell> = cells.iter().collect();
+        let own = Some(self.to_move());
+        let touches_own = |c: Cell| {
+            let square = self.board().square();
+            square.orthogonal().iter().any(|&d| {
+                self.board()
+                    .get(square.slot(c).wrapping_add_signed(d))
+                    .player()
+                    == own
+            })
+        };
+        let mut text = match cells[..] {
+            [single] if !touches_own(single) => format!("started a group at {single}"),
+            _ => format!("grew the groups at {}", cell_list(cells)),
+        };
+        if let Some(g) = new_group {
+            text.push_str(&format!("; started a group at {g}"));
+        }
+        text
+    }
+}
+
+impl Describe for RapidTransit {
+    fn did(&self, _after: &RapidTransit, mv: &TransitMove) -> String {
+        match mv {
+            TransitMove::Swap { terminal, partner } => {
+                format!("swapped the terminal piece on {terminal} with {partner}")
+            }
+            TransitMove::Pass => String::new(),
+        }
+    }
+}
+
+/// What `mv`, played from `before` to reach `after`, did, in words: `Red c3:d4-e5: placed
+/// c3; swapped c3, d4`, `Blue passes: no legal move, the turn is skipped`, and a win made
+/// on the opponent's turn.
+pub fn describe<G: Describe>(before: &G, after: &G, mv: &G::Move) -> String {
+    let mover = before.to_move();
+    let name = G::colour_name(mover);
+    if is_pass::<G>(mv) {
+        return format!("{name} passes: no legal move, the turn is skipped");
+    }
+    let mut text = format!("{name} {mv}: {}", before.did(after, mv));
+    if let Some(Outcome::Win(p)) = after.outcome()
+        && p != mover
+    {
+        let winner = G::colour_name(p);
+        text.push_str(&format!(
+            " (this completes {winner}'s path: {winner} wins on {name}'s turn)"
+        ));
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn after<G: Game>(before: &G, mv: &str) -> (G, G::Move) {
+        let mut next = before.clone();
+        let mv = next.play_text(mv).unwrap();
+        (next, mv)
+    }
+
+    #[test]
+    fn endings_are_worded_once() {
+        let red = Some(Player::First);
+        let e = |winner, reason| ending_text::<Swaptimum>(Ending { winner, reason });
+        assert_eq!(e(red, Termination::Rules), "Red wins");
+        assert_eq!(
+            e(None, Termination::Rules),
+            "drawn: neither player can move"
+        );
+        assert_eq!(e(red, Termination::Resigned), "Blue resigned: Red wins");
+        assert_eq!(
+            e(red, Termination::Timeout),
+            "Blue ran out of time: Red wins"
+        );
+        assert_eq!(e(None, Termination::Aborted), "aborted");
+        assert_eq!(serde_json_word(Termination::Timeout), "\"timeout\"");
+    }
+
+    fn serde_json_word(t: Termination) -> String {
+        let json = serde_json::to_string(&t).unwrap();
+        assert_eq!(json, format!("\"{}\"", t.as_str()));
+        json
+    }
+
+    #[test]
+    fn scware_moves_are_growths_and_new_groups() {
+        let pos: Scware = "scware ...../..W../...../.W.../..... W g".parse().unwrap();
+        let (next, mv) = after(&pos, "e1");
+        assert_eq!(
+            describe(&pos, &next, &mv),
+            "White e1: started a group at e1"
+        );
+        let (next, mv) = after(&pos, "b3,c3");
+        assert_eq!(
+            describe(&pos, &next, &mv),
+            "White b3,c3: grew the groups at b3, c3"
+        );
+    }
+
+    #[test]
+    fn rapid_transit_swaps_name_the_terminal() {
+        let pos = RapidTransit::start(4).unwrap();
+        let mv = pos.legal_moves()[0];
+        let (next, mv) = after(&pos, &mv.to_string());
+        let text = describe(&pos, &next, &mv);
+        assert!(text.contains(": swapped the terminal piece on "), "{text}");
+    }
+
+    #[test]
+    fn swaptimum_moves_list_their_changes() {
+        let pos = Swaptimum::start(5).unwrap();
+        let (next, mv) = after(&pos, "c3");
+        assert_eq!(describe(&pos, &next, &mv), "Red c3: placed c3");
+    }
+}
