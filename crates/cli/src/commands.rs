@@ -13,6 +13,7 @@ use swapboard_core::{Game, Outcome, Stepwise, perft};
 
 use crate::error::{CliError, CliResult};
 use crate::output::Output;
+pub(crate) use swapboard_play::words::result_line;
 
 /// Reads a position text, naming it in the error.
 pub(crate) fn parse_position<G: Game>(text: &str) -> Result<G, CliError> {
@@ -44,15 +45,6 @@ pub(crate) fn moves<G: Game>(text: &str, out: &mut Output) -> CliResult {
         }
     });
     result
-}
-
-/// The contract's result line for a position.
-pub(crate) fn result_line<G: Game>(pos: &G) -> String {
-    match pos.outcome() {
-        None => "result: ongoing".to_string(),
-        Some(Outcome::Win(p)) => format!("result: {}", G::colour_letter(p)),
-        Some(Outcome::Draw) => "result: draw".to_string(),
-    }
 }
 
 /// Plays moves given as text, in order, from `pos`; the error names the move and its place.

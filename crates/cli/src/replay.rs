@@ -7,13 +7,12 @@ use std::str::FromStr;
 
 use anyhow::Context as _;
 use swapboard_arena::record::{GameRecord, RecordLines, read_records_with_lines};
-use swapboard_core::Game;
+use swapboard_play::words::{describe, marked_view};
 use swapboard_play::{GameFn, GameId, Playable};
 
 use crate::commands::result_line;
 use crate::error::{CliError, CliResult};
 use crate::output::Output;
-use crate::play::session::{describe, marked_view};
 
 /// The arguments of `swapboard replay`.
 #[derive(clap::Args)]
@@ -112,7 +111,7 @@ impl GameFn for Show<'_, '_> {
     }
 }
 
-fn show<G: Game>(
+fn show<G: Playable>(
     args: &ReplayArgs,
     record: &GameRecord,
     lines: &RecordLines,

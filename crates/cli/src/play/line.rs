@@ -3,79 +3,106 @@
 
 use std::io::BufRead;
 
-use super::session::Session;
+use swapboard_play::{Opponent, Playable, Table};
+
+use super::{Keeper, Stopwatch};
 use crate::error::{CliError, CliResult};
 use crate::output::Output;
-use swapboard_play::Playable;
 
 const HELP: &str = "commands: a move in the game's notation (c3, c3:d4-e5, c3,d5+h8, a6-d5, pass), \
-moves, hint, undo, resign, board, help, quit (blank lines and lines starting with # are skipped)";
+moves, hint, undo, resign, board, position, help, quit (blank lines and lines starting with # are skipped)";
 
 /// How many legal moves `moves` prints at most (Scware can have millions).
 const MOVES_SHOWN: usize = 200;
 
-fn board<G: Playable>(session: &Session<G>, out: &mut Output) -> CliResult {
-    out.text(swapboard_render::text(&session.view()))
+fn board<G: Playable>(table: &Table<G>, out: &mut Output) -> CliResult {
+    out.text(swapboard_render::text(&table.view()))?;
+    out.line(format!("position: {}", table.position()))
 }
 
-fn after_move<G: Playable>(session: &Session<G>, out: &mut Output) -> CliResult {
-    out.line(session.describe(session.moves().len() - 1))?;
-    board(session, out)
+fn after_move<G: Playable>(table: &Table<G>, keeper: &Keeper, out: &mut Output) -> CliResult {
+    keeper.keep(table)?;
+    if let Some(did) = table.describe(table.ply() - 1) {
+        out.line(did)?;
+    }
+    board(table, out)
 }
 
-/// Plays the game from `input` until it ends, the input ends, or `quit`; returns the session
-/// for its record.
+/// Plays the game from `input` until it ends, the input ends, or `quit`; returns the table
+/// for its record. The record is kept after every move.
 pub(super) fn run<G: Playable>(
-    mut session: Session<G>,
-    input: impl BufRead,
+    mut table: Table<G>,
+    mut ai: Opponent<G>,
+    mut input: impl BufRead,
+    keeper: &Keeper,
     out: &mut Output,
-) -> Result<Session<G>, CliError> {
-    let mut lines = input.lines();
+) -> Result<Table<G>, CliError> {
+    let clock = Stopwatch::start();
     out.line(HELP)?;
-    board(&session, out)?;
+    board(&table, out)?;
+    let mut bytes = Vec::new();
     loop {
-        if let Some(ending) = session.ending() {
-            out.line(format!("game over: {}", session.ending_text(ending)))?;
+        if let Some(ending) = table.ending_text() {
+            out.line(format!("game over: {ending}"))?;
             break;
         }
-        if let Some(pass) = session.forced_pass() {
-            session.play(&pass).map_err(CliError::bad)?;
-            after_move(&session, out)?;
+        if let Some(pass) = table.forced_pass() {
+            table
+                .play_move(table.ply(), &pass, clock.now())
+                .map_err(|e| CliError::bad(e.to_string()))?;
+            after_move(&table, keeper, out)?;
             continue;
         }
-        if session.ai_to_move() {
-            let mv = session
-                .ai_move()
-                .ok_or_else(|| CliError::bad("the AI found no move in a game still going on"))?;
-            session.play(&mv).map_err(CliError::bad)?;
-            after_move(&session, out)?;
+        if table.ai_to_move() {
+            ai.play(&mut table, clock.now())
+                .map_err(|e| CliError::bad(format!("the AI's move: {e}")))?;
+            after_move(&table, keeper, out)?;
             continue;
         }
-        let mover = session.position().to_move();
+        let mover = table.position().to_move();
         out.line(format!("{} to move", G::colour_name(mover)))?;
         out.flush()?;
-        let Some(line) = lines.next() else { break };
-        let line = line.map_err(|e| CliError::Failure(e.into()))?;
+        bytes.clear();
+        let read = input
+            .read_until(b'\n', &mut bytes)
+            .map_err(|e| CliError::Failure(e.into()))?;
+        if read == 0 {
+            break;
+        }
+        // A line that is not UTF-8 is a bad line like any other: say so and go on.
+        let Ok(line) = std::str::from_utf8(&bytes) else {
+            out.line("refused: the line is not UTF-8 text")?;
+            continue;
+        };
         let text = line.trim();
         match text {
             "" => {}
             _ if text.starts_with('#') => {}
             "quit" => break,
             "help" => out.line(HELP)?,
-            "board" => board(&session, out)?,
-            "resign" => session.resign(),
-            "undo" => {
-                let taken = session.undo();
-                out.line(format!("took back {taken} plies"))?;
-                board(&session, out)?;
+            "board" => board(&table, out)?,
+            "position" => out.line(table.position())?,
+            "resign" => {
+                table
+                    .resign(mover)
+                    .map_err(|e| CliError::bad(e.to_string()))?;
+                keeper.keep(&table)?;
             }
-            "hint" => match session.hint() {
+            "undo" => match table.undo_turn() {
+                Ok(taken) => {
+                    keeper.keep(&table)?;
+                    out.line(format!("took back {taken} plies"))?;
+                    board(&table, out)?;
+                }
+                Err(e) => out.line(format!("refused: {e}"))?,
+            },
+            "hint" => match ai.hint(&table) {
                 Some(mv) => out.line(format!("hint: {mv}"))?,
                 None => out.line("no hint: the game is over")?,
             },
             "moves" => {
                 let mut shown = Vec::new();
-                let _ = session.position().for_each_move(|m| {
+                let _ = table.position().for_each_move(|m| {
                     shown.push(m.to_string());
                     if shown.len() >= MOVES_SHOWN {
                         std::ops::ControlFlow::Break(())
@@ -83,17 +110,17 @@ pub(super) fn run<G: Playable>(
                         std::ops::ControlFlow::Continue(())
                     }
                 });
-                let total = session.position().move_count();
+                let total = table.position().move_count();
                 out.line(format!("{total} legal moves: {}", shown.join(" ")))?;
                 if total > shown.len() as u64 {
                     out.line(format!("(the first {} shown)", shown.len()))?;
                 }
             }
-            _ => match session.play_text(text) {
-                Ok(()) => after_move(&session, out)?,
+            _ => match table.play(table.ply(), text, clock.now()) {
+                Ok(_) => after_move(&table, keeper, out)?,
                 Err(reason) => out.line(format!("refused: {reason}"))?,
             },
         }
     }
-    Ok(session)
+    Ok(table)
 }

@@ -16,9 +16,9 @@ use ratatui::{DefaultTerminal, Frame};
 use swapboard_core::{BoardView, CellMark, Player, SideOwner};
 use swapboard_grid::Cell;
 
-use swapboard_play::{Draft, Playable, Selection};
+use swapboard_play::{Draft, Opponent, Playable, Seat, Selection, Table, seat_name};
 
-use super::session::{Seat, Session};
+use super::{Keeper, Stopwatch};
 use crate::error::CliError;
 
 /// How long the AI's moves stay on screen when it plays both sides.
@@ -34,9 +34,15 @@ fn colour(letter: char) -> Color {
     }
 }
 
-/// The state of the screen around the session.
-struct App<G: Playable> {
-    session: Session<G>,
+/// The state of the screen around the table.
+struct App<'k, G: Playable> {
+    table: Table<G>,
+    ai: Opponent<G>,
+    clock: Stopwatch,
+    keeper: &'k Keeper,
+    /// An earlier ply being looked at (the board and move list show it), or `None` for the
+    /// current position.
+    viewing: Option<usize>,
     cursor: Cell,
     /// Cells of the move being built, in the order chosen.
     selection: Selection,
@@ -50,12 +56,16 @@ struct App<G: Playable> {
     quit: bool,
 }
 
-impl<G: Playable> App<G> {
-    fn new(session: Session<G>) -> App<G> {
-        let n = session.position().size() as u8;
-        let draft = session.position().draft(&Selection::default());
+impl<'k, G: Playable> App<'k, G> {
+    fn new(table: Table<G>, ai: Opponent<G>, keeper: &'k Keeper) -> App<'k, G> {
+        let n = table.position().size() as u8;
+        let draft = table.position().draft(&Selection::default());
         App {
-            session,
+            table,
+            ai,
+            clock: Stopwatch::start(),
+            keeper,
+            viewing: None,
             cursor: Cell::new(n / 2, n / 2),
             selection: Selection::default(),
             draft,
@@ -76,25 +86,60 @@ impl<G: Playable> App<G> {
 
     fn clear_draft(&mut self) {
         self.selection = Selection::default();
-        self.draft = self.session.position().draft(&self.selection);
+        self.draft = self.table.position().draft(&self.selection);
     }
 
     fn after_move(&mut self) {
         // The side panel shows what the move did: no message needed.
         self.clear_draft();
+        self.viewing = None;
         self.tell("");
+        self.keep();
+    }
+
+    /// Writes the record; a failure is shown, and the game goes on.
+    fn keep(&mut self) {
+        if let Err(e) = self.keeper.keep(&self.table) {
+            self.refuse(format!("the record could not be written: {e}"));
+        }
     }
 
     fn play(&mut self, mv: &G::Move) {
-        match self.session.play(mv) {
+        match self.table.play_move(self.table.ply(), mv, self.clock.now()) {
             Ok(()) => self.after_move(),
-            Err(reason) => self.refuse(reason),
+            Err(reason) => self.refuse(reason.to_string()),
         }
+    }
+
+    fn ai_move(&mut self) {
+        match self.ai.play(&mut self.table, self.clock.now()) {
+            Ok(_) => self.after_move(),
+            Err(reason) => self.refuse(format!("the AI's move: {reason}")),
+        }
+    }
+
+    fn resign(&mut self) {
+        let mover = self.table.position().to_move();
+        match self.table.resign(mover) {
+            Ok(_) => self.keep(),
+            Err(e) => self.refuse(e.to_string()),
+        }
+    }
+
+    /// Looks `by` plies back (negative) or forward from the ply being viewed.
+    fn browse(&mut self, by: isize) {
+        let last = self.table.ply();
+        let at = self
+            .viewing
+            .unwrap_or(last)
+            .saturating_add_signed(by)
+            .min(last);
+        self.viewing = (at < last).then_some(at);
     }
 
     /// Adds a cell to the move being built (or takes it, and what followed it, back).
     fn choose(&mut self, cell: Cell) {
-        if self.session.ending().is_some() || self.session.ai_to_move() {
+        if self.table.ending().is_some() || self.table.ai_to_move() || self.viewing.is_some() {
             return;
         }
         if let Some(i) = self.selection.cells.iter().position(|&c| c == cell) {
@@ -102,12 +147,12 @@ impl<G: Playable> App<G> {
             if self.selection.split.is_some_and(|k| k > i) {
                 self.selection.split = None;
             }
-            self.draft = self.session.position().draft(&self.selection);
+            self.draft = self.table.position().draft(&self.selection);
             self.tell(format!("{cell} taken back"));
             return;
         }
         let selection = self.selection.with(cell);
-        let draft = self.session.position().draft(&selection);
+        let draft = self.table.position().draft(&selection);
         if let Some(reason) = draft.refusal() {
             self.refuse(format!("{cell}: {reason}"));
             return;
@@ -129,40 +174,65 @@ impl<G: Playable> App<G> {
         match text {
             "quit" => self.quit = true,
             "undo" => self.undo(),
-            "resign" => self.session.resign(),
+            "resign" => self.resign(),
+            "position" => self.tell(self.table.position().to_string()),
             "hint" => self.hint(),
-            _ => match self.session.play_text(text) {
-                Ok(()) => self.after_move(),
-                Err(reason) => self.refuse(reason),
+            _ => match self.table.play(self.table.ply(), text, self.clock.now()) {
+                Ok(_) => self.after_move(),
+                // A lone cell that starts a longer move (a Swaptimum placement forming a
+                // crosscut) opens the next step, as a click would.
+                Err(reason) => match text.to_ascii_lowercase().parse() {
+                    Ok(cell)
+                        if self.selection.cells.is_empty()
+                            && self
+                                .table
+                                .position()
+                                .draft(&Selection::default().with(cell))
+                                .more =>
+                    {
+                        self.choose(cell);
+                    }
+                    _ => self.refuse(reason.to_string()),
+                },
             },
         }
     }
 
     fn undo(&mut self) {
-        let taken = self.session.undo();
-        self.clear_draft();
-        self.tell(format!("took back {taken} plies"));
+        self.viewing = None;
+        match self.table.undo_turn() {
+            Ok(taken) => {
+                self.clear_draft();
+                self.tell(format!("took back {taken} plies"));
+                self.keep();
+            }
+            Err(e) => self.refuse(e.to_string()),
+        }
     }
 
     fn hint(&mut self) {
-        match self.session.hint() {
+        match self.ai.hint(&self.table) {
             Some(mv) => self.tell(format!("hint: {mv}")),
             None => self.tell("no hint: the game is over"),
         }
     }
 
     fn key(&mut self, key: KeyEvent) {
-        let n = self.session.position().size() as u8;
+        let n = self.table.position().size() as u8;
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
         let (col, row) = (self.cursor.col(), self.cursor.row());
         match key.code {
             KeyCode::Char('c' | 'q') if ctrl => self.quit = true,
             KeyCode::Char('z') if ctrl => self.undo(),
-            KeyCode::Char('r') if ctrl => self.session.resign(),
-            KeyCode::Char('q') if self.session.ending().is_some() && self.input.is_empty() => {
+            KeyCode::Char('r') if ctrl => self.resign(),
+            KeyCode::Char('q') if self.table.ending().is_some() && self.input.is_empty() => {
                 self.quit = true;
             }
             KeyCode::Tab => self.hint(),
+            KeyCode::PageUp => self.browse(-1),
+            KeyCode::PageDown => self.browse(1),
+            KeyCode::Home => self.viewing = Some(0),
+            KeyCode::End => self.viewing = None,
             KeyCode::Left => self.cursor = Cell::new(col.saturating_sub(1), row),
             KeyCode::Right => self.cursor = Cell::new((col + 1).min(n - 1), row),
             KeyCode::Up => self.cursor = Cell::new(col, (row + 1).min(n - 1)),
@@ -192,7 +262,7 @@ impl<G: Playable> App<G> {
             }
             KeyCode::Char(' ') if self.input.is_empty() => self.choose(self.cursor),
             KeyCode::Char('+') if self.input.is_empty() && self.selection.end_growth() => {
-                self.draft = self.session.position().draft(&self.selection);
+                self.draft = self.table.position().draft(&self.selection);
                 self.tell("now choose the new group's cell");
             }
             KeyCode::Char(c) if !ctrl => self.input.push(c),
@@ -201,7 +271,7 @@ impl<G: Playable> App<G> {
     }
 
     fn click(&mut self, x: u16, y: u16) {
-        let n = self.session.position().size() as u16;
+        let n = self.table.position().size() as u16;
         let (ox, oy) = self.origin;
         if x < ox || y < oy || (x - ox) / 3 >= n || y - oy >= n {
             return;
@@ -212,7 +282,10 @@ impl<G: Playable> App<G> {
     }
 
     fn draw(&mut self, frame: &mut Frame<'_>) {
-        let view = self.session.view();
+        let view = match self.viewing {
+            Some(ply) => self.table.view_at(ply).unwrap_or_else(|| self.table.view()),
+            None => self.table.view(),
+        };
         let n = view.size as u16;
         let board_width = (3 * n + 10).max(48);
         let [board_area, side_area] =
@@ -311,7 +384,7 @@ impl<G: Playable> App<G> {
     }
 
     fn draw_side(&self, frame: &mut Frame<'_>, area: Rect, view: &BoardView) {
-        let pos = self.session.position();
+        let pos = self.table.position();
         let mut lines = Vec::new();
         for p in Player::BOTH {
             let letter = G::colour_letter(p);
@@ -320,10 +393,7 @@ impl<G: Playable> App<G> {
                 SideOwner::LeftRight => "joins left and right",
                 SideOwner::None => "",
             };
-            let who = match self.session.seat(p) {
-                Seat::Human => "human".to_string(),
-                Seat::Ai => self.session.player_name(p),
-            };
+            let who = seat_name(self.table.seat(p));
             lines.push(Line::from(vec![
                 Span::styled(
                     format!("{letter} {} ", G::colour_name(p)),
@@ -333,12 +403,11 @@ impl<G: Playable> App<G> {
             ]));
         }
         lines.push(Line::from(""));
-        let status = match self.session.ending() {
-            Some(ending) => format!(
-                "Game over: {}. q quits and saves the record; Ctrl-Z takes back.",
-                self.session.ending_text(ending)
-            ),
-            None if self.session.ai_to_move() => {
+        let status = match self.table.ending_text() {
+            Some(ending) => {
+                format!("Game over: {ending}. q quits and saves the record; Ctrl-Z takes back.")
+            }
+            None if self.table.ai_to_move() => {
                 format!("{} (AI) is thinking...", G::colour_name(pos.to_move()))
             }
             None => format!("{} to move", G::colour_name(pos.to_move())),
@@ -347,13 +416,27 @@ impl<G: Playable> App<G> {
             status,
             Style::new().add_modifier(Modifier::BOLD),
         ));
-        if let Some(last) = self.session.moves().len().checked_sub(1) {
-            lines.push(Line::from(format!("Last: {}", self.session.describe(last))));
+        if let Some(ply) = self.viewing {
+            lines.push(Line::styled(
+                format!(
+                    "Viewing the board after ply {ply} of {} (End: back to the game)",
+                    self.table.ply()
+                ),
+                Style::new().fg(Color::Cyan),
+            ));
+        }
+        // The last two moves, so that a person's own move and what it caused stay in view
+        // when the AI answers at once.
+        let shown_ply = self.viewing.unwrap_or(self.table.ply());
+        for k in shown_ply.saturating_sub(2)..shown_ply {
+            if let Some(did) = self.table.describe(k) {
+                lines.push(Line::from(format!("{}. {did}", k + 1)));
+            }
         }
         if !self.selection.cells.is_empty() {
             lines.push(Line::from(format!("Building: {}", self.selection)));
         }
-        if self.session.ending().is_none() && !self.session.ai_to_move() {
+        if self.table.ending().is_none() && !self.table.ai_to_move() && self.viewing.is_none() {
             lines.push(Line::styled(
                 self.draft.prompt.clone(),
                 Style::new().fg(Color::Yellow),
@@ -372,14 +455,17 @@ impl<G: Playable> App<G> {
             lines.push(Line::styled(note.clone(), Style::new().fg(Color::Gray)));
         }
         lines.push(Line::from(""));
-        let moves = self.session.moves();
-        let first = moves.len().saturating_sub(12);
-        let recent: Vec<String> = moves[first..]
+        // The move list scrolls with the ply being viewed.
+        let moves = self.table.moves();
+        let end = shown_ply.max(12.min(moves.len()));
+        let first = end.saturating_sub(12);
+        let recent: Vec<String> = moves[first..end]
             .iter()
             .enumerate()
             .map(|(i, m)| format!("{}. {m}", first + i + 1))
             .collect();
         lines.push(Line::from(format!("Moves: {}", recent.join(" "))));
+        lines.push(Line::from(format!("Position: {}", self.table.position())));
         lines.push(Line::from(""));
         for help in [
             "arrows + space/enter, or the mouse: choose cells",
@@ -387,6 +473,7 @@ impl<G: Playable> App<G> {
             "backspace: take the last cell back",
             "+ (Scware, Red): the balancing move's new group",
             "tab: hint   ctrl-z: undo   ctrl-r: resign   ctrl-q: quit",
+            "pgup/pgdn: earlier/later boards   home: the start   end: now",
             "last move: placed (amber), swapped (purple), replaced (green);",
             "next possible cells (blue); underlined: terminal pieces",
         ] {
@@ -401,26 +488,24 @@ impl<G: Playable> App<G> {
 
 fn event_loop<G: Playable>(
     terminal: &mut DefaultTerminal,
-    app: &mut App<G>,
+    app: &mut App<'_, G>,
 ) -> std::io::Result<()> {
     let watching = Player::BOTH
         .iter()
-        .all(|&p| app.session.seat(p) == Seat::Ai);
+        .all(|&p| matches!(app.table.seat(p), Seat::Ai(_)));
     while !app.quit {
         terminal.draw(|frame| app.draw(frame))?;
-        if app.session.ending().is_none() {
-            if let Some(pass) = app.session.forced_pass() {
+        if app.table.ending().is_none() && app.viewing.is_none() {
+            if let Some(pass) = app.table.forced_pass() {
                 app.play(&pass);
                 continue;
             }
-            if app.session.ai_to_move() {
+            if app.table.ai_to_move() {
                 if watching && event::poll(WATCH_PAUSE)? {
                     handle(app, event::read()?);
                     continue;
                 }
-                if let Some(mv) = app.session.ai_move() {
-                    app.play(&mv);
-                }
+                app.ai_move();
                 continue;
             }
         }
@@ -429,7 +514,7 @@ fn event_loop<G: Playable>(
     Ok(())
 }
 
-fn handle<G: Playable>(app: &mut App<G>, event: Event) {
+fn handle<G: Playable>(app: &mut App<'_, G>, event: Event) {
     match event {
         Event::Key(key) if key.kind == KeyEventKind::Press => app.key(key),
         Event::Mouse(mouse) if mouse.kind == MouseEventKind::Down(MouseButton::Left) => {
@@ -439,16 +524,21 @@ fn handle<G: Playable>(app: &mut App<G>, event: Event) {
     }
 }
 
-/// Plays the game full screen until a player quits; returns the session for its record.
-pub(super) fn run<G: Playable>(session: Session<G>) -> Result<Session<G>, CliError> {
+/// Plays the game full screen until a player quits, keeping the record after every move;
+/// returns the table for its record.
+pub(super) fn run<G: Playable>(
+    table: Table<G>,
+    ai: Opponent<G>,
+    keeper: &Keeper,
+) -> Result<Table<G>, CliError> {
     let mut terminal = ratatui::init();
     let _ = crossterm::execute!(std::io::stdout(), EnableMouseCapture);
-    let mut app = App::new(session);
+    let mut app = App::new(table, ai, keeper);
     let result = event_loop(&mut terminal, &mut app);
     let _ = crossterm::execute!(std::io::stdout(), DisableMouseCapture);
     ratatui::restore();
     result.map_err(|e| CliError::Failure(e.into()))?;
-    Ok(app.session)
+    Ok(app.table)
 }
 
 #[cfg(test)]
@@ -457,19 +547,30 @@ mod tests {
     use swapboard_grid::Cell;
     use swapboard_swaptimum::Swaptimum;
 
+    use swapboard_play::{Millis, Opponent, Seat, Table, TimeControl, UndoPolicy};
+
     use super::App;
-    use crate::play::session::{Seat, Session};
+    use crate::play::Keeper;
 
     /// A Swaptimum placement that forms a crosscut waits for its swap: its cell shows the
     /// mover's checker meanwhile, and goes back to empty when the choice is taken back.
     #[test]
     fn a_pending_placement_shows_the_movers_checker() {
         let pos: Swaptimum = "swaptimum ...../...../...../.R.../RB... B".parse().unwrap();
-        let session = Session::new(pos, [Seat::Human; 2], Level::MIN, 1);
-        let mut app = App::new(session);
+        let people = [Seat::Person("ann".into()), Seat::Person("bob".into())];
+        let ai = Opponent::new(Level::MIN, &pos, 1);
+        let table = Table::new(
+            pos,
+            people,
+            TimeControl::None,
+            UndoPolicy::Allowed,
+            Millis(0),
+        );
+        let keeper = Keeper { path: None };
+        let mut app = App::new(table, ai, &keeper);
         let a2: Cell = "a2".parse().unwrap();
-        let shown = |app: &App<Swaptimum>| {
-            let view = app.session.view();
+        let shown = |app: &App<'_, Swaptimum>| {
+            let view = app.table.view();
             app.cell_span(&view, a2).content.trim().to_string()
         };
         assert_eq!(shown(&app), "·");
