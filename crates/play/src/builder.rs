@@ -359,6 +359,41 @@ fn scware_move(selection: &Selection) -> Option<ScwareMove> {
     }
 }
 
+/// Whether a Scware growth refused as it stands may still become legal as stones are added:
+/// only the diagonal restriction can be cured so (a later stone may join the two groups);
+/// any other refusal stays whatever follows.
+fn curable(pos: &Scware, mv: &ScwareMove) -> bool {
+    pos.breaks_only_the_restriction(mv)
+}
+
+/// Whether a growth is legal, or may become legal with more stones: a cell that may come
+/// next.
+fn may_grow_into(pos: &Scware, mv: &ScwareMove) -> bool {
+    match pos.check_move(mv) {
+        Ok(()) => true,
+        Err(_) => {
+            matches!(
+                mv,
+                ScwareMove::Stones {
+                    new_group: None,
+                    ..
+                }
+            ) && curable(pos, mv)
+        }
+    }
+}
+
+/// The cells that may come next in a growth being built: one check per empty cell, never
+/// a list of growths.
+fn growth_cells(pos: &Scware, selection: &Selection) -> Vec<Cell> {
+    pos.board()
+        .square()
+        .cells()
+        .filter(|&c| !selection.contains(c))
+        .filter(|&c| scware_move(&selection.with(c)).is_some_and(|m| may_grow_into(pos, &m)))
+        .collect()
+}
+
 impl Build for Scware {
     fn draft(&self, selection: &Selection) -> Draft<ScwareMove> {
         let cells = &selection.cells;
@@ -383,13 +418,7 @@ impl Build for Scware {
                 if single_placement || balancing {
                     return Draft::complete(mv);
                 }
-                let next = self
-                    .board()
-                    .square()
-                    .cells()
-                    .filter(|&c| !selection.contains(c))
-                    .filter(|&c| scware_move(&selection.with(c)).is_some_and(|m| self.is_legal(&m)))
-                    .collect();
+                let next = growth_cells(self, selection);
                 let extra = if self.to_move() == Player::Second && self.balancing_available() {
                     ", + then a cell to end with a new group"
                 } else {
@@ -402,12 +431,10 @@ impl Build for Scware {
                     prompt: format!("growth {mv}: play it, or add cells{extra}"),
                 }
             }
-            // Only the diagonal restriction can be cured by adding stones (a later stone may
-            // join the two groups); any other refusal stays whatever follows.
-            Err(e) if !balancing && self.breaks_only_the_restriction(&mv) => Draft {
+            Err(e) if !balancing && curable(self, &mv) => Draft {
                 verdict: Verdict::More,
                 more: true,
-                next: Vec::new(),
+                next: growth_cells(self, selection),
                 prompt: format!("not legal yet: {e}"),
             },
             Err(e) => Draft::refused(e.to_string()),
