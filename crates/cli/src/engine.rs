@@ -15,9 +15,11 @@ use std::sync::mpsc::{self, Receiver, TryRecvError};
 use std::thread;
 use std::time::Duration;
 
-use swapboard_ai::{Budget, Config, Level, Mcts};
-use swapboard_core::{Game, Outcome, Stepwise};
-use swapboard_play::{GameFn, GameId, Playable};
+use swapboard_ai::{Analysis, Budget, Config, Level, Line, Mcts};
+use swapboard_core::{Game, Outcome};
+use swapboard_play::{
+    Clock, GameFn, GameId, Millis, Playable, Seat, Table, TimeControl, UndoPolicy,
+};
 use swapboard_solver::{Options, Solver};
 
 use crate::commands::result_line;
@@ -37,6 +39,7 @@ const COMMANDS: &[&str] = &[
     "position",
     "play",
     "genmove",
+    "time_left",
     "moves",
     "show",
     "analyze",
@@ -49,6 +52,24 @@ const COMMANDS: &[&str] = &[
 
 /// The search budget of `genmove` when none is given.
 const DEFAULT_LEVEL: u8 = 4;
+/// The most search threads a command may ask for.
+const MAX_THREADS: u64 = 64;
+/// The most lines `analyze ... multipv=N` may ask for.
+const MAX_MULTIPV: u64 = 64;
+/// The limits of `solve` when none are given: it answers `winner unknown` after them.
+const SOLVE_NODES: u64 = 5_000_000;
+const SOLVE_MS: u64 = 10_000;
+/// The largest value of any budget (`ms`, `iters`, `nodes`): about 31 years of
+/// milliseconds, far beyond any search, and safe to add to instants.
+const MAX_BUDGET: u64 = 1 << 40;
+
+/// What a search is told to do, from `genmove`/`analyze` arguments.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct SearchArgs {
+    budget: SearchSpec,
+    threads: usize,
+    multipv: usize,
+}
 
 /// A game in progress, whatever the game: what the protocol needs of it.
 trait Session {
@@ -56,8 +77,15 @@ trait Session {
     fn position(&self) -> String;
     /// Checks and plays a move; returns it as the contract prints it.
     fn play(&mut self, text: &str) -> Result<String, String>;
-    /// Searches, plays and returns a move.
-    fn genmove(&mut self, search: &SearchSpec) -> Result<String, String>;
+    /// Searches until the budget is spent or `interrupted` says so (asked often), then
+    /// plays and returns a move.
+    fn genmove(
+        &mut self,
+        search: &SearchArgs,
+        interrupted: &mut dyn FnMut() -> bool,
+    ) -> Result<String, String>;
+    /// The thinking time the clock of the side to move allows, from `time_left`.
+    fn clock_budget(&self, left_ms: u64, increment_ms: u64) -> SearchSpec;
     /// Every legal move.
     fn moves(&self) -> Vec<String>;
     /// The board drawn as text.
@@ -66,12 +94,17 @@ trait Session {
     /// says so (asked at each `info` line), and returns the final `bestmove` text.
     fn analyze(
         &mut self,
-        search: &SearchSpec,
+        search: &SearchArgs,
         emit: &mut dyn FnMut(String),
         interrupted: &mut dyn FnMut() -> bool,
     ) -> Result<String, String>;
-    /// Proves the result within a budget.
-    fn solve(&mut self, nodes: Option<u64>, time: Option<Duration>) -> String;
+    /// Proves the result within the limits, or until `interrupted` says so.
+    fn solve(
+        &mut self,
+        nodes: u64,
+        time: Duration,
+        interrupted: &mut dyn FnMut() -> bool,
+    ) -> String;
     /// Takes back the last move; false when there is none.
     fn undo(&mut self) -> bool;
     /// The contract's result line without its `result: ` label.
@@ -88,72 +121,122 @@ enum SearchSpec {
     Infinite,
 }
 
-impl SearchSpec {
-    /// Reads `ms=T`, `iters=N`, `level=K` or `infinite` (or nothing: the default level).
-    fn parse(args: &[&str]) -> Result<SearchSpec, String> {
-        if args == ["infinite"] {
-            return Ok(SearchSpec::Infinite);
-        }
-        let default = SearchSpec::Level(Level::new(DEFAULT_LEVEL).expect("a level"));
-        let [arg] = args else {
-            return if args.is_empty() {
-                Ok(default)
-            } else {
-                Err(format!(
-                    "expected one budget (ms=T, iters=N or level=K), got '{}'",
-                    args.join(" ")
-                ))
-            };
+/// Reads `key=N` with N a whole number from `min` to `max`.
+fn bounded(arg: &str, value: &str, min: u64, max: u64) -> Result<u64, String> {
+    value
+        .parse::<u64>()
+        .ok()
+        .filter(|n| (min..=max).contains(n))
+        .ok_or_else(|| format!("'{arg}': '{value}' is not a whole number from {min} to {max}"))
+}
+
+impl SearchArgs {
+    /// Reads a budget (`ms=T`, `iters=N`, `level=K`, `infinite`, or nothing: `default`),
+    /// `threads=N` and, where `multipv` is allowed, `multipv=N`.
+    fn parse(args: &[&str], default: SearchSpec, multipv: bool) -> Result<SearchArgs, String> {
+        let mut out = SearchArgs {
+            budget: default,
+            threads: 1,
+            multipv: 1,
         };
-        let (key, value) = arg
-            .split_once('=')
-            .ok_or_else(|| format!("'{arg}': a budget is ms=T, iters=N or level=K"))?;
-        let n: u64 = value
-            .parse()
-            .ok()
-            .filter(|&n| n > 0)
-            .ok_or_else(|| format!("'{arg}': '{value}' is not a positive whole number"))?;
-        match key {
-            "ms" => Ok(SearchSpec::Millis(n)),
-            "iters" => Ok(SearchSpec::Iterations(n)),
-            "level" => u8::try_from(n)
-                .ok()
-                .and_then(Level::new)
-                .map(SearchSpec::Level)
-                .ok_or_else(|| format!("'{arg}': the level must be 1 to 8")),
-            _ => Err(format!(
-                "'{arg}': unknown budget '{key}' (ms, iters or level)"
-            )),
+        let mut budgets = 0;
+        for &arg in args {
+            if arg == "infinite" {
+                out.budget = SearchSpec::Infinite;
+                budgets += 1;
+                continue;
+            }
+            let (key, value) = arg
+                .split_once('=')
+                .ok_or_else(|| format!("'{arg}': a budget is ms=T, iters=N or level=K"))?;
+            match key {
+                "ms" => out.budget = SearchSpec::Millis(bounded(arg, value, 1, MAX_BUDGET)?),
+                "iters" => {
+                    out.budget = SearchSpec::Iterations(bounded(arg, value, 1, MAX_BUDGET)?);
+                }
+                "level" => {
+                    let k = bounded(arg, value, 1, u64::from(Level::MAX.number()))?;
+                    out.budget = SearchSpec::Level(Level::new(k as u8).expect("in range"));
+                }
+                "threads" => {
+                    out.threads = bounded(arg, value, 1, MAX_THREADS)? as usize;
+                    continue;
+                }
+                "multipv" if multipv => {
+                    out.multipv = bounded(arg, value, 1, MAX_MULTIPV)? as usize;
+                    continue;
+                }
+                _ => {
+                    return Err(format!(
+                        "'{arg}': unknown setting '{key}' (ms, iters, level, threads{})",
+                        if multipv { ", multipv" } else { "" }
+                    ));
+                }
+            }
+            budgets += 1;
         }
+        if budgets > 1 {
+            return Err(format!(
+                "expected one budget (ms=T, iters=N or level=K), got '{}'",
+                args.join(" ")
+            ));
+        }
+        Ok(out)
     }
 
-    fn config_and_budget<G: Game>(self) -> (Config, Budget) {
-        match self {
+    fn config_and_budget<G: Game>(&self) -> (Config, Budget) {
+        let (config, budget) = match self.budget {
             SearchSpec::Millis(ms) => (Config::default(), Budget::time(Duration::from_millis(ms))),
             SearchSpec::Iterations(n) => (Config::default(), Budget::iterations(n)),
             SearchSpec::Level(level) => (level.config(1), level.budget::<G>()),
             SearchSpec::Infinite => (Config::default(), Budget::default()),
-        }
+        };
+        (
+            Config {
+                threads: self.threads,
+                ..config
+            },
+            budget,
+        )
     }
 }
 
-/// A session of game `G`: the positions from the first, for `undo`, and the last search,
-/// whose tree is kept across moves.
-struct GameSession<G: Stepwise> {
-    history: Vec<G>,
+/// How often a search looks for `stop` (and streams `info` without a time budget).
+fn report_interval(budget: &Budget) -> Duration {
+    match budget.time {
+        // Often enough to stream progress and to see `stop` within half a second.
+        Some(t) => (t / 5).clamp(Duration::from_millis(50), Duration::from_millis(500)),
+        None => Duration::from_millis(200),
+    }
+}
+
+/// A session of game `G`: the table (positions, moves, undo), and the last search, whose
+/// tree is kept across moves.
+struct GameSession<G: Playable> {
+    table: Table<G>,
     search: Option<Mcts<G>>,
 }
 
-impl<G: Stepwise> GameSession<G> {
+impl<G: Playable> GameSession<G> {
     fn new(position: G) -> GameSession<G> {
+        let seats = [
+            Seat::Person("engine".to_string()),
+            Seat::Person("engine".to_string()),
+        ];
         GameSession {
-            history: vec![position],
+            table: Table::new(
+                position,
+                seats,
+                TimeControl::None,
+                UndoPolicy::Allowed,
+                Millis(0),
+            ),
             search: None,
         }
     }
 
     fn current(&self) -> &G {
-        self.history.last().expect("a session holds a position")
+        self.table.position()
     }
 
     /// A search of the current position with `config`: the last one when its configuration
@@ -169,21 +252,43 @@ impl<G: Stepwise> GameSession<G> {
     }
 
     /// Plays `mv` (legal) and moves the kept search along with it.
-    fn push(&mut self, mv: &G::Move) {
-        let mut next = self.current().clone();
-        next.play_unchecked(mv);
-        self.history.push(next);
+    fn push(&mut self, mv: &G::Move) -> Result<(), String> {
+        self.table
+            .play_move(self.table.ply(), mv, Millis(0))
+            .map_err(|e| e.to_string())?;
         if let Some(search) = &mut self.search
             && search.advance(mv).is_err()
         {
             self.search = None;
         }
+        Ok(())
     }
 
     fn over(&self) -> Option<String> {
         self.current()
             .outcome()
             .map(|_| format!("the game is over ({})", result_line(self.current())))
+    }
+
+    /// Searches with `search` until its budget is spent or `interrupted` says so, calling
+    /// `report` at each interval.
+    fn think(
+        &mut self,
+        search: &SearchArgs,
+        interrupted: &mut dyn FnMut() -> bool,
+        mut report: impl FnMut(&Analysis<G::Move>),
+    ) -> Analysis<G::Move> {
+        let (config, budget) = search.config_and_budget::<G>();
+        let stop = Arc::new(AtomicBool::new(false));
+        let budget = budget.with_stop(Arc::clone(&stop));
+        let interval = report_interval(&budget);
+        self.searcher(config)
+            .think_with(&budget, interval, |snapshot| {
+                report(snapshot);
+                if interrupted() {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            })
     }
 }
 
@@ -192,36 +297,99 @@ fn rate(x: f64) -> String {
     format!("{x:.3}")
 }
 
-impl<G: Stepwise> Session for GameSession<G> {
+/// An `info` line's words for one line of an analysis.
+fn describe_line<M: std::fmt::Display>(line: &Line<M>, player: swapboard_core::Player) -> String {
+    let mut text = format!(
+        "move {} visits {} winrate {}",
+        line.mv,
+        line.visits,
+        rate(line.win_rate)
+    );
+    if let Some(outcome) = line.proven {
+        let word = match outcome {
+            Outcome::Win(p) if p == player => "win",
+            Outcome::Win(_) => "loss",
+            Outcome::Draw => "draw",
+        };
+        text += &format!(" proven {word}");
+    }
+    let pv: Vec<String> = line.pv.iter().map(ToString::to_string).collect();
+    text + &format!(" pv {}", pv.join(" "))
+}
+
+/// The `info` lines of an analysis: one, or one per line with `multipv k` when more are
+/// asked for.
+fn info_lines<M: std::fmt::Display>(
+    a: &Analysis<M>,
+    player: swapboard_core::Player,
+    multipv: usize,
+) -> Vec<String> {
+    let head = format!(
+        "info iterations {} time_ms {} nodes {}",
+        a.iterations,
+        a.elapsed.as_millis(),
+        a.nodes
+    );
+    if multipv == 1 {
+        return vec![match a.best() {
+            Some(best) => format!("{head} {}", describe_line(best, player)),
+            None => head,
+        }];
+    }
+    let lines: Vec<String> = a
+        .lines
+        .iter()
+        .take(multipv)
+        .enumerate()
+        .map(|(k, line)| format!("{head} multipv {} {}", k + 1, describe_line(line, player)))
+        .collect();
+    if lines.is_empty() { vec![head] } else { lines }
+}
+
+impl<G: Playable> Session for GameSession<G> {
     fn position(&self) -> String {
         self.current().to_string()
     }
 
     fn play(&mut self, text: &str) -> Result<String, String> {
-        let mv = self
-            .current()
-            .clone()
-            .play_text(text)
+        let mut next = self.current().clone();
+        // Cells are read without regard to case, as everywhere.
+        let mv = next
+            .play_text(&text.to_ascii_lowercase())
             .map_err(|e| e.to_string())?;
-        self.push(&mv);
+        self.push(&mv)?;
         Ok(mv.to_string())
     }
 
-    fn genmove(&mut self, search: &SearchSpec) -> Result<String, String> {
+    fn genmove(
+        &mut self,
+        search: &SearchArgs,
+        interrupted: &mut dyn FnMut() -> bool,
+    ) -> Result<String, String> {
         if let Some(over) = self.over() {
             return Err(over);
         }
-        if *search == SearchSpec::Infinite {
+        if search.budget == SearchSpec::Infinite {
             return Err("genmove needs a budget that ends: ms=T, iters=N or level=K".into());
         }
-        let (config, budget) = search.config_and_budget::<G>();
-        let mcts = self.searcher(config);
-        mcts.think(&budget);
-        let mv = mcts
-            .best_move()
+        self.think(search, interrupted, |_| {});
+        let mv = self
+            .search
+            .as_mut()
+            .and_then(Mcts::best_move)
             .ok_or_else(|| "the search found no move".to_string())?;
-        self.push(&mv);
+        self.push(&mv)?;
         Ok(mv.to_string())
+    }
+
+    fn clock_budget(&self, left_ms: u64, increment_ms: u64) -> SearchSpec {
+        let control = TimeControl::Live {
+            initial_ms: left_ms,
+            increment_ms,
+        };
+        let clock = Clock::new(control, self.current().to_move(), Millis(0));
+        let think = clock.ai_budget(Millis(0)).map_or(1, |b| b.recommended.0);
+        SearchSpec::Millis(think.max(1))
     }
 
     fn moves(&self) -> Vec<String> {
@@ -238,76 +406,58 @@ impl<G: Stepwise> Session for GameSession<G> {
 
     fn analyze(
         &mut self,
-        search: &SearchSpec,
+        search: &SearchArgs,
         emit: &mut dyn FnMut(String),
         interrupted: &mut dyn FnMut() -> bool,
     ) -> Result<String, String> {
         if let Some(over) = self.over() {
             return Err(over);
         }
-        let (config, budget) = search.config_and_budget::<G>();
-        let stop = Arc::new(AtomicBool::new(false));
-        let budget = budget.with_stop(Arc::clone(&stop));
-        let interval = match budget.time {
-            // Often enough to stream progress and to see `stop` within half a second.
-            Some(t) => (t / 5).clamp(Duration::from_millis(50), Duration::from_millis(500)),
-            None => Duration::from_millis(200),
-        };
         let player = self.current().to_move();
-        let mcts = self.searcher(config);
-        let describe = |a: &swapboard_ai::Analysis<G::Move>| -> String {
-            let mut text = format!(
-                "iterations {} time_ms {} nodes {}",
-                a.iterations,
-                a.elapsed.as_millis(),
-                a.nodes
-            );
-            if let Some(best) = a.best() {
-                text += &format!(
-                    " move {} visits {} winrate {}",
-                    best.mv,
-                    best.visits,
-                    rate(best.win_rate)
-                );
-                if let Some(outcome) = best.proven {
-                    let word = match outcome {
-                        Outcome::Win(p) if p == player => "win",
-                        Outcome::Win(_) => "loss",
-                        Outcome::Draw => "draw",
-                    };
-                    text += &format!(" proven {word}");
-                }
-                let pv: Vec<String> = best.pv.iter().map(ToString::to_string).collect();
-                text += &format!(" pv {}", pv.join(" "));
-            }
-            text
-        };
-        let analysis = mcts.think_with(&budget, interval, |snapshot| {
-            emit(format!("info {}", describe(snapshot)));
-            if interrupted() {
-                stop.store(true, Ordering::Relaxed);
+        let analysis = self.think(search, interrupted, |snapshot| {
+            for line in info_lines(snapshot, player, search.multipv) {
+                emit(line);
             }
         });
-        emit(format!("info {}", describe(&analysis)));
+        for line in info_lines(&analysis, player, search.multipv) {
+            emit(line);
+        }
         // The move `genmove` would play (for a game searched as decisions, chosen decision
         // by decision, which may differ from the first line).
-        let mv = mcts
-            .best_move()
+        let mv = self
+            .search
+            .as_mut()
+            .and_then(Mcts::best_move)
             .ok_or_else(|| "the search found no move".to_string())?;
         Ok(format!("bestmove {mv}"))
     }
 
-    fn solve(&mut self, nodes: Option<u64>, time: Option<Duration>) -> String {
+    fn solve(
+        &mut self,
+        nodes: u64,
+        time: Duration,
+        interrupted: &mut dyn FnMut() -> bool,
+    ) -> String {
         let options = Options {
-            max_nodes: nodes,
-            time,
+            max_nodes: Some(nodes),
+            time: Some(time),
+            // Often enough to see `stop` soon.
+            progress_every: 1 << 12,
             ..Options::default()
         };
-        let solution = Solver::new(options).solve(self.current(), &mut |_| {});
-        let mut text = match (solution.outcome, solution.stopped) {
-            (Some(Outcome::Win(p)), _) => format!("winner {}", G::colour_letter(p)),
-            (Some(Outcome::Draw), _) => "winner none".to_string(),
-            (None, _) => "winner unknown".to_string(),
+        let stop = Arc::new(AtomicBool::new(false));
+        let solution =
+            Solver::new(options)
+                .with_stop(Arc::clone(&stop))
+                .solve(self.current(), &mut |_| {
+                    if interrupted() {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                });
+        let mut text = match solution.outcome {
+            Some(Outcome::Win(p)) => format!("winner {}", G::colour_letter(p)),
+            Some(Outcome::Draw) => "winner none".to_string(),
+            None => "winner unknown".to_string(),
         };
         if let Some(mv) = &solution.best_move {
             text += &format!(" move {mv}");
@@ -316,12 +466,7 @@ impl<G: Stepwise> Session for GameSession<G> {
     }
 
     fn undo(&mut self) -> bool {
-        if self.history.len() > 1 {
-            self.history.pop();
-            true
-        } else {
-            false
-        }
+        self.table.undo().is_ok()
     }
 
     fn result(&self) -> String {
@@ -367,6 +512,9 @@ fn session(
 /// The state of the protocol loop.
 struct Engine {
     game: Option<Box<dyn Session>>,
+    /// The clock of the side to move as `time_left` last gave it (milliseconds left and
+    /// the increment); `genmove` without a budget thinks by it.
+    time_left: Option<(u64, u64)>,
 }
 
 /// What a command asks the loop to do after its response.
@@ -390,7 +538,7 @@ impl Engine {
         args: &[&str],
         rest: &str,
         emit: &mut dyn FnMut(String),
-        interrupted: &mut dyn FnMut(&SearchSpec) -> bool,
+        interrupted: &mut dyn FnMut() -> bool,
     ) -> Result<(String, Next), String> {
         let done = |text: String| Ok((text, Next::Continue));
         let no_args = || {
@@ -426,6 +574,7 @@ impl Engine {
                 let game = session(id, None, size)?;
                 let text = game.position();
                 self.game = Some(game);
+                self.time_left = None;
                 done(text)
             }
             "position" => {
@@ -436,6 +585,7 @@ impl Engine {
                 let game = session(id, Some(rest), None)?;
                 let text = game.position();
                 self.game = Some(game);
+                self.time_left = None;
                 done(text)
             }
             "play" => match args {
@@ -446,8 +596,27 @@ impl Engine {
                 _ => Err("usage: play <move>".into()),
             },
             "genmove" => {
-                let spec = SearchSpec::parse(args)?;
-                done(self.game()?.genmove(&spec)?)
+                let time_left = self.time_left;
+                let game = self.game()?;
+                let default = match time_left {
+                    Some((left, increment)) => game.clock_budget(left, increment),
+                    None => SearchSpec::Level(Level::new(DEFAULT_LEVEL).expect("a level")),
+                };
+                let search = SearchArgs::parse(args, default, false)?;
+                done(game.genmove(&search, interrupted)?)
+            }
+            "time_left" => {
+                let [left, rest @ ..] = args else {
+                    return Err("usage: time_left <ms> [increment_ms]".into());
+                };
+                let left = bounded(left, left, 0, MAX_BUDGET)?;
+                let increment = match rest {
+                    [] => 0,
+                    [inc] => bounded(inc, inc, 0, MAX_BUDGET)?,
+                    _ => return Err("usage: time_left <ms> [increment_ms]".into()),
+                };
+                self.time_left = Some((left, increment));
+                done(String::new())
             }
             "moves" => no_args().and_then(|()| done(self.game()?.moves().join(" "))),
             "show" => no_args().and_then(|()| {
@@ -457,27 +626,25 @@ impl Engine {
                 done(format!("\n{}", lines.join("\n")))
             }),
             "analyze" => {
-                let spec = SearchSpec::parse(args)?;
-                done(
-                    self.game()?
-                        .analyze(&spec, emit, &mut || interrupted(&spec))?,
-                )
+                let default = SearchSpec::Level(Level::new(DEFAULT_LEVEL).expect("a level"));
+                let search = SearchArgs::parse(args, default, true)?;
+                done(self.game()?.analyze(&search, emit, interrupted)?)
             }
             // A `stop` that comes during an analysis ends it; then, or alone, it is done.
             "stop" => no_args().and_then(|()| done(String::new())),
             "solve" => {
-                let (mut nodes, mut time) = (None, None);
-                for arg in args {
-                    let parsed = arg.split_once('=').and_then(|(k, v)| {
-                        v.parse::<u64>().ok().filter(|&n| n > 0).map(|n| (k, n))
-                    });
-                    match parsed {
-                        Some(("nodes", n)) => nodes = Some(n),
-                        Some(("ms", n)) => time = Some(Duration::from_millis(n)),
+                let (mut nodes, mut ms) = (SOLVE_NODES, SOLVE_MS);
+                for &arg in args {
+                    match arg.split_once('=') {
+                        Some(("nodes", v)) => nodes = bounded(arg, v, 1, MAX_BUDGET)?,
+                        Some(("ms", v)) => ms = bounded(arg, v, 1, MAX_BUDGET)?,
                         _ => return Err(format!("'{arg}': a limit is nodes=N or ms=T")),
                     }
                 }
-                done(self.game()?.solve(nodes, time))
+                done(
+                    self.game()?
+                        .solve(nodes, Duration::from_millis(ms), interrupted),
+                )
             }
             "undo" => no_args().and_then(|()| {
                 let game = self.game()?;
@@ -507,22 +674,37 @@ fn split_command(line: &str) -> (Option<&str>, &str, &str) {
     }
 }
 
-/// The lines of the input, read by a thread of their own so that a running analysis can
-/// look for `stop` without waiting on the input.
+/// A line of the input: text, or bytes that are not UTF-8 (answered as a bad line).
+type InputLine = Result<String, ()>;
+
+/// The lines of the input, read by a thread of their own so that a running search can look
+/// for `stop` without waiting on the input.
 struct Input {
-    lines: Receiver<io::Result<String>>,
-    /// Lines read ahead while an analysis ran, to be run after it.
-    pending: VecDeque<io::Result<String>>,
+    lines: Receiver<io::Result<InputLine>>,
+    /// Lines read ahead while a search ran, to be run after it.
+    pending: VecDeque<io::Result<InputLine>>,
     /// Whether the input has ended.
     ended: bool,
 }
 
 impl Input {
-    fn new(input: impl BufRead + Send + 'static) -> Input {
+    fn new(mut input: impl BufRead + Send + 'static) -> Input {
         let (sender, lines) = mpsc::channel();
         thread::spawn(move || {
-            for line in input.lines() {
-                if sender.send(line).is_err() {
+            let mut bytes = Vec::new();
+            loop {
+                bytes.clear();
+                let line = match input.read_until(b'\n', &mut bytes) {
+                    Ok(0) => break,
+                    Ok(_) => {
+                        let text = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
+                        let text = text.strip_suffix(b"\r").unwrap_or(text);
+                        Ok(String::from_utf8(text.to_vec()).map_err(|_| ()))
+                    }
+                    Err(e) => Err(e),
+                };
+                let failed = line.is_err();
+                if sender.send(line).is_err() || failed {
                     break;
                 }
             }
@@ -535,13 +717,14 @@ impl Input {
     }
 
     /// The next line, or `None` at the end of the input.
-    fn next(&mut self) -> Option<io::Result<String>> {
+    fn next(&mut self) -> Option<io::Result<InputLine>> {
         self.pending.pop_front().or_else(|| self.lines.recv().ok())
     }
 
-    /// Reads what has arrived without waiting; whether it holds `stop` or `quit` (which end
-    /// an analysis), or, for an analysis without a budget, the end of the input.
-    fn interrupts(&mut self, search: &SearchSpec) -> bool {
+    /// Reads what has arrived without waiting; whether a search must stop: `stop` or
+    /// `quit` has come, or the input has ended (nobody is left to wait for the answer
+    /// longer than the search has run).
+    fn interrupts(&mut self) -> bool {
         loop {
             match self.lines.try_recv() {
                 Ok(line) => self.pending.push_back(line),
@@ -553,12 +736,12 @@ impl Input {
             }
         }
         let stops = self.pending.iter().any(|line| {
-            line.as_ref().is_ok_and(|l| {
+            matches!(line, Ok(Ok(l)) if {
                 let (_, name, _) = split_command(l.split('#').next().unwrap_or(""));
                 name == "stop" || name == "quit"
             })
         });
-        stops || (self.ended && *search == SearchSpec::Infinite)
+        stops || self.ended
     }
 }
 
@@ -567,10 +750,17 @@ pub(crate) fn run_protocol(
     input: impl BufRead + Send + 'static,
     mut output: impl Write,
 ) -> io::Result<()> {
-    let mut engine = Engine { game: None };
+    let mut engine = Engine {
+        game: None,
+        time_left: None,
+    };
     let mut input = Input::new(input);
     while let Some(line) = input.next() {
-        let line = line?;
+        let Ok(line) = line? else {
+            writeln!(output, "? the line is not UTF-8 text\n")?;
+            output.flush()?;
+            continue;
+        };
         // Comments and blank lines are ignored, as in GTP.
         let line = line.split('#').next().unwrap_or("");
         if line.trim().is_empty() {
@@ -589,7 +779,7 @@ pub(crate) fn run_protocol(
             let mut emit = |text: String| {
                 let _ = writeln!(output, "{text}").and_then(|()| output.flush());
             };
-            let mut interrupted = |search: &SearchSpec| input.interrupts(search);
+            let mut interrupted = || input.interrupts();
             engine.command(name, &args, rest, &mut emit, &mut interrupted)
         }));
         let reply = match outcome {
@@ -650,17 +840,27 @@ mod tests {
             (None, "position", "swaptimum ... R")
         );
         assert_eq!(split_command("3"), (Some("3"), "", ""));
+        let default = SearchSpec::Iterations(1);
+        let parse = |args: &[&str]| SearchArgs::parse(args, default, true);
         assert_eq!(
-            SearchSpec::parse(&["iters=5"]),
-            Ok(SearchSpec::Iterations(5))
+            parse(&["iters=5", "threads=2", "multipv=3"]),
+            Ok(SearchArgs {
+                budget: SearchSpec::Iterations(5),
+                threads: 2,
+                multipv: 3
+            })
         );
-        assert!(SearchSpec::parse(&["iters=-5"]).is_err());
-        assert!(SearchSpec::parse(&["level=0"]).is_err());
+        assert_eq!(parse(&[]).map(|a| a.budget), Ok(default));
+        assert!(parse(&["iters=-5"]).is_err());
+        assert!(parse(&["level=0"]).is_err());
+        assert!(parse(&["threads=65"]).is_err());
+        assert!(parse(&["ms=1", "iters=2"]).is_err());
+        assert!(SearchArgs::parse(&["multipv=2"], default, false).is_err());
     }
 
-    /// An analysis without a budget ends with the input (nobody is left to send `stop`),
-    /// and `stop` or `quit` queued behind a budgeted one ends it too; a queued command
-    /// that is neither waits for it.
+    /// A search ends with the input (nobody is left to send `stop`), and `stop` or `quit`
+    /// queued behind a budgeted one ends it too; a queued command that is neither waits
+    /// for it, and a line that is not UTF-8 is answered as a bad line.
     #[test]
     fn analyses_end_with_the_input_or_a_queued_stop() {
         let answers = responses("new swaptimum 3\nanalyze infinite");
@@ -670,7 +870,21 @@ mod tests {
         assert_eq!(answers.len(), 3, "{answers:?}");
         assert!(answers[1].contains("= bestmove "), "{answers:?}");
         let answers = responses("new swaptimum 4\nanalyze iters=500\nname");
-        assert!(answers[1].contains("info iterations 500 "), "{answers:?}");
+        assert_eq!(answers.len(), 3, "{answers:?}");
+        assert!(answers[2].starts_with("= swapboard"), "{answers:?}");
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_a_bad_line() {
+        let mut input = b"name\n\xff\xfe play\nresult\n".to_vec();
+        input.extend_from_slice(b"new flipstop 3\n");
+        let mut out = Vec::new();
+        run_protocol(io::Cursor::new(input), &mut out).expect("in-memory i/o");
+        let text = String::from_utf8(out).expect("utf-8");
+        let answers: Vec<&str> = text.split("\n\n").filter(|r| !r.is_empty()).collect();
+        assert_eq!(answers.len(), 4, "{answers:?}");
+        assert_eq!(answers[1], "? the line is not UTF-8 text");
+        assert!(answers[3].starts_with("= flipstop"), "{answers:?}");
     }
 
     /// Lines left out of generated sessions: searches (slow, and `analyze` streams) and

@@ -268,3 +268,114 @@ fn ends_cleanly_at_the_end_of_the_input() {
     let status = e.child.wait().expect("the engine ends");
     assert!(status.success());
 }
+
+/// Runs the engine on a whole input at once (as `printf ... | swapboard engine` does) and
+/// returns its responses and how long it took.
+fn piped(input: &[u8]) -> (Vec<String>, std::time::Duration) {
+    let started = std::time::Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_swapboard"))
+        .arg("engine")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the engine starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input)
+        .expect("the engine reads");
+    let out = child.wait_with_output().expect("the engine ends");
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    let answers = text
+        .split("\n\n")
+        .filter(|r| !r.is_empty())
+        .map(str::to_string)
+        .collect();
+    (answers, started.elapsed())
+}
+
+/// A `solve` of a board far too large to prove is bounded and stopped by the `stop` behind
+/// it: every command is answered and the engine exits within seconds.
+#[test]
+fn a_big_solve_is_stopped_and_every_command_answered() {
+    let (answers, took) = piped(b"new swaptimum 7\nsolve\nstop\nname\nquit\n");
+    assert_eq!(answers.len(), 5, "{answers:?}");
+    assert!(answers[1].starts_with("= winner unknown"), "{answers:?}");
+    assert_eq!(answers[2], "=");
+    assert_eq!(answers[3], "= swapboard");
+    assert_eq!(answers[4], "=");
+    assert!(took.as_secs() < 5, "{took:?}");
+    // The end of the input stops it too.
+    let (answers, took) = piped(b"new swaptimum 7\nsolve nodes=1000000000000 ms=100000000\n");
+    assert_eq!(answers.len(), 2, "{answers:?}");
+    assert!(took.as_secs() < 5, "{took:?}");
+}
+
+/// A genmove with a budget of days ends at `stop`, at `quit` and at the end of the input,
+/// with a legal move played.
+#[test]
+fn a_huge_genmove_obeys_stop_quit_and_the_end_of_the_input() {
+    for tail in ["stop\nposition\n", "quit\n", ""] {
+        let input = format!("new flipstop 9\ngenmove ms=100000000 threads=2\n{tail}");
+        let (answers, took) = piped(input.as_bytes());
+        assert!(took.as_secs() < 5, "{tail:?}: {took:?}");
+        assert!(answers.len() >= 2, "{tail:?}: {answers:?}");
+        assert!(
+            answers[1].starts_with("= ") && answers[1].len() > 2,
+            "{answers:?}"
+        );
+    }
+    let mut e = Engine::start();
+    e.ok("new flipstop 9");
+    e.write("genmove iters=1000000000000");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    e.write("stop");
+    let mv = e.response("genmove");
+    assert!(mv[0].starts_with("= "), "{mv:?}");
+    assert_eq!(e.response("stop"), ["="]);
+    assert!(e.ok("position").contains('R'));
+}
+
+/// `analyze ... multipv=N` streams N numbered lines per report; `threads=N` is bounded;
+/// `time_left` makes a budgetless genmove think by the clock.
+#[test]
+fn multipv_threads_and_time_left() {
+    let mut e = Engine::start();
+    e.ok("new swaptimum 5");
+    let lines = e.send("analyze iters=2000 multipv=3 threads=2");
+    let (last, infos) = lines.split_last().expect("a response");
+    assert!(last.starts_with("= bestmove "), "{lines:?}");
+    let final_infos: Vec<&String> = infos.iter().rev().take(3).collect();
+    for (k, info) in final_infos.iter().rev().enumerate() {
+        assert!(
+            info.contains(&format!(" multipv {} move ", k + 1)),
+            "{lines:?}"
+        );
+    }
+    assert!(e.error("analyze iters=10 threads=0").contains("threads=0"));
+    assert!(e.error("analyze iters=10 threads=1000").contains("1 to 64"));
+    assert!(e.error("genmove iters=10 multipv=2").contains("multipv"));
+    assert_eq!(e.ok("time_left 3000 100"), "");
+    let started = std::time::Instant::now();
+    assert!(!e.ok("genmove").is_empty());
+    // 3 s left and 0.1 s increment: a share of the time (a fraction of a second).
+    assert!(
+        started.elapsed().as_millis() < 2_000,
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(e.error("time_left").contains("usage"));
+    assert!(e.error("time_left -5").contains("-5"));
+}
+
+/// Cells are read in any case, and a line that is not UTF-8 is answered as a bad line.
+#[test]
+fn cells_in_any_case_and_lines_that_are_not_utf8() {
+    let (answers, _) = piped(b"new swaptimum 5\nplay C3\n\xff\xfe\nposition\n");
+    assert_eq!(answers.len(), 4, "{answers:?}");
+    assert_eq!(answers[1], "= c3");
+    assert_eq!(answers[2], "? the line is not UTF-8 text");
+    assert!(answers[3].contains(".R"), "{answers:?}");
+}

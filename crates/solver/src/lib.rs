@@ -80,6 +80,8 @@ pub enum Stop {
     NodeLimit,
     /// The time limit was reached.
     TimeLimit,
+    /// The caller asked the search to stop ([`Solver::with_stop`]).
+    Requested,
     /// The search came back to a position already on its path: the game can cycle here,
     /// and a proof search cannot settle a cycle.
     Repetition,
@@ -90,6 +92,7 @@ impl fmt::Display for Stop {
         f.write_str(match self {
             Stop::NodeLimit => "the node limit was reached",
             Stop::TimeLimit => "the time limit was reached",
+            Stop::Requested => "the search was stopped",
             Stop::Repetition => {
                 "the search met a position repeated on its own path (the game can cycle, and \
                  a proof search cannot settle a cycle)"

@@ -1,4 +1,6 @@
 use std::ops::ControlFlow;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use swapboard_core::{Game, Outcome, Player};
@@ -39,6 +41,8 @@ pub struct Solver<G: Game> {
     nodes: u64,
     started: Instant,
     stopped: Option<Stop>,
+    /// Raised by another thread to stop the search (a GUI's `stop`).
+    stop_flag: Option<Arc<AtomicBool>>,
     next_report: u64,
     /// The root's numbers as its search last combined them (the root's table entry is
     /// written only when its search returns).
@@ -78,11 +82,18 @@ impl<G: Game> Solver<G> {
             nodes: 0,
             started: Instant::now(),
             stopped: None,
+            stop_flag: None,
             next_report: 0,
             root: Numbers::UNKNOWN,
             path: Vec::new(),
             pools: Vec::new(),
         }
+    }
+
+    /// The solver, stopped (with [`Stop::Requested`]) soon after `flag` is raised.
+    pub fn with_stop(mut self, flag: Arc<AtomicBool>) -> Solver<G> {
+        self.stop_flag = Some(flag);
+        self
     }
 
     /// Forgets what earlier searches proved.
@@ -238,6 +249,14 @@ impl<G: Game> Solver<G> {
                 .is_some_and(|t| self.started.elapsed() >= t)
         {
             self.stopped.get_or_insert(Stop::TimeLimit);
+        }
+        if self.nodes.is_multiple_of(CLOCK_EVERY)
+            && self
+                .stop_flag
+                .as_ref()
+                .is_some_and(|f| f.load(Ordering::Relaxed))
+        {
+            self.stopped.get_or_insert(Stop::Requested);
         }
         if self.nodes >= self.next_report {
             self.next_report = self.nodes + self.options.progress_every;

@@ -113,6 +113,19 @@ fn limits_give_an_honest_unknown() {
     assert!(reports >= 4, "{reports}");
 }
 
+/// A raised stop flag ends a search that no limit would end soon, with no result.
+#[test]
+fn a_raised_flag_stops_the_search() {
+    let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let pos = Swaptimum::start(7).unwrap();
+    let solution = Solver::new(small())
+        .with_stop(flag)
+        .solve(&pos, &mut |_| {});
+    assert_eq!(solution.outcome, None);
+    assert_eq!(solution.stopped, Some(Stop::Requested));
+    assert!(solution.nodes <= 2_048, "{}", solution.nodes);
+}
+
 /// Random positions of a game on an n x n board with `empty` cells left, by random play
 /// from the start (unfinished ones only).
 fn random_positions<G: Game>(n: usize, empty: usize, count: usize, seed: u64) -> Vec<G> {
