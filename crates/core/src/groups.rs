@@ -140,6 +140,12 @@ impl Groups {
         self.sides[root] == BOTH_SIDES
     }
 
+    /// The slot that stands for the group of the stone on `slot`: two stones are in one
+    /// group exactly when their roots are equal.
+    pub fn root(&mut self, slot: usize) -> usize {
+        self.find(slot)
+    }
+
     fn find(&mut self, mut slot: usize) -> usize {
         while usize::from(self.parent[slot]) != slot {
             let grand = self.parent[usize::from(self.parent[slot])];

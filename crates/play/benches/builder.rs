@@ -6,7 +6,6 @@
 //! `cargo bench -p swapboard-play`. Figures and the machine are in docs/PERFORMANCE.md.
 
 use std::hint::black_box;
-use std::ops::ControlFlow;
 
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -22,30 +21,34 @@ fn main() {
 const CROWDED: &str = "scware ..WR.R.RWW./...R.....W./WWWR.W.R..R/......RRW../.RW..W..WW./.R......R../\
                        .RW..RWRR../.RW......../.....R..R../.W.W....R.W/WWR..W....R W g";
 
-/// A 26x26 board after 240 random placements, then with the growth flag set (the text's
-/// last field), so that growths are legal.
+/// A 26x26 board after 240 random placements (growths skipped, so that the board fills
+/// evenly and nobody has won), then with the growth flag set (the text's last field), so
+/// that growths are legal.
 fn crowded_26() -> Scware {
     let mut p = Scware::start(26).unwrap();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
-    for _ in 0..240 {
-        let Some(m) = p.random_move(&mut rng) else {
-            break;
-        };
-        p.play_unchecked(&m);
+    let mut placed = 0;
+    while placed < 240 {
+        let m = p.random_move(&mut rng).expect("a move");
+        if matches!(&m, ScwareMove::Stones { cells, new_group: None } if cells.len() == 1) {
+            p.play_unchecked(&m);
+            placed += 1;
+        }
     }
     let text = p.to_string();
     let grown = format!("{} g", text.rsplit_once(' ').expect("a flag field").0);
-    grown.parse().expect("a position with the flag set")
+    let grown: Scware = grown.parse().expect("a position with the flag set");
+    assert!(grown.outcome().is_none(), "{grown}");
+    grown
 }
 
-/// The first cell of a growth with the most next cells, among the first few thousand
-/// moves: the costliest click there is.
+/// The first cell of a growth with the most next cells, among a thousand random moves:
+/// the costliest click there is.
 fn costliest_click(p: &Scware) -> Selection {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
     let mut best = (0, Selection::default());
-    let mut seen = 0;
-    let _ = p.for_each_move(|m| {
-        seen += 1;
-        if let ScwareMove::Stones { cells, .. } = &m
+    for _ in 0..1_000 {
+        if let Some(ScwareMove::Stones { cells, .. }) = p.random_move(&mut rng)
             && cells.len() > 1
         {
             let first = Selection {
@@ -57,12 +60,7 @@ fn costliest_click(p: &Scware) -> Selection {
                 best = (n, first);
             }
         }
-        if seen > 2_000 {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
-    });
+    }
     assert!(best.0 > 0, "a growth that can go on");
     best.1
 }

@@ -14,7 +14,7 @@
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
-use swapboard_core::{Game, Player, Stepwise};
+use swapboard_core::{Game, Groups, Player, Stepwise};
 use swapboard_flipstop::{Flipstop, FlipstopMove};
 use swapboard_grid::{Cell, CellSet};
 use swapboard_rapid_transit::{Move as TransitMove, RapidTransit};
@@ -366,31 +366,55 @@ fn curable(pos: &Scware, mv: &ScwareMove) -> bool {
     pos.breaks_only_the_restriction(mv)
 }
 
-/// Whether a growth is legal, or may become legal with more stones: a cell that may come
-/// next.
-fn may_grow_into(pos: &Scware, mv: &ScwareMove) -> bool {
-    match pos.check_move(mv) {
-        Ok(()) => true,
-        Err(_) => {
-            matches!(
-                mv,
-                ScwareMove::Stones {
-                    new_group: None,
-                    ..
-                }
-            ) && curable(pos, mv)
-        }
-    }
-}
-
-/// The cells that may come next in a growth being built: one check per empty cell, never
-/// a list of growths.
+/// The cells that may come next in a growth being built, found from the board's groups
+/// without any list of growths or any check of a whole move: cells touching a stone of the
+/// mover's (a growth stone grows the groups it touches) whose groups no chosen cell grows
+/// already (a group grows by one stone); after `+`, the cells touching none of the mover's
+/// stones (the new group). The rules judge the move again at each click, so a cell offered
+/// here may still be refused; a cell left out can never come next.
 fn growth_cells(pos: &Scware, selection: &Selection) -> Vec<Cell> {
-    pos.board()
-        .square()
+    let board = pos.board();
+    let square = board.square();
+    let own = Some(pos.to_move());
+    let mut groups = Groups::new(board);
+    // The roots of the own groups next to a cell (at most four).
+    let mut roots_next_to = |c: Cell| {
+        let slot = square.slot(c);
+        let mut roots = [usize::MAX; 4];
+        for (k, &d) in square.orthogonal().iter().enumerate() {
+            let n = slot.wrapping_add_signed(d);
+            if board.get(n).player() == own {
+                roots[k] = groups.root(n);
+            }
+        }
+        roots
+    };
+    let open = |c: Cell| board.at(c).player().is_none() && !selection.contains(c);
+    if selection.split == Some(selection.cells.len()) {
+        let chosen: Vec<usize> = selection.cells.iter().map(|&c| square.slot(c)).collect();
+        return square
+            .cells()
+            .filter(|&c| open(c))
+            .filter(|&c| {
+                let slot = square.slot(c);
+                square.orthogonal().iter().all(|&d| {
+                    let n = slot.wrapping_add_signed(d);
+                    board.get(n).player() != own && !chosen.contains(&n)
+                })
+            })
+            .collect();
+    }
+    let mut grown = Vec::new();
+    for &c in &selection.cells {
+        grown.extend(roots_next_to(c).into_iter().filter(|&r| r != usize::MAX));
+    }
+    square
         .cells()
-        .filter(|&c| !selection.contains(c))
-        .filter(|&c| scware_move(&selection.with(c)).is_some_and(|m| may_grow_into(pos, &m)))
+        .filter(|&c| open(c))
+        .filter(|&c| {
+            let roots = roots_next_to(c);
+            roots.iter().any(|&r| r != usize::MAX) && !roots.iter().any(|r| grown.contains(r))
+        })
         .collect()
 }
 
@@ -474,6 +498,35 @@ mod tests {
         assert!(mended.ready().is_some(), "{mended:?}");
         let refused = pos.draft(&selection(&["b3", "e5"]));
         assert!(refused.refusal().is_some(), "{refused:?}");
+    }
+
+    /// Red's balancing move: a growth, `+`, then a cell touching none of Red's stones,
+    /// offered among the next cells and completing the move at once.
+    #[test]
+    fn a_balancing_move_ends_with_a_new_group() {
+        let pos: Scware = "scware ...../..W../...../.R.../..... R -".parse().unwrap();
+        let mut s = selection(&["a2"]);
+        let growth = pos.draft(&s);
+        assert!(growth.ready().is_some() && growth.more, "{growth:?}");
+        assert!(
+            growth.prompt.contains(", + then a cell"),
+            "{}",
+            growth.prompt
+        );
+        assert!(s.end_growth());
+        let after_plus = pos.draft(&s);
+        let a4: Cell = "a4".parse().unwrap();
+        assert!(after_plus.next.contains(&a4), "{after_plus:?}");
+        assert!(
+            !after_plus.next.contains(&"a3".parse().unwrap()),
+            "a3 touches a2"
+        );
+        let done = pos.draft(&s.with(a4));
+        assert_eq!(
+            done.ready().map(ToString::to_string).as_deref(),
+            Some("a2+a4")
+        );
+        assert!(!done.more);
     }
 
     #[test]
