@@ -8,7 +8,7 @@ use anyhow::Context as _;
 use swapboard_arena::{MatchSettings, PlayerSpec, run_match};
 use swapboard_core::Stepwise;
 
-use crate::commands::start;
+use crate::commands::{parse_position, start};
 use crate::error::{CliError, CliResult};
 use crate::output::{Output, progress_bar};
 
@@ -18,8 +18,11 @@ pub(crate) struct ArenaArgs {
     /// The game (swaptimum, flipstop, ...).
     pub(crate) game: String,
     /// The board side (default: the game's own).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "start")]
     size: Option<usize>,
+    /// Play every game from this position text instead of the start.
+    #[arg(long, value_name = "TEXT")]
+    start: Option<String>,
     /// The number of games; the players take the first move in turn.
     #[arg(long)]
     games: u64,
@@ -45,7 +48,10 @@ pub(crate) struct ArenaArgs {
 
 /// Runs the match described by `args` on game `G`.
 pub(crate) fn arena<G: Stepwise>(args: &ArenaArgs, out: &mut Output) -> CliResult {
-    let start_pos = start::<G>(args.size)?;
+    let start_pos = match &args.start {
+        Some(text) => parse_position::<G>(text)?,
+        None => start::<G>(args.size)?,
+    };
     let players: Vec<PlayerSpec> = args
         .players
         .iter()

@@ -102,3 +102,116 @@ fn bad_options_are_refused_with_exit_2() {
         assert!(err.contains(why), "{args:?}: {err}");
     }
 }
+
+/// A lone Swaptimum placement that forms a crosscut opens its swap step (the swap typed on
+/// the next line, cells in any case); `position` prints the position text.
+#[test]
+fn a_crosscut_placement_alone_asks_for_its_swap() {
+    // 3 x 3 after a1 b1 b2: Blue at a2 forms a crosscut.
+    let (code, out) = play(&["swaptimum", "--size", "3"], "A1\nb1\nb2\na2\nposition\n");
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("a2 forms a crosscut: choose the two checkers to swap (one of: "),
+        "{out}"
+    );
+    assert!(out.contains("position: swaptimum"), "{out}");
+    let swap = out
+        .lines()
+        .find_map(|l| l.split_once("(one of: "))
+        .map(|(_, cells)| {
+            cells
+                .trim_end_matches(')')
+                .split(' ')
+                .take(1)
+                .collect::<Vec<_>>()
+        })
+        .expect("the cells offered");
+    let (code, out) = play(
+        &["swaptimum", "--size", "3"],
+        &format!("a1\nb1\nb2\na2\n{}\n", swap[0].to_uppercase()),
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("with which checker?"), "{out}");
+}
+
+/// `--position` starts from a position text; `--resume` continues the record of an
+/// unfinished game, kept after every move in the --out file.
+#[test]
+fn a_game_is_resumed_from_its_record() {
+    let dir = std::env::temp_dir().join(format!("swapboard-resume-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let file = dir.join("game.txt");
+    let path = file.to_str().expect("a UTF-8 path");
+    let (code, _) = play(
+        &["swaptimum", "--size", "3", "--out", path],
+        "a1\nc1\nquit\n",
+    );
+    assert_eq!(code, 0);
+    let kept = std::fs::read_to_string(&file).expect("the record");
+    assert!(kept.contains("[Termination \"unfinished\"]"), "{kept}");
+    assert!(kept.contains("1. a1 2. c1 *"), "{kept}");
+    let (code, out) = play(&["swaptimum", "--resume", path], "a2\nc2\na3\n");
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("game over: Red wins"), "{out}");
+    let kept = std::fs::read_to_string(&file).expect("the record");
+    assert!(kept.contains("1. a1 2. c1 3. a2 4. c2 5. a3 R"), "{kept}");
+    let (code, _) = play(&["swaptimum", "--resume", path], "");
+    assert_ne!(code, 0, "a finished game cannot be resumed");
+    let (code, out) = play(
+        &["swaptimum", "--position", "swaptimum R../.../... B"],
+        "resign\n",
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("game over: Blue resigned: Red wins"), "{out}");
+    assert!(out.contains("[Termination \"resigned\"]"), "{out}");
+    assert!(out.contains("[Start \"swaptimum R../.../... B\"]"), "{out}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `arena --start` plays every game from the position given, and the records say so.
+#[test]
+fn an_arena_starts_from_a_position() {
+    let dir = std::env::temp_dir().join(format!("swapboard-arena-start-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let file = dir.join("games.txt");
+    let out = Command::new(env!("CARGO_BIN_EXE_swapboard"))
+        .args([
+            "arena",
+            "swaptimum",
+            "--start",
+            "swaptimum R../.../... B",
+            "--games",
+            "2",
+        ])
+        .args(["--player", "random", "--player", "random", "--out"])
+        .arg(&file)
+        .output()
+        .expect("the binary runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let records = std::fs::read_to_string(&file).expect("the records");
+    assert_eq!(
+        records
+            .matches("[Start \"swaptimum R../.../... B\"]")
+            .count(),
+        2,
+        "{records}"
+    );
+    let bad = Command::new(env!("CARGO_BIN_EXE_swapboard"))
+        .args([
+            "arena",
+            "swaptimum",
+            "--start",
+            "flipstop ... R",
+            "--games",
+            "1",
+        ])
+        .args(["--player", "random", "--player", "random"])
+        .output()
+        .expect("the binary runs");
+    assert_eq!(bad.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -3,7 +3,8 @@
 
 use std::io::BufRead;
 
-use swapboard_play::{Opponent, Playable, Table};
+use swapboard_grid::Cell;
+use swapboard_play::{Opponent, Playable, Selection, Table};
 
 use super::{Keeper, Stopwatch};
 use crate::error::{CliError, CliResult};
@@ -41,6 +42,9 @@ pub(super) fn run<G: Playable>(
     out.line(HELP)?;
     board(&table, out)?;
     let mut bytes = Vec::new();
+    // The cells of a move being built over several lines (a lone Swaptimum placement that
+    // forms a crosscut waits for its swap).
+    let mut building = Selection::default();
     loop {
         if let Some(ending) = table.ending_text() {
             out.line(format!("game over: {ending}"))?;
@@ -75,6 +79,15 @@ pub(super) fn run<G: Playable>(
             continue;
         };
         let text = line.trim();
+        if !building.cells.is_empty() {
+            match cells_of(text) {
+                Some(cells) => {
+                    building = build(&mut table, building, &cells, &clock, keeper, out)?;
+                    continue;
+                }
+                None => building = Selection::default(),
+            }
+        }
         match text {
             "" => {}
             _ if text.starts_with('#') => {}
@@ -118,9 +131,67 @@ pub(super) fn run<G: Playable>(
             }
             _ => match table.play(table.ply(), text, clock.now()) {
                 Ok(_) => after_move(&table, keeper, out)?,
-                Err(reason) => out.line(format!("refused: {reason}"))?,
+                Err(reason) => match cells_of(text).as_deref() {
+                    // A lone cell that starts a longer move opens its next step.
+                    Some(&[cell])
+                        if table
+                            .position()
+                            .draft(&Selection::default().with(cell))
+                            .more =>
+                    {
+                        building = build(&mut table, building, &[cell], &clock, keeper, out)?;
+                    }
+                    _ => out.line(format!("refused: {reason}"))?,
+                },
             },
         }
     }
     Ok(table)
+}
+
+/// The cells of a line of cell names separated by spaces, commas or dashes (any case), or
+/// `None` if it holds anything else.
+fn cells_of(text: &str) -> Option<Vec<Cell>> {
+    let cells: Option<Vec<Cell>> = text
+        .split(|c: char| c.is_whitespace() || c == ',' || c == '-')
+        .filter(|w| !w.is_empty())
+        .map(|w| w.to_ascii_lowercase().parse().ok())
+        .collect();
+    cells.filter(|c| !c.is_empty())
+}
+
+/// Adds `cells` to the move being built: plays it once complete, says what may come next
+/// otherwise, and returns what is still being built.
+fn build<G: Playable>(
+    table: &mut Table<G>,
+    mut building: Selection,
+    cells: &[Cell],
+    clock: &Stopwatch,
+    keeper: &Keeper,
+    out: &mut Output,
+) -> Result<Selection, CliError> {
+    let mut draft = table.position().draft(&building);
+    for &cell in cells {
+        building = building.with(cell);
+        draft = table.position().draft(&building);
+        if let Some(reason) = draft.refusal() {
+            out.line(format!("refused: {cell}: {reason}"))?;
+            return Ok(Selection::default());
+        }
+    }
+    match (draft.ready(), draft.more) {
+        (Some(mv), false) => {
+            let mv = mv.clone();
+            table
+                .play_move(table.ply(), &mv, clock.now())
+                .map_err(|e| CliError::bad(e.to_string()))?;
+            after_move(table, keeper, out)?;
+            Ok(Selection::default())
+        }
+        _ => {
+            let next: Vec<String> = draft.next.iter().map(Cell::to_string).collect();
+            out.line(format!("{} (one of: {})", draft.prompt, next.join(" ")))?;
+            Ok(building)
+        }
+    }
 }
