@@ -3,6 +3,7 @@
 
 use std::io::{IsTerminal, Write};
 use std::time::Duration;
+use swapboard_play::words::outcome_text;
 
 use swapboard_ai::{Analysis, Budget, Config, Mcts};
 use swapboard_core::{Game, Outcome, Stepwise};
@@ -80,14 +81,6 @@ pub(crate) fn analyze<G: Stepwise>(args: &AnalyzeArgs, out: &mut Output) -> CliR
     out.text(table::<G>(&pos, &analysis, args.lines))
 }
 
-/// A result in words: `R wins`, `draw`.
-fn result_words<G: Game>(outcome: Outcome) -> String {
-    match outcome {
-        Outcome::Win(p) => format!("{} wins", G::colour_letter(p)),
-        Outcome::Draw => "draw".to_string(),
-    }
-}
-
 /// The analysis as a table: a header line, then one line per move.
 fn table<G: Game>(pos: &G, analysis: &Analysis<G::Move>, lines: usize) -> String {
     let mut text = format!(
@@ -98,11 +91,11 @@ fn table<G: Game>(pos: &G, analysis: &Analysis<G::Move>, lines: usize) -> String
         analysis.nodes
     );
     if let Some(outcome) = analysis.proven {
-        text += &format!(", proven: {}", result_words::<G>(outcome));
+        text += &format!(", proven: {}", outcome_text::<G>(outcome));
     }
     text.push('\n');
     if let Some(outcome) = pos.outcome() {
-        text += &format!("the game is over: {}\n", result_words::<G>(outcome));
+        text += &format!("the game is over: {}\n", outcome_text::<G>(outcome));
         return text;
     }
     text += &format!("{:<16} {:>9} {:>7}  pv\n", "move", "visits", "win");

@@ -3,6 +3,7 @@
 
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
+use swapboard_play::words::outcome_text;
 
 use swapboard_core::{Game, Outcome, Player};
 use swapboard_solver::{MoveResult, Options, Progress, Solution, Solver};
@@ -137,11 +138,7 @@ pub(crate) fn solve<G: Game>(args: &SolveArgs, out: &mut Output) -> CliResult {
     }
     let solution = run_solver(&mut solver, &pos);
     if let Some(outcome) = pos.outcome() {
-        let what = match outcome {
-            Outcome::Win(p) => format!("{} has won", named::<G>(p)),
-            Outcome::Draw => "drawn, neither player can move".to_string(),
-        };
-        out.line(format!("the game is over: {what}"))?;
+        out.line(format!("the game is over: {}", outcome_text::<G>(outcome)))?;
     }
     out.line(winner_line::<G>(&solution))?;
     if let Some(line) = move_line(&pos, &solution) {

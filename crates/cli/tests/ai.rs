@@ -220,7 +220,7 @@ fn analyze_finds_the_winning_move_and_knows_a_finished_game() {
     let over = stdout(&swapboard(&["apply", pos, "c1"]));
     let over = over.lines().next().expect("a position");
     let out = stdout(&swapboard(&["analyze", over, "--iterations", "10"]));
-    assert!(out.contains("the game is over: R wins"), "{out}");
+    assert!(out.contains("the game is over: Red wins"), "{out}");
 }
 
 #[test]

@@ -86,7 +86,7 @@ fn limits_answer_unknown_and_exit_0() {
 #[test]
 fn a_finished_game_is_reported_as_such() {
     let report = ok(&["solve", "swaptimum R../R../R.. B"]);
-    assert_eq!(field(&report, "the game is over"), "R (Red) has won");
+    assert_eq!(field(&report, "the game is over"), "Red wins");
     assert_eq!(field(&report, "winner"), "R (Red)");
     assert_eq!(field(&report, "nodes"), "0");
 }
