@@ -1,6 +1,8 @@
 //! A game in progress: who sits at each side, the moves with the time each took, the clock,
 //! undo, and how the game ended.
 
+use std::ops::ControlFlow;
+
 use serde::{Deserialize, Serialize};
 use swapboard_core::{BoardView, Game, MoveError, Player, PositionError};
 
@@ -179,7 +181,17 @@ impl<G: Playable> Table<G> {
         if self.ended.is_some() {
             return None;
         }
-        match self.position().legal_moves().as_slice() {
+        // Two moves are enough to know: a Scware position can have millions.
+        let mut moves = Vec::with_capacity(2);
+        let _ = self.position().for_each_move(|m| {
+            moves.push(m);
+            if moves.len() == 2 {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        match moves.as_slice() {
             [only] if is_pass::<G>(only) => Some(only.clone()),
             _ => None,
         }

@@ -585,4 +585,35 @@ mod tests {
         assert!(app.selection.cells.is_empty());
         assert_eq!(shown(&app), "·");
     }
+
+    /// Earlier boards are viewed without taking moves back, and no cell is chosen meanwhile.
+    #[test]
+    fn earlier_boards_are_browsed_without_undoing() {
+        let pos: Swaptimum = "swaptimum ...../...../...../...../..... R".parse().unwrap();
+        let people = [Seat::Person("ann".into()), Seat::Person("bob".into())];
+        let ai = Opponent::new(Level::MIN, &pos, 1);
+        let table = Table::new(
+            pos,
+            people,
+            TimeControl::None,
+            UndoPolicy::Allowed,
+            Millis(0),
+        );
+        let keeper = Keeper { path: None };
+        let mut app = App::new(table, ai, &keeper);
+        app.command("c3");
+        app.command("b2");
+        assert_eq!(app.table.ply(), 2);
+        app.browse(-1);
+        assert_eq!(app.viewing, Some(1));
+        app.browse(-5);
+        assert_eq!(app.viewing, Some(0));
+        app.choose("a1".parse().unwrap());
+        assert!(
+            app.selection.cells.is_empty(),
+            "no move is built while looking back"
+        );
+        app.browse(9);
+        assert_eq!((app.viewing, app.table.ply()), (None, 2));
+    }
 }
