@@ -1,7 +1,7 @@
 //! `swapboard engine`, driven as a GUI drives it: commands on standard input, responses on
 //! standard output (`docs/ENGINE-PROTOCOL.md`).
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 /// A running engine and the ends of its pipes.
@@ -273,21 +273,13 @@ fn ends_cleanly_at_the_end_of_the_input() {
 /// returns its responses and how long it took.
 fn piped(input: &[u8]) -> (Vec<String>, std::time::Duration) {
     let started = std::time::Instant::now();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_swapboard"))
-        .arg("engine")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("the engine starts");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input)
-        .expect("the engine reads");
-    let out = child.wait_with_output().expect("the engine ends");
-    assert!(out.status.success());
-    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    let mut e = Engine::start();
+    let mut stdin = e.input.take().expect("stdin");
+    stdin.write_all(input).expect("the engine reads");
+    drop(stdin);
+    let mut text = String::new();
+    e.output.read_to_string(&mut text).expect("UTF-8 answers");
+    assert!(e.child.wait().expect("the engine ends").success());
     let answers = text
         .split("\n\n")
         .filter(|r| !r.is_empty())

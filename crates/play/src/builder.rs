@@ -193,6 +193,14 @@ pub trait Build: Stepwise {
     fn first_prompt(&self) -> String;
 }
 
+/// The draft of a whole move: complete if the rules allow it, else refused with their words.
+fn checked<G: Game>(pos: &G, mv: G::Move) -> Draft<G::Move> {
+    match pos.check_move(&mv) {
+        Ok(()) => Draft::complete(mv),
+        Err(e) => Draft::refused(e.to_string()),
+    }
+}
+
 fn sorted(mut cells: Vec<Cell>) -> Vec<Cell> {
     cells.sort();
     cells.dedup();
@@ -251,10 +259,7 @@ impl Build for Swaptimum {
             }
             [x, y] => {
                 let mv = SwaptimumMove::place_swap(placed, x, y);
-                match self.check_move(&mv) {
-                    Ok(()) => Draft::complete(mv),
-                    Err(e) => Draft::refused(e.to_string()),
-                }
+                checked(self, mv)
             }
             _ => Draft::refused("a Swaptimum move has at most three cells"),
         }
@@ -271,10 +276,7 @@ impl Build for Flipstop {
             [] => Draft::more(Vec::new(), self.first_prompt()),
             [cell] => {
                 let mv = FlipstopMove::Place(cell);
-                match self.check_move(&mv) {
-                    Ok(()) => Draft::complete(mv),
-                    Err(e) => Draft::refused(e.to_string()),
-                }
+                checked(self, mv)
             }
             _ => Draft::refused("a Flipstop move is one cell"),
         }
@@ -327,10 +329,7 @@ impl Build for RapidTransit {
                     terminal: piece,
                     partner,
                 };
-                match self.check_move(&mv) {
-                    Ok(()) => Draft::complete(mv),
-                    Err(e) => Draft::refused(e.to_string()),
-                }
+                checked(self, mv)
             }
             _ => Draft::refused(
                 "a Rapid Transit move is two cells: a terminal piece and its partner",

@@ -552,11 +552,11 @@ mod tests {
     use super::App;
     use crate::play::Keeper;
 
-    /// A Swaptimum placement that forms a crosscut waits for its swap: its cell shows the
-    /// mover's checker meanwhile, and goes back to empty when the choice is taken back.
-    #[test]
-    fn a_pending_placement_shows_the_movers_checker() {
-        let pos: Swaptimum = "swaptimum ...../...../...../.R.../RB... B".parse().unwrap();
+    /// Writes no record.
+    static NO_RECORD: Keeper = Keeper { path: None };
+
+    /// The screen of a game of two people from `pos`.
+    fn two_people(pos: Swaptimum) -> App<'static, Swaptimum> {
         let people = [Seat::Person("ann".into()), Seat::Person("bob".into())];
         let ai = Opponent::new(Level::MIN, &pos, 1);
         let table = Table::new(
@@ -566,8 +566,15 @@ mod tests {
             UndoPolicy::Allowed,
             Millis(0),
         );
-        let keeper = Keeper { path: None };
-        let mut app = App::new(table, ai, &keeper);
+        App::new(table, ai, &NO_RECORD)
+    }
+
+    /// A Swaptimum placement that forms a crosscut waits for its swap: its cell shows the
+    /// mover's checker meanwhile, and goes back to empty when the choice is taken back.
+    #[test]
+    fn a_pending_placement_shows_the_movers_checker() {
+        let pos: Swaptimum = "swaptimum ...../...../...../.R.../RB... B".parse().unwrap();
+        let mut app = two_people(pos);
         let a2: Cell = "a2".parse().unwrap();
         let shown = |app: &App<'_, Swaptimum>| {
             let view = app.table.view();
@@ -590,17 +597,7 @@ mod tests {
     #[test]
     fn earlier_boards_are_browsed_without_undoing() {
         let pos: Swaptimum = "swaptimum ...../...../...../...../..... R".parse().unwrap();
-        let people = [Seat::Person("ann".into()), Seat::Person("bob".into())];
-        let ai = Opponent::new(Level::MIN, &pos, 1);
-        let table = Table::new(
-            pos,
-            people,
-            TimeControl::None,
-            UndoPolicy::Allowed,
-            Millis(0),
-        );
-        let keeper = Keeper { path: None };
-        let mut app = App::new(table, ai, &keeper);
+        let mut app = two_people(pos);
         app.command("c3");
         app.command("b2");
         assert_eq!(app.table.ply(), 2);
