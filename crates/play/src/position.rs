@@ -12,6 +12,7 @@ use swapboard_swaptimum::Swaptimum;
 
 use std::ops::ControlFlow;
 
+use crate::builder::{Build, Draft, Selection};
 use crate::game::{GameFn, GameId, Playable};
 
 /// A position of one of the games of [`GameId::ALL`]. It serialises as its contract text,
@@ -148,6 +149,12 @@ impl AnyPosition {
     pub fn view(&self) -> BoardView {
         each!(self, p => p.view())
     }
+
+    /// What the cells chosen so far make, the move written as text: the move builder of
+    /// [`crate::builder`] for a client that knows no game.
+    pub fn draft(&self, selection: &Selection) -> Draft<String> {
+        each!(self, p => p.draft(selection).to_text())
+    }
 }
 
 fn game_of<G: Playable>(_: &G) -> GameId {
@@ -216,6 +223,16 @@ mod tests {
         assert!(pos.play_text("z9").is_err());
         assert_eq!(pos.play_text("C3").unwrap(), "c3");
         assert!(pos.play_text("c3").is_err());
+    }
+
+    #[test]
+    fn the_builder_answers_for_any_game() {
+        let pos = AnyPosition::start(GameId::Flipstop, 5).unwrap();
+        let c3 = Selection::default().with("c3".parse().unwrap());
+        assert_eq!(pos.draft(&c3).ready().map(String::as_str), Some("c3"));
+        let pos = AnyPosition::start(GameId::RapidTransit, 4).unwrap();
+        let first = pos.draft(&Selection::default());
+        assert!(first.more && first.prompt.contains("terminal"), "{first:?}");
     }
 
     #[test]
