@@ -45,12 +45,22 @@ impl<G: Stepwise> Bot<G> {
     /// The bot's move in `position` (the position of the game so far), or `None` when the
     /// game is over.
     pub fn choose(&mut self, position: &G) -> Option<G::Move> {
+        self.choose_within(position, None)
+    }
+
+    /// [`Bot::choose`], a search thinking no longer than `limit` whatever its budget (the
+    /// time a clock allows).
+    pub fn choose_within(&mut self, position: &G, limit: Option<Duration>) -> Option<G::Move> {
         match &mut self.kind {
             Kind::Random => baseline::random_move(position, &mut self.rng),
             Kind::Greedy => baseline::greedy_move(position, &mut self.rng),
             Kind::Search(search, budget) => {
                 search.set_position(position.clone());
-                search.think(budget);
+                let mut budget = budget.clone();
+                if let Some(limit) = limit {
+                    budget.time = Some(budget.time.map_or(limit, |t| t.min(limit)));
+                }
+                search.think(&budget);
                 search.best_move()
             }
         }

@@ -1,5 +1,7 @@
 //! The AI at a table: it plays its side, and gives hints to people.
 
+use std::time::Duration;
+
 use swapboard_ai::Level;
 use swapboard_arena::{Bot, PlayerSpec};
 
@@ -36,11 +38,21 @@ impl<G: Playable> Opponent<G> {
         self.bot.choose(table.position())
     }
 
-    /// Chooses and plays the move of the side to move at `now`.
+    /// Chooses and plays the move of the side to move at `now`, thinking at its level but
+    /// no longer than the table's clock recommends (see [`crate::Clock::ai_budget`]).
     pub fn play(&mut self, table: &mut Table<G>, now: Millis) -> Result<G::Move, TableError> {
+        let over = || TableError::Over(table.ending_text().unwrap_or_default());
+        if table.ending().is_some() {
+            return Err(over());
+        }
+        let limit = table
+            .clock()
+            .ai_budget(now)
+            .map(|b| Duration::from_millis(b.recommended.0.max(1)));
         let mv = self
-            .hint(table)
-            .ok_or_else(|| TableError::Over(table.ending_text().unwrap_or_default()))?;
+            .bot
+            .choose_within(table.position(), limit)
+            .ok_or_else(over)?;
         table.play_move(table.ply(), &mv, now)?;
         Ok(mv)
     }
@@ -84,5 +96,30 @@ mod tests {
         assert!(table.position().outcome().is_some());
         assert!(ai.hint(&table).is_none());
         assert_eq!(seat_name(table.seat(Player::First)), "mcts:level=1");
+    }
+
+    /// On a live clock the AI thinks no longer than the clock recommends, even at a level
+    /// that would think for seconds.
+    #[test]
+    fn the_clock_bounds_the_ai() {
+        let pos = Swaptimum::start(9).unwrap();
+        let control = TimeControl::live_seconds(2, 0).unwrap();
+        let mut table = Table::new(
+            pos.clone(),
+            [Seat::Ai(8), Seat::Person("ann".into())],
+            control,
+            UndoPolicy::Forbidden,
+            Millis(0),
+        );
+        let mut ai = Opponent::new(Level::MAX, &pos, 1);
+        let started = std::time::Instant::now();
+        ai.play(&mut table, Millis(0)).unwrap();
+        // 2 s left: 80 ms recommended; a level-8 search alone would take far longer.
+        assert!(
+            started.elapsed().as_millis() < 1_000,
+            "{:?}",
+            started.elapsed()
+        );
+        assert_eq!(table.ply(), 1);
     }
 }
