@@ -206,8 +206,15 @@ pub(crate) fn play<G: Playable>(args: &PlayArgs, out: &mut Output) -> CliResult 
     }
 }
 
+/// Writes the record beside its file, then renames it over the file: a crash or a closed
+/// terminal in the middle of a write leaves the last record whole.
 fn save(path: &Path, text: &str) -> CliResult {
-    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
+    let mut partial = path.as_os_str().to_owned();
+    partial.push(".partial");
+    let partial = PathBuf::from(partial);
+    std::fs::write(&partial, text)
+        .and_then(|()| std::fs::rename(&partial, path))
+        .with_context(|| format!("cannot write {}", path.display()))?;
     Ok(())
 }
 
