@@ -8,15 +8,19 @@
 //!   under a [`TimeControl`], undo, and the [`Ending`];
 //! - [`builder`]: moves built cell by cell with live validation;
 //! - [`words`]: what a move did and how a game ended, worded once for every front end;
-//! - [`record`]: the text record of a game (`docs/RECORDS.md`).
+//! - [`record`]: the text record of a game (`docs/RECORDS.md`);
+//! - [`protocol`]: the engine protocol (`swapboard engine`, `docs/ENGINE-PROTOCOL.md`) over
+//!   any input and output.
 //!
-//! Library code does no I/O and reads no clock: time is passed in.
+//! Library code reads no clock (time is passed in) and does no I/O of its own: only
+//! [`protocol`] reads and writes, on the streams it is given.
 
 pub mod builder;
 pub mod clock;
 mod game;
 mod opponent;
 mod position;
+pub mod protocol;
 mod table;
 pub mod words;
 
