@@ -11,7 +11,7 @@ use swapboard_core::{
 use swapboard_grid::{Cell, CellSet, Square};
 
 use crate::kept::{Fault, Tables};
-use crate::{COLOUR_NAMES, LETTERS, Move, Verdict, decide};
+use crate::{COLOUR_NAMES, LETTERS, RapidTransitMove, Verdict, decide};
 
 /// The smallest board of the size variant.
 const MIN_SIZE: usize = 4;
@@ -151,14 +151,14 @@ impl RapidTransit {
 
     /// The swap of the mover's piece on index `p` with the opponent's on `q`.
     #[inline]
-    fn swap_move(&self, (p, q): (usize, usize)) -> Move {
-        Move::Swap {
+    fn swap_move(&self, (p, q): (usize, usize)) -> RapidTransitMove {
+        RapidTransitMove::Swap {
             terminal: self.cell(p),
             partner: self.cell(q),
         }
     }
 
-    fn first_swap(&self) -> Option<Move> {
+    fn first_swap(&self) -> Option<RapidTransitMove> {
         let mut found = None;
         let _ = self.tables.for_each_swap(self.to_move, |p, q| {
             found = Some((p, q));
@@ -273,7 +273,7 @@ fn cell_of(n: usize, index: usize) -> Cell {
 }
 
 impl Game for RapidTransit {
-    type Move = Move;
+    type Move = RapidTransitMove;
 
     const ID: &'static str = "rapid-transit";
     const TITLE: &'static str = "Rapid Transit by Phil Leduc (2022/2024)";
@@ -308,7 +308,10 @@ impl Game for RapidTransit {
         self.verdict().map(|v| v.outcome)
     }
 
-    fn for_each_move<F: FnMut(Move) -> ControlFlow<()>>(&self, mut f: F) -> ControlFlow<()> {
+    fn for_each_move<F: FnMut(RapidTransitMove) -> ControlFlow<()>>(
+        &self,
+        mut f: F,
+    ) -> ControlFlow<()> {
         if self.passes >= 2 {
             return ControlFlow::Continue(());
         }
@@ -320,11 +323,11 @@ impl Game for RapidTransit {
         if any {
             ControlFlow::Continue(())
         } else {
-            f(Move::Pass)
+            f(RapidTransitMove::Pass)
         }
     }
 
-    fn check_move(&self, mv: &Move) -> Result<(), IllegalMove> {
+    fn check_move(&self, mv: &RapidTransitMove) -> Result<(), IllegalMove> {
         let refuse = |why: String| Err(IllegalMove(why));
         if self.passes >= 2 {
             return refuse("the game is over: both players passed in a row".into());
@@ -332,7 +335,7 @@ impl Game for RapidTransit {
         let name = COLOUR_NAMES[self.to_move.index()];
         let foe_name = COLOUR_NAMES[self.to_move.other().index()];
         let (terminal, partner) = match *mv {
-            Move::Pass => {
+            RapidTransitMove::Pass => {
                 return match self.first_swap() {
                     Some(swap) => refuse(format!(
                         "{name} has a legal swap ({swap}) and may pass only when no swap is possible"
@@ -340,7 +343,7 @@ impl Game for RapidTransit {
                     None => Ok(()),
                 };
             }
-            Move::Swap { terminal, partner } => (terminal, partner),
+            RapidTransitMove::Swap { terminal, partner } => (terminal, partner),
         };
         let square = self.board.square();
         let n = square.size();
@@ -382,9 +385,9 @@ impl Game for RapidTransit {
         }
     }
 
-    fn play_unchecked(&mut self, mv: &Move) {
+    fn play_unchecked(&mut self, mv: &RapidTransitMove) {
         match *mv {
-            Move::Swap { terminal, partner } => {
+            RapidTransitMove::Swap { terminal, partner } => {
                 let square = self.board.square();
                 self.board
                     .set(square.slot(terminal), Stone::of(self.to_move.other()));
@@ -394,7 +397,7 @@ impl Game for RapidTransit {
                 self.passes = 0;
                 self.last_swapper = Some(self.to_move);
             }
-            Move::Pass => self.passes = (self.passes + 1).min(2),
+            RapidTransitMove::Pass => self.passes = (self.passes + 1).min(2),
         }
         self.to_move = self.to_move.other();
     }
@@ -402,9 +405,9 @@ impl Game for RapidTransit {
     /// Reads `a6-d5` or `pass`. The two cells may come in either order: the one holding the
     /// mover's piece is the terminal. (If neither or both do, the order is kept and
     /// [`Game::check_move`] says what is wrong.)
-    fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+    fn parse_move(&self, text: &str) -> Result<RapidTransitMove, MoveError> {
         if text == "pass" {
-            return Ok(Move::Pass);
+            return Ok(RapidTransitMove::Pass);
         }
         let Some((a, b)) = text.split_once('-') else {
             return Err(MoveError::unreadable(
@@ -434,12 +437,12 @@ impl Game for RapidTransit {
         }
         let mover = Stone::of(self.to_move);
         Ok(if self.board.at(a) != mover && self.board.at(b) == mover {
-            Move::Swap {
+            RapidTransitMove::Swap {
                 terminal: b,
                 partner: a,
             }
         } else {
-            Move::Swap {
+            RapidTransitMove::Swap {
                 terminal: a,
                 partner: b,
             }
@@ -537,14 +540,14 @@ impl Game for RapidTransit {
     /// number, one scan and no allocation: the swaps are counted (far pairs by
     /// multiplication, near pairs bit-parallel, see `kept.rs`), then the drawn rank is
     /// located by counting again, never by listing.
-    fn random_move<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<Move> {
+    fn random_move<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<RapidTransitMove> {
         if self.passes >= 2 {
             return None;
         }
         Some(
             self.tables
                 .random_swap(self.to_move, rng)
-                .map_or(Move::Pass, |swap| self.swap_move(swap)),
+                .map_or(RapidTransitMove::Pass, |swap| self.swap_move(swap)),
         )
     }
 
@@ -570,8 +573,8 @@ impl Game for RapidTransit {
     }
 
     /// Swaps, and the long-range ones among them (the two pieces do not touch).
-    fn rule_events(&self, mv: &Move, event: &mut dyn FnMut(&'static str, u64)) {
-        if let Move::Swap { terminal, partner } = *mv {
+    fn rule_events(&self, mv: &RapidTransitMove, event: &mut dyn FnMut(&'static str, u64)) {
+        if let RapidTransitMove::Swap { terminal, partner } = *mv {
             event("swaps", 1);
             event(
                 "long-range swaps",

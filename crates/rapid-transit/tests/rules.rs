@@ -5,7 +5,7 @@ mod common;
 
 use swapboard_core::{Game, Outcome, Player};
 use swapboard_grid::{Cell, CellSet};
-use swapboard_rapid_transit::{Move, RapidTransit};
+use swapboard_rapid_transit::{RapidTransit, RapidTransitMove};
 
 fn pos(text: &str) -> RapidTransit {
     text.parse().unwrap_or_else(|e| panic!("{text}: {e}"))
@@ -102,7 +102,7 @@ fn terminal_pieces_are_counted_as_the_sheet_defines() {
             .contains(&"terminal pieces (^): Red 10, Cyan 11".to_string())
     );
     // Cyan's terminals are all hemmed in: none can swap, so Cyan must pass.
-    assert_eq!(p.legal_moves(), [Move::Pass]);
+    assert_eq!(p.legal_moves(), [RapidTransitMove::Pass]);
 }
 
 /// "The player must use one of his or her terminal pieces, but can swap with any opponent
@@ -187,11 +187,11 @@ const BEFORE_END: &str =
 #[test]
 fn two_passes_in_a_row_end_the_game() {
     let p = pos(BEFORE_END);
-    assert_eq!(p.legal_moves(), [Move::Pass]);
-    let once = p.play(&Move::Pass).unwrap();
+    assert_eq!(p.legal_moves(), [RapidTransitMove::Pass]);
+    let once = p.play(&RapidTransitMove::Pass).unwrap();
     assert_eq!(once.outcome(), None);
-    assert_eq!(once.legal_moves(), [Move::Pass]);
-    let twice = once.play(&Move::Pass).unwrap();
+    assert_eq!(once.legal_moves(), [RapidTransitMove::Pass]);
+    let twice = once.play(&RapidTransitMove::Pass).unwrap();
     assert!(twice.is_over());
     assert!(twice.legal_moves().is_empty());
     assert_eq!(

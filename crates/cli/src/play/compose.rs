@@ -8,7 +8,7 @@
 use swapboard_core::{Game, Player, Stepwise};
 use swapboard_flipstop::{Flipstop, FlipstopMove};
 use swapboard_grid::{Cell, CellSet};
-use swapboard_rapid_transit::{Move as TransitMove, RapidTransit};
+use swapboard_rapid_transit::{RapidTransit, RapidTransitMove as TransitMove};
 use swapboard_scware::{Scware, ScwareMove};
 use swapboard_swaptimum::{Swaptimum, SwaptimumMove};
 
