@@ -5,8 +5,8 @@ use std::str::FromStr;
 
 use rand::Rng;
 use swapboard_core::{
-    BoardView, CellMark, Game, IllegalMove, MoveError, Outcome, Player, PositionError, SideOwner,
-    Stone, StoneBoard, text, whole_turns, zobrist,
+    BoardView, CellMark, Game, IllegalMove, MoveError, Outcome, Player, PositionError, Rule,
+    SideOwner, Stone, StoneBoard, text, whole_turns, zobrist,
 };
 use swapboard_grid::{Cell, CellSet, Square};
 
@@ -37,16 +37,16 @@ pub struct RapidTransit {
 /// The board side as a variant size, or why it is not one.
 fn variant_square(size: usize) -> Result<Square, PositionError> {
     if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
-        return Err(PositionError::new(format!(
+        return Err(PositionError::bad_size(format!(
             "Rapid Transit is played on 8x8 (even sizes {MIN_SIZE} to {MAX_SIZE} as a variant), not {size}x{size}"
         )));
     }
     if !size.is_multiple_of(2) {
-        return Err(PositionError::new(format!(
+        return Err(PositionError::bad_size(format!(
             "Rapid Transit needs an even board side (even sizes {MIN_SIZE} to {MAX_SIZE}): on {size}x{size} the checkerboard start would not give both players the same number of pieces"
         )));
     }
-    Square::new(size).map_err(|e| PositionError::new(e.to_string()))
+    Square::new(size).map_err(|e| PositionError::bad_size(e.to_string()))
 }
 
 /// The start colour of a cell: the checkerboard with Red on a1.
@@ -167,27 +167,33 @@ impl RapidTransit {
         found.map(|swap| self.swap_move(swap))
     }
 
-    fn describe_fault(&self, fault: Fault) -> String {
+    fn describe_fault(&self, fault: Fault) -> IllegalMove {
         match fault {
             Fault::Block { cells, colour } => {
                 let mut cells = cells.map(|i| self.cell(i));
                 cells.sort();
                 let names: Vec<String> = cells.iter().map(Cell::to_string).collect();
-                format!(
-                    "the swap would fill the 2x2 block {} with {} (no 2x2 block of one colour may be formed)",
-                    names.join(", "),
-                    COLOUR_NAMES[colour.index()]
+                IllegalMove::new(
+                    Rule::BlockFormed,
+                    format!(
+                        "the swap would fill the 2x2 block {} with {} (no 2x2 block of one colour may be formed)",
+                        names.join(", "),
+                        COLOUR_NAMES[colour.index()]
+                    ),
                 )
             }
             Fault::Lonely {
                 cell,
                 colour,
                 friends,
-            } => format!(
-                "after the swap {name}'s piece on {cell} would have {friends} {name} neighbour{s}; both moved pieces need at least two friendly neighbours",
-                name = COLOUR_NAMES[colour.index()],
-                cell = self.cell(cell),
-                s = if friends == 1 { "" } else { "s" }
+            } => IllegalMove::new(
+                Rule::TooFewNeighbours,
+                format!(
+                    "after the swap {name}'s piece on {cell} would have {friends} {name} neighbour{s}; both moved pieces need at least two friendly neighbours",
+                    name = COLOUR_NAMES[colour.index()],
+                    cell = self.cell(cell),
+                    s = if friends == 1 { "" } else { "s" }
+                ),
             ),
         }
     }
@@ -207,7 +213,7 @@ impl RapidTransit {
             let stone = self.board.get(a);
             if [b, c, d].iter().all(|&s| self.board.get(s) == stone) {
                 let player = stone.player().expect("the board is full");
-                return Err(PositionError::new(format!(
+                return Err(PositionError::unreachable(format!(
                     "the 2x2 block {}, {}, {}, {} is all {}: no swap can form such a block",
                     self.slot_cell(a),
                     self.slot_cell(c),
@@ -220,7 +226,7 @@ impl RapidTransit {
         match self.last_swapper {
             None => {
                 if let Some(cell) = square.cells().find(|&c| self.board.at(c) != start_stone(c)) {
-                    return Err(PositionError::new(format!(
+                    return Err(PositionError::unreachable(format!(
                         "nobody has swapped yet ('-'), so the board must be the start checkerboard (Red on a1), but {cell} differs"
                     )));
                 }
@@ -232,7 +238,7 @@ impl RapidTransit {
                     self.to_move.other()
                 };
                 if last != expected {
-                    return Err(PositionError::new(format!(
+                    return Err(PositionError::unreachable(format!(
                         "with {} to move after {} pass(es) in a row, the last player to swap is {}, not {}",
                         COLOUR_NAMES[self.to_move.index()],
                         self.passes,
@@ -254,7 +260,7 @@ impl RapidTransit {
             let mut turn = self.clone();
             turn.to_move = passer;
             if let Some(mv) = turn.first_swap() {
-                return Err(PositionError::new(format!(
+                return Err(PositionError::unreachable(format!(
                     "{} passes in a row say {} passed, but {} has a swap here ({mv})",
                     self.passes,
                     COLOUR_NAMES[passer.index()],
@@ -327,19 +333,29 @@ impl Game for RapidTransit {
         }
     }
 
+    fn is_pass(mv: &RapidTransitMove) -> bool {
+        matches!(mv, RapidTransitMove::Pass)
+    }
+
     fn check_move(&self, mv: &RapidTransitMove) -> Result<(), IllegalMove> {
-        let refuse = |why: String| Err(IllegalMove(why));
+        let refuse = |rule, why: String| Err(IllegalMove::new(rule, why));
         if self.passes >= 2 {
-            return refuse("the game is over: both players passed in a row".into());
+            return refuse(
+                Rule::GameOver,
+                "the game is over: both players passed in a row".into(),
+            );
         }
         let name = COLOUR_NAMES[self.to_move.index()];
         let foe_name = COLOUR_NAMES[self.to_move.other().index()];
         let (terminal, partner) = match *mv {
             RapidTransitMove::Pass => {
                 return match self.first_swap() {
-                    Some(swap) => refuse(format!(
-                        "{name} has a legal swap ({swap}) and may pass only when no swap is possible"
-                    )),
+                    Some(swap) => refuse(
+                        Rule::PassNotAllowed,
+                        format!(
+                            "{name} has a legal swap ({swap}) and may pass only when no swap is possible"
+                        ),
+                    ),
                     None => Ok(()),
                 };
             }
@@ -349,38 +365,51 @@ impl Game for RapidTransit {
         let n = square.size();
         for cell in [terminal, partner] {
             if !square.contains(cell) {
-                return refuse(format!("{cell} is off the {n}x{n} board"));
+                return refuse(Rule::OffBoard, format!("{cell} is off the {n}x{n} board"));
             }
         }
         if terminal == partner {
-            return refuse(format!(
-                "both cells are {terminal}: a swap exchanges two pieces"
-            ));
+            return refuse(
+                Rule::SwapPieces,
+                format!("both cells are {terminal}: a swap exchanges two pieces"),
+            );
         }
         if self.board.at(terminal) != Stone::of(self.to_move) {
-            return refuse(format!(
-                "{terminal} holds a {foe_name} piece: {name} swaps one of {name}'s own terminal pieces"
-            ));
+            return refuse(
+                Rule::SwapPieces,
+                format!(
+                    "{terminal} holds a {foe_name} piece: {name} swaps one of {name}'s own terminal pieces"
+                ),
+            );
         }
         if self.board.at(partner) != Stone::of(self.to_move.other()) {
-            return refuse(format!(
-                "{partner} holds a {name} piece: {name}'s terminal piece swaps with a {foe_name} piece"
-            ));
+            return refuse(
+                Rule::SwapPieces,
+                format!(
+                    "{partner} holds a {name} piece: {name}'s terminal piece swaps with a {foe_name} piece"
+                ),
+            );
         }
         let (p, q) = (self.index(terminal), self.index(partner));
         let friends = self.tables.friends(p);
         if friends > 1 {
-            return refuse(format!(
-                "{terminal} is not a terminal piece: it has {friends} {name} neighbours (a terminal piece has at most one)"
-            ));
+            return refuse(
+                Rule::NotTerminal,
+                format!(
+                    "{terminal} is not a terminal piece: it has {friends} {name} neighbours (a terminal piece has at most one)"
+                ),
+            );
         }
         if !self.tables.networks_touch(p, q) {
-            return refuse(format!(
-                "{partner} is not in a {foe_name} network adjacent to the network of {terminal}"
-            ));
+            return refuse(
+                Rule::NetworksNotAdjacent,
+                format!(
+                    "{partner} is not in a {foe_name} network adjacent to the network of {terminal}"
+                ),
+            );
         }
         match self.tables.swap_fault(self.to_move, p, q) {
-            Some(fault) => refuse(self.describe_fault(fault)),
+            Some(fault) => Err(self.describe_fault(fault)),
             None => Ok(()),
         }
     }
@@ -634,7 +663,7 @@ impl FromStr for RapidTransit {
         let fields = text::fields(s, Self::ID, 5)?;
         let rows = fields[1].split('/').count();
         variant_square(rows)
-            .map_err(|e| PositionError::new(format!("the board has {rows} rows: {e}")))?;
+            .map_err(|e| PositionError::bad_size(format!("the board has {rows} rows: {e}")))?;
         let board = StoneBoard::parse_rows(fields[1], LETTERS, Self::sizes())?;
         let to_move = text::player(fields[2], LETTERS)?;
         let passes = match fields[3] {
@@ -642,7 +671,7 @@ impl FromStr for RapidTransit {
             "1" => 1,
             "2" => 2,
             other => {
-                return Err(PositionError::new(format!(
+                return Err(PositionError::unreadable(format!(
                     "the passes field is '{other}', expected 0, 1 or 2 (passes made in a row just before this position)"
                 )));
             }
@@ -652,7 +681,7 @@ impl FromStr for RapidTransit {
             "R" => Some(Player::First),
             "C" => Some(Player::Second),
             other => {
-                return Err(PositionError::new(format!(
+                return Err(PositionError::unreadable(format!(
                     "the last swapper field is '{other}', expected R, C or - (nobody has swapped)"
                 )));
             }
@@ -662,13 +691,13 @@ impl FromStr for RapidTransit {
         let square = board.square();
         let n = square.size();
         if let Some(cell) = square.cells().find(|&c| board.at(c) == Stone::Empty) {
-            return Err(PositionError::new(format!(
+            return Err(PositionError::unreachable(format!(
                 "{cell} is empty: a Rapid Transit board is always full"
             )));
         }
         let (red, cyan) = (board.count(Player::First), board.count(Player::Second));
         if red != cyan {
-            return Err(PositionError::new(format!(
+            return Err(PositionError::unreachable(format!(
                 "Red has {red} pieces and Cyan {cyan}: the game starts with {} each and a swap keeps them",
                 n * n / 2
             )));

@@ -5,7 +5,7 @@
 //! it breaks. The reasons come from the engines' own `check_move` wherever a whole move can
 //! be formed, so a player reads the same words as the command line prints.
 
-use swapboard_core::{Game, Player, Stepwise};
+use swapboard_core::{Game, Player, Rule, Stepwise};
 use swapboard_flipstop::{Flipstop, FlipstopMove};
 use swapboard_grid::{Cell, CellSet};
 use swapboard_rapid_transit::{RapidTransit, RapidTransitMove as TransitMove};
@@ -266,7 +266,7 @@ impl Compose for Scware {
             }
             // Only the diagonal restriction can be cured by adding stones (a later stone may join
             // the two groups); any other refusal stays whatever follows.
-            Err(e) if !balancing && self.breaks_only_the_restriction(&mv) => Draft {
+            Err(e) if !balancing && e.rule == Rule::DiagonalRestriction => Draft {
                 verdict: Ok(()),
                 ready: None,
                 more: true,
