@@ -82,7 +82,7 @@ fn one_game<G: Stepwise>(settings: &MatchSettings, start: &G, index: u64, date: 
         let mv = pos
             .parse_move(text)
             .expect("the arena writes the moves it played");
-        if text == "pass" {
+        if G::is_pass(&mv) {
             passes += 1;
         }
         pos.rule_events(&mv, &mut |name, count| add(&mut events, name, count));

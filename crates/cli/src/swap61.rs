@@ -9,8 +9,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use anyhow::Context as _;
 use clap::{Args, Subcommand};
 use swapboard_swap61::{
-    Board, EdgeOutcome, Game, LAST_ROUND, RoundSpec, Seat, Setup, Variation, bot, parse_pairs,
-    play_round, report, standings, svg,
+    Board, EdgeOutcome, LAST_ROUND, RoundSpec, Seat, Setup, Swap61Game, Variation, bot,
+    parse_pairs, play_round, report, standings, svg,
 };
 
 use crate::error::{CliError, CliResult};
@@ -282,9 +282,9 @@ fn now() -> Option<u64> {
 }
 
 /// Reads a game file.
-fn load(path: &Path) -> Result<Game, CliError> {
+fn load(path: &Path) -> Result<Swap61Game, CliError> {
     let text = read_text("game file", path)?;
-    Game::from_json(&text)
+    Swap61Game::from_json(&text)
         .map_err(|e| CliError::bad(format!("game file '{}': {e}", path.display())))
 }
 
@@ -312,7 +312,7 @@ fn write_atomically(path: &Path, text: &str) -> CliResult {
         .map_err(CliError::Failure)
 }
 
-fn save(path: &Path, game: &Game) -> CliResult {
+fn save(path: &Path, game: &Swap61Game) -> CliResult {
     write_atomically(path, &game.to_json())
 }
 
@@ -346,7 +346,7 @@ fn new(
             last.pairs.clear();
         }
     }
-    let game = Game::new(setup, now())
+    let game = Swap61Game::new(setup, now())
         .map_err(|e| CliError::bad(format!("--players '{players}': {e}")))?;
     match path {
         None => out.text(game.to_json()),
@@ -497,7 +497,7 @@ fn simulate(seed: u64, players: usize, path: Option<&Path>, out: &mut Output) ->
     let names: Vec<String> = (1..=players).map(|i| format!("bot{i}")).collect();
     let setup = Setup::generate(&names, seed)
         .map_err(|e| CliError::bad(format!("--players {players}: {e}")))?;
-    let mut game = Game::new(setup, None).map_err(|e| CliError::bad(e.to_string()))?;
+    let mut game = Swap61Game::new(setup, None).map_err(|e| CliError::bad(e.to_string()))?;
     out.line(format!(
         "Swap 61 by 'pseudonam': a game of {players} bots, seed {seed}"
     ))?;

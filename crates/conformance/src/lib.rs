@@ -12,6 +12,9 @@
 //! - `move_count`, `has_legal_move` and `random_move` agree with the list;
 //! - a finished game has no moves, an unfinished one has at least one (`pass` counts);
 //! - `pass` is listed only as the sole move;
+//! - every refused candidate carries a code documented for the game: `game_over` exactly
+//!   when the game is over, `pass_not_allowed` only for `pass`, and the same code again
+//!   from an equal position;
 //! - the position text round-trips, with the same Zobrist hash (incremental = recomputed);
 //! - the game's invariant holds.
 //!
@@ -23,7 +26,7 @@ use std::path::Path;
 
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use swapboard_core::{Game, perft};
+use swapboard_core::{Game, IllegalMove, Rule, perft};
 
 /// What the suite needs to know about one game.
 pub struct Suite<G: Game> {
@@ -122,7 +125,7 @@ impl<G: Game> Suite<G> {
             (None, true) => fail("the game goes on but no move (not even pass) is listed".into()),
             _ => {}
         }
-        if moves.len() > 1 && moves.iter().any(|m| m.to_string() == "pass") {
+        if moves.len() > 1 && moves.iter().any(G::is_pass) {
             fail("pass is listed beside other moves".into());
         }
 
@@ -146,7 +149,12 @@ impl<G: Game> Suite<G> {
             match (pos.check_move(&cand), listed) {
                 (Ok(()), false) => fail(format!("{cand} is accepted but not listed")),
                 (Err(e), true) => fail(format!("{cand} is listed but refused: {e}")),
-                _ => {}
+                (Err(e), false) => {
+                    if let Err(why) = check_refusal(pos, &cand, &e) {
+                        fail(format!("refusal of {cand} ({}: {e}): {why}", e.rule));
+                    }
+                }
+                (Ok(()), true) => {}
             }
         }
 
@@ -156,6 +164,33 @@ impl<G: Game> Suite<G> {
             None if !moves.is_empty() => fail("random_move found nothing".into()),
             _ => {}
         }
+    }
+}
+
+/// Whether the code of a refusal fits the situation: documented for the game, `game_over`
+/// exactly when the game is over, `pass_not_allowed` only for `pass`, and the same code from
+/// an equal position (reread from its text).
+fn check_refusal<G: Game>(pos: &G, mv: &G::Move, refusal: &IllegalMove) -> Result<(), String> {
+    let rule = refusal.rule;
+    // A step view of a game (`scware-steps`) shares its game's codes.
+    let game = G::ID.strip_suffix("-steps").unwrap_or(G::ID);
+    if !rule.games().contains(&game) {
+        return Err(format!("the code is not documented for {game}"));
+    }
+    if pos.is_over() != (rule == Rule::GameOver) {
+        return Err(format!(
+            "game_over goes with a finished game ({:?})",
+            pos.outcome()
+        ));
+    }
+    if rule == Rule::PassNotAllowed && !G::is_pass(mv) {
+        return Err("pass_not_allowed refuses only pass".into());
+    }
+    let twin: G = pos.to_string().parse().map_err(|e| format!("{e}"))?;
+    match twin.check_move(mv) {
+        Err(again) if again.rule == rule => Ok(()),
+        Err(again) => Err(format!("the equal position gives {}", again.rule)),
+        Ok(()) => Err("the equal position accepts it".into()),
     }
 }
 

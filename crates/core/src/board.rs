@@ -388,19 +388,19 @@ impl StoneBoard {
         let lines: Vec<&str> = rows.split('/').collect();
         let n = lines.len();
         if !sizes.contains(&n) {
-            return Err(PositionError::new(format!(
+            return Err(PositionError::bad_size(format!(
                 "the board has {n} rows; this game is played on {}..={} rows",
                 sizes.start(),
                 sizes.end()
             )));
         }
-        let square = Square::new(n).map_err(|e| PositionError::new(e.to_string()))?;
+        let square = Square::new(n).map_err(|e| PositionError::bad_size(e.to_string()))?;
         let mut board = StoneBoard::empty(square);
         for (i, line) in lines.iter().enumerate() {
             let row = (n - 1 - i) as u8;
             let len = line.chars().count();
             if len != n {
-                return Err(PositionError::new(format!(
+                return Err(PositionError::unreadable(format!(
                     "row {} (the {} row from the top) has {len} cells, expected {n}",
                     row + 1,
                     ordinal(i + 1)
@@ -413,7 +413,7 @@ impl StoneBoard {
                     c if c == letters[0] => Stone::First,
                     c if c == letters[1] => Stone::Second,
                     other => {
-                        return Err(PositionError::new(format!(
+                        return Err(PositionError::unreadable(format!(
                             "unknown cell letter '{other}' at {cell} (expected '.', '{}' or '{}')",
                             letters[0], letters[1]
                         )));

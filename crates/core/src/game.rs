@@ -62,6 +62,9 @@ pub trait Game:
     /// Must not allocate per move: this is the hot path of perft and search.
     fn for_each_move<F: FnMut(Self::Move) -> ControlFlow<()>>(&self, f: F) -> ControlFlow<()>;
 
+    /// Whether `mv` is the move `pass` (front ends offer and announce it apart).
+    fn is_pass(mv: &Self::Move) -> bool;
+
     /// Whether `mv` is legal here, and if not, the rule it breaks.
     fn check_move(&self, mv: &Self::Move) -> Result<(), IllegalMove>;
 

@@ -20,6 +20,7 @@ mod groups;
 mod history;
 mod placement;
 mod player;
+mod rule;
 mod stepwise;
 pub mod symmetry;
 pub mod text;
@@ -48,11 +49,12 @@ macro_rules! serde_as_text {
 pub mod zobrist;
 
 pub use board::{Formed, Stone, StoneBoard};
-pub use error::{IllegalMove, MoveError, PlayError, PositionError};
+pub use error::{IllegalMove, MoveError, PlayError, PositionError, PositionErrorKind};
 pub use game::{Game, perft, play_out_by_moves};
 pub use groups::Groups;
 pub use history::{History, Repeat};
 pub use placement::{PLACEMENT_SIZES, PlacementState};
 pub use player::{Outcome, Player};
+pub use rule::Rule;
 pub use stepwise::Stepwise;
 pub use view::{BoardView, CellMark, SideOwner};

@@ -10,8 +10,8 @@ use swapboard_grid::{Cell, MAX_SIZE, MIN_SIZE, Square};
 
 use crate::symmetry::{self, SquareSymmetry};
 use crate::{
-    BoardView, Groups, IllegalMove, Outcome, Player, PositionError, Stone, StoneBoard, bitboard,
-    text, zobrist,
+    BoardView, Groups, IllegalMove, Outcome, Player, PositionError, Rule, Stone, StoneBoard,
+    bitboard, text, zobrist,
 };
 
 /// The board sizes of the placement games (the rulings: any N from 3 to 26).
@@ -52,7 +52,7 @@ impl std::hash::Hash for PlacementState {
 impl PlacementState {
     /// The empty board of side `size`, first player to move.
     pub fn start(size: usize) -> Result<PlacementState, PositionError> {
-        let square = Square::new(size).map_err(|e| PositionError::new(e.to_string()))?;
+        let square = Square::new(size).map_err(|e| PositionError::bad_size(e.to_string()))?;
         let board = StoneBoard::empty(square);
         let groups = Groups::new(&board);
         Ok(PlacementState {
@@ -133,24 +133,31 @@ impl PlacementState {
 
     /// Why no move can be played in a finished game.
     pub fn game_over(outcome: Outcome, names: [&str; 2]) -> IllegalMove {
-        IllegalMove(match outcome {
+        let message = match outcome {
             Outcome::Win(p) => format!("the game is over: {} has won", names[p.index()]),
             Outcome::Draw => "the game is over: drawn, neither player can move".into(),
-        })
+        };
+        IllegalMove::new(Rule::GameOver, message)
     }
 
     /// Why `pass` is refused, given the first legal placement if there is one.
-    pub fn pass_problem(first_legal: Option<impl Display>) -> Option<String> {
-        first_legal
-            .map(|m| format!("a player may pass only when no placement is legal, and {m} is legal"))
+    pub fn pass_problem(first_legal: Option<impl Display>) -> Option<IllegalMove> {
+        first_legal.map(|m| {
+            IllegalMove::new(
+                Rule::PassNotAllowed,
+                format!("a player may pass only when no placement is legal, and {m} is legal"),
+            )
+        })
     }
 
     /// Why a placement on `cell` is refused if the cell is occupied.
-    pub fn occupied(&self, cell: Cell, names: [&str; 2]) -> Option<String> {
-        self.board
-            .at(cell)
-            .player()
-            .map(|p| format!("{cell} is occupied by a {} checker", names[p.index()]))
+    pub fn occupied(&self, cell: Cell, names: [&str; 2]) -> Option<IllegalMove> {
+        self.board.at(cell).player().map(|p| {
+            IllegalMove::new(
+                Rule::Occupied,
+                format!("{cell} is occupied by a {} checker", names[p.index()]),
+            )
+        })
     }
 
     /// The picture of the position.

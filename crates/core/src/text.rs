@@ -9,16 +9,16 @@ use crate::{Player, PositionError, StoneBoard};
 pub fn fields<'a>(text: &'a str, game: &str, fields: usize) -> Result<Vec<&'a str>, PositionError> {
     let parts: Vec<&str> = text.split_whitespace().collect();
     match parts.first() {
-        None => return Err(PositionError::new("the position is empty")),
+        None => return Err(PositionError::unreadable("the position is empty")),
         Some(&g) if g != game => {
-            return Err(PositionError::new(format!(
+            return Err(PositionError::unknown_game(format!(
                 "the position is of game '{g}', not '{game}'"
             )));
         }
         _ => {}
     }
     if parts.len() != fields {
-        return Err(PositionError::new(format!(
+        return Err(PositionError::unreadable(format!(
             "a {game} position has {fields} fields (game, rows, player to move{}), found {}",
             if fields > 3 { ", ..." } else { "" },
             parts.len()
@@ -33,7 +33,7 @@ pub fn player(field: &str, letters: [char; 2]) -> Result<Player, PositionError> 
     match (chars.next(), chars.next()) {
         (Some(c), None) if c == letters[0] => Ok(Player::First),
         (Some(c), None) if c == letters[1] => Ok(Player::Second),
-        _ => Err(PositionError::new(format!(
+        _ => Err(PositionError::unreadable(format!(
             "the player to move is '{field}', expected '{}' or '{}'",
             letters[0], letters[1]
         ))),
@@ -52,7 +52,7 @@ pub fn crosscut_free_position(
     let board = StoneBoard::parse_rows(fields[1], letters, sizes)?;
     let to_move = player(fields[2], letters)?;
     if let Some(cell) = board.find_crosscut() {
-        return Err(PositionError::new(format!(
+        return Err(PositionError::unreachable(format!(
             "a crosscut stands at {}: no {game} game can reach it",
             board.block_name(board.square().slot(cell))
         )));

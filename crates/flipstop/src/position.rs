@@ -5,7 +5,7 @@ use std::str::FromStr;
 use rand::Rng;
 use swapboard_core::{
     BoardView, Game, IllegalMove, MoveError, Outcome, PLACEMENT_SIZES, PlacementState, Player,
-    PositionError, Stone, StoneBoard,
+    PositionError, Rule, Stone, StoneBoard,
 };
 use swapboard_grid::{Cell, Square};
 
@@ -156,7 +156,7 @@ impl Flipstop {
         }
     }
 
-    fn placement_problem(&self, cell: Cell) -> Option<String> {
+    fn placement_problem(&self, cell: Cell) -> Option<IllegalMove> {
         let sq = self.square();
         let slot = sq.slot(cell);
         if let Some(occupied) = self.state.occupied(cell, NAMES) {
@@ -176,11 +176,14 @@ impl Flipstop {
                         )
                     })
                     .collect();
-                Some(format!(
-                    "a placement at {cell} forms the crosscut {} and no enemy checker in it can be \
-                     replaced (the placement restriction): {}",
-                    self.state.board().block_name(block),
-                    why.join("; ")
+                Some(IllegalMove::new(
+                    Rule::PlacementRestriction,
+                    format!(
+                        "a placement at {cell} forms the crosscut {} and no enemy checker in it \
+                         can be replaced (the placement restriction): {}",
+                        self.state.board().block_name(block),
+                        why.join("; ")
+                    ),
                 ))
             }
         }
@@ -245,6 +248,10 @@ impl Game for Flipstop {
         ControlFlow::Continue(())
     }
 
+    fn is_pass(mv: &FlipstopMove) -> bool {
+        matches!(mv, FlipstopMove::Pass)
+    }
+
     fn check_move(&self, mv: &FlipstopMove) -> Result<(), IllegalMove> {
         if let Some(outcome) = self.outcome() {
             return Err(PlacementState::game_over(outcome, NAMES));
@@ -263,7 +270,7 @@ impl Game for Flipstop {
                 PlacementState::pass_problem(first)
             }
         };
-        problem.map_or(Ok(()), |p| Err(IllegalMove(p)))
+        problem.map_or(Ok(()), Err)
     }
 
     fn play_unchecked(&mut self, mv: &FlipstopMove) {

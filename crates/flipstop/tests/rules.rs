@@ -2,7 +2,7 @@
 //!
 //! The sheet's figures are lost; each test rebuilds the situation its figure shows.
 
-use swapboard_core::{Game, Outcome, Player};
+use swapboard_core::{Game, Outcome, Player, Rule};
 use swapboard_flipstop::Flipstop;
 
 fn pos(text: &str) -> Flipstop {
@@ -15,9 +15,12 @@ fn moves(p: &Flipstop) -> Vec<String> {
     m
 }
 
-fn refusal(p: &Flipstop, mv: &str) -> String {
-    let mut p = p.clone();
-    p.play_text(mv).expect_err(mv).to_string()
+/// The refusal of `mv` here, which must be under `rule`.
+fn refused(p: &Flipstop, mv: &str, rule: Rule) -> String {
+    let m = p.parse_move(mv).unwrap_or_else(|e| panic!("{mv}: {e}"));
+    let e = p.check_move(&m).expect_err(mv);
+    assert_eq!(e.rule, rule, "{mv}: {e}");
+    e.message
 }
 
 /// Figure 1: Red has won with a path joining the top and bottom rows.
@@ -27,7 +30,7 @@ fn figure_1_red_joins_top_and_bottom() {
     p.play_text("c1").unwrap();
     assert_eq!(p.outcome(), Some(Outcome::Win(Player::First)));
     assert!(p.legal_moves().is_empty());
-    assert!(refusal(&p, "a1").contains("the game is over: Red has won"));
+    assert!(refused(&p, "a1", Rule::GameOver).contains("the game is over: Red has won"));
 }
 
 /// Figures 3a and 3b: Red's placement at c3 forms the crosscut c3-d4 with blue c4 and d3.
@@ -72,7 +75,7 @@ fn two_crosscuts_formed_at_once_are_both_resolved() {
 fn figure_4_placement_restriction() {
     let p = pos("flipstop .RB../.BBR./...BB/...BR/..... R");
     assert!(!moves(&p).contains(&"c3".to_string()));
-    let why = refusal(&p, "c3");
+    let why = refused(&p, "c3", Rule::PlacementRestriction);
     assert!(why.contains("forms the crosscut c3-d4"), "{why}");
     assert!(
         why.contains("replacing c4 would form the crosscut b4-c5"),
@@ -92,11 +95,12 @@ fn rulings_test_case_skipped_turn() {
     let blue = pos("flipstop RRRB/BBRR/RR.R/BRRB B");
     assert_eq!(blue.outcome(), None);
     assert_eq!(moves(&blue), ["pass"]);
-    assert!(refusal(&blue, "c2").contains("placement restriction"));
+    assert!(refused(&blue, "c2", Rule::PlacementRestriction).contains("placement restriction"));
     let red = pos("flipstop RRRB/BBRR/RR.R/BRRB R");
     assert_eq!(moves(&red), ["c2"]);
     assert!(
-        refusal(&red, "pass").contains("may pass only when no placement is legal, and c2 is legal")
+        refused(&red, "pass", Rule::PassNotAllowed)
+            .contains("may pass only when no placement is legal, and c2 is legal")
     );
     let mut after = blue.clone();
     after.play_text("pass").unwrap();
@@ -154,7 +158,10 @@ fn bad_input_is_refused_with_the_reason() {
             .contains("off the 4x4 board")
     );
     assert!(p.parse_move("c3:d4-e5").is_err());
-    assert!(refusal(&pos("flipstop .R./.../... B"), "b3").contains("occupied by a Red checker"));
+    assert!(
+        refused(&pos("flipstop .R./.../... B"), "b3", Rule::Occupied)
+            .contains("occupied by a Red checker")
+    );
 }
 
 /// Positions serialise as their contract text (for records, the server and its database).

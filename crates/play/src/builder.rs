@@ -14,10 +14,10 @@
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
-use swapboard_core::{Game, Groups, Player, Stepwise};
+use swapboard_core::{Game, Groups, Player, Rule, Stepwise};
 use swapboard_flipstop::{Flipstop, FlipstopMove};
 use swapboard_grid::{Cell, CellSet};
-use swapboard_rapid_transit::{Move as TransitMove, RapidTransit};
+use swapboard_rapid_transit::{RapidTransit, RapidTransitMove};
 use swapboard_scware::{Scware, ScwareMove};
 use swapboard_swaptimum::{Swaptimum, SwaptimumMove};
 
@@ -288,7 +288,7 @@ impl Build for Flipstop {
 }
 
 impl Build for RapidTransit {
-    fn draft(&self, selection: &Selection) -> Draft<TransitMove> {
+    fn draft(&self, selection: &Selection) -> Draft<RapidTransitMove> {
         let cells = &selection.cells;
         let Some(&piece) = cells.first() else {
             return Draft::more(Vec::new(), self.first_prompt());
@@ -311,7 +311,7 @@ impl Build for RapidTransit {
                     .legal_moves()
                     .into_iter()
                     .filter_map(|m| match m {
-                        TransitMove::Swap { terminal, partner } if terminal == piece => {
+                        RapidTransitMove::Swap { terminal, partner } if terminal == piece => {
                             Some(partner)
                         }
                         _ => None,
@@ -325,7 +325,7 @@ impl Build for RapidTransit {
                 Draft::more(sorted(partners), format!("swap {piece} with which piece?"))
             }
             [partner] => {
-                let mv = TransitMove::Swap {
+                let mv = RapidTransitMove::Swap {
                     terminal: piece,
                     partner,
                 };
@@ -356,13 +356,6 @@ fn scware_move(selection: &Selection) -> Option<ScwareMove> {
         }
         _ => Some(ScwareMove::growth(cells.iter().copied().collect())),
     }
-}
-
-/// Whether a Scware growth refused as it stands may still become legal as stones are added:
-/// only the diagonal restriction can be cured so (a later stone may join the two groups);
-/// any other refusal stays whatever follows.
-fn curable(pos: &Scware, mv: &ScwareMove) -> bool {
-    pos.breaks_only_the_restriction(mv)
 }
 
 /// The cells that may come next in a growth being built, found from the board's groups
@@ -454,7 +447,9 @@ impl Build for Scware {
                     prompt: format!("growth {mv}: play it, or add cells{extra}"),
                 }
             }
-            Err(e) if !balancing && curable(self, &mv) => Draft {
+            // Only the diagonal restriction can be cured by adding stones (a later stone may
+            // join the two groups); any other refusal stays whatever follows.
+            Err(e) if !balancing && e.rule == Rule::DiagonalRestriction => Draft {
                 verdict: Verdict::More,
                 more: true,
                 next: growth_cells(self, selection),

@@ -10,7 +10,7 @@ use crate::clock::{Clock, Millis, TimeControl};
 use crate::game::{GameId, Playable};
 use crate::opponent::seat_name;
 use crate::record::{GameRecord, RecordResult};
-use crate::words::{Ending, Termination, describe, ending_text, is_pass, marked_view};
+use crate::words::{Ending, Termination, describe, ending_text, marked_view};
 
 /// Who plays one side.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -192,7 +192,7 @@ impl<G: Playable> Table<G> {
             }
         });
         match moves.as_slice() {
-            [only] if is_pass::<G>(only) => Some(only.clone()),
+            [only] if G::is_pass(only) => Some(only.clone()),
             _ => None,
         }
     }

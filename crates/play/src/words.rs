@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use swapboard_core::{BoardView, CellMark, Game, Outcome, Player};
 use swapboard_flipstop::Flipstop;
 use swapboard_grid::Cell;
-use swapboard_rapid_transit::{Move as TransitMove, RapidTransit};
+use swapboard_rapid_transit::{RapidTransit, RapidTransitMove};
 use swapboard_scware::{Scware, ScwareMove};
 use swapboard_swaptimum::Swaptimum;
 
@@ -97,12 +97,6 @@ pub fn result_line<G: Game>(position: &G) -> String {
     }
 }
 
-/// Whether a move is `pass`: the one place that asks (it reads the move text, the
-/// contract's spelling of a pass in every game).
-pub fn is_pass<G: Game>(mv: &G::Move) -> bool {
-    mv.to_string() == "pass"
-}
-
 /// The view of `after` with what the move from `before` changed marked.
 pub fn marked_view<G: Game>(before: &G, after: &G) -> BoardView {
     let mut view = after.view();
@@ -178,12 +172,12 @@ impl Describe for Scware {
 }
 
 impl Describe for RapidTransit {
-    fn did(&self, _after: &RapidTransit, mv: &TransitMove) -> String {
+    fn did(&self, _after: &RapidTransit, mv: &RapidTransitMove) -> String {
         match mv {
-            TransitMove::Swap { terminal, partner } => {
+            RapidTransitMove::Swap { terminal, partner } => {
                 format!("swapped the terminal piece on {terminal} with {partner}")
             }
-            TransitMove::Pass => String::new(),
+            RapidTransitMove::Pass => String::new(),
         }
     }
 }
@@ -194,7 +188,7 @@ impl Describe for RapidTransit {
 pub fn describe<G: Describe>(before: &G, after: &G, mv: &G::Move) -> String {
     let mover = before.to_move();
     let name = G::colour_name(mover);
-    if is_pass::<G>(mv) {
+    if G::is_pass(mv) {
         return format!("{name} passes: no legal move, the turn is skipped");
     }
     let mut text = format!("{name} {mv}: {}", before.did(after, mv));

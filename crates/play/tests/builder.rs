@@ -12,7 +12,7 @@ use swapboard_core::Game;
 use swapboard_flipstop::{Flipstop, FlipstopMove};
 use swapboard_grid::Cell;
 use swapboard_play::{Build, Draft, Selection, Verdict};
-use swapboard_rapid_transit::{Move as TransitMove, RapidTransit};
+use swapboard_rapid_transit::{RapidTransit, RapidTransitMove};
 use swapboard_scware::{Scware, ScwareMove};
 use swapboard_swaptimum::{Swaptimum, SwaptimumMove};
 
@@ -45,10 +45,10 @@ impl Clicks for Flipstop {
 }
 
 impl Clicks for RapidTransit {
-    fn clicks(mv: &TransitMove) -> Option<Selection> {
+    fn clicks(mv: &RapidTransitMove) -> Option<Selection> {
         match *mv {
-            TransitMove::Swap { terminal, partner } => Some(cells(vec![terminal, partner])),
-            TransitMove::Pass => None,
+            RapidTransitMove::Swap { terminal, partner } => Some(cells(vec![terminal, partner])),
+            RapidTransitMove::Pass => None,
         }
     }
 }

@@ -26,7 +26,7 @@ mod moves;
 mod position;
 mod verdict;
 
-pub use moves::Move;
+pub use moves::RapidTransitMove;
 pub use position::RapidTransit;
 pub use verdict::{Verdict, decide};
 

@@ -8,7 +8,7 @@ use swapboard_grid::Cell;
 /// Written `a6-d5`, the mover's terminal piece first; on input either order is accepted
 /// (the colours tell the pieces apart, see [`crate::RapidTransit`]'s `parse_move`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Move {
+pub enum RapidTransitMove {
     /// The mover's piece on `terminal` and the opponent's piece on `partner` change places.
     Swap {
         /// The cell of the mover's terminal piece.
@@ -20,11 +20,11 @@ pub enum Move {
     Pass,
 }
 
-impl fmt::Display for Move {
+impl fmt::Display for RapidTransitMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Move::Swap { terminal, partner } => write!(f, "{terminal}-{partner}"),
-            Move::Pass => f.write_str("pass"),
+            RapidTransitMove::Swap { terminal, partner } => write!(f, "{terminal}-{partner}"),
+            RapidTransitMove::Pass => f.write_str("pass"),
         }
     }
 }

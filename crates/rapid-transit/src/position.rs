@@ -5,13 +5,13 @@ use std::str::FromStr;
 
 use rand::Rng;
 use swapboard_core::{
-    BoardView, CellMark, Game, IllegalMove, MoveError, Outcome, Player, PositionError, SideOwner,
-    Stone, StoneBoard, text, whole_turns, zobrist,
+    BoardView, CellMark, Game, IllegalMove, MoveError, Outcome, Player, PositionError, Rule,
+    SideOwner, Stone, StoneBoard, text, whole_turns, zobrist,
 };
 use swapboard_grid::{Cell, CellSet, Square};
 
 use crate::kept::{Fault, Tables};
-use crate::{COLOUR_NAMES, LETTERS, Move, Verdict, decide};
+use crate::{COLOUR_NAMES, LETTERS, RapidTransitMove, Verdict, decide};
 
 /// The smallest board of the size variant.
 const MIN_SIZE: usize = 4;
@@ -37,16 +37,16 @@ pub struct RapidTransit {
 /// The board side as a variant size, or why it is not one.
 fn variant_square(size: usize) -> Result<Square, PositionError> {
     if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
-        return Err(PositionError::new(format!(
+        return Err(PositionError::bad_size(format!(
             "Rapid Transit is played on 8x8 (even sizes {MIN_SIZE} to {MAX_SIZE} as a variant), not {size}x{size}"
         )));
     }
     if !size.is_multiple_of(2) {
-        return Err(PositionError::new(format!(
+        return Err(PositionError::bad_size(format!(
             "Rapid Transit needs an even board side (even sizes {MIN_SIZE} to {MAX_SIZE}): on {size}x{size} the checkerboard start would not give both players the same number of pieces"
         )));
     }
-    Square::new(size).map_err(|e| PositionError::new(e.to_string()))
+    Square::new(size).map_err(|e| PositionError::bad_size(e.to_string()))
 }
 
 /// The start colour of a cell: the checkerboard with Red on a1.
@@ -151,14 +151,14 @@ impl RapidTransit {
 
     /// The swap of the mover's piece on index `p` with the opponent's on `q`.
     #[inline]
-    fn swap_move(&self, (p, q): (usize, usize)) -> Move {
-        Move::Swap {
+    fn swap_move(&self, (p, q): (usize, usize)) -> RapidTransitMove {
+        RapidTransitMove::Swap {
             terminal: self.cell(p),
             partner: self.cell(q),
         }
     }
 
-    fn first_swap(&self) -> Option<Move> {
+    fn first_swap(&self) -> Option<RapidTransitMove> {
         let mut found = None;
         let _ = self.tables.for_each_swap(self.to_move, |p, q| {
             found = Some((p, q));
@@ -167,27 +167,33 @@ impl RapidTransit {
         found.map(|swap| self.swap_move(swap))
     }
 
-    fn describe_fault(&self, fault: Fault) -> String {
+    fn describe_fault(&self, fault: Fault) -> IllegalMove {
         match fault {
             Fault::Block { cells, colour } => {
                 let mut cells = cells.map(|i| self.cell(i));
                 cells.sort();
                 let names: Vec<String> = cells.iter().map(Cell::to_string).collect();
-                format!(
-                    "the swap would fill the 2x2 block {} with {} (no 2x2 block of one colour may be formed)",
-                    names.join(", "),
-                    COLOUR_NAMES[colour.index()]
+                IllegalMove::new(
+                    Rule::BlockFormed,
+                    format!(
+                        "the swap would fill the 2x2 block {} with {} (no 2x2 block of one colour may be formed)",
+                        names.join(", "),
+                        COLOUR_NAMES[colour.index()]
+                    ),
                 )
             }
             Fault::Lonely {
                 cell,
                 colour,
                 friends,
-            } => format!(
-                "after the swap {name}'s piece on {cell} would have {friends} {name} neighbour{s}; both moved pieces need at least two friendly neighbours",
-                name = COLOUR_NAMES[colour.index()],
-                cell = self.cell(cell),
-                s = if friends == 1 { "" } else { "s" }
+            } => IllegalMove::new(
+                Rule::TooFewNeighbours,
+                format!(
+                    "after the swap {name}'s piece on {cell} would have {friends} {name} neighbour{s}; both moved pieces need at least two friendly neighbours",
+                    name = COLOUR_NAMES[colour.index()],
+                    cell = self.cell(cell),
+                    s = if friends == 1 { "" } else { "s" }
+                ),
             ),
         }
     }
@@ -207,7 +213,7 @@ impl RapidTransit {
             let stone = self.board.get(a);
             if [b, c, d].iter().all(|&s| self.board.get(s) == stone) {
                 let player = stone.player().expect("the board is full");
-                return Err(PositionError::new(format!(
+                return Err(PositionError::unreachable(format!(
                     "the 2x2 block {}, {}, {}, {} is all {}: no swap can form such a block",
                     self.slot_cell(a),
                     self.slot_cell(c),
@@ -220,7 +226,7 @@ impl RapidTransit {
         match self.last_swapper {
             None => {
                 if let Some(cell) = square.cells().find(|&c| self.board.at(c) != start_stone(c)) {
-                    return Err(PositionError::new(format!(
+                    return Err(PositionError::unreachable(format!(
                         "nobody has swapped yet ('-'), so the board must be the start checkerboard (Red on a1), but {cell} differs"
                     )));
                 }
@@ -232,7 +238,7 @@ impl RapidTransit {
                     self.to_move.other()
                 };
                 if last != expected {
-                    return Err(PositionError::new(format!(
+                    return Err(PositionError::unreachable(format!(
                         "with {} to move after {} pass(es) in a row, the last player to swap is {}, not {}",
                         COLOUR_NAMES[self.to_move.index()],
                         self.passes,
@@ -254,7 +260,7 @@ impl RapidTransit {
             let mut turn = self.clone();
             turn.to_move = passer;
             if let Some(mv) = turn.first_swap() {
-                return Err(PositionError::new(format!(
+                return Err(PositionError::unreachable(format!(
                     "{} passes in a row say {} passed, but {} has a swap here ({mv})",
                     self.passes,
                     COLOUR_NAMES[passer.index()],
@@ -273,7 +279,7 @@ fn cell_of(n: usize, index: usize) -> Cell {
 }
 
 impl Game for RapidTransit {
-    type Move = Move;
+    type Move = RapidTransitMove;
 
     const ID: &'static str = "rapid-transit";
     const TITLE: &'static str = "Rapid Transit by Phil Leduc (2022/2024)";
@@ -308,7 +314,10 @@ impl Game for RapidTransit {
         self.verdict().map(|v| v.outcome)
     }
 
-    fn for_each_move<F: FnMut(Move) -> ControlFlow<()>>(&self, mut f: F) -> ControlFlow<()> {
+    fn for_each_move<F: FnMut(RapidTransitMove) -> ControlFlow<()>>(
+        &self,
+        mut f: F,
+    ) -> ControlFlow<()> {
         if self.passes >= 2 {
             return ControlFlow::Continue(());
         }
@@ -320,71 +329,94 @@ impl Game for RapidTransit {
         if any {
             ControlFlow::Continue(())
         } else {
-            f(Move::Pass)
+            f(RapidTransitMove::Pass)
         }
     }
 
-    fn check_move(&self, mv: &Move) -> Result<(), IllegalMove> {
-        let refuse = |why: String| Err(IllegalMove(why));
+    fn is_pass(mv: &RapidTransitMove) -> bool {
+        matches!(mv, RapidTransitMove::Pass)
+    }
+
+    fn check_move(&self, mv: &RapidTransitMove) -> Result<(), IllegalMove> {
+        let refuse = |rule, why: String| Err(IllegalMove::new(rule, why));
         if self.passes >= 2 {
-            return refuse("the game is over: both players passed in a row".into());
+            return refuse(
+                Rule::GameOver,
+                "the game is over: both players passed in a row".into(),
+            );
         }
         let name = COLOUR_NAMES[self.to_move.index()];
         let foe_name = COLOUR_NAMES[self.to_move.other().index()];
         let (terminal, partner) = match *mv {
-            Move::Pass => {
+            RapidTransitMove::Pass => {
                 return match self.first_swap() {
-                    Some(swap) => refuse(format!(
-                        "{name} has a legal swap ({swap}) and may pass only when no swap is possible"
-                    )),
+                    Some(swap) => refuse(
+                        Rule::PassNotAllowed,
+                        format!(
+                            "{name} has a legal swap ({swap}) and may pass only when no swap is possible"
+                        ),
+                    ),
                     None => Ok(()),
                 };
             }
-            Move::Swap { terminal, partner } => (terminal, partner),
+            RapidTransitMove::Swap { terminal, partner } => (terminal, partner),
         };
         let square = self.board.square();
         let n = square.size();
         for cell in [terminal, partner] {
             if !square.contains(cell) {
-                return refuse(format!("{cell} is off the {n}x{n} board"));
+                return refuse(Rule::OffBoard, format!("{cell} is off the {n}x{n} board"));
             }
         }
         if terminal == partner {
-            return refuse(format!(
-                "both cells are {terminal}: a swap exchanges two pieces"
-            ));
+            return refuse(
+                Rule::SwapPieces,
+                format!("both cells are {terminal}: a swap exchanges two pieces"),
+            );
         }
         if self.board.at(terminal) != Stone::of(self.to_move) {
-            return refuse(format!(
-                "{terminal} holds a {foe_name} piece: {name} swaps one of {name}'s own terminal pieces"
-            ));
+            return refuse(
+                Rule::SwapPieces,
+                format!(
+                    "{terminal} holds a {foe_name} piece: {name} swaps one of {name}'s own terminal pieces"
+                ),
+            );
         }
         if self.board.at(partner) != Stone::of(self.to_move.other()) {
-            return refuse(format!(
-                "{partner} holds a {name} piece: {name}'s terminal piece swaps with a {foe_name} piece"
-            ));
+            return refuse(
+                Rule::SwapPieces,
+                format!(
+                    "{partner} holds a {name} piece: {name}'s terminal piece swaps with a {foe_name} piece"
+                ),
+            );
         }
         let (p, q) = (self.index(terminal), self.index(partner));
         let friends = self.tables.friends(p);
         if friends > 1 {
-            return refuse(format!(
-                "{terminal} is not a terminal piece: it has {friends} {name} neighbours (a terminal piece has at most one)"
-            ));
+            return refuse(
+                Rule::NotTerminal,
+                format!(
+                    "{terminal} is not a terminal piece: it has {friends} {name} neighbours (a terminal piece has at most one)"
+                ),
+            );
         }
         if !self.tables.networks_touch(p, q) {
-            return refuse(format!(
-                "{partner} is not in a {foe_name} network adjacent to the network of {terminal}"
-            ));
+            return refuse(
+                Rule::NetworksNotAdjacent,
+                format!(
+                    "{partner} is not in a {foe_name} network adjacent to the network of {terminal}"
+                ),
+            );
         }
         match self.tables.swap_fault(self.to_move, p, q) {
-            Some(fault) => refuse(self.describe_fault(fault)),
+            Some(fault) => Err(self.describe_fault(fault)),
             None => Ok(()),
         }
     }
 
-    fn play_unchecked(&mut self, mv: &Move) {
+    fn play_unchecked(&mut self, mv: &RapidTransitMove) {
         match *mv {
-            Move::Swap { terminal, partner } => {
+            RapidTransitMove::Swap { terminal, partner } => {
                 let square = self.board.square();
                 self.board
                     .set(square.slot(terminal), Stone::of(self.to_move.other()));
@@ -394,7 +426,7 @@ impl Game for RapidTransit {
                 self.passes = 0;
                 self.last_swapper = Some(self.to_move);
             }
-            Move::Pass => self.passes = (self.passes + 1).min(2),
+            RapidTransitMove::Pass => self.passes = (self.passes + 1).min(2),
         }
         self.to_move = self.to_move.other();
     }
@@ -402,9 +434,9 @@ impl Game for RapidTransit {
     /// Reads `a6-d5` or `pass`. The two cells may come in either order: the one holding the
     /// mover's piece is the terminal. (If neither or both do, the order is kept and
     /// [`Game::check_move`] says what is wrong.)
-    fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+    fn parse_move(&self, text: &str) -> Result<RapidTransitMove, MoveError> {
         if text == "pass" {
-            return Ok(Move::Pass);
+            return Ok(RapidTransitMove::Pass);
         }
         let Some((a, b)) = text.split_once('-') else {
             return Err(MoveError::unreadable(
@@ -434,12 +466,12 @@ impl Game for RapidTransit {
         }
         let mover = Stone::of(self.to_move);
         Ok(if self.board.at(a) != mover && self.board.at(b) == mover {
-            Move::Swap {
+            RapidTransitMove::Swap {
                 terminal: b,
                 partner: a,
             }
         } else {
-            Move::Swap {
+            RapidTransitMove::Swap {
                 terminal: a,
                 partner: b,
             }
@@ -537,14 +569,14 @@ impl Game for RapidTransit {
     /// number, one scan and no allocation: the swaps are counted (far pairs by
     /// multiplication, near pairs bit-parallel, see `kept.rs`), then the drawn rank is
     /// located by counting again, never by listing.
-    fn random_move<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<Move> {
+    fn random_move<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<RapidTransitMove> {
         if self.passes >= 2 {
             return None;
         }
         Some(
             self.tables
                 .random_swap(self.to_move, rng)
-                .map_or(Move::Pass, |swap| self.swap_move(swap)),
+                .map_or(RapidTransitMove::Pass, |swap| self.swap_move(swap)),
         )
     }
 
@@ -570,8 +602,8 @@ impl Game for RapidTransit {
     }
 
     /// Swaps, and the long-range ones among them (the two pieces do not touch).
-    fn rule_events(&self, mv: &Move, event: &mut dyn FnMut(&'static str, u64)) {
-        if let Move::Swap { terminal, partner } = *mv {
+    fn rule_events(&self, mv: &RapidTransitMove, event: &mut dyn FnMut(&'static str, u64)) {
+        if let RapidTransitMove::Swap { terminal, partner } = *mv {
             event("swaps", 1);
             event(
                 "long-range swaps",
@@ -631,7 +663,7 @@ impl FromStr for RapidTransit {
         let fields = text::fields(s, Self::ID, 5)?;
         let rows = fields[1].split('/').count();
         variant_square(rows)
-            .map_err(|e| PositionError::new(format!("the board has {rows} rows: {e}")))?;
+            .map_err(|e| PositionError::bad_size(format!("the board has {rows} rows: {e}")))?;
         let board = StoneBoard::parse_rows(fields[1], LETTERS, Self::sizes())?;
         let to_move = text::player(fields[2], LETTERS)?;
         let passes = match fields[3] {
@@ -639,7 +671,7 @@ impl FromStr for RapidTransit {
             "1" => 1,
             "2" => 2,
             other => {
-                return Err(PositionError::new(format!(
+                return Err(PositionError::unreadable(format!(
                     "the passes field is '{other}', expected 0, 1 or 2 (passes made in a row just before this position)"
                 )));
             }
@@ -649,7 +681,7 @@ impl FromStr for RapidTransit {
             "R" => Some(Player::First),
             "C" => Some(Player::Second),
             other => {
-                return Err(PositionError::new(format!(
+                return Err(PositionError::unreadable(format!(
                     "the last swapper field is '{other}', expected R, C or - (nobody has swapped)"
                 )));
             }
@@ -659,13 +691,13 @@ impl FromStr for RapidTransit {
         let square = board.square();
         let n = square.size();
         if let Some(cell) = square.cells().find(|&c| board.at(c) == Stone::Empty) {
-            return Err(PositionError::new(format!(
+            return Err(PositionError::unreachable(format!(
                 "{cell} is empty: a Rapid Transit board is always full"
             )));
         }
         let (red, cyan) = (board.count(Player::First), board.count(Player::Second));
         if red != cyan {
-            return Err(PositionError::new(format!(
+            return Err(PositionError::unreachable(format!(
                 "Red has {red} pieces and Cyan {cyan}: the game starts with {} each and a swap keeps them",
                 n * n / 2
             )));

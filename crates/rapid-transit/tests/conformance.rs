@@ -10,16 +10,16 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use swapboard_conformance::{Suite, check_perft_file, perft_budget};
 use swapboard_core::{Game, Player, Stone};
 use swapboard_grid::Cell;
-use swapboard_rapid_transit::{Move, RapidTransit};
+use swapboard_rapid_transit::{RapidTransit, RapidTransitMove};
 
 /// Every pairing of a mover's piece with an opponent piece, the reversed pairings, and pass.
-fn candidates(pos: &RapidTransit) -> Vec<Move> {
+fn candidates(pos: &RapidTransit) -> Vec<RapidTransitMove> {
     let n = pos.size() as u8;
     let cells: Vec<Cell> = (0..n)
         .flat_map(|c| (0..n).map(move |r| Cell::new(c, r)))
         .collect();
     let mover = Stone::of(pos.to_move());
-    let mut out = vec![Move::Pass];
+    let mut out = vec![RapidTransitMove::Pass];
     for &a in &cells {
         if pos.board().at(a) != mover {
             continue;
@@ -27,7 +27,7 @@ fn candidates(pos: &RapidTransit) -> Vec<Move> {
         for &b in &cells {
             // Opponent pieces, and (to be refused) own pieces next door.
             if pos.board().at(b) != mover || (a < b && a.is_orthogonal(b)) {
-                out.push(Move::Swap {
+                out.push(RapidTransitMove::Swap {
                     terminal: a,
                     partner: b,
                 });
@@ -109,7 +109,7 @@ fn larger_variants_pass_the_conformance_suite() {
         .collect();
     Suite {
         positions,
-        candidates: |_| vec![Move::Pass],
+        candidates: |_| vec![RapidTransitMove::Pass],
         invariant,
         playouts: 1,
         max_plies: 60,
@@ -182,7 +182,7 @@ fn every_swap_adds_a_like_coloured_pair_so_no_position_repeats() {
             while let Some(mv) = pos.random_move(&mut rng) {
                 let before = like_adjacencies(&pos);
                 pos.play_unchecked(&mv);
-                if mv != Move::Pass {
+                if mv != RapidTransitMove::Pass {
                     assert!(
                         like_adjacencies(&pos) > before,
                         "{mv} added no like pair: {pos}"

@@ -3,9 +3,9 @@
 
 mod common;
 
-use swapboard_core::{Game, Outcome, Player};
+use swapboard_core::{Game, Outcome, Player, Rule};
 use swapboard_grid::{Cell, CellSet};
-use swapboard_rapid_transit::{Move, RapidTransit};
+use swapboard_rapid_transit::{RapidTransit, RapidTransitMove};
 
 fn pos(text: &str) -> RapidTransit {
     text.parse().unwrap_or_else(|e| panic!("{text}: {e}"))
@@ -18,9 +18,12 @@ fn cells(names: &str) -> CellSet {
         .collect()
 }
 
-fn refusal(p: &RapidTransit, mv: &str) -> String {
-    let m = p.parse_move(mv).unwrap();
-    p.check_move(&m).expect_err(mv).0
+/// The refusal of `mv` here, which must be under `rule`.
+fn refused(p: &RapidTransit, mv: &str, rule: Rule) -> String {
+    let m = p.parse_move(mv).unwrap_or_else(|e| panic!("{mv}: {e}"));
+    let e = p.check_move(&m).expect_err(mv);
+    assert_eq!(e.rule, rule, "{mv}: {e}");
+    e.message
 }
 
 /// Early in a game (Cyan to move, Red swapped last):
@@ -102,7 +105,7 @@ fn terminal_pieces_are_counted_as_the_sheet_defines() {
             .contains(&"terminal pieces (^): Red 10, Cyan 11".to_string())
     );
     // Cyan's terminals are all hemmed in: none can swap, so Cyan must pass.
-    assert_eq!(p.legal_moves(), [Move::Pass]);
+    assert_eq!(p.legal_moves(), [RapidTransitMove::Pass]);
 }
 
 /// "The player must use one of his or her terminal pieces, but can swap with any opponent
@@ -124,7 +127,7 @@ fn a_swap_needs_no_contact_between_the_pieces() {
     assert_eq!(after.network_size_at("d5".parse().unwrap()), 1 + 4 + 5);
     // But a Red piece of a network that does not touch a2's is out of reach.
     assert_eq!(
-        refusal(&p, "a2-a5"),
+        refused(&p, "a2-a5", Rule::NetworksNotAdjacent),
         "a5 is not in a Red network adjacent to the network of a2"
     );
 }
@@ -134,10 +137,10 @@ fn restriction_1_only_terminal_pieces_swap() {
     // f2 has Cyan neighbours f3, e2 and g2.
     let p = pos(EARLY);
     assert_eq!(
-        refusal(&p, "f2-f1"),
+        refused(&p, "f2-f1", Rule::NotTerminal),
         "f2 is not a terminal piece: it has 3 Cyan neighbours (a terminal piece has at most one)"
     );
-    assert!(refusal(&p, "a1-a3").contains("a1 holds a Red piece"));
+    assert!(refused(&p, "a1-a3", Rule::SwapPieces).contains("a1 holds a Red piece"));
 }
 
 #[test]
@@ -145,12 +148,12 @@ fn restriction_2_no_block_of_one_colour_of_either_colour() {
     let p = pos(EARLY);
     // Red's e3 is cornered by Cyan's f3 e4 f4: Cyan on e3 would fill that block.
     assert_eq!(
-        refusal(&p, "d3-e3"),
+        refused(&p, "d3-e3", Rule::BlockFormed),
         "the swap would fill the 2x2 block e3, e4, f3, f4 with Cyan (no 2x2 block of one colour may be formed)"
     );
     // The other colour: Red's g4 is in Red's block g4 h4 g3 (with Cyan h3 cornered); Cyan's
     // h3 swapping away would leave Red on h3 and fill g3 g4 h3 h4 with Red.
-    let blocked = refusal(&p, "h3-g5");
+    let blocked = refused(&p, "h3-g5", Rule::BlockFormed);
     assert!(blocked.contains("g3, g4, h3, h4 with Red"), "{blocked}");
 }
 
@@ -159,13 +162,13 @@ fn restriction_3_both_moved_pieces_need_two_friends() {
     let p = pos(EARLY);
     // Cyan on a1 would touch only a2 of its colour (b1 turns Red).
     assert_eq!(
-        refusal(&p, "b1-a1"),
+        refused(&p, "b1-a1", Rule::TooFewNeighbours),
         "after the swap Cyan's piece on a1 would have 1 Cyan neighbour; both moved pieces need at least two friendly neighbours"
     );
     // Red on a8 would touch only a7 of its colour (b8 turns Cyan): the opponent's piece
     // counts too.
     assert_eq!(
-        refusal(&p, "a8-b8"),
+        refused(&p, "a8-b8", Rule::TooFewNeighbours),
         "after the swap Red's piece on a8 would have 1 Red neighbour; both moved pieces need at least two friendly neighbours"
     );
 }
@@ -173,7 +176,7 @@ fn restriction_3_both_moved_pieces_need_two_friends() {
 #[test]
 fn pass_only_without_a_swap() {
     let p = pos(EARLY);
-    assert!(refusal(&p, "pass").starts_with("Cyan has a legal swap"));
+    assert!(refused(&p, "pass", Rule::PassNotAllowed).starts_with("Cyan has a legal swap"));
     // The parser refuses what no position can read.
     assert!(p.parse_move("d5").is_err());
     assert!(p.parse_move("d5-d5").is_err());
@@ -187,15 +190,15 @@ const BEFORE_END: &str =
 #[test]
 fn two_passes_in_a_row_end_the_game() {
     let p = pos(BEFORE_END);
-    assert_eq!(p.legal_moves(), [Move::Pass]);
-    let once = p.play(&Move::Pass).unwrap();
+    assert_eq!(p.legal_moves(), [RapidTransitMove::Pass]);
+    let once = p.play(&RapidTransitMove::Pass).unwrap();
     assert_eq!(once.outcome(), None);
-    assert_eq!(once.legal_moves(), [Move::Pass]);
-    let twice = once.play(&Move::Pass).unwrap();
+    assert_eq!(once.legal_moves(), [RapidTransitMove::Pass]);
+    let twice = once.play(&RapidTransitMove::Pass).unwrap();
     assert!(twice.is_over());
     assert!(twice.legal_moves().is_empty());
     assert_eq!(
-        refusal(&twice, "pass"),
+        refused(&twice, "pass", Rule::GameOver),
         "the game is over: both players passed in a row"
     );
 }

@@ -6,8 +6,8 @@ use std::str::FromStr;
 
 use rand::Rng;
 use swapboard_core::{
-    BoardView, Game, IllegalMove, MoveError, Outcome, Player, PositionError, SideOwner, Stone,
-    StoneBoard, bitboard, text, zobrist,
+    BoardView, Game, IllegalMove, MoveError, Outcome, Player, PositionError, Rule, SideOwner,
+    Stone, StoneBoard, bitboard, text, zobrist,
 };
 use swapboard_grid::bits::Geometry;
 use swapboard_grid::{Cell, CellSet, Square};
@@ -178,19 +178,6 @@ impl Scware {
         self.check_restriction(&after, cells, new_group)
     }
 
-    /// Whether `mv` breaks the diagonal restriction and no other rule: its stones could be
-    /// put, but two diagonally adjacent stones of the mover would end in different groups.
-    /// A move being built stone by stone may cure that (a further stone can join the two
-    /// groups); every other refusal stays, whatever stones follow.
-    pub fn breaks_only_the_restriction(&self, mv: &ScwareMove) -> bool {
-        match mv {
-            ScwareMove::Stones { cells, new_group } if self.winner.is_none() => self
-                .stones_after(cells, *new_group)
-                .is_ok_and(|after| self.check_restriction(&after, cells, *new_group).is_err()),
-            _ => false,
-        }
-    }
-
     /// The board after putting these stones, if every rule but the diagonal restriction
     /// allows them.
     fn stones_after(
@@ -201,15 +188,15 @@ impl Scware {
         let sq = self.board.square();
         let name = NAMES[self.to_move.index()];
         let own = Stone::of(self.to_move);
-        let illegal = |s: String| Err(IllegalMove(s));
+        let illegal = |rule, s: String| Err(IllegalMove::new(rule, s));
         for c in cells.iter().chain(new_group) {
             if self.board.at(c) != Stone::Empty {
-                return illegal(format!("{c} is not empty"));
+                return illegal(Rule::Occupied, format!("{c} is not empty"));
             }
         }
         let first = cells
             .first()
-            .ok_or_else(|| IllegalMove("a move puts at least one stone".into()))?;
+            .ok_or_else(|| IllegalMove::new(Rule::EmptyMove, "a move puts at least one stone"))?;
         let mut after = self.board.clone();
         for c in cells.iter().chain(new_group) {
             after.set(sq.slot(c), own);
@@ -220,21 +207,26 @@ impl Scware {
         if new_group.is_some() {
             if self.to_move != Player::Second {
                 return illegal(
+                    Rule::BalancingMove,
                     "only Red may follow a growth with a new group (the balancing move)".into(),
                 );
             }
             if self.grown {
                 return illegal(
+                    Rule::BalancingMove,
                     "the balancing move is no longer available: a player has already grown".into(),
                 );
             }
         }
         for c in cells {
             if !self.touches_own(sq.slot(c)) {
-                return illegal(format!(
-                    "{c} touches no original {name} group (every stone of a growth must grow a group \
+                return illegal(
+                    Rule::NotAGrowth,
+                    format!(
+                        "{c} touches no original {name} group (every stone of a growth must grow a group \
                      that stood at the start of the turn)"
-                ));
+                    ),
+                );
             }
         }
         let turn = Turn::new(&self.board, self.to_move);
@@ -247,9 +239,12 @@ impl Scware {
                         .cells()
                         .find(|&x| turn.group_of[sq.slot(x)] == g)
                         .expect("a group has a stone");
-                    return illegal(format!(
-                        "the {name} group at {group_cell} would be grown twice, by {earlier} and {c}"
-                    ));
+                    return illegal(
+                        Rule::GroupGrownTwice,
+                        format!(
+                            "the {name} group at {group_cell} would be grown twice, by {earlier} and {c}"
+                        ),
+                    );
                 }
             }
         }
@@ -263,9 +258,12 @@ impl Scware {
                 let touching = sq
                     .cell_at(ps.wrapping_add_signed(d))
                     .expect("a stone is on the board");
-                return illegal(format!(
-                    "{p} would not start a new group: it touches the {name} stone at {touching}"
-                ));
+                return illegal(
+                    Rule::NewGroupTouches,
+                    format!(
+                        "{p} would not start a new group: it touches the {name} stone at {touching}"
+                    ),
+                );
             }
         }
         Ok(after)
@@ -281,11 +279,14 @@ impl Scware {
         let sq = self.board.square();
         let new_slots = cells.iter().chain(new_group).map(|c| sq.slot(c));
         match split_diagonal(after, self.to_move, new_slots) {
-            Some((a, b)) => Err(IllegalMove(format!(
-                "{a} and {b} would be diagonally adjacent {} stones in different groups \
+            Some((a, b)) => Err(IllegalMove::new(
+                Rule::DiagonalRestriction,
+                format!(
+                    "{a} and {b} would be diagonally adjacent {} stones in different groups \
                  (the restriction)",
-                NAMES[self.to_move.index()]
-            ))),
+                    NAMES[self.to_move.index()]
+                ),
+            )),
             None => Ok(()),
         }
     }
@@ -331,7 +332,7 @@ impl FromStr for Scware {
             "-" => false,
             "g" => true,
             other => {
-                return Err(PositionError::new(format!(
+                return Err(PositionError::unreadable(format!(
                     "the grown field is '{other}', expected '-' (nobody has grown yet) or 'g'"
                 )));
             }
@@ -339,7 +340,7 @@ impl FromStr for Scware {
         let sq = board.square();
         for p in Player::BOTH {
             if let Some((a, b)) = split_diagonal(&board, p, sq.slots()) {
-                return Err(PositionError::new(format!(
+                return Err(PositionError::unreachable(format!(
                     "{}'s stones {a} and {b} stand diagonally adjacent in different groups, which \
                      the restriction never allows",
                     NAMES[p.index()]
@@ -354,7 +355,7 @@ impl FromStr for Scware {
                     for n in [up, right] {
                         if board.get(s) == own && board.get(n) == own {
                             let other = sq.cell_at(n).expect("a stone is on the board");
-                            return Err(PositionError::new(format!(
+                            return Err(PositionError::unreachable(format!(
                                 "{}'s stones {c} and {other} are joined, but the grown field is '-': \
                                  only a growth joins stones",
                                 NAMES[p.index()]
@@ -394,7 +395,7 @@ impl Game for Scware {
     }
 
     fn start(size: usize) -> Result<Scware, PositionError> {
-        let square = Square::new(size).map_err(|e| PositionError::new(e.to_string()))?;
+        let square = Square::new(size).map_err(|e| PositionError::bad_size(e.to_string()))?;
         Ok(Scware {
             board: StoneBoard::empty(square),
             to_move: Player::First,
@@ -472,22 +473,28 @@ impl Game for Scware {
         u64::try_from(self.move_counts().total()).unwrap_or(u64::MAX)
     }
 
+    fn is_pass(mv: &ScwareMove) -> bool {
+        matches!(mv, ScwareMove::Pass)
+    }
+
     fn check_move(&self, mv: &ScwareMove) -> Result<(), IllegalMove> {
         if let Some(p) = self.winner {
-            return Err(IllegalMove(format!(
-                "the game is over: {} has won",
-                NAMES[p.index()]
-            )));
+            return Err(IllegalMove::new(
+                Rule::GameOver,
+                format!("the game is over: {} has won", NAMES[p.index()]),
+            ));
         }
         match mv {
             ScwareMove::Pass => {
                 if self.can_move(self.to_move) {
-                    Err(IllegalMove(
-                        "pass is only legal when there is no other move".into(),
+                    Err(IllegalMove::new(
+                        Rule::PassNotAllowed,
+                        "pass is only legal when there is no other move",
                     ))
                 } else if !self.can_move(self.to_move.other()) {
-                    Err(IllegalMove(
-                        "the game is over: neither player can move (a draw)".into(),
+                    Err(IllegalMove::new(
+                        Rule::GameOver,
+                        "the game is over: neither player can move (a draw)",
                     ))
                 } else {
                     Ok(())

@@ -18,8 +18,8 @@ use std::str::FromStr;
 use std::sync::{Arc, OnceLock};
 
 use swapboard_core::{
-    BoardView, CellMark, Game, IllegalMove, MoveError, Outcome, Player, PositionError, Stepwise,
-    text, zobrist,
+    BoardView, CellMark, Game, IllegalMove, MoveError, Outcome, Player, PositionError, Rule,
+    Stepwise, text, zobrist,
 };
 use swapboard_grid::{Cell, CellSet};
 
@@ -244,33 +244,36 @@ impl ScwareSteps {
 
     /// Why a decision that is not legal here is refused.
     fn refusal(&self, step: &ScwareStep) -> IllegalMove {
-        let why = |s: &str| IllegalMove(s.to_string());
+        let why = IllegalMove::new;
         match (step, self.partial) {
             (ScwareStep::Place(c), Partial::Start) => {
                 match self.pos.check_move(&ScwareMove::single(*c)) {
                     Err(e) => e,
-                    Ok(()) => why("that cell is not a placement here"),
+                    Ok(()) => why(Rule::StepOutOfOrder, "that cell is not a placement here"),
                 }
             }
             (ScwareStep::Pass, Partial::Start) => match self.pos.check_move(&ScwareMove::Pass) {
                 Err(e) => e,
-                Ok(()) => why("pass is not a decision here"),
+                Ok(()) => why(Rule::StepOutOfOrder, "pass is not a decision here"),
             },
-            (ScwareStep::Place(_) | ScwareStep::Pass, _) => {
-                why("this turn has already begun growing: a placement or a pass is a whole turn")
-            }
+            (ScwareStep::Place(_) | ScwareStep::Pass, _) => why(
+                Rule::StepOutOfOrder,
+                "this turn has already begun growing: a placement or a pass is a whole turn",
+            ),
             (ScwareStep::NewGroup(p), Partial::NewGroup { cells }) => {
                 match self.pos.check_move(&ScwareMove::balanced(cells, *p)) {
                     Err(e) => e,
-                    Ok(()) => why("that cell cannot start the new group"),
+                    Ok(()) => why(Rule::StepOutOfOrder, "that cell cannot start the new group"),
                 }
             }
-            (ScwareStep::NewGroup(_) | ScwareStep::Done, _) => {
-                why("no complete growth is waiting for Red's new group")
-            }
-            (ScwareStep::Grow(_) | ScwareStep::Skip, Partial::NewGroup { .. }) => {
-                why("every group has been decided: add the new group (+cell) or say done")
-            }
+            (ScwareStep::NewGroup(_) | ScwareStep::Done, _) => why(
+                Rule::StepOutOfOrder,
+                "no complete growth is waiting for Red's new group",
+            ),
+            (ScwareStep::Grow(_) | ScwareStep::Skip, Partial::NewGroup { .. }) => why(
+                Rule::StepOutOfOrder,
+                "every group has been decided: add the new group (+cell) or say done",
+            ),
             (ScwareStep::Grow(c), _) => {
                 let turn = &self.plan().turn;
                 let (st, cur) = self.rebuild(turn);
@@ -279,16 +282,21 @@ impl ScwareSteps {
                     && turn.libs_of(cur).contains(&lib)
                     && turn.can_choose(&st, lib);
                 if free {
-                    IllegalMove(format!(
-                        "no legal growth continues with {c}: the restriction could not be met"
-                    ))
+                    IllegalMove::new(
+                        Rule::NoLegalCompletion,
+                        format!(
+                            "no legal growth continues with {c}: the restriction could not be met"
+                        ),
+                    )
                 } else {
-                    IllegalMove(format!(
-                        "{c} is not a free liberty of the group being decided"
-                    ))
+                    IllegalMove::new(
+                        Rule::StepOutOfOrder,
+                        format!("{c} is not a free liberty of the group being decided"),
+                    )
                 }
             }
             (ScwareStep::Skip, _) => why(
+                Rule::NoLegalCompletion,
                 "no legal growth continues without this group (the growth would be empty or break the restriction)",
             ),
         }
@@ -327,7 +335,10 @@ impl FromStr for ScwareSteps {
         let f = text::fields(s, ScwareSteps::ID, 5)?;
         let pos: Scware = format!("{} {} {} {}", Scware::ID, f[1], f[2], f[3]).parse()?;
         let field = f[4];
-        let bad = |why: &str| PositionError::new(format!("the partial turn '{field}' {why}"));
+        let bad =
+            |why: &str| PositionError::unreadable(format!("the partial turn '{field}' {why}"));
+        let cannot_arise =
+            |why: &str| PositionError::unreachable(format!("the partial turn '{field}' {why}"));
         let read_cells = |list: &str| -> Result<CellSet, PositionError> {
             if list == "none" {
                 return Ok(CellSet::new());
@@ -369,7 +380,7 @@ impl FromStr for ScwareSteps {
             return Ok(steps);
         }
         if steps.pos.winner().is_some() {
-            return Err(bad("follows a finished game"));
+            return Err(cannot_arise("follows a finished game"));
         }
         // A partial turn must be one the decisions can reach: check it against the turn.
         let Plan { turn, packings } = steps.plan();
@@ -381,19 +392,23 @@ impl FromStr for ScwareSteps {
             Partial::Start => unreachable!("handled above"),
         };
         if usize::from(next) > turn.groups {
-            return Err(bad("names a group beyond the last"));
+            return Err(cannot_arise("names a group beyond the last"));
         }
         for c in &cells {
             let lib = turn.lib_of[sq.slot(c)];
             if lib == UNSET || !turn.can_choose(&st, lib) {
-                return Err(bad(&format!("grows {c}, which is not a free liberty")));
+                return Err(cannot_arise(&format!(
+                    "grows {c}, which is not a free liberty"
+                )));
             }
             if turn.libs[usize::from(lib)]
                 .groups()
                 .iter()
                 .all(|&g| g >= next)
             {
-                return Err(bad(&format!("grows {c} for a group not decided yet")));
+                return Err(cannot_arise(&format!(
+                    "grows {c} for a group not decided yet"
+                )));
             }
             turn.choose(&mut st, lib);
         }
@@ -419,7 +434,7 @@ impl FromStr for ScwareSteps {
             }
         };
         if !reachable {
-            return Err(bad("cannot be reached by legal decisions"));
+            return Err(cannot_arise("cannot be reached by legal decisions"));
         }
         steps.partial = partial;
         Ok(steps)
@@ -471,14 +486,18 @@ impl Game for ScwareSteps {
         self.each_step(&mut f)
     }
 
+    fn is_pass(mv: &ScwareStep) -> bool {
+        matches!(mv, ScwareStep::Pass)
+    }
+
     fn check_move(&self, step: &ScwareStep) -> Result<(), IllegalMove> {
         if self.partial == Partial::Start
             && let Some(Outcome::Win(p)) = self.pos.outcome()
         {
-            return Err(IllegalMove(format!(
-                "the game is over: {} has won",
-                Scware::colour_name(p)
-            )));
+            return Err(IllegalMove::new(
+                Rule::GameOver,
+                format!("the game is over: {} has won", Scware::colour_name(p)),
+            ));
         }
         let listed = self.each_step(&mut |s| {
             if s == *step {

@@ -3,16 +3,19 @@
 use std::collections::HashSet;
 use std::ops::ControlFlow;
 
-use swapboard_core::{Game, Outcome, Player, Stepwise};
+use swapboard_core::{Game, Outcome, Player, Rule, Stepwise};
 use swapboard_scware::{Scware, ScwareMove, ScwareStep};
 
 fn pos(text: &str) -> Scware {
     text.parse().unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 
-fn refusal(p: &Scware, mv: &str) -> String {
-    let m = p.parse_move(mv).unwrap();
-    p.check_move(&m).expect_err(mv).to_string()
+/// The refusal of `mv` here, which must be under `rule`.
+fn refused(p: &Scware, mv: &str, rule: Rule) -> String {
+    let m = p.parse_move(mv).unwrap_or_else(|e| panic!("{mv}: {e}"));
+    let e = p.check_move(&m).expect_err(mv);
+    assert_eq!(e.rule, rule, "{mv}: {e}");
+    e.message
 }
 
 fn play(p: &Scware, mv: &str) -> Scware {
@@ -45,10 +48,13 @@ fn a_knights_move_connection_is_grown_with_two_stones() {
     );
     // Either stone alone would stand diagonally next to the other group.
     assert!(
-        refusal(&p, "b3")
+        refused(&p, "b3", Rule::DiagonalRestriction)
             .contains("b3 and c4 would be diagonally adjacent White stones in different groups")
     );
-    assert!(refusal(&p, "c3").contains("b2 and c3 would be diagonally adjacent"));
+    assert!(
+        refused(&p, "c3", Rule::DiagonalRestriction)
+            .contains("b2 and c3 would be diagonally adjacent")
+    );
     // The other connections: c2 with c3, b3 with b4.
     for mv in ["c2,c3", "b3,b4"] {
         assert!(p.is_legal(&p.parse_move(mv).unwrap()), "{mv}");
@@ -56,20 +62,26 @@ fn a_knights_move_connection_is_grown_with_two_stones() {
 }
 
 /// A move builder may keep a growth that breaks only the restriction (a further stone can
-/// join the groups), and no other refusal.
+/// join the groups): the refusal's code tells it apart from every other refusal.
 #[test]
 fn only_the_restriction_can_be_cured_by_more_stones() {
     let p = pos("scware ...../..W../...../.W.../..... W g");
-    let only = |mv: &str| p.breaks_only_the_restriction(&p.parse_move(mv).unwrap());
+    let rule = |mv: &str| {
+        p.check_move(&p.parse_move(mv).unwrap())
+            .err()
+            .map(|e| e.rule)
+    };
     // b3 alone stands diagonally next to c4; with c3 it joins the groups.
-    assert!(only("b3"));
-    assert!(p.is_legal(&p.parse_move("b3,c3").unwrap()));
-    // Legal moves, and stones no further stone can mend, are not.
-    assert!(!only("b3,c3"));
-    assert!(!only("a5"));
-    assert!(!only("b3,e5"), "e5 touches no White group");
-    assert!(!only("b2"), "b2 is not empty");
-    assert!(!only("pass"));
+    assert_eq!(rule("b3"), Some(Rule::DiagonalRestriction));
+    assert_eq!(rule("b3,c3"), None);
+    // Stones no further stone can mend carry other codes.
+    assert_eq!(
+        rule("b3,e5"),
+        Some(Rule::NotAGrowth),
+        "e5 touches no White group"
+    );
+    assert_eq!(rule("b2"), Some(Rule::Occupied));
+    assert_eq!(rule("pass"), Some(Rule::PassNotAllowed));
 }
 
 #[test]
@@ -82,10 +94,12 @@ fn a_stone_touching_two_groups_grows_both() {
     );
     // c3 grew both groups: another stone next to either is a second growth.
     assert!(
-        refusal(&p, "c3,b4").contains("the White group at b3 would be grown twice, by b4 and c3")
+        refused(&p, "c3,b4", Rule::GroupGrownTwice)
+            .contains("the White group at b3 would be grown twice, by b4 and c3")
     );
     assert!(
-        refusal(&p, "c3,e3").contains("the White group at d3 would be grown twice, by c3 and e3")
+        refused(&p, "c3,e3", Rule::GroupGrownTwice)
+            .contains("the White group at d3 would be grown twice, by c3 and e3")
     );
     // Growing both groups separately is fine (any subset of the groups).
     assert!(p.is_legal(&p.parse_move("b4,d2").unwrap()));
@@ -96,20 +110,20 @@ fn a_stone_touching_two_groups_grows_both() {
 fn every_growth_stone_touches_an_original_group() {
     let p = pos("scware ...../...../.W.W./...../..... W g");
     // b5 touches nothing; c4 touches only the new stone c3... no: c4 touches no White stone.
-    assert!(refusal(&p, "c3,c4").contains("c4 touches no original White group"));
-    assert!(refusal(&p, "b4,b5").contains("b5 touches no original White group"));
+    assert!(refused(&p, "c3,c4", Rule::NotAGrowth).contains("c4 touches no original White group"));
+    assert!(refused(&p, "b4,b5", Rule::NotAGrowth).contains("b5 touches no original White group"));
 }
 
 #[test]
 fn the_restriction_refuses_a_new_group_diagonal_to_an_own_stone() {
     let p = pos("scware ...../...../...../.W.../..... W -");
     assert!(
-        refusal(&p, "c3")
+        refused(&p, "c3", Rule::DiagonalRestriction)
             .contains("b2 and c3 would be diagonally adjacent White stones in different groups")
     );
     assert!(p.is_legal(&p.parse_move("d4").unwrap()));
     // Occupied cells are named.
-    assert!(refusal(&p, "b2").contains("b2 is not empty"));
+    assert!(refused(&p, "b2", Rule::Occupied).contains("b2 is not empty"));
 }
 
 #[test]
@@ -131,19 +145,22 @@ fn red_may_balance_while_nobody_has_grown() {
     );
     // The new group must start a group: not next to Red's stones, old or new.
     assert!(
-        refusal(&p, "b3+b4")
+        refused(&p, "b3+b4", Rule::NewGroupTouches)
             .contains("b4 would not start a new group: it touches the Red stone at b3")
     );
     assert!(
-        refusal(&p, "b3+a1")
+        refused(&p, "b3+a1", Rule::DiagonalRestriction)
             .contains("a1 and b2 would be diagonally adjacent Red stones in different groups")
     );
-    assert!(refusal(&p, "b3+c4").contains("b3 and c4 would be diagonally adjacent Red stones"));
+    assert!(
+        refused(&p, "b3+c4", Rule::DiagonalRestriction)
+            .contains("b3 and c4 would be diagonally adjacent Red stones")
+    );
     // A growth must come first.
-    assert!(refusal(&p, "e5+e1").contains("e5 touches no original Red group"));
+    assert!(refused(&p, "e5+e1", Rule::NotAGrowth).contains("e5 touches no original Red group"));
     // White may never balance.
     let w = pos("scware ...../...../..W../.R.../..... W -");
-    assert!(refusal(&w, "c4+e1").contains("only Red"));
+    assert!(refused(&w, "c4+e1", Rule::BalancingMove).contains("only Red"));
 }
 
 #[test]
@@ -151,12 +168,18 @@ fn the_balancing_move_is_available_once_only() {
     let p = pos("scware ...../...../..W../.R.../..... R -");
     let after = play(&play(&p, "b3+e5"), "d3");
     assert!(after.grown() && !after.balancing_available());
-    assert!(refusal(&after, "b4+e1").contains("the balancing move is no longer available"));
+    assert!(
+        refused(&after, "b4+e1", Rule::BalancingMove)
+            .contains("the balancing move is no longer available")
+    );
     // A White growth first also closes it.
     let w = pos("scware ...../...../..W../.R.../..... W -");
     let after = play(&w, "c4");
     assert!(after.grown());
-    assert!(refusal(&after, "b3+e5").contains("the balancing move is no longer available"));
+    assert!(
+        refused(&after, "b3+e5", Rule::BalancingMove)
+            .contains("the balancing move is no longer available")
+    );
     // A placement keeps it open.
     let after = play(&play(&w, "e5"), "a5");
     let after = play(&after, "e1");
@@ -195,7 +218,7 @@ fn connecting_top_to_bottom_wins_for_white() {
     let after = play(&p, "c3");
     assert_eq!(after.outcome(), Some(Outcome::Win(Player::First)));
     assert_eq!(after.legal_moves(), vec![]);
-    assert!(refusal(&after, "a1").contains("the game is over: White has won"));
+    assert!(refused(&after, "a1", Rule::GameOver).contains("the game is over: White has won"));
     // Red joins left and right.
     let r = pos("scware ...../...../RR.RR/...../W.W.W R g");
     assert_eq!(play(&r, "c3").outcome(), Some(Outcome::Win(Player::Second)));
@@ -238,7 +261,7 @@ fn pass_is_the_only_move_of_a_player_who_cannot_move() {
     // them leaves c4 or a4 diagonally next to a new stone of another group; Red can play.
     let p = pos("scware WRRRW/WRWRR/..RRW/RWRWW/RWRRW W g");
     assert!(
-        refusal(&p, "a3,b3")
+        refused(&p, "a3,b3", Rule::DiagonalRestriction)
             .contains("b3 and c4 would be diagonally adjacent White stones in different groups")
     );
     assert!(!p.can_move(Player::First), "{:?}", p.legal_moves());
@@ -247,7 +270,10 @@ fn pass_is_the_only_move_of_a_player_who_cannot_move() {
     assert_eq!(p.move_count(), 1);
     let after = play(&p, "pass");
     assert_eq!(after.to_move(), Player::Second);
-    assert!(refusal(&after, "pass").contains("pass is only legal when there is no other move"));
+    assert!(
+        refused(&after, "pass", Rule::PassNotAllowed)
+            .contains("pass is only legal when there is no other move")
+    );
 }
 
 #[test]

@@ -107,7 +107,7 @@ struct GameFile {
 
 /// A game in progress, with its history.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub struct Game {
+pub struct Swap61Game {
     setup: Setup,
     history: Vec<Entry>,
     board: Board,
@@ -115,20 +115,20 @@ pub struct Game {
     outcomes: Vec<RoundOutcome>,
 }
 
-impl Game {
+impl Swap61Game {
     /// A new game from a checked setup.
-    pub fn new(setup: Setup, at: Option<u64>) -> Result<Game, GameError> {
+    pub fn new(setup: Setup, at: Option<u64>) -> Result<Swap61Game, GameError> {
         setup.check()?;
         let history = vec![Entry {
             seq: 0,
             at,
             change: Change::New,
         }];
-        Game::replay(setup, history)
+        Swap61Game::replay(setup, history)
     }
 
     /// Rebuilds the state from the setup and the history, checking every recorded result.
-    fn replay(setup: Setup, history: Vec<Entry>) -> Result<Game, GameError> {
+    fn replay(setup: Setup, history: Vec<Entry>) -> Result<Swap61Game, GameError> {
         let mut in_force: Vec<usize> = Vec::new();
         for (i, entry) in history.iter().enumerate() {
             if entry.seq != i {
@@ -161,7 +161,7 @@ impl Game {
             }
         }
         let board = setup.start;
-        let mut game = Game {
+        let mut game = Swap61Game {
             setup,
             history: Vec::new(),
             board,
@@ -288,7 +288,7 @@ impl Game {
             at,
             change: Change::Undo { undoes },
         });
-        *self = Game::replay(self.setup.clone(), history)?;
+        *self = Swap61Game::replay(self.setup.clone(), history)?;
         Ok(self.history[undoes].clone())
     }
 
@@ -382,7 +382,7 @@ impl Game {
     }
 
     /// Reads a game file, replays its history and checks the state it records.
-    pub fn from_json(text: &str) -> Result<Game, GameError> {
+    pub fn from_json(text: &str) -> Result<Swap61Game, GameError> {
         #[derive(Deserialize)]
         struct Tag {
             format: String,
@@ -397,7 +397,7 @@ impl Game {
         let file: GameFile =
             serde_json::from_str(text).map_err(|e| GameError::Format(e.to_string()))?;
         file.setup.check()?;
-        let game = Game::replay(file.setup, file.history)?;
+        let game = Swap61Game::replay(file.setup, file.history)?;
         if game.summary() != file.state {
             return Err(GameError::Inconsistent(
                 "the recorded state differs from what the history gives".into(),
@@ -429,13 +429,13 @@ pub fn standings(totals: &[u32]) -> Vec<(usize, Seat, u32)> {
 mod tests {
     use super::*;
 
-    fn game() -> Game {
+    fn game() -> Swap61Game {
         let names: Vec<String> = (1..=10).map(|i| format!("p{i}")).collect();
-        Game::new(Setup::generate(&names, 3).unwrap(), Some(1)).unwrap()
+        Swap61Game::new(Setup::generate(&names, 3).unwrap(), Some(1)).unwrap()
     }
 
     /// A line bidding `tokens` on the first edge from one of the player's walls.
-    fn own_bid(game: &Game, player: &str, tokens: u32) -> String {
+    fn own_bid(game: &Swap61Game, player: &str, tokens: u32) -> String {
         let seat = game.seat(player).unwrap();
         let wall = (0..61)
             .find(|&t| game.board().tile(t) == crate::Tile::Wall(seat))
@@ -488,7 +488,7 @@ mod tests {
             let outcome = g.resolve(None).unwrap();
             assert_eq!(outcome.round, round);
             assert_eq!(outcome.scores.is_some(), round > 0);
-            let reread = Game::from_json(&g.to_json()).unwrap();
+            let reread = Swap61Game::from_json(&g.to_json()).unwrap();
             assert_eq!(reread, g);
         }
         assert!(g.is_over());
@@ -509,7 +509,7 @@ mod tests {
         let undone = g.undo(None).unwrap();
         assert!(matches!(undone.change, Change::Submit { .. }));
         assert_eq!(g.submitted().count(), 9);
-        assert_eq!(Game::from_json(&g.to_json()).unwrap(), g);
+        assert_eq!(Swap61Game::from_json(&g.to_json()).unwrap(), g);
     }
 
     #[test]
@@ -530,21 +530,24 @@ mod tests {
         let json = g.to_json();
         let other_format = json.replace(FORMAT, "swapboard-swap61/99");
         assert!(matches!(
-            Game::from_json(&other_format),
+            Swap61Game::from_json(&other_format),
             Err(GameError::Format(_))
         ));
         let mut value: serde_json::Value = serde_json::from_str(&json).unwrap();
         value["state"]["totals"][0] = 99.into();
         assert!(matches!(
-            Game::from_json(&value.to_string()),
+            Swap61Game::from_json(&value.to_string()),
             Err(GameError::Inconsistent(_))
         ));
         let mut value: serde_json::Value = serde_json::from_str(&json).unwrap();
         value["history"][1]["round"] = 3.into();
         assert!(matches!(
-            Game::from_json(&value.to_string()),
+            Swap61Game::from_json(&value.to_string()),
             Err(GameError::Inconsistent(_))
         ));
-        assert!(matches!(Game::from_json("{"), Err(GameError::Format(_))));
+        assert!(matches!(
+            Swap61Game::from_json("{"),
+            Err(GameError::Format(_))
+        ));
     }
 }

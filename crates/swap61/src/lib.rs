@@ -15,7 +15,7 @@
 //!   [`Variation`].
 //! - [`play_round`]: one round from submissions to scores (the contract's
 //!   `swapboard swap61 round`).
-//! - [`Setup`] and [`Game`]: a whole game with its append-only history, saved as a
+//! - [`Setup`] and [`Swap61Game`]: a whole game with its append-only history, saved as a
 //!   versioned JSON game file.
 //! - [`bot`]: a bidding bot; [`report`] and [`svg`]: what the game master posts.
 //!
@@ -36,7 +36,7 @@ pub use board::{
     Board, BoardError, MAX_SEATS, MIN_SEATS, NODES, Node, SIDE, Seat, TILES, Tile, TileMask,
     WALLS_PER_SEAT, WILD_WALLS, are_neighbours, cell_of, parse_tile, tile_of,
 };
-pub use game::{Change, Entry, FORMAT, Game, GameError, standings};
+pub use game::{Change, Entry, FORMAT, GameError, Swap61Game, standings};
 pub use resolve::{EdgeOutcome, EdgeResult, Resolution, resolve, total_tokens};
 pub use round::{LAST_ROUND, RoundOutcome, RoundSpec, allowance, play_round};
 pub use score::{

@@ -4,18 +4,18 @@
 use std::fmt::Write as _;
 
 use crate::board::{Seat, TILES, Tile, cell_of};
-use crate::game::{Game, standings};
+use crate::game::{Swap61Game, standings};
 use crate::round::{LAST_ROUND, RoundOutcome, allowance};
 use crate::score::blocking_seats;
 use crate::submission::check_submission;
 
 /// `P3 ann`.
-fn seat_name(game: &Game, seat: Seat) -> String {
+fn seat_name(game: &Swap61Game, seat: Seat) -> String {
     format!("{seat} {}", game.setup().name(seat))
 }
 
 /// The name of a round: `the pregame` or `round 2 (Corner Connection)`.
-pub fn round_title(game: &Game, round: usize) -> String {
+pub fn round_title(game: &Swap61Game, round: usize) -> String {
     if round == 0 {
         "the pregame".into()
     } else {
@@ -27,7 +27,7 @@ pub fn round_title(game: &Game, round: usize) -> String {
 }
 
 /// What a round scores: its pairs, or the Node Network.
-fn round_targets(game: &Game, round: usize) -> String {
+fn round_targets(game: &Swap61Game, round: usize) -> String {
     let spec = &game.setup().rounds[round];
     if round == 0 {
         "no scoring".into()
@@ -40,7 +40,7 @@ fn round_targets(game: &Game, round: usize) -> String {
 }
 
 /// The grid lines under a `grid` heading.
-fn grid_block(out: &mut String, game: &Game) {
+fn grid_block(out: &mut String, game: &Swap61Game) {
     out.push_str("grid\n");
     for row in game.board().rows() {
         let _ = writeln!(out, "{row}");
@@ -48,7 +48,7 @@ fn grid_block(out: &mut String, game: &Game) {
 }
 
 /// Cumulative standings with shared ranks.
-fn standings_block(out: &mut String, game: &Game) {
+fn standings_block(out: &mut String, game: &Swap61Game) {
     out.push_str("standings\n");
     for (rank, seat, total) in standings(&game.totals()) {
         let _ = writeln!(out, "{rank:>2}. {:<16} {total}", seat_name(game, seat));
@@ -58,7 +58,7 @@ fn standings_block(out: &mut String, game: &Game) {
 /// The report after `resolve`: first the game master's record of the resolution (kept
 /// private: the rulings publish only the grid and the scores), then the public part to
 /// post: the grid, the round's scores and the standings.
-pub fn round_report(game: &Game, outcome: &RoundOutcome) -> String {
+pub fn round_report(game: &Swap61Game, outcome: &RoundOutcome) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -91,7 +91,7 @@ pub fn round_report(game: &Game, outcome: &RoundOutcome) -> String {
 }
 
 /// What the next open round is and which pairs are published.
-fn next_round_line(game: &Game) -> String {
+fn next_round_line(game: &Swap61Game) -> String {
     let round = game.round();
     if game.is_over() {
         return "the game is over\n".into();
@@ -114,7 +114,7 @@ fn next_round_line(game: &Game) -> String {
 }
 
 /// The public view: seats, the open round, the grid and the standings.
-pub fn public_view(game: &Game) -> String {
+pub fn public_view(game: &Swap61Game) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "Swap 61 by 'pseudonam'");
     let seats: Vec<String> = Seat::all(game.setup().seats())
@@ -136,7 +136,7 @@ pub fn public_view(game: &Game) -> String {
 }
 
 /// The cells of a seat's walls on the grid now.
-fn walls_of(game: &Game, seat: Seat) -> String {
+fn walls_of(game: &Swap61Game, seat: Seat) -> String {
     let cells: Vec<String> = (0..TILES)
         .filter(|&t| game.board().tile(t) == Tile::Wall(seat))
         .map(|t| cell_of(t).to_string())
@@ -146,7 +146,7 @@ fn walls_of(game: &Game, seat: Seat) -> String {
 
 /// A player's private view: their seat and walls, the walls they borrow in the open round,
 /// and their submission as checked.
-pub fn private_view(game: &Game, seat: Seat) -> String {
+pub fn private_view(game: &Swap61Game, seat: Seat) -> String {
     let mut out = String::new();
     let round = game.round();
     let _ = writeln!(out, "{} (private)", seat_name(game, seat));

@@ -5,7 +5,7 @@ use std::str::FromStr;
 use rand::{Rng, RngExt};
 use swapboard_core::{
     BoardView, Formed, Game, IllegalMove, MoveError, Outcome, PLACEMENT_SIZES, PlacementState,
-    Player, PositionError, Stone, StoneBoard,
+    Player, PositionError, Rule, Stone, StoneBoard,
 };
 use swapboard_grid::{Cell, Square};
 
@@ -180,7 +180,7 @@ impl Swaptimum {
     }
 
     /// The reason a placement at `cell` by the player to move is refused, if it is.
-    fn placement_problem(&self, cell: Cell) -> Option<String> {
+    fn placement_problem(&self, cell: Cell) -> Option<IllegalMove> {
         let slot = self.square().slot(cell);
         if let Some(occupied) = self.state.occupied(cell, NAMES) {
             return Some(occupied);
@@ -190,10 +190,13 @@ impl Swaptimum {
                 .state
                 .board()
                 .crosscuts_formed(slot, Stone::of(self.state.to_move));
-            return Some(format!(
-                "a placement at {cell} forms a crosscut ({}) that no swap can kill without \
-                 forming a new one (the placement restriction)",
-                self.block_names(formed.blocks())
+            return Some(IllegalMove::new(
+                Rule::PlacementRestriction,
+                format!(
+                    "a placement at {cell} forms a crosscut ({}) that no swap can kill without \
+                     forming a new one (the placement restriction)",
+                    self.block_names(formed.blocks())
+                ),
             ));
         }
         None
@@ -209,7 +212,7 @@ impl Swaptimum {
 
     /// The reason the swap of `a` and `b` after a placement at `cell` (which forms
     /// crosscuts and has some legal swap) is refused, if it is.
-    fn swap_problem(&self, cell: Cell, a: Cell, b: Cell) -> Option<String> {
+    fn swap_problem(&self, cell: Cell, a: Cell, b: Cell) -> Option<IllegalMove> {
         let sq = self.square();
         let (slot, x, y) = (sq.slot(cell), sq.slot(a), sq.slot(b));
         let stone = Stone::of(self.state.to_move);
@@ -218,25 +221,35 @@ impl Swaptimum {
         board.set(slot, stone);
         let (sx, sy) = (board.get(x), board.get(y));
         if !a.is_king_adjacent(b) {
-            return Some(format!(
-                "{a} and {b} are not adjacent (a swap is between 8-adjacent checkers)"
+            return Some(IllegalMove::new(
+                Rule::SwapNotAdjacent,
+                format!("{a} and {b} are not adjacent (a swap is between 8-adjacent checkers)"),
             ));
         }
         for (c, s) in [(a, sx), (b, sy)] {
             if s == Stone::Empty {
-                return Some(format!("{c} is empty: a swap exchanges two checkers"));
+                return Some(IllegalMove::new(
+                    Rule::SwapPieces,
+                    format!("{c} is empty: a swap exchanges two checkers"),
+                ));
             }
         }
         if sx == sy {
-            return Some(format!(
-                "{a} and {b} hold checkers of the same colour: swapping them changes nothing"
+            return Some(IllegalMove::new(
+                Rule::SwapPieces,
+                format!(
+                    "{a} and {b} hold checkers of the same colour: swapping them changes nothing"
+                ),
             ));
         }
         let in_crosscut = |s: usize| formed.blocks().iter().any(|&bl| sq.block(bl).contains(&s));
         if !in_crosscut(x) && !in_crosscut(y) {
-            return Some(format!(
-                "neither {a} nor {b} belongs to the crosscut formed at {cell} ({})",
-                self.block_names(formed.blocks())
+            return Some(IllegalMove::new(
+                Rule::SwapOutsideCrosscut,
+                format!(
+                    "neither {a} nor {b} belongs to the crosscut formed at {cell} ({})",
+                    self.block_names(formed.blocks())
+                ),
             ));
         }
         board.set(x, sy);
@@ -253,9 +266,9 @@ impl Swaptimum {
             } else {
                 "leaves a crosscut"
             };
-            return Some(format!(
-                "swapping {a} and {b} {what} at {}",
-                board.block_name(bl)
+            return Some(IllegalMove::new(
+                Rule::SwapFormsCrosscut,
+                format!("swapping {a} and {b} {what} at {}", board.block_name(bl)),
             ));
         }
         None
@@ -315,6 +328,10 @@ impl Game for Swaptimum {
         ControlFlow::Continue(())
     }
 
+    fn is_pass(mv: &SwaptimumMove) -> bool {
+        matches!(mv, SwaptimumMove::Pass)
+    }
+
     fn check_move(&self, mv: &SwaptimumMove) -> Result<(), IllegalMove> {
         if let Some(outcome) = self.outcome() {
             return Err(PlacementState::game_over(outcome, NAMES));
@@ -331,22 +348,22 @@ impl Game for Swaptimum {
             SwaptimumMove::Place(cell) => self.placement_problem(cell).or_else(|| {
                 let formed = self.state.board().crosscuts_formed(self.square().slot(cell), Stone::of(self.state.to_move));
                 (!formed.is_empty()).then(|| {
-                    format!(
+                    IllegalMove::new(Rule::SwapRequired, format!(
                         "a placement at {cell} forms a crosscut ({}), so a swap must follow, written like {cell}:d4-e5",
                         self.block_names(formed.blocks())
-                    )
+                    ))
                 })
             }),
             SwaptimumMove::PlaceSwap { cell, a, b } => self.placement_problem(cell).or_else(|| {
                 let formed = self.state.board().crosscuts_formed(self.square().slot(cell), Stone::of(self.state.to_move));
                 if formed.is_empty() {
-                    Some(format!("a placement at {cell} forms no crosscut, so no swap may follow"))
+                    Some(IllegalMove::new(Rule::SwapNotAllowed, format!("a placement at {cell} forms no crosscut, so no swap may follow")))
                 } else {
                     self.swap_problem(cell, a, b)
                 }
             }),
         };
-        problem.map_or(Ok(()), |p| Err(IllegalMove(p)))
+        problem.map_or(Ok(()), Err)
     }
 
     fn play_unchecked(&mut self, mv: &SwaptimumMove) {

@@ -2,7 +2,7 @@
 //!
 //! The sheet's figures are lost; each test rebuilds the situation its figure shows.
 
-use swapboard_core::{Game, Outcome, Player};
+use swapboard_core::{Game, Outcome, Player, PositionErrorKind, Rule};
 use swapboard_swaptimum::{Swaptimum, SwaptimumMove};
 
 fn pos(text: &str) -> Swaptimum {
@@ -15,9 +15,12 @@ fn moves(p: &Swaptimum) -> Vec<String> {
     m
 }
 
-fn refusal(p: &Swaptimum, mv: &str) -> String {
-    let mut p = p.clone();
-    p.play_text(mv).expect_err(mv).to_string()
+/// The refusal of `mv` here, which must be under `rule`.
+fn refused(p: &Swaptimum, mv: &str, rule: Rule) -> String {
+    let m = p.parse_move(mv).unwrap_or_else(|e| panic!("{mv}: {e}"));
+    let e = p.check_move(&m).expect_err(mv);
+    assert_eq!(e.rule, rule, "{mv}: {e}");
+    e.message
 }
 
 /// Figure 1: Red has won with a path of red checkers joining the top and bottom rows.
@@ -28,7 +31,7 @@ fn figure_1_red_joins_top_and_bottom() {
     p.play_text("c1").unwrap();
     assert_eq!(p.outcome(), Some(Outcome::Win(Player::First)));
     assert!(p.legal_moves().is_empty(), "a finished game has no moves");
-    assert!(refusal(&p, "a1").contains("the game is over: Red has won"));
+    assert!(refused(&p, "a1", Rule::GameOver).contains("the game is over: Red has won"));
     // Blue joins left and right, not top and bottom.
     let blue = pos("swaptimum ...../BBBB./...../...../..... B");
     let mut b = blue.clone();
@@ -46,7 +49,10 @@ fn figure_1_red_joins_top_and_bottom() {
 fn figure_3_placement_forms_a_crosscut_and_a_swap_kills_it() {
     // c3 (placed) and d4 are red, c4 and d3 blue: the crosscut c3-d4.
     let p = pos("swaptimum ...../..BRR/...B./...../..... R");
-    assert!(refusal(&p, "c3").contains("forms a crosscut (c3-d4), so a swap must follow"));
+    assert!(
+        refused(&p, "c3", Rule::SwapRequired)
+            .contains("forms a crosscut (c3-d4), so a swap must follow")
+    );
     let mut after = p.clone();
     after.play_text("c3:d3-e4").unwrap();
     assert_eq!(
@@ -61,9 +67,9 @@ fn figure_3_placement_forms_a_crosscut_and_a_swap_kills_it() {
     assert!(at_c3.iter().all(|m| m.starts_with("c3:")));
     assert!(at_c3.contains(&"c3:d3-e4".to_string()));
     // Swaps the sheet does not allow are refused with the reason.
-    assert!(refusal(&p, "c3:a1-b2").contains("a1 is empty"));
-    assert!(refusal(&p, "c3:d4-e4").contains("same colour"));
-    assert!(refusal(&p, "c3:c4-e4").contains("not adjacent"));
+    assert!(refused(&p, "c3:a1-b2", Rule::SwapPieces).contains("a1 is empty"));
+    assert!(refused(&p, "c3:d4-e4", Rule::SwapPieces).contains("same colour"));
+    assert!(refused(&p, "c3:c4-e4", Rule::SwapNotAdjacent).contains("not adjacent"));
     // A swap between a crosscut checker and an 8-adjacent checker outside it is allowed
     // (the sheet's second case) ...
     assert!(at_c3.contains(&"c3:d3-e4".to_string()));
@@ -75,7 +81,10 @@ fn figure_3_placement_forms_a_crosscut_and_a_swap_kills_it() {
 #[test]
 fn a_placement_without_crosscut_takes_no_swap() {
     let p = pos("swaptimum ...../..BRR/...B./...../..... R");
-    assert!(refusal(&p, "a1:c4-d4").contains("forms no crosscut, so no swap may follow"));
+    assert!(
+        refused(&p, "a1:c4-d4", Rule::SwapNotAllowed)
+            .contains("forms no crosscut, so no swap may follow")
+    );
     assert!(moves(&p).contains(&"a1".to_string()));
 }
 
@@ -88,11 +97,14 @@ fn swaps_must_leave_the_board_crosscut_free() {
     // Block c3-d4 becomes R B / R B, killed; nothing new forms, so it is legal.
     assert!(moves(&p).contains(&"c3:c4-d4".to_string()));
     // c4 <-> b5 (b5 empty) is refused; d3 <-> e2 (empty) too.
-    assert!(refusal(&p, "c3:c4-b5").contains("b5 is empty"));
+    assert!(refused(&p, "c3:c4-b5", Rule::SwapPieces).contains("b5 is empty"));
     // Swapping c4 (blue, in the crosscut) with b3 (empty) ... and a swap with an
     // uninvolved pair is refused with the crosscut named.
     let q = pos("swaptimum ....B/..BRR/...B./...../..... R");
-    assert!(refusal(&q, "c3:e5-e4").contains("neither e4 nor e5 belongs to the crosscut"));
+    assert!(
+        refused(&q, "c3:e5-e4", Rule::SwapOutsideCrosscut)
+            .contains("neither e4 nor e5 belongs to the crosscut")
+    );
 }
 
 /// Figure 4a-4d and the rulings' test case: Blue's only empty cell is illegal for her (every
@@ -103,12 +115,12 @@ fn figure_4_placement_restriction_and_the_skipped_turn() {
     let blue = pos("swaptimum BRRRBR/RRBRBB/BB.RRR/BRRBBB/BBRBRR/RBRBRB B");
     assert_eq!(blue.outcome(), None);
     assert_eq!(moves(&blue), ["pass"]);
-    let why = refusal(&blue, "c4");
+    let why = refused(&blue, "c4", Rule::PlacementRestriction);
     assert!(
         why.contains("no swap can kill without forming a new one"),
         "{why}"
     );
-    let why = refusal(&blue, "c4:c3-d4");
+    let why = refused(&blue, "c4:c3-d4", Rule::PlacementRestriction);
     assert!(why.contains("placement restriction"), "{why}");
 
     let mut skipped = blue.clone();
@@ -119,7 +131,10 @@ fn figure_4_placement_restriction_and_the_skipped_turn() {
     let red_moves = moves(&red);
     assert_eq!(red_moves.len(), 7, "{red_moves:?}");
     assert!(red_moves.iter().all(|m| m.starts_with("c4:")));
-    assert!(refusal(&red, "pass").contains("may pass only when no placement is legal"));
+    assert!(
+        refused(&red, "pass", Rule::PassNotAllowed)
+            .contains("may pass only when no placement is legal")
+    );
     // As in Figure 4d, Red's swap wins the game (whichever of the seven Red picks).
     for m in &red_moves {
         let mut after = red.clone();
@@ -171,7 +186,8 @@ fn moves_off_the_board_or_unreadable_are_refused() {
     );
     assert!(p.parse_move("c3-d4").is_err());
     assert!(
-        refusal(&pos("swaptimum .R./.../... B"), "b3").contains("b3 is occupied by a Red checker")
+        refused(&pos("swaptimum .R./.../... B"), "b3", Rule::Occupied)
+            .contains("b3 is occupied by a Red checker")
     );
 }
 
@@ -208,4 +224,30 @@ fn positions_serialise_as_their_text() {
     assert_eq!(json, format!("\"{p}\""));
     assert_eq!(serde_json::from_str::<Swaptimum>(&json).unwrap(), p);
     assert!(serde_json::from_str::<Swaptimum>("\"swaptimum RB./BR./... R\"").is_err());
+}
+
+#[test]
+fn position_errors_carry_their_kind() {
+    let kind = |text: &str| text.parse::<Swaptimum>().expect_err(text).kind;
+    assert_eq!(
+        kind("flipstop .../.../... R"),
+        PositionErrorKind::UnknownGame
+    );
+    assert_eq!(
+        kind("swaptimum .../..../... R"),
+        PositionErrorKind::Unreadable
+    );
+    assert_eq!(
+        kind("swaptimum .../.X./... R"),
+        PositionErrorKind::Unreadable
+    );
+    assert_eq!(
+        kind("swaptimum .../.../... G"),
+        PositionErrorKind::Unreadable
+    );
+    assert_eq!(kind("swaptimum ../.. R"), PositionErrorKind::BadSize);
+    assert_eq!(
+        kind("swaptimum RB./BR./... R"),
+        PositionErrorKind::Unreachable
+    );
 }

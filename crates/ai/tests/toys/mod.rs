@@ -10,8 +10,8 @@ use std::ops::{ControlFlow, RangeInclusive};
 use std::str::FromStr;
 
 use swapboard_core::{
-    BoardView, Game, IllegalMove, MoveError, Outcome, Player, PositionError, SideOwner, Stepwise,
-    whole_turns,
+    BoardView, Game, IllegalMove, MoveError, Outcome, Player, PositionError, Rule, SideOwner,
+    Stepwise, whole_turns,
 };
 
 /// The items every toy shares: names, sizes, a text form, a view, a hash.
@@ -53,6 +53,11 @@ macro_rules! toy_items {
             found.ok_or_else(|| MoveError::unreadable(text, "not a move here"))
         }
 
+        fn is_pass(mv: &Self::Move) -> bool {
+            // Only PassNim has a pass; the toys need no faster test than its text.
+            mv.to_string() == "pass"
+        }
+
         fn check_move(&self, mv: &Self::Move) -> Result<(), IllegalMove> {
             let legal = self
                 .for_each_move(|m| {
@@ -66,7 +71,7 @@ macro_rules! toy_items {
             if legal {
                 Ok(())
             } else {
-                Err(IllegalMove("not legal here".to_string()))
+                Err(IllegalMove::new(Rule::Occupied, "not legal here"))
             }
         }
 
@@ -106,7 +111,7 @@ macro_rules! toy_text {
             type Err = PositionError;
 
             fn from_str(_: &str) -> Result<Self, PositionError> {
-                Err(PositionError::new("toys are not read from text"))
+                Err(PositionError::unreadable("toys are not read from text"))
             }
         }
     };
