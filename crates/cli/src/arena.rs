@@ -10,6 +10,7 @@ use swapboard_core::Stepwise;
 
 use crate::commands::start;
 use crate::error::{CliError, CliResult};
+use crate::limits;
 use crate::output::{Output, progress_bar};
 
 /// The arguments of `swapboard arena`.
@@ -21,7 +22,7 @@ pub(crate) struct ArenaArgs {
     #[arg(long)]
     size: Option<usize>,
     /// The number of games; the players take the first move in turn.
-    #[arg(long)]
+    #[arg(long, value_parser = limits::games)]
     games: u64,
     /// A player, given twice: random, greedy, mcts:level=1..8, mcts:iters=N or mcts:ms=T.
     #[arg(long = "player", value_name = "SPEC", required = true)]
@@ -30,7 +31,7 @@ pub(crate) struct ArenaArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Games played at once.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = limits::threads)]
     threads: usize,
     /// Print the summary as one JSON object.
     #[arg(long)]
@@ -39,7 +40,7 @@ pub(crate) struct ArenaArgs {
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
     /// Stop a game after this many plies and report it as capped.
-    #[arg(long, default_value_t = 1_000)]
+    #[arg(long, default_value_t = 1_000, value_parser = limits::plies)]
     max_plies: u64,
 }
 
@@ -57,14 +58,6 @@ pub(crate) fn arena<G: Stepwise>(args: &ArenaArgs, out: &mut Output) -> CliResul
             players.len()
         )));
     };
-    if args.games == 0 {
-        return Err(CliError::bad("--games 0: a match needs at least one game"));
-    }
-    if args.threads == 0 || args.max_plies == 0 {
-        return Err(CliError::bad(
-            "--threads and --max-plies must be at least 1",
-        ));
-    }
     let settings = MatchSettings {
         size: start_pos.size(),
         games: args.games,

@@ -13,7 +13,9 @@ mod commands;
 mod demo;
 mod engine;
 mod error;
+mod files;
 mod games;
+mod limits;
 mod output;
 mod play;
 mod replay;
@@ -74,6 +76,7 @@ enum Command {
         /// The position text.
         position: String,
         /// The number of plies.
+        #[arg(value_parser = limits::perft_depth)]
         depth: u32,
     },
     /// Print the exact number of legal moves of a position, without listing them.
@@ -85,9 +88,12 @@ enum Command {
     Show {
         /// The position text.
         position: String,
-        /// Also write an SVG picture to this file.
+        /// Also write an SVG picture to this file (a new file).
         #[arg(long, value_name = "FILE")]
         svg: Option<PathBuf>,
+        /// Let --svg overwrite an existing file (never a Swap 61 game file).
+        #[arg(long, requires = "svg")]
+        force: bool,
     },
     /// Play a match between two bots and sum it up (wins, draws, Elo difference).
     Arena(arena::ArenaArgs),
@@ -101,14 +107,14 @@ enum Command {
         #[arg(long)]
         size: Option<usize>,
         /// How long to run.
-        #[arg(long, default_value_t = 3.0)]
+        #[arg(long, default_value_t = 3.0, value_parser = limits::seconds)]
         seconds: f64,
         /// The random seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Stop a game after this many plies and count it as capped (games that can
         /// cycle); capped games are reported apart and have no result.
-        #[arg(long, default_value_t = 100_000)]
+        #[arg(long, default_value_t = 100_000, value_parser = limits::plies)]
         max_plies: u64,
         /// Also count the legal moves of every position met and report their average
         /// (slower: the plies/s figure then includes the counting).
@@ -157,8 +163,12 @@ fn run(command: Command, out: &mut Output) -> CliResult {
         Command::Count { position } => {
             with_game!(game_of(&position), G => commands::count::<G>(&position, out))
         }
-        Command::Show { position, svg } => {
-            with_game!(game_of(&position), G => commands::show::<G>(&position, svg.as_deref(), out))
+        Command::Show {
+            position,
+            svg,
+            force,
+        } => {
+            with_game!(game_of(&position), G => commands::show::<G>(&position, svg.as_deref(), force, out))
         }
         Command::Arena(args) => with_game!(args.game.as_str(), G => arena::arena::<G>(&args, out)),
         Command::Analyze(args) => {
@@ -197,8 +207,33 @@ fn run(command: Command, out: &mut Output) -> CliResult {
     }
 }
 
+/// A command line clap refuses: help and version print as clap writes them; a usage error
+/// becomes the contract's one message on stderr (clap's first line, its hints dropped) and
+/// exit 2.
+fn usage_error(e: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    match e.kind() {
+        ErrorKind::DisplayHelp
+        | ErrorKind::DisplayVersion
+        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = e.print();
+            ExitCode::from(if e.use_stderr() { 2 } else { 0 })
+        }
+        _ => {
+            let text = e.to_string();
+            let first = text.lines().next().unwrap_or_default();
+            let first = first.strip_prefix("error: ").unwrap_or(first);
+            eprintln!("swapboard: {}", files::escape_controls(first));
+            ExitCode::from(2)
+        }
+    }
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(&e),
+    };
     let mut out = Output::stdout();
     match run(cli.command, &mut out).and_then(|()| out.finish()) {
         Ok(()) => ExitCode::SUCCESS,

@@ -4,12 +4,12 @@
 
 use std::path::PathBuf;
 
-use anyhow::Context as _;
 use swapboard_arena::record::{GameRecord, RecordLines, read_records_with_lines};
 use swapboard_core::Game;
 
 use crate::commands::result_line;
 use crate::error::{CliError, CliResult};
+use crate::files::NewFile;
 use crate::games::with_game;
 use crate::output::Output;
 use crate::play::session::{describe, marked_view};
@@ -25,9 +25,12 @@ pub(crate) struct ReplayArgs {
     /// Which record of the file to show, from 1.
     #[arg(long, value_name = "N", default_value_t = 1)]
     game: usize,
-    /// Also draw the position shown as an SVG picture in this file.
+    /// Also draw the position shown as an SVG picture in this file (a new file).
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
+    /// Let --svg overwrite an existing file (never a game file).
+    #[arg(long, requires = "svg")]
+    force: bool,
 }
 
 /// Runs `swapboard replay`.
@@ -65,7 +68,12 @@ pub(crate) fn replay(args: &ReplayArgs, out: &mut Output) -> CliResult {
         ))
     })?;
     let game = record.tag("Game").unwrap_or("");
-    with_game!(game, G => show::<G>(args, record, lines, out))
+    let svg_file = args
+        .svg
+        .as_deref()
+        .map(|p| NewFile::create("--svg", p, args.force))
+        .transpose()?;
+    with_game!(game, G => show::<G>(args, record, lines, svg_file, out))
 }
 
 fn check<G: Game>(record: &GameRecord, lines: &RecordLines) -> Result<(), String> {
@@ -79,6 +87,7 @@ fn show<G: Game>(
     args: &ReplayArgs,
     record: &GameRecord,
     lines: &RecordLines,
+    svg_file: Option<NewFile>,
     out: &mut Output,
 ) -> CliResult {
     let positions = record
@@ -113,9 +122,8 @@ fn show<G: Game>(
     } else {
         marked_view(&positions[ply - 1], &positions[ply])
     };
-    if let Some(path) = &args.svg {
-        std::fs::write(path, swapboard_render::svg(&view))
-            .with_context(|| format!("cannot write {}", path.display()))?;
+    if let Some(file) = svg_file {
+        file.write(&swapboard_render::svg(&view))?;
     }
     out.line(format!("after ply {ply} of {last}:"))?;
     out.text(swapboard_render::text(&view))?;

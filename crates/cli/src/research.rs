@@ -12,6 +12,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::commands::start;
 use crate::error::{CliError, CliResult};
+use crate::limits;
 use crate::output::Output;
 
 /// The arguments of `swapboard research`.
@@ -23,10 +24,10 @@ pub(crate) struct ResearchArgs {
     #[arg(long)]
     size: Option<usize>,
     /// The number of games.
-    #[arg(long, default_value_t = 1_000)]
+    #[arg(long, default_value_t = 1_000, value_parser = limits::games)]
     games: u64,
     /// Stop a game after this many plies and count it as capped.
-    #[arg(long, default_value_t = 1_000)]
+    #[arg(long, default_value_t = 1_000, value_parser = limits::plies)]
     cap: u64,
     /// The seed (games are reproducible from it).
     #[arg(long, default_value_t = 1)]

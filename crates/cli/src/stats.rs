@@ -19,6 +19,7 @@ use swapboard_core::{History, Outcome, Player, Stepwise};
 
 use crate::commands::start;
 use crate::error::{CliError, CliResult};
+use crate::limits;
 use crate::output::{Output, progress_bar};
 
 /// The arguments of `swapboard stats`.
@@ -30,7 +31,7 @@ pub(crate) struct StatsArgs {
     #[arg(long)]
     size: Option<usize>,
     /// The number of self-play games.
-    #[arg(long)]
+    #[arg(long, value_parser = limits::games)]
     games: u64,
     /// Who plays both sides: random (default), greedy, mcts:level=K, mcts:iters=N.
     #[arg(long = "player", value_name = "SPEC", default_value = "random")]
@@ -39,10 +40,10 @@ pub(crate) struct StatsArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Games played at once (default: one per core).
-    #[arg(long)]
+    #[arg(long, value_parser = limits::threads)]
     threads: Option<usize>,
     /// Stop a game after this many plies and report it as capped (no result).
-    #[arg(long, default_value_t = 1_000)]
+    #[arg(long, default_value_t = 1_000, value_parser = limits::plies)]
     max_plies: u64,
     /// Draw the length histogram and the win rates in this SVG file.
     #[arg(long, value_name = "FILE.svg")]
@@ -496,11 +497,6 @@ pub(crate) fn stats<G: Stepwise>(args: &StatsArgs, out: &mut Output) -> CliResul
         .player
         .parse()
         .map_err(|e| CliError::bad(format!("--player: {e}")))?;
-    if args.games == 0 || args.max_plies == 0 || args.threads == Some(0) {
-        return Err(CliError::bad(
-            "--games, --max-plies and --threads must be at least 1",
-        ));
-    }
     let settings = MatchSettings {
         size: start_pos.size(),
         games: args.games,
