@@ -10,6 +10,7 @@ use swapboard_core::Stepwise;
 
 use crate::commands::start;
 use crate::error::{CliError, CliResult};
+use crate::files::NewFile;
 use crate::limits;
 use crate::output::{Output, progress_bar};
 
@@ -36,9 +37,12 @@ pub(crate) struct ArenaArgs {
     /// Print the summary as one JSON object.
     #[arg(long)]
     json: bool,
-    /// Write every game's record to this file (format: docs/RECORDS.md).
+    /// Write every game's record to this file (format: docs/RECORDS.md; a new file).
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
+    /// Let --out overwrite an existing file (never a Swap 61 game file).
+    #[arg(long, requires = "out")]
+    force: bool,
     /// Stop a game after this many plies and report it as capped.
     #[arg(long, default_value_t = 1_000, value_parser = limits::plies)]
     max_plies: u64,
@@ -58,6 +62,12 @@ pub(crate) fn arena<G: Stepwise>(args: &ArenaArgs, out: &mut Output) -> CliResul
             players.len()
         )));
     };
+    // Opened before the match, so that an unwritable path fails before hours of games.
+    let out_file = args
+        .out
+        .as_deref()
+        .map(|p| NewFile::create("--out", p, args.force))
+        .transpose()?;
     let settings = MatchSettings {
         size: start_pos.size(),
         games: args.games,
@@ -85,10 +95,9 @@ pub(crate) fn arena<G: Stepwise>(args: &ArenaArgs, out: &mut Output) -> CliResul
         bar.inc(1);
     });
     bar.finish_and_clear();
-    if let Some(path) = &args.out {
+    if let Some(file) = out_file {
         let text: Vec<String> = results.iter().map(|r| r.record.to_string()).collect();
-        std::fs::write(path, text.join("\n"))
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        file.write(&text.join("\n"))?;
     }
     if args.json {
         let json = serde_json::to_string(&summary).context("cannot encode the summary")?;

@@ -19,6 +19,7 @@ use swapboard_core::{History, Outcome, Player, Stepwise};
 
 use crate::commands::start;
 use crate::error::{CliError, CliResult};
+use crate::files::NewFile;
 use crate::limits;
 use crate::output::{Output, progress_bar};
 
@@ -48,6 +49,9 @@ pub(crate) struct StatsArgs {
     /// Draw the length histogram and the win rates in this SVG file.
     #[arg(long, value_name = "FILE.svg")]
     plot: Option<PathBuf>,
+    /// Let --plot overwrite an existing file (never a Swap 61 game file).
+    #[arg(long, requires = "plot")]
+    force: bool,
     /// Print the report as one JSON object (keys in docs/RESEARCH.md) instead of text.
     #[arg(long)]
     json: bool,
@@ -497,6 +501,12 @@ pub(crate) fn stats<G: Stepwise>(args: &StatsArgs, out: &mut Output) -> CliResul
         .player
         .parse()
         .map_err(|e| CliError::bad(format!("--player: {e}")))?;
+    // Opened before the games, so that an unwritable path fails before the run.
+    let plot_file = args
+        .plot
+        .as_deref()
+        .map(|p| NewFile::create("--plot", p, args.force))
+        .transpose()?;
     let settings = MatchSettings {
         size: start_pos.size(),
         games: args.games,
@@ -538,9 +548,8 @@ pub(crate) fn stats<G: Stepwise>(args: &StatsArgs, out: &mut Output) -> CliResul
         names: Player::BOTH.map(G::colour_name),
         games,
     };
-    if let Some(path) = &args.plot {
-        std::fs::write(path, plot(&report))
-            .with_context(|| format!("cannot write {}", path.display()))?;
+    if let Some(file) = plot_file {
+        file.write(&plot(&report))?;
     }
     if args.json {
         let json = serde_json::to_string(&report.summary()).context("cannot encode the report")?;

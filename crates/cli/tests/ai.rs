@@ -329,3 +329,35 @@ fn numeric_arguments_out_of_range_are_refused_with_one_line() {
     let err = bad(&["swap61", "simulate", "--players", "9\u{7}"]);
     assert!(!err.trim_end().chars().any(char::is_control), "{err:?}");
 }
+
+#[test]
+fn unwritable_outputs_fail_before_the_games() {
+    let missing = std::env::temp_dir()
+        .join(format!("swapboard-no-such-dir-{}", std::process::id()))
+        .join("out");
+    let missing = missing.to_str().unwrap();
+    // A million games would run for hours before a late check failed with exit 1: the bad
+    // input exit (2) proves the path was checked first.
+    let err = bad(&[
+        "arena",
+        "swaptimum",
+        "--games",
+        "1000000",
+        "--player",
+        "random",
+        "--player",
+        "random",
+        "--out",
+        missing,
+    ]);
+    assert!(err.contains("--out"), "{err}");
+    let err = bad(&[
+        "stats",
+        "swaptimum",
+        "--games",
+        "1000000",
+        "--plot",
+        missing,
+    ]);
+    assert!(err.contains("--plot"), "{err}");
+}
