@@ -18,7 +18,8 @@ const REDRAW: Duration = Duration::from_millis(500);
 /// The arguments of `swapboard analyze`.
 #[derive(clap::Args)]
 pub(crate) struct AnalyzeArgs {
-    /// The position text.
+    /// The position, like 'swaptimum ...../...../...../...../..... R' (the format:
+    /// docs/CONTRACT.md; `swapboard new GAME` prints a start position).
     pub(crate) position: String,
     /// How long to think.
     #[arg(long, default_value_t = 5.0, value_parser = limits::seconds)]

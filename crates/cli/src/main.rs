@@ -5,7 +5,7 @@
 //! - Rapid Transit by Phil Leduc (2022/2024)
 //! - Swap 61 by 'pseudonam'
 //!
-//! The commands and their text are the contract in `spec/CONTRACT.md`.
+//! The commands and their text are the contract in `docs/CONTRACT.md`.
 
 mod analyze;
 mod arena;
@@ -61,19 +61,22 @@ enum Command {
     },
     /// List every legal move of a position, one per line.
     Moves {
-        /// The position text.
+        /// The position, like 'swaptimum ...../...../...../...../..... R' (the format:
+        /// docs/CONTRACT.md; `swapboard new GAME` prints a start position).
         position: String,
     },
     /// Play moves from a position; print the final position and the result.
     Apply {
-        /// The position text.
+        /// The position, like 'swaptimum ...../...../...../...../..... R' (the format:
+        /// docs/CONTRACT.md; `swapboard new GAME` prints a start position).
         position: String,
         /// Moves to play, in order.
         moves: Vec<String>,
     },
     /// Count the legal move sequences of a given length.
     Perft {
-        /// The position text.
+        /// The position, like 'swaptimum ...../...../...../...../..... R' (the format:
+        /// docs/CONTRACT.md; `swapboard new GAME` prints a start position).
         position: String,
         /// The number of plies.
         #[arg(value_parser = limits::perft_depth)]
@@ -81,12 +84,14 @@ enum Command {
     },
     /// Print the exact number of legal moves of a position, without listing them.
     Count {
-        /// The position text.
+        /// The position, like 'swaptimum ...../...../...../...../..... R' (the format:
+        /// docs/CONTRACT.md; `swapboard new GAME` prints a start position).
         position: String,
     },
     /// Draw a position in the terminal, and optionally as an SVG picture.
     Show {
-        /// The position text.
+        /// The position, like 'swaptimum ...../...../...../...../..... R' (the format:
+        /// docs/CONTRACT.md; `swapboard new GAME` prints a start position).
         position: String,
         /// Also write an SVG picture to this file (a new file).
         #[arg(long, value_name = "FILE")]

@@ -12,6 +12,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::commands::start;
 use crate::error::{CliError, CliResult};
+use crate::files::quote;
 use crate::limits;
 use crate::output::Output;
 
@@ -32,9 +33,9 @@ pub(crate) struct ResearchArgs {
     /// The seed (games are reproducible from it).
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Who plays both sides: `random`, or `mcts:N` (Monte Carlo tree search with N
-    /// iterations per move).
-    #[arg(long, default_value = "random")]
+    /// Who plays both sides: `random`, or `mcts:iters=N` (Monte Carlo tree search with N
+    /// iterations per move; `mcts:N` is read the same).
+    #[arg(long, visible_alias = "player", default_value = "random")]
     players: String,
 }
 
@@ -48,13 +49,16 @@ fn players(spec: &str) -> Result<Players, CliError> {
     if spec == "random" {
         return Ok(Players::Random);
     }
+    // `mcts:iters=N` is the spelling of `arena` and `stats`; `mcts:N` is kept for old scripts.
     spec.strip_prefix("mcts:")
+        .map(|n| n.strip_prefix("iters=").unwrap_or(n))
         .and_then(|n| n.parse::<u64>().ok())
         .filter(|&n| n > 0)
         .map(Players::Mcts)
         .ok_or_else(|| {
             CliError::bad(format!(
-                "--players {spec}: expected random or mcts:N with N a positive number of iterations"
+                "--players {}: expected random or mcts:iters=N with N a positive number of iterations",
+                quote(spec)
             ))
         })
 }

@@ -19,7 +19,8 @@ const LOG_EVERY: Duration = Duration::from_secs(60);
 /// The arguments of `swapboard solve`.
 #[derive(clap::Args)]
 pub(crate) struct SolveArgs {
-    /// The position text.
+    /// The position, like 'swaptimum ...../...../...../...../..... R' (the format:
+    /// docs/CONTRACT.md; `swapboard new GAME` prints a start position).
     pub(crate) position: String,
     /// Give up after this many nodes (positions expanded) and say the result is unknown.
     #[arg(long, value_parser = limits::positive)]

@@ -2,7 +2,8 @@
 //!
 //! First-player win rate with its 95% interval, the length distribution, draws, capped
 //! games (never a result), skipped turns, repeated positions, and how often each rule fired
-//! ([`swapboard_core::Game::rule_events`]). `--plot` draws the length histogram and the win rates as SVG;
+//! ([`swapboard_core::Game::rule_events`]). `--plot` draws the length histogram and the win
+//! rates as SVG;
 //! `--json` prints the report as one JSON object for scripts.
 //!
 //! Games come from the arena's [`play_game`], each seeded from the base seed and its index,

@@ -147,4 +147,15 @@ fn bench_and_research_report_capped_games_apart() {
         &["research", "rapid-transit", "--players", "mcts:0"],
         "--players mcts:0",
     );
+    // The player spelling of arena and stats, and the old one, name the same player.
+    let spelled = |args: &[&str]| {
+        let mut all = vec!["research", "rapid-transit", "--games", "1", "--cap", "6"];
+        all.extend_from_slice(args);
+        // The first line echoes the spelling given; the games must be the same.
+        ok(&all).lines().skip(1).collect::<Vec<_>>().join("\n")
+    };
+    assert_eq!(
+        spelled(&["--player", "mcts:iters=3"]),
+        spelled(&["--players", "mcts:3"])
+    );
 }
