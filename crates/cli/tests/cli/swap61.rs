@@ -1,11 +1,10 @@
 //! The `swapboard swap61` commands as a user runs them: the contract's stateless `round`
 //! (exact output, exit 2 on bad input) and the game master's workflow on a game file.
 
-mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{bad, ok};
+use crate::common::{bad, ok};
 
 /// A fresh scratch directory for one test.
 fn scratch(name: &str) -> PathBuf {
@@ -21,7 +20,7 @@ fn write(dir: &Path, name: &str, text: impl AsRef<[u8]>) -> String {
     path.to_str().unwrap().to_string()
 }
 
-/// Asserts the contract's bad input (see `common::bad`) with a message holding `expected`.
+/// Asserts the contract's bad input (see `crate::common::bad`) with a message holding `expected`.
 fn assert_bad(args: &[&str], expected: &str) {
     let err = bad(args);
     assert!(err.contains(expected), "{err:?} lacks {expected:?}");

@@ -1,7 +1,6 @@
 //! The examples of the README and of docs/*.md stay true: every indented `swapboard ...` line
 //! of a block marked `<!-- runnable -->` is run against the built binary and must succeed.
 
-mod common;
 
 use std::path::{Path, PathBuf};
 
@@ -70,12 +69,12 @@ fn every_runnable_example_of_the_docs_succeeds() {
     for file in &files {
         for args in examples(file) {
             let args: Vec<&str> = args.iter().map(String::as_str).collect();
-            let out = common::swapboard(&args);
+            let out = crate::common::swapboard(&args);
             assert!(
                 out.status.success(),
                 "{}: swapboard {args:?}: {}",
                 file.display(),
-                common::stderr(&out)
+                crate::common::stderr(&out)
             );
             run += 1;
         }

@@ -1,9 +1,8 @@
 //! `swapboard` driven as a subprocess on Rapid Transit (Phil Leduc): the contract's
 //! commands, exit codes and messages.
 
-mod common;
 
-use common::{bad, ok};
+use crate::common::{bad, ok};
 
 const START: &str =
     "rapid-transit CRCRCRCR/RCRCRCRC/CRCRCRCR/RCRCRCRC/CRCRCRCR/RCRCRCRC/CRCRCRCR/RCRCRCRC R 0 -";

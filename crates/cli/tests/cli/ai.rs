@@ -2,9 +2,8 @@
 
 use std::process::Output;
 
-mod common;
 
-use common::{bad, ok, swapboard};
+use crate::common::{bad, ok, swapboard};
 
 use swapboard_arena::record::read_records;
 use swapboard_core::Game;

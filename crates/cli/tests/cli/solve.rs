@@ -1,9 +1,8 @@
 //! `swapboard solve`, run as a user runs it: the winner, a winning move, the nodes and the
 //! time; limits answered as "unknown"; bad input refused per the contract.
 
-mod common;
 
-use common::{bad, ok};
+use crate::common::{bad, ok};
 
 /// The value of the `key: value` line of a report.
 fn field<'a>(report: &'a str, key: &str) -> &'a str {

@@ -1,10 +1,9 @@
 //! `swapboard stats`: the designer's report, reproducible on a fixed seed whatever the
 //! number of threads.
 
-mod common;
 
 fn stats(args: &[&str]) -> String {
-    common::ok(&[&["stats"], args].concat())
+    crate::common::ok(&[&["stats"], args].concat())
 }
 
 /// The number after `label` on the report's line that contains it.
