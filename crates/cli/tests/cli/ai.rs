@@ -2,7 +2,6 @@
 
 use std::process::Output;
 
-
 use crate::common::{bad, ok, swapboard};
 
 use swapboard_arena::record::read_records;

@@ -3,7 +3,6 @@
 
 use std::process::Command;
 
-
 use crate::common::{bad, ok};
 
 fn sorted_lines(text: &str) -> Vec<&str> {

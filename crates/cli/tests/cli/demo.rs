@@ -1,6 +1,5 @@
 //! The README's main job, `swapboard demo`, runs to its end and shows what it promises.
 
-
 #[test]
 fn the_demo_plays_the_sheet_figures_through_the_engines() {
     let text = crate::common::ok(&["demo"]);

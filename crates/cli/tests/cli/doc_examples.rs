@@ -1,7 +1,6 @@
 //! The examples of the README and of docs/*.md stay true: every indented `swapboard ...` line
 //! of a block marked `<!-- runnable -->` is run against the built binary and must succeed.
 
-
 use std::path::{Path, PathBuf};
 
 /// Splits a command line as a shell would for these examples: words separated by spaces,

@@ -3,7 +3,6 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-
 /// Runs `swapboard play ARGS` with `input` on standard input; returns (exit code, stdout).
 fn play(args: &[&str], input: &str) -> (i32, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_swapboard"))

@@ -1,7 +1,6 @@
 //! `swapboard` driven as a subprocess on Rapid Transit (Phil Leduc): the contract's
 //! commands, exit codes and messages.
 
-
 use crate::common::{bad, ok};
 
 const START: &str =

@@ -1,7 +1,6 @@
 //! `swapboard solve`, run as a user runs it: the winner, a winning move, the nodes and the
 //! time; limits answered as "unknown"; bad input refused per the contract.
 
-
 use crate::common::{bad, ok};
 
 /// The value of the `key: value` line of a report.

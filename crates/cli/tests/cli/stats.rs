@@ -1,7 +1,6 @@
 //! `swapboard stats`: the designer's report, reproducible on a fixed seed whatever the
 //! number of threads.
 
-
 fn stats(args: &[&str]) -> String {
     crate::common::ok(&[&["stats"], args].concat())
 }

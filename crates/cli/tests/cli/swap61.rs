@@ -1,7 +1,6 @@
 //! The `swapboard swap61` commands as a user runs them: the contract's stateless `round`
 //! (exact output, exit 2 on bad input) and the game master's workflow on a game file.
 
-
 use std::path::{Path, PathBuf};
 
 use crate::common::{bad, ok};
