@@ -424,26 +424,29 @@ fn plot(report: &Report) -> String {
     let (rx, rw) = (620.0, 260.0);
     let bars = [
         (
-            format!("{} (1st)", report.names[0]),
+            report.names[0],
+            "(1st)",
             report.wins(Player::First),
-            "#c0392b",
+            side_fill(report.names[0]),
         ),
         (
-            format!("{} (2nd)", report.names[1]),
+            report.names[1],
+            "(2nd)",
             report.wins(Player::Second),
-            "#2c6fbb",
+            side_fill(report.names[1]),
         ),
-        ("draw".to_string(), report.draws(), "#888888"),
-        ("capped".to_string(), report.capped(), "#bbbbbb"),
+        ("draw", "", report.draws(), "#888888"),
+        ("capped", "", report.capped(), "#bbbbbb"),
     ];
     let slot = rw / bars.len() as f64;
-    for (i, (label, count, fill)) in bars.iter().enumerate() {
+    for (i, (label, order, count, fill)) in bars.iter().enumerate() {
         let rate = *count as f64 / nf;
         let x = rx + i as f64 * slot;
         let bh = ph * rate;
         let _ = writeln!(
             svg,
-            r#"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{bh:.1}" fill="{fill}"/>"#,
+            // The outline keeps a white bar visible on the white page.
+            r##"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{bh:.1}" fill="{fill}" stroke="#333"/>"##,
             x + 8.0,
             y0 + ph - bh,
             slot - 16.0
@@ -458,15 +461,18 @@ fn plot(report: &Report) -> String {
                 y0 + ph * (1.0 - iv.high)
             );
         }
+        // The side's name and its turn on two lines, so neighbouring labels never overlap.
         let _ = writeln!(
             svg,
-            r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text><text x="{:.1}" y="{}" text-anchor="middle">{}</text>"#,
+            r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text><text x="{:.1}" y="{}" text-anchor="middle">{}</text><text x="{:.1}" y="{}" text-anchor="middle">{order}</text>"#,
             x + slot / 2.0,
             y0 + ph - bh - 6.0,
             pct(rate),
             x + slot / 2.0,
             y0 + ph + 18.0,
-            xml(label)
+            xml(label),
+            x + slot / 2.0,
+            y0 + ph + 32.0,
         );
     }
     let _ = writeln!(
@@ -483,7 +489,7 @@ fn plot(report: &Report) -> String {
         svg,
         r#"<text x="{}" y="{}" text-anchor="middle">results (bars: 95% intervals; dashes: 50%)</text>"#,
         rx + rw / 2.0,
-        y0 + ph + 40.0
+        y0 + ph + 52.0
     );
     svg.push_str("</svg>\n");
     svg
@@ -493,6 +499,17 @@ fn xml(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
+}
+
+/// The fill of a side's bar: the colour its name says (White's bar white, Red's red).
+fn side_fill(name: &str) -> &'static str {
+    match name {
+        "Red" => "#c0392b",
+        "White" => "#ffffff",
+        "Blue" => "#2c6fbb",
+        "Cyan" => "#17a2b8",
+        _ => "#777777",
+    }
 }
 
 /// Runs `swapboard stats` for game `G`.
