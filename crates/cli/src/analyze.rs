@@ -9,7 +9,8 @@ use swapboard_ai::{Analysis, Budget, Config, Mcts};
 use swapboard_core::{Game, Outcome, Stepwise};
 
 use crate::commands::parse_position;
-use crate::error::{CliError, CliResult};
+use crate::error::CliResult;
+use crate::limits;
 use crate::output::Output;
 
 /// How often the live table is redrawn.
@@ -18,39 +19,29 @@ const REDRAW: Duration = Duration::from_millis(500);
 /// The arguments of `swapboard analyze`.
 #[derive(clap::Args)]
 pub(crate) struct AnalyzeArgs {
-    /// The position text.
+    /// The position, like 'swaptimum ...../...../...../...../..... R' (the format:
+    /// docs/CONTRACT.md; `swapboard new GAME` prints a start position).
     pub(crate) position: String,
     /// How long to think.
-    #[arg(long, default_value_t = 5.0)]
+    #[arg(long, default_value_t = 5.0, value_parser = limits::seconds)]
     seconds: f64,
     /// Stop after this many iterations instead (reproducible with one thread).
-    #[arg(long)]
+    #[arg(long, value_parser = limits::positive)]
     iterations: Option<u64>,
     /// Search threads.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = limits::threads)]
     threads: usize,
     /// The random seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// The number of moves shown.
-    #[arg(long, default_value_t = 8)]
+    #[arg(long, default_value_t = 8, value_parser = limits::lines)]
     lines: usize,
 }
 
 /// Analyses the position of `args`, a position of `G`.
 pub(crate) fn analyze<G: Stepwise>(args: &AnalyzeArgs, out: &mut Output) -> CliResult {
     let pos = parse_position::<G>(&args.position)?;
-    if !(args.seconds.is_finite() && args.seconds > 0.0) {
-        return Err(CliError::bad(format!(
-            "--seconds {}: the time must be a positive number of seconds",
-            args.seconds
-        )));
-    }
-    if args.threads == 0 || args.iterations == Some(0) {
-        return Err(CliError::bad(
-            "--threads and --iterations must be at least 1",
-        ));
-    }
     let budget = match args.iterations {
         Some(n) => Budget::iterations(n),
         None => Budget::time(Duration::from_secs_f64(args.seconds)),

@@ -10,6 +10,8 @@ use swapboard_core::Stepwise;
 
 use crate::commands::{parse_position, start};
 use crate::error::{CliError, CliResult};
+use crate::files::NewFile;
+use crate::limits;
 use crate::output::{Output, progress_bar};
 
 /// The arguments of `swapboard arena`.
@@ -24,7 +26,7 @@ pub(crate) struct ArenaArgs {
     #[arg(long, value_name = "TEXT")]
     start: Option<String>,
     /// The number of games; the players take the first move in turn.
-    #[arg(long)]
+    #[arg(long, value_parser = limits::games)]
     games: u64,
     /// A player, given twice: random, greedy, mcts:level=1..8, mcts:iters=N or mcts:ms=T.
     #[arg(long = "player", value_name = "SPEC", required = true)]
@@ -33,16 +35,19 @@ pub(crate) struct ArenaArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Games played at once.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = limits::threads)]
     threads: usize,
     /// Print the summary as one JSON object.
     #[arg(long)]
     json: bool,
-    /// Write every game's record to this file (format: docs/RECORDS.md).
+    /// Write every game's record to this file (format: docs/RECORDS.md; a new file).
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
+    /// Let --out overwrite an existing file (never a Swap 61 game file).
+    #[arg(long, requires = "out")]
+    force: bool,
     /// Stop a game after this many plies and report it as capped.
-    #[arg(long, default_value_t = 1_000)]
+    #[arg(long, default_value_t = 1_000, value_parser = limits::plies)]
     max_plies: u64,
 }
 
@@ -63,14 +68,12 @@ pub(crate) fn arena<G: Stepwise>(args: &ArenaArgs, out: &mut Output) -> CliResul
             players.len()
         )));
     };
-    if args.games == 0 {
-        return Err(CliError::bad("--games 0: a match needs at least one game"));
-    }
-    if args.threads == 0 || args.max_plies == 0 {
-        return Err(CliError::bad(
-            "--threads and --max-plies must be at least 1",
-        ));
-    }
+    // Opened before the match, so that an unwritable path fails before hours of games.
+    let out_file = args
+        .out
+        .as_deref()
+        .map(|p| NewFile::create("--out", p, args.force))
+        .transpose()?;
     let settings = MatchSettings {
         size: start_pos.size(),
         games: args.games,
@@ -98,10 +101,9 @@ pub(crate) fn arena<G: Stepwise>(args: &ArenaArgs, out: &mut Output) -> CliResul
         bar.inc(1);
     });
     bar.finish_and_clear();
-    if let Some(path) = &args.out {
+    if let Some(file) = out_file {
         let text: Vec<String> = results.iter().map(|r| r.record.to_string()).collect();
-        std::fs::write(path, text.join("\n"))
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        file.write(&text.join("\n"))?;
     }
     if args.json {
         let json = serde_json::to_string(&summary).context("cannot encode the summary")?;

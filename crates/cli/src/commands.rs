@@ -5,13 +5,13 @@ use std::ops::ControlFlow;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use anyhow::Context as _;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use swapboard_ai::{Budget, Config, Mcts};
 use swapboard_core::{Game, Outcome, Stepwise, perft};
 
 use crate::error::{CliError, CliResult};
+use crate::files::NewFile;
 use crate::output::Output;
 pub(crate) use swapboard_play::words::result_line;
 
@@ -83,12 +83,16 @@ pub(crate) fn count<G: Game>(text: &str, out: &mut Output) -> CliResult {
 }
 
 /// `swapboard show '<position>' [--svg FILE]`.
-pub(crate) fn show<G: Game>(text: &str, svg: Option<&Path>, out: &mut Output) -> CliResult {
+pub(crate) fn show<G: Game>(
+    text: &str,
+    svg: Option<&Path>,
+    force: bool,
+    out: &mut Output,
+) -> CliResult {
     let pos = parse_position::<G>(text)?;
     let view = pos.view();
     if let Some(path) = svg {
-        std::fs::write(path, swapboard_render::svg(&view))
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        NewFile::create("--svg", path, force)?.write(&swapboard_render::svg(&view))?;
     }
     out.text(swapboard_render::text(&view))
 }

@@ -5,7 +5,7 @@
 //! - Rapid Transit by Phil Leduc (2022/2024)
 //! - Swap 61 by 'pseudonam'
 //!
-//! The commands and their text are the contract in `spec/CONTRACT.md`.
+//! The commands and their text are the contract in `docs/CONTRACT.md`.
 
 mod analyze;
 mod arena;
@@ -13,6 +13,8 @@ mod commands;
 mod demo;
 mod engine;
 mod error;
+mod files;
+mod limits;
 mod output;
 mod play;
 mod replay;
@@ -71,35 +73,44 @@ enum GameCommand {
     },
     /// List every legal move of a position, one per line.
     Moves {
-        /// The position text.
+        /// The position, like 'swaptimum ...../...../...../...../..... R' (the format:
+        /// docs/CONTRACT.md; `swapboard new GAME` prints a start position).
         position: String,
     },
     /// Play moves from a position; print the final position and the result.
     Apply {
-        /// The position text.
+        /// The position, like 'swaptimum ...../...../...../...../..... R' (the format:
+        /// docs/CONTRACT.md; `swapboard new GAME` prints a start position).
         position: String,
         /// Moves to play, in order.
         moves: Vec<String>,
     },
     /// Count the legal move sequences of a given length.
     Perft {
-        /// The position text.
+        /// The position, like 'swaptimum ...../...../...../...../..... R' (the format:
+        /// docs/CONTRACT.md; `swapboard new GAME` prints a start position).
         position: String,
         /// The number of plies.
+        #[arg(value_parser = limits::perft_depth)]
         depth: u32,
     },
     /// Print the exact number of legal moves of a position, without listing them.
     Count {
-        /// The position text.
+        /// The position, like 'swaptimum ...../...../...../...../..... R' (the format:
+        /// docs/CONTRACT.md; `swapboard new GAME` prints a start position).
         position: String,
     },
     /// Draw a position in the terminal, and optionally as an SVG picture.
     Show {
-        /// The position text.
+        /// The position, like 'swaptimum ...../...../...../...../..... R' (the format:
+        /// docs/CONTRACT.md; `swapboard new GAME` prints a start position).
         position: String,
-        /// Also write an SVG picture to this file.
+        /// Also write an SVG picture to this file (a new file).
         #[arg(long, value_name = "FILE")]
         svg: Option<PathBuf>,
+        /// Let --svg overwrite an existing file (never a Swap 61 game file).
+        #[arg(long, requires = "svg")]
+        force: bool,
     },
     /// Play a match between two bots and sum it up (wins, draws, Elo difference).
     Arena(arena::ArenaArgs),
@@ -113,14 +124,14 @@ enum GameCommand {
         #[arg(long)]
         size: Option<usize>,
         /// How long to run.
-        #[arg(long, default_value_t = 3.0)]
+        #[arg(long, default_value_t = 3.0, value_parser = limits::seconds)]
         seconds: f64,
         /// The random seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Stop a game after this many plies and count it as capped (games that can
         /// cycle); capped games are reported apart and have no result.
-        #[arg(long, default_value_t = 100_000)]
+        #[arg(long, default_value_t = 100_000, value_parser = limits::plies)]
         max_plies: u64,
         /// Also count the legal moves of every position met and report their average
         /// (slower: the plies/s figure then includes the counting).
@@ -181,9 +192,11 @@ impl GameFn for RunGame<'_> {
                 commands::perft_cmd::<G>(&position, depth, out)
             }
             GameCommand::Count { position } => commands::count::<G>(&position, out),
-            GameCommand::Show { position, svg } => {
-                commands::show::<G>(&position, svg.as_deref(), out)
-            }
+            GameCommand::Show {
+                position,
+                svg,
+                force,
+            } => commands::show::<G>(&position, svg.as_deref(), force, out),
             GameCommand::Arena(args) => arena::arena::<G>(&args, out),
             GameCommand::Analyze(args) => analyze::analyze::<G>(&args, out),
             GameCommand::Bench {
@@ -220,8 +233,33 @@ fn run(command: Command, out: &mut Output) -> CliResult {
     }
 }
 
+/// A command line clap refuses: help and version print as clap writes them; a usage error
+/// becomes the contract's one message on stderr (clap's first line, its hints dropped) and
+/// exit 2.
+fn usage_error(e: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    match e.kind() {
+        ErrorKind::DisplayHelp
+        | ErrorKind::DisplayVersion
+        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = e.print();
+            ExitCode::from(if e.use_stderr() { 2 } else { 0 })
+        }
+        _ => {
+            let text = e.to_string();
+            let first = text.lines().next().unwrap_or_default();
+            let first = first.strip_prefix("error: ").unwrap_or(first);
+            eprintln!("swapboard: {}", files::escape_controls(first));
+            ExitCode::from(2)
+        }
+    }
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(&e),
+    };
     let mut out = Output::stdout();
     match run(cli.command, &mut out).and_then(|()| out.finish()) {
         Ok(()) => ExitCode::SUCCESS,

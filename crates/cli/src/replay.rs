@@ -5,13 +5,13 @@
 use std::path::PathBuf;
 use std::str::FromStr;
 
-use anyhow::Context as _;
 use swapboard_arena::record::{GameRecord, RecordLines, read_records_with_lines};
 use swapboard_play::words::{describe, marked_view};
 use swapboard_play::{GameFn, GameId, Playable};
 
 use crate::commands::result_line;
 use crate::error::{CliError, CliResult};
+use crate::files::NewFile;
 use crate::output::Output;
 
 /// The arguments of `swapboard replay`.
@@ -25,9 +25,12 @@ pub(crate) struct ReplayArgs {
     /// Which record of the file to show, from 1.
     #[arg(long, value_name = "N", default_value_t = 1)]
     game: usize,
-    /// Also draw the position shown as an SVG picture in this file.
+    /// Also draw the position shown as an SVG picture in this file (a new file).
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
+    /// Let --svg overwrite an existing file (never a game file).
+    #[arg(long, requires = "svg")]
+    force: bool,
 }
 
 /// Runs `swapboard replay`.
@@ -65,10 +68,17 @@ pub(crate) fn replay(args: &ReplayArgs, out: &mut Output) -> CliResult {
             records.len()
         ))
     })?;
-    record_game(record)?.run(Show {
+    let game = record_game(record)?;
+    let svg_file = args
+        .svg
+        .as_deref()
+        .map(|p| NewFile::create("--svg", p, args.force))
+        .transpose()?;
+    game.run(Show {
         args,
         record,
         lines,
+        svg_file,
         out,
     })
 }
@@ -100,6 +110,7 @@ struct Show<'a, 'o> {
     args: &'a ReplayArgs,
     record: &'a GameRecord,
     lines: &'a RecordLines,
+    svg_file: Option<NewFile>,
     out: &'o mut Output,
 }
 
@@ -107,7 +118,7 @@ impl GameFn for Show<'_, '_> {
     type Output = CliResult;
 
     fn call<G: Playable>(self) -> CliResult {
-        show::<G>(self.args, self.record, self.lines, self.out)
+        show::<G>(self.args, self.record, self.lines, self.svg_file, self.out)
     }
 }
 
@@ -115,6 +126,7 @@ fn show<G: Playable>(
     args: &ReplayArgs,
     record: &GameRecord,
     lines: &RecordLines,
+    svg_file: Option<NewFile>,
     out: &mut Output,
 ) -> CliResult {
     let positions = record
@@ -149,9 +161,8 @@ fn show<G: Playable>(
     } else {
         marked_view(&positions[ply - 1], &positions[ply])
     };
-    if let Some(path) = &args.svg {
-        std::fs::write(path, swapboard_render::svg(&view))
-            .with_context(|| format!("cannot write {}", path.display()))?;
+    if let Some(file) = svg_file {
+        file.write(&swapboard_render::svg(&view))?;
     }
     out.line(format!("after ply {ply} of {last}:"))?;
     out.text(swapboard_render::text(&view))?;

@@ -12,6 +12,8 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::commands::start;
 use crate::error::{CliError, CliResult};
+use crate::files::quote;
+use crate::limits;
 use crate::output::Output;
 
 /// The arguments of `swapboard research`.
@@ -23,17 +25,17 @@ pub(crate) struct ResearchArgs {
     #[arg(long)]
     size: Option<usize>,
     /// The number of games.
-    #[arg(long, default_value_t = 1_000)]
+    #[arg(long, default_value_t = 1_000, value_parser = limits::games)]
     games: u64,
     /// Stop a game after this many plies and count it as capped.
-    #[arg(long, default_value_t = 1_000)]
+    #[arg(long, default_value_t = 1_000, value_parser = limits::plies)]
     cap: u64,
     /// The seed (games are reproducible from it).
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Who plays both sides: `random`, or `mcts:N` (Monte Carlo tree search with N
-    /// iterations per move).
-    #[arg(long, default_value = "random")]
+    /// Who plays both sides: `random`, or `mcts:iters=N` (Monte Carlo tree search with N
+    /// iterations per move; `mcts:N` is read the same).
+    #[arg(long, visible_alias = "player", default_value = "random")]
     players: String,
 }
 
@@ -47,13 +49,16 @@ fn players(spec: &str) -> Result<Players, CliError> {
     if spec == "random" {
         return Ok(Players::Random);
     }
+    // `mcts:iters=N` is the spelling of `arena` and `stats`; `mcts:N` is kept for old scripts.
     spec.strip_prefix("mcts:")
+        .map(|n| n.strip_prefix("iters=").unwrap_or(n))
         .and_then(|n| n.parse::<u64>().ok())
         .filter(|&n| n > 0)
         .map(Players::Mcts)
         .ok_or_else(|| {
             CliError::bad(format!(
-                "--players {spec}: expected random or mcts:N with N a positive number of iterations"
+                "--players {}: expected random or mcts:iters=N with N a positive number of iterations",
+                quote(spec)
             ))
         })
 }

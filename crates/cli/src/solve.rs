@@ -9,7 +9,8 @@ use swapboard_core::{Game, Outcome, Player};
 use swapboard_solver::{MoveResult, Options, Progress, Solution, Solver};
 
 use crate::commands::parse_position;
-use crate::error::{CliError, CliResult};
+use crate::error::CliResult;
+use crate::limits;
 use crate::output::{Output, progress_bar};
 
 /// When standard error is not a terminal (a run in the background), a progress line is
@@ -19,16 +20,17 @@ const LOG_EVERY: Duration = Duration::from_secs(60);
 /// The arguments of `swapboard solve`.
 #[derive(clap::Args)]
 pub(crate) struct SolveArgs {
-    /// The position text.
+    /// The position, like 'swaptimum ...../...../...../...../..... R' (the format:
+    /// docs/CONTRACT.md; `swapboard new GAME` prints a start position).
     pub(crate) position: String,
     /// Give up after this many nodes (positions expanded) and say the result is unknown.
-    #[arg(long)]
+    #[arg(long, value_parser = limits::positive)]
     max_nodes: Option<u64>,
     /// Give up after this many seconds and say the result is unknown.
-    #[arg(long)]
+    #[arg(long, value_parser = limits::seconds)]
     seconds: Option<f64>,
     /// The memory of the transposition table, in MiB.
-    #[arg(long, default_value_t = 256)]
+    #[arg(long, default_value_t = 256, value_parser = limits::table_mb)]
     table_mb: usize,
     /// Do not merge a position with its images under the board's symmetries.
     #[arg(long)]
@@ -110,20 +112,8 @@ fn run_solver<G: Game>(solver: &mut Solver<G>, pos: &G) -> Solution<G::Move> {
 /// `swapboard solve '<position>'`, for a position of `G`.
 pub(crate) fn solve<G: Game>(args: &SolveArgs, out: &mut Output) -> CliResult {
     let pos = parse_position::<G>(&args.position)?;
-    let time = match args.seconds {
-        Some(s) if s.is_finite() && s > 0.0 => Some(Duration::from_secs_f64(s)),
-        Some(s) => {
-            return Err(CliError::bad(format!(
-                "--seconds {s}: the time must be a positive number of seconds"
-            )));
-        }
-        None => None,
-    };
-    if args.max_nodes == Some(0) || args.table_mb == 0 {
-        return Err(CliError::bad(
-            "--max-nodes and --table-mb must be at least 1",
-        ));
-    }
+    // The parsers bounded the time (finite, at most a week), so the duration cannot overflow.
+    let time = args.seconds.map(Duration::from_secs_f64);
     let options = Options {
         table_bytes: args.table_mb.saturating_mul(1 << 20),
         symmetries: !args.no_symmetries,

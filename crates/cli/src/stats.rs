@@ -2,7 +2,8 @@
 //!
 //! First-player win rate with its 95% interval, the length distribution, draws, capped
 //! games (never a result), skipped turns, repeated positions, and how often each rule fired
-//! ([`Game::rule_events`]). `--plot` draws the length histogram and the win rates as SVG;
+//! ([`swapboard_core::Game::rule_events`]). `--plot` draws the length histogram and the win
+//! rates as SVG;
 //! `--json` prints the report as one JSON object for scripts.
 //!
 //! Games come from the arena's [`play_game`], each seeded from the base seed and its index,
@@ -19,6 +20,8 @@ use swapboard_core::{History, Outcome, Player, Stepwise};
 
 use crate::commands::start;
 use crate::error::{CliError, CliResult};
+use crate::files::NewFile;
+use crate::limits;
 use crate::output::{Output, progress_bar};
 
 /// The arguments of `swapboard stats`.
@@ -30,7 +33,7 @@ pub(crate) struct StatsArgs {
     #[arg(long)]
     size: Option<usize>,
     /// The number of self-play games.
-    #[arg(long)]
+    #[arg(long, value_parser = limits::games)]
     games: u64,
     /// Who plays both sides: random (default), greedy, mcts:level=K, mcts:iters=N.
     #[arg(long = "player", value_name = "SPEC", default_value = "random")]
@@ -39,14 +42,17 @@ pub(crate) struct StatsArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Games played at once (default: one per core).
-    #[arg(long)]
+    #[arg(long, value_parser = limits::threads)]
     threads: Option<usize>,
     /// Stop a game after this many plies and report it as capped (no result).
-    #[arg(long, default_value_t = 1_000)]
+    #[arg(long, default_value_t = 1_000, value_parser = limits::plies)]
     max_plies: u64,
     /// Draw the length histogram and the win rates in this SVG file.
     #[arg(long, value_name = "FILE.svg")]
     plot: Option<PathBuf>,
+    /// Let --plot overwrite an existing file (never a Swap 61 game file).
+    #[arg(long, requires = "plot")]
+    force: bool,
     /// Print the report as one JSON object (keys in docs/RESEARCH.md) instead of text.
     #[arg(long)]
     json: bool,
@@ -418,26 +424,29 @@ fn plot(report: &Report) -> String {
     let (rx, rw) = (620.0, 260.0);
     let bars = [
         (
-            format!("{} (1st)", report.names[0]),
+            report.names[0],
+            "(1st)",
             report.wins(Player::First),
-            "#c0392b",
+            side_fill(report.names[0]),
         ),
         (
-            format!("{} (2nd)", report.names[1]),
+            report.names[1],
+            "(2nd)",
             report.wins(Player::Second),
-            "#2c6fbb",
+            side_fill(report.names[1]),
         ),
-        ("draw".to_string(), report.draws(), "#888888"),
-        ("capped".to_string(), report.capped(), "#bbbbbb"),
+        ("draw", "", report.draws(), "#888888"),
+        ("capped", "", report.capped(), "#bbbbbb"),
     ];
     let slot = rw / bars.len() as f64;
-    for (i, (label, count, fill)) in bars.iter().enumerate() {
+    for (i, (label, order, count, fill)) in bars.iter().enumerate() {
         let rate = *count as f64 / nf;
         let x = rx + i as f64 * slot;
         let bh = ph * rate;
         let _ = writeln!(
             svg,
-            r#"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{bh:.1}" fill="{fill}"/>"#,
+            // The outline keeps a white bar visible on the white page.
+            r##"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{bh:.1}" fill="{fill}" stroke="#333"/>"##,
             x + 8.0,
             y0 + ph - bh,
             slot - 16.0
@@ -452,15 +461,18 @@ fn plot(report: &Report) -> String {
                 y0 + ph * (1.0 - iv.high)
             );
         }
+        // The side's name and its turn on two lines, so neighbouring labels never overlap.
         let _ = writeln!(
             svg,
-            r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text><text x="{:.1}" y="{}" text-anchor="middle">{}</text>"#,
+            r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text><text x="{:.1}" y="{}" text-anchor="middle">{}</text><text x="{:.1}" y="{}" text-anchor="middle">{order}</text>"#,
             x + slot / 2.0,
             y0 + ph - bh - 6.0,
             pct(rate),
             x + slot / 2.0,
             y0 + ph + 18.0,
-            xml(label)
+            xml(label),
+            x + slot / 2.0,
+            y0 + ph + 32.0,
         );
     }
     let _ = writeln!(
@@ -477,7 +489,7 @@ fn plot(report: &Report) -> String {
         svg,
         r#"<text x="{}" y="{}" text-anchor="middle">results (bars: 95% intervals; dashes: 50%)</text>"#,
         rx + rw / 2.0,
-        y0 + ph + 40.0
+        y0 + ph + 52.0
     );
     svg.push_str("</svg>\n");
     svg
@@ -489,6 +501,17 @@ fn xml(text: &str) -> String {
         .replace('>', "&gt;")
 }
 
+/// The fill of a side's bar: the colour its name says (White's bar white, Red's red).
+fn side_fill(name: &str) -> &'static str {
+    match name {
+        "Red" => "#c0392b",
+        "White" => "#ffffff",
+        "Blue" => "#2c6fbb",
+        "Cyan" => "#17a2b8",
+        _ => "#777777",
+    }
+}
+
 /// Runs `swapboard stats` for game `G`.
 pub(crate) fn stats<G: Stepwise>(args: &StatsArgs, out: &mut Output) -> CliResult {
     let start_pos = start::<G>(args.size)?;
@@ -496,11 +519,12 @@ pub(crate) fn stats<G: Stepwise>(args: &StatsArgs, out: &mut Output) -> CliResul
         .player
         .parse()
         .map_err(|e| CliError::bad(format!("--player: {e}")))?;
-    if args.games == 0 || args.max_plies == 0 || args.threads == Some(0) {
-        return Err(CliError::bad(
-            "--games, --max-plies and --threads must be at least 1",
-        ));
-    }
+    // Opened before the games, so that an unwritable path fails before the run.
+    let plot_file = args
+        .plot
+        .as_deref()
+        .map(|p| NewFile::create("--plot", p, args.force))
+        .transpose()?;
     let settings = MatchSettings {
         size: start_pos.size(),
         games: args.games,
@@ -542,9 +566,8 @@ pub(crate) fn stats<G: Stepwise>(args: &StatsArgs, out: &mut Output) -> CliResul
         names: Player::BOTH.map(G::colour_name),
         games,
     };
-    if let Some(path) = &args.plot {
-        std::fs::write(path, plot(&report))
-            .with_context(|| format!("cannot write {}", path.display()))?;
+    if let Some(file) = plot_file {
+        file.write(&plot(&report))?;
     }
     if args.json {
         let json = serde_json::to_string(&report.summary()).context("cannot encode the report")?;

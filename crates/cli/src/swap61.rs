@@ -6,7 +6,6 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use anyhow::Context as _;
 use clap::{Args, Subcommand};
 use swapboard_swap61::{
     Board, EdgeOutcome, LAST_ROUND, RoundSpec, Seat, Setup, Swap61Game, Variation, bot,
@@ -14,6 +13,8 @@ use swapboard_swap61::{
 };
 
 use crate::error::{CliError, CliResult};
+use crate::files::{LockedFile, NewFile, quote_path, read_limited};
+use crate::limits;
 use crate::output::Output;
 
 /// Swap 61 by 'pseudonam': a sealed-bid game for 9-10 players with a game master.
@@ -85,9 +86,12 @@ enum Swap61Command {
         /// Show this player's private view (own walls, borrowed walls, submission).
         #[arg(long = "for", value_name = "NAME")]
         player: Option<String>,
-        /// Also draw the hexagon as an SVG picture in this file.
+        /// Also draw the hexagon as an SVG picture in this file (a new file).
         #[arg(long, value_name = "FILE")]
         svg: Option<PathBuf>,
+        /// Let --svg overwrite an existing file (never a game file).
+        #[arg(long, requires = "svg")]
+        force: bool,
     },
     /// Take back the latest submission or resolution (it stays in the history).
     Undo {
@@ -108,11 +112,14 @@ enum Swap61Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// The number of players, 9 or 10.
-        #[arg(long, default_value_t = 10)]
+        #[arg(long, default_value_t = 10, value_parser = limits::seats)]
         players: usize,
-        /// Also write the game file here, for auditing.
+        /// Also write the game file here, for auditing (a new file).
         #[arg(long, value_name = "GAME")]
         out: Option<PathBuf>,
+        /// Let --out overwrite an existing file (never a game file).
+        #[arg(long, requires = "out")]
+        force: bool,
     },
 }
 
@@ -142,38 +149,29 @@ pub(crate) fn run(args: Swap61Args, out: &mut Output) -> CliResult {
         } => new(&players, seed, round5.as_deref(), path.as_deref(), out),
         Swap61Command::Submit { game, player, file } => submit(&game, &player, &file, out),
         Swap61Command::Resolve { game } => resolve(&game, out),
-        Swap61Command::Show { game, player, svg } => {
-            show(&game, player.as_deref(), svg.as_deref(), out)
-        }
+        Swap61Command::Show {
+            game,
+            player,
+            svg,
+            force,
+        } => show(&game, player.as_deref(), svg.as_deref(), force, out),
         Swap61Command::Undo { game } => undo(&game, out),
         Swap61Command::Bot { game, player } => bot_submit(&game, &player, out),
         Swap61Command::Simulate {
             seed,
             players,
             out: path,
-        } => simulate(seed, players, path.as_deref(), out),
+            force,
+        } => simulate(seed, players, path.as_deref(), force, out),
     }
 }
 
-/// Reads a UTF-8 text file (`-` is standard input), naming it in the error.
-fn read_text(what: &str, path: &Path) -> Result<String, CliError> {
-    let bytes = if path == Path::new("-") {
-        let mut buf = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin(), &mut buf)
-            .map_err(|e| CliError::bad(format!("{what} (standard input): {e}")))?;
-        buf
-    } else {
-        std::fs::read(path)
-            .map_err(|e| CliError::bad(format!("{what} '{}': {e}", path.display())))?
-    };
-    String::from_utf8(bytes).map_err(|e| {
-        CliError::bad(format!(
-            "{what} '{}': not UTF-8 text (invalid byte at offset {})",
-            path.display(),
-            e.utf8_error().valid_up_to()
-        ))
-    })
-}
+/// The largest grid file read: 9 lines of at most 9 short cells.
+const GRID_LIMIT: u64 = 16 * 1024;
+/// The largest submission read: 9 tokens fit in a few dozen bytes, comments included.
+pub(crate) const SUBMISSION_LIMIT: u64 = 4 * 1024;
+/// The largest game file read: the history of a long game with many resubmissions and undos.
+const GAME_LIMIT: u64 = 64 * 1024 * 1024;
 
 /// A decimal integer argument in a range.
 fn number(
@@ -228,8 +226,8 @@ fn contract_round(
     } else {
         Vec::new()
     };
-    let board = Board::parse(&read_text("grid file", grid)?, seats)
-        .map_err(|e| CliError::bad(format!("grid file '{}': {e}", grid.display())))?;
+    let board = Board::parse(&read_limited("grid file", grid, GRID_LIMIT)?, seats)
+        .map_err(|e| CliError::bad(format!("grid file '{}': {e}", quote_path(grid))))?;
     let mut texts: Vec<(Seat, String)> = Vec::new();
     for arg in submissions {
         let (seat, file) = arg.split_once('=').ok_or_else(|| {
@@ -251,7 +249,11 @@ fn contract_round(
         }
         texts.push((
             seat,
-            read_text(&format!("submission file of {seat}"), Path::new(file))?,
+            read_limited(
+                &format!("submission file of {seat}"),
+                Path::new(file),
+                SUBMISSION_LIMIT,
+            )?,
         ));
     }
     texts.sort_by_key(|(s, _)| *s);
@@ -281,43 +283,35 @@ fn now() -> Option<u64> {
         .map(|d| d.as_secs())
 }
 
-/// Reads a game file.
+/// Opens and locks a game file for a change, and reads it: the lock is held until the
+/// returned file is dropped, after the new content has replaced the old.
+fn load_locked(path: &Path) -> Result<(LockedFile, Swap61Game), CliError> {
+    let mut file = LockedFile::open("game file", path)?;
+    let game = parse_game(path, &file.read(GAME_LIMIT)?)?;
+    Ok((file, game))
+}
+
+/// Reads a game file to look at it, with no lock: it is replaced only by rename, so a
+/// reader always sees a whole file.
 fn load(path: &Path) -> Result<Swap61Game, CliError> {
-    let text = read_text("game file", path)?;
-    Swap61Game::from_json(&text)
-        .map_err(|e| CliError::bad(format!("game file '{}': {e}", path.display())))
+    parse_game(path, &read_limited("game file", path, GAME_LIMIT)?)
 }
 
-/// Writes a file atomically: a temporary file beside it, then a rename over it.
-fn write_atomically(path: &Path, text: &str) -> CliResult {
-    let name = path
-        .file_name()
-        .with_context(|| format!("'{}' is not a file name", path.display()))?;
-    let mut tmp_name = std::ffi::OsString::from(".");
-    tmp_name.push(name);
-    tmp_name.push(format!(".tmp{}", std::process::id()));
-    let tmp = path.with_file_name(tmp_name);
-    let result = (|| -> anyhow::Result<()> {
-        let mut file = std::fs::File::create(&tmp)?;
-        std::io::Write::write_all(&mut file, text.as_bytes())?;
-        file.sync_all()?;
-        std::fs::rename(&tmp, path)?;
-        Ok(())
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
-        .with_context(|| format!("cannot write '{}'", path.display()))
-        .map_err(CliError::Failure)
+fn parse_game(path: &Path, text: &str) -> Result<Swap61Game, CliError> {
+    Swap61Game::from_json(text)
+        .map_err(|e| CliError::bad(format!("game file '{}': {e}", quote_path(path))))
 }
 
-fn save(path: &Path, game: &Swap61Game) -> CliResult {
-    write_atomically(path, &game.to_json())
+/// Shows the output of a change, then commits it: output that cannot be written (a full
+/// disk, `> /dev/full`) leaves the game file as it was, so a retry does the same change.
+fn commit(file: &LockedFile, game: &Swap61Game, text: &str, out: &mut Output) -> CliResult {
+    out.text(text)?;
+    out.flush()?;
+    file.replace(&game.to_json())
 }
 
 fn game_error(path: &Path, e: swapboard_swap61::GameError) -> CliError {
-    CliError::bad(format!("game file '{}': {e}", path.display()))
+    CliError::bad(format!("game file '{}': {e}", quote_path(path)))
 }
 
 /// `swap61 new --players a,b,... [--seed S] [--out GAME] [--round5 V]`.
@@ -351,14 +345,9 @@ fn new(
     match path {
         None => out.text(game.to_json()),
         Some(path) => {
-            if path.exists() {
-                return Err(CliError::bad(format!(
-                    "--out '{}': the file exists; a new game never overwrites one",
-                    path.display()
-                )));
-            }
-            save(path, &game)?;
-            out.line(format!("created '{}' (seed {seed})", path.display()))?;
+            // A new game never overwrites a file, even with --force elsewhere.
+            NewFile::create("--out", path, false)?.write(&game.to_json())?;
+            out.line(format!("created '{}' (seed {seed})", quote_path(path)))?;
             out.text(report::public_view(&game))
         }
     }
@@ -366,37 +355,48 @@ fn new(
 
 /// `swap61 submit GAME --player NAME FILE`.
 fn submit(path: &Path, player: &str, file: &Path, out: &mut Output) -> CliResult {
-    let mut game = load(path)?;
-    let text = read_text("submission file", file)?;
+    // The submission is read before the lock is taken: a slow standard input must not hold
+    // up the other players.
+    let text = read_limited("submission file", file, SUBMISSION_LIMIT)?;
+    let (locked, mut game) = load_locked(path)?;
     let checked = game
         .submit(player, &text, now())
         .map_err(|e| game_error(path, e))?;
-    save(path, &game)?;
     let seat = game.seat(player).map_err(|e| game_error(path, e))?;
-    out.line(format!(
-        "submission of {player} ({seat}) for {} recorded; it replaces any earlier one",
+    let mut report = format!(
+        "submission of {player} ({seat}) for {} recorded; it replaces any earlier one\n",
         report::round_title(&game, game.round())
-    ))?;
-    out.text(report::private_view(&game, seat))?;
+    );
+    report.push_str(&report::private_view(&game, seat));
     if !checked.rejections.is_empty() {
-        out.line(format!(
+        let _ = writeln!(
+            report,
             "{} line(s) rejected: fix and submit again",
             checked.rejections.len()
-        ))?;
+        );
     }
-    Ok(())
+    commit(&locked, &game, &report, out)
 }
 
 /// `swap61 resolve GAME`.
 fn resolve(path: &Path, out: &mut Output) -> CliResult {
-    let mut game = load(path)?;
+    let (locked, mut game) = load_locked(path)?;
     let outcome = game.resolve(now()).map_err(|e| game_error(path, e))?;
-    save(path, &game)?;
-    out.text(report::round_report(&game, &outcome))
+    let report = report::round_report(&game, &outcome);
+    commit(&locked, &game, &report, out)
 }
 
 /// `swap61 show GAME [--for NAME] [--svg FILE]`.
-fn show(path: &Path, player: Option<&str>, svg_path: Option<&Path>, out: &mut Output) -> CliResult {
+fn show(
+    path: &Path,
+    player: Option<&str>,
+    svg_path: Option<&Path>,
+    force: bool,
+    out: &mut Output,
+) -> CliResult {
+    let svg_file = svg_path
+        .map(|p| NewFile::create("--svg", p, force))
+        .transpose()?;
     let game = load(path)?;
     let focus = match player {
         Some(name) => {
@@ -418,7 +418,7 @@ fn show(path: &Path, player: Option<&str>, svg_path: Option<&Path>, out: &mut Ou
         None => report::public_view(&game),
     };
     out.text(text)?;
-    if let Some(svg_path) = svg_path {
+    if let Some(svg_file) = svg_file {
         let swaps = game
             .outcomes()
             .last()
@@ -451,16 +451,15 @@ fn show(path: &Path, player: Option<&str>, svg_path: Option<&Path>, out: &mut Ou
             swaps,
             focus,
         };
-        write_atomically(svg_path, &svg::svg(&picture))?;
+        svg_file.write(&svg::svg(&picture))?;
     }
     Ok(())
 }
 
 /// `swap61 undo GAME`.
 fn undo(path: &Path, out: &mut Output) -> CliResult {
-    let mut game = load(path)?;
+    let (locked, mut game) = load_locked(path)?;
     let entry = game.undo(now()).map_err(|e| game_error(path, e))?;
-    save(path, &game)?;
     let what = match &entry.change {
         swapboard_swap61::Change::Submit { player, .. } => format!("the submission of {player}"),
         swapboard_swap61::Change::Resolve { round, .. } => {
@@ -468,13 +467,17 @@ fn undo(path: &Path, out: &mut Output) -> CliResult {
         }
         _ => "an entry".to_string(),
     };
-    out.line(format!("undid history entry {}: {what}", entry.seq))?;
-    out.text(report::public_view(&game))
+    let report = format!(
+        "undid history entry {}: {what}\n{}",
+        entry.seq,
+        report::public_view(&game)
+    );
+    commit(&locked, &game, &report, out)
 }
 
 /// `swap61 bot GAME --player NAME`.
 fn bot_submit(path: &Path, player: &str, out: &mut Output) -> CliResult {
-    let mut game = load(path)?;
+    let (locked, mut game) = load_locked(path)?;
     let seat = game.seat(player).map_err(|e| game_error(path, e))?;
     if game.is_over() {
         return Err(game_error(path, swapboard_swap61::GameError::Over));
@@ -483,17 +486,28 @@ fn bot_submit(path: &Path, player: &str, out: &mut Output) -> CliResult {
     let text = bot::submission_text(&bids);
     game.submit(player, &text, now())
         .map_err(|e| game_error(path, e))?;
-    save(path, &game)?;
-    out.line(format!("the bot bids for {player} ({seat}):"))?;
-    out.text(if text.is_empty() {
-        "(nothing: no swap would help)\n".to_string()
-    } else {
-        text
-    })
+    let report = format!(
+        "the bot bids for {player} ({seat}):\n{}",
+        if text.is_empty() {
+            "(nothing: no swap would help)\n"
+        } else {
+            &text
+        }
+    );
+    commit(&locked, &game, &report, out)
 }
 
 /// `swap61 simulate --seed S [--players N] [--out GAME]`.
-fn simulate(seed: u64, players: usize, path: Option<&Path>, out: &mut Output) -> CliResult {
+fn simulate(
+    seed: u64,
+    players: usize,
+    path: Option<&Path>,
+    force: bool,
+    out: &mut Output,
+) -> CliResult {
+    let out_file = path
+        .map(|p| NewFile::create("--out", p, force))
+        .transpose()?;
     let names: Vec<String> = (1..=players).map(|i| format!("bot{i}")).collect();
     let setup = Setup::generate(&names, seed)
         .map_err(|e| CliError::bad(format!("--players {players}: {e}")))?;
@@ -538,8 +552,8 @@ fn simulate(seed: u64, players: usize, path: Option<&Path>, out: &mut Output) ->
             game.setup().name(seat)
         ))?;
     }
-    if let Some(path) = path {
-        save(path, &game)?;
+    if let Some(file) = out_file {
+        file.write(&game.to_json())?;
     }
     Ok(())
 }

@@ -24,7 +24,7 @@ pub struct SizeError {
 /// An N x N square board laid out as a mailbox.
 ///
 /// Cells live at *slots* of an `(N + 2) x (N + 2)` array whose outer ring is off the board.
-/// A neighbour is the slot at a fixed offset ([`Square::ORTHOGONAL`] and friends, scaled by
+/// A neighbour is the slot at a fixed offset (the orthogonal and diagonal steps, scaled by
 /// the stride), so the hot paths of the rules engines need no bounds checks: a lookup that
 /// leaves the board lands on the border, which games mark as "off board".
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -15,6 +15,9 @@ const MOVER_GOAL_KEY: u64 = 0x6a09_e667_f3bc_c909;
 
 /// Nodes between two looks at the clock.
 const CLOCK_EVERY: u64 = 1 << 10;
+/// Children made between two looks at the clock, whatever the node count: on a big board a
+/// node has hundreds of children, and 1,024 such nodes took seconds past the time limit.
+const CLOCK_CHILDREN: u64 = 1 << 14;
 
 /// A move from a node being searched, and what is known of the position it leads to (the
 /// position itself is made again when the search descends: keeping one per child would
@@ -39,6 +42,8 @@ pub struct Solver<G: Game> {
     /// The player whose win the current search tries to prove.
     goal: Player,
     nodes: u64,
+    /// Children made since the clock was last read (see [`CLOCK_CHILDREN`]).
+    children_since_clock: u64,
     started: Instant,
     stopped: Option<Stop>,
     /// Raised by another thread to stop the search (a GUI's `stop`).
@@ -80,6 +85,7 @@ impl<G: Game> Solver<G> {
             options,
             goal: Player::First,
             nodes: 0,
+            children_since_clock: 0,
             started: Instant::now(),
             stopped: None,
             stop_flag: None,
@@ -242,13 +248,15 @@ impl<G: Game> Solver<G> {
         if self.options.max_nodes.is_some_and(|m| self.nodes >= m) {
             self.stopped.get_or_insert(Stop::NodeLimit);
         }
-        if self.nodes.is_multiple_of(CLOCK_EVERY)
-            && self
+        if self.nodes.is_multiple_of(CLOCK_EVERY) || self.children_since_clock >= CLOCK_CHILDREN {
+            self.children_since_clock = 0;
+            if self
                 .options
                 .time
                 .is_some_and(|t| self.started.elapsed() >= t)
-        {
-            self.stopped.get_or_insert(Stop::TimeLimit);
+            {
+                self.stopped.get_or_insert(Stop::TimeLimit);
+            }
         }
         if self.nodes.is_multiple_of(CLOCK_EVERY)
             && self
@@ -313,6 +321,7 @@ impl<G: Game> Solver<G> {
                 ControlFlow::Continue(())
             }
         });
+        self.children_since_clock += children.len() as u64;
         for child in children.iter_mut().filter(|c| !c.finished) {
             child.numbers = self.table.get(child.key).map_or(child.numbers, |(n, _)| n);
         }

@@ -1,10 +1,8 @@
 //! The README's main job, `swapboard demo`, runs to its end and shows what it promises.
 
-mod common;
-
 #[test]
 fn the_demo_plays_the_sheet_figures_through_the_engines() {
-    let text = common::ok(&["demo"]);
+    let text = crate::common::ok(&["demo"]);
     assert!(text.contains("Swaptimum by Mark Steere (2023)"));
     assert!(text.contains("Flipstop by Mark Steere (2023)"));
     // Blue's skipped turn, then Red's winning swap, then Flipstop's replacement.

@@ -3,8 +3,6 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-mod common;
-
 /// Runs `swapboard play ARGS` with `input` on standard input; returns (exit code, stdout).
 fn play(args: &[&str], input: &str) -> (i32, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_swapboard"))
@@ -83,7 +81,7 @@ fn the_ai_plays_both_sides_to_the_end_and_the_record_replays() {
     assert!(out.contains("game over: "), "{out}");
     let saved = std::fs::read_to_string(&file).expect("the record is saved");
     assert!(out.ends_with(&saved), "the printed record is the saved one");
-    common::ok(&["replay", file_text]);
+    crate::common::ok(&["replay", file_text]);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -98,7 +96,7 @@ fn bad_options_are_refused_with_exit_2() {
         (vec!["swaptimum", "--as", "red"], "needs an opponent"),
         (vec!["chess"], "unknown game"),
     ] {
-        let err = common::bad(&[&["play"], &args[..]].concat());
+        let err = crate::common::bad(&[&["play"], &args[..]].concat());
         assert!(err.contains(why), "{args:?}: {err}");
     }
 }

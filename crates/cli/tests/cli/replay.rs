@@ -2,9 +2,8 @@
 //! by move, round trips, and corrupt records refused with their line.
 
 use std::path::PathBuf;
-mod common;
 
-use common::swapboard;
+use crate::common::swapboard;
 
 use swapboard_arena::record::read_records;
 

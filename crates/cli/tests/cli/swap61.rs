@@ -1,11 +1,9 @@
 //! The `swapboard swap61` commands as a user runs them: the contract's stateless `round`
 //! (exact output, exit 2 on bad input) and the game master's workflow on a game file.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
-use common::{bad, ok};
+use crate::common::{bad, ok};
 
 /// A fresh scratch directory for one test.
 fn scratch(name: &str) -> PathBuf {
@@ -21,7 +19,7 @@ fn write(dir: &Path, name: &str, text: impl AsRef<[u8]>) -> String {
     path.to_str().unwrap().to_string()
 }
 
-/// Asserts the contract's bad input (see `common::bad`) with a message holding `expected`.
+/// Asserts the contract's bad input (see `crate::common::bad`) with a message holding `expected`.
 fn assert_bad(args: &[&str], expected: &str) {
     let err = bad(args);
     assert!(err.contains(expected), "{err:?} lacks {expected:?}");
@@ -271,7 +269,7 @@ fn the_game_masters_workflow() {
             "--out",
             game,
         ],
-        "exists",
+        "never overwritten",
     );
     // Without --out the game file goes to stdout, the same for the same seed.
     let printed = ok(&["swap61", "new", "--players", players, "--seed", "7"]);
@@ -392,4 +390,167 @@ fn round_five_is_configurable() {
     let mut swirl = args.to_vec();
     swirl.push("swirl");
     assert_bad(&swirl, "--round5");
+}
+
+/// A new game of ten players in `dir`, returning its path.
+fn new_game(dir: &Path, name: &str) -> String {
+    let game = dir.join(name);
+    let game = game.to_str().unwrap().to_string();
+    ok(&[
+        "swap61",
+        "new",
+        "--players",
+        "p0,p1,p2,p3,p4,p5,p6,p7,p8,p9",
+        "--seed",
+        "3",
+        "--out",
+        &game,
+    ]);
+    game
+}
+
+/// The count in the public view's `submissions received: N of 10` line.
+fn submissions_received(game: &str) -> usize {
+    let view = ok(&["swap61", "show", game]);
+    let line = view
+        .lines()
+        .find_map(|l| l.strip_prefix("submissions received: "))
+        .unwrap_or_else(|| panic!("no submission count in {view}"));
+    line.split(' ').next().unwrap().parse().unwrap()
+}
+
+#[test]
+fn fifty_concurrent_submits_are_all_recorded() {
+    use std::process::{Command, Stdio};
+    let dir = scratch("race");
+    let empty = write(&dir, "empty.txt", "");
+    let mut recorded = 0;
+    // Five games of ten players, each player submitting at the same moment: 50 submits.
+    for trial in 0..5 {
+        let game = new_game(&dir, &format!("game{trial}.json"));
+        let children: Vec<_> = (0..10)
+            .map(|p| {
+                Command::new(env!("CARGO_BIN_EXE_swapboard"))
+                    .args([
+                        "swap61",
+                        "submit",
+                        &game,
+                        "--player",
+                        &format!("p{p}"),
+                        &empty,
+                    ])
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::piped())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        for child in children {
+            let out = child.wait_with_output().unwrap();
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        recorded += submissions_received(&game);
+    }
+    assert_eq!(recorded, 50);
+}
+
+#[test]
+fn game_files_keep_their_mode_and_refuse_links_and_read_only_files() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = scratch("modes");
+    let empty = write(&dir, "empty.txt", "");
+    let game = new_game(&dir, "game.json");
+    std::fs::set_permissions(&game, std::fs::Permissions::from_mode(0o600)).unwrap();
+    ok(&["swap61", "submit", &game, "--player", "p0", &empty]);
+    let mode = std::fs::metadata(&game).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+    // No temporary file is left beside it.
+    let names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+
+    let link = dir.join("link.json");
+    std::os::unix::fs::symlink(&game, &link).unwrap();
+    let link = link.to_str().unwrap();
+    assert_bad(
+        &["swap61", "submit", link, "--player", "p1", &empty],
+        "symbolic link",
+    );
+    assert_bad(&["swap61", "resolve", link], "symbolic link");
+
+    std::fs::set_permissions(&game, std::fs::Permissions::from_mode(0o400)).unwrap();
+    assert_bad(&["swap61", "undo", &game], "read-only");
+    assert_bad(&["swap61", "bot", &game, "--player", "p2"], "read-only");
+    assert_eq!(submissions_received(&game), 1);
+}
+
+#[test]
+fn outputs_never_overwrite_a_game_file_nor_an_existing_file_unasked() {
+    let dir = scratch("outputs");
+    let game = new_game(&dir, "game.json");
+    let before = std::fs::read_to_string(&game).unwrap();
+    assert_bad(&["swap61", "show", &game, "--svg", &game], "game file");
+    assert_bad(
+        &["swap61", "show", &game, "--svg", &game, "--force"],
+        "game file",
+    );
+    assert_bad(
+        &["swap61", "simulate", "--out", &game, "--force"],
+        "game file",
+    );
+    assert_eq!(std::fs::read_to_string(&game).unwrap(), before);
+
+    let other = write(&dir, "notes.txt", "keep me");
+    assert_bad(&["swap61", "simulate", "--out", &other], "--force");
+    assert_bad(
+        &[
+            "show",
+            "swaptimum ...../..BRB/..RR./...../..... B",
+            "--svg",
+            &other,
+        ],
+        "--force",
+    );
+    assert_eq!(std::fs::read_to_string(&other).unwrap(), "keep me");
+    ok(&["swap61", "show", &game, "--svg", &other, "--force"]);
+    assert!(std::fs::read_to_string(&other).unwrap().starts_with("<svg"));
+    // An unwritable output fails before the work, and leaves nothing behind.
+    let missing = dir.join("no-such-dir").join("g.json");
+    assert_bad(
+        &["swap61", "simulate", "--out", missing.to_str().unwrap()],
+        "--out",
+    );
+}
+
+#[test]
+fn submissions_have_a_size_limit() {
+    let dir = scratch("limit");
+    let game = new_game(&dir, "game.json");
+    let huge = write(&dir, "huge.txt", "# padding\n".repeat(1000));
+    assert_bad(
+        &["swap61", "submit", &game, "--player", "p0", &huge],
+        "limit",
+    );
+    assert_eq!(submissions_received(&game), 0);
+}
+
+#[test]
+fn a_report_that_cannot_be_written_commits_nothing() {
+    let dir = scratch("full");
+    let game = new_game(&dir, "game.json");
+    let before = std::fs::read_to_string(&game).unwrap();
+    let full = std::fs::File::create("/dev/full").unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_swapboard"))
+        .args(["swap61", "resolve", &game])
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(std::fs::read_to_string(&game).unwrap(), before);
 }

@@ -1,10 +1,8 @@
 //! `swapboard stats`: the designer's report, reproducible on a fixed seed whatever the
 //! number of threads.
 
-mod common;
-
 fn stats(args: &[&str]) -> String {
-    common::ok(&[&["stats"], args].concat())
+    crate::common::ok(&[&["stats"], args].concat())
 }
 
 /// The number after `label` on the report's line that contains it.
@@ -122,8 +120,9 @@ fn the_plot_is_an_svg_picture() {
     let dir = std::env::temp_dir().join(format!("swapboard-stats-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temporary directory");
     let file = dir.join("plot.svg");
+    let _ = std::fs::remove_file(&file);
     stats(&[
-        "flipstop",
+        "scware",
         "--size",
         "5",
         "--games",
@@ -133,7 +132,16 @@ fn the_plot_is_an_svg_picture() {
     ]);
     let svg = std::fs::read_to_string(&file).expect("the plot is written");
     assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
-    assert!(svg.contains("game length") && svg.contains("Red (1st)"));
+    assert!(svg.contains("game length"));
+    // Scware: White moves first; each side's bar has its own colour (White's white, with an
+    // outline) and its label is two short lines (name, then turn), so labels cannot overlap.
+    assert!(
+        svg.contains(">White</text>") && svg.contains(">(1st)</text>"),
+        "{svg}"
+    );
+    assert!(svg.contains(r##"fill="#ffffff" stroke="#333""##), "{svg}");
+    assert!(svg.contains(r##"fill="#c0392b""##), "{svg}");
+    assert!(!svg.contains("Red (2nd)") && !svg.contains("White (1st)"));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

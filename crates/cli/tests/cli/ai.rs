@@ -2,9 +2,7 @@
 
 use std::process::Output;
 
-mod common;
-
-use common::{bad, ok, swapboard};
+use crate::common::{bad, ok, swapboard};
 
 use swapboard_arena::record::read_records;
 use swapboard_core::Game;
@@ -155,7 +153,7 @@ fn arena_refuses_bad_players_and_counts() {
             "--player",
             "random",
         ],
-        "--games 0",
+        "'0' for '--games",
     );
     assert_bad_input(
         &[
@@ -258,4 +256,106 @@ fn bench_search_reports_iterations_per_second() {
         Some(2),
         "--search with --branching is refused"
     );
+}
+
+#[test]
+fn numeric_arguments_out_of_range_are_refused_with_one_line() {
+    let huge = "18446744073709551615";
+    let start = "swaptimum ...../..BRB/..RR./...../..... B";
+    let cases: &[&[&str]] = &[
+        &["stats", "swaptimum", "--games", huge],
+        &["stats", "swaptimum", "--games", "1000000000"],
+        &["stats", "swaptimum", "--games", "2", "--threads", "10000"],
+        &[
+            "arena",
+            "swaptimum",
+            "--games",
+            huge,
+            "--player",
+            "random",
+            "--player",
+            "random",
+        ],
+        &[
+            "arena",
+            "swaptimum",
+            "--games",
+            "1",
+            "--threads",
+            huge,
+            "--player",
+            "random",
+            "--player",
+            "random",
+        ],
+        &[
+            "arena",
+            "swaptimum",
+            "--games",
+            "1",
+            "--max-plies",
+            "0",
+            "--player",
+            "random",
+            "--player",
+            "random",
+        ],
+        &["research", "swaptimum", "--games", "0"],
+        &["research", "swaptimum", "--cap", huge],
+        &["swap61", "simulate", "--players", huge],
+        &["swap61", "simulate", "--players", "100000000"],
+        &["solve", start, "--table-mb", "17592186044415"],
+        &["solve", start, "--table-mb", "100000000"],
+        &["solve", start, "--seconds", "1e30"],
+        &["solve", start, "--max-nodes", "0"],
+        &["analyze", start, "--seconds", "inf"],
+        &["analyze", start, "--seconds=-1"],
+        &["analyze", start, "--threads", "10000"],
+        &["analyze", start, "--lines", "0"],
+        &["bench", "swaptimum", "--seconds", "nan"],
+        &["bench", "swaptimum", "--max-plies", "0"],
+        &["perft", start, "1000"],
+    ];
+    for args in cases {
+        let err = bad(args);
+        assert!(
+            err.starts_with("swapboard: invalid value"),
+            "{args:?}: {err}"
+        );
+    }
+    // A usage error is one line too, and never prints a control character.
+    let err = bad(&["swap61", "simulate", "--players", "9\u{7}"]);
+    assert!(!err.trim_end().chars().any(char::is_control), "{err:?}");
+}
+
+#[test]
+fn unwritable_outputs_fail_before_the_games() {
+    let missing = std::env::temp_dir()
+        .join(format!("swapboard-no-such-dir-{}", std::process::id()))
+        .join("out");
+    let missing = missing.to_str().unwrap();
+    // A million games would run for hours before a late check failed with exit 1: the bad
+    // input exit (2) proves the path was checked first.
+    let err = bad(&[
+        "arena",
+        "swaptimum",
+        "--games",
+        "1000000",
+        "--player",
+        "random",
+        "--player",
+        "random",
+        "--out",
+        missing,
+    ]);
+    assert!(err.contains("--out"), "{err}");
+    let err = bad(&[
+        "stats",
+        "swaptimum",
+        "--games",
+        "1000000",
+        "--plot",
+        missing,
+    ]);
+    assert!(err.contains("--plot"), "{err}");
 }

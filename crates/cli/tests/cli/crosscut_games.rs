@@ -3,9 +3,7 @@
 
 use std::process::Command;
 
-mod common;
-
-use common::{bad, ok};
+use crate::common::{bad, ok};
 
 fn sorted_lines(text: &str) -> Vec<&str> {
     let mut v: Vec<&str> = text.lines().collect();

@@ -1,9 +1,7 @@
 //! The `swapboard` command on Scware positions: the contract's commands, `count`, and bad
 //! input (exit 2, nothing on stdout, one message on stderr naming the input and the reason).
 
-mod common;
-
-use common::{bad, ok};
+use crate::common::{bad, ok};
 
 const KNIGHT: &str = "scware ...../..W../...../.W.../..... W g";
 

@@ -1,9 +1,6 @@
 //! Running the `swapboard` binary as a user does, and the contract's two outcomes: success,
 //! or bad input (exit 2, nothing on stdout, one message on stderr).
 
-// Each test file is its own crate and uses only some of these.
-#![allow(dead_code)]
-
 use std::process::{Command, Output};
 
 /// Runs the binary with `args` and no standard input.

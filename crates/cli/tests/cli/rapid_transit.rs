@@ -1,9 +1,7 @@
 //! `swapboard` driven as a subprocess on Rapid Transit (Phil Leduc): the contract's
 //! commands, exit codes and messages.
 
-mod common;
-
-use common::{bad, ok};
+use crate::common::{bad, ok};
 
 const START: &str =
     "rapid-transit CRCRCRCR/RCRCRCRC/CRCRCRCR/RCRCRCRC/CRCRCRCR/RCRCRCRC/CRCRCRCR/RCRCRCRC R 0 -";
@@ -146,5 +144,16 @@ fn bench_and_research_report_capped_games_apart() {
     refused(
         &["research", "rapid-transit", "--players", "mcts:0"],
         "--players mcts:0",
+    );
+    // The player spelling of arena and stats, and the old one, name the same player.
+    let spelled = |args: &[&str]| {
+        let mut all = vec!["research", "rapid-transit", "--games", "1", "--cap", "6"];
+        all.extend_from_slice(args);
+        // The first line echoes the spelling given; the games must be the same.
+        ok(&all).lines().skip(1).collect::<Vec<_>>().join("\n")
+    };
+    assert_eq!(
+        spelled(&["--player", "mcts:iters=3"]),
+        spelled(&["--players", "mcts:3"])
     );
 }

@@ -1,8 +1,6 @@
 //! Rapid Transit against the shared conformance suite, and the incremental engine against
 //! the from-scratch reading of the sheet in `common`.
 
-mod common;
-
 use std::collections::BTreeSet;
 
 use rand::SeedableRng;
@@ -41,7 +39,7 @@ fn candidates(pos: &RapidTransit) -> Vec<RapidTransitMove> {
 /// networks, terminals and cornered pieces equal those computed afresh.
 fn invariant(pos: &RapidTransit) -> Result<(), String> {
     let fresh: RapidTransit = pos.to_string().parse().map_err(|e| format!("{e}"))?;
-    let plain = common::Plain::read(&pos.to_string());
+    let plain = crate::common::Plain::read(&pos.to_string());
     for player in Player::BOTH {
         if pos.network_sizes(player) != fresh.network_sizes(player) {
             return Err(format!("{player} network sizes drifted from a fresh count"));
@@ -129,7 +127,7 @@ fn moves_match_the_sheet_read_from_scratch() {
             for _ in 0..300 {
                 let engine: BTreeSet<String> =
                     pos.legal_moves().iter().map(ToString::to_string).collect();
-                let reference = common::Plain::read(&pos.to_string()).legal_moves();
+                let reference = crate::common::Plain::read(&pos.to_string()).legal_moves();
                 assert_eq!(engine, reference, "at {pos}");
                 match pos.random_move(&mut rng) {
                     Some(mv) => pos.play_unchecked(&mv),
@@ -152,7 +150,7 @@ fn perft_tables_hold() {
 
 /// Pairs of orthogonal neighbours of one colour.
 fn like_adjacencies(pos: &RapidTransit) -> usize {
-    let plain = common::Plain::read(&pos.to_string());
+    let plain = crate::common::Plain::read(&pos.to_string());
     let n = plain.n();
     let g = &plain.grid;
     (0..n)

@@ -1,8 +1,6 @@
 //! The rule sheet's examples and every ruling, as positions built for them (the sheet's
 //! figures are lost). Each position's features are checked by hand in the comments.
 
-mod common;
-
 use swapboard_core::{Game, Outcome, Player, Rule};
 use swapboard_grid::{Cell, CellSet};
 use swapboard_rapid_transit::{RapidTransit, RapidTransitMove};
@@ -385,6 +383,6 @@ fn the_sheet_read_from_scratch_agrees_on_these_positions() {
             .iter()
             .map(ToString::to_string)
             .collect();
-        assert_eq!(engine, common::Plain::read(text).legal_moves());
+        assert_eq!(engine, crate::common::Plain::read(text).legal_moves());
     }
 }

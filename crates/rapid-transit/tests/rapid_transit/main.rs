@@ -1,0 +1,8 @@
+//! The integration tests of the rapid-transit crate in one test binary (one link instead of
+//! one per file): each module is one area.
+
+mod common;
+
+mod conformance;
+mod parsing;
+mod rules;
