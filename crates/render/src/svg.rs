@@ -1,5 +1,6 @@
 use std::fmt::Write as _;
 
+use swapboard_core::text::xml_escape;
 use swapboard_core::{BoardView, CellMark, SideOwner};
 use swapboard_grid::Cell;
 
@@ -41,7 +42,7 @@ pub fn svg(view: &BoardView) -> String {
         s,
         r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="Helvetica, Arial, sans-serif">"##
     );
-    let _ = writeln!(s, r##"<title>{}</title>"##, escape(&view.title));
+    let _ = writeln!(s, r##"<title>{}</title>"##, xml_escape(&view.title));
     let _ = writeln!(
         s,
         r##"<rect width="{width}" height="{height}" fill="#ffffff"/>"##
@@ -50,7 +51,7 @@ pub fn svg(view: &BoardView) -> String {
         s,
         r##"<text x="{}" y="22" font-size="16" text-anchor="middle" fill="#222">{}</text>"##,
         width / 2,
-        escape(&view.title)
+        xml_escape(&view.title)
     );
     let (x0, y0) = ((width - board) / 2, TITLE + MARGIN);
     // Each player's edges.
@@ -159,16 +160,10 @@ pub fn svg(view: &BoardView) -> String {
             s,
             r##"<text x="{}" y="{y}" font-size="14" text-anchor="middle" fill="#222">{}</text>"##,
             width / 2,
-            escape(&line)
+            xml_escape(&line)
         );
         y += 22;
     }
     s.push_str("</svg>\n");
     s
-}
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
 }
