@@ -25,7 +25,8 @@ fn fill(name: &str) -> &'static str {
 
 /// A standalone SVG picture of the board, as a player would post it: a grid with column
 /// letters and row numbers on all edges, each player's edges painted in their colour,
-/// checkers as discs, the last move's cells ringed, and the status under the board.
+/// checkers as discs, the last move's cells ringed, the winning path (once a connection game
+/// is won) drawn as a line through its checkers, and the status under the board.
 pub fn svg(view: &BoardView) -> String {
     let n = view.size;
     let board = n * CELL;
@@ -153,6 +154,23 @@ pub fn svg(view: &BoardView) -> String {
                 }
             }
         }
+    }
+    // The winning path over the checkers and marks, from one side to the other.
+    if !view.winning.is_empty() {
+        let points: Vec<String> = view
+            .winning
+            .iter()
+            .map(|cell| {
+                let x = x0 + cell.col() as usize * CELL + CELL / 2;
+                let y = y0 + (n - 1 - cell.row() as usize) * CELL + CELL / 2;
+                format!("{x},{y}")
+            })
+            .collect();
+        let _ = writeln!(
+            s,
+            r##"<polyline points="{}" fill="none" stroke="#111" stroke-width="6" stroke-opacity="0.55" stroke-linecap="round" stroke-linejoin="round"/>"##,
+            points.join(" ")
+        );
     }
     let mut y = y0 + board + EDGE + 44;
     for line in std::iter::once(status_line(view)).chain(view.notes.iter().cloned()) {
