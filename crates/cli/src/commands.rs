@@ -5,7 +5,6 @@ use std::ops::ControlFlow;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use anyhow::Context as _;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use swapboard_ai::{Budget, Config, Mcts};
@@ -90,13 +89,14 @@ pub(crate) fn count<G: Game>(text: &str, out: &mut Output) -> CliResult {
     out.line(pos.move_count())
 }
 
-/// `swapboard show '<position>' [--svg FILE]`.
+/// `swapboard show '<position>' [--svg FILE]`; `--svg -` writes only the SVG, to stdout.
 pub(crate) fn show<G: Game>(text: &str, svg: Option<&Path>, out: &mut Output) -> CliResult {
     let pos = parse_position::<G>(text)?;
     let view = pos.view();
-    if let Some(path) = svg {
-        std::fs::write(path, swapboard_render::svg(&view))
-            .with_context(|| format!("cannot write {}", path.display()))?;
+    if let Some(path) = svg
+        && out.svg(path, &swapboard_render::svg(&view))?
+    {
+        return Ok(());
     }
     out.text(swapboard_render::text(&view))
 }

@@ -85,7 +85,7 @@ enum Command {
     Show {
         /// The position text.
         position: String,
-        /// Also write an SVG picture to this file.
+        /// Also write an SVG picture to this file (`-`: only the picture, to standard output).
         #[arg(long, value_name = "FILE")]
         svg: Option<PathBuf>,
     },

@@ -3,6 +3,9 @@
 
 use std::fmt::Display;
 use std::io::{BufWriter, ErrorKind, StdoutLock, Write};
+use std::path::Path;
+
+use anyhow::Context as _;
 
 use crate::error::{CliError, CliResult};
 
@@ -24,6 +27,18 @@ impl Output {
     /// Writes one line. After the reader has gone away, writes nothing and succeeds.
     pub(crate) fn line(&mut self, value: impl Display) -> CliResult {
         self.write(format_args!("{value}\n"))
+    }
+
+    /// Writes an SVG picture to the file `path`, or here when `path` is `-`. Returns whether
+    /// it came here, so that the command then prints nothing else on standard output.
+    pub(crate) fn svg(&mut self, path: &Path, picture: &str) -> Result<bool, CliError> {
+        if path == Path::new("-") {
+            self.text(picture)?;
+            return Ok(true);
+        }
+        std::fs::write(path, picture)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        Ok(false)
     }
 
     /// Writes text as it is.

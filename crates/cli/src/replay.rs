@@ -4,7 +4,6 @@
 
 use std::path::PathBuf;
 
-use anyhow::Context as _;
 use swapboard_arena::record::{GameRecord, RecordLines, read_records_with_lines};
 use swapboard_core::Game;
 
@@ -25,7 +24,8 @@ pub(crate) struct ReplayArgs {
     /// Which record of the file to show, from 1.
     #[arg(long, value_name = "N", default_value_t = 1)]
     game: usize,
-    /// Also draw the position shown as an SVG picture in this file.
+    /// Also draw the position shown as an SVG picture in this file (`-`: only the picture,
+    /// to standard output).
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
 }
@@ -91,9 +91,6 @@ fn show<G: Game>(
             "--ply {ply}: the game has {last} plies"
         )));
     }
-    for (name, value) in &record.tags {
-        out.line(format!("[{name} \"{value}\"]"))?;
-    }
     let moves: Vec<G::Move> = record
         .moves
         .iter()
@@ -101,21 +98,30 @@ fn show<G: Game>(
         .map(|(text, pos)| pos.parse_move(text))
         .collect::<Result<_, _>>()
         .map_err(|e| CliError::bad(e.to_string()))?;
-    for (k, mv) in moves.iter().enumerate().take(ply) {
-        out.line(format!(
-            "{}. {}",
-            k + 1,
-            describe(&positions[k], &positions[k + 1], mv)
-        ))?;
-    }
     let view = if ply == 0 {
         positions[0].view()
     } else {
         marked_view(&positions[ply - 1], &positions[ply])
     };
     if let Some(path) = &args.svg {
-        std::fs::write(path, swapboard_render::svg(&view))
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        let caption = match ply.checked_sub(1) {
+            Some(k) => format!("after ply {ply} of {last}: {}", moves[k]),
+            None => format!("after ply 0 of {last}"),
+        };
+        let picture = swapboard_render::svg_with_caption(&view, Some(&caption));
+        if out.svg(path, &picture)? {
+            return Ok(());
+        }
+    }
+    for (name, value) in &record.tags {
+        out.line(format!("[{name} \"{value}\"]"))?;
+    }
+    for (k, mv) in moves.iter().enumerate().take(ply) {
+        out.line(format!(
+            "{}. {}",
+            k + 1,
+            describe(&positions[k], &positions[k + 1], mv)
+        ))?;
     }
     out.line(format!("after ply {ply} of {last}:"))?;
     out.text(swapboard_render::text(&view))?;

@@ -6,7 +6,7 @@
 mod svg;
 mod text;
 
-pub use svg::svg;
+pub use svg::{svg, svg_with_caption};
 pub use text::text;
 
 use swapboard_core::{BoardView, Outcome};
@@ -64,5 +64,16 @@ mod tests {
         let mut going_on = won();
         going_on.outcome = None;
         assert!(!crate::svg(&going_on.with_winning_path()).contains("<polyline"));
+    }
+
+    #[test]
+    fn a_caption_stands_above_the_status() {
+        let picture = crate::svg_with_caption(&won(), Some("after ply 5 of 5: b3 & more"));
+        let caption = picture
+            .find(">after ply 5 of 5: b3 &amp; more</text>")
+            .unwrap();
+        let status = picture.find(">Red (R) has won</text>").unwrap();
+        assert!(caption < status);
+        assert!(!crate::svg(&won()).contains("after ply"));
     }
 }

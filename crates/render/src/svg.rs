@@ -28,15 +28,22 @@ fn fill(name: &str) -> &'static str {
 /// checkers as discs, the last move's cells ringed, the winning path (once a connection game
 /// is won) drawn as a line through its checkers, and the status under the board.
 pub fn svg(view: &BoardView) -> String {
+    svg_with_caption(view, None)
+}
+
+/// [`svg`] with a caption above the status, such as the move number and the move shown
+/// (`after ply 12 of 40: c3:c4-d3`), when the caller knows them.
+pub fn svg_with_caption(view: &BoardView, caption: Option<&str>) -> String {
     let n = view.size;
     let board = n * CELL;
     // Wide enough for the board and for the longest line of text (about 8 px a character).
     let longest = std::iter::once(view.title.len())
         .chain(view.notes.iter().map(String::len))
+        .chain(caption.map(str::len))
         .max()
         .unwrap_or(0);
     let width = (board + 2 * MARGIN).max(longest * 8 + 24);
-    let text_lines = 1 + view.notes.len();
+    let text_lines = 1 + view.notes.len() + usize::from(caption.is_some());
     let height = TITLE + board + 2 * MARGIN + 22 * text_lines + 10;
     let mut s = String::new();
     let _ = writeln!(
@@ -57,7 +64,11 @@ pub fn svg(view: &BoardView) -> String {
     let (x0, y0) = ((width - board) / 2, TITLE + MARGIN);
     // Each player's edges.
     for (i, side) in view.sides.iter().enumerate() {
-        let colour = fill(view.names[i]);
+        // A white edge would vanish on a white page: it gets a light grey band.
+        let colour = match fill(view.names[i]) {
+            "#f4f4f0" => "#cfcfc8",
+            other => other,
+        };
         let rects: Vec<(usize, usize, usize, usize)> = match side {
             SideOwner::TopBottom => {
                 vec![(x0, y0 - EDGE, board, EDGE), (x0, y0 + board, board, EDGE)]
@@ -173,7 +184,12 @@ pub fn svg(view: &BoardView) -> String {
         );
     }
     let mut y = y0 + board + EDGE + 44;
-    for line in std::iter::once(status_line(view)).chain(view.notes.iter().cloned()) {
+    let lines = caption
+        .map(str::to_string)
+        .into_iter()
+        .chain(std::iter::once(status_line(view)))
+        .chain(view.notes.iter().cloned());
+    for line in lines {
         let _ = writeln!(
             s,
             r##"<text x="{}" y="{y}" font-size="14" text-anchor="middle" fill="#222">{}</text>"##,
