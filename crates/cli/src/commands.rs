@@ -11,7 +11,7 @@ use swapboard_ai::{Budget, Config, Mcts};
 use swapboard_core::{Game, Outcome, Stepwise, perft};
 
 use crate::error::{CliError, CliResult};
-use crate::files::NewFile;
+use crate::files::Destination;
 use crate::output::Output;
 pub(crate) use swapboard_play::words::result_line;
 
@@ -82,7 +82,7 @@ pub(crate) fn count<G: Game>(text: &str, out: &mut Output) -> CliResult {
     out.line(pos.move_count())
 }
 
-/// `swapboard show '<position>' [--svg FILE]`.
+/// `swapboard show '<position>' [--svg FILE]`; `--svg -` writes only the SVG, to stdout.
 pub(crate) fn show<G: Game>(
     text: &str,
     svg: Option<&Path>,
@@ -90,9 +90,14 @@ pub(crate) fn show<G: Game>(
     out: &mut Output,
 ) -> CliResult {
     let pos = parse_position::<G>(text)?;
+    let svg = svg
+        .map(|path| Destination::open("--svg", path, force))
+        .transpose()?;
     let view = pos.view();
-    if let Some(path) = svg {
-        NewFile::create("--svg", path, force)?.write(&swapboard_render::svg(&view))?;
+    if let Some(svg) = svg
+        && out.svg(svg, &swapboard_render::svg(&view))?
+    {
+        return Ok(());
     }
     out.text(swapboard_render::text(&view))
 }

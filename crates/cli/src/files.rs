@@ -225,6 +225,30 @@ fn unpredictable() -> u64 {
     hasher.finish()
 }
 
+/// Where a picture or report goes: standard output (the path `-`) or a [`NewFile`], chosen
+/// and opened before the work that fills it.
+pub(crate) enum Destination {
+    /// Standard output: the command then prints nothing else there.
+    Stdout,
+    /// A file opened by [`NewFile::create`].
+    File(NewFile),
+}
+
+impl Destination {
+    /// Standard output for `-`, else the file at `path` opened as [`NewFile::create`] does.
+    pub(crate) fn open(
+        flag: &'static str,
+        path: &Path,
+        force: bool,
+    ) -> Result<Destination, CliError> {
+        if path == Path::new("-") {
+            Ok(Destination::Stdout)
+        } else {
+            NewFile::create(flag, path, force).map(Destination::File)
+        }
+    }
+}
+
 /// An output file, opened before the work that fills it so that an unwritable path fails at
 /// once. It is created new unless `force` is given; a Swap 61 game file and a symbolic link
 /// are never overwritten. If the command fails before [`NewFile::write`], a file it created

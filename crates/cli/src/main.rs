@@ -105,7 +105,8 @@ enum GameCommand {
         /// The position, like 'swaptimum ...../...../...../...../..... R' (the format:
         /// docs/CONTRACT.md; `swapboard new GAME` prints a start position).
         position: String,
-        /// Also write an SVG picture to this file (a new file).
+        /// Also write an SVG picture to this file, a new one (`-`: only the picture, to
+        /// standard output).
         #[arg(long, value_name = "FILE")]
         svg: Option<PathBuf>,
         /// Let --svg overwrite an existing file (never a Swap 61 game file).

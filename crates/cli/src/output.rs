@@ -1,10 +1,10 @@
 //! Buffered standard output that treats a closed pipe (`swapboard moves ... | head`) as a
 //! normal end, not an error.
 
+use crate::error::{CliError, CliResult};
+use crate::files::Destination;
 use std::fmt::Display;
 use std::io::{BufWriter, ErrorKind, StdoutLock, Write};
-
-use crate::error::{CliError, CliResult};
 
 /// Buffered, locked standard output.
 pub(crate) struct Output {
@@ -24,6 +24,21 @@ impl Output {
     /// Writes one line. After the reader has gone away, writes nothing and succeeds.
     pub(crate) fn line(&mut self, value: impl Display) -> CliResult {
         self.write(format_args!("{value}\n"))
+    }
+
+    /// Writes an SVG picture to its destination. Returns whether it came here (standard
+    /// output), so that the command then prints nothing else there.
+    pub(crate) fn svg(&mut self, to: Destination, picture: &str) -> Result<bool, CliError> {
+        match to {
+            Destination::Stdout => {
+                self.text(picture)?;
+                Ok(true)
+            }
+            Destination::File(file) => {
+                file.write(picture)?;
+                Ok(false)
+            }
+        }
     }
 
     /// Writes text as it is.

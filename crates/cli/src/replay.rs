@@ -11,7 +11,7 @@ use swapboard_play::{GameFn, GameId, Playable};
 
 use crate::commands::result_line;
 use crate::error::{CliError, CliResult};
-use crate::files::NewFile;
+use crate::files::Destination;
 use crate::output::Output;
 
 /// The arguments of `swapboard replay`.
@@ -25,7 +25,8 @@ pub(crate) struct ReplayArgs {
     /// Which record of the file to show, from 1.
     #[arg(long, value_name = "N", default_value_t = 1)]
     game: usize,
-    /// Also draw the position shown as an SVG picture in this file (a new file).
+    /// Also draw the position shown as an SVG picture in this file, a new one (`-`: only
+    /// the picture, to standard output).
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
     /// Let --svg overwrite an existing file (never a game file).
@@ -69,16 +70,16 @@ pub(crate) fn replay(args: &ReplayArgs, out: &mut Output) -> CliResult {
         ))
     })?;
     let game = record_game(record)?;
-    let svg_file = args
+    let svg = args
         .svg
         .as_deref()
-        .map(|p| NewFile::create("--svg", p, args.force))
+        .map(|path| Destination::open("--svg", path, args.force))
         .transpose()?;
     game.run(Show {
         args,
         record,
         lines,
-        svg_file,
+        svg,
         out,
     })
 }
@@ -110,7 +111,7 @@ struct Show<'a, 'o> {
     args: &'a ReplayArgs,
     record: &'a GameRecord,
     lines: &'a RecordLines,
-    svg_file: Option<NewFile>,
+    svg: Option<Destination>,
     out: &'o mut Output,
 }
 
@@ -118,7 +119,7 @@ impl GameFn for Show<'_, '_> {
     type Output = CliResult;
 
     fn call<G: Playable>(self) -> CliResult {
-        show::<G>(self.args, self.record, self.lines, self.svg_file, self.out)
+        show::<G>(self.args, self.record, self.lines, self.svg, self.out)
     }
 }
 
@@ -126,7 +127,7 @@ fn show<G: Playable>(
     args: &ReplayArgs,
     record: &GameRecord,
     lines: &RecordLines,
-    svg_file: Option<NewFile>,
+    svg: Option<Destination>,
     out: &mut Output,
 ) -> CliResult {
     let positions = record
@@ -139,9 +140,6 @@ fn show<G: Playable>(
             "--ply {ply}: the game has {last} plies"
         )));
     }
-    for (name, value) in &record.tags {
-        out.line(format!("[{name} \"{value}\"]"))?;
-    }
     let moves: Vec<G::Move> = record
         .moves
         .iter()
@@ -149,20 +147,30 @@ fn show<G: Playable>(
         .map(|(text, pos)| pos.parse_move(text))
         .collect::<Result<_, _>>()
         .map_err(|e| CliError::bad(e.to_string()))?;
+    let view = if ply == 0 {
+        positions[0].view()
+    } else {
+        marked_view(&positions[ply - 1], &positions[ply])
+    };
+    if let Some(svg) = svg {
+        let caption = match ply.checked_sub(1) {
+            Some(k) => format!("after ply {ply} of {last}: {}", moves[k]),
+            None => format!("after ply 0 of {last}"),
+        };
+        let picture = swapboard_render::svg_with_caption(&view, Some(&caption));
+        if out.svg(svg, &picture)? {
+            return Ok(());
+        }
+    }
+    for (name, value) in &record.tags {
+        out.line(format!("[{name} \"{value}\"]"))?;
+    }
     for (k, mv) in moves.iter().enumerate().take(ply) {
         out.line(format!(
             "{}. {}",
             k + 1,
             describe(&positions[k], &positions[k + 1], mv)
         ))?;
-    }
-    let view = if ply == 0 {
-        positions[0].view()
-    } else {
-        marked_view(&positions[ply - 1], &positions[ply])
-    };
-    if let Some(file) = svg_file {
-        file.write(&swapboard_render::svg(&view))?;
     }
     out.line(format!("after ply {ply} of {last}:"))?;
     out.text(swapboard_render::text(&view))?;

@@ -16,6 +16,7 @@ use anyhow::Context as _;
 use rayon::prelude::*;
 use serde::Serialize;
 use swapboard_arena::{Interval, MatchSettings, PlayerSpec, play_game, today, wilson};
+use swapboard_core::text::xml_escape;
 use swapboard_core::{History, Outcome, Player, Stepwise};
 
 use crate::commands::start;
@@ -358,12 +359,12 @@ fn plot(report: &Report) -> String {
     let _ = writeln!(
         svg,
         r#"<text x="20" y="28" font-size="17" font-weight="bold">{} on {}x{}: {} games, {} vs {}</text>"#,
-        xml(&report.title),
+        xml_escape(&report.title),
         report.size,
         report.size,
         report.games.len(),
-        xml(&report.player),
-        xml(&report.player)
+        xml_escape(&report.player),
+        xml_escape(&report.player)
     );
     // Left: the histogram of lengths, in at most 30 bins of whole plies.
     let (x0, y0, pw, ph) = (60.0, 60.0, 500.0, 300.0);
@@ -470,7 +471,7 @@ fn plot(report: &Report) -> String {
             pct(rate),
             x + slot / 2.0,
             y0 + ph + 18.0,
-            xml(label),
+            xml_escape(label),
             x + slot / 2.0,
             y0 + ph + 32.0,
         );
@@ -493,12 +494,6 @@ fn plot(report: &Report) -> String {
     );
     svg.push_str("</svg>\n");
     svg
-}
-
-fn xml(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
 }
 
 /// The fill of a side's bar: the colour its name says (White's bar white, Red's red).

@@ -19,22 +19,28 @@ use crate::{BoardView, IllegalMove, MoveError, Outcome, PlayError, Player, Posit
 /// - the position text ([`Display`]/[`FromStr`]) and move text ([`Display`]/
 ///   [`Game::parse_move`]) round-trip;
 /// - [`Game::zobrist`] depends only on the position, so equal positions hash equally.
+///
+/// Its items come in three groups, in this order:
+///
+/// | Job | Items |
+/// |-----|-------|
+/// | Rules | [`Game::Move`], [`Game::ID`], [`Game::DEFAULT_SIZE`], [`Game::sizes`], [`Game::start`], [`Game::size`], [`Game::to_move`], [`Game::outcome`], [`Game::for_each_move`], [`Game::is_pass`], [`Game::check_move`], [`Game::play_unchecked`], [`Game::parse_move`], [`Game::zobrist`]; provided: [`Game::is_over`], [`Game::fill_moves`], [`Game::legal_moves`], [`Game::move_count`], [`Game::has_legal_move`], [`Game::is_legal`], [`Game::play`], [`Game::play_text`] |
+/// | Presentation | [`Game::TITLE`], [`Game::colour_letter`], [`Game::colour_name`], [`Game::view`] |
+/// | Search, solver and statistics hooks (all provided) | [`Game::SEARCH_COST`], [`Game::random_move`], [`Game::playout_move`], [`Game::play_out`], [`Game::move_prior`], [`Game::symmetries`], [`Game::canonical_hash`], [`Game::distances_to_win`], [`Game::evaluation`], [`Game::rule_events`] |
 pub trait Game:
     Clone + Send + Sync + Eq + Hash + Debug + Display + FromStr<Err = PositionError> + 'static
 {
+    // ---- Rules: the position, its moves and their legality. Every game writes the items up
+    // to `zobrist`; the provided ones after it derive from them.
+
     /// A move, as small and cheap to copy as the game allows.
     type Move: Clone + Eq + Hash + Debug + Display + Send + Sync + 'static;
 
     /// The game's name in position texts and commands (`swaptimum`).
     const ID: &'static str;
-    /// The game's name with its author's credit, as every page naming it must show it.
-    const TITLE: &'static str;
+
     /// The board size of a new game when none is asked for.
     const DEFAULT_SIZE: usize;
-    /// Knowledge hook for search: about how many times more one search iteration costs in
-    /// this game than in the simplest ones (1, the default), so that a strength level thinks
-    /// about as long in every game. Levels divide their iteration budgets by it.
-    const SEARCH_COST: u32 = 1;
 
     /// The board sizes this game can be played on.
     fn sizes() -> RangeInclusive<usize>;
@@ -44,12 +50,6 @@ pub trait Game:
 
     /// The board side.
     fn size(&self) -> usize;
-
-    /// The colour letter of a player in position texts (`R`, `B`, ...).
-    fn colour_letter(player: Player) -> char;
-
-    /// The colour name of a player (`Red`).
-    fn colour_name(player: Player) -> &'static str;
 
     /// The player whose turn it is. Turns need not alternate.
     fn to_move(&self) -> Player;
@@ -78,9 +78,6 @@ pub trait Game:
 
     /// A Zobrist-style hash of the position (board, side to move, and game fields).
     fn zobrist(&self) -> u64;
-
-    /// What a board picture of this position shows.
-    fn view(&self) -> BoardView;
 
     /// Whether the game has ended.
     fn is_over(&self) -> bool {
@@ -149,6 +146,28 @@ pub trait Game:
         self.play_unchecked(&mv);
         Ok(mv)
     }
+
+    // ---- Presentation: the names, colours and picture front ends show.
+
+    /// The game's name with its author's credit, as every page naming it must show it.
+    const TITLE: &'static str;
+
+    /// The colour letter of a player in position texts (`R`, `B`, ...).
+    fn colour_letter(player: Player) -> char;
+
+    /// The colour name of a player (`Red`).
+    fn colour_name(player: Player) -> &'static str;
+
+    /// What a board picture of this position shows.
+    fn view(&self) -> BoardView;
+
+    // ---- Search, solver and statistics hooks: knowledge a game may offer to the AI, the
+    // solvers and `swapboard stats`; each has a default that needs none.
+
+    /// Knowledge hook for search: about how many times more one search iteration costs in
+    /// this game than in the simplest ones (1, the default), so that a strength level thinks
+    /// about as long in every game. Levels divide their iteration budgets by it.
+    const SEARCH_COST: u32 = 1;
 
     /// A legal move drawn uniformly at random, or `None` when the game is over.
     ///

@@ -56,6 +56,9 @@ pub struct BoardView {
     pub outcome: Option<Outcome>,
     /// Extra lines of information (counts, network sizes, the reason for a result).
     pub notes: Vec<String>,
+    /// The winner's stones joining their two sides, in order from one side to the other,
+    /// once a connection game is won (see [`BoardView::winning_path`]); empty otherwise.
+    pub winning: Vec<Cell>,
 }
 
 impl BoardView {
@@ -80,7 +83,70 @@ impl BoardView {
             to_move,
             outcome,
             notes: Vec::new(),
+            winning: Vec::new(),
         }
+        .with_winning_path()
+    }
+
+    /// This view with [`BoardView::winning`] filled from the cells and the outcome.
+    pub fn with_winning_path(mut self) -> BoardView {
+        self.winning = self.winning_path();
+        self
+    }
+
+    /// A shortest chain of the winner's stones, orthogonally adjacent, from one of their
+    /// sides to the other, when the outcome is a win by connection; empty otherwise (a draw,
+    /// a game going on, a game not won by connection).
+    pub fn winning_path(&self) -> Vec<Cell> {
+        let Some(Outcome::Win(winner)) = self.outcome else {
+            return Vec::new();
+        };
+        let n = self.size;
+        let side = self.sides[winner.index()];
+        // The coordinate that runs from the winner's first side (0) to their second (n - 1).
+        let across = |i: usize| match side {
+            SideOwner::TopBottom => Some(i / n),
+            SideOwner::LeftRight => Some(i % n),
+            SideOwner::None => None,
+        };
+        let own = |i: usize| self.cells[i] == Some(winner);
+        // Breadth-first search from every own stone on the first side; `came_from` doubles
+        // as the visited set.
+        let mut came_from = vec![None; n * n];
+        let mut queue = std::collections::VecDeque::new();
+        for i in (0..n * n).filter(|&i| own(i) && across(i) == Some(0)) {
+            came_from[i] = Some(i);
+            queue.push_back(i);
+        }
+        while let Some(i) = queue.pop_front() {
+            if across(i) == Some(n - 1) {
+                let mut path = vec![i];
+                let mut at = i;
+                while let Some(prev) = came_from[at].filter(|&p| p != at) {
+                    path.push(prev);
+                    at = prev;
+                }
+                path.reverse();
+                return path
+                    .into_iter()
+                    .map(|i| Cell::new((i % n) as u8, (i / n) as u8))
+                    .collect();
+            }
+            let (row, col) = (i / n, i % n);
+            let neighbours = [
+                (row > 0).then(|| i - n),
+                (row + 1 < n).then(|| i + n),
+                (col > 0).then(|| i - 1),
+                (col + 1 < n).then(|| i + 1),
+            ];
+            for j in neighbours.into_iter().flatten() {
+                if own(j) && came_from[j].is_none() {
+                    came_from[j] = Some(i);
+                    queue.push_back(j);
+                }
+            }
+        }
+        Vec::new()
     }
 
     /// The owner of a cell.

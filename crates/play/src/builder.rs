@@ -89,7 +89,7 @@ impl fmt::Display for Selection {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "verdict", rename_all = "snake_case")]
 pub enum Verdict<M> {
-    /// A legal move (which more cells may still extend: see [`Draft::more`]).
+    /// A legal move (which more cells may still extend: see the draft's `more`).
     Complete {
         /// The move.
         #[serde(rename = "move")]

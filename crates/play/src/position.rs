@@ -4,7 +4,9 @@
 use std::fmt;
 use std::str::FromStr;
 
-use swapboard_core::{BoardView, Game, MoveError, Outcome, Player, PositionError, PositionErrorKind};
+use swapboard_core::{
+    BoardView, Game, MoveError, Outcome, Player, PositionError, PositionErrorKind,
+};
 use swapboard_flipstop::Flipstop;
 use swapboard_rapid_transit::RapidTransit;
 use swapboard_scware::Scware;
@@ -188,7 +190,8 @@ impl FromStr for AnyPosition {
 
     /// Reads a position text of any game, named by its first word.
     fn from_str(text: &str) -> Result<AnyPosition, PositionError> {
-        let game = GameId::of_position(text).map_err(|e| PositionError::new(PositionErrorKind::UnknownGame, e.to_string()))?;
+        let game = GameId::of_position(text)
+            .map_err(|e| PositionError::new(PositionErrorKind::UnknownGame, e.to_string()))?;
         game.run(Parse(text))
     }
 }

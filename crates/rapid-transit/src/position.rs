@@ -562,6 +562,8 @@ impl Game for RapidTransit {
             to_move: self.to_move,
             outcome: self.outcome(),
             notes,
+            // Rapid Transit is won by the largest network, not by a connection.
+            winning: Vec::new(),
         }
     }
 

@@ -1,5 +1,6 @@
 use std::fmt::Write as _;
 
+use swapboard_core::text::xml_escape;
 use swapboard_core::{BoardView, CellMark, SideOwner};
 use swapboard_grid::Cell;
 
@@ -24,24 +25,32 @@ fn fill(name: &str) -> &'static str {
 
 /// A standalone SVG picture of the board, as a player would post it: a grid with column
 /// letters and row numbers on all edges, each player's edges painted in their colour,
-/// checkers as discs, the last move's cells ringed, and the status under the board.
+/// checkers as discs, the last move's cells ringed, the winning path (once a connection game
+/// is won) drawn as a line through its checkers, and the status under the board.
 pub fn svg(view: &BoardView) -> String {
+    svg_with_caption(view, None)
+}
+
+/// [`svg`] with a caption above the status, such as the move number and the move shown
+/// (`after ply 12 of 40: c3:c4-d3`), when the caller knows them.
+pub fn svg_with_caption(view: &BoardView, caption: Option<&str>) -> String {
     let n = view.size;
     let board = n * CELL;
     // Wide enough for the board and for the longest line of text (about 8 px a character).
     let longest = std::iter::once(view.title.len())
         .chain(view.notes.iter().map(String::len))
+        .chain(caption.map(str::len))
         .max()
         .unwrap_or(0);
     let width = (board + 2 * MARGIN).max(longest * 8 + 24);
-    let text_lines = 1 + view.notes.len();
+    let text_lines = 1 + view.notes.len() + usize::from(caption.is_some());
     let height = TITLE + board + 2 * MARGIN + 22 * text_lines + 10;
     let mut s = String::new();
     let _ = writeln!(
         s,
         r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="Helvetica, Arial, sans-serif">"##
     );
-    let _ = writeln!(s, r##"<title>{}</title>"##, escape(&view.title));
+    let _ = writeln!(s, r##"<title>{}</title>"##, xml_escape(&view.title));
     let _ = writeln!(
         s,
         r##"<rect width="{width}" height="{height}" fill="#ffffff"/>"##
@@ -50,12 +59,16 @@ pub fn svg(view: &BoardView) -> String {
         s,
         r##"<text x="{}" y="22" font-size="16" text-anchor="middle" fill="#222">{}</text>"##,
         width / 2,
-        escape(&view.title)
+        xml_escape(&view.title)
     );
     let (x0, y0) = ((width - board) / 2, TITLE + MARGIN);
     // Each player's edges.
     for (i, side) in view.sides.iter().enumerate() {
-        let colour = fill(view.names[i]);
+        // A white edge would vanish on a white page: it gets a light grey band.
+        let colour = match fill(view.names[i]) {
+            "#f4f4f0" => "#cfcfc8",
+            other => other,
+        };
         let rects: Vec<(usize, usize, usize, usize)> = match side {
             SideOwner::TopBottom => {
                 vec![(x0, y0 - EDGE, board, EDGE), (x0, y0 + board, board, EDGE)]
@@ -153,22 +166,38 @@ pub fn svg(view: &BoardView) -> String {
             }
         }
     }
+    // The winning path over the checkers and marks, from one side to the other.
+    if !view.winning.is_empty() {
+        let points: Vec<String> = view
+            .winning
+            .iter()
+            .map(|cell| {
+                let x = x0 + cell.col() as usize * CELL + CELL / 2;
+                let y = y0 + (n - 1 - cell.row() as usize) * CELL + CELL / 2;
+                format!("{x},{y}")
+            })
+            .collect();
+        let _ = writeln!(
+            s,
+            r##"<polyline points="{}" fill="none" stroke="#111" stroke-width="6" stroke-opacity="0.55" stroke-linecap="round" stroke-linejoin="round"/>"##,
+            points.join(" ")
+        );
+    }
     let mut y = y0 + board + EDGE + 44;
-    for line in std::iter::once(status_line(view)).chain(view.notes.iter().cloned()) {
+    let lines = caption
+        .map(str::to_string)
+        .into_iter()
+        .chain(std::iter::once(status_line(view)))
+        .chain(view.notes.iter().cloned());
+    for line in lines {
         let _ = writeln!(
             s,
             r##"<text x="{}" y="{y}" font-size="14" text-anchor="middle" fill="#222">{}</text>"##,
             width / 2,
-            escape(&line)
+            xml_escape(&line)
         );
         y += 22;
     }
     s.push_str("</svg>\n");
     s
-}
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
 }

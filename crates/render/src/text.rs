@@ -1,6 +1,6 @@
 use std::fmt::Write as _;
 
-use swapboard_core::{BoardView, CellMark, SideOwner};
+use swapboard_core::{BoardView, CellMark, Outcome, SideOwner};
 use swapboard_grid::Cell;
 
 use crate::status_line;
@@ -10,6 +10,7 @@ use crate::status_line;
 /// frame, then the status and notes.
 ///
 /// A `*` before a checker marks a cell the last move changed; a `^` marks a terminal piece.
+/// Once a connection game is won, the winning path's checkers are written in lower case.
 ///
 /// ```text
 ///         a b c
@@ -48,7 +49,12 @@ pub fn text(view: &BoardView) -> String {
         let _ = write!(out, "{:>4} {left_right}|", row + 1);
         for col in 0..n {
             let cell = Cell::new(col as u8, row as u8);
-            let ch = view.owner(cell).map_or('.', |p| view.letters[p.index()]);
+            let letter = view.owner(cell).map_or('.', |p| view.letters[p.index()]);
+            let ch = if view.winning.contains(&cell) {
+                letter.to_ascii_lowercase()
+            } else {
+                letter
+            };
             let marked = view
                 .marks_on(cell)
                 .any(|m| matches!(m, CellMark::Placed | CellMark::Swapped | CellMark::Replaced));
@@ -70,6 +76,14 @@ pub fn text(view: &BoardView) -> String {
     }
     let _ = writeln!(out, "       {columns}");
     let _ = writeln!(out, "{}", status_line(view));
+    if let (Some(first), Some(Outcome::Win(p))) = (view.winning.first(), view.outcome) {
+        let last = view.winning.last().unwrap_or(first);
+        let _ = writeln!(
+            out,
+            "lower-case letters: {}'s winning path, {first} to {last}",
+            view.names[p.index()]
+        );
+    }
     for note in &view.notes {
         let _ = writeln!(out, "{note}");
     }

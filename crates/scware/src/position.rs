@@ -559,7 +559,9 @@ impl Game for Scware {
             to_move: self.to_move,
             outcome: self.outcome(),
             notes,
+            winning: Vec::new(),
         }
+        .with_winning_path()
     }
 
     fn random_move<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<ScwareMove> {

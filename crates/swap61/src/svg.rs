@@ -4,6 +4,8 @@
 
 use std::fmt::Write as _;
 
+use swapboard_core::text::xml_escape;
+
 use crate::board::{Board, Seat, TILES, Tile, cell_of, geometry};
 use crate::submission::Edge;
 
@@ -45,13 +47,6 @@ pub struct Picture<'a> {
     pub focus: Option<(Seat, Vec<Seat>)>,
 }
 
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
 /// The centre of a tile in pixels.
 fn centre(tile: usize) -> (f64, f64) {
     let hex = geometry().hex;
@@ -87,7 +82,7 @@ pub fn svg(p: &Picture<'_>) -> String {
         s,
         r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}" font-family="Helvetica, Arial, sans-serif">"##
     );
-    let _ = writeln!(s, "<title>{}</title>", escape(&p.title));
+    let _ = writeln!(s, "<title>{}</title>", xml_escape(&p.title));
     let _ = writeln!(
         s,
         r##"<defs><pattern id="wild" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="8" height="8" fill="#999"/><rect width="4" height="8" fill="#ddd"/></pattern></defs>"##
@@ -97,7 +92,7 @@ pub fn svg(p: &Picture<'_>) -> String {
         s,
         r##"<text x="{MARGIN}" y="{:.0}" font-size="18" fill="#222">{}</text>"##,
         MARGIN,
-        escape(&p.title)
+        xml_escape(&p.title)
     );
     // Row letters at the left end of each row.
     for row in 0..hex.row_count() {
@@ -201,7 +196,7 @@ pub fn svg(p: &Picture<'_>) -> String {
             lx + 30.0,
             ly,
             i + 1,
-            escape(name)
+            xml_escape(name)
         );
         ly += 22.0;
     }

@@ -93,6 +93,7 @@ macro_rules! toy_items {
                 to_move: self.to_move(),
                 outcome: self.outcome(),
                 notes: Vec::new(),
+                winning: Vec::new(),
             }
         }
     };

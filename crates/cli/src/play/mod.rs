@@ -48,7 +48,7 @@ pub(crate) struct PlayArgs {
     #[arg(long = "as", value_name = "COLOUR")]
     as_colour: Option<String>,
     /// Write the game's record to this file, after every move. Without it the full-screen
-    /// mode writes swapboard-<game>-<date>-<time>.txt; the line mode prints the record at
+    /// mode writes swapboard-GAME-DATE-TIME.txt; the line mode prints the record at
     /// the end.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,

@@ -74,6 +74,24 @@ fn records_round_trip_exactly_and_replay_for_every_game() {
 }
 
 #[test]
+fn a_picture_on_stdout_carries_the_ply_and_the_move() {
+    let (file, _) = arena_file("swaptimum", "5", "1", "caption.txt");
+    let out = swapboard(&[
+        "replay",
+        file.to_str().expect("UTF-8"),
+        "--ply",
+        "1",
+        "--svg",
+        "-",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let picture = String::from_utf8(out.stdout).expect("UTF-8");
+    assert!(picture.starts_with("<svg"), "{picture}");
+    assert!(picture.contains(">after ply 1 of "), "{picture}");
+    assert!(!picture.contains("[Event"), "{picture}");
+}
+
+#[test]
 fn a_position_part_way_is_shown_and_drawn() {
     let (file, _) = arena_file("swaptimum", "5", "1", "partway.txt");
     let svg = temp("partway.svg");

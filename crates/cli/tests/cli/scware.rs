@@ -116,6 +116,15 @@ fn show_draws_the_board_and_an_svg() {
 }
 
 #[test]
+fn show_svg_dash_writes_only_the_picture_to_stdout() {
+    let picture = ok(&["show", KNIGHT, "--svg", "-"]);
+    assert!(picture.starts_with("<svg"), "{picture}");
+    assert!(picture.trim_end().ends_with("</svg>"), "{picture}");
+    // White's edges are a light grey band, visible on a white page.
+    assert!(picture.contains(r##"fill="#cfcfc8""##), "{picture}");
+}
+
+#[test]
 fn bench_reports_the_branching_factor() {
     let out = ok(&[
         "bench",

@@ -173,3 +173,12 @@ fn positions_serialise_as_their_text() {
     assert_eq!(serde_json::from_str::<Flipstop>(&json).unwrap(), p);
     assert!(serde_json::from_str::<Flipstop>("\"flipstop RB./BR./... R\"").is_err());
 }
+
+#[test]
+fn the_view_of_a_won_game_shows_the_winning_path() {
+    // Blue joins left and right.
+    let won = pos("flipstop .../BBB/.R. R");
+    assert_eq!(won.outcome(), Some(Outcome::Win(Player::Second)));
+    let path: Vec<String> = won.view().winning.iter().map(ToString::to_string).collect();
+    assert_eq!(path, ["a2", "b2", "c2"]);
+}

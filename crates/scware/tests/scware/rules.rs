@@ -424,3 +424,12 @@ fn steps_on_large_components_end_in_legal_moves() {
     }
     assert!(growths > 25, "{growths} growths of 40 turns");
 }
+
+#[test]
+fn the_view_of_a_won_game_shows_the_winning_path() {
+    let won = pos("scware .W./.WW/..W R g");
+    assert_eq!(won.outcome(), Some(Outcome::Win(Player::First)));
+    let path: Vec<String> = won.view().winning.iter().map(ToString::to_string).collect();
+    assert_eq!(path, ["c1", "c2", "b2", "b3"]);
+    assert!(Scware::start(5).unwrap().view().winning.is_empty());
+}

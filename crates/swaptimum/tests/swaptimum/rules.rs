@@ -251,3 +251,18 @@ fn position_errors_carry_their_kind() {
         PositionErrorKind::Unreachable
     );
 }
+
+#[test]
+fn the_view_of_a_won_game_shows_the_winning_path() {
+    // Red's chain bends: a shortest chain from the bottom row to the top one is kept.
+    let won = pos("swaptimum RR../.R../.RR./..R. B");
+    assert_eq!(won.outcome(), Some(Outcome::Win(Player::First)));
+    let path: Vec<String> = won.view().winning.iter().map(ToString::to_string).collect();
+    assert_eq!(path, ["c1", "c2", "b2", "b3", "b4"]);
+    assert!(
+        pos("swaptimum RR../.R../.R../.... B")
+            .view()
+            .winning
+            .is_empty()
+    );
+}
