@@ -133,6 +133,8 @@ enum Command {
     Replay(replay::ReplayArgs),
     /// Self-play games in parallel and a designer's report: win rates, lengths, rules fired.
     Stats(stats::StatsArgs),
+    /// Serve the games over HTTP (docs/API.md): SQLite file by default, or PostgreSQL.
+    Serve(swapboard_server::ServeOptions),
 }
 
 fn game_of(position: &str) -> &str {
@@ -194,6 +196,9 @@ fn run(command: Command, out: &mut Output) -> CliResult {
         Command::Play(args) => with_game!(args.game.as_str(), G => play::play::<G>(&args, out)),
         Command::Replay(args) => replay::replay(&args, out),
         Command::Stats(args) => with_game!(args.game.as_str(), G => stats::stats::<G>(&args, out)),
+        Command::Serve(options) => {
+            swapboard_server::serve(options).map_err(error::CliError::Failure)
+        }
     }
 }
 
