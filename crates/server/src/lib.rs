@@ -3,9 +3,10 @@
 //!
 //! The contract it speaks is `spec/API.md`; the project's own description, with what is
 //! served so far, is `docs/API.md`. Layers: the edge (`edge`) reads every body into typed
-//! values; handlers (`accounts`) answer through one error type (`error`); storage (`store`)
+//! values; handlers (`accounts`) answer through one error type (`error`); storage ([`store`])
 //! is one `sqlx::AnyPool` on SQLite (the default, a file in the working directory) or
-//! PostgreSQL. The library is synchronous to its callers: [`serve`] builds its own runtime.
+//! PostgreSQL, and holds the move pipeline's transaction and the deadline scheduler's claim
+//! for the game endpoints to come. The library is synchronous to its callers: [`serve`] builds its own runtime.
 
 mod accounts;
 mod app;
@@ -14,7 +15,7 @@ mod edge;
 mod error;
 mod limits;
 mod openapi;
-mod store;
+pub mod store;
 
 use std::net::SocketAddr;
 

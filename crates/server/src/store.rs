@@ -1,6 +1,9 @@
 //! Storage: one `sqlx::AnyPool` on SQLite or PostgreSQL, the migrations of each backend, and
 //! the queries the handlers need. The SQL is written once with `$N` placeholders, which both
-//! drivers read, so the handlers never ask which backend runs.
+//! drivers read, so the handlers never ask which backend runs; the few statements that must
+//! differ (transaction start, row locks) are chosen here.
+
+mod games;
 
 use std::borrow::Cow;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -9,6 +12,11 @@ use anyhow::Context as _;
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::migrate::{Migration, MigrationType, Migrator};
 use sqlx::{AnyPool, Executor as _, Row as _};
+
+pub use games::{
+    Claim, Finish, Landed, MoveError, MoveRequest, NewGame, Played, Seat, Status, StoredGame,
+    Termination,
+};
 
 /// The file created in the working directory when no database is named.
 pub(crate) const DEFAULT_SQLITE_FILE: &str = "swapboard.db";
@@ -22,8 +30,9 @@ pub(crate) enum Backend {
 
 /// The database and what the server asks of it.
 #[derive(Clone, Debug)]
-pub(crate) struct Store {
+pub struct Store {
     pool: AnyPool,
+    backend: Backend,
 }
 
 /// What logging in needs to know of an account.
@@ -120,8 +129,9 @@ pub(crate) fn default_sqlite_url() -> String {
 }
 
 impl Store {
-    /// Connects to `url` and brings its schema up to date.
-    pub(crate) async fn open(url: &str) -> anyhow::Result<Store> {
+    /// Connects to `url` (`postgres://...` or `sqlite:FILE`) and brings its schema up to
+    /// date.
+    pub async fn open(url: &str) -> anyhow::Result<Store> {
         let backend = Backend::of_url(url)?;
         sqlx::any::install_default_drivers();
         let options: AnyConnectOptions = url.parse().context("database URL: cannot be read")?;
@@ -155,11 +165,11 @@ impl Store {
             .run(&pool)
             .await
             .context("cannot migrate the database")?;
-        Ok(Store { pool })
+        Ok(Store { pool, backend })
     }
 
     /// Closes every connection (a SQLite file is checkpointed and released).
-    pub(crate) async fn close(&self) {
+    pub async fn close(&self) {
         self.pool.close().await;
     }
 
