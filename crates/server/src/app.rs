@@ -168,7 +168,7 @@ impl Server {
         };
         let listener = TcpListener::bind(options.addr)
             .await
-            .with_context(|| format!("cannot listen on {}", options.addr))?;
+            .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", options.addr))?;
         let addr = listener.local_addr()?;
         let (stop, mut stopped) = watch::channel(false);
         let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
