@@ -16,6 +16,14 @@ struct Serving {
     log: mpsc::Receiver<String>,
 }
 
+impl Drop for Serving {
+    // A failing test must not leave a server running.
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 /// Starts `swapboard serve --addr 127.0.0.1:0` in `dir` (no database named, no
 /// `DATABASE_URL`) and waits for the address it listens on.
 fn serve_in(dir: &Path) -> Serving {

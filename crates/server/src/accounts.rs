@@ -307,6 +307,25 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_session_cookie_is_secure_behind_tls_and_cleared_on_logout() {
+        let plain = session_cookie_header(Some("abc"), false).unwrap();
+        assert_eq!(
+            plain.to_str().unwrap(),
+            "swapboard_session=abc; Path=/; HttpOnly; SameSite=Lax; Max-Age=2592000"
+        );
+        let secure = session_cookie_header(Some("abc"), true).unwrap();
+        assert!(secure.to_str().unwrap().ends_with("; Secure"));
+        let cleared = session_cookie_header(None, true).unwrap();
+        assert!(
+            cleared
+                .to_str()
+                .unwrap()
+                .starts_with("swapboard_session=; ")
+        );
+        assert!(cleared.to_str().unwrap().contains("Max-Age=0"));
+    }
+
+    #[test]
     fn names_follow_the_contract() {
         for good in ["ab", "ann", "A_b-9", "x".repeat(24).as_str()] {
             assert!(AccountName::try_from(good.to_owned()).is_ok(), "{good}");

@@ -54,6 +54,8 @@ pub(crate) struct AppState {
     pub(crate) limits: Arc<Limiters>,
     /// Whether cookies are marked `Secure` (the server is reached through TLS).
     pub(crate) secure_cookies: bool,
+    /// The longest a request may take.
+    request_time: Duration,
 }
 
 fn router(state: AppState) -> Router {
@@ -71,6 +73,7 @@ fn router(state: AppState) -> Router {
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed);
     api.layer(middleware::from_fn_with_state(state.clone(), limit_writes))
+        .layer(middleware::from_fn_with_state(state.clone(), limit_time))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(
             TraceLayer::new_for_http()
@@ -112,6 +115,16 @@ async fn limit_writes(
         return ApiError::RateLimited(wait).into_response();
     }
     next.run(request).await
+}
+
+/// Answers 408 to a request not done in the time the limits give, body included: a client
+/// that sends its body slowly must not hold a worker, or a graceful shutdown, for ever.
+async fn limit_time(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    let limit = state.request_time;
+    match tokio::time::timeout(limit, next.run(request)).await {
+        Ok(response) => response,
+        Err(_) => ApiError::Timeout(limit).into_response(),
+    }
 }
 
 async fn not_found() -> ApiError {
@@ -165,10 +178,11 @@ impl Server {
             passwords: Passwords::new(parallel).await?,
             limits: Arc::new(Limiters::new(&options.limits)),
             secure_cookies: options.behind_tls,
+            request_time: options.limits.request_time,
         };
         let listener = TcpListener::bind(options.addr)
             .await
-            .with_context(|| format!("cannot listen on {}", options.addr))?;
+            .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", options.addr))?;
         let addr = listener.local_addr()?;
         let (stop, mut stopped) = watch::channel(false);
         let app = router(state).into_make_service_with_connect_info::<SocketAddr>();

@@ -29,6 +29,9 @@ pub(crate) enum ApiError {
     /// Too many requests: come back after this long.
     #[error("too many requests: try again in {} s", retry_after_seconds(*.0))]
     RateLimited(Duration),
+    /// The request was not done in time (a body sent too slowly, ...).
+    #[error("the request took longer than {} s", .0.as_secs())]
+    Timeout(Duration),
     /// The server's own failure: logged, never shown.
     #[error("internal error")]
     Internal(#[from] anyhow::Error),
@@ -44,7 +47,7 @@ pub(crate) struct ErrorBody {
 #[derive(Serialize, ToSchema)]
 pub(crate) struct ErrorDetail {
     /// A stable code: `bad_request`, `unauthenticated`, `forbidden`, `not_found`,
-    /// `conflict`, `rate_limited` or `internal`.
+    /// `conflict`, `rate_limited`, `timeout` or `internal`.
     code: &'static str,
     /// Words for a person.
     message: String,
@@ -64,6 +67,7 @@ impl ApiError {
             ApiError::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
             ApiError::Conflict(_) => (StatusCode::CONFLICT, "conflict"),
             ApiError::RateLimited(_) => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
+            ApiError::Timeout(_) => (StatusCode::REQUEST_TIMEOUT, "timeout"),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
         }
     }

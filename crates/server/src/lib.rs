@@ -42,10 +42,11 @@ pub struct ServeOptions {
 
 /// Serves until SIGTERM or Ctrl-C, on a tokio runtime of its own, logging to standard error.
 pub fn serve(options: ServeOptions) -> anyhow::Result<()> {
-    tracing_subscriber::fmt()
+    // A caller that set up its own subscriber keeps it.
+    let _ = tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_target(false)
-        .init();
+        .try_init();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;

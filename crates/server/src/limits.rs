@@ -20,7 +20,7 @@ impl Rate {
     }
 }
 
-/// The rate limits of a server.
+/// The rate and time limits of a server.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Limits {
     /// Login attempts (tokens and sessions) per account name.
@@ -31,6 +31,8 @@ pub struct Limits {
     pub signup_per_address: Rate,
     /// Requests that change something (POST, PUT, PATCH, DELETE) per client address.
     pub writes_per_address: Rate,
+    /// The longest a request may take, its body included.
+    pub request_time: Duration,
 }
 
 impl Default for Limits {
@@ -41,6 +43,7 @@ impl Default for Limits {
             login_per_address: Rate::new(30, minute),
             signup_per_address: Rate::new(5, Duration::from_secs(3600)),
             writes_per_address: Rate::new(600, minute),
+            request_time: Duration::from_secs(30),
         }
     }
 }

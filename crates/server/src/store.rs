@@ -8,10 +8,9 @@ mod games;
 use std::borrow::Cow;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use anyhow::Context as _;
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::migrate::{Migration, MigrationType, Migrator};
-use sqlx::{AnyPool, Executor as _, Row as _};
+use sqlx::{AnyConnection, AnyPool, Connection as _, Executor as _, Row as _};
 
 pub use games::{
     Claim, Finish, Landed, MoveError, MoveRequest, NewGame, Played, Seat, Status, StoredGame,
@@ -74,6 +73,13 @@ pub(crate) fn now_ms() -> i64 {
 }
 
 impl Backend {
+    fn name(self) -> &'static str {
+        match self {
+            Backend::Sqlite => "SQLite",
+            Backend::Postgres => "PostgreSQL",
+        }
+    }
+
     /// The backend a database URL names: `postgres://` or `postgresql://`, else SQLite.
     pub(crate) fn of_url(url: &str) -> anyhow::Result<Backend> {
         if url.starts_with("postgres://") || url.starts_with("postgresql://") {
@@ -134,7 +140,10 @@ impl Store {
     pub async fn open(url: &str) -> anyhow::Result<Store> {
         let backend = Backend::of_url(url)?;
         sqlx::any::install_default_drivers();
-        let options: AnyConnectOptions = url.parse().context("database URL: cannot be read")?;
+        // The causes are put in the message itself: the command prints only the outermost.
+        let options: AnyConnectOptions = url
+            .parse()
+            .map_err(|e| anyhow::anyhow!("database URL: cannot be read: {e}"))?;
         let pool_options = match backend {
             // SQLite writes one transaction at a time whatever the pool; a few connections
             // let reads go on beside the writer (WAL).
@@ -155,16 +164,23 @@ impl Store {
                 }),
             Backend::Postgres => AnyPoolOptions::new().max_connections(16),
         };
+        // One connection first, alone: the pool would report a refused connection only as
+        // a timeout.
+        AnyConnection::connect_with(&options)
+            .await
+            .map_err(|e| anyhow::anyhow!("cannot open the {} database: {e}", backend.name()))?
+            .close()
+            .await?;
         let pool = pool_options
             .acquire_timeout(Duration::from_secs(10))
             .connect_with(options)
             .await
-            .with_context(|| format!("cannot open the {backend:?} database"))?;
+            .map_err(|e| anyhow::anyhow!("cannot open the {} database: {e}", backend.name()))?;
         backend
             .migrator()
             .run(&pool)
             .await
-            .context("cannot migrate the database")?;
+            .map_err(|e| anyhow::anyhow!("cannot migrate the {} database: {e}", backend.name()))?;
         Ok(Store { pool, backend })
     }
 

@@ -294,6 +294,7 @@ async fn rate_limits(db: TestDb) -> TestDb {
         login_per_address: Rate::new(6, minute),
         signup_per_address: Rate::new(2, Duration::from_secs(3600)),
         writes_per_address: Rate::new(1000, minute),
+        request_time: minute,
     };
     let server = start(&db, limits).await;
     let client = Client::new(&server);

@@ -108,6 +108,7 @@ pub fn generous() -> Limits {
         login_per_address: plenty,
         signup_per_address: plenty,
         writes_per_address: plenty,
+        request_time: std::time::Duration::from_secs(60),
     }
 }
 
