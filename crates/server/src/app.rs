@@ -22,6 +22,7 @@ use crate::accounts;
 use crate::auth::Passwords;
 use crate::edge::{BODY_LIMIT, ClientAddr};
 use crate::error::{ApiError, ApiResult};
+use crate::games;
 use crate::limits::{Limiter, Limits};
 use crate::openapi;
 use crate::store::{Store, default_sqlite_url};
@@ -68,6 +69,10 @@ fn router(state: AppState) -> Router {
             post(accounts::log_in_session).delete(accounts::log_out_session),
         )
         .route("/api/me", get(accounts::me))
+        .route("/api/games", post(games::create))
+        .route("/api/games/{id}", get(games::show))
+        .route("/api/games/{id}/join", post(games::join))
+        .route("/api/games/{id}/moves", post(games::play))
         .route("/api/openapi.json", get(openapi::document))
         .route("/healthz", get(healthz))
         .fallback(not_found)

@@ -20,6 +20,17 @@ pub(crate) enum ApiError {
     /// The caller may not do this.
     #[error("{0}")]
     Forbidden(String),
+    /// A player of the game sent a move when it is not its turn.
+    #[error("{0}")]
+    NotYourTurn(String),
+    /// The rules refuse the move: the stable code of the rule it breaks, and why.
+    #[error("{reason}")]
+    IllegalMove {
+        /// The rule's code (`docs/API.md` lists them).
+        rule: &'static str,
+        /// The refusal, in words.
+        reason: String,
+    },
     /// No such thing.
     #[error("{0}")]
     NotFound(String),
@@ -46,11 +57,14 @@ pub(crate) struct ErrorBody {
 /// What went wrong, for a program (`code`) and for a person (`message`).
 #[derive(Serialize, ToSchema)]
 pub(crate) struct ErrorDetail {
-    /// A stable code: `bad_request`, `unauthenticated`, `forbidden`, `not_found`,
-    /// `conflict`, `rate_limited`, `timeout` or `internal`.
+    /// A stable code: `bad_request`, `unauthenticated`, `forbidden`, `not_your_turn`,
+    /// `not_found`, `conflict`, `illegal_move`, `rate_limited`, `timeout` or `internal`.
     code: &'static str,
     /// Words for a person.
     message: String,
+    /// With `illegal_move` only: the stable code of the rule the move breaks.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rule: Option<&'static str>,
 }
 
 /// Whole seconds, rounded up, and never 0 (a client told 0 would retry at once).
@@ -64,6 +78,8 @@ impl ApiError {
             ApiError::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request"),
             ApiError::Unauthenticated(_) => (StatusCode::UNAUTHORIZED, "unauthenticated"),
             ApiError::Forbidden(_) => (StatusCode::FORBIDDEN, "forbidden"),
+            ApiError::NotYourTurn(_) => (StatusCode::FORBIDDEN, "not_your_turn"),
+            ApiError::IllegalMove { .. } => (StatusCode::UNPROCESSABLE_ENTITY, "illegal_move"),
             ApiError::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
             ApiError::Conflict(_) => (StatusCode::CONFLICT, "conflict"),
             ApiError::RateLimited(_) => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
@@ -84,6 +100,10 @@ impl IntoResponse for ApiError {
             error: ErrorDetail {
                 code,
                 message: self.to_string(),
+                rule: match self {
+                    ApiError::IllegalMove { rule, .. } => Some(rule),
+                    _ => None,
+                },
             },
         };
         let mut response = (status, Json(body)).into_response();

@@ -3,16 +3,17 @@
 //!
 //! The contract it speaks is `spec/API.md`; the project's own description, with what is
 //! served so far, is `docs/API.md`. Layers: the edge (`edge`) reads every body into typed
-//! values; handlers (`accounts`) answer through one error type (`error`); storage ([`store`])
-//! is one `sqlx::AnyPool` on SQLite (the default, a file in the working directory) or
-//! PostgreSQL, and holds the move pipeline's transaction and the deadline scheduler's claim
-//! for the game endpoints to come. The library is synchronous to its callers: [`serve`] builds its own runtime.
+//! values; handlers (`accounts`, `games`) answer through one error type (`error`); storage
+//! ([`store`]) is one `sqlx::AnyPool` on SQLite (the default, a file in the working directory)
+//! or PostgreSQL, and holds the move pipeline's transaction (its rules passed in by `games`,
+//! from the play layer) and the deadline scheduler's claim. The library is synchronous to its callers: [`serve`] builds its own runtime.
 
 mod accounts;
 mod app;
 mod auth;
 mod edge;
 mod error;
+mod games;
 mod limits;
 mod openapi;
 pub mod store;

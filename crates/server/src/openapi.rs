@@ -4,7 +4,7 @@ use axum::Json;
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use crate::{accounts, app};
+use crate::{accounts, app, games};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -12,7 +12,8 @@ use crate::{accounts, app};
         title = "swapboard",
         description = "Play Swaptimum and Flipstop (Mark Steere), Scware (Christian Freeling), \
                        Rapid Transit (Phil Leduc) and Swap 61 over HTTP. Served now: accounts, \
-                       tokens and sessions; games and rooms come next (docs/API.md)."
+                       tokens and sessions; two-player games (create, join, watch, move); the rest \
+                       comes next (docs/API.md)."
     ),
     paths(
         accounts::sign_up,
@@ -21,6 +22,10 @@ use crate::{accounts, app};
         accounts::log_in_session,
         accounts::log_out_session,
         accounts::me,
+        games::create,
+        games::show,
+        games::join,
+        games::play,
         app::healthz,
         document,
     ),
@@ -67,6 +72,10 @@ mod tests {
             "/api/tokens/current",
             "/api/session",
             "/api/me",
+            "/api/games",
+            "/api/games/{id}",
+            "/api/games/{id}/join",
+            "/api/games/{id}/moves",
             "/healthz",
         ] {
             assert!(doc["paths"][path].is_object(), "{path} is missing");

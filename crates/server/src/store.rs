@@ -13,8 +13,8 @@ use sqlx::migrate::{Migration, MigrationType, Migrator};
 use sqlx::{AnyConnection, AnyPool, Connection as _, Executor as _, Row as _};
 
 pub use games::{
-    Claim, Finish, Landed, MoveError, MoveRequest, NewGame, Played, Seat, Status, StoredGame,
-    Termination,
+    Claim, Finish, JoinError, Landed, MoveError, MoveRequest, NewGame, Played, Seat, SeatRow,
+    Status, StoredGame, Termination,
 };
 
 /// The file created in the working directory when no database is named.
@@ -98,16 +98,30 @@ impl Backend {
         // sqlx's proc-macro crate built with both drivers (SQLite's C library compiled a second
         // time for the host), a cost CI's two cores would pay on every clean build.
         let files: &[(i64, &str, &'static str)] = match self {
-            Backend::Sqlite => &[(
-                1,
-                "schema",
-                include_str!("../migrations/sqlite/0001_schema.sql"),
-            )],
-            Backend::Postgres => &[(
-                1,
-                "schema",
-                include_str!("../migrations/postgres/0001_schema.sql"),
-            )],
+            Backend::Sqlite => &[
+                (
+                    1,
+                    "schema",
+                    include_str!("../migrations/sqlite/0001_schema.sql"),
+                ),
+                (
+                    2,
+                    "invitations",
+                    include_str!("../migrations/sqlite/0002_invitations.sql"),
+                ),
+            ],
+            Backend::Postgres => &[
+                (
+                    1,
+                    "schema",
+                    include_str!("../migrations/postgres/0001_schema.sql"),
+                ),
+                (
+                    2,
+                    "invitations",
+                    include_str!("../migrations/postgres/0002_invitations.sql"),
+                ),
+            ],
         };
         let migrations = files
             .iter()

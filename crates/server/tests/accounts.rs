@@ -5,7 +5,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Client, TestDb, generous, start};
+use common::{Client, TestDb, generous, on_both, sign_up_and_token, start};
 use reqwest::Method;
 use serde_json::{Value, json};
 use sqlx::{Connection as _, Row as _};
@@ -13,25 +13,8 @@ use swapboard_server::{Limits, Rate};
 
 const SAME_ORIGIN: (&str, &str) = ("sec-fetch-site", "same-origin");
 
-async fn on_both<F, Fut>(body: F)
-where
-    F: Fn(TestDb) -> Fut,
-    Fut: Future<Output = TestDb>,
-{
-    body(TestDb::sqlite()).await.drop_it().await;
-    body(TestDb::postgres().await).await.drop_it().await;
-}
-
 fn ann() -> Value {
     json!({"name": "ann", "password": "correct horse"})
-}
-
-async fn sign_up_and_token(client: &Client, credentials: &Value) -> String {
-    let created = client.post("/api/accounts", credentials, &[]).await;
-    assert_eq!(created.status, 201, "{}", created.text);
-    let token = client.post("/api/tokens", credentials, &[]).await;
-    assert_eq!(token.status, 201, "{}", token.text);
-    token.json["token"].as_str().unwrap().to_owned()
 }
 
 async fn contract(db: TestDb) -> TestDb {

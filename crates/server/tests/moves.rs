@@ -7,7 +7,7 @@ mod common;
 
 use std::sync::Arc;
 
-use common::TestDb;
+use common::{TestDb, on_both};
 use swapboard_server::store::{
     Claim, Finish, Landed, MoveError, MoveRequest, NewGame, Played, Seat, Status, Store,
     Termination,
@@ -40,17 +40,9 @@ async fn new_game(store: &Store, id: &str) {
         size: 9,
         position: "start",
         seats: [Seat::Ai(1), Seat::Ai(2)],
+        clock: swapboard_play::TimeControl::None,
     };
     store.create_game(&game).await.unwrap();
-}
-
-async fn on_both<F, Fut>(body: F)
-where
-    F: Fn(TestDb) -> Fut,
-    Fut: Future<Output = TestDb>,
-{
-    body(TestDb::sqlite()).await.drop_it().await;
-    body(TestDb::postgres().await).await.drop_it().await;
 }
 
 async fn racers(db: TestDb) -> TestDb {

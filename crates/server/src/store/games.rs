@@ -8,6 +8,7 @@ use std::fmt;
 
 use sqlx::any::AnyRow;
 use sqlx::{Any, Row as _, Transaction};
+use swapboard_play::TimeControl;
 
 use super::{Backend, Store, now_ms};
 
@@ -20,6 +21,8 @@ pub enum Seat {
     Ai(u8),
     /// Nobody yet: an open seat.
     Open,
+    /// Nobody yet: a seat kept for the account of this id, until it joins.
+    Invited(i64),
 }
 
 /// A two-player game to store, already started (its first position given).
@@ -35,6 +38,8 @@ pub struct NewGame<'a> {
     pub position: &'a str,
     /// The seats, the first player's first.
     pub seats: [Seat; 2],
+    /// The players' time.
+    pub clock: TimeControl,
 }
 
 /// Whether a game waits for players, is being played or has ended.
@@ -62,7 +67,8 @@ pub enum Termination {
 }
 
 impl Status {
-    fn as_str(self) -> &'static str {
+    /// The status as stored and as the API writes it.
+    pub fn as_str(self) -> &'static str {
         match self {
             Status::Waiting => "waiting",
             Status::Playing => "playing",
@@ -79,7 +85,8 @@ impl Status {
 }
 
 impl Termination {
-    fn as_str(self) -> &'static str {
+    /// The termination as stored and as the API writes it.
+    pub fn as_str(self) -> &'static str {
         match self {
             Termination::Rules => "rules",
             Termination::Resigned => "resigned",
@@ -127,6 +134,47 @@ pub struct StoredGame {
     pub position: String,
     /// How it ended, once finished.
     pub finish: Option<Finish>,
+    /// The players' time.
+    pub clock: TimeControl,
+}
+
+/// Who sits in a seat of a stored game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatRow {
+    /// The seat's index (0: the first player).
+    pub seat: u8,
+    /// The account sitting there and its name.
+    pub account: Option<(i64, String)>,
+    /// The AI's level, for an AI seat.
+    pub ai_level: Option<u8>,
+    /// The account the seat is kept for, by id and name, until it joins.
+    pub invited: Option<(i64, String)>,
+}
+
+/// Why a join was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum JoinError {
+    /// No game of that id.
+    #[error("no such game")]
+    NoSuchGame,
+    /// The game waits for nobody: every seat is taken.
+    #[error("the game is {}: no seat is open", .0.as_str())]
+    Full(Status),
+    /// The joiner sits in the game already.
+    #[error("you sit in this game already")]
+    Seated,
+    /// The open seat is kept for another account.
+    #[error("this game is kept for another player")]
+    Invited,
+    /// The database failed.
+    #[error("storage: {0:#}")]
+    Storage(#[from] anyhow::Error),
+}
+
+impl From<sqlx::Error> for JoinError {
+    fn from(e: sqlx::Error) -> JoinError {
+        JoinError::Storage(e.into())
+    }
 }
 
 /// The game as the rules see it when a move comes.
@@ -216,7 +264,49 @@ pub struct Claim {
     pub ply: u32,
 }
 
-const GAME_COLUMNS: &str = "id, game, size, status, ply, position, winner_seat, termination";
+const GAME_COLUMNS: &str = "id, game, size, status, ply, position, winner_seat, termination, \
+                            clock_days, clock_initial_ms, clock_increment_ms";
+
+/// The columns a time control is stored in: days per move, initial and increment ms.
+fn clock_columns(clock: TimeControl) -> (Option<i64>, Option<i64>, Option<i64>) {
+    let ms = |value: u64| i64::try_from(value).ok();
+    match clock {
+        TimeControl::None => (None, None, None),
+        TimeControl::Correspondence { days_per_move } => {
+            (Some(i64::from(days_per_move)), None, None)
+        }
+        TimeControl::Live {
+            initial_ms,
+            increment_ms,
+        } => (None, ms(initial_ms), ms(increment_ms)),
+    }
+}
+
+fn clock_of_row(row: &AnyRow) -> anyhow::Result<TimeControl> {
+    let days: Option<i64> = row.try_get("clock_days")?;
+    let initial: Option<i64> = row.try_get("clock_initial_ms")?;
+    let increment: Option<i64> = row.try_get("clock_increment_ms")?;
+    let unsigned = |value: i64, column: &str| {
+        u64::try_from(value).map_err(|_| anyhow::anyhow!("games.{column}: {value} is negative"))
+    };
+    Ok(match (days, initial, increment) {
+        (Some(days), _, _) => TimeControl::Correspondence {
+            days_per_move: u32::try_from(days)
+                .map_err(|_| anyhow::anyhow!("games.clock_days: {days} is out of range"))?,
+        },
+        (None, Some(initial), Some(increment)) => TimeControl::Live {
+            initial_ms: unsigned(initial, "clock_initial_ms")?,
+            increment_ms: unsigned(increment, "clock_increment_ms")?,
+        },
+        _ => TimeControl::None,
+    })
+}
+
+fn named(row: &AnyRow, id: &str, name: &str) -> anyhow::Result<Option<(i64, String)>> {
+    let id: Option<i64> = row.try_get(id)?;
+    let name: Option<String> = row.try_get(name)?;
+    Ok(id.zip(name))
+}
 
 fn number<T: TryFrom<i64>>(row: &AnyRow, column: &str) -> anyhow::Result<T> {
     let value: i64 = row.try_get(column)?;
@@ -242,6 +332,7 @@ fn game_of_row(row: &AnyRow) -> anyhow::Result<StoredGame> {
         ply: number(row, "ply")?,
         position: row.try_get("position")?,
         finish,
+        clock: clock_of_row(row)?,
     })
 }
 
@@ -259,15 +350,21 @@ impl Store {
     /// Stores a new game and its seats.
     pub async fn create_game(&self, new: &NewGame<'_>) -> anyhow::Result<()> {
         let now = now_ms();
-        let status = if new.seats.contains(&Seat::Open) {
+        let waiting = new
+            .seats
+            .iter()
+            .any(|seat| matches!(seat, Seat::Open | Seat::Invited(_)));
+        let status = if waiting {
             Status::Waiting
         } else {
             Status::Playing
         };
+        let (days, initial, increment) = clock_columns(new.clock);
         let mut tx = self.begin_write().await?;
         sqlx::query(
-            "INSERT INTO games (id, game, size, status, ply, position, created_ms, updated_ms) \
-             VALUES ($1, $2, $3, $4, 0, $5, $6, $6)",
+            "INSERT INTO games (id, game, size, status, ply, position, created_ms, updated_ms, \
+             clock_days, clock_initial_ms, clock_increment_ms) \
+             VALUES ($1, $2, $3, $4, 0, $5, $6, $6, $7, $8, $9)",
         )
         .bind(new.id)
         .bind(new.game)
@@ -275,21 +372,27 @@ impl Store {
         .bind(status.as_str())
         .bind(new.position)
         .bind(now)
+        .bind(days)
+        .bind(initial)
+        .bind(increment)
         .execute(&mut *tx)
         .await?;
         for (index, seat) in (0i64..).zip(new.seats) {
-            let (account, ai) = match seat {
-                Seat::Account(id) => (Some(id), None),
-                Seat::Ai(level) => (None, Some(i64::from(level))),
-                Seat::Open => (None, None),
+            let (account, ai, invited) = match seat {
+                Seat::Account(id) => (Some(id), None, None),
+                Seat::Ai(level) => (None, Some(i64::from(level)), None),
+                Seat::Open => (None, None, None),
+                Seat::Invited(id) => (None, None, Some(id)),
             };
             sqlx::query(
-                "INSERT INTO seats (game_id, seat, account_id, ai_level) VALUES ($1, $2, $3, $4)",
+                "INSERT INTO seats (game_id, seat, account_id, ai_level, invited_id) \
+                 VALUES ($1, $2, $3, $4, $5)",
             )
             .bind(new.id)
             .bind(index)
             .bind(account)
             .bind(ai)
+            .bind(invited)
             .execute(&mut *tx)
             .await?;
         }
@@ -304,6 +407,92 @@ impl Store {
             .fetch_optional(&self.pool)
             .await?;
         row.as_ref().map(game_of_row).transpose()
+    }
+
+    /// The seats of a game, in order, with the names of the accounts in them.
+    pub async fn seats(&self, id: &str) -> anyhow::Result<Vec<SeatRow>> {
+        let rows = sqlx::query(
+            "SELECT s.seat, s.account_id, a.name AS account_name, s.ai_level, s.invited_id, \
+             i.name AS invited_name FROM seats s \
+             LEFT JOIN accounts a ON a.id = s.account_id \
+             LEFT JOIN accounts i ON i.id = s.invited_id \
+             WHERE s.game_id = $1 ORDER BY s.seat",
+        )
+        .bind(id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                let ai: Option<i64> = row.try_get("ai_level")?;
+                Ok(SeatRow {
+                    seat: number(row, "seat")?,
+                    account: named(row, "account_id", "account_name")?,
+                    ai_level: ai.map(u8::try_from).transpose()?,
+                    invited: named(row, "invited_id", "invited_name")?,
+                })
+            })
+            .collect()
+    }
+
+    /// Seats `account_id` in the first empty seat of a waiting game that is open to it (open
+    /// to anyone, or kept for it); the game starts once no seat is empty. Two joiners racing
+    /// for one seat: the row update's condition lets exactly one in.
+    pub async fn join(&self, id: &str, account_id: i64) -> Result<StoredGame, JoinError> {
+        let mut tx = self.begin_write().await?;
+        let lock = match self.backend {
+            Backend::Postgres => " FOR UPDATE",
+            Backend::Sqlite => "",
+        };
+        let row = sqlx::query(&format!(
+            "SELECT {GAME_COLUMNS} FROM games WHERE id = $1{lock}"
+        ))
+        .bind(id)
+        .fetch_optional(&mut *tx)
+        .await?
+        .ok_or(JoinError::NoSuchGame)?;
+        let game = game_of_row(&row)?;
+        if game.status != Status::Waiting {
+            return Err(JoinError::Full(game.status));
+        }
+        let seated = sqlx::query("SELECT 1 FROM seats WHERE game_id = $1 AND account_id = $2")
+            .bind(id)
+            .bind(account_id)
+            .fetch_optional(&mut *tx)
+            .await?;
+        if seated.is_some() {
+            return Err(JoinError::Seated);
+        }
+        let taken = sqlx::query(
+            "UPDATE seats SET account_id = $1, invited_id = NULL WHERE game_id = $2 AND seat = \
+             (SELECT MIN(seat) FROM seats WHERE game_id = $2 AND account_id IS NULL \
+              AND ai_level IS NULL AND (invited_id IS NULL OR invited_id = $1))",
+        )
+        .bind(account_id)
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        if taken.rows_affected() != 1 {
+            return Err(JoinError::Invited);
+        }
+        let empty = sqlx::query(
+            "SELECT 1 FROM seats WHERE game_id = $1 AND account_id IS NULL AND ai_level IS NULL",
+        )
+        .bind(id)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let status = if empty.is_some() {
+            Status::Waiting
+        } else {
+            Status::Playing
+        };
+        sqlx::query("UPDATE games SET status = $1, updated_ms = $2 WHERE id = $3")
+            .bind(status.as_str())
+            .bind(now_ms())
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(StoredGame { status, ..game })
     }
 
     /// The moves of a game, in order.

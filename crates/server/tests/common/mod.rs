@@ -199,3 +199,22 @@ impl Client {
         self.send(Method::DELETE, path, headers, None).await
     }
 }
+
+/// Runs a test body on a fresh SQLite file, then on a fresh PostgreSQL database.
+pub async fn on_both<F, Fut>(body: F)
+where
+    F: Fn(TestDb) -> Fut,
+    Fut: Future<Output = TestDb>,
+{
+    body(TestDb::sqlite()).await.drop_it().await;
+    body(TestDb::postgres().await).await.drop_it().await;
+}
+
+/// Signs an account up with these credentials and returns a new bearer token of it.
+pub async fn sign_up_and_token(client: &Client, credentials: &Value) -> String {
+    let created = client.post("/api/accounts", credentials, &[]).await;
+    assert_eq!(created.status, 201, "{}", created.text);
+    let token = client.post("/api/tokens", credentials, &[]).await;
+    assert_eq!(token.status, 201, "{}", token.text);
+    token.json["token"].as_str().unwrap().to_owned()
+}
