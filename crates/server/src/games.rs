@@ -338,6 +338,81 @@ pub(crate) async fn join(
     Ok(Json(view(&state, game).await?))
 }
 
+/// The caller's seat in a game: 404 for no such game, 403 `forbidden` for a caller who does
+/// not sit in it (a spectator reads, never acts).
+async fn seat_of_caller(state: &AppState, id: &str, caller: &Caller) -> ApiResult<u8> {
+    stored(state, id).await?;
+    state
+        .store
+        .seats(id)
+        .await?
+        .iter()
+        .find(|row| {
+            row.account
+                .as_ref()
+                .is_some_and(|(account, _)| *account == caller.holder.account_id)
+        })
+        .map(|row| row.seat)
+        .ok_or_else(|| ApiError::Forbidden("you do not play in this game".to_owned()))
+}
+
+/// Resigns a game being played; before the second move, aborts it (nobody wins).
+#[utoipa::path(post, path = "/api/games/{id}/resign", tag = "games",
+    params(("id" = String, Path, description = "The game's id")),
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "The game is over: `resigned`, or `aborted` before the second move", body = GameView),
+        (status = 401, description = "No or bad credentials", body = ErrorBody),
+        (status = 403, description = "The caller does not play in this game", body = ErrorBody),
+        (status = 404, description = "No such game", body = ErrorBody),
+        (status = 409, description = "The game is not being played", body = ErrorBody),
+    ))]
+pub(crate) async fn resign(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> ApiResult<Json<GameView>> {
+    let seat = seat_of_caller(&state, &id, &caller).await?;
+    let game = state.store.resign(&id, seat).await.map_err(|e| match e {
+        MoveError::NoSuchGame => ApiError::NotFound(format!("no game {id:?}")),
+        MoveError::NotPlaying(status) => {
+            ApiError::Conflict(format!("the game is {}", status.as_str()))
+        }
+        MoveError::Storage(e) => ApiError::Internal(e),
+        MoveError::Stale { .. } | MoveError::Refused(_) => {
+            ApiError::Internal(anyhow::anyhow!("resign: {e}"))
+        }
+    })?;
+    Ok(Json(view(&state, game).await?))
+}
+
+/// The games waiting for the caller's move.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct TurnList {
+    /// The games being played in which it is the caller's turn, oldest first.
+    games: Vec<GameView>,
+}
+
+/// The caller's games waiting for its move.
+#[utoipa::path(get, path = "/api/me/turn", tag = "games",
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "The games where it is the caller's turn", body = TurnList),
+        (status = 401, description = "No or bad credentials", body = ErrorBody),
+    ))]
+pub(crate) async fn my_turn(
+    State(state): State<AppState>,
+    caller: Caller,
+) -> ApiResult<Json<TurnList>> {
+    let mut games = Vec::new();
+    for (game, seat) in state.store.playing(caller.holder.account_id).await? {
+        if seat_of(position_of(&game)?.to_move()) == seat {
+            games.push(view(&state, game).await?);
+        }
+    }
+    Ok(Json(TurnList { games }))
+}
+
 /// Why the rules refused a move.
 #[derive(Debug)]
 enum Refusal {
@@ -399,17 +474,7 @@ pub(crate) async fn play(
     Path(id): Path<String>,
     Body(body): Body<MoveBody>,
 ) -> ApiResult<Json<GameView>> {
-    stored(&state, &id).await?;
-    let seats = state.store.seats(&id).await?;
-    let seat = seats
-        .iter()
-        .find(|row| {
-            row.account
-                .as_ref()
-                .is_some_and(|(account, _)| *account == caller.holder.account_id)
-        })
-        .map(|row| row.seat)
-        .ok_or_else(|| ApiError::Forbidden("you do not play in this game".to_owned()))?;
+    let seat = seat_of_caller(&state, &id, &caller).await?;
     let text = body.text.trim().to_ascii_lowercase();
     let landed = state
         .store

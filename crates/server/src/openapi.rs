@@ -26,6 +26,8 @@ use crate::{accounts, app, games};
         games::show,
         games::join,
         games::play,
+        games::resign,
+        games::my_turn,
         app::healthz,
         document,
     ),
@@ -76,6 +78,8 @@ mod tests {
             "/api/games/{id}",
             "/api/games/{id}/join",
             "/api/games/{id}/moves",
+            "/api/games/{id}/resign",
+            "/api/me/turn",
             "/healthz",
         ] {
             assert!(doc["paths"][path].is_object(), "{path} is missing");

@@ -321,3 +321,117 @@ async fn moves(db: TestDb) -> TestDb {
 async fn moves_follow_the_rules_the_turn_and_the_ply() {
     on_both(moves).await;
 }
+
+/// A game of flipstop on side 5, ann first, bob joined.
+async fn ann_against_bob(client: &Client, ann: &str, bob: &str) -> String {
+    let game = create(
+        client,
+        ann,
+        json!({"game": "flipstop", "size": 5, "opponent": "user:bob", "colour": "first"}),
+    )
+    .await;
+    let id = game["id"].as_str().unwrap().to_owned();
+    let join = client
+        .post(&format!("/api/games/{id}/join"), &json!({}), &auth(bob))
+        .await;
+    assert_eq!(join.status, 200, "{}", join.text);
+    id
+}
+
+async fn turn_ids(client: &Client, bearer: &str) -> Vec<String> {
+    let turn = client.get("/api/me/turn", &auth(bearer)).await;
+    assert_eq!(turn.status, 200, "{}", turn.text);
+    turn.json["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|game| game["id"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+async fn endings(db: TestDb) -> TestDb {
+    let server = start(&db, generous()).await;
+    let client = Client::new(&server);
+    let ann = format!(
+        "Bearer {}",
+        sign_up_and_token(&client, &account("ann")).await
+    );
+    let bob = format!(
+        "Bearer {}",
+        sign_up_and_token(&client, &account("bob")).await
+    );
+    let cat = format!(
+        "Bearer {}",
+        sign_up_and_token(&client, &account("cat")).await
+    );
+    client
+        .get("/api/me/turn", &[])
+        .await
+        .assert_error(401, "unauthenticated");
+
+    // Aborted before the second move: nobody wins.
+    let first = ann_against_bob(&client, &ann, &bob).await;
+    assert_eq!(turn_ids(&client, &ann).await, [first.as_str()]);
+    assert!(turn_ids(&client, &bob).await.is_empty());
+    let moves = format!("/api/games/{first}/moves");
+    let played = send(&client, &moves, &ann, "c3", 0).await;
+    assert_eq!(played.status, 200, "{}", played.text);
+    assert!(turn_ids(&client, &ann).await.is_empty());
+    assert_eq!(turn_ids(&client, &bob).await, [first.as_str()]);
+    let resign = format!("/api/games/{first}/resign");
+    client
+        .post(&resign, &json!({}), &auth(&cat))
+        .await
+        .assert_error(403, "forbidden");
+    client
+        .post(&resign, &json!({}), &[])
+        .await
+        .assert_error(401, "unauthenticated");
+    let aborted = client.post(&resign, &json!({}), &auth(&bob)).await;
+    assert_eq!(aborted.status, 200, "{}", aborted.text);
+    assert_eq!(aborted.json["status"], "finished");
+    assert_eq!(
+        aborted.json["result"],
+        json!({"winner": null, "termination": "aborted"})
+    );
+    client
+        .post(&resign, &json!({}), &auth(&ann))
+        .await
+        .assert_error(409, "conflict");
+    assert!(turn_ids(&client, &bob).await.is_empty());
+
+    // Resigned after it: the other player wins.
+    let second = ann_against_bob(&client, &ann, &bob).await;
+    let moves = format!("/api/games/{second}/moves");
+    let played = send(&client, &moves, &ann, "c3", 0).await;
+    let position: AnyPosition = played.json["position"].as_str().unwrap().parse().unwrap();
+    let reply = position.legal_moves(usize::MAX).unwrap()[0].clone();
+    assert_eq!(send(&client, &moves, &bob, &reply, 1).await.status, 200);
+    let resigned = client
+        .post(
+            &format!("/api/games/{second}/resign"),
+            &json!({}),
+            &auth(&ann),
+        )
+        .await;
+    assert_eq!(resigned.status, 200, "{}", resigned.text);
+    assert_eq!(
+        resigned.json["result"],
+        json!({"winner": "bob", "termination": "resigned"})
+    );
+    send(&client, &moves, &ann, "a1", 2)
+        .await
+        .assert_error(409, "conflict");
+    assert!(turn_ids(&client, &ann).await.is_empty());
+    client
+        .post("/api/games/nope/resign", &json!({}), &auth(&ann))
+        .await
+        .assert_error(404, "not_found");
+    server.stop().await.unwrap();
+    db
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn resigning_aborting_and_the_turn_list() {
+    on_both(endings).await;
+}

@@ -495,6 +495,85 @@ impl Store {
         Ok(StoredGame { status, ..game })
     }
 
+    /// Ends a game being played at the request of the player in `seat`: before the second
+    /// move it is aborted (no winner), after it resigned (the other seat wins). Refused as
+    /// [`MoveError::NoSuchGame`] or [`MoveError::NotPlaying`]: the rules have no say.
+    pub async fn resign(
+        &self,
+        id: &str,
+        seat: u8,
+    ) -> Result<StoredGame, MoveError<std::convert::Infallible>> {
+        let mut tx = self.begin_write().await?;
+        let lock = match self.backend {
+            Backend::Postgres => " FOR UPDATE",
+            Backend::Sqlite => "",
+        };
+        let row = sqlx::query(&format!(
+            "SELECT {GAME_COLUMNS} FROM games WHERE id = $1{lock}"
+        ))
+        .bind(id)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some(row) = row else {
+            return Err(MoveError::NoSuchGame);
+        };
+        let game = game_of_row(&row)?;
+        if game.status != Status::Playing {
+            return Err(MoveError::NotPlaying(game.status));
+        }
+        let finish = if game.ply < 2 {
+            Finish {
+                winner_seat: None,
+                termination: Termination::Aborted,
+            }
+        } else {
+            Finish {
+                winner_seat: Some(1 - seat.min(1)),
+                termination: Termination::Resigned,
+            }
+        };
+        sqlx::query(
+            "UPDATE games SET status = 'finished', winner_seat = $1, termination = $2, \
+             updated_ms = $3 WHERE id = $4",
+        )
+        .bind(finish.winner_seat.map(i64::from))
+        .bind(finish.termination.as_str())
+        .bind(now_ms())
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query("DELETE FROM deadlines WHERE game_id = $1")
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(StoredGame {
+            status: Status::Finished,
+            finish: Some(finish),
+            ..game
+        })
+    }
+
+    /// The games being played in which the account sits, with its seat in each, oldest
+    /// first.
+    pub async fn playing(&self, account_id: i64) -> anyhow::Result<Vec<(StoredGame, u8)>> {
+        let columns = GAME_COLUMNS
+            .split(", ")
+            .map(|column| format!("g.{}", column.trim()))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let rows = sqlx::query(&format!(
+            "SELECT {columns}, s.seat FROM games g JOIN seats s ON s.game_id = g.id \
+             WHERE s.account_id = $1 AND g.status = 'playing' ORDER BY g.created_ms, g.id"
+        ))
+        .bind(account_id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| Ok((game_of_row(row)?, number(row, "seat")?)))
+            .collect()
+    }
+
     /// The moves of a game, in order.
     pub async fn moves(&self, id: &str) -> anyhow::Result<Vec<String>> {
         let rows = sqlx::query("SELECT move FROM moves WHERE game_id = $1 ORDER BY ply")
