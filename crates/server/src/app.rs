@@ -74,6 +74,7 @@ fn router(state: AppState) -> Router {
         .route("/api/games/{id}/join", post(games::join))
         .route("/api/games/{id}/moves", post(games::play))
         .route("/api/games/{id}/resign", post(games::resign))
+        .route("/api/games/{id}/draft", post(games::draft))
         .route("/api/me/turn", get(games::my_turn))
         .route("/api/openapi.json", get(openapi::document))
         .route("/healthz", get(healthz))

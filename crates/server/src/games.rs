@@ -6,7 +6,7 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use swapboard_core::{MoveError as RulesError, Player};
-use swapboard_play::{AnyPosition, GameId, TimeControl};
+use swapboard_play::{AnyPosition, Draft, GameId, Selection, TimeControl};
 use utoipa::ToSchema;
 
 use crate::app::AppState;
@@ -384,6 +384,41 @@ pub(crate) async fn resign(
         }
     })?;
     Ok(Json(view(&state, game).await?))
+}
+
+/// What the cells chosen so far make, for the player to move: the play layer's move builder
+/// (`AnyPosition::draft`), so that a client that knows no game can build a move cell by cell.
+#[utoipa::path(post, path = "/api/games/{id}/draft", tag = "games",
+    params(("id" = String, Path, description = "The game's id")),
+    request_body(content = Object, description = "`{\"cells\": [\"c3\", ...]}`, and for Scware's balancing move `\"split\": N`"),
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "`verdict` (`complete` with `move`, `more`, or `refused` with `reason`), `more`, `next`, `prompt`", body = Object),
+        (status = 400, description = "A malformed cell or field", body = ErrorBody),
+        (status = 401, description = "No or bad credentials", body = ErrorBody),
+        (status = 403, description = "`forbidden` for a caller who does not play in the game, `not_your_turn`", body = ErrorBody),
+        (status = 404, description = "No such game", body = ErrorBody),
+        (status = 409, description = "The game is not being played", body = ErrorBody),
+    ))]
+pub(crate) async fn draft(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    Body(selection): Body<Selection>,
+) -> ApiResult<Json<Draft<String>>> {
+    let seat = seat_of_caller(&state, &id, &caller).await?;
+    let game = stored(&state, &id).await?;
+    if game.status != crate::store::Status::Playing {
+        return Err(ApiError::Conflict(format!(
+            "the game is {}",
+            game.status.as_str()
+        )));
+    }
+    let position = position_of(&game)?;
+    if seat_of(position.to_move()) != seat {
+        return Err(ApiError::NotYourTurn("it is not your turn".to_owned()));
+    }
+    Ok(Json(position.draft(&selection)))
 }
 
 /// The games waiting for the caller's move.

@@ -27,6 +27,7 @@ use crate::{accounts, app, games};
         games::join,
         games::play,
         games::resign,
+        games::draft,
         games::my_turn,
         app::healthz,
         document,
@@ -79,6 +80,7 @@ mod tests {
             "/api/games/{id}/join",
             "/api/games/{id}/moves",
             "/api/games/{id}/resign",
+            "/api/games/{id}/draft",
             "/api/me/turn",
             "/healthz",
         ] {

@@ -435,3 +435,66 @@ async fn endings(db: TestDb) -> TestDb {
 async fn resigning_aborting_and_the_turn_list() {
     on_both(endings).await;
 }
+
+async fn drafts(db: TestDb) -> TestDb {
+    let server = start(&db, generous()).await;
+    let client = Client::new(&server);
+    let ann = format!(
+        "Bearer {}",
+        sign_up_and_token(&client, &account("ann")).await
+    );
+    let bob = format!(
+        "Bearer {}",
+        sign_up_and_token(&client, &account("bob")).await
+    );
+    let cat = format!(
+        "Bearer {}",
+        sign_up_and_token(&client, &account("cat")).await
+    );
+    let id = ann_against_bob(&client, &ann, &bob).await;
+    let draft = format!("/api/games/{id}/draft");
+    let c3 = json!({"cells": ["c3"]});
+    let ready = client.post(&draft, &c3, &auth(&ann)).await;
+    assert_eq!(ready.status, 200, "{}", ready.text);
+    assert_eq!(ready.json["verdict"], "complete");
+    assert_eq!(ready.json["move"], "c3");
+    let empty = client
+        .post(&draft, &json!({"cells": []}), &auth(&ann))
+        .await;
+    assert_eq!(empty.status, 200, "{}", empty.text);
+    assert_eq!(empty.json["verdict"], "more");
+    assert_eq!(empty.json["more"], true);
+    client
+        .post(&draft, &json!({"cells": ["??"]}), &auth(&ann))
+        .await
+        .assert_error(400, "bad_request");
+    client
+        .post(&draft, &c3, &auth(&bob))
+        .await
+        .assert_error(403, "not_your_turn");
+    client
+        .post(&draft, &c3, &auth(&cat))
+        .await
+        .assert_error(403, "forbidden");
+    client
+        .post(&draft, &c3, &[])
+        .await
+        .assert_error(401, "unauthenticated");
+    let moves = format!("/api/games/{id}/moves");
+    assert_eq!(send(&client, &moves, &ann, "c3", 0).await.status, 200);
+    let taken = client.post(&draft, &c3, &auth(&bob)).await;
+    assert_eq!(taken.status, 200, "{}", taken.text);
+    assert_eq!(taken.json["verdict"], "refused");
+    assert!(!taken.json["reason"].as_str().unwrap().is_empty());
+    client
+        .post(&draft, &c3, &auth(&ann))
+        .await
+        .assert_error(403, "not_your_turn");
+    server.stop().await.unwrap();
+    db
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_move_builder_answers_the_player_to_move_only() {
+    on_both(drafts).await;
+}
