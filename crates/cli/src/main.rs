@@ -58,6 +58,8 @@ enum Command {
     Swap61(swap61::Swap61Args),
     /// Check a game record move by move and show it, up to any ply (docs/RECORDS.md).
     Replay(replay::ReplayArgs),
+    /// Serve the games over HTTP (docs/API.md): SQLite file by default, or PostgreSQL.
+    Serve(swapboard_server::ServeOptions),
 }
 
 /// The commands about one board game, named by an argument or by a position text.
@@ -231,6 +233,9 @@ fn run(command: Command, out: &mut Output) -> CliResult {
         Command::Engine => engine::engine(),
         Command::Swap61(args) => swap61::run(args, out),
         Command::Replay(args) => replay::replay(&args, out),
+        Command::Serve(options) => {
+            swapboard_server::serve(options).map_err(error::CliError::Failure)
+        }
     }
 }
 

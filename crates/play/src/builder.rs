@@ -119,7 +119,7 @@ pub struct Draft<M> {
 }
 
 impl<M> Draft<M> {
-    fn refused(reason: impl Into<String>) -> Draft<M> {
+    pub(crate) fn refused(reason: impl Into<String>) -> Draft<M> {
         Draft {
             verdict: Verdict::Refused {
                 reason: reason.into(),

@@ -154,7 +154,18 @@ impl AnyPosition {
 
     /// What the cells chosen so far make, the move written as text: the move builder of
     /// [`crate::builder`] for a client that knows no game.
+    ///
+    /// The cells come from a client: one off the board is refused with its name, before any
+    /// game looks at it.
     pub fn draft(&self, selection: &Selection) -> Draft<String> {
+        let size = self.size();
+        if let Some(off) = selection
+            .cells
+            .iter()
+            .find(|c| usize::from(c.col()) >= size || usize::from(c.row()) >= size)
+        {
+            return Draft::refused(format!("{off} is off the {size}x{size} board"));
+        }
         each!(self, p => p.draft(selection).to_text())
     }
 }
@@ -201,6 +212,26 @@ swapboard_core::serde_as_text!(AnyPosition);
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Verdict;
+
+    /// A client's cell off the board is refused by name in every game (a Flipstop engine
+    /// once took e9 on a 5x5 board for a legal placement).
+    #[test]
+    fn drafts_refuse_cells_off_the_board() {
+        for game in GameId::ALL {
+            let pos = AnyPosition::start(game, *game.sizes().start()).unwrap();
+            let n = pos.size() as u8;
+            let off = swapboard_grid::Cell::new(0, n);
+            let draft = pos.draft(&Selection {
+                cells: vec![off],
+                split: None,
+            });
+            let Verdict::Refused { reason } = draft.verdict else {
+                panic!("{game}: {off} accepted: {draft:?}");
+            };
+            assert!(reason.contains("off the"), "{game}: {reason}");
+        }
+    }
 
     #[test]
     fn positions_of_every_game_round_trip_through_text_and_serde() {

@@ -1,0 +1,179 @@
+//! `swapboard serve` as a process: the default SQLite file in the working directory, accounts
+//! that survive a `kill -9` right after their answers, SIGTERM stopping it cleanly, and logs
+//! free of account data.
+
+use std::io::{BufRead as _, BufReader, Read as _, Write as _};
+use std::net::{SocketAddr, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStderr, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// A running `swapboard serve` and the lines of its log as they come.
+struct Serving {
+    child: Child,
+    addr: SocketAddr,
+    log: mpsc::Receiver<String>,
+}
+
+impl Drop for Serving {
+    // A failing test must not leave a server running.
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts `swapboard serve --addr 127.0.0.1:0` in `dir` (no database named, no
+/// `DATABASE_URL`) and waits for the address it listens on.
+fn serve_in(dir: &Path) -> Serving {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_swapboard"))
+        .args(["serve", "--addr", "127.0.0.1:0"])
+        .current_dir(dir)
+        .env_remove("DATABASE_URL")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the swapboard binary runs");
+    let log = read_lines(child.stderr.take().unwrap());
+    let addr = loop {
+        let line = log
+            .recv_timeout(Duration::from_secs(60))
+            .expect("swapboard serve says where it listens within a minute");
+        if let Some((_, addr)) = line.split_once("listening on http://") {
+            break addr.trim().parse().expect("an address");
+        }
+    };
+    Serving { child, addr, log }
+}
+
+fn read_lines(stderr: ChildStderr) -> mpsc::Receiver<String> {
+    let (send, receive) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines() {
+            let Ok(line) = line else { break };
+            if send.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    receive
+}
+
+/// Sends one request (`line` is the method and the path; `headers` ends each header with
+/// CRLF) over a plain socket; returns the status and the body.
+fn request(addr: SocketAddr, line: &str, headers: &str, body: &str) -> (u16, String) {
+    let mut stream = TcpStream::connect(addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    write!(
+        stream,
+        "{line} HTTP/1.1\r\nHost: {addr}\r\n{headers}Content-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    let status = answer
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let body = answer
+        .split_once("\r\n\r\n")
+        .map_or("", |(_, b)| b)
+        .to_owned();
+    (status, body)
+}
+
+/// POSTs a JSON body.
+fn post(addr: SocketAddr, path: &str, body: &str) -> (u16, String) {
+    request(addr, &format!("POST {path}"), "", body)
+}
+
+/// The name of the account a bearer token acts for, from `GET /api/me`.
+fn me(addr: SocketAddr, token: &str) -> (u16, String) {
+    request(
+        addr,
+        "GET /api/me",
+        &format!("Authorization: Bearer {token}\r\n"),
+        "",
+    )
+}
+
+/// The token of a `POST /api/tokens` answer.
+fn token_of(body: &str) -> String {
+    let value = body
+        .split("\"token\":\"")
+        .nth(1)
+        .expect("a token in the answer");
+    value.split('"').next().unwrap().to_owned()
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("swapboard_serve_{name}_{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn credentials(i: usize) -> String {
+    format!(r#"{{"name": "player{i}", "password": "secret-pass-{i}"}}"#)
+}
+
+#[test]
+fn accounts_survive_kill_9_right_after_their_answers() {
+    let dir = temp_dir("kill9");
+    let mut server = serve_in(&dir);
+    assert!(
+        dir.join("swapboard.db").exists(),
+        "the default database is created"
+    );
+    // Five accounts (the default sign-up limit of one address) and a token for each.
+    let mut tokens = Vec::new();
+    for i in 0..5 {
+        let (status, body) = post(server.addr, "/api/accounts", &credentials(i));
+        assert_eq!(status, 201, "{body}");
+        let (status, body) = post(server.addr, "/api/tokens", &credentials(i));
+        assert_eq!(status, 201, "{body}");
+        tokens.push(token_of(&body));
+    }
+    // SIGKILL at once: nothing gets the chance to flush after the last answer.
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
+
+    let mut server = serve_in(&dir);
+    for (i, token) in tokens.iter().enumerate() {
+        let (status, body) = me(server.addr, token);
+        assert_eq!(status, 200, "player{i}'s token was lost: {body}");
+        assert!(body.contains(&format!("player{i}")), "{body}");
+    }
+    let (status, body) = post(server.addr, "/api/tokens", &credentials(4));
+    assert_eq!(status, 201, "{body}");
+    let (status, _) = post(server.addr, "/api/accounts", &credentials(3));
+    assert_eq!(status, 409, "player3 exists once");
+
+    // SIGTERM: the server stops by itself, with success.
+    let term = Command::new("kill")
+        .args(["-TERM", &server.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(term.success());
+    let exit = server.child.wait().unwrap();
+    assert!(exit.success(), "{exit:?}");
+
+    let log: Vec<String> = server.log.try_iter().collect();
+    let log = log.join("\n");
+    assert!(
+        log.contains("POST") && log.contains("/api/tokens"),
+        "requests are logged: {log}"
+    );
+    assert!(log.contains("shutting down"), "{log}");
+    for secret in ["player3", "secret-pass-3", &tokens[3], &token_of(&body)] {
+        assert!(!log.contains(secret), "{secret:?} is in the log:\n{log}");
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}

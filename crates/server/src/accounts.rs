@@ -1,0 +1,426 @@
+//! Accounts, bearer tokens and browser sessions.
+
+use std::fmt;
+use std::time::Instant;
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::response::{AppendHeaders, IntoResponse};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::app::AppState;
+use crate::auth::{Caller, Proof, SESSION_COOKIE, check_same_site, random_secret, secret_hash};
+use crate::edge::{Body, ClientAddr};
+use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::store::{CredentialKind, Holder, now_ms};
+
+/// How long a browser session lasts without logging in again.
+const SESSION_DAYS: i64 = 30;
+
+/// The fewest and most characters of a password (the most keeps one hash cheap to refuse).
+const PASSWORD_CHARS: std::ops::RangeInclusive<usize> = 8..=128;
+
+/// An account name: 2 to 24 characters of `A-Z a-z 0-9 _ -`.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "String")]
+pub(crate) struct AccountName(String);
+
+impl TryFrom<String> for AccountName {
+    type Error = String;
+
+    fn try_from(name: String) -> Result<AccountName, String> {
+        let length = name.chars().count();
+        if !(2..=24).contains(&length) {
+            return Err(format!("must have 2 to 24 characters, not {length}"));
+        }
+        if let Some(bad) = name
+            .chars()
+            .find(|&c| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+        {
+            return Err(format!("may hold only A-Z a-z 0-9 _ -, not {bad:?}"));
+        }
+        Ok(AccountName(name))
+    }
+}
+
+/// A password as sent: 8 to 128 characters. Never printed, never logged.
+#[derive(Clone, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "String")]
+pub(crate) struct Password(String);
+
+impl fmt::Debug for Password {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Password(..)")
+    }
+}
+
+impl TryFrom<String> for Password {
+    type Error = String;
+
+    fn try_from(password: String) -> Result<Password, String> {
+        let length = password.chars().count();
+        if PASSWORD_CHARS.contains(&length) {
+            Ok(Password(password))
+        } else {
+            Err(format!(
+                "must have {} to {} characters, not {length}",
+                PASSWORD_CHARS.start(),
+                PASSWORD_CHARS.end()
+            ))
+        }
+    }
+}
+
+/// A name and a password: the body of sign-up and of every login.
+#[derive(Debug, Deserialize, ToSchema)]
+pub(crate) struct Credentials {
+    /// The account name, 2 to 24 characters of `A-Z a-z 0-9 _ -`.
+    #[schema(value_type = String, min_length = 2, max_length = 24, pattern = "^[A-Za-z0-9_-]+$")]
+    pub(crate) name: AccountName,
+    /// The password, 8 to 128 characters.
+    #[schema(value_type = String, min_length = 8, max_length = 128)]
+    pub(crate) password: Password,
+}
+
+/// An account as the API shows it.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct Account {
+    /// The name, as written at sign-up.
+    name: String,
+}
+
+/// A new bearer token, shown this once.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct NewToken {
+    /// The secret to send as `Authorization: Bearer <token>`.
+    token: String,
+}
+
+/// Creates an account.
+#[utoipa::path(post, path = "/api/accounts", tag = "accounts", request_body = Credentials,
+    responses(
+        (status = 201, description = "The account is created", body = Account),
+        (status = 400, description = "A missing or malformed name or password", body = ErrorBody),
+        (status = 409, description = "The name is taken (in any case)", body = ErrorBody),
+        (status = 429, description = "Too many sign-ups from this address", body = ErrorBody),
+    ))]
+pub(crate) async fn sign_up(
+    State(state): State<AppState>,
+    ClientAddr(addr): ClientAddr,
+    Body(credentials): Body<Credentials>,
+) -> ApiResult<(StatusCode, Json<Account>)> {
+    state
+        .limits
+        .signup_per_address
+        .check(&addr.to_string(), Instant::now())
+        .map_err(ApiError::RateLimited)?;
+    let hash = state.passwords.hash(credentials.password.0).await?;
+    let name = credentials.name.0;
+    match state.store.create_account(&name, &hash).await? {
+        Some(_) => Ok((StatusCode::CREATED, Json(Account { name }))),
+        None => Err(ApiError::Conflict(format!("name: {name:?} is taken"))),
+    }
+}
+
+/// Checks a login against both rate limits and the stored hash.
+async fn log_in(state: &AppState, addr: ClientAddr, credentials: Credentials) -> ApiResult<Holder> {
+    let now = Instant::now();
+    let name_key = credentials.name.0.to_ascii_lowercase();
+    state
+        .limits
+        .login_per_address
+        .check(&addr.0.to_string(), now)
+        .map_err(ApiError::RateLimited)?;
+    state
+        .limits
+        .login_per_name
+        .check(&name_key, now)
+        .map_err(ApiError::RateLimited)?;
+    let login = state.store.login_of(&name_key).await?;
+    let (hash, holder) = match login {
+        Some(login) => (
+            Some(login.password_hash),
+            Some(Holder {
+                account_id: login.account_id,
+                name: login.name,
+            }),
+        ),
+        None => (None, None),
+    };
+    if state.passwords.verify(credentials.password.0, hash).await? {
+        holder.ok_or_else(|| ApiError::Internal(anyhow::anyhow!("a password matched no account")))
+    } else {
+        Err(ApiError::Unauthenticated(
+            "wrong name or password".to_owned(),
+        ))
+    }
+}
+
+/// Creates a bearer token for scripts and bots.
+#[utoipa::path(post, path = "/api/tokens", tag = "accounts", request_body = Credentials,
+    responses(
+        (status = 201, description = "The token, shown this once", body = NewToken),
+        (status = 400, description = "A missing or malformed name or password", body = ErrorBody),
+        (status = 401, description = "Wrong name or password", body = ErrorBody),
+        (status = 429, description = "Too many login attempts for this name or address", body = ErrorBody),
+    ))]
+pub(crate) async fn create_token(
+    State(state): State<AppState>,
+    addr: ClientAddr,
+    Body(credentials): Body<Credentials>,
+) -> ApiResult<(StatusCode, Json<NewToken>)> {
+    let holder = log_in(&state, addr, credentials).await?;
+    let token = random_secret();
+    state
+        .store
+        .insert_credential(
+            &secret_hash(&token),
+            holder.account_id,
+            CredentialKind::Token,
+            None,
+        )
+        .await?;
+    Ok((StatusCode::CREATED, Json(NewToken { token })))
+}
+
+/// Revokes the bearer token the request is made with.
+#[utoipa::path(delete, path = "/api/tokens/current", tag = "accounts",
+    security(("bearer" = [])),
+    responses(
+        (status = 204, description = "The token is revoked"),
+        (status = 401, description = "No bearer token, or an unknown one", body = ErrorBody),
+    ))]
+pub(crate) async fn revoke_token(
+    State(state): State<AppState>,
+    caller: Caller,
+) -> ApiResult<StatusCode> {
+    let Proof::Token(hash) = caller.proof else {
+        return Err(ApiError::Unauthenticated(
+            "this revokes the bearer token the request is made with: send one".to_owned(),
+        ));
+    };
+    state
+        .store
+        .delete_credential(&hash, CredentialKind::Token)
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// The `Set-Cookie` value of a session, or of its removal when `secret` is `None`.
+fn session_cookie_header(secret: Option<&str>, secure: bool) -> ApiResult<HeaderValue> {
+    let (value, max_age) = match secret {
+        Some(secret) => (secret, SESSION_DAYS * 24 * 3600),
+        None => ("", 0),
+    };
+    let secure = if secure { "; Secure" } else { "" };
+    HeaderValue::try_from(format!(
+        "{SESSION_COOKIE}={value}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age}{secure}"
+    ))
+    .map_err(|e| ApiError::Internal(e.into()))
+}
+
+/// Logs a browser in: sets the session cookie.
+#[utoipa::path(post, path = "/api/session", tag = "sessions", request_body = Credentials,
+    responses(
+        (status = 200, description = "Logged in; the session cookie is set", body = Account,
+         headers(("set-cookie" = String, description = "swapboard_session=...; HttpOnly; SameSite=Lax"))),
+        (status = 400, description = "A missing or malformed name or password", body = ErrorBody),
+        (status = 401, description = "Wrong name or password", body = ErrorBody),
+        (status = 403, description = "A request from another site", body = ErrorBody),
+        (status = 429, description = "Too many login attempts for this name or address", body = ErrorBody),
+    ))]
+pub(crate) async fn log_in_session(
+    State(state): State<AppState>,
+    method: Method,
+    headers: HeaderMap,
+    addr: ClientAddr,
+    Body(credentials): Body<Credentials>,
+) -> ApiResult<impl IntoResponse> {
+    // Another site must not log a browser into an account of its choosing either.
+    check_same_site(&method, &headers)?;
+    let holder = log_in(&state, addr, credentials).await?;
+    let secret = random_secret();
+    let expires = now_ms().saturating_add(SESSION_DAYS * 24 * 3600 * 1000);
+    state
+        .store
+        .insert_credential(
+            &secret_hash(&secret),
+            holder.account_id,
+            CredentialKind::Session,
+            Some(expires),
+        )
+        .await?;
+    let cookie = session_cookie_header(Some(&secret), state.secure_cookies)?;
+    Ok((
+        AppendHeaders([(header::SET_COOKIE, cookie)]),
+        Json(Account { name: holder.name }),
+    ))
+}
+
+/// Logs a browser out: ends the session and clears its cookie.
+#[utoipa::path(delete, path = "/api/session", tag = "sessions",
+    security(("session" = [])),
+    responses(
+        (status = 204, description = "Logged out; the cookie is cleared"),
+        (status = 401, description = "No session", body = ErrorBody),
+        (status = 403, description = "A request from another site", body = ErrorBody),
+    ))]
+pub(crate) async fn log_out_session(
+    State(state): State<AppState>,
+    caller: Caller,
+) -> ApiResult<impl IntoResponse> {
+    let Proof::Session(hash) = caller.proof else {
+        return Err(ApiError::Unauthenticated(
+            "this ends the browser session the request is made with: send its cookie".to_owned(),
+        ));
+    };
+    state
+        .store
+        .delete_credential(&hash, CredentialKind::Session)
+        .await?;
+    let cookie = session_cookie_header(None, state.secure_cookies)?;
+    Ok((
+        StatusCode::NO_CONTENT,
+        AppendHeaders([(header::SET_COOKIE, cookie)]),
+    ))
+}
+
+/// The account the request acts for.
+#[utoipa::path(get, path = "/api/me", tag = "accounts",
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "The caller's account", body = Account),
+        (status = 401, description = "No credentials, or unknown ones", body = ErrorBody),
+    ))]
+pub(crate) async fn me(caller: Caller) -> Json<Account> {
+    Json(Account {
+        name: caller.holder.name,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    #[test]
+    fn the_session_cookie_is_secure_behind_tls_and_cleared_on_logout() {
+        let plain = session_cookie_header(Some("abc"), false).unwrap();
+        assert_eq!(
+            plain.to_str().unwrap(),
+            "swapboard_session=abc; Path=/; HttpOnly; SameSite=Lax; Max-Age=2592000"
+        );
+        let secure = session_cookie_header(Some("abc"), true).unwrap();
+        assert!(secure.to_str().unwrap().ends_with("; Secure"));
+        let cleared = session_cookie_header(None, true).unwrap();
+        assert!(
+            cleared
+                .to_str()
+                .unwrap()
+                .starts_with("swapboard_session=; ")
+        );
+        assert!(cleared.to_str().unwrap().contains("Max-Age=0"));
+    }
+
+    #[test]
+    fn names_follow_the_contract() {
+        for good in ["ab", "ann", "A_b-9", "x".repeat(24).as_str()] {
+            assert!(AccountName::try_from(good.to_owned()).is_ok(), "{good}");
+        }
+        for bad in ["a", "", "x".repeat(25).as_str(), "ann bob", "é-ann", "ann!"] {
+            assert!(AccountName::try_from(bad.to_owned()).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn passwords_have_a_floor_and_a_ceiling_and_stay_secret() {
+        assert!(Password::try_from("1234567".to_owned()).is_err());
+        assert!(Password::try_from("12345678".to_owned()).is_ok());
+        assert!(Password::try_from("é".repeat(128)).is_ok());
+        assert!(Password::try_from("é".repeat(129)).is_err());
+        let p = Password::try_from("hunter2hunter2".to_owned()).unwrap();
+        assert!(!format!("{p:?}").contains("hunter"));
+    }
+
+    /// Reads `text` as the body of a JSON request, as a handler would.
+    fn read_credentials(text: String) -> Result<Credentials, ApiError> {
+        use axum::extract::FromRequest as _;
+        let request = axum::http::Request::builder()
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(axum::body::Body::from(text))
+            .unwrap();
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        runtime
+            .block_on(Body::<Credentials>::from_request(request, &()))
+            .map(|Body(c)| c)
+    }
+
+    fn any_json_value() -> impl Strategy<Value = serde_json::Value> {
+        prop_oneof![
+            "\\PC{0,30}".prop_map(serde_json::Value::from),
+            "[A-Za-z0-9_-]{0,26}".prop_map(serde_json::Value::from),
+            any::<i64>().prop_map(serde_json::Value::from),
+            Just(serde_json::Value::Null),
+            any::<bool>().prop_map(serde_json::Value::from),
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn a_body_is_read_exactly_when_both_fields_fit_and_refusals_name_one(
+            name in proptest::option::of(any_json_value()),
+            password in proptest::option::of(any_json_value()),
+        ) {
+            let mut body = serde_json::Map::new();
+            if let Some(name) = &name {
+                body.insert("name".to_owned(), name.clone());
+            }
+            if let Some(password) = &password {
+                body.insert("password".to_owned(), password.clone());
+            }
+            let fits = |value: &Option<serde_json::Value>, check: fn(String) -> bool| {
+                value.as_ref().and_then(|v| v.as_str()).is_some_and(|s| check(s.to_owned()))
+            };
+            let name_fits = fits(&name, |s| AccountName::try_from(s).is_ok());
+            let password_fits = fits(&password, |s| Password::try_from(s).is_ok());
+            match read_credentials(serde_json::Value::Object(body).to_string()) {
+                Ok(credentials) => {
+                    prop_assert!(name_fits && password_fits);
+                    prop_assert_eq!(Some(credentials.name.0.as_str()), name.as_ref().and_then(|v| v.as_str()));
+                }
+                Err(ApiError::BadRequest(message)) => {
+                    prop_assert!(!(name_fits && password_fits), "{}", message);
+                    prop_assert!(message.starts_with("body: "), "{}", message);
+                    prop_assert!(message.contains("name") || message.contains("password"), "{}", message);
+                }
+                Err(other) => prop_assert!(false, "{:?}", other),
+            }
+        }
+
+        #[test]
+        fn any_text_as_a_body_is_refused_or_read_never_a_panic(text in "\\PC{0,80}") {
+            match read_credentials(text) {
+                Ok(_) | Err(ApiError::BadRequest(_)) => {}
+                Err(other) => prop_assert!(false, "{:?}", other),
+            }
+        }
+
+        #[test]
+        fn a_name_is_accepted_exactly_when_it_fits(name in "\\PC{0,30}") {
+            let fits = (2..=24).contains(&name.chars().count())
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+            prop_assert_eq!(AccountName::try_from(name).is_ok(), fits);
+        }
+
+        #[test]
+        fn a_password_is_accepted_exactly_when_its_length_fits(password in "\\PC{0,140}") {
+            let fits = PASSWORD_CHARS.contains(&password.chars().count());
+            prop_assert_eq!(Password::try_from(password).is_ok(), fits);
+        }
+    }
+}

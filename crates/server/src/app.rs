@@ -1,0 +1,255 @@
+//! The router, its shared state, and the server's life: start, serve, shut down.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::Context as _;
+use axum::Router;
+use axum::extract::{DefaultBodyLimit, Request, State};
+use axum::http::{Method, StatusCode};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{delete, get, post};
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+use tower_http::trace::TraceLayer;
+use tracing::Span;
+
+use crate::ServeOptions;
+use crate::accounts;
+use crate::auth::Passwords;
+use crate::edge::{BODY_LIMIT, ClientAddr};
+use crate::error::{ApiError, ApiResult};
+use crate::games;
+use crate::limits::{Limiter, Limits};
+use crate::openapi;
+use crate::store::{Store, default_sqlite_url};
+
+/// The rate limiters of one server.
+#[derive(Debug)]
+pub(crate) struct Limiters {
+    pub(crate) login_per_name: Limiter,
+    pub(crate) login_per_address: Limiter,
+    pub(crate) signup_per_address: Limiter,
+    writes_per_address: Limiter,
+}
+
+impl Limiters {
+    fn new(limits: &Limits) -> Limiters {
+        Limiters {
+            login_per_name: Limiter::new(limits.login_per_name),
+            login_per_address: Limiter::new(limits.login_per_address),
+            signup_per_address: Limiter::new(limits.signup_per_address),
+            writes_per_address: Limiter::new(limits.writes_per_address),
+        }
+    }
+}
+
+/// What every handler shares.
+#[derive(Clone, Debug)]
+pub(crate) struct AppState {
+    pub(crate) store: Store,
+    pub(crate) passwords: Passwords,
+    pub(crate) limits: Arc<Limiters>,
+    /// Whether cookies are marked `Secure` (the server is reached through TLS).
+    pub(crate) secure_cookies: bool,
+    /// The longest a request may take.
+    request_time: Duration,
+}
+
+fn router(state: AppState) -> Router {
+    let api = Router::new()
+        .route("/api/accounts", post(accounts::sign_up))
+        .route("/api/tokens", post(accounts::create_token))
+        .route("/api/tokens/current", delete(accounts::revoke_token))
+        .route(
+            "/api/session",
+            post(accounts::log_in_session).delete(accounts::log_out_session),
+        )
+        .route("/api/me", get(accounts::me))
+        .route("/api/games", post(games::create))
+        .route("/api/games/{id}", get(games::show))
+        .route("/api/games/{id}/join", post(games::join))
+        .route("/api/games/{id}/moves", post(games::play))
+        .route("/api/games/{id}/resign", post(games::resign))
+        .route("/api/games/{id}/draft", post(games::draft))
+        .route("/api/me/turn", get(games::my_turn))
+        .route("/api/openapi.json", get(openapi::document))
+        .route("/healthz", get(healthz))
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed);
+    api.layer(middleware::from_fn_with_state(state.clone(), limit_writes))
+        .layer(middleware::from_fn_with_state(state.clone(), limit_time))
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(
+            TraceLayer::new_for_http()
+                // Method and path only: bodies, queries and headers may hold names, passwords
+                // and tokens.
+                .make_span_with(|request: &Request| {
+                    tracing::info_span!("request", method = %request.method(), path = request.uri().path())
+                })
+                .on_request(())
+                .on_response(|response: &Response, latency: Duration, _: &Span| {
+                    tracing::info!(
+                        status = response.status().as_u16(),
+                        latency_us = u64::try_from(latency.as_micros()).unwrap_or(u64::MAX),
+                        "answered"
+                    );
+                })
+                .on_failure(()),
+        )
+        .with_state(state)
+}
+
+/// Refuses writes beyond the per-address rate before any handler runs.
+async fn limit_writes(
+    State(state): State<AppState>,
+    addr: ClientAddr,
+    request: Request,
+    next: Next,
+) -> Response {
+    let writes = !matches!(
+        *request.method(),
+        Method::GET | Method::HEAD | Method::OPTIONS
+    );
+    if writes
+        && let Err(wait) = state
+            .limits
+            .writes_per_address
+            .check(&addr.0.to_string(), Instant::now())
+    {
+        return ApiError::RateLimited(wait).into_response();
+    }
+    next.run(request).await
+}
+
+/// Answers 408 to a request not done in the time the limits give, body included: a client
+/// that sends its body slowly must not hold a worker, or a graceful shutdown, for ever.
+async fn limit_time(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    let limit = state.request_time;
+    match tokio::time::timeout(limit, next.run(request)).await {
+        Ok(response) => response,
+        Err(_) => ApiError::Timeout(limit).into_response(),
+    }
+}
+
+async fn not_found() -> ApiError {
+    ApiError::NotFound("no such endpoint".to_owned())
+}
+
+async fn method_not_allowed() -> Response {
+    let body = axum::Json(serde_json::json!({"error": {
+        "code": "method_not_allowed",
+        "message": "this endpoint does not take this method",
+    }}));
+    (StatusCode::METHOD_NOT_ALLOWED, body).into_response()
+}
+
+/// Whether the server and its database answer.
+#[utoipa::path(get, path = "/healthz", tag = "server",
+    responses(
+        (status = 200, description = "The server and its database answer", body = String),
+        (status = 500, description = "The database does not answer", body = crate::error::ErrorBody),
+    ))]
+pub(crate) async fn healthz(State(state): State<AppState>) -> ApiResult<&'static str> {
+    state.store.ping().await.context("health check")?;
+    Ok("ok")
+}
+
+/// A server running on a tokio runtime: its address, and the way to stop it.
+#[derive(Debug)]
+pub struct Server {
+    addr: SocketAddr,
+    stop: watch::Sender<bool>,
+    task: JoinHandle<anyhow::Result<()>>,
+}
+
+impl Server {
+    /// Opens the database (migrating it), binds the address and serves until [`Server::stop`]
+    /// or SIGTERM or Ctrl-C.
+    pub async fn start(options: &ServeOptions) -> anyhow::Result<Server> {
+        let url = options
+            .database
+            .clone()
+            .or_else(|| {
+                std::env::var("DATABASE_URL")
+                    .ok()
+                    .filter(|url| !url.is_empty())
+            })
+            .unwrap_or_else(default_sqlite_url);
+        let store = Store::open(&url).await?;
+        let parallel = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let state = AppState {
+            store: store.clone(),
+            passwords: Passwords::new(parallel).await?,
+            limits: Arc::new(Limiters::new(&options.limits)),
+            secure_cookies: options.behind_tls,
+            request_time: options.limits.request_time,
+        };
+        let listener = TcpListener::bind(options.addr)
+            .await
+            .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", options.addr))?;
+        let addr = listener.local_addr()?;
+        let (stop, mut stopped) = watch::channel(false);
+        let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
+        let task = tokio::spawn(async move {
+            let shutdown = async move {
+                tokio::select! {
+                    _ = stopped.wait_for(|&stop| stop) => {}
+                    () = termination() => {}
+                }
+                tracing::info!("shutting down: finishing the requests under way");
+            };
+            let served = axum::serve(listener, app)
+                .with_graceful_shutdown(shutdown)
+                .await;
+            store.close().await;
+            served.context("serving")
+        });
+        tracing::info!("listening on http://{addr}");
+        Ok(Server { addr, stop, task })
+    }
+
+    /// The address the server listens on (the real port when 0 was asked for).
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// Waits until the server has stopped (after SIGTERM, Ctrl-C or [`Server::stop`]).
+    pub async fn wait(self) -> anyhow::Result<()> {
+        self.task.await.context("the server task failed")?
+    }
+
+    /// Stops accepting connections, lets the requests under way finish, and waits.
+    pub async fn stop(self) -> anyhow::Result<()> {
+        // The receiver is gone only when the server has stopped already.
+        let _ = self.stop.send(true);
+        self.wait().await
+    }
+}
+
+/// Resolves on SIGTERM or Ctrl-C.
+async fn termination() {
+    let ctrl_c = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {}
+        () = term => {}
+    }
+}

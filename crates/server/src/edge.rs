@@ -1,0 +1,68 @@
+//! The edge: request bodies and the caller's address read into typed values, every refusal
+//! worded as the API's `bad_request`.
+
+use std::net::{IpAddr, SocketAddr};
+
+use axum::Json;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Request};
+use axum::http::request::Parts;
+use serde::de::DeserializeOwned;
+
+use crate::error::ApiError;
+
+/// The largest body a request may carry, in bytes: every body of the API is a few fields.
+pub(crate) const BODY_LIMIT: usize = 16 * 1024;
+
+/// A JSON body read into `T`; a bad one answers 400 naming the field and the reason.
+pub(crate) struct Body<T>(pub(crate) T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Body<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        match Json::<T>::from_request(req, state).await {
+            Ok(Json(value)) => Ok(Body(value)),
+            Err(rejection) => Err(ApiError::BadRequest(body_refusal(&rejection))),
+        }
+    }
+}
+
+/// Why a body was refused, in words; a data error keeps serde's path to the field.
+fn body_refusal(rejection: &JsonRejection) -> String {
+    match rejection {
+        JsonRejection::JsonDataError(e) => {
+            // axum's text is "Failed to deserialize ...: <path>: <reason> at line L column C";
+            // the part after the first ": " is the field and the reason.
+            let text = e.body_text();
+            let detail = text
+                .split_once(": ")
+                .map_or(text.as_str(), |(_, rest)| rest);
+            format!("body: {detail}")
+        }
+        JsonRejection::JsonSyntaxError(_) => "body: not valid JSON".to_owned(),
+        JsonRejection::MissingJsonContentType(_) => {
+            "body: the Content-Type header must be application/json".to_owned()
+        }
+        JsonRejection::BytesRejection(_) => {
+            format!("body: cannot be read whole (at most {BODY_LIMIT} bytes)")
+        }
+        _ => "body: cannot be read".to_owned(),
+    }
+}
+
+/// The address the request came from (the peer of the TCP connection).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ClientAddr(pub(crate) IpAddr);
+
+impl<S: Send + Sync> FromRequestParts<S> for ClientAddr {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|ConnectInfo(addr)| ClientAddr(addr.ip()))
+            .ok_or_else(|| ApiError::Internal(anyhow::anyhow!("no peer address on a request")))
+    }
+}

@@ -1,0 +1,58 @@
+//! `swapboard serve`: the HTTP server where Swaptimum and Flipstop (Mark Steere), Scware
+//! (Christian Freeling), Rapid Transit (Phil Leduc) and Swap 61 are played.
+//!
+//! The contract it speaks is `spec/API.md`; the project's own description, with what is
+//! served so far, is `docs/API.md`. Layers: the edge (`edge`) reads every body into typed
+//! values; handlers (`accounts`, `games`) answer through one error type (`error`); storage
+//! ([`store`]) is one `sqlx::AnyPool` on SQLite (the default, a file in the working directory)
+//! or PostgreSQL, and holds the move pipeline's transaction (its rules passed in by `games`,
+//! from the play layer) and the deadline scheduler's claim. The library is synchronous to its callers: [`serve`] builds its own runtime.
+
+mod accounts;
+mod app;
+mod auth;
+mod edge;
+mod error;
+mod games;
+mod limits;
+mod openapi;
+pub mod store;
+
+use std::net::SocketAddr;
+
+pub use app::Server;
+pub use limits::{Limits, Rate};
+
+/// How to serve: the options of `swapboard serve`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct ServeOptions {
+    /// The address to listen on.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: SocketAddr,
+    /// The database: postgres://USER@HOST/NAME or sqlite:FILE (default: $DATABASE_URL, else
+    /// swapboard.db in the working directory, created if missing).
+    #[arg(long, value_name = "URL")]
+    pub database: Option<String>,
+    /// The server is reached through TLS (a proxy in front): mark cookies Secure.
+    #[arg(long)]
+    pub behind_tls: bool,
+    /// Rate limits (the defaults; tests set their own).
+    #[arg(skip)]
+    pub limits: Limits,
+}
+
+/// Serves until SIGTERM or Ctrl-C, on a tokio runtime of its own, logging to standard error.
+pub fn serve(options: ServeOptions) -> anyhow::Result<()> {
+    // A caller that set up its own subscriber keeps it.
+    let _ = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .try_init();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async {
+        let server = Server::start(&options).await?;
+        server.wait().await
+    })
+}

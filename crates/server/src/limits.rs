@@ -1,0 +1,146 @@
+//! Rate limits: token buckets per key (a name, an address), in memory, bounded in size.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// How many requests a key may make: a burst, refilled one every `per / burst`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rate {
+    /// Requests allowed at once.
+    pub burst: u32,
+    /// The time in which a whole burst is refilled.
+    pub per: Duration,
+}
+
+impl Rate {
+    /// `burst` requests per `per`.
+    pub const fn new(burst: u32, per: Duration) -> Rate {
+        Rate { burst, per }
+    }
+}
+
+/// The rate and time limits of a server.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Limits {
+    /// Login attempts (tokens and sessions) per account name.
+    pub login_per_name: Rate,
+    /// Login attempts per client address.
+    pub login_per_address: Rate,
+    /// Sign-ups per client address.
+    pub signup_per_address: Rate,
+    /// Requests that change something (POST, PUT, PATCH, DELETE) per client address.
+    pub writes_per_address: Rate,
+    /// The longest a request may take, its body included.
+    pub request_time: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        let minute = Duration::from_secs(60);
+        Limits {
+            login_per_name: Rate::new(10, minute),
+            login_per_address: Rate::new(30, minute),
+            signup_per_address: Rate::new(5, Duration::from_secs(3600)),
+            writes_per_address: Rate::new(600, minute),
+            request_time: Duration::from_secs(30),
+        }
+    }
+}
+
+/// The most keys a limiter tracks: past it, full buckets are forgotten, and if none is
+/// full the request is refused rather than memory grown.
+const MAX_KEYS: usize = 100_000;
+
+/// Token buckets per key.
+#[derive(Debug)]
+pub(crate) struct Limiter {
+    rate: Rate,
+    buckets: Mutex<HashMap<String, Bucket>>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Bucket {
+    tokens: f64,
+    at: Instant,
+}
+
+impl Limiter {
+    pub(crate) fn new(rate: Rate) -> Limiter {
+        Limiter {
+            rate,
+            buckets: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Takes one token from `key`'s bucket at `now`, or says how long until one is there.
+    pub(crate) fn check(&self, key: &str, now: Instant) -> Result<(), Duration> {
+        let burst = f64::from(self.rate.burst.max(1));
+        let refill_per_second = burst / self.rate.per.as_secs_f64().max(1e-9);
+        let refilled = |bucket: &Bucket| {
+            let elapsed = now.saturating_duration_since(bucket.at).as_secs_f64();
+            (bucket.tokens + elapsed * refill_per_second).min(burst)
+        };
+        let mut buckets = self
+            .buckets
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if !buckets.contains_key(key) && buckets.len() >= MAX_KEYS {
+            buckets.retain(|_, bucket| refilled(bucket) < burst);
+            if buckets.len() >= MAX_KEYS {
+                return Err(self.rate.per / self.rate.burst.max(1));
+            }
+        }
+        let bucket = buckets.entry(key.to_owned()).or_insert(Bucket {
+            tokens: burst,
+            at: now,
+        });
+        let tokens = refilled(bucket);
+        if tokens >= 1.0 {
+            *bucket = Bucket {
+                tokens: tokens - 1.0,
+                at: now,
+            };
+            Ok(())
+        } else {
+            Err(Duration::from_secs_f64((1.0 - tokens) / refill_per_second))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_burst_passes_then_waits_for_the_refill() {
+        let limiter = Limiter::new(Rate::new(3, Duration::from_secs(3)));
+        let start = Instant::now();
+        for _ in 0..3 {
+            assert_eq!(limiter.check("ann", start), Ok(()));
+        }
+        let wait = limiter.check("ann", start).unwrap_err();
+        assert!((wait.as_secs_f64() - 1.0).abs() < 1e-6, "{wait:?}");
+        // Another key has its own bucket.
+        assert_eq!(limiter.check("bob", start), Ok(()));
+        // One token comes back after a second, not two.
+        let later = start + Duration::from_secs(1);
+        assert_eq!(limiter.check("ann", later), Ok(()));
+        assert!(limiter.check("ann", later).is_err());
+    }
+
+    #[test]
+    fn memory_stays_bounded() {
+        let limiter = Limiter::new(Rate::new(1, Duration::from_secs(3600)));
+        let now = Instant::now();
+        for i in 0..MAX_KEYS {
+            assert_eq!(limiter.check(&i.to_string(), now), Ok(()));
+        }
+        // Every bucket is empty: a new key is refused instead of growing the map.
+        assert!(limiter.check("one more", now).is_err());
+        // Once the buckets are full again they are forgotten and new keys pass.
+        let later = now + Duration::from_secs(3600);
+        assert_eq!(limiter.check("one more", later), Ok(()));
+        assert_eq!(limiter.buckets.lock().unwrap().len(), 1);
+    }
+}

@@ -1,0 +1,92 @@
+//! The OpenAPI document, generated from the handlers' annotations so that it cannot drift.
+
+use axum::Json;
+use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::{Modify, OpenApi};
+
+use crate::{accounts, app, games};
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "swapboard",
+        description = "Play Swaptimum and Flipstop (Mark Steere), Scware (Christian Freeling), \
+                       Rapid Transit (Phil Leduc) and Swap 61 over HTTP. Served now: accounts, \
+                       tokens and sessions; two-player games (create, join, watch, move); the rest \
+                       comes next (docs/API.md)."
+    ),
+    paths(
+        accounts::sign_up,
+        accounts::create_token,
+        accounts::revoke_token,
+        accounts::log_in_session,
+        accounts::log_out_session,
+        accounts::me,
+        games::create,
+        games::show,
+        games::join,
+        games::play,
+        games::resign,
+        games::draft,
+        games::my_turn,
+        app::healthz,
+        document,
+    ),
+    modifiers(&Credentials)
+)]
+struct ApiDoc;
+
+/// Declares the two ways to authenticate the handlers name in `security(...)`.
+struct Credentials;
+
+impl Modify for Credentials {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
+        );
+        components.add_security_scheme(
+            "session",
+            SecurityScheme::ApiKey(ApiKey::Cookie(ApiKeyValue::new(
+                crate::auth::SESSION_COOKIE,
+            ))),
+        );
+    }
+}
+
+/// This document.
+#[utoipa::path(get, path = "/api/openapi.json", tag = "server",
+    responses((status = 200, description = "The OpenAPI document of this server", body = Object)))]
+pub(crate) async fn document() -> Json<utoipa::openapi::OpenApi> {
+    Json(ApiDoc::openapi())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_route_and_error_body_is_documented() {
+        let doc = serde_json::to_value(ApiDoc::openapi()).unwrap();
+        for path in [
+            "/api/accounts",
+            "/api/tokens",
+            "/api/tokens/current",
+            "/api/session",
+            "/api/me",
+            "/api/games",
+            "/api/games/{id}",
+            "/api/games/{id}/join",
+            "/api/games/{id}/moves",
+            "/api/games/{id}/resign",
+            "/api/games/{id}/draft",
+            "/api/me/turn",
+            "/healthz",
+        ] {
+            assert!(doc["paths"][path].is_object(), "{path} is missing");
+        }
+        assert!(doc["components"]["schemas"]["ErrorBody"].is_object());
+        assert!(doc["components"]["securitySchemes"]["bearer"].is_object());
+    }
+}

@@ -1,0 +1,311 @@
+//! Storage: one `sqlx::AnyPool` on SQLite or PostgreSQL, the migrations of each backend, and
+//! the queries the handlers need. The SQL is written once with `$N` placeholders, which both
+//! drivers read, so the handlers never ask which backend runs; the few statements that must
+//! differ (transaction start, row locks) are chosen here.
+
+mod games;
+
+use std::borrow::Cow;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
+use sqlx::migrate::{Migration, MigrationType, Migrator};
+use sqlx::{AnyConnection, AnyPool, Connection as _, Executor as _, Row as _};
+
+pub use games::{
+    Claim, Finish, JoinError, Landed, MoveError, MoveRequest, NewGame, Played, Seat, SeatRow,
+    Status, StoredGame, Termination,
+};
+
+/// The file created in the working directory when no database is named.
+pub(crate) const DEFAULT_SQLITE_FILE: &str = "swapboard.db";
+
+/// Which database the server stores into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// The database and what the server asks of it.
+#[derive(Clone, Debug)]
+pub struct Store {
+    pool: AnyPool,
+    backend: Backend,
+}
+
+/// What logging in needs to know of an account.
+pub(crate) struct Login {
+    pub(crate) account_id: i64,
+    pub(crate) name: String,
+    pub(crate) password_hash: String,
+}
+
+/// Whether a credential is a bearer token or a browser session.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CredentialKind {
+    Token,
+    Session,
+}
+
+impl CredentialKind {
+    fn as_str(self) -> &'static str {
+        match self {
+            CredentialKind::Token => "token",
+            CredentialKind::Session => "session",
+        }
+    }
+}
+
+/// The account a credential acts for.
+#[derive(Clone, Debug)]
+pub(crate) struct Holder {
+    pub(crate) account_id: i64,
+    pub(crate) name: String,
+}
+
+/// Milliseconds since the Unix epoch, as stored.
+pub(crate) fn now_ms() -> i64 {
+    let since = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or_default();
+    i64::try_from(since.as_millis()).unwrap_or(i64::MAX)
+}
+
+impl Backend {
+    fn name(self) -> &'static str {
+        match self {
+            Backend::Sqlite => "SQLite",
+            Backend::Postgres => "PostgreSQL",
+        }
+    }
+
+    /// The backend a database URL names: `postgres://` or `postgresql://`, else SQLite.
+    pub(crate) fn of_url(url: &str) -> anyhow::Result<Backend> {
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            Ok(Backend::Postgres)
+        } else if url.starts_with("sqlite:") {
+            Ok(Backend::Sqlite)
+        } else {
+            anyhow::bail!(
+                "database URL: expected postgres://... or sqlite:FILE, got a URL of another scheme"
+            )
+        }
+    }
+
+    fn migrator(self) -> Migrator {
+        // The migrations are embedded by hand rather than by `migrate!`: that macro needs
+        // sqlx's proc-macro crate built with both drivers (SQLite's C library compiled a second
+        // time for the host), a cost CI's two cores would pay on every clean build.
+        let files: &[(i64, &str, &'static str)] = match self {
+            Backend::Sqlite => &[
+                (
+                    1,
+                    "schema",
+                    include_str!("../migrations/sqlite/0001_schema.sql"),
+                ),
+                (
+                    2,
+                    "invitations",
+                    include_str!("../migrations/sqlite/0002_invitations.sql"),
+                ),
+            ],
+            Backend::Postgres => &[
+                (
+                    1,
+                    "schema",
+                    include_str!("../migrations/postgres/0001_schema.sql"),
+                ),
+                (
+                    2,
+                    "invitations",
+                    include_str!("../migrations/postgres/0002_invitations.sql"),
+                ),
+            ],
+        };
+        let migrations = files
+            .iter()
+            .map(|&(version, description, sql)| {
+                Migration::new(
+                    version,
+                    Cow::Borrowed(description),
+                    MigrationType::Simple,
+                    Cow::Borrowed(sql),
+                    false,
+                )
+            })
+            .collect::<Vec<_>>();
+        Migrator {
+            migrations: Cow::Owned(migrations),
+            ..Migrator::DEFAULT
+        }
+    }
+}
+
+/// The URL of the default database: `swapboard.db` in the working directory, created if
+/// missing.
+pub(crate) fn default_sqlite_url() -> String {
+    format!("sqlite:{DEFAULT_SQLITE_FILE}?mode=rwc")
+}
+
+impl Store {
+    /// Connects to `url` (`postgres://...` or `sqlite:FILE`) and brings its schema up to
+    /// date.
+    pub async fn open(url: &str) -> anyhow::Result<Store> {
+        let backend = Backend::of_url(url)?;
+        sqlx::any::install_default_drivers();
+        // The causes are put in the message itself: the command prints only the outermost.
+        let options: AnyConnectOptions = url
+            .parse()
+            .map_err(|e| anyhow::anyhow!("database URL: cannot be read: {e}"))?;
+        let pool_options = match backend {
+            // SQLite writes one transaction at a time whatever the pool; a few connections
+            // let reads go on beside the writer (WAL).
+            Backend::Sqlite => AnyPoolOptions::new()
+                .max_connections(4)
+                .after_connect(|conn, _| {
+                    Box::pin(async move {
+                        // WAL: readers never block the writer. synchronous=FULL: each commit is
+                        // fsynced before it returns, so an acknowledged write survives a kill -9
+                        // and a power cut too (NORMAL would survive the kill only).
+                        conn.execute(
+                            "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; \
+                         PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;",
+                        )
+                        .await?;
+                        Ok(())
+                    })
+                }),
+            Backend::Postgres => AnyPoolOptions::new().max_connections(16),
+        };
+        // One connection first, alone: the pool would report a refused connection only as
+        // a timeout.
+        AnyConnection::connect_with(&options)
+            .await
+            .map_err(|e| anyhow::anyhow!("cannot open the {} database: {e}", backend.name()))?
+            .close()
+            .await?;
+        let pool = pool_options
+            .acquire_timeout(Duration::from_secs(10))
+            .connect_with(options)
+            .await
+            .map_err(|e| anyhow::anyhow!("cannot open the {} database: {e}", backend.name()))?;
+        backend
+            .migrator()
+            .run(&pool)
+            .await
+            .map_err(|e| anyhow::anyhow!("cannot migrate the {} database: {e}", backend.name()))?;
+        Ok(Store { pool, backend })
+    }
+
+    /// Closes every connection (a SQLite file is checkpointed and released).
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+
+    /// Whether the database answers a trivial query.
+    pub(crate) async fn ping(&self) -> anyhow::Result<()> {
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
+    }
+
+    /// Creates an account; `Ok(None)` when the name is taken (in any case).
+    pub(crate) async fn create_account(
+        &self,
+        name: &str,
+        password_hash: &str,
+    ) -> anyhow::Result<Option<i64>> {
+        let inserted = sqlx::query(
+            "INSERT INTO accounts (name, name_key, password_hash, created_ms) \
+             VALUES ($1, $2, $3, $4) RETURNING id",
+        )
+        .bind(name)
+        .bind(name.to_ascii_lowercase())
+        .bind(password_hash)
+        .bind(now_ms())
+        .fetch_one(&self.pool)
+        .await;
+        match inserted {
+            Ok(row) => Ok(Some(row.try_get(0)?)),
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Ok(None),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// The account of that name (in any case), if any.
+    pub(crate) async fn login_of(&self, name: &str) -> anyhow::Result<Option<Login>> {
+        let row = sqlx::query("SELECT id, name, password_hash FROM accounts WHERE name_key = $1")
+            .bind(name.to_ascii_lowercase())
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|row| {
+            Ok(Login {
+                account_id: row.try_get(0)?,
+                name: row.try_get(1)?,
+                password_hash: row.try_get(2)?,
+            })
+        })
+        .transpose()
+    }
+
+    /// Stores a credential (by the hash of its secret) for an account.
+    pub(crate) async fn insert_credential(
+        &self,
+        secret_hash: &str,
+        account_id: i64,
+        kind: CredentialKind,
+        expires_ms: Option<i64>,
+    ) -> anyhow::Result<()> {
+        sqlx::query(
+            "INSERT INTO credentials (secret_hash, account_id, kind, created_ms, expires_ms) \
+             VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(secret_hash)
+        .bind(account_id)
+        .bind(kind.as_str())
+        .bind(now_ms())
+        .bind(expires_ms)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// The account an unexpired credential of that kind acts for.
+    pub(crate) async fn holder_of(
+        &self,
+        secret_hash: &str,
+        kind: CredentialKind,
+    ) -> anyhow::Result<Option<Holder>> {
+        let row = sqlx::query(
+            "SELECT a.id, a.name FROM credentials c JOIN accounts a ON a.id = c.account_id \
+             WHERE c.secret_hash = $1 AND c.kind = $2 \
+             AND (c.expires_ms IS NULL OR c.expires_ms > $3)",
+        )
+        .bind(secret_hash)
+        .bind(kind.as_str())
+        .bind(now_ms())
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|row| {
+            Ok(Holder {
+                account_id: row.try_get(0)?,
+                name: row.try_get(1)?,
+            })
+        })
+        .transpose()
+    }
+
+    /// Revokes a credential; whether one was there.
+    pub(crate) async fn delete_credential(
+        &self,
+        secret_hash: &str,
+        kind: CredentialKind,
+    ) -> anyhow::Result<bool> {
+        let done = sqlx::query("DELETE FROM credentials WHERE secret_hash = $1 AND kind = $2")
+            .bind(secret_hash)
+            .bind(kind.as_str())
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected() > 0)
+    }
+}

@@ -1,0 +1,775 @@
+//! The games' storage: the move pipeline's transaction and the deadline scheduler's claim.
+//!
+//! The rules are not here: a move is checked by a function the caller passes (the play
+//! layer's, once the game endpoints exist), called inside the transaction that stores it, so
+//! a move is acknowledged only once it is checked and committed.
+
+use std::fmt;
+
+use sqlx::any::AnyRow;
+use sqlx::{Any, Row as _, Transaction};
+use swapboard_play::TimeControl;
+
+use super::{Backend, Store, now_ms};
+
+/// Who sits in a seat of a new game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seat {
+    /// The account of this id.
+    Account(i64),
+    /// The AI at this level (1-8).
+    Ai(u8),
+    /// Nobody yet: an open seat.
+    Open,
+    /// Nobody yet: a seat kept for the account of this id, until it joins.
+    Invited(i64),
+}
+
+/// A two-player game to store, already started (its first position given).
+#[derive(Clone, Debug)]
+pub struct NewGame<'a> {
+    /// The game's id, unique.
+    pub id: &'a str,
+    /// The game's name (`swaptimum`, ...).
+    pub game: &'a str,
+    /// The board side.
+    pub size: u32,
+    /// The start position, as `spec/CONTRACT.md` writes it.
+    pub position: &'a str,
+    /// The seats, the first player's first.
+    pub seats: [Seat; 2],
+    /// The players' time.
+    pub clock: TimeControl,
+}
+
+/// Whether a game waits for players, is being played or has ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// A seat is still open.
+    Waiting,
+    /// Being played.
+    Playing,
+    /// Ended.
+    Finished,
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Termination {
+    /// By the rules (a win or a draw on the board).
+    Rules,
+    /// A player resigned.
+    Resigned,
+    /// A clock ran out.
+    Timeout,
+    /// Called off before the second move.
+    Aborted,
+}
+
+impl Status {
+    /// The status as stored and as the API writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Waiting => "waiting",
+            Status::Playing => "playing",
+            Status::Finished => "finished",
+        }
+    }
+
+    fn parse(text: &str) -> anyhow::Result<Status> {
+        [Status::Waiting, Status::Playing, Status::Finished]
+            .into_iter()
+            .find(|status| status.as_str() == text)
+            .ok_or_else(|| anyhow::anyhow!("games.status: unknown {text:?}"))
+    }
+}
+
+impl Termination {
+    /// The termination as stored and as the API writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Termination::Rules => "rules",
+            Termination::Resigned => "resigned",
+            Termination::Timeout => "timeout",
+            Termination::Aborted => "aborted",
+        }
+    }
+
+    fn parse(text: &str) -> anyhow::Result<Termination> {
+        [
+            Termination::Rules,
+            Termination::Resigned,
+            Termination::Timeout,
+            Termination::Aborted,
+        ]
+        .into_iter()
+        .find(|termination| termination.as_str() == text)
+        .ok_or_else(|| anyhow::anyhow!("games.termination: unknown {text:?}"))
+    }
+}
+
+/// How a finished game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Finish {
+    /// The seat that won, `None` for a draw.
+    pub winner_seat: Option<u8>,
+    /// Why it ended.
+    pub termination: Termination,
+}
+
+/// A game as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredGame {
+    /// The game's id.
+    pub id: String,
+    /// The game's name.
+    pub game: String,
+    /// The board side.
+    pub size: u32,
+    /// Waiting, playing or finished.
+    pub status: Status,
+    /// The number of moves played.
+    pub ply: u32,
+    /// The position now.
+    pub position: String,
+    /// How it ended, once finished.
+    pub finish: Option<Finish>,
+    /// The players' time.
+    pub clock: TimeControl,
+}
+
+/// Who sits in a seat of a stored game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatRow {
+    /// The seat's index (0: the first player).
+    pub seat: u8,
+    /// The account sitting there and its name.
+    pub account: Option<(i64, String)>,
+    /// The AI's level, for an AI seat.
+    pub ai_level: Option<u8>,
+    /// The account the seat is kept for, by id and name, until it joins.
+    pub invited: Option<(i64, String)>,
+}
+
+/// Why a join was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum JoinError {
+    /// No game of that id.
+    #[error("no such game")]
+    NoSuchGame,
+    /// The game waits for nobody: every seat is taken.
+    #[error("the game is {}: no seat is open", .0.as_str())]
+    Full(Status),
+    /// The joiner sits in the game already.
+    #[error("you sit in this game already")]
+    Seated,
+    /// The open seat is kept for another account.
+    #[error("this game is kept for another player")]
+    Invited,
+    /// The database failed.
+    #[error("storage: {0:#}")]
+    Storage(#[from] anyhow::Error),
+}
+
+impl From<sqlx::Error> for JoinError {
+    fn from(e: sqlx::Error) -> JoinError {
+        JoinError::Storage(e.into())
+    }
+}
+
+/// The game as the rules see it when a move comes.
+#[derive(Clone, Copy, Debug)]
+pub struct MoveRequest<'a> {
+    /// The position before the move.
+    pub position: &'a str,
+    /// The number of moves played so far.
+    pub ply: u32,
+    /// The seat of the player sending the move.
+    pub seat: u8,
+    /// The move's text.
+    pub text: &'a str,
+}
+
+/// What the rules made of an accepted move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Played {
+    /// The position after the move.
+    pub position: String,
+    /// Set when the move ends the game.
+    pub finish: Option<Finish>,
+    /// When the next player's clock runs out, in ms since the Unix epoch (`None`: no clock,
+    /// or the game is over).
+    pub deadline_ms: Option<i64>,
+}
+
+/// Why a move was not stored.
+#[derive(Debug)]
+pub enum MoveError<R> {
+    /// No game of that id.
+    NoSuchGame,
+    /// The game is not being played (still waiting, or finished).
+    NotPlaying(Status),
+    /// The game's ply is not the one the move was sent for (and it is not a retry of the
+    /// move stored there).
+    Stale {
+        /// The game's ply now.
+        ply: u32,
+    },
+    /// The rules refused the move.
+    Refused(R),
+    /// The database failed.
+    Storage(anyhow::Error),
+}
+
+impl<R: fmt::Display> fmt::Display for MoveError<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::NoSuchGame => f.write_str("no such game"),
+            MoveError::NotPlaying(status) => write!(f, "the game is {}", status.as_str()),
+            MoveError::Stale { ply } => write!(f, "the game is at ply {ply}"),
+            MoveError::Refused(refusal) => refusal.fmt(f),
+            MoveError::Storage(e) => write!(f, "storage: {e:#}"),
+        }
+    }
+}
+
+impl<R> From<sqlx::Error> for MoveError<R> {
+    fn from(e: sqlx::Error) -> MoveError<R> {
+        MoveError::Storage(e.into())
+    }
+}
+
+impl<R> From<anyhow::Error> for MoveError<R> {
+    fn from(e: anyhow::Error) -> MoveError<R> {
+        MoveError::Storage(e)
+    }
+}
+
+/// A move that is in the game after the call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Landed {
+    /// Played now.
+    Played(StoredGame),
+    /// The same player had sent the same move at the same ply before (a retry): nothing was
+    /// played again.
+    Repeated(StoredGame),
+}
+
+/// A due deadline this caller has claimed and must act on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Claim {
+    /// The game.
+    pub game_id: String,
+    /// The ply the deadline was set for: a move since makes it void.
+    pub ply: u32,
+}
+
+const GAME_COLUMNS: &str = "id, game, size, status, ply, position, winner_seat, termination, \
+                            clock_days, clock_initial_ms, clock_increment_ms";
+
+/// The columns a time control is stored in: days per move, initial and increment ms.
+fn clock_columns(clock: TimeControl) -> (Option<i64>, Option<i64>, Option<i64>) {
+    let ms = |value: u64| i64::try_from(value).ok();
+    match clock {
+        TimeControl::None => (None, None, None),
+        TimeControl::Correspondence { days_per_move } => {
+            (Some(i64::from(days_per_move)), None, None)
+        }
+        TimeControl::Live {
+            initial_ms,
+            increment_ms,
+        } => (None, ms(initial_ms), ms(increment_ms)),
+    }
+}
+
+fn clock_of_row(row: &AnyRow) -> anyhow::Result<TimeControl> {
+    let days: Option<i64> = row.try_get("clock_days")?;
+    let initial: Option<i64> = row.try_get("clock_initial_ms")?;
+    let increment: Option<i64> = row.try_get("clock_increment_ms")?;
+    let unsigned = |value: i64, column: &str| {
+        u64::try_from(value).map_err(|_| anyhow::anyhow!("games.{column}: {value} is negative"))
+    };
+    Ok(match (days, initial, increment) {
+        (Some(days), _, _) => TimeControl::Correspondence {
+            days_per_move: u32::try_from(days)
+                .map_err(|_| anyhow::anyhow!("games.clock_days: {days} is out of range"))?,
+        },
+        (None, Some(initial), Some(increment)) => TimeControl::Live {
+            initial_ms: unsigned(initial, "clock_initial_ms")?,
+            increment_ms: unsigned(increment, "clock_increment_ms")?,
+        },
+        _ => TimeControl::None,
+    })
+}
+
+fn named(row: &AnyRow, id: &str, name: &str) -> anyhow::Result<Option<(i64, String)>> {
+    let id: Option<i64> = row.try_get(id)?;
+    let name: Option<String> = row.try_get(name)?;
+    Ok(id.zip(name))
+}
+
+fn number<T: TryFrom<i64>>(row: &AnyRow, column: &str) -> anyhow::Result<T> {
+    let value: i64 = row.try_get(column)?;
+    T::try_from(value).map_err(|_| anyhow::anyhow!("games.{column}: {value} is out of range"))
+}
+
+fn game_of_row(row: &AnyRow) -> anyhow::Result<StoredGame> {
+    let termination: Option<String> = row.try_get("termination")?;
+    let winner: Option<i64> = row.try_get("winner_seat")?;
+    let finish = termination
+        .map(|text| -> anyhow::Result<Finish> {
+            Ok(Finish {
+                winner_seat: winner.map(u8::try_from).transpose()?,
+                termination: Termination::parse(&text)?,
+            })
+        })
+        .transpose()?;
+    Ok(StoredGame {
+        id: row.try_get("id")?,
+        game: row.try_get("game")?,
+        size: number(row, "size")?,
+        status: Status::parse(&row.try_get::<String, _>("status")?)?,
+        ply: number(row, "ply")?,
+        position: row.try_get("position")?,
+        finish,
+        clock: clock_of_row(row)?,
+    })
+}
+
+impl Store {
+    /// Opens a write transaction. On SQLite it takes the write lock at once (`BEGIN
+    /// IMMEDIATE`): a transaction that read first and wrote later could otherwise fail on a
+    /// snapshot another writer made stale, without waiting.
+    async fn begin_write(&self) -> sqlx::Result<Transaction<'static, Any>> {
+        match self.backend {
+            Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await,
+            Backend::Postgres => self.pool.begin().await,
+        }
+    }
+
+    /// Stores a new game and its seats.
+    pub async fn create_game(&self, new: &NewGame<'_>) -> anyhow::Result<()> {
+        let now = now_ms();
+        let waiting = new
+            .seats
+            .iter()
+            .any(|seat| matches!(seat, Seat::Open | Seat::Invited(_)));
+        let status = if waiting {
+            Status::Waiting
+        } else {
+            Status::Playing
+        };
+        let (days, initial, increment) = clock_columns(new.clock);
+        let mut tx = self.begin_write().await?;
+        sqlx::query(
+            "INSERT INTO games (id, game, size, status, ply, position, created_ms, updated_ms, \
+             clock_days, clock_initial_ms, clock_increment_ms) \
+             VALUES ($1, $2, $3, $4, 0, $5, $6, $6, $7, $8, $9)",
+        )
+        .bind(new.id)
+        .bind(new.game)
+        .bind(i64::from(new.size))
+        .bind(status.as_str())
+        .bind(new.position)
+        .bind(now)
+        .bind(days)
+        .bind(initial)
+        .bind(increment)
+        .execute(&mut *tx)
+        .await?;
+        for (index, seat) in (0i64..).zip(new.seats) {
+            let (account, ai, invited) = match seat {
+                Seat::Account(id) => (Some(id), None, None),
+                Seat::Ai(level) => (None, Some(i64::from(level)), None),
+                Seat::Open => (None, None, None),
+                Seat::Invited(id) => (None, None, Some(id)),
+            };
+            sqlx::query(
+                "INSERT INTO seats (game_id, seat, account_id, ai_level, invited_id) \
+                 VALUES ($1, $2, $3, $4, $5)",
+            )
+            .bind(new.id)
+            .bind(index)
+            .bind(account)
+            .bind(ai)
+            .bind(invited)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// The game of that id.
+    pub async fn game(&self, id: &str) -> anyhow::Result<Option<StoredGame>> {
+        let row = sqlx::query(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1"))
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.as_ref().map(game_of_row).transpose()
+    }
+
+    /// The seats of a game, in order, with the names of the accounts in them.
+    pub async fn seats(&self, id: &str) -> anyhow::Result<Vec<SeatRow>> {
+        let rows = sqlx::query(
+            "SELECT s.seat, s.account_id, a.name AS account_name, s.ai_level, s.invited_id, \
+             i.name AS invited_name FROM seats s \
+             LEFT JOIN accounts a ON a.id = s.account_id \
+             LEFT JOIN accounts i ON i.id = s.invited_id \
+             WHERE s.game_id = $1 ORDER BY s.seat",
+        )
+        .bind(id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                let ai: Option<i64> = row.try_get("ai_level")?;
+                Ok(SeatRow {
+                    seat: number(row, "seat")?,
+                    account: named(row, "account_id", "account_name")?,
+                    ai_level: ai.map(u8::try_from).transpose()?,
+                    invited: named(row, "invited_id", "invited_name")?,
+                })
+            })
+            .collect()
+    }
+
+    /// Seats `account_id` in the first empty seat of a waiting game that is open to it (open
+    /// to anyone, or kept for it); the game starts once no seat is empty. Two joiners racing
+    /// for one seat: the row update's condition lets exactly one in.
+    pub async fn join(&self, id: &str, account_id: i64) -> Result<StoredGame, JoinError> {
+        let mut tx = self.begin_write().await?;
+        let lock = match self.backend {
+            Backend::Postgres => " FOR UPDATE",
+            Backend::Sqlite => "",
+        };
+        let row = sqlx::query(&format!(
+            "SELECT {GAME_COLUMNS} FROM games WHERE id = $1{lock}"
+        ))
+        .bind(id)
+        .fetch_optional(&mut *tx)
+        .await?
+        .ok_or(JoinError::NoSuchGame)?;
+        let game = game_of_row(&row)?;
+        if game.status != Status::Waiting {
+            return Err(JoinError::Full(game.status));
+        }
+        let seated = sqlx::query("SELECT 1 FROM seats WHERE game_id = $1 AND account_id = $2")
+            .bind(id)
+            .bind(account_id)
+            .fetch_optional(&mut *tx)
+            .await?;
+        if seated.is_some() {
+            return Err(JoinError::Seated);
+        }
+        let taken = sqlx::query(
+            "UPDATE seats SET account_id = $1, invited_id = NULL WHERE game_id = $2 AND seat = \
+             (SELECT MIN(seat) FROM seats WHERE game_id = $2 AND account_id IS NULL \
+              AND ai_level IS NULL AND (invited_id IS NULL OR invited_id = $1))",
+        )
+        .bind(account_id)
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        if taken.rows_affected() != 1 {
+            return Err(JoinError::Invited);
+        }
+        let empty = sqlx::query(
+            "SELECT 1 FROM seats WHERE game_id = $1 AND account_id IS NULL AND ai_level IS NULL",
+        )
+        .bind(id)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let status = if empty.is_some() {
+            Status::Waiting
+        } else {
+            Status::Playing
+        };
+        sqlx::query("UPDATE games SET status = $1, updated_ms = $2 WHERE id = $3")
+            .bind(status.as_str())
+            .bind(now_ms())
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(StoredGame { status, ..game })
+    }
+
+    /// Ends a game being played at the request of the player in `seat`: before the second
+    /// move it is aborted (no winner), after it resigned (the other seat wins). Refused as
+    /// [`MoveError::NoSuchGame`] or [`MoveError::NotPlaying`]: the rules have no say.
+    pub async fn resign(
+        &self,
+        id: &str,
+        seat: u8,
+    ) -> Result<StoredGame, MoveError<std::convert::Infallible>> {
+        let mut tx = self.begin_write().await?;
+        let lock = match self.backend {
+            Backend::Postgres => " FOR UPDATE",
+            Backend::Sqlite => "",
+        };
+        let row = sqlx::query(&format!(
+            "SELECT {GAME_COLUMNS} FROM games WHERE id = $1{lock}"
+        ))
+        .bind(id)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some(row) = row else {
+            return Err(MoveError::NoSuchGame);
+        };
+        let game = game_of_row(&row)?;
+        if game.status != Status::Playing {
+            return Err(MoveError::NotPlaying(game.status));
+        }
+        let finish = if game.ply < 2 {
+            Finish {
+                winner_seat: None,
+                termination: Termination::Aborted,
+            }
+        } else {
+            Finish {
+                winner_seat: Some(1 - seat.min(1)),
+                termination: Termination::Resigned,
+            }
+        };
+        sqlx::query(
+            "UPDATE games SET status = 'finished', winner_seat = $1, termination = $2, \
+             updated_ms = $3 WHERE id = $4",
+        )
+        .bind(finish.winner_seat.map(i64::from))
+        .bind(finish.termination.as_str())
+        .bind(now_ms())
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query("DELETE FROM deadlines WHERE game_id = $1")
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(StoredGame {
+            status: Status::Finished,
+            finish: Some(finish),
+            ..game
+        })
+    }
+
+    /// The games being played in which the account sits, with its seat in each, oldest
+    /// first.
+    pub async fn playing(&self, account_id: i64) -> anyhow::Result<Vec<(StoredGame, u8)>> {
+        let columns = GAME_COLUMNS
+            .split(", ")
+            .map(|column| format!("g.{}", column.trim()))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let rows = sqlx::query(&format!(
+            "SELECT {columns}, s.seat FROM games g JOIN seats s ON s.game_id = g.id \
+             WHERE s.account_id = $1 AND g.status = 'playing' ORDER BY g.created_ms, g.id"
+        ))
+        .bind(account_id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| Ok((game_of_row(row)?, number(row, "seat")?)))
+            .collect()
+    }
+
+    /// The moves of a game, in order.
+    pub async fn moves(&self, id: &str) -> anyhow::Result<Vec<String>> {
+        let rows = sqlx::query("SELECT move FROM moves WHERE game_id = $1 ORDER BY ply")
+            .bind(id)
+            .fetch_all(&self.pool)
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|row| row.try_get(0))
+            .collect::<Result<_, _>>()?)
+    }
+
+    /// The move pipeline: in one transaction, checks that the game is being played at
+    /// `ply`, asks `rules` about the move, stores it at `ply` with the new position (and the
+    /// next deadline), and commits; only then does it return. Two requests racing for one
+    /// ply land exactly once: the game's row is locked (PostgreSQL) or the database's writer
+    /// is (SQLite), and the moves' primary key `(game_id, ply)` would refuse a second row
+    /// anyway. The same seat sending again the move stored at `ply` gets
+    /// [`Landed::Repeated`] and nothing is played twice.
+    pub async fn play_move<R>(
+        &self,
+        game_id: &str,
+        ply: u32,
+        seat: u8,
+        text: &str,
+        rules: impl FnOnce(MoveRequest<'_>) -> Result<Played, R>,
+    ) -> Result<Landed, MoveError<R>> {
+        let mut tx = self.begin_write().await?;
+        let lock = match self.backend {
+            Backend::Postgres => " FOR UPDATE",
+            Backend::Sqlite => "",
+        };
+        let row = sqlx::query(&format!(
+            "SELECT {GAME_COLUMNS} FROM games WHERE id = $1{lock}"
+        ))
+        .bind(game_id)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some(row) = row else {
+            return Err(MoveError::NoSuchGame);
+        };
+        let game = game_of_row(&row)?;
+        if game.ply != ply {
+            let stored =
+                sqlx::query("SELECT seat, move FROM moves WHERE game_id = $1 AND ply = $2")
+                    .bind(game_id)
+                    .bind(i64::from(ply))
+                    .fetch_optional(&mut *tx)
+                    .await?;
+            if let Some(stored) = stored {
+                let same_seat = stored.try_get::<i64, _>(0)? == i64::from(seat);
+                if same_seat && stored.try_get::<String, _>(1)? == text {
+                    return Ok(Landed::Repeated(game));
+                }
+            }
+            return Err(MoveError::Stale { ply: game.ply });
+        }
+        if game.status != Status::Playing {
+            return Err(MoveError::NotPlaying(game.status));
+        }
+        let request = MoveRequest {
+            position: &game.position,
+            ply,
+            seat,
+            text,
+        };
+        let played = rules(request).map_err(MoveError::Refused)?;
+        let now = now_ms();
+        let inserted = sqlx::query(
+            "INSERT INTO moves (game_id, ply, seat, move, played_ms) VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(game_id)
+        .bind(i64::from(ply))
+        .bind(i64::from(seat))
+        .bind(text)
+        .bind(now)
+        .execute(&mut *tx)
+        .await;
+        match inserted {
+            // The locks above keep a second writer out; should one get here all the same,
+            // the key refuses its row and it lost the race.
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
+                return Err(MoveError::Stale { ply: ply + 1 });
+            }
+            inserted => inserted?,
+        };
+        let next_ply = ply + 1;
+        let status = if played.finish.is_some() {
+            Status::Finished
+        } else {
+            Status::Playing
+        };
+        let updated = sqlx::query(
+            "UPDATE games SET ply = $1, position = $2, status = $3, winner_seat = $4, \
+             termination = $5, updated_ms = $6 WHERE id = $7 AND ply = $8",
+        )
+        .bind(i64::from(next_ply))
+        .bind(&played.position)
+        .bind(status.as_str())
+        .bind(played.finish.and_then(|f| f.winner_seat).map(i64::from))
+        .bind(played.finish.map(|f| f.termination.as_str()))
+        .bind(now)
+        .bind(game_id)
+        .bind(i64::from(ply))
+        .execute(&mut *tx)
+        .await?;
+        if updated.rows_affected() != 1 {
+            return Err(MoveError::Stale { ply: game.ply });
+        }
+        match played.deadline_ms.filter(|_| played.finish.is_none()) {
+            Some(due) => {
+                sqlx::query(
+                    "INSERT INTO deadlines (game_id, ply, due_ms, claimed_until_ms) \
+                     VALUES ($1, $2, $3, NULL) ON CONFLICT (game_id) DO UPDATE \
+                     SET ply = excluded.ply, due_ms = excluded.due_ms, claimed_until_ms = NULL",
+                )
+                .bind(game_id)
+                .bind(i64::from(next_ply))
+                .bind(due)
+                .execute(&mut *tx)
+                .await?;
+            }
+            None => {
+                sqlx::query("DELETE FROM deadlines WHERE game_id = $1")
+                    .bind(game_id)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+        }
+        tx.commit().await?;
+        Ok(Landed::Played(StoredGame {
+            status,
+            ply: next_ply,
+            position: played.position,
+            finish: played.finish,
+            ..game
+        }))
+    }
+
+    /// The scheduler's claim: marks up to `limit` deadlines due at `now_ms` as this caller's
+    /// until `lease_until_ms` and returns them. Claims never overlap, on any number of
+    /// instances: PostgreSQL skips the rows another claimer holds (`FOR UPDATE SKIP
+    /// LOCKED`); SQLite runs one write at a time. A claim not acted on (its instance died)
+    /// is due again once its lease has passed.
+    pub async fn claim_due_deadlines(
+        &self,
+        now_ms: i64,
+        lease_until_ms: i64,
+        limit: u32,
+    ) -> anyhow::Result<Vec<Claim>> {
+        let skip_locked = match self.backend {
+            Backend::Postgres => " FOR UPDATE SKIP LOCKED",
+            Backend::Sqlite => "",
+        };
+        let rows = sqlx::query(&format!(
+            "UPDATE deadlines SET claimed_until_ms = $1 WHERE game_id IN \
+             (SELECT game_id FROM deadlines WHERE due_ms <= $2 \
+              AND (claimed_until_ms IS NULL OR claimed_until_ms <= $2) \
+              ORDER BY due_ms LIMIT $3{skip_locked}) \
+             RETURNING game_id, ply"
+        ))
+        .bind(lease_until_ms)
+        .bind(now_ms)
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                Ok(Claim {
+                    game_id: row.try_get("game_id")?,
+                    ply: number(row, "ply")?,
+                })
+            })
+            .collect()
+    }
+
+    /// Ends a claimed game on time, if it is still at the claim's ply and being played: the
+    /// winner is the seat `winner` names (the rules decide who that is). Whether it ended.
+    pub async fn end_on_time(&self, claim: &Claim, winner: Option<u8>) -> anyhow::Result<bool> {
+        let mut tx = self.begin_write().await?;
+        let ended = sqlx::query(
+            "UPDATE games SET status = 'finished', termination = 'timeout', winner_seat = $1, \
+             updated_ms = $2 WHERE id = $3 AND ply = $4 AND status = 'playing'",
+        )
+        .bind(winner.map(i64::from))
+        .bind(now_ms())
+        .bind(&claim.game_id)
+        .bind(i64::from(claim.ply))
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query("DELETE FROM deadlines WHERE game_id = $1 AND ply = $2")
+            .bind(&claim.game_id)
+            .bind(i64::from(claim.ply))
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(ended.rows_affected() == 1)
+    }
+}

@@ -1,0 +1,220 @@
+//! What the server's tests share: a fresh database of each backend, a server started on a
+//! free port of 127.0.0.1, and a small JSON client.
+
+#![allow(dead_code, unreachable_pub)] // each test file uses its own part
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use reqwest::{Method, StatusCode};
+use serde_json::Value;
+use sqlx::Connection as _;
+use swapboard_server::{Limits, ServeOptions, Server};
+
+/// A database of one backend that lives as long as the test.
+pub struct TestDb {
+    pub url: String,
+    cleanup: Cleanup,
+}
+
+enum Cleanup {
+    Dir(PathBuf),
+    Database { admin_url: String, name: String },
+}
+
+/// A name no other test of this run or another run uses.
+fn unique(prefix: &str) -> String {
+    static COUNTER: AtomicU32 = AtomicU32::new(0);
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos();
+    format!(
+        "{prefix}_{}_{}_{nanos}",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    )
+}
+
+impl TestDb {
+    /// A SQLite file in a new temporary folder.
+    pub fn sqlite() -> TestDb {
+        let dir = std::env::temp_dir().join(unique("swapboard_server_test"));
+        std::fs::create_dir_all(&dir).unwrap();
+        let url = format!("sqlite://{}?mode=rwc", dir.join("swapboard.db").display());
+        TestDb {
+            url,
+            cleanup: Cleanup::Dir(dir),
+        }
+    }
+
+    /// A new database on the PostgreSQL server of `SWAPBOARD_TEST_PG` (default: the local
+    /// one). A server that cannot be reached fails the test: it is never skipped.
+    pub async fn postgres() -> TestDb {
+        let admin_url = std::env::var("SWAPBOARD_TEST_PG")
+            .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".to_owned());
+        let name = unique("swapboard_test");
+        let mut admin = sqlx::PgConnection::connect(&admin_url)
+            .await
+            .unwrap_or_else(|e| {
+                panic!(
+                    "PostgreSQL is needed by this test and cannot be reached at {admin_url} \
+                 (set SWAPBOARD_TEST_PG, or start it: pg_ctlcluster --skip-systemctl-redirect \
+                 $(ls /etc/postgresql) main start): {e}"
+                )
+            });
+        let create = format!("CREATE DATABASE {name}");
+        sqlx::raw_sql(&create).execute(&mut admin).await.unwrap();
+        admin.close().await.unwrap();
+        let (server, _) = admin_url
+            .rsplit_once('/')
+            .expect("a PostgreSQL URL ends with /DATABASE");
+        TestDb {
+            url: format!("{server}/{name}"),
+            cleanup: Cleanup::Database { admin_url, name },
+        }
+    }
+
+    /// Removes the database (call at the end of the test, after the server stopped).
+    pub async fn drop_it(self) {
+        match self.cleanup {
+            Cleanup::Dir(dir) => std::fs::remove_dir_all(dir).unwrap(),
+            Cleanup::Database { admin_url, name } => {
+                let mut admin = sqlx::PgConnection::connect(&admin_url).await.unwrap();
+                let drop = format!("DROP DATABASE {name} WITH (FORCE)");
+                sqlx::raw_sql(&drop).execute(&mut admin).await.unwrap();
+            }
+        }
+    }
+}
+
+/// Starts a server on a free port of 127.0.0.1 on `db`.
+pub async fn start(db: &TestDb, limits: Limits) -> Server {
+    let options = ServeOptions {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        database: Some(db.url.clone()),
+        behind_tls: false,
+        limits,
+    };
+    Server::start(&options).await.unwrap()
+}
+
+/// Limits no test of the contract reaches.
+pub fn generous() -> Limits {
+    let plenty = swapboard_server::Rate::new(100_000, std::time::Duration::from_secs(1));
+    Limits {
+        login_per_name: plenty,
+        login_per_address: plenty,
+        signup_per_address: plenty,
+        writes_per_address: plenty,
+        request_time: std::time::Duration::from_secs(60),
+    }
+}
+
+/// An answer: status, headers and the body read as JSON (`Null` when it is not JSON).
+pub struct Answer {
+    pub status: StatusCode,
+    pub headers: reqwest::header::HeaderMap,
+    pub text: String,
+    pub json: Value,
+}
+
+impl Answer {
+    /// The error code of an error answer.
+    pub fn code(&self) -> &str {
+        self.json["error"]["code"].as_str().unwrap_or("")
+    }
+
+    /// The error message of an error answer.
+    pub fn message(&self) -> &str {
+        self.json["error"]["message"].as_str().unwrap_or("")
+    }
+
+    /// Asserts an error answer of this status and code.
+    pub fn assert_error(&self, status: u16, code: &str) {
+        assert_eq!(self.status.as_u16(), status, "{}", self.text);
+        assert_eq!(self.code(), code, "{}", self.text);
+        assert!(!self.message().is_empty(), "{}", self.text);
+    }
+}
+
+/// A client of one server.
+pub struct Client {
+    base: String,
+    http: reqwest::Client,
+}
+
+impl Client {
+    pub fn new(server: &Server) -> Client {
+        Client {
+            base: format!("http://{}", server.addr()),
+            http: reqwest::Client::new(),
+        }
+    }
+
+    /// Sends a request with these headers and this raw body (JSON when it parses as JSON).
+    pub async fn send(
+        &self,
+        method: Method,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: Option<&str>,
+    ) -> Answer {
+        let mut request = self.http.request(method, format!("{}{path}", self.base));
+        for &(name, value) in headers {
+            request = request.header(name, value);
+        }
+        if let Some(body) = body {
+            request = request.body(body.to_owned());
+        }
+        let response = request.send().await.unwrap();
+        let status = response.status();
+        let headers = response.headers().clone();
+        let text = response.text().await.unwrap();
+        let json = serde_json::from_str(&text).unwrap_or(Value::Null);
+        Answer {
+            status,
+            headers,
+            text,
+            json,
+        }
+    }
+
+    /// POSTs a JSON body.
+    pub async fn post(&self, path: &str, body: &Value, headers: &[(&str, &str)]) -> Answer {
+        let mut all = vec![("content-type", "application/json")];
+        all.extend_from_slice(headers);
+        self.send(Method::POST, path, &all, Some(&body.to_string()))
+            .await
+    }
+
+    /// GETs a path.
+    pub async fn get(&self, path: &str, headers: &[(&str, &str)]) -> Answer {
+        self.send(Method::GET, path, headers, None).await
+    }
+
+    /// DELETEs a path.
+    pub async fn delete(&self, path: &str, headers: &[(&str, &str)]) -> Answer {
+        self.send(Method::DELETE, path, headers, None).await
+    }
+}
+
+/// Runs a test body on a fresh SQLite file, then on a fresh PostgreSQL database.
+pub async fn on_both<F, Fut>(body: F)
+where
+    F: Fn(TestDb) -> Fut,
+    Fut: Future<Output = TestDb>,
+{
+    body(TestDb::sqlite()).await.drop_it().await;
+    body(TestDb::postgres().await).await.drop_it().await;
+}
+
+/// Signs an account up with these credentials and returns a new bearer token of it.
+pub async fn sign_up_and_token(client: &Client, credentials: &Value) -> String {
+    let created = client.post("/api/accounts", credentials, &[]).await;
+    assert_eq!(created.status, 201, "{}", created.text);
+    let token = client.post("/api/tokens", credentials, &[]).await;
+    assert_eq!(token.status, 201, "{}", token.text);
+    token.json["token"].as_str().unwrap().to_owned()
+}

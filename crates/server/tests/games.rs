@@ -1,0 +1,500 @@
+//! The two-player games of the API contract over real HTTP, on a real SQLite file and a real
+//! PostgreSQL database: creating, joining, watching and moving, with who may do what.
+
+mod common;
+
+use common::{Answer, Client, TestDb, generous, on_both, sign_up_and_token, start};
+use serde_json::{Value, json};
+use swapboard_play::AnyPosition;
+
+fn account(name: &str) -> Value {
+    json!({"name": name, "password": "correct horse"})
+}
+
+fn auth(bearer: &str) -> [(&str, &str); 1] {
+    [("authorization", bearer)]
+}
+
+async fn create(client: &Client, bearer: &str, body: Value) -> Value {
+    let created = client.post("/api/games", &body, &auth(bearer)).await;
+    assert_eq!(created.status, 201, "{}", created.text);
+    created.json
+}
+
+async fn send(client: &Client, path: &str, bearer: &str, text: &str, ply: u32) -> Answer {
+    let body = json!({"move": text, "ply": ply});
+    client.post(path, &body, &auth(bearer)).await
+}
+
+async fn creation(db: TestDb) -> TestDb {
+    let server = start(&db, generous()).await;
+    let client = Client::new(&server);
+    let ann = format!(
+        "Bearer {}",
+        sign_up_and_token(&client, &account("ann")).await
+    );
+    let bob = format!(
+        "Bearer {}",
+        sign_up_and_token(&client, &account("bob")).await
+    );
+    let cat = format!(
+        "Bearer {}",
+        sign_up_and_token(&client, &account("cat")).await
+    );
+
+    let unauthenticated = client
+        .post(
+            "/api/games",
+            &json!({"game": "flipstop", "opponent": "open"}),
+            &[],
+        )
+        .await;
+    unauthenticated.assert_error(401, "unauthenticated");
+    for (body, field) in [
+        (json!({"game": "chess", "opponent": "open"}), "game"),
+        (
+            json!({"game": "flipstop", "size": 99, "opponent": "open"}),
+            "size",
+        ),
+        (
+            json!({"game": "flipstop", "size": -1, "opponent": "open"}),
+            "size",
+        ),
+        (
+            json!({"game": "rapid-transit", "size": 5, "opponent": "open"}),
+            "size",
+        ),
+        (json!({"game": "flipstop", "opponent": "ai:9"}), "ai:9"),
+        (
+            json!({"game": "flipstop", "opponent": "open", "colour": "blue"}),
+            "blue",
+        ),
+        (
+            json!({"game": "flipstop", "opponent": "open", "clock": {"days_per_move": 0}}),
+            "days_per_move",
+        ),
+        (
+            json!({"game": "flipstop", "opponent": "open", "clock": {"initial_s": 0, "increment_s": 0}}),
+            "initial_s",
+        ),
+        (
+            json!({"game": "flipstop", "opponent": "user:ann"}),
+            "yourself",
+        ),
+        (
+            json!({"game": "flipstop", "opponent": "open", "extra": 1}),
+            "extra",
+        ),
+    ] {
+        let refused = client.post("/api/games", &body, &auth(&ann)).await;
+        refused.assert_error(400, "bad_request");
+        assert!(
+            refused.message().contains(field),
+            "{body}: {}",
+            refused.text
+        );
+    }
+    let nobody = client
+        .post(
+            "/api/games",
+            &json!({"game": "flipstop", "opponent": "user:nobody"}),
+            &auth(&ann),
+        )
+        .await;
+    nobody.assert_error(404, "not_found");
+
+    // The default size, a random colour, no clock; the AI's seat is filled at once.
+    let ai = create(
+        &client,
+        &ann,
+        json!({"game": "swaptimum", "opponent": "ai:3"}),
+    )
+    .await;
+    assert_eq!(ai["status"], "playing");
+    assert_eq!(ai["ply"], 0);
+    assert_eq!(ai["moves"], json!([]));
+    assert_eq!(ai["clock"], Value::Null);
+    assert_eq!(ai["result"], Value::Null);
+    let names: Vec<&str> = ai["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        names == ["ann", "ai:3"] || names == ["ai:3", "ann"],
+        "{names:?}"
+    );
+    let start: AnyPosition = ai["position"].as_str().unwrap().parse().unwrap();
+    assert_eq!(ai["size"].as_u64().unwrap() as usize, start.size());
+
+    // Open to anyone: waits, then the first joiner plays.
+    let open = create(
+        &client,
+        &ann,
+        json!({"game": "flipstop", "size": 5, "opponent": "open", "colour": "second",
+               "clock": {"initial_s": 300, "increment_s": 3}}),
+    )
+    .await;
+    let id = open["id"].as_str().unwrap();
+    assert_eq!(open["status"], "waiting");
+    assert_eq!(open["clock"], json!({"initial_s": 300, "increment_s": 3}));
+    assert_eq!(
+        open["players"][0],
+        json!({"name": null, "colour": "R", "seated": false})
+    );
+    assert_eq!(open["players"][1]["name"], "ann");
+    assert_eq!(open["players"][1]["colour"], "B");
+    assert_eq!(open["to_move"], Value::Null);
+    let early = client
+        .post(
+            &format!("/api/games/{id}/moves"),
+            &json!({"move": "c3", "ply": 0}),
+            &auth(&ann),
+        )
+        .await;
+    early.assert_error(409, "conflict");
+    let join = format!("/api/games/{id}/join");
+    client
+        .post(&join, &json!({}), &auth(&ann))
+        .await
+        .assert_error(409, "conflict");
+    client
+        .post(&join, &json!({}), &[])
+        .await
+        .assert_error(401, "unauthenticated");
+    let joined = client.post(&join, &json!({}), &auth(&bob)).await;
+    assert_eq!(joined.status, 200, "{}", joined.text);
+    assert_eq!(joined.json["status"], "playing");
+    assert_eq!(joined.json["players"][0]["name"], "bob");
+    assert_eq!(joined.json["to_move"], "bob");
+    client
+        .post(&join, &json!({}), &auth(&cat))
+        .await
+        .assert_error(409, "conflict");
+    let watched = client.get(&format!("/api/games/{id}"), &[]).await;
+    assert_eq!(watched.status, 200);
+    assert_eq!(watched.json, joined.json);
+
+    // Kept for bob: nobody else may take the seat.
+    let invite = create(
+        &client,
+        &ann,
+        json!({"game": "scware", "opponent": "user:bob", "colour": "first", "clock": {"days_per_move": 3}}),
+    )
+    .await;
+    assert_eq!(invite["status"], "waiting");
+    assert_eq!(invite["players"][1]["name"], "bob");
+    assert_eq!(invite["players"][1]["seated"], false);
+    assert_eq!(invite["clock"], json!({"days_per_move": 3}));
+    let join = format!("/api/games/{}/join", invite["id"].as_str().unwrap());
+    client
+        .post(&join, &json!({}), &auth(&cat))
+        .await
+        .assert_error(403, "forbidden");
+    let joined = client.post(&join, &json!({}), &auth(&bob)).await;
+    assert_eq!(joined.status, 200, "{}", joined.text);
+    assert_eq!(joined.json["status"], "playing");
+    assert_eq!(joined.json["players"][1]["seated"], true);
+
+    client
+        .get("/api/games/nope", &[])
+        .await
+        .assert_error(404, "not_found");
+    client
+        .post("/api/games/nope/join", &json!({}), &auth(&cat))
+        .await
+        .assert_error(404, "not_found");
+    server.stop().await.unwrap();
+    db
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn games_are_created_joined_and_watched() {
+    on_both(creation).await;
+}
+
+async fn moves(db: TestDb) -> TestDb {
+    let server = start(&db, generous()).await;
+    let client = Client::new(&server);
+    let ann = format!(
+        "Bearer {}",
+        sign_up_and_token(&client, &account("ann")).await
+    );
+    let bob = format!(
+        "Bearer {}",
+        sign_up_and_token(&client, &account("bob")).await
+    );
+    let cat = format!(
+        "Bearer {}",
+        sign_up_and_token(&client, &account("cat")).await
+    );
+    let game = create(
+        &client,
+        &ann,
+        json!({"game": "flipstop", "size": 5, "opponent": "user:bob", "colour": "first"}),
+    )
+    .await;
+    let id = game["id"].as_str().unwrap();
+    let join = client
+        .post(&format!("/api/games/{id}/join"), &json!({}), &auth(&bob))
+        .await;
+    assert_eq!(join.status, 200, "{}", join.text);
+    let path = format!("/api/games/{id}/moves");
+
+    send(&client, &path, &cat, "c3", 0)
+        .await
+        .assert_error(403, "forbidden");
+    client
+        .post(&path, &json!({"move": "c3", "ply": 0}), &[])
+        .await
+        .assert_error(401, "unauthenticated");
+    send(&client, &path, &bob, "c3", 0)
+        .await
+        .assert_error(403, "not_your_turn");
+    let unreadable = send(&client, &path, &ann, "z9", 0).await;
+    unreadable.assert_error(422, "illegal_move");
+    assert_eq!(unreadable.json["error"]["rule"], "unreadable");
+    client
+        .post(&path, &json!({"move": "c3", "ply": -1}), &auth(&ann))
+        .await
+        .assert_error(400, "bad_request");
+
+    let played = send(&client, &path, &ann, "C3", 0).await;
+    assert_eq!(played.status, 200, "{}", played.text);
+    assert_eq!(played.json["ply"], 1);
+    assert_eq!(played.json["moves"], json!(["c3"]));
+    assert_eq!(played.json["to_move"], "bob");
+    // A retry of the stored move answers the game as it is; nothing is played twice.
+    let retry = send(&client, &path, &ann, "c3", 0).await;
+    assert_eq!(retry.status, 200, "{}", retry.text);
+    assert_eq!(retry.json, played.json);
+    // Another move at a ply gone by is stale, whoever sends it.
+    send(&client, &path, &bob, "d4", 0)
+        .await
+        .assert_error(409, "conflict");
+    send(&client, &path, &ann, "d4", 0)
+        .await
+        .assert_error(409, "conflict");
+    send(&client, &path, &bob, "d4", 7)
+        .await
+        .assert_error(409, "conflict");
+    let taken = send(&client, &path, &bob, "c3", 1).await;
+    taken.assert_error(422, "illegal_move");
+    assert_eq!(taken.json["error"]["rule"], "occupied");
+
+    // Played to its end: the first legal move each turn, by whoever's turn it is.
+    let mut game = played.json;
+    while game["status"] == "playing" {
+        let position: AnyPosition = game["position"].as_str().unwrap().parse().unwrap();
+        let next = position.legal_moves(usize::MAX).unwrap()[0].clone();
+        let bearer = if game["to_move"] == "ann" { &ann } else { &bob };
+        let ply = u32::try_from(game["ply"].as_u64().unwrap()).unwrap();
+        let answer = send(&client, &path, bearer, &next, ply).await;
+        assert_eq!(answer.status, 200, "{}", answer.text);
+        game = answer.json;
+        assert!(game["ply"].as_u64().unwrap() < 200, "the game does not end");
+    }
+    let position: AnyPosition = game["position"].as_str().unwrap().parse().unwrap();
+    let outcome = position.outcome().expect("a finished game has an outcome");
+    let winner = outcome.winner().map(|p| ["ann", "bob"][p.index()]);
+    assert_eq!(
+        game["result"],
+        json!({"winner": winner, "termination": "rules"})
+    );
+    assert_eq!(game["to_move"], Value::Null);
+    assert_eq!(
+        game["moves"].as_array().unwrap().len() as u64,
+        game["ply"].as_u64().unwrap()
+    );
+    let ply = u32::try_from(game["ply"].as_u64().unwrap()).unwrap();
+    send(&client, &path, &ann, "a1", ply)
+        .await
+        .assert_error(409, "conflict");
+    let watched = client.get(&format!("/api/games/{id}"), &[]).await;
+    assert_eq!(watched.json, game);
+    server.stop().await.unwrap();
+    db
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn moves_follow_the_rules_the_turn_and_the_ply() {
+    on_both(moves).await;
+}
+
+/// A game of flipstop on side 5, ann first, bob joined.
+async fn ann_against_bob(client: &Client, ann: &str, bob: &str) -> String {
+    let game = create(
+        client,
+        ann,
+        json!({"game": "flipstop", "size": 5, "opponent": "user:bob", "colour": "first"}),
+    )
+    .await;
+    let id = game["id"].as_str().unwrap().to_owned();
+    let join = client
+        .post(&format!("/api/games/{id}/join"), &json!({}), &auth(bob))
+        .await;
+    assert_eq!(join.status, 200, "{}", join.text);
+    id
+}
+
+async fn turn_ids(client: &Client, bearer: &str) -> Vec<String> {
+    let turn = client.get("/api/me/turn", &auth(bearer)).await;
+    assert_eq!(turn.status, 200, "{}", turn.text);
+    turn.json["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|game| game["id"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+async fn endings(db: TestDb) -> TestDb {
+    let server = start(&db, generous()).await;
+    let client = Client::new(&server);
+    let ann = format!(
+        "Bearer {}",
+        sign_up_and_token(&client, &account("ann")).await
+    );
+    let bob = format!(
+        "Bearer {}",
+        sign_up_and_token(&client, &account("bob")).await
+    );
+    let cat = format!(
+        "Bearer {}",
+        sign_up_and_token(&client, &account("cat")).await
+    );
+    client
+        .get("/api/me/turn", &[])
+        .await
+        .assert_error(401, "unauthenticated");
+
+    // Aborted before the second move: nobody wins.
+    let first = ann_against_bob(&client, &ann, &bob).await;
+    assert_eq!(turn_ids(&client, &ann).await, [first.as_str()]);
+    assert!(turn_ids(&client, &bob).await.is_empty());
+    let moves = format!("/api/games/{first}/moves");
+    let played = send(&client, &moves, &ann, "c3", 0).await;
+    assert_eq!(played.status, 200, "{}", played.text);
+    assert!(turn_ids(&client, &ann).await.is_empty());
+    assert_eq!(turn_ids(&client, &bob).await, [first.as_str()]);
+    let resign = format!("/api/games/{first}/resign");
+    client
+        .post(&resign, &json!({}), &auth(&cat))
+        .await
+        .assert_error(403, "forbidden");
+    client
+        .post(&resign, &json!({}), &[])
+        .await
+        .assert_error(401, "unauthenticated");
+    let aborted = client.post(&resign, &json!({}), &auth(&bob)).await;
+    assert_eq!(aborted.status, 200, "{}", aborted.text);
+    assert_eq!(aborted.json["status"], "finished");
+    assert_eq!(
+        aborted.json["result"],
+        json!({"winner": null, "termination": "aborted"})
+    );
+    client
+        .post(&resign, &json!({}), &auth(&ann))
+        .await
+        .assert_error(409, "conflict");
+    assert!(turn_ids(&client, &bob).await.is_empty());
+
+    // Resigned after it: the other player wins.
+    let second = ann_against_bob(&client, &ann, &bob).await;
+    let moves = format!("/api/games/{second}/moves");
+    let played = send(&client, &moves, &ann, "c3", 0).await;
+    let position: AnyPosition = played.json["position"].as_str().unwrap().parse().unwrap();
+    let reply = position.legal_moves(usize::MAX).unwrap()[0].clone();
+    assert_eq!(send(&client, &moves, &bob, &reply, 1).await.status, 200);
+    let resigned = client
+        .post(
+            &format!("/api/games/{second}/resign"),
+            &json!({}),
+            &auth(&ann),
+        )
+        .await;
+    assert_eq!(resigned.status, 200, "{}", resigned.text);
+    assert_eq!(
+        resigned.json["result"],
+        json!({"winner": "bob", "termination": "resigned"})
+    );
+    send(&client, &moves, &ann, "a1", 2)
+        .await
+        .assert_error(409, "conflict");
+    assert!(turn_ids(&client, &ann).await.is_empty());
+    client
+        .post("/api/games/nope/resign", &json!({}), &auth(&ann))
+        .await
+        .assert_error(404, "not_found");
+    server.stop().await.unwrap();
+    db
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn resigning_aborting_and_the_turn_list() {
+    on_both(endings).await;
+}
+
+async fn drafts(db: TestDb) -> TestDb {
+    let server = start(&db, generous()).await;
+    let client = Client::new(&server);
+    let ann = format!(
+        "Bearer {}",
+        sign_up_and_token(&client, &account("ann")).await
+    );
+    let bob = format!(
+        "Bearer {}",
+        sign_up_and_token(&client, &account("bob")).await
+    );
+    let cat = format!(
+        "Bearer {}",
+        sign_up_and_token(&client, &account("cat")).await
+    );
+    let id = ann_against_bob(&client, &ann, &bob).await;
+    let draft = format!("/api/games/{id}/draft");
+    let c3 = json!({"cells": ["c3"]});
+    let ready = client.post(&draft, &c3, &auth(&ann)).await;
+    assert_eq!(ready.status, 200, "{}", ready.text);
+    assert_eq!(ready.json["verdict"], "complete");
+    assert_eq!(ready.json["move"], "c3");
+    let empty = client
+        .post(&draft, &json!({"cells": []}), &auth(&ann))
+        .await;
+    assert_eq!(empty.status, 200, "{}", empty.text);
+    assert_eq!(empty.json["verdict"], "more");
+    assert_eq!(empty.json["more"], true);
+    client
+        .post(&draft, &json!({"cells": ["??"]}), &auth(&ann))
+        .await
+        .assert_error(400, "bad_request");
+    client
+        .post(&draft, &c3, &auth(&bob))
+        .await
+        .assert_error(403, "not_your_turn");
+    client
+        .post(&draft, &c3, &auth(&cat))
+        .await
+        .assert_error(403, "forbidden");
+    client
+        .post(&draft, &c3, &[])
+        .await
+        .assert_error(401, "unauthenticated");
+    let moves = format!("/api/games/{id}/moves");
+    assert_eq!(send(&client, &moves, &ann, "c3", 0).await.status, 200);
+    let taken = client.post(&draft, &c3, &auth(&bob)).await;
+    assert_eq!(taken.status, 200, "{}", taken.text);
+    assert_eq!(taken.json["verdict"], "refused");
+    assert!(!taken.json["reason"].as_str().unwrap().is_empty());
+    client
+        .post(&draft, &c3, &auth(&ann))
+        .await
+        .assert_error(403, "not_your_turn");
+    server.stop().await.unwrap();
+    db
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_move_builder_answers_the_player_to_move_only() {
+    on_both(drafts).await;
+}
