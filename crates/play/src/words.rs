@@ -24,6 +24,14 @@ pub enum Termination {
 }
 
 impl Termination {
+    /// Every termination, in the order of the API's documentation.
+    pub const ALL: [Termination; 4] = [
+        Termination::Rules,
+        Termination::Resigned,
+        Termination::Timeout,
+        Termination::Aborted,
+    ];
+
     /// The word of the API and of a record's `Termination` tag (`resigned`).
     pub fn as_str(self) -> &'static str {
         match self {
@@ -32,6 +40,20 @@ impl Termination {
             Termination::Timeout => "timeout",
             Termination::Aborted => "aborted",
         }
+    }
+}
+
+impl std::str::FromStr for Termination {
+    type Err = String;
+
+    /// Reads the word [`Termination::as_str`] writes.
+    fn from_str(text: &str) -> Result<Termination, String> {
+        Termination::ALL
+            .into_iter()
+            .find(|t| t.as_str() == text)
+            .ok_or_else(|| {
+                format!("'{text}' is not a termination (rules, resigned, timeout, aborted)")
+            })
     }
 }
 
@@ -206,6 +228,18 @@ pub fn describe<G: Describe>(before: &G, after: &G, mv: &G::Move) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The words of the API and the records read back to the same termination, and
+    /// nothing else reads as one.
+    #[test]
+    fn terminations_read_back_from_their_words() {
+        for t in Termination::ALL {
+            assert_eq!(t.as_str().parse::<Termination>(), Ok(t));
+            let json = serde_json::to_string(&t).unwrap();
+            assert_eq!(json, format!("\"{}\"", t.as_str()));
+        }
+        assert!("resign".parse::<Termination>().is_err());
+    }
 
     fn after<G: Game>(before: &G, mv: &str) -> (G, G::Move) {
         let mut next = before.clone();

@@ -8,6 +8,7 @@ use std::fmt;
 
 use sqlx::any::AnyRow;
 use sqlx::{Any, Row as _, Transaction};
+pub use swapboard_play::Termination;
 use swapboard_play::TimeControl;
 
 use super::{Backend, Store, now_ms};
@@ -53,19 +54,6 @@ pub enum Status {
     Finished,
 }
 
-/// How a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Termination {
-    /// By the rules (a win or a draw on the board).
-    Rules,
-    /// A player resigned.
-    Resigned,
-    /// A clock ran out.
-    Timeout,
-    /// Called off before the second move.
-    Aborted,
-}
-
 impl Status {
     /// The status as stored and as the API writes it.
     pub fn as_str(self) -> &'static str {
@@ -81,30 +69,6 @@ impl Status {
             .into_iter()
             .find(|status| status.as_str() == text)
             .ok_or_else(|| anyhow::anyhow!("games.status: unknown {text:?}"))
-    }
-}
-
-impl Termination {
-    /// The termination as stored and as the API writes it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Termination::Rules => "rules",
-            Termination::Resigned => "resigned",
-            Termination::Timeout => "timeout",
-            Termination::Aborted => "aborted",
-        }
-    }
-
-    fn parse(text: &str) -> anyhow::Result<Termination> {
-        [
-            Termination::Rules,
-            Termination::Resigned,
-            Termination::Timeout,
-            Termination::Aborted,
-        ]
-        .into_iter()
-        .find(|termination| termination.as_str() == text)
-        .ok_or_else(|| anyhow::anyhow!("games.termination: unknown {text:?}"))
     }
 }
 
@@ -320,7 +284,9 @@ fn game_of_row(row: &AnyRow) -> anyhow::Result<StoredGame> {
         .map(|text| -> anyhow::Result<Finish> {
             Ok(Finish {
                 winner_seat: winner.map(u8::try_from).transpose()?,
-                termination: Termination::parse(&text)?,
+                termination: text
+                    .parse()
+                    .map_err(|e: String| anyhow::anyhow!("games.termination: {e}"))?,
             })
         })
         .transpose()?;
