@@ -12,6 +12,7 @@ mod play;
 mod rapid_transit;
 mod replay;
 mod scware;
+mod serve;
 mod solve;
 mod stats;
 mod swap61;

@@ -1,8 +1,6 @@
 //! What the server's tests share: a fresh database of each backend, a server started on a
 //! free port of 127.0.0.1, and a small JSON client.
 
-#![allow(dead_code, unreachable_pub)] // each test file uses its own part
-
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -13,7 +11,7 @@ use sqlx::Connection as _;
 use swapboard_server::{Limits, ServeOptions, Server};
 
 /// A database of one backend that lives as long as the test.
-pub struct TestDb {
+pub(crate) struct TestDb {
     pub url: String,
     cleanup: Cleanup,
 }
@@ -39,7 +37,7 @@ fn unique(prefix: &str) -> String {
 
 impl TestDb {
     /// A SQLite file in a new temporary folder.
-    pub fn sqlite() -> TestDb {
+    pub(crate) fn sqlite() -> TestDb {
         let dir = std::env::temp_dir().join(unique("swapboard_server_test"));
         std::fs::create_dir_all(&dir).unwrap();
         let url = format!("sqlite://{}?mode=rwc", dir.join("swapboard.db").display());
@@ -51,7 +49,7 @@ impl TestDb {
 
     /// A new database on the PostgreSQL server of `SWAPBOARD_TEST_PG` (default: the local
     /// one). A server that cannot be reached fails the test: it is never skipped.
-    pub async fn postgres() -> TestDb {
+    pub(crate) async fn postgres() -> TestDb {
         let admin_url = std::env::var("SWAPBOARD_TEST_PG")
             .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".to_owned());
         let name = unique("swapboard_test");
@@ -77,7 +75,7 @@ impl TestDb {
     }
 
     /// Removes the database (call at the end of the test, after the server stopped).
-    pub async fn drop_it(self) {
+    pub(crate) async fn drop_it(self) {
         match self.cleanup {
             Cleanup::Dir(dir) => std::fs::remove_dir_all(dir).unwrap(),
             Cleanup::Database { admin_url, name } => {
@@ -90,7 +88,7 @@ impl TestDb {
 }
 
 /// Starts a server on a free port of 127.0.0.1 on `db`.
-pub async fn start(db: &TestDb, limits: Limits) -> Server {
+pub(crate) async fn start(db: &TestDb, limits: Limits) -> Server {
     let options = ServeOptions {
         addr: "127.0.0.1:0".parse().unwrap(),
         database: Some(db.url.clone()),
@@ -101,7 +99,7 @@ pub async fn start(db: &TestDb, limits: Limits) -> Server {
 }
 
 /// Limits no test of the contract reaches.
-pub fn generous() -> Limits {
+pub(crate) fn generous() -> Limits {
     let plenty = swapboard_server::Rate::new(100_000, std::time::Duration::from_secs(1));
     Limits {
         login_per_name: plenty,
@@ -113,7 +111,7 @@ pub fn generous() -> Limits {
 }
 
 /// An answer: status, headers and the body read as JSON (`Null` when it is not JSON).
-pub struct Answer {
+pub(crate) struct Answer {
     pub status: StatusCode,
     pub headers: reqwest::header::HeaderMap,
     pub text: String,
@@ -122,17 +120,17 @@ pub struct Answer {
 
 impl Answer {
     /// The error code of an error answer.
-    pub fn code(&self) -> &str {
+    pub(crate) fn code(&self) -> &str {
         self.json["error"]["code"].as_str().unwrap_or("")
     }
 
     /// The error message of an error answer.
-    pub fn message(&self) -> &str {
+    pub(crate) fn message(&self) -> &str {
         self.json["error"]["message"].as_str().unwrap_or("")
     }
 
     /// Asserts an error answer of this status and code.
-    pub fn assert_error(&self, status: u16, code: &str) {
+    pub(crate) fn assert_error(&self, status: u16, code: &str) {
         assert_eq!(self.status.as_u16(), status, "{}", self.text);
         assert_eq!(self.code(), code, "{}", self.text);
         assert!(!self.message().is_empty(), "{}", self.text);
@@ -140,13 +138,13 @@ impl Answer {
 }
 
 /// A client of one server.
-pub struct Client {
+pub(crate) struct Client {
     base: String,
     http: reqwest::Client,
 }
 
 impl Client {
-    pub fn new(server: &Server) -> Client {
+    pub(crate) fn new(server: &Server) -> Client {
         Client {
             base: format!("http://{}", server.addr()),
             http: reqwest::Client::new(),
@@ -154,7 +152,7 @@ impl Client {
     }
 
     /// Sends a request with these headers and this raw body (JSON when it parses as JSON).
-    pub async fn send(
+    pub(crate) async fn send(
         &self,
         method: Method,
         path: &str,
@@ -182,7 +180,7 @@ impl Client {
     }
 
     /// POSTs a JSON body.
-    pub async fn post(&self, path: &str, body: &Value, headers: &[(&str, &str)]) -> Answer {
+    pub(crate) async fn post(&self, path: &str, body: &Value, headers: &[(&str, &str)]) -> Answer {
         let mut all = vec![("content-type", "application/json")];
         all.extend_from_slice(headers);
         self.send(Method::POST, path, &all, Some(&body.to_string()))
@@ -190,18 +188,18 @@ impl Client {
     }
 
     /// GETs a path.
-    pub async fn get(&self, path: &str, headers: &[(&str, &str)]) -> Answer {
+    pub(crate) async fn get(&self, path: &str, headers: &[(&str, &str)]) -> Answer {
         self.send(Method::GET, path, headers, None).await
     }
 
     /// DELETEs a path.
-    pub async fn delete(&self, path: &str, headers: &[(&str, &str)]) -> Answer {
+    pub(crate) async fn delete(&self, path: &str, headers: &[(&str, &str)]) -> Answer {
         self.send(Method::DELETE, path, headers, None).await
     }
 }
 
 /// Runs a test body on a fresh SQLite file, then on a fresh PostgreSQL database.
-pub async fn on_both<F, Fut>(body: F)
+pub(crate) async fn on_both<F, Fut>(body: F)
 where
     F: Fn(TestDb) -> Fut,
     Fut: Future<Output = TestDb>,
@@ -211,7 +209,7 @@ where
 }
 
 /// Signs an account up with these credentials and returns a new bearer token of it.
-pub async fn sign_up_and_token(client: &Client, credentials: &Value) -> String {
+pub(crate) async fn sign_up_and_token(client: &Client, credentials: &Value) -> String {
     let created = client.post("/api/accounts", credentials, &[]).await;
     assert_eq!(created.status, 201, "{}", created.text);
     let token = client.post("/api/tokens", credentials, &[]).await;

@@ -3,11 +3,9 @@
 //! concurrent schedulers. The rules are a stand-in (players alternate; "bad" is illegal;
 //! "win" ends the game): the real ones come from the play layer through the same parameter.
 
-mod common;
-
 use std::sync::Arc;
 
-use common::{TestDb, on_both};
+use crate::common::{TestDb, on_both};
 use swapboard_server::store::{
     Claim, Finish, Landed, MoveError, MoveRequest, NewGame, Played, Seat, Status, Store,
     Termination,

@@ -1,11 +1,9 @@
 //! The accounts part of the API contract over real HTTP, on a real SQLite file and a real
 //! PostgreSQL database: one test body per behaviour, run on both backends.
 
-mod common;
-
 use std::time::Duration;
 
-use common::{Client, TestDb, generous, on_both, sign_up_and_token, start};
+use crate::common::{Client, TestDb, generous, on_both, sign_up_and_token, start};
 use reqwest::Method;
 use serde_json::{Value, json};
 use sqlx::{Connection as _, Row as _};

@@ -1,9 +1,7 @@
 //! The two-player games of the API contract over real HTTP, on a real SQLite file and a real
 //! PostgreSQL database: creating, joining, watching and moving, with who may do what.
 
-mod common;
-
-use common::{Answer, Client, TestDb, generous, on_both, sign_up_and_token, start};
+use crate::common::{Answer, Client, TestDb, generous, on_both, sign_up_and_token, start};
 use serde_json::{Value, json};
 use swapboard_play::AnyPosition;
 

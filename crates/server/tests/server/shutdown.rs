@@ -1,13 +1,11 @@
 //! Graceful shutdown: a request under way when the server is told to stop is answered, and
 //! stored; new connections are not accepted meanwhile. A request that takes too long is cut.
 
-mod common;
-
 use std::io::{Read as _, Write as _};
 use std::net::TcpStream;
 use std::time::Duration;
 
-use common::{Client, TestDb, generous, start};
+use crate::common::{Client, TestDb, generous, start};
 use serde_json::json;
 use swapboard_server::Limits;
 

@@ -1,0 +1,9 @@
+//! The server over real HTTP on a real SQLite file and a real PostgreSQL database, in one test
+//! binary: each module is one area (a binary per file linked the server once each).
+
+mod common;
+
+mod accounts;
+mod games;
+mod moves;
+mod shutdown;
