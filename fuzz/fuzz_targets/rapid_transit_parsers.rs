@@ -27,7 +27,7 @@ fuzz_target!(|data: &[u8]| {
             Ok(()) => assert!(moves.contains(&m), "{m} accepted but not listed in {pos}"),
             Err(reason) => {
                 assert!(!moves.contains(&m), "{m} listed but refused in {pos}");
-                assert!(!reason.0.is_empty());
+                assert!(!reason.message.is_empty());
             }
         }
     }
