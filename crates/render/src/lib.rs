@@ -114,4 +114,12 @@ mod tests {
         // Without networks, no legend.
         assert!(!super::svg(&won()).contains("legend:"));
     }
+
+    #[test]
+    fn text_names_the_largest_networks_with_a_legend() {
+        let text = super::text(&networked());
+        assert!(text.contains("\nlargest networks: b1 b2\n"), "{text}");
+        assert!(text.contains("legend: ^ a terminal piece"), "{text}");
+        assert!(!super::text(&won()).contains("legend:"));
+    }
 }
