@@ -13,7 +13,7 @@ use swapboard_swap61::{
 };
 
 use crate::error::{CliError, CliResult};
-use crate::files::{LockedFile, NewFile, quote_path, read_limited};
+use crate::files::{Destination, LockedFile, NewFile, quote_path, read_limited};
 use crate::limits;
 use crate::output::Output;
 
@@ -386,7 +386,7 @@ fn resolve(path: &Path, out: &mut Output) -> CliResult {
     commit(&locked, &game, &report, out)
 }
 
-/// `swap61 show GAME [--for NAME] [--svg FILE]`.
+/// `swap61 show GAME [--for NAME] [--svg FILE]`; `--svg -` writes only the SVG, to stdout.
 fn show(
     path: &Path,
     player: Option<&str>,
@@ -394,8 +394,8 @@ fn show(
     force: bool,
     out: &mut Output,
 ) -> CliResult {
-    let svg_file = svg_path
-        .map(|p| NewFile::create("--svg", p, force))
+    let svg_to = svg_path
+        .map(|p| Destination::open("--svg", p, force))
         .transpose()?;
     let game = load(path)?;
     let focus = match player {
@@ -417,43 +417,48 @@ fn show(
         Some((seat, _)) => report::private_view(&game, *seat),
         None => report::public_view(&game),
     };
-    out.text(text)?;
-    if let Some(svg_file) = svg_file {
-        let swaps = game
-            .outcomes()
-            .last()
-            .map(|o| {
-                o.resolution
-                    .edges
-                    .iter()
-                    .filter(|e| e.outcome == EdgeOutcome::Swapped)
-                    .map(|e| e.edge)
-                    .collect()
-            })
-            .unwrap_or_default();
-        let resolved = game.round();
-        let title = match (&focus, resolved) {
-            (Some((seat, _)), _) => format!(
-                "Swap 61 by 'pseudonam': {} {} (private)",
-                seat,
-                game.setup().name(*seat)
-            ),
-            (None, 0) => "Swap 61 by 'pseudonam': the starting grid".to_string(),
-            (None, r) => format!(
-                "Swap 61 by 'pseudonam': the grid after {}",
-                report::round_title(&game, r - 1)
-            ),
-        };
-        let picture = svg::Picture {
-            board: game.board(),
-            names: &game.setup().players,
-            title,
-            swaps,
-            focus,
-        };
-        svg_file.write(&svg::svg(&picture))?;
+    if let Some(svg_to) = svg_to
+        && out.svg(svg_to, &picture(&game, focus))?
+    {
+        return Ok(());
     }
-    Ok(())
+    out.text(text)
+}
+
+/// The SVG of the grid after the last resolved round, from the view of `focus` (a seat and
+/// the seats it borrowed) when given.
+fn picture(game: &Swap61Game, focus: Option<(Seat, Vec<Seat>)>) -> String {
+    let swaps = game
+        .outcomes()
+        .last()
+        .map(|o| {
+            o.resolution
+                .edges
+                .iter()
+                .filter(|e| e.outcome == EdgeOutcome::Swapped)
+                .map(|e| e.edge)
+                .collect()
+        })
+        .unwrap_or_default();
+    let title = match (&focus, game.round()) {
+        (Some((seat, _)), _) => format!(
+            "Swap 61 by 'pseudonam': {} {} (private)",
+            seat,
+            game.setup().name(*seat)
+        ),
+        (None, 0) => "Swap 61 by 'pseudonam': the starting grid".to_string(),
+        (None, r) => format!(
+            "Swap 61 by 'pseudonam': the grid after {}",
+            report::round_title(game, r - 1)
+        ),
+    };
+    svg::svg(&svg::Picture {
+        board: game.board(),
+        names: &game.setup().players,
+        title,
+        swaps,
+        focus,
+    })
 }
 
 /// `swap61 undo GAME`.

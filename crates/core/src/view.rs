@@ -59,6 +59,15 @@ pub struct BoardView {
     /// The winner's stones joining their two sides, in order from one side to the other,
     /// once a connection game is won (see [`BoardView::winning_path`]); empty otherwise.
     pub winning: Vec<Cell>,
+    /// Pairs of orthogonally adjacent like pieces that a picture joins with a line
+    /// (Rapid Transit's networks); empty for the other games, and then left out of JSON so
+    /// that their views read as before.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub links: Vec<(Cell, Cell)>,
+    /// Cells whose border a picture thickens: each player's largest network (Rapid
+    /// Transit); empty for the other games (and then left out of JSON).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub outlined: Vec<Cell>,
 }
 
 impl BoardView {
@@ -84,6 +93,8 @@ impl BoardView {
             outcome,
             notes: Vec::new(),
             winning: Vec::new(),
+            links: Vec::new(),
+            outlined: Vec::new(),
         }
         .with_winning_path()
     }

@@ -225,6 +225,24 @@ impl<B: Bits, const C: usize> Kept<B, C> {
         })
     }
 
+    /// The cells of `player`'s largest networks (all of them when several share the
+    /// largest size).
+    pub(crate) fn largest_networks(&self, player: Player) -> B {
+        let (mut best, mut size) = (B::default(), 0);
+        let mut rest = self.pieces(player);
+        while !rest.is_empty() {
+            let net = self.network(rest.lowest());
+            rest &= !net;
+            let count = net.count();
+            if count > size {
+                (best, size) = (net, count);
+            } else if count == size {
+                best |= net;
+            }
+        }
+        best
+    }
+
     /// Pieces with at most one like-coloured neighbour.
     #[inline]
     pub(crate) fn terminals(&self) -> B {
@@ -645,6 +663,11 @@ impl Tables {
         let mut sizes: Vec<usize> = with_kept!(self, kept => kept.network_sizes(player).collect());
         sizes.sort_unstable_by(|a, b| b.cmp(a));
         sizes
+    }
+
+    /// The cells of `player`'s largest networks (every one of the largest size).
+    pub(crate) fn largest_networks(&self, player: Player) -> Vec<usize> {
+        with_kept!(self, kept => kept.largest_networks(player).cells().collect())
     }
 
     /// The size of the network through `cell`.

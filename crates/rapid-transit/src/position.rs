@@ -124,6 +124,31 @@ impl RapidTransit {
         self.cell_set(self.tables.cornered(player))
     }
 
+    /// The pieces of `player`'s largest networks: every network of the largest size, so
+    /// both when two tie.
+    pub fn largest_networks(&self, player: Player) -> CellSet {
+        self.cell_set(self.tables.largest_networks(player))
+    }
+
+    /// Every pair of orthogonally adjacent like pieces, each once, the left or lower cell
+    /// first, in cell order.
+    pub fn links(&self) -> Vec<(Cell, Cell)> {
+        let n = self.board.size();
+        let owners = self.board.owners();
+        let mut links = Vec::new();
+        for cell in self.board.square().cells() {
+            let i = self.index(cell);
+            let (col, row) = (usize::from(cell.col()), usize::from(cell.row()));
+            // The right neighbour, then the upper one.
+            for (next, on_board) in [(i + 1, col + 1 < n), (i + n, row + 1 < n)] {
+                if on_board && owners[i].is_some() && owners[i] == owners[next] {
+                    links.push((cell, self.cell(next)));
+                }
+            }
+        }
+        links
+    }
+
     fn cell_set(&self, cells: Vec<usize>) -> CellSet {
         cells.into_iter().map(|i| self.cell(i)).collect()
     }
@@ -564,6 +589,12 @@ impl Game for RapidTransit {
             notes,
             // Rapid Transit is won by the largest network, not by a connection.
             winning: Vec::new(),
+            links: self.links(),
+            outlined: self
+                .largest_networks(Player::First)
+                .union(&self.largest_networks(Player::Second))
+                .iter()
+                .collect(),
         }
     }
 

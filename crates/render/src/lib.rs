@@ -76,4 +76,50 @@ mod tests {
         assert!(caption < status);
         assert!(!crate::svg(&won()).contains("after ply"));
     }
+
+    /// A going-on view with one link (b1-b2, Red) and Red's column b outlined.
+    fn networked() -> BoardView {
+        let board = StoneBoard::parse_rows(".R./.RB/BR.", ['R', 'B'], 3..=9).unwrap();
+        let mut view = BoardView::connection(
+            "Test",
+            &board,
+            ['R', 'B'],
+            ["Red", "Blue"],
+            Player::Second,
+            None,
+        );
+        let cell = |name: &str| name.parse::<swapboard_grid::Cell>().unwrap();
+        view.links = vec![(cell("b1"), cell("b2"))];
+        view.outlined = vec![cell("b1"), cell("b2")];
+        view
+    }
+
+    #[test]
+    fn svg_draws_links_and_outlines_with_a_legend() {
+        let svg = super::svg(&networked());
+        // The legend widens the page to 720, so the 120-wide board starts at x = 300: b1 and
+        // b2 have their centres at x = 300 + 40 + 20, y = 78 + 100 and 78 + 60.
+        assert!(
+            svg.contains(r##"<line x1="360" y1="178" x2="360" y2="138" stroke="#7a1517""##),
+            "{svg}"
+        );
+        assert_eq!(
+            svg.matches(r##"stroke="#7a1517" stroke-width="4""##)
+                .count(),
+            2
+        );
+        assert!(svg.contains("a line joins like neighbours"));
+        assert!(svg.contains("a black dot marks a terminal piece"));
+        assert!(svg.contains("a purple square marks a cornered piece"));
+        // Without networks, no legend.
+        assert!(!super::svg(&won()).contains("legend:"));
+    }
+
+    #[test]
+    fn text_names_the_largest_networks_with_a_legend() {
+        let text = super::text(&networked());
+        assert!(text.contains("\nlargest networks: b1 b2\n"), "{text}");
+        assert!(text.contains("legend: ^ a terminal piece"), "{text}");
+        assert!(!super::text(&won()).contains("legend:"));
+    }
 }

@@ -23,6 +23,24 @@ fn fill(name: &str) -> &'static str {
     }
 }
 
+/// A darker shade of [`fill`] for the outline of a player's largest network, so that it
+/// stands out from the discs yet stays in their colour family.
+fn dark(name: &str) -> &'static str {
+    match name {
+        "Red" => "#7a1517",
+        "Blue" => "#0f2f60",
+        "Cyan" => "#0a6670",
+        _ => "#333333",
+    }
+}
+
+/// What the marks of a picture with networks mean (Rapid Transit's), one line each.
+const NETWORK_LEGEND: [&str; 3] = [
+    "legend: a line joins like neighbours; a thick dark border outlines each largest network",
+    "legend: a black dot marks a terminal piece (at most one like neighbour)",
+    "legend: a purple square marks a cornered piece (the other three of its block opposing)",
+];
+
 /// A standalone SVG picture of the board, as a player would post it: a grid with column
 /// letters and row numbers on all edges, each player's edges painted in their colour,
 /// checkers as discs, the last move's cells ringed, the winning path (once a connection game
@@ -37,13 +55,19 @@ pub fn svg_with_caption(view: &BoardView, caption: Option<&str>) -> String {
     let n = view.size;
     let board = n * CELL;
     // Wide enough for the board and for the longest line of text (about 8 px a character).
+    let legend: &[&str] = if view.links.is_empty() && view.outlined.is_empty() {
+        &[]
+    } else {
+        &NETWORK_LEGEND
+    };
     let longest = std::iter::once(view.title.len())
+        .chain(legend.iter().map(|l| l.len()))
         .chain(view.notes.iter().map(String::len))
         .chain(caption.map(str::len))
         .max()
         .unwrap_or(0);
     let width = (board + 2 * MARGIN).max(longest * 8 + 24);
-    let text_lines = 1 + view.notes.len() + usize::from(caption.is_some());
+    let text_lines = 1 + view.notes.len() + usize::from(caption.is_some()) + legend.len();
     let height = TITLE + board + 2 * MARGIN + 22 * text_lines + 10;
     let mut s = String::new();
     let _ = writeln!(
@@ -125,6 +149,36 @@ pub fn svg_with_caption(view: &BoardView, caption: Option<&str>) -> String {
             );
         }
     }
+    let centre = |cell: Cell| {
+        (
+            x0 + cell.col() as usize * CELL + CELL / 2,
+            y0 + (n - 1 - cell.row() as usize) * CELL + CELL / 2,
+        )
+    };
+    // Links under the checkers, so that they show in the gaps between like discs.
+    for &(a, b) in &view.links {
+        let Some(p) = view.owner(a) else { continue };
+        let ((x1, y1), (x2, y2)) = (centre(a), centre(b));
+        let _ = writeln!(
+            s,
+            r##"<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{}" stroke-width="8" stroke-linecap="round"/>"##,
+            dark(view.names[p.index()])
+        );
+    }
+    // The largest networks' cells get a thick border in their owner's dark shade.
+    for &cell in &view.outlined {
+        let Some(p) = view.owner(cell) else { continue };
+        let (cx, cy) = centre(cell);
+        let _ = writeln!(
+            s,
+            r##"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="{}" stroke-width="4"/>"##,
+            cx - CELL / 2 + 2,
+            cy - CELL / 2 + 2,
+            CELL - 4,
+            CELL - 4,
+            dark(view.names[p.index()])
+        );
+    }
     // Checkers and marks.
     for row in 0..n {
         for col in 0..n {
@@ -171,9 +225,8 @@ pub fn svg_with_caption(view: &BoardView, caption: Option<&str>) -> String {
         let points: Vec<String> = view
             .winning
             .iter()
-            .map(|cell| {
-                let x = x0 + cell.col() as usize * CELL + CELL / 2;
-                let y = y0 + (n - 1 - cell.row() as usize) * CELL + CELL / 2;
+            .map(|&cell| {
+                let (x, y) = centre(cell);
                 format!("{x},{y}")
             })
             .collect();
@@ -188,7 +241,8 @@ pub fn svg_with_caption(view: &BoardView, caption: Option<&str>) -> String {
         .map(str::to_string)
         .into_iter()
         .chain(std::iter::once(status_line(view)))
-        .chain(view.notes.iter().cloned());
+        .chain(view.notes.iter().cloned())
+        .chain(legend.iter().map(|l| l.to_string()));
     for line in lines {
         let _ = writeln!(
             s,

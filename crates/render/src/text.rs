@@ -87,5 +87,15 @@ pub fn text(view: &BoardView) -> String {
     for note in &view.notes {
         let _ = writeln!(out, "{note}");
     }
+    // The spaced grid holds the `*` and `^` marks between cells, so links cannot be drawn
+    // there: the largest networks are named instead.
+    if !view.outlined.is_empty() {
+        let cells: Vec<String> = view.outlined.iter().map(Cell::to_string).collect();
+        let _ = writeln!(out, "largest networks: {}", cells.join(" "));
+        let _ = writeln!(
+            out,
+            "legend: ^ a terminal piece (at most one like neighbour); cornered pieces are listed above"
+        );
+    }
     out
 }

@@ -560,6 +560,8 @@ impl Game for Scware {
             outcome: self.outcome(),
             notes,
             winning: Vec::new(),
+            links: Vec::new(),
+            outlined: Vec::new(),
         }
         .with_winning_path()
     }

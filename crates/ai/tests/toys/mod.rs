@@ -94,6 +94,8 @@ macro_rules! toy_items {
                 outcome: self.outcome(),
                 notes: Vec::new(),
                 winning: Vec::new(),
+                links: Vec::new(),
+                outlined: Vec::new(),
             }
         }
     };

@@ -317,6 +317,8 @@ fn the_game_masters_workflow() {
     ok(&["swap61", "show", game, "--svg", svg.to_str().unwrap()]);
     let picture = std::fs::read_to_string(&svg).unwrap();
     assert!(picture.starts_with("<svg") && picture.contains("swapped last round"));
+    // `--svg -` writes the same picture, and nothing else, to stdout.
+    assert_eq!(ok(&["swap61", "show", game, "--svg", "-"]), picture);
 
     let bot = ok(&["swap61", "bot", game, "--player", "bob"]);
     assert!(bot.starts_with("the bot bids for bob"));

@@ -386,3 +386,37 @@ fn the_sheet_read_from_scratch_agrees_on_these_positions() {
         assert_eq!(engine, crate::common::Plain::read(text).legal_moves());
     }
 }
+
+/// The picture's networks of a hand-built position:
+///
+/// ```text
+///   4  R R C C
+///   3  R C C R
+///   2  C C R R
+///   1  R R C C
+///      a b c d
+/// ```
+///
+/// Red's networks: {a3 a4 b4} and {c2 d2 d3}, tied for largest, and {a1 b1}; Cyan's:
+/// {a2 b2 b3 c3 c4 d4} and {c1 d1}. Every orthogonal pair of like pieces is a link, the
+/// left or lower cell first.
+#[test]
+fn the_view_links_like_neighbours_and_outlines_every_largest_network() {
+    let p = pos("rapid-transit RRCC/RCCR/CCRR/RRCC R 0 C");
+    assert_eq!(
+        p.largest_networks(Player::First),
+        cells("a3 a4 b4 c2 d2 d3")
+    );
+    assert_eq!(
+        p.largest_networks(Player::Second),
+        cells("a2 b2 b3 c3 c4 d4")
+    );
+    let view = p.view();
+    let pairs: Vec<String> = view.links.iter().map(|(a, b)| format!("{a}-{b}")).collect();
+    assert_eq!(
+        pairs.join(" "),
+        "a1-b1 a2-b2 a3-a4 a4-b4 b2-b3 b3-c3 c1-d1 c2-d2 c3-c4 c4-d4 d2-d3"
+    );
+    let outlined: CellSet = view.outlined.iter().copied().collect();
+    assert_eq!(outlined, cells("a3 a4 b4 c2 d2 d3 a2 b2 b3 c3 c4 d4"));
+}
