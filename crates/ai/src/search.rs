@@ -42,6 +42,10 @@ struct Shared<'a> {
     claimed: AtomicU64,
     done: AtomicU64,
     finished: AtomicBool,
+    /// Set while the reporting thread takes a snapshot of the trees: workers wait between
+    /// chunks, because std's mutex is not fair and a worker relocking its tree at once
+    /// starved the reporter (and so `stop`) for seconds.
+    reporting: AtomicBool,
 }
 
 impl Shared<'_> {
@@ -160,6 +164,7 @@ impl<G: Stepwise> Mcts<G> {
             claimed: AtomicU64::new(0),
             done: AtomicU64::new(0),
             finished: AtomicBool::new(self.position.is_over()),
+            reporting: AtomicBool::new(false),
         };
         let mut last_report = shared.started;
         if let [tree] = self.trees.as_slice() {
@@ -179,13 +184,25 @@ impl<G: Stepwise> Mcts<G> {
                 let workers: Vec<_> = self
                     .trees
                     .iter()
-                    .map(|tree| scope.spawn(move || while shared.chunk(&mut lock(tree)) {}))
+                    .map(|tree| {
+                        scope.spawn(move || {
+                            while shared.chunk(&mut lock(tree)) {
+                                while shared.reporting.load(Ordering::Acquire) {
+                                    thread::yield_now();
+                                }
+                            }
+                        })
+                    })
                     .collect();
                 while !workers.iter().all(|w| w.is_finished()) {
                     thread::sleep(Duration::from_millis(2));
                     if last_report.elapsed() >= interval {
                         last_report = Instant::now();
-                        report(&self.snapshot(shared.done.load(Ordering::Relaxed), shared.started));
+                        shared.reporting.store(true, Ordering::Release);
+                        let snapshot =
+                            self.snapshot(shared.done.load(Ordering::Relaxed), shared.started);
+                        shared.reporting.store(false, Ordering::Release);
+                        report(&snapshot);
                     }
                 }
             });
