@@ -303,6 +303,29 @@ fn game_of_row(row: &AnyRow) -> anyhow::Result<StoredGame> {
 }
 
 impl Store {
+    /// Reads a game inside a write transaction, its row locked until the commit on
+    /// PostgreSQL (on SQLite the write transaction already holds the database's writer).
+    async fn locked_game<R>(
+        &self,
+        tx: &mut Transaction<'static, Any>,
+        id: &str,
+    ) -> Result<StoredGame, MoveError<R>> {
+        let lock = match self.backend {
+            Backend::Postgres => " FOR UPDATE",
+            Backend::Sqlite => "",
+        };
+        let row = sqlx::query(&format!(
+            "SELECT {GAME_COLUMNS} FROM games WHERE id = $1{lock}"
+        ))
+        .bind(id)
+        .fetch_optional(&mut **tx)
+        .await?;
+        let Some(row) = row else {
+            return Err(MoveError::NoSuchGame);
+        };
+        Ok(game_of_row(&row)?)
+    }
+
     /// Opens a write transaction. On SQLite it takes the write lock at once (`BEGIN
     /// IMMEDIATE`): a transaction that read first and wrote later could otherwise fail on a
     /// snapshot another writer made stale, without waiting.
@@ -470,20 +493,7 @@ impl Store {
         seat: u8,
     ) -> Result<StoredGame, MoveError<std::convert::Infallible>> {
         let mut tx = self.begin_write().await?;
-        let lock = match self.backend {
-            Backend::Postgres => " FOR UPDATE",
-            Backend::Sqlite => "",
-        };
-        let row = sqlx::query(&format!(
-            "SELECT {GAME_COLUMNS} FROM games WHERE id = $1{lock}"
-        ))
-        .bind(id)
-        .fetch_optional(&mut *tx)
-        .await?;
-        let Some(row) = row else {
-            return Err(MoveError::NoSuchGame);
-        };
-        let game = game_of_row(&row)?;
+        let game = self.locked_game(&mut tx, id).await?;
         if game.status != Status::Playing {
             return Err(MoveError::NotPlaying(game.status));
         }
@@ -568,20 +578,7 @@ impl Store {
         rules: impl FnOnce(MoveRequest<'_>) -> Result<Played, R>,
     ) -> Result<Landed, MoveError<R>> {
         let mut tx = self.begin_write().await?;
-        let lock = match self.backend {
-            Backend::Postgres => " FOR UPDATE",
-            Backend::Sqlite => "",
-        };
-        let row = sqlx::query(&format!(
-            "SELECT {GAME_COLUMNS} FROM games WHERE id = $1{lock}"
-        ))
-        .bind(game_id)
-        .fetch_optional(&mut *tx)
-        .await?;
-        let Some(row) = row else {
-            return Err(MoveError::NoSuchGame);
-        };
-        let game = game_of_row(&row)?;
+        let game = self.locked_game(&mut tx, game_id).await?;
         if game.ply != ply {
             let stored =
                 sqlx::query("SELECT seat, move FROM moves WHERE game_id = $1 AND ply = $2")
