@@ -179,6 +179,28 @@ impl Clock {
         }
     }
 
+    /// A clock read back from storage: `left` is each side's time when its turn last began
+    /// (live), `running` the side to move and `since` when its turn began. A server keeps
+    /// these three and rebuilds the clock on each move rather than keeping it in memory.
+    pub fn resume(control: TimeControl, left: [u64; 2], running: Player, since: Millis) -> Clock {
+        Clock {
+            control,
+            left,
+            running,
+            since,
+        }
+    }
+
+    /// Each side's time left when its turn last began (what [`Clock::resume`] takes back).
+    pub fn left_at_turn_start(&self) -> [u64; 2] {
+        self.left
+    }
+
+    /// When the running side's turn began.
+    pub fn since(&self) -> Millis {
+        self.since
+    }
+
     /// The time control.
     pub fn control(&self) -> TimeControl {
         self.control
@@ -291,6 +313,22 @@ mod tests {
         // Turns need not alternate: the same side may move again.
         assert_eq!(clock.press(B, Millis(20_000)), Ok(Millis(9_000)));
         assert_eq!(clock.remaining(B, Millis(20_000)), Some(Millis(53_000)));
+    }
+
+    #[test]
+    fn a_resumed_clock_goes_on_as_the_one_it_was_read_from() {
+        let control = TimeControl::live_seconds(60, 2).unwrap();
+        let mut clock = Clock::new(control, R, Millis(1_000));
+        clock.press(B, Millis(11_000)).unwrap();
+        let resumed = Clock::resume(
+            control,
+            clock.left_at_turn_start(),
+            clock.running(),
+            clock.since(),
+        );
+        assert_eq!(resumed, clock);
+        assert_eq!(resumed.remaining(R, Millis(15_000)), Some(Millis(52_000)));
+        assert_eq!(resumed.deadline(), Some(Millis(71_000)));
     }
 
     #[test]

@@ -21,14 +21,18 @@ mod game;
 mod opponent;
 mod position;
 pub mod protocol;
+mod review;
 mod table;
 pub mod words;
 
 pub use builder::{Build, Draft, Selection, Verdict};
 pub use clock::{Clock, Millis, ThinkBudget, TimeControl};
 pub use game::{GameFn, GameId, Playable, UnknownGame};
-pub use opponent::{Opponent, seat_name};
+pub use opponent::{AiRequest, Opponent, seat_name};
 pub use position::{AnyPosition, PositionFn};
+pub use review::Review;
+/// The AI's strength levels, 1 to 8 (a front end names them; [`AiRequest`] takes one).
+pub use swapboard_ai::Level;
 pub use table::{Played, Seat, Table, TableError, TableState, UndoPolicy};
 pub use words::{Ending, Termination};
 

@@ -2,11 +2,12 @@
 
 use std::time::Duration;
 
-use swapboard_ai::Level;
+use swapboard_ai::{Level, Mcts};
 use swapboard_arena::{Bot, PlayerSpec};
 
 use crate::clock::Millis;
 use crate::game::Playable;
+use crate::position::{AnyPosition, PositionFn};
 use crate::table::{Seat, Table, TableError};
 
 /// A search at a strength level, kept between moves.
@@ -58,6 +59,49 @@ impl<G: Playable> Opponent<G> {
     }
 }
 
+/// One AI move, thought afresh: what a server asks for, holding no search between moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AiRequest {
+    /// The strength level.
+    pub level: Level,
+    /// Think no longer than this, whatever the level's budget (a clock's share).
+    pub limit: Option<Duration>,
+    /// The seed of the search's random choices.
+    pub seed: u64,
+    /// The search tree stops growing at this many nodes, which bounds its memory.
+    pub max_nodes: usize,
+}
+
+impl PositionFn for AiRequest {
+    type Output = Option<String>;
+
+    fn call<G: Playable>(self, position: &G) -> Option<String> {
+        if position.outcome().is_some() {
+            return None;
+        }
+        let config = swapboard_ai::Config {
+            threads: 1,
+            max_nodes: self.max_nodes,
+            ..self.level.config(self.seed)
+        };
+        let mut budget = self.level.budget::<G>();
+        if let Some(limit) = self.limit {
+            budget.time = Some(budget.time.map_or(limit, |t| t.min(limit)));
+        }
+        let mut search = Mcts::new(position.clone(), config);
+        search.think(&budget);
+        search.best_move().map(|mv| mv.to_string())
+    }
+}
+
+impl AnyPosition {
+    /// The move the AI chooses for the side to move, as the contract writes it, or `None`
+    /// when the game is over. One search thread; memory bounded by `request.max_nodes`.
+    pub fn ai_move(&self, request: AiRequest) -> Option<String> {
+        self.visit(request)
+    }
+}
+
 /// A seat's name in records and on screen: the person's name, or the AI's player spec
 /// (`mcts:level=5`).
 pub fn seat_name(seat: &Seat) -> String {
@@ -96,6 +140,23 @@ mod tests {
         assert!(table.position().outcome().is_some());
         assert!(ai.hint(&table).is_none());
         assert_eq!(seat_name(table.seat(Player::First)), "mcts:level=1");
+    }
+
+    #[test]
+    fn a_one_shot_ai_move_is_legal_in_every_game() {
+        for game in crate::GameId::ALL {
+            let start = AnyPosition::start(game, game.default_size()).unwrap();
+            let request = AiRequest {
+                level: Level::MIN,
+                limit: Some(Duration::from_secs(5)),
+                seed: 3,
+                max_nodes: 10_000,
+            };
+            let text = start.ai_move(request).expect("the game has just begun");
+            let mut after = start.clone();
+            after.play_text(&text).unwrap();
+            assert_eq!(after.to_string().split(' ').next(), Some(game.as_str()));
+        }
     }
 
     /// On a live clock the AI thinks no longer than the clock recommends, even at a level

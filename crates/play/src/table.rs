@@ -291,6 +291,14 @@ impl<G: Playable> Table<G> {
         Ok(mv.to_string())
     }
 
+    /// Ends a game the rules have not ended (a resignation, a timeout or an abort known
+    /// from storage); a game the rules ended keeps that ending.
+    pub(crate) fn end_off_the_board(&mut self, ending: Ending) {
+        if self.ended.is_none() {
+            self.ended = Some(ending);
+        }
+    }
+
     /// `player` gives the game up.
     pub fn resign(&mut self, player: Player) -> Result<Ending, TableError> {
         self.refuse_if_over()?;
@@ -461,7 +469,7 @@ impl<G: Playable> Table<G> {
                 Some("timeout") => Termination::Timeout,
                 _ => Termination::Aborted,
             };
-            table.ended = Some(Ending { winner, reason });
+            table.end_off_the_board(Ending { winner, reason });
         }
         Ok(table)
     }

@@ -19,11 +19,14 @@ use tracing::Span;
 
 use crate::ServeOptions;
 use crate::accounts;
+use crate::ai::{self, AiPlayers};
 use crate::auth::Passwords;
+use crate::clocks;
 use crate::edge::{BODY_LIMIT, ClientAddr};
 use crate::error::{ApiError, ApiResult};
 use crate::games;
 use crate::limits::{Limiter, Limits};
+use crate::live::{self, Hub};
 use crate::openapi;
 use crate::store::{Store, default_sqlite_url};
 
@@ -57,6 +60,10 @@ pub(crate) struct AppState {
     pub(crate) secure_cookies: bool,
     /// The longest a request may take.
     request_time: Duration,
+    /// The AI's seats: its searches and the games it is thinking on.
+    pub(crate) ai: Arc<AiPlayers>,
+    /// This instance's live sockets.
+    pub(crate) live: Arc<Hub>,
 }
 
 fn router(state: AppState) -> Router {
@@ -75,6 +82,7 @@ fn router(state: AppState) -> Router {
         .route("/api/games/{id}/moves", post(games::play))
         .route("/api/games/{id}/resign", post(games::resign))
         .route("/api/games/{id}/draft", post(games::draft))
+        .route("/api/games/{id}/socket", get(live::socket))
         .route("/api/me/turn", get(games::my_turn))
         .route("/api/openapi.json", get(openapi::document))
         .route("/healthz", get(healthz))
@@ -181,13 +189,28 @@ impl Server {
             .unwrap_or_else(default_sqlite_url);
         let store = Store::open(&url).await?;
         let parallel = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let searches = options
+            .ai_searches
+            .map_or_else(|| parallel.saturating_sub(1).max(1), usize::from);
         let state = AppState {
             store: store.clone(),
             passwords: Passwords::new(parallel).await?,
             limits: Arc::new(Limiters::new(&options.limits)),
             secure_cookies: options.behind_tls,
             request_time: options.limits.request_time,
+            ai: Arc::new(AiPlayers::new(searches)),
+            live: Arc::new(Hub::default()),
         };
+        // The work no request starts: the clocks, the AI's turns left from before a
+        // restart, and (PostgreSQL) the other instances' live messages.
+        let mut background = vec![tokio::spawn(clocks::run(state.clone()))];
+        if store.fans_out_through_database() {
+            background.push(tokio::spawn(live::listen(state.clone(), url.clone())));
+        }
+        let resumed = ai::resume_all(&state).await?;
+        if resumed > 0 {
+            tracing::info!("resuming {resumed} games with an AI seat");
+        }
         let listener = TcpListener::bind(options.addr)
             .await
             .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", options.addr))?;
@@ -205,6 +228,9 @@ impl Server {
             let served = axum::serve(listener, app)
                 .with_graceful_shutdown(shutdown)
                 .await;
+            for task in background {
+                task.abort();
+            }
             store.close().await;
             served.context("serving")
         });

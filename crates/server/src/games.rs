@@ -6,16 +6,17 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use swapboard_core::{MoveError as RulesError, Player};
-use swapboard_play::{AnyPosition, Draft, GameId, Selection, TimeControl};
+use swapboard_play::{AnyPosition, Draft, GameId, Millis, Selection, TimeControl};
 use utoipa::ToSchema;
 
 use crate::app::AppState;
 use crate::auth::{Caller, random_secret};
 use crate::edge::Body;
 use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::live::Change;
 use crate::store::{
-    Finish, JoinError, Landed, MoveError, MoveRequest, NewGame, Played, Seat, SeatRow, StoredGame,
-    Termination,
+    Claim, Finish, JoinError, Landed, MoveError, MoveRequest, NewGame, Played, Seat, SeatRow,
+    Status, StoredGame, Termination, Times, now_ms,
 };
 
 /// Who the creator plays against: `ai:L` (level 1-8), `open` or `user:NAME`.
@@ -115,6 +116,44 @@ pub(crate) struct ResultView {
     termination: &'static str,
 }
 
+/// The players' clocks as they stand when the game is read.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct ClocksView {
+    /// Each player's time left in ms, first player first (for correspondence, the time left
+    /// for the move under way and a whole period for the other side).
+    remaining_ms: [u64; 2],
+    /// When the player to move runs out of time, in ms since the Unix epoch; `null` once
+    /// the game is over.
+    deadline_ms: Option<u64>,
+    /// The server's time when it answered, in ms since the Unix epoch, so that a client can
+    /// count down from the server's times whatever its own clock says.
+    server_now_ms: u64,
+}
+
+/// The clocks of a game that has them, at `now`.
+fn clocks_view(game: &StoredGame, position: &AnyPosition, now: Millis) -> Option<ClocksView> {
+    let clock = game.times?.clock(game.clock, position.to_move());
+    let playing = game.status == Status::Playing;
+    let left = |player| {
+        if playing {
+            clock.remaining(player, now).map_or(0, |m| m.0)
+        } else {
+            // A finished game's clock stopped at its last move.
+            clock.remaining(player, clock.since()).map_or(0, |m| m.0)
+        }
+    };
+    Some(ClocksView {
+        remaining_ms: [left(Player::First), left(Player::Second)],
+        deadline_ms: playing.then(|| clock.deadline().map(|d| d.0)).flatten(),
+        server_now_ms: now.0,
+    })
+}
+
+/// The server's time, for the play layer's clocks.
+pub(crate) fn now() -> Millis {
+    Millis(u64::try_from(now_ms()).unwrap_or(0))
+}
+
 /// A two-player game, as `spec/API.md` shows it.
 #[derive(Debug, Serialize, ToSchema)]
 pub(crate) struct GameView {
@@ -129,11 +168,11 @@ pub(crate) struct GameView {
     /// `waiting`, `playing` or `finished`.
     status: &'static str,
     /// The number of moves in `moves`.
-    ply: u32,
+    pub(crate) ply: u32,
     /// The position now, as `spec/CONTRACT.md` writes it.
     position: String,
     /// The moves played, in order.
-    moves: Vec<String>,
+    pub(crate) moves: Vec<String>,
     /// The name of the player to move, `null` unless the game is being played.
     to_move: Option<String>,
     /// How the game ended, `null` until it has.
@@ -141,6 +180,20 @@ pub(crate) struct GameView {
     /// The time control: `null`, `{"days_per_move": D}` or `{"initial_s": S, "increment_s": I}`.
     #[schema(value_type = Option<Object>)]
     clock: TimeControl,
+    /// The clocks now, `null` without a time control or before the game starts.
+    clocks: Option<ClocksView>,
+}
+
+/// The most games against the AI one account may have in progress at once.
+pub(crate) const MAX_AI_GAMES: u32 = 10;
+/// The most open or invited challenges one account may have waiting at once.
+pub(crate) const MAX_WAITING_GAMES: u32 = 20;
+
+/// What follows every committed change of a game: the AI is woken if it is to move, and
+/// the watchers on every instance are told.
+pub(crate) async fn after_change(state: &AppState, game_id: &str, change: Change) {
+    crate::ai::wake(state, game_id);
+    state.live.announce(state, game_id, change).await;
 }
 
 /// The name a seat shows: its account's, `ai:L`, or the invited account's.
@@ -155,7 +208,7 @@ fn seat_name(seat: &SeatRow) -> Option<String> {
 }
 
 /// The seat index of a player.
-fn seat_of(player: Player) -> u8 {
+pub(crate) fn seat_of(player: Player) -> u8 {
     match player {
         Player::First => 0,
         Player::Second => 1,
@@ -170,9 +223,12 @@ fn position_of(game: &StoredGame) -> ApiResult<AnyPosition> {
 }
 
 /// The game as the API shows it.
-async fn view(state: &AppState, game: StoredGame) -> ApiResult<GameView> {
+pub(crate) async fn view(state: &AppState, game: StoredGame) -> ApiResult<GameView> {
     let seats = state.store.seats(&game.id).await?;
-    let moves = state.store.moves(&game.id).await?;
+    let mut moves = state.store.moves(&game.id).await?;
+    // Moves are only ever added: those read after the game are its moves and maybe newer
+    // ones, which belong to a later view.
+    moves.truncate(usize::try_from(game.ply).unwrap_or(usize::MAX));
     let position = position_of(&game)?;
     let name_of = |seat: u8| {
         seats
@@ -198,7 +254,9 @@ async fn view(state: &AppState, game: StoredGame) -> ApiResult<GameView> {
         winner: finish.winner_seat.and_then(name_of),
         termination: finish.termination.as_str(),
     });
+    let clocks = clocks_view(&game, &position, now());
     Ok(GameView {
+        clocks,
         id: game.id,
         game: game.game,
         size: game.size,
@@ -214,7 +272,7 @@ async fn view(state: &AppState, game: StoredGame) -> ApiResult<GameView> {
 }
 
 /// The game of that id, or 404.
-async fn stored(state: &AppState, id: &str) -> ApiResult<StoredGame> {
+pub(crate) async fn stored(state: &AppState, id: &str) -> ApiResult<StoredGame> {
     state
         .store
         .game(id)
@@ -250,6 +308,24 @@ pub(crate) async fn create(
         })?;
     let position =
         AnyPosition::start(game, size).map_err(|e| ApiError::BadRequest(format!("size: {e}")))?;
+    let (status, against_ai, cap) = match body.opponent {
+        Opponent::Ai(_) => (Status::Playing, true, MAX_AI_GAMES),
+        _ => (Status::Waiting, false, MAX_WAITING_GAMES),
+    };
+    let count = state
+        .store
+        .count_games(caller.holder.account_id, status, against_ai)
+        .await?;
+    if count >= cap {
+        let what = if against_ai {
+            "games against the AI in progress"
+        } else {
+            "challenges waiting"
+        };
+        return Err(ApiError::Conflict(format!(
+            "you have {count} {what}, the most one account may have: finish or resign some first"
+        )));
+    }
     let opponent = match body.opponent {
         Opponent::Ai(level) => Seat::Ai(level),
         Opponent::Open => Seat::Open,
@@ -290,6 +366,7 @@ pub(crate) async fn create(
         clock: body.clock,
     };
     state.store.create_game(&new).await?;
+    after_change(&state, id, Change::State).await;
     let game = stored(&state, id).await?;
     Ok((StatusCode::CREATED, Json(view(&state, game).await?)))
 }
@@ -335,6 +412,7 @@ pub(crate) async fn join(
             JoinError::Invited => ApiError::Forbidden(e.to_string()),
             JoinError::Storage(e) => ApiError::Internal(e),
         })?;
+    after_change(&state, &id, Change::State).await;
     Ok(Json(view(&state, game).await?))
 }
 
@@ -383,6 +461,7 @@ pub(crate) async fn resign(
             ApiError::Internal(anyhow::anyhow!("resign: {e}"))
         }
     })?;
+    after_change(&state, &id, Change::State).await;
     Ok(Json(view(&state, game).await?))
 }
 
@@ -450,7 +529,9 @@ pub(crate) async fn my_turn(
 
 /// Why the rules refused a move.
 #[derive(Debug)]
-enum Refusal {
+pub(crate) enum Refusal {
+    /// The mover's time ran out before the move came: the game ends on time instead.
+    OutOfTime,
     /// The seat is not the one to move.
     NotYourTurn,
     /// The rules forbid it, or the text is not a move.
@@ -468,25 +549,85 @@ fn rule_code(refusal: &RulesError) -> &'static str {
     }
 }
 
-/// The play layer's judgement of a move, inside the pipeline's transaction.
-fn judge(request: MoveRequest<'_>) -> Result<Played, Refusal> {
+/// The play layer's judgement of a move, inside the pipeline's transaction: the clock first
+/// (a move after the flag fell is too late, whatever it is), then the rules, then the clock
+/// pressed for the next player.
+pub(crate) fn judge(request: MoveRequest<'_>) -> Result<Played, Refusal> {
     let mut position: AnyPosition = request
         .position
         .parse()
         .map_err(|e: swapboard_core::PositionError| Refusal::Corrupt(e.to_string()))?;
-    if seat_of(position.to_move()) != request.seat {
+    let mover = position.to_move();
+    if seat_of(mover) != request.seat {
         return Err(Refusal::NotYourTurn);
+    }
+    let now = Millis(u64::try_from(request.now_ms).unwrap_or(0));
+    let mut clock = request.times.map(|t| t.clock(request.clock, mover));
+    if clock.is_some_and(|c| c.flagged(now).is_some()) {
+        return Err(Refusal::OutOfTime);
     }
     position.play_text(request.text).map_err(Refusal::Rules)?;
     let finish = position.outcome().map(|outcome| Finish {
         winner_seat: outcome.winner().map(seat_of),
         termination: Termination::Rules,
     });
+    if let Some(clock) = &mut clock {
+        clock
+            .press(position.to_move(), now)
+            .map_err(|_| Refusal::OutOfTime)?;
+    }
     Ok(Played {
         position: position.to_string(),
         finish,
-        deadline_ms: None,
+        deadline_ms: clock
+            .and_then(|c| c.deadline())
+            .and_then(|d| i64::try_from(d.0).ok()),
+        times: clock.as_ref().map(Times::of_clock),
     })
+}
+
+/// How a game whose player to move ran out of time ends: aborted before the second move
+/// (nobody has really begun, as a resignation then aborts too), else lost by that player.
+pub(crate) fn finish_on_time(game: &StoredGame) -> ApiResult<Finish> {
+    if game.ply < 2 {
+        return Ok(Finish {
+            winner_seat: None,
+            termination: Termination::Aborted,
+        });
+    }
+    let loser = seat_of(position_of(game)?.to_move());
+    Ok(Finish {
+        winner_seat: Some(1 - loser),
+        termination: Termination::Timeout,
+    })
+}
+
+/// Ends a game on time if it is still at the claim's ply and its player to move has run
+/// out; tells the watchers. Whether it ended.
+pub(crate) async fn end_on_time(state: &AppState, claim: &Claim) -> ApiResult<bool> {
+    let Some(game) = state.store.game(&claim.game_id).await? else {
+        return Ok(false);
+    };
+    if game.status != Status::Playing || game.ply != claim.ply {
+        return Ok(false);
+    }
+    let position = position_of(&game)?;
+    let flagged = game.times.is_some_and(|t| {
+        t.clock(game.clock, position.to_move())
+            .flagged(now())
+            .is_some()
+    });
+    if !flagged {
+        return Ok(false);
+    }
+    let ended = state
+        .store
+        .end_on_time(claim, finish_on_time(&game)?)
+        .await?;
+    if ended {
+        after_change(state, &claim.game_id, Change::State).await;
+    }
+    Ok(ended)
 }
 
 /// Plays a move at the ply the client has seen.
@@ -513,29 +654,48 @@ pub(crate) async fn play(
     let landed = state
         .store
         .play_move(&id, body.ply, seat, &text, judge)
-        .await
-        .map_err(|e| match e {
-            MoveError::NoSuchGame => ApiError::NotFound(format!("no game {id:?}")),
-            MoveError::NotPlaying(status) => {
-                ApiError::Conflict(format!("the game is {}", status.as_str()))
-            }
-            MoveError::Stale { ply } => ApiError::Conflict(format!(
-                "ply {} is stale: the game is at ply {ply}",
-                body.ply
-            )),
-            MoveError::Refused(Refusal::NotYourTurn) => {
-                ApiError::NotYourTurn("it is not your turn".to_owned())
-            }
-            MoveError::Refused(Refusal::Rules(refusal)) => ApiError::IllegalMove {
-                rule: rule_code(&refusal),
-                reason: refusal.to_string(),
-            },
-            MoveError::Refused(Refusal::Corrupt(reason)) => {
-                ApiError::Internal(anyhow::anyhow!("game {id}: stored position: {reason}"))
-            }
-            MoveError::Storage(e) => ApiError::Internal(e),
-        })?;
-    let (Landed::Played(game) | Landed::Repeated(game)) = landed;
+        .await;
+    if let Err(MoveError::Refused(Refusal::OutOfTime)) = landed {
+        let claim = Claim {
+            game_id: id.clone(),
+            ply: body.ply,
+        };
+        end_on_time(&state, &claim).await?;
+        return Err(ApiError::Conflict(
+            "your time ran out before this move came: the game is over".to_owned(),
+        ));
+    }
+    let landed = landed.map_err(|e| match e {
+        MoveError::NoSuchGame => ApiError::NotFound(format!("no game {id:?}")),
+        MoveError::NotPlaying(status) => {
+            ApiError::Conflict(format!("the game is {}", status.as_str()))
+        }
+        MoveError::Stale { ply } => ApiError::Conflict(format!(
+            "ply {} is stale: the game is at ply {ply}",
+            body.ply
+        )),
+        MoveError::Refused(Refusal::NotYourTurn) => {
+            ApiError::NotYourTurn("it is not your turn".to_owned())
+        }
+        MoveError::Refused(Refusal::Rules(refusal)) => ApiError::IllegalMove {
+            rule: rule_code(&refusal),
+            reason: refusal.to_string(),
+        },
+        MoveError::Refused(Refusal::Corrupt(reason)) => {
+            ApiError::Internal(anyhow::anyhow!("game {id}: stored position: {reason}"))
+        }
+        MoveError::Refused(Refusal::OutOfTime) => {
+            ApiError::Internal(anyhow::anyhow!("game {id}: a timeout handled above"))
+        }
+        MoveError::Storage(e) => ApiError::Internal(e),
+    })?;
+    let game = match landed {
+        Landed::Played(game) => {
+            after_change(&state, &id, Change::Move(game.ply)).await;
+            game
+        }
+        Landed::Repeated(game) => game,
+    };
     Ok(Json(view(&state, game).await?))
 }
 
@@ -564,6 +724,9 @@ mod tests {
             ply: 0,
             seat,
             text,
+            clock: TimeControl::None,
+            times: None,
+            now_ms: 0,
         };
         assert!(matches!(judge(request(1, "c3")), Err(Refusal::NotYourTurn)));
         let Err(Refusal::Rules(unreadable)) = judge(request(0, "z9")) else {
@@ -577,6 +740,9 @@ mod tests {
             ply: 1,
             seat: 1,
             text: "c3",
+            clock: TimeControl::None,
+            times: None,
+            now_ms: 0,
         };
         let Err(Refusal::Rules(illegal)) = judge(after) else {
             panic!("c3 is taken");

@@ -9,12 +9,15 @@
 //! from the play layer) and the deadline scheduler's claim. The library is synchronous to its callers: [`serve`] builds its own runtime.
 
 mod accounts;
+mod ai;
 mod app;
 mod auth;
+mod clocks;
 mod edge;
 mod error;
 mod games;
 mod limits;
+mod live;
 mod openapi;
 pub mod store;
 
@@ -36,6 +39,10 @@ pub struct ServeOptions {
     /// The server is reached through TLS (a proxy in front): mark cookies Secure.
     #[arg(long)]
     pub behind_tls: bool,
+    /// The most AI searches run at once, one core each (default: all cores but one, at
+    /// least one), so the AI never takes the cores the HTTP workers need.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub ai_searches: Option<u16>,
     /// Rate limits (the defaults; tests set their own).
     #[arg(skip)]
     pub limits: Limits,

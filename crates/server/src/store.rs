@@ -14,8 +14,11 @@ use sqlx::{AnyConnection, AnyPool, Connection as _, Executor as _, Row as _};
 
 pub use games::{
     Claim, Finish, JoinError, Landed, MoveError, MoveRequest, NewGame, Played, Seat, SeatRow,
-    Status, StoredGame, Termination,
+    Status, StoredGame, Termination, Times,
 };
+
+/// The PostgreSQL channel on which instances tell each other what changed.
+pub(crate) const NOTIFY_CHANNEL: &str = "swapboard_changes";
 
 /// The file created in the working directory when no database is named.
 pub(crate) const DEFAULT_SQLITE_FILE: &str = "swapboard.db";
@@ -109,6 +112,11 @@ impl Backend {
                     "invitations",
                     include_str!("../migrations/sqlite/0002_invitations.sql"),
                 ),
+                (
+                    3,
+                    "clocks and live",
+                    include_str!("../migrations/sqlite/0003_clocks_and_live.sql"),
+                ),
             ],
             Backend::Postgres => &[
                 (
@@ -120,6 +128,11 @@ impl Backend {
                     2,
                     "invitations",
                     include_str!("../migrations/postgres/0002_invitations.sql"),
+                ),
+                (
+                    3,
+                    "clocks and live",
+                    include_str!("../migrations/postgres/0003_clocks_and_live.sql"),
                 ),
             ],
         };
@@ -206,6 +219,22 @@ impl Store {
     /// Whether the database answers a trivial query.
     pub(crate) async fn ping(&self) -> anyhow::Result<()> {
         sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
+    }
+
+    /// Whether live messages cross instances through the database (PostgreSQL's
+    /// `LISTEN/NOTIFY`) rather than staying in this process (SQLite: one instance).
+    pub(crate) fn fans_out_through_database(&self) -> bool {
+        self.backend == Backend::Postgres
+    }
+
+    /// Sends `payload` to every instance listening on [`NOTIFY_CHANNEL`] (PostgreSQL only).
+    pub(crate) async fn notify(&self, payload: &str) -> anyhow::Result<()> {
+        sqlx::query("SELECT pg_notify($1, $2)")
+            .bind(NOTIFY_CHANNEL)
+            .bind(payload)
+            .execute(&self.pool)
+            .await?;
         Ok(())
     }
 

@@ -9,7 +9,7 @@ use std::fmt;
 use sqlx::any::AnyRow;
 use sqlx::{Any, Row as _, Transaction};
 pub use swapboard_play::Termination;
-use swapboard_play::TimeControl;
+use swapboard_play::{AnyPosition, Clock, Millis, TimeControl};
 
 use super::{Backend, Store, now_ms};
 
@@ -81,6 +81,59 @@ pub struct Finish {
     pub termination: Termination,
 }
 
+/// A running clock as stored: enough to rebuild the play layer's [`Clock`] on any instance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Times {
+    /// Each seat's time left when its turn last began (live time controls; 0 otherwise).
+    pub left_ms: [u64; 2],
+    /// When the side to move began its turn, in ms since the Unix epoch.
+    pub turn_started_ms: i64,
+}
+
+impl Times {
+    /// The clock of a game under `control` with `to_move` to play.
+    pub fn clock(self, control: TimeControl, to_move: swapboard_core::Player) -> Clock {
+        Clock::resume(
+            control,
+            self.left_ms,
+            to_move,
+            Millis(u64::try_from(self.turn_started_ms).unwrap_or(0)),
+        )
+    }
+
+    /// The stored form of a clock.
+    pub fn of_clock(clock: &Clock) -> Times {
+        Times {
+            left_ms: clock.left_at_turn_start(),
+            turn_started_ms: i64::try_from(clock.since().0).unwrap_or(i64::MAX),
+        }
+    }
+}
+
+/// The clock of a game that starts now, and its first deadline; `None` without a clock.
+fn starting_clock(
+    position: &str,
+    control: TimeControl,
+    now: i64,
+) -> anyhow::Result<Option<(Times, i64)>> {
+    if control == TimeControl::None {
+        return Ok(None);
+    }
+    let position: AnyPosition = position
+        .parse()
+        .map_err(|e| anyhow::anyhow!("games.position: {e}"))?;
+    let clock = Clock::new(
+        control,
+        position.to_move(),
+        Millis(u64::try_from(now).unwrap_or(0)),
+    );
+    let deadline = clock
+        .deadline()
+        .and_then(|d| i64::try_from(d.0).ok())
+        .unwrap_or(i64::MAX);
+    Ok(Some((Times::of_clock(&clock), deadline)))
+}
+
 /// A game as stored.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StoredGame {
@@ -100,6 +153,8 @@ pub struct StoredGame {
     pub finish: Option<Finish>,
     /// The players' time.
     pub clock: TimeControl,
+    /// The running clock, once a game with a clock has started.
+    pub times: Option<Times>,
 }
 
 /// Who sits in a seat of a stored game.
@@ -152,6 +207,12 @@ pub struct MoveRequest<'a> {
     pub seat: u8,
     /// The move's text.
     pub text: &'a str,
+    /// The time control.
+    pub clock: TimeControl,
+    /// The running clock, if the game has one.
+    pub times: Option<Times>,
+    /// When the move came, in ms since the Unix epoch.
+    pub now_ms: i64,
 }
 
 /// What the rules made of an accepted move.
@@ -164,6 +225,8 @@ pub struct Played {
     /// When the next player's clock runs out, in ms since the Unix epoch (`None`: no clock,
     /// or the game is over).
     pub deadline_ms: Option<i64>,
+    /// The clock after the move (`None`: no clock).
+    pub times: Option<Times>,
 }
 
 /// Why a move was not stored.
@@ -229,7 +292,17 @@ pub struct Claim {
 }
 
 const GAME_COLUMNS: &str = "id, game, size, status, ply, position, winner_seat, termination, \
-                            clock_days, clock_initial_ms, clock_increment_ms";
+                            clock_days, clock_initial_ms, clock_increment_ms, \
+                            clock_left_first_ms, clock_left_second_ms, turn_started_ms";
+
+/// [`GAME_COLUMNS`] of a query in which the games table is `g`.
+fn prefixed_game_columns() -> String {
+    GAME_COLUMNS
+        .split(',')
+        .map(|column| format!("g.{}", column.trim()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
 
 /// The columns a time control is stored in: days per move, initial and increment ms.
 fn clock_columns(clock: TimeControl) -> (Option<i64>, Option<i64>, Option<i64>) {
@@ -266,6 +339,35 @@ fn clock_of_row(row: &AnyRow) -> anyhow::Result<TimeControl> {
     })
 }
 
+fn times_of_row(row: &AnyRow) -> anyhow::Result<Option<Times>> {
+    let first: Option<i64> = row.try_get("clock_left_first_ms")?;
+    let second: Option<i64> = row.try_get("clock_left_second_ms")?;
+    let started: Option<i64> = row.try_get("turn_started_ms")?;
+    let unsigned = |value: i64| {
+        u64::try_from(value).map_err(|_| anyhow::anyhow!("games.clock_left: {value} is negative"))
+    };
+    Ok(match (first, second, started) {
+        (Some(first), Some(second), Some(turn_started_ms)) => Some(Times {
+            left_ms: [unsigned(first)?, unsigned(second)?],
+            turn_started_ms,
+        }),
+        _ => None,
+    })
+}
+
+/// The columns a running clock is stored in.
+fn times_columns(times: Option<Times>) -> (Option<i64>, Option<i64>, Option<i64>) {
+    let ms = |value: u64| i64::try_from(value).unwrap_or(i64::MAX);
+    match times {
+        Some(t) => (
+            Some(ms(t.left_ms[0])),
+            Some(ms(t.left_ms[1])),
+            Some(t.turn_started_ms),
+        ),
+        None => (None, None, None),
+    }
+}
+
 fn named(row: &AnyRow, id: &str, name: &str) -> anyhow::Result<Option<(i64, String)>> {
     let id: Option<i64> = row.try_get(id)?;
     let name: Option<String> = row.try_get(name)?;
@@ -299,6 +401,7 @@ fn game_of_row(row: &AnyRow) -> anyhow::Result<StoredGame> {
         position: row.try_get("position")?,
         finish,
         clock: clock_of_row(row)?,
+        times: times_of_row(row)?,
     })
 }
 
@@ -334,6 +437,53 @@ impl Store {
             Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await,
             Backend::Postgres => self.pool.begin().await,
         }
+    }
+
+    /// Sets (or moves) the deadline of a game, for the turn at `ply`.
+    async fn set_deadline(
+        tx: &mut Transaction<'static, Any>,
+        game_id: &str,
+        ply: u32,
+        due_ms: i64,
+    ) -> sqlx::Result<()> {
+        sqlx::query(
+            "INSERT INTO deadlines (game_id, ply, due_ms, claimed_until_ms) \
+             VALUES ($1, $2, $3, NULL) ON CONFLICT (game_id) DO UPDATE \
+             SET ply = excluded.ply, due_ms = excluded.due_ms, claimed_until_ms = NULL",
+        )
+        .bind(game_id)
+        .bind(i64::from(ply))
+        .bind(due_ms)
+        .execute(&mut **tx)
+        .await?;
+        Ok(())
+    }
+
+    /// Starts the clock of a game that begins now (every seat taken): its times and its
+    /// first deadline, in the transaction that starts it.
+    async fn start_clock(
+        tx: &mut Transaction<'static, Any>,
+        game_id: &str,
+        position: &str,
+        control: TimeControl,
+        now: i64,
+    ) -> anyhow::Result<Option<Times>> {
+        let Some((times, due)) = starting_clock(position, control, now)? else {
+            return Ok(None);
+        };
+        let (first, second, started) = times_columns(Some(times));
+        sqlx::query(
+            "UPDATE games SET clock_left_first_ms = $1, clock_left_second_ms = $2, \
+             turn_started_ms = $3 WHERE id = $4",
+        )
+        .bind(first)
+        .bind(second)
+        .bind(started)
+        .bind(game_id)
+        .execute(&mut **tx)
+        .await?;
+        Self::set_deadline(tx, game_id, 0, due).await?;
+        Ok(Some(times))
     }
 
     /// Stores a new game and its seats.
@@ -385,6 +535,9 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         }
+        if status == Status::Playing {
+            Self::start_clock(&mut tx, new.id, new.position, new.clock, now).await?;
+        }
         tx.commit().await?;
         Ok(())
     }
@@ -428,18 +581,14 @@ impl Store {
     /// for one seat: the row update's condition lets exactly one in.
     pub async fn join(&self, id: &str, account_id: i64) -> Result<StoredGame, JoinError> {
         let mut tx = self.begin_write().await?;
-        let lock = match self.backend {
-            Backend::Postgres => " FOR UPDATE",
-            Backend::Sqlite => "",
+        let game = match self
+            .locked_game::<std::convert::Infallible>(&mut tx, id)
+            .await
+        {
+            Ok(game) => game,
+            Err(MoveError::NoSuchGame) => return Err(JoinError::NoSuchGame),
+            Err(e) => return Err(JoinError::Storage(anyhow::anyhow!("{e}"))),
         };
-        let row = sqlx::query(&format!(
-            "SELECT {GAME_COLUMNS} FROM games WHERE id = $1{lock}"
-        ))
-        .bind(id)
-        .fetch_optional(&mut *tx)
-        .await?
-        .ok_or(JoinError::NoSuchGame)?;
-        let game = game_of_row(&row)?;
         if game.status != Status::Waiting {
             return Err(JoinError::Full(game.status));
         }
@@ -474,14 +623,24 @@ impl Store {
         } else {
             Status::Playing
         };
+        let now = now_ms();
         sqlx::query("UPDATE games SET status = $1, updated_ms = $2 WHERE id = $3")
             .bind(status.as_str())
-            .bind(now_ms())
+            .bind(now)
             .bind(id)
             .execute(&mut *tx)
             .await?;
+        let times = if status == Status::Playing {
+            Self::start_clock(&mut tx, id, &game.position, game.clock, now).await?
+        } else {
+            None
+        };
         tx.commit().await?;
-        Ok(StoredGame { status, ..game })
+        Ok(StoredGame {
+            status,
+            times,
+            ..game
+        })
     }
 
     /// Ends a game being played at the request of the player in `seat`: before the second
@@ -533,11 +692,7 @@ impl Store {
     /// The games being played in which the account sits, with its seat in each, oldest
     /// first.
     pub async fn playing(&self, account_id: i64) -> anyhow::Result<Vec<(StoredGame, u8)>> {
-        let columns = GAME_COLUMNS
-            .split(", ")
-            .map(|column| format!("g.{}", column.trim()))
-            .collect::<Vec<_>>()
-            .join(", ");
+        let columns = prefixed_game_columns();
         let rows = sqlx::query(&format!(
             "SELECT {columns}, s.seat FROM games g JOIN seats s ON s.game_id = g.id \
              WHERE s.account_id = $1 AND g.status = 'playing' ORDER BY g.created_ms, g.id"
@@ -548,6 +703,82 @@ impl Store {
         rows.iter()
             .map(|row| Ok((game_of_row(row)?, number(row, "seat")?)))
             .collect()
+    }
+
+    /// The games being played with an AI seat: those a starting server looks at to resume
+    /// the AI's turns.
+    pub async fn games_with_ai(&self) -> anyhow::Result<Vec<String>> {
+        let rows = sqlx::query(
+            "SELECT g.id FROM games g JOIN seats s ON s.game_id = g.id \
+             WHERE s.ai_level IS NOT NULL AND g.status = 'playing' ORDER BY g.updated_ms",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .iter()
+            .map(|row| row.try_get(0))
+            .collect::<Result<_, _>>()?)
+    }
+
+    /// Up to `limit` games of a status, most recently changed first: the lobby's lists.
+    pub async fn recent_games(
+        &self,
+        status: Status,
+        limit: u32,
+    ) -> anyhow::Result<Vec<StoredGame>> {
+        let rows = sqlx::query(&format!(
+            "SELECT {GAME_COLUMNS} FROM games WHERE status = $1 ORDER BY updated_ms DESC, id \
+             LIMIT $2"
+        ))
+        .bind(status.as_str())
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(game_of_row).collect()
+    }
+
+    /// Up to `limit` games in which the account sits, of a status if one is given, most
+    /// recently changed first.
+    pub async fn games_of_account(
+        &self,
+        account_id: i64,
+        status: Option<Status>,
+        limit: u32,
+    ) -> anyhow::Result<Vec<StoredGame>> {
+        let columns = prefixed_game_columns();
+        let rows = sqlx::query(&format!(
+            "SELECT {columns} FROM games g JOIN seats s ON s.game_id = g.id \
+             WHERE s.account_id = $1 AND ($2 IS NULL OR g.status = $2) \
+             ORDER BY g.updated_ms DESC, g.id LIMIT $3"
+        ))
+        .bind(account_id)
+        .bind(status.map(Status::as_str))
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(game_of_row).collect()
+    }
+
+    /// How many games the account sits in with this status, counting only games against
+    /// the AI when `against_ai` (the caps on open and AI games per account).
+    pub async fn count_games(
+        &self,
+        account_id: i64,
+        status: Status,
+        against_ai: bool,
+    ) -> anyhow::Result<u32> {
+        let row = sqlx::query(
+            "SELECT COUNT(*) FROM games g JOIN seats s ON s.game_id = g.id \
+             WHERE s.account_id = $1 AND g.status = $2 AND ($3 = 0 OR EXISTS \
+             (SELECT 1 FROM seats o WHERE o.game_id = g.id AND o.ai_level IS NOT NULL))",
+        )
+        .bind(account_id)
+        .bind(status.as_str())
+        .bind(i64::from(against_ai))
+        .fetch_one(&self.pool)
+        .await?;
+        let count: i64 = row.try_get(0)?;
+        Ok(u32::try_from(count).unwrap_or(u32::MAX))
     }
 
     /// The moves of a game, in order.
@@ -597,14 +828,17 @@ impl Store {
         if game.status != Status::Playing {
             return Err(MoveError::NotPlaying(game.status));
         }
+        let now = now_ms();
         let request = MoveRequest {
             position: &game.position,
             ply,
             seat,
             text,
+            clock: game.clock,
+            times: game.times,
+            now_ms: now,
         };
         let played = rules(request).map_err(MoveError::Refused)?;
-        let now = now_ms();
         let inserted = sqlx::query(
             "INSERT INTO moves (game_id, ply, seat, move, played_ms) VALUES ($1, $2, $3, $4, $5)",
         )
@@ -629,9 +863,11 @@ impl Store {
         } else {
             Status::Playing
         };
+        let (first, second, started) = times_columns(played.times);
         let updated = sqlx::query(
             "UPDATE games SET ply = $1, position = $2, status = $3, winner_seat = $4, \
-             termination = $5, updated_ms = $6 WHERE id = $7 AND ply = $8",
+             termination = $5, updated_ms = $6, clock_left_first_ms = $7, \
+             clock_left_second_ms = $8, turn_started_ms = $9 WHERE id = $10 AND ply = $11",
         )
         .bind(i64::from(next_ply))
         .bind(&played.position)
@@ -639,6 +875,9 @@ impl Store {
         .bind(played.finish.and_then(|f| f.winner_seat).map(i64::from))
         .bind(played.finish.map(|f| f.termination.as_str()))
         .bind(now)
+        .bind(first)
+        .bind(second)
+        .bind(started)
         .bind(game_id)
         .bind(i64::from(ply))
         .execute(&mut *tx)
@@ -647,18 +886,7 @@ impl Store {
             return Err(MoveError::Stale { ply: game.ply });
         }
         match played.deadline_ms.filter(|_| played.finish.is_none()) {
-            Some(due) => {
-                sqlx::query(
-                    "INSERT INTO deadlines (game_id, ply, due_ms, claimed_until_ms) \
-                     VALUES ($1, $2, $3, NULL) ON CONFLICT (game_id) DO UPDATE \
-                     SET ply = excluded.ply, due_ms = excluded.due_ms, claimed_until_ms = NULL",
-                )
-                .bind(game_id)
-                .bind(i64::from(next_ply))
-                .bind(due)
-                .execute(&mut *tx)
-                .await?;
-            }
+            Some(due) => Self::set_deadline(&mut tx, game_id, next_ply, due).await?,
             None => {
                 sqlx::query("DELETE FROM deadlines WHERE game_id = $1")
                     .bind(game_id)
@@ -672,6 +900,7 @@ impl Store {
             ply: next_ply,
             position: played.position,
             finish: played.finish,
+            times: played.times,
             ..game
         }))
     }
@@ -713,15 +942,16 @@ impl Store {
             .collect()
     }
 
-    /// Ends a claimed game on time, if it is still at the claim's ply and being played: the
-    /// winner is the seat `winner` names (the rules decide who that is). Whether it ended.
-    pub async fn end_on_time(&self, claim: &Claim, winner: Option<u8>) -> anyhow::Result<bool> {
+    /// Ends a claimed game on time, if it is still at the claim's ply and being played, as
+    /// `finish` says (a timeout, or an abort before the second move). Whether it ended.
+    pub async fn end_on_time(&self, claim: &Claim, finish: Finish) -> anyhow::Result<bool> {
         let mut tx = self.begin_write().await?;
         let ended = sqlx::query(
-            "UPDATE games SET status = 'finished', termination = 'timeout', winner_seat = $1, \
-             updated_ms = $2 WHERE id = $3 AND ply = $4 AND status = 'playing'",
+            "UPDATE games SET status = 'finished', termination = $1, winner_seat = $2, \
+             updated_ms = $3 WHERE id = $4 AND ply = $5 AND status = 'playing'",
         )
-        .bind(winner.map(i64::from))
+        .bind(finish.termination.as_str())
+        .bind(finish.winner_seat.map(i64::from))
         .bind(now_ms())
         .bind(&claim.game_id)
         .bind(i64::from(claim.ply))

@@ -93,6 +93,7 @@ pub(crate) async fn start(db: &TestDb, limits: Limits) -> Server {
         addr: "127.0.0.1:0".parse().unwrap(),
         database: Some(db.url.clone()),
         behind_tls: false,
+        ai_searches: Some(1),
         limits,
     };
     Server::start(&options).await.unwrap()
@@ -149,6 +150,11 @@ impl Client {
             base: format!("http://{}", server.addr()),
             http: reqwest::Client::new(),
         }
+    }
+
+    /// The `ws://` URL of a path of the server.
+    pub(crate) fn ws_url(&self, path: &str) -> String {
+        format!("{}{path}", self.base.replacen("http://", "ws://", 1))
     }
 
     /// Sends a request with these headers and this raw body (JSON when it parses as JSON).

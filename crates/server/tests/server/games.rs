@@ -170,9 +170,23 @@ async fn creation(db: TestDb) -> TestDb {
         .post(&join, &json!({}), &auth(&cat))
         .await
         .assert_error(409, "conflict");
+    // The live clock started when bob sat down: 300 s each, bob's running.
+    let clocks = &joined.json["clocks"];
+    assert_eq!(clocks["remaining_ms"][1], 300_000);
+    let bob_left = clocks["remaining_ms"][0].as_u64().unwrap();
+    assert!((299_000..=300_000).contains(&bob_left), "{clocks}");
+    let deadline = clocks["deadline_ms"].as_u64().unwrap();
+    let now = clocks["server_now_ms"].as_u64().unwrap();
+    assert_eq!(deadline - now, bob_left);
     let watched = client.get(&format!("/api/games/{id}"), &[]).await;
     assert_eq!(watched.status, 200);
-    assert_eq!(watched.json, joined.json);
+    let without_clocks = |game: &Value| {
+        let mut game = game.clone();
+        game["clocks"] = Value::Null;
+        game
+    };
+    assert_eq!(without_clocks(&watched.json), without_clocks(&joined.json));
+    assert_eq!(watched.json["clocks"]["deadline_ms"], deadline);
 
     // Kept for bob: nobody else may take the seat.
     let invite = create(

@@ -5,5 +5,6 @@ mod common;
 
 mod accounts;
 mod games;
+mod live;
 mod moves;
 mod shutdown;

@@ -28,6 +28,7 @@ fn stand_in_rules(request: MoveRequest<'_>) -> Result<Played, &'static str> {
         position: format!("{} {}", request.position, request.text),
         finish,
         deadline_ms: Some(1_000 + i64::from(request.ply)),
+        times: None,
     })
 }
 
@@ -244,13 +245,17 @@ async fn deadlines(db: TestDb) -> TestDb {
         b.play_move("d0", 1, 1, "d4", stand_in_rules).await,
         Ok(Landed::Played(_))
     ));
+    let timeout_won_by_second = Finish {
+        winner_seat: Some(1),
+        termination: Termination::Timeout,
+    };
     let d0 = again.iter().find(|c| c.game_id == "d0").unwrap();
-    assert!(!a.end_on_time(d0, Some(1)).await.unwrap());
+    assert!(!a.end_on_time(d0, timeout_won_by_second).await.unwrap());
     assert_eq!(a.game("d0").await.unwrap().unwrap().status, Status::Playing);
     let d1 = again.iter().find(|c| c.game_id == "d1").unwrap();
-    assert!(a.end_on_time(d1, Some(1)).await.unwrap());
+    assert!(a.end_on_time(d1, timeout_won_by_second).await.unwrap());
     assert!(
-        !b.end_on_time(d1, Some(1)).await.unwrap(),
+        !b.end_on_time(d1, timeout_won_by_second).await.unwrap(),
         "a game ends on time once"
     );
     let d1 = a.game("d1").await.unwrap().unwrap();

@@ -1,0 +1,155 @@
+//! The AI's seats: when an AI is to move, its move is thought on the blocking pool and played
+//! through the same pipeline as a person's.
+//!
+//! Searches are CPU work: each runs on `spawn_blocking` with one search thread, behind a
+//! semaphore whose size bounds how many cores the AI may take, so the HTTP workers always
+//! have theirs. The search tree is capped in nodes, which caps its memory. Nothing is kept
+//! between moves: any instance can play the AI's next move, and a restarted server resumes
+//! every AI game whose turn it is. A wake-up for a game already being thought on this
+//! instance is dropped; one on another instance loses the race at the pipeline's ply check,
+//! so a move is never played twice.
+
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use swapboard_play::{AiRequest, AnyPosition, Level};
+use tokio::sync::Semaphore;
+
+use crate::app::AppState;
+use crate::games::{after_change, judge, now, seat_of};
+use crate::live::Change;
+use crate::store::{Landed, MoveError, Status};
+
+/// The search tree's node cap: a few hundred megabytes at most whatever the level.
+const MAX_NODES: usize = 1_000_000;
+/// The longest the AI thinks without a clock (level 8 is capped at 10 s by its own budget).
+const NO_CLOCK_LIMIT: Duration = Duration::from_secs(10);
+
+/// The AI players of one server.
+#[derive(Debug)]
+pub(crate) struct AiPlayers {
+    /// One permit per search running at once.
+    permits: Arc<Semaphore>,
+    /// The games whose AI move this instance is thinking now.
+    thinking: Mutex<HashSet<String>>,
+}
+
+impl AiPlayers {
+    /// AI players that run at most `searches` searches at once.
+    pub(crate) fn new(searches: usize) -> AiPlayers {
+        AiPlayers {
+            permits: Arc::new(Semaphore::new(searches.max(1))),
+            thinking: Mutex::new(HashSet::new()),
+        }
+    }
+
+    /// Marks a game as thought on here; false if it already is.
+    fn begin(&self, game_id: &str) -> bool {
+        let mut thinking = self.thinking.lock().unwrap_or_else(|e| e.into_inner());
+        thinking.insert(game_id.to_owned())
+    }
+
+    fn end(&self, game_id: &str) {
+        let mut thinking = self.thinking.lock().unwrap_or_else(|e| e.into_inner());
+        thinking.remove(game_id);
+    }
+}
+
+/// Plays the AI's move in the game if an AI seat is to move there, in the background.
+pub(crate) fn wake(state: &AppState, game_id: &str) {
+    if !state.ai.begin(game_id) {
+        return;
+    }
+    let state = state.clone();
+    let game_id = game_id.to_owned();
+    tokio::spawn(async move {
+        let result = play_turn(&state, &game_id).await;
+        state.ai.end(&game_id);
+        match result {
+            Ok(Some(ply)) => {
+                // Announced after `end`, so that the AI's next turn (a game whose side moves
+                // twice) is woken again.
+                after_change(&state, &game_id, Change::Move(ply)).await;
+            }
+            Ok(None) => {}
+            Err(e) => tracing::warn!(game = game_id, "ai: {e:#}"),
+        }
+    });
+}
+
+/// Wakes the AI in every game being played with an AI seat (a server starting).
+pub(crate) async fn resume_all(state: &AppState) -> anyhow::Result<usize> {
+    let games = state.store.games_with_ai().await?;
+    for id in &games {
+        wake(state, id);
+    }
+    Ok(games.len())
+}
+
+/// Thinks and plays the AI's move if it is its turn; the ply it made, or `None` when it was
+/// not its turn (or another instance played first).
+async fn play_turn(state: &AppState, game_id: &str) -> anyhow::Result<Option<u32>> {
+    let Some(game) = state.store.game(game_id).await? else {
+        return Ok(None);
+    };
+    if game.status != Status::Playing {
+        return Ok(None);
+    }
+    let position: AnyPosition = game
+        .position
+        .parse()
+        .map_err(|e| anyhow::anyhow!("stored position: {e}"))?;
+    let seat = seat_of(position.to_move());
+    let seats = state.store.seats(game_id).await?;
+    let Some(level) = seats
+        .iter()
+        .find(|row| row.seat == seat)
+        .and_then(|row| row.ai_level)
+        .and_then(Level::new)
+    else {
+        return Ok(None);
+    };
+    let limit = match game.times {
+        Some(times) => times
+            .clock(game.clock, position.to_move())
+            .ai_budget(now())
+            .map(|budget| Duration::from_millis(budget.recommended.0.max(1))),
+        None => Some(NO_CLOCK_LIMIT),
+    };
+    let request = AiRequest {
+        level,
+        limit,
+        seed: seed_of(game_id, game.ply),
+        max_nodes: MAX_NODES,
+    };
+    let permit = state.ai.permits.clone().acquire_owned().await?;
+    let thought = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        position.ai_move(request)
+    })
+    .await?;
+    let Some(text) = thought else {
+        return Ok(None);
+    };
+    match state
+        .store
+        .play_move(game_id, game.ply, seat, &text, judge)
+        .await
+    {
+        Ok(Landed::Played(played)) => Ok(Some(played.ply)),
+        Ok(Landed::Repeated(_)) | Err(MoveError::Stale { .. } | MoveError::NotPlaying(_)) => {
+            Ok(None)
+        }
+        Err(e) => Err(anyhow::anyhow!("its move {text}: {e:?}")),
+    }
+}
+
+/// A search seed from the game and the ply: the same game replays the same way in tests,
+/// and different games differ.
+fn seed_of(game_id: &str, ply: u32) -> u64 {
+    game_id.bytes().fold(
+        u64::from(ply).wrapping_add(0x9e37_79b9_7f4a_7c15),
+        |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3),
+    )
+}

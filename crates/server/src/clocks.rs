@@ -1,0 +1,52 @@
+//! The clocks' scheduler: ends games whose player to move has run out of time, whether or
+//! not anyone is connected.
+//!
+//! Deadlines live in the database, set in the transaction of each move. Every instance
+//! polls for due ones and claims them for a lease ([`crate::store::Store::claim_due_deadlines`]:
+//! `FOR UPDATE SKIP LOCKED` on PostgreSQL), so each is acted on by one instance; a claim
+//! whose instance died is due again when its lease passes, and a restarted server finds
+//! the deadlines that passed while it was down.
+
+use std::time::Duration;
+
+use crate::app::AppState;
+use crate::games::end_on_time;
+use crate::store::now_ms;
+
+/// How often the scheduler looks for due deadlines: a timeout is declared at most this late.
+pub(crate) const POLL_EVERY: Duration = Duration::from_millis(500);
+/// How long a claim is this instance's before another may take it.
+const LEASE: Duration = Duration::from_secs(30);
+/// The most deadlines claimed at once.
+const BATCH: u32 = 100;
+
+/// Claims and acts on due deadlines until the server stops.
+pub(crate) async fn run(state: AppState) {
+    let mut tick = tokio::time::interval(POLL_EVERY);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        if let Err(e) = claim_and_end(&state).await {
+            tracing::warn!("clocks: {e:#}");
+        }
+    }
+}
+
+/// One pass: claims the due deadlines and ends their games on time.
+pub(crate) async fn claim_and_end(state: &AppState) -> anyhow::Result<usize> {
+    let now = now_ms();
+    let lease = i64::try_from(LEASE.as_millis()).unwrap_or(i64::MAX);
+    let claims = state
+        .store
+        .claim_due_deadlines(now, now.saturating_add(lease), BATCH)
+        .await?;
+    let mut ended = 0;
+    for claim in &claims {
+        match end_on_time(state, claim).await {
+            Ok(true) => ended += 1,
+            Ok(false) => {}
+            Err(e) => tracing::warn!(game = claim.game_id, "clocks: {e:?}"),
+        }
+    }
+    Ok(ended)
+}

@@ -1,0 +1,295 @@
+//! Games that go on by themselves: the AI's moves, clocks that end games, and the live
+//! socket that shows them, over real HTTP and real WebSockets on both backends.
+
+use std::time::Duration;
+
+use futures_util::StreamExt as _;
+use serde_json::{Value, json};
+use swapboard_server::store::{NewGame, Seat, Store};
+use tokio_tungstenite::tungstenite::Message;
+
+use crate::common::{Client, TestDb, generous, on_both, sign_up_and_token, start};
+
+type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+async fn bearer(client: &Client, name: &str) -> String {
+    let credentials = json!({"name": name, "password": "correct horse"});
+    format!("Bearer {}", sign_up_and_token(client, &credentials).await)
+}
+
+async fn connect(client: &Client, path: &str) -> Socket {
+    let (socket, _) = tokio_tungstenite::connect_async(client.ws_url(path))
+        .await
+        .unwrap();
+    socket
+}
+
+/// The next JSON message of a socket, within `wait`.
+async fn next_message(socket: &mut Socket, wait: Duration) -> Value {
+    loop {
+        let message = tokio::time::timeout(wait, socket.next())
+            .await
+            .expect("a message in time")
+            .expect("the socket is open")
+            .unwrap();
+        if let Message::Text(text) = message {
+            return serde_json::from_str(&text).unwrap();
+        }
+    }
+}
+
+/// Reads messages until one whose game satisfies `done`.
+async fn until(socket: &mut Socket, wait: Duration, done: impl Fn(&Value) -> bool) -> Value {
+    let deadline = tokio::time::Instant::now() + wait;
+    loop {
+        let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+        let message = next_message(socket, left).await;
+        if done(&message["game"]) {
+            return message;
+        }
+    }
+}
+
+async fn the_ai_answers_live(db: TestDb) -> TestDb {
+    let server = start(&db, generous()).await;
+    let client = Client::new(&server);
+    let ann = bearer(&client, "ann").await;
+    // The AI plays first: its move comes without anyone asking.
+    let created = client
+        .post(
+            "/api/games",
+            &json!({"game": "swaptimum", "size": 5, "opponent": "ai:1", "colour": "second"}),
+            &[("authorization", &ann)],
+        )
+        .await;
+    assert_eq!(created.status, 201, "{}", created.text);
+    let id = created.json["id"].as_str().unwrap().to_owned();
+    let mut socket = connect(&client, &format!("/api/games/{id}/socket")).await;
+    let first = next_message(&mut socket, Duration::from_secs(10)).await;
+    assert_eq!(first["type"], "state", "{first}");
+    let after_ai = until(&mut socket, Duration::from_secs(30), |g| g["ply"] == 1).await;
+    assert_eq!(after_ai["type"], "move", "{after_ai}");
+    assert_eq!(after_ai["ply"], 1);
+    assert_eq!(after_ai["game"]["to_move"], "ann");
+    let ai_move = after_ai["move"].as_str().unwrap();
+    assert_eq!(after_ai["game"]["moves"][0], ai_move);
+
+    // ann answers with any legal move (one cell the AI left empty), and the AI replies.
+    let position: swapboard_play::AnyPosition = after_ai["game"]["position"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let reply = position.legal_moves(1_000).unwrap()[0].clone();
+    let played = client
+        .post(
+            &format!("/api/games/{id}/moves"),
+            &json!({"move": reply, "ply": 1}),
+            &[("authorization", &ann)],
+        )
+        .await;
+    assert_eq!(played.status, 200, "{}", played.text);
+    let mine = until(&mut socket, Duration::from_secs(10), |g| g["ply"] == 2).await;
+    assert_eq!(
+        (mine["type"].as_str(), mine["move"].as_str()),
+        (Some("move"), Some(reply.as_str()))
+    );
+    let theirs = until(&mut socket, Duration::from_secs(30), |g| g["ply"] == 3).await;
+    assert_eq!(theirs["ply"], 3);
+
+    // A socket opened later with `since` replays the moves it missed, then the state.
+    let mut late = connect(&client, &format!("/api/games/{id}/socket?since=1")).await;
+    let replayed = next_message(&mut late, Duration::from_secs(10)).await;
+    assert_eq!(
+        (replayed["type"].as_str(), replayed["ply"].as_u64()),
+        (Some("move"), Some(2))
+    );
+    assert_eq!(replayed["move"], reply.as_str());
+    let replayed = next_message(&mut late, Duration::from_secs(10)).await;
+    assert_eq!(replayed["ply"], 3);
+    let state = next_message(&mut late, Duration::from_secs(10)).await;
+    assert_eq!(state["type"], "state");
+    late.close(None).await.unwrap();
+
+    // A bad `since` and a missing game answer before any upgrade.
+    let bad = client
+        .get(&format!("/api/games/{id}/socket?since=-1"), &[])
+        .await;
+    bad.assert_error(400, "bad_request");
+    let missing = client.get("/api/games/nope/socket", &[]).await;
+    missing.assert_error(404, "not_found");
+    server.stop().await.unwrap();
+    db
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_ai_moves_by_itself_and_sockets_show_every_move() {
+    on_both(the_ai_answers_live).await;
+}
+
+async fn clocks_end_games(db: TestDb) -> TestDb {
+    let server = start(&db, generous()).await;
+    let client = Client::new(&server);
+    let ann = bearer(&client, "ann").await;
+    // One second each: ann moves, the AI answers at once (its budget is the clock's
+    // share), then ann lets her time run out.
+    let created = client
+        .post(
+            "/api/games",
+            &json!({"game": "flipstop", "size": 5, "opponent": "ai:1", "colour": "first",
+                    "clock": {"initial_s": 1, "increment_s": 0}}),
+            &[("authorization", &ann)],
+        )
+        .await;
+    assert_eq!(created.status, 201, "{}", created.text);
+    let id = created.json["id"].as_str().unwrap().to_owned();
+    let mut socket = connect(&client, &format!("/api/games/{id}/socket")).await;
+    let played = client
+        .post(
+            &format!("/api/games/{id}/moves"),
+            &json!({"move": "c3", "ply": 0}),
+            &[("authorization", &ann)],
+        )
+        .await;
+    assert_eq!(played.status, 200, "{}", played.text);
+    let ended = until(&mut socket, Duration::from_secs(10), |g| {
+        g["status"] == "finished"
+    })
+    .await;
+    let game = &ended["game"];
+    assert_eq!(game["ply"], 2, "{game}");
+    assert_eq!(game["result"]["termination"], "timeout", "{game}");
+    assert!(
+        game["result"]["winner"]
+            .as_str()
+            .unwrap()
+            .starts_with("ai:")
+    );
+    assert_eq!(game["clocks"]["deadline_ms"], Value::Null);
+    // A move after the flag fell is refused, and the game stays as the clock ended it.
+    let late = client
+        .post(
+            &format!("/api/games/{id}/moves"),
+            &json!({"move": "a1", "ply": 2}),
+            &[("authorization", &ann)],
+        )
+        .await;
+    late.assert_error(409, "conflict");
+
+    // Nobody moves at all: the game is aborted, not lost, when the first clock runs out.
+    let idle = client
+        .post(
+            "/api/games",
+            &json!({"game": "flipstop", "size": 5, "opponent": "ai:1", "colour": "first",
+                    "clock": {"initial_s": 1, "increment_s": 0}}),
+            &[("authorization", &ann)],
+        )
+        .await;
+    let idle_id = idle.json["id"].as_str().unwrap().to_owned();
+    let mut idle_socket = connect(&client, &format!("/api/games/{idle_id}/socket")).await;
+    let aborted = until(&mut idle_socket, Duration::from_secs(10), |g| {
+        g["status"] == "finished"
+    })
+    .await;
+    assert_eq!(aborted["game"]["result"]["termination"], "aborted");
+    assert_eq!(aborted["game"]["result"]["winner"], Value::Null);
+    server.stop().await.unwrap();
+    db
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clocks_end_games_when_nobody_moves() {
+    on_both(clocks_end_games).await;
+}
+
+async fn the_ai_resumes(db: TestDb) -> TestDb {
+    // A game stored while no server ran, an AI to move (the AI on both sides, so that it
+    // alone plays on): a starting server plays it.
+    let store = Store::open(&db.url).await.unwrap();
+    let start_position = swapboard_play::AnyPosition::start(swapboard_play::GameId::Swaptimum, 5)
+        .unwrap()
+        .to_string();
+    let new = NewGame {
+        id: "resumed",
+        game: "swaptimum",
+        size: 5,
+        position: &start_position,
+        seats: [Seat::Ai(1), Seat::Ai(1)],
+        clock: swapboard_play::TimeControl::None,
+    };
+    store.create_game(&new).await.unwrap();
+    store.close().await;
+    let server = start(&db, generous()).await;
+    let client = Client::new(&server);
+    let mut socket = connect(&client, "/api/games/resumed/socket").await;
+    let moved = until(&mut socket, Duration::from_secs(30), |g| {
+        g["ply"].as_u64() >= Some(2)
+    })
+    .await;
+    assert_eq!(
+        moved["game"]["moves"].as_array().unwrap().len() as u64,
+        moved["game"]["ply"].as_u64().unwrap()
+    );
+    server.stop().await.unwrap();
+    db
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_starting_server_resumes_the_ai_turns() {
+    on_both(the_ai_resumes).await;
+}
+
+/// Two instances on one PostgreSQL database: a move sent to A reaches a socket held on B,
+/// and a deadline ends its game once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_on_one_instance_reaches_sockets_on_another() {
+    let db = TestDb::postgres().await;
+    let a = start(&db, generous()).await;
+    let b = start(&db, generous()).await;
+    let (client_a, client_b) = (Client::new(&a), Client::new(&b));
+    let ann = bearer(&client_a, "ann").await;
+    let bob = bearer(&client_b, "bob").await;
+    let created = client_a
+        .post(
+            "/api/games",
+            &json!({"game": "swaptimum", "size": 5, "opponent": "user:bob", "colour": "first"}),
+            &[("authorization", &ann)],
+        )
+        .await;
+    let id = created.json["id"].as_str().unwrap().to_owned();
+    let mut on_b = connect(&client_b, &format!("/api/games/{id}/socket")).await;
+    assert_eq!(
+        next_message(&mut on_b, Duration::from_secs(10)).await["type"],
+        "state"
+    );
+    let joined = client_b
+        .post(
+            &format!("/api/games/{id}/join"),
+            &json!({}),
+            &[("authorization", &bob)],
+        )
+        .await;
+    assert_eq!(joined.status, 200, "{}", joined.text);
+    let playing = until(&mut on_b, Duration::from_secs(10), |g| {
+        g["status"] == "playing"
+    })
+    .await;
+    assert_eq!(playing["type"], "state");
+    let played = client_a
+        .post(
+            &format!("/api/games/{id}/moves"),
+            &json!({"move": "c3", "ply": 0}),
+            &[("authorization", &ann)],
+        )
+        .await;
+    assert_eq!(played.status, 200, "{}", played.text);
+    let seen = until(&mut on_b, Duration::from_secs(10), |g| g["ply"] == 1).await;
+    assert_eq!(
+        (seen["type"].as_str(), seen["move"].as_str()),
+        (Some("move"), Some("c3"))
+    );
+    a.stop().await.unwrap();
+    b.stop().await.unwrap();
+    db.drop_it().await;
+}
