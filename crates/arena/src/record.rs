@@ -377,3 +377,38 @@ fn parse_tag(line: &str) -> Result<(String, String), String> {
     }
     Ok((name.to_string(), value))
 }
+
+/// The date of an instant (ms since the Unix epoch, UTC) as records write it: `YYYY.MM.DD`.
+pub fn date_of(unix_ms: i64) -> String {
+    let (y, m, d) = civil_from_days(unix_ms.div_euclid(86_400_000));
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// The proleptic Gregorian date of a day count from 1970-01-01 (Howard Hinnant's method).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_from_day_counts_and_instants() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+        assert_eq!(civil_from_days(20_778), (2026, 11, 21));
+        assert_eq!(date_of(0), "1970.01.01");
+        assert_eq!(date_of(20_778 * 86_400_000 + 86_399_999), "2026.11.21");
+        assert_eq!(date_of(-1), "1969.12.31");
+    }
+}

@@ -153,10 +153,8 @@ fn show<G: Playable>(
         marked_view(&positions[ply - 1], &positions[ply])
     };
     if let Some(svg) = svg {
-        let caption = match ply.checked_sub(1) {
-            Some(k) => format!("after ply {ply} of {last}: {}", moves[k]),
-            None => format!("after ply 0 of {last}"),
-        };
+        let mv = ply.checked_sub(1).map(|k| moves[k].to_string());
+        let caption = swapboard_play::words::ply_caption(ply, last, mv.as_deref());
         let picture = swapboard_render::svg_with_caption(&view, Some(&caption));
         if out.svg(svg, &picture)? {
             return Ok(());

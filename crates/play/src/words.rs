@@ -119,6 +119,15 @@ pub fn result_line<G: Game>(position: &G) -> String {
     }
 }
 
+/// The caption of a picture of the board after `ply` of a game's `last` plies, with the
+/// move that made it (`after ply 3 of 40: c3`).
+pub fn ply_caption(ply: usize, last: usize, mv: Option<&str>) -> String {
+    match mv {
+        Some(mv) => format!("after ply {ply} of {last}: {mv}"),
+        None => format!("after ply {ply} of {last}"),
+    }
+}
+
 /// The view of `after` with what the move from `before` changed marked.
 pub fn marked_view<G: Game>(before: &G, after: &G) -> BoardView {
     let mut view = after.view();

@@ -26,8 +26,10 @@ use crate::edge::{BODY_LIMIT, ClientAddr};
 use crate::error::{ApiError, ApiResult};
 use crate::games;
 use crate::limits::{Limiter, Limits};
+use crate::lists;
 use crate::live::{self, Hub};
 use crate::openapi;
+use crate::review;
 use crate::store::{Store, default_sqlite_url};
 
 /// The rate limiters of one server.
@@ -79,10 +81,18 @@ fn router(state: AppState) -> Router {
         .route("/api/games", post(games::create))
         .route("/api/games/{id}", get(games::show))
         .route("/api/games/{id}/join", post(games::join))
-        .route("/api/games/{id}/moves", post(games::play))
         .route("/api/games/{id}/resign", post(games::resign))
         .route("/api/games/{id}/draft", post(games::draft))
         .route("/api/games/{id}/socket", get(live::socket))
+        .route("/api/games/{id}/view", get(review::view))
+        .route(
+            "/api/games/{id}/moves",
+            post(games::play).get(review::moves),
+        )
+        .route("/api/games/{id}/record", get(review::record))
+        .route("/api/games/{id}/svg", get(review::svg))
+        .route("/api/lobby", get(lists::lobby))
+        .route("/api/accounts/{name}/games", get(lists::games_of))
         .route("/api/me/turn", get(games::my_turn))
         .route("/api/openapi.json", get(openapi::document))
         .route("/healthz", get(healthz))

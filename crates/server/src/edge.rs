@@ -5,7 +5,7 @@ use std::net::{IpAddr, SocketAddr};
 
 use axum::Json;
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Request};
+use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Query, Request};
 use axum::http::request::Parts;
 use serde::de::DeserializeOwned;
 
@@ -48,6 +48,27 @@ fn body_refusal(rejection: &JsonRejection) -> String {
             format!("body: cannot be read whole (at most {BODY_LIMIT} bytes)")
         }
         _ => "body: cannot be read".to_owned(),
+    }
+}
+
+/// A URL query read into `T`; a bad one answers 400 naming the parameter and the reason.
+pub(crate) struct Params<T>(pub(crate) T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for Params<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        match Query::<T>::from_request_parts(parts, state).await {
+            Ok(Query(value)) => Ok(Params(value)),
+            Err(rejection) => {
+                // axum's text is "Failed to deserialize query string: <field>: <reason>".
+                let text = rejection.body_text();
+                let detail = text
+                    .split_once(": ")
+                    .map_or(text.as_str(), |(_, rest)| rest);
+                Err(ApiError::BadRequest(format!("query: {detail}")))
+            }
+        }
     }
 }
 

@@ -17,8 +17,10 @@ mod edge;
 mod error;
 mod games;
 mod limits;
+mod lists;
 mod live;
 mod openapi;
+mod review;
 pub mod store;
 
 use std::net::SocketAddr;

@@ -16,13 +16,14 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::response::Response;
 use serde::Deserialize;
 use tokio::sync::broadcast;
 use tokio::time::{Instant, MissedTickBehavior};
 
 use crate::app::AppState;
+use crate::edge::Params;
 use crate::error::{ApiError, ApiResult};
 use crate::games::{GameView, stored, view};
 
@@ -212,11 +213,9 @@ pub(crate) struct SocketQuery {
 pub(crate) async fn socket(
     State(state): State<AppState>,
     Path(id): Path<String>,
-    query: Result<Query<SocketQuery>, axum::extract::rejection::QueryRejection>,
+    Params(query): Params<SocketQuery>,
     upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> ApiResult<Response> {
-    let Query(query) =
-        query.map_err(|e| ApiError::BadRequest(format!("query: {}", e.body_text())))?;
     // A game that does not exist answers 404 before any upgrade.
     stored(&state, &id).await?;
     let upgrade = upgrade.map_err(|e| {

@@ -4,7 +4,7 @@ use axum::Json;
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use crate::{accounts, app, games};
+use crate::{accounts, app, games, lists, live, review};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -12,8 +12,9 @@ use crate::{accounts, app, games};
         title = "swapboard",
         description = "Play Swaptimum and Flipstop (Mark Steere), Scware (Christian Freeling), \
                        Rapid Transit (Phil Leduc) and Swap 61 over HTTP. Served now: accounts, \
-                       tokens and sessions; two-player games (create, join, watch, move); the rest \
-                       comes next (docs/API.md)."
+                       tokens and sessions; two-player games against people or the AI, with \
+                       clocks, live sockets, records and pictures; Swap 61 rooms come next \
+                       (docs/API.md)."
     ),
     paths(
         accounts::sign_up,
@@ -29,6 +30,13 @@ use crate::{accounts, app, games};
         games::resign,
         games::draft,
         games::my_turn,
+        live::socket,
+        review::view,
+        review::moves,
+        review::record,
+        review::svg,
+        lists::lobby,
+        lists::games_of,
         app::healthz,
         document,
     ),

@@ -64,7 +64,8 @@ impl Status {
         }
     }
 
-    fn parse(text: &str) -> anyhow::Result<Status> {
+    /// The status of its stored (and API) name.
+    pub fn parse(text: &str) -> anyhow::Result<Status> {
         [Status::Waiting, Status::Playing, Status::Finished]
             .into_iter()
             .find(|status| status.as_str() == text)
@@ -155,6 +156,8 @@ pub struct StoredGame {
     pub clock: TimeControl,
     /// The running clock, once a game with a clock has started.
     pub times: Option<Times>,
+    /// When the game was created, in ms since the Unix epoch.
+    pub created_ms: i64,
 }
 
 /// Who sits in a seat of a stored game.
@@ -293,7 +296,8 @@ pub struct Claim {
 
 const GAME_COLUMNS: &str = "id, game, size, status, ply, position, winner_seat, termination, \
                             clock_days, clock_initial_ms, clock_increment_ms, \
-                            clock_left_first_ms, clock_left_second_ms, turn_started_ms";
+                            clock_left_first_ms, clock_left_second_ms, turn_started_ms, \
+                            created_ms";
 
 /// [`GAME_COLUMNS`] of a query in which the games table is `g`.
 fn prefixed_game_columns() -> String {
@@ -402,6 +406,7 @@ fn game_of_row(row: &AnyRow) -> anyhow::Result<StoredGame> {
         finish,
         clock: clock_of_row(row)?,
         times: times_of_row(row)?,
+        created_ms: row.try_get("created_ms")?,
     })
 }
 

@@ -132,19 +132,22 @@ async fn clocks_end_games(db: TestDb) -> TestDb {
     let server = start(&db, generous()).await;
     let client = Client::new(&server);
     let ann = bearer(&client, "ann").await;
-    // One second each: ann moves, the AI answers at once (its budget is the clock's
-    // share), then ann lets her time run out.
-    let created = client
-        .post(
-            "/api/games",
-            &json!({"game": "flipstop", "size": 5, "opponent": "ai:1", "colour": "first",
-                    "clock": {"initial_s": 1, "increment_s": 0}}),
-            &[("authorization", &ann)],
-        )
-        .await;
-    assert_eq!(created.status, 201, "{}", created.text);
-    let id = created.json["id"].as_str().unwrap().to_owned();
+    // Four seconds each, in two games made together so that their waits overlap. In the
+    // first ann moves, the AI answers at once (its budget is the clock's share), then ann
+    // lets her time run out; in the second nobody moves at all.
+    let body = json!({"game": "flipstop", "size": 5, "opponent": "ai:1", "colour": "first",
+                      "clock": {"initial_s": 4, "increment_s": 0}});
+    let mut ids = Vec::new();
+    for _ in 0..2 {
+        let created = client
+            .post("/api/games", &body, &[("authorization", &ann)])
+            .await;
+        assert_eq!(created.status, 201, "{}", created.text);
+        ids.push(created.json["id"].as_str().unwrap().to_owned());
+    }
+    let (id, idle_id) = (&ids[0], &ids[1]);
     let mut socket = connect(&client, &format!("/api/games/{id}/socket")).await;
+    let mut idle_socket = connect(&client, &format!("/api/games/{idle_id}/socket")).await;
     let played = client
         .post(
             &format!("/api/games/{id}/moves"),
@@ -153,7 +156,7 @@ async fn clocks_end_games(db: TestDb) -> TestDb {
         )
         .await;
     assert_eq!(played.status, 200, "{}", played.text);
-    let ended = until(&mut socket, Duration::from_secs(10), |g| {
+    let ended = until(&mut socket, Duration::from_secs(20), |g| {
         g["status"] == "finished"
     })
     .await;
@@ -177,18 +180,8 @@ async fn clocks_end_games(db: TestDb) -> TestDb {
         .await;
     late.assert_error(409, "conflict");
 
-    // Nobody moves at all: the game is aborted, not lost, when the first clock runs out.
-    let idle = client
-        .post(
-            "/api/games",
-            &json!({"game": "flipstop", "size": 5, "opponent": "ai:1", "colour": "first",
-                    "clock": {"initial_s": 1, "increment_s": 0}}),
-            &[("authorization", &ann)],
-        )
-        .await;
-    let idle_id = idle.json["id"].as_str().unwrap().to_owned();
-    let mut idle_socket = connect(&client, &format!("/api/games/{idle_id}/socket")).await;
-    let aborted = until(&mut idle_socket, Duration::from_secs(10), |g| {
+    // Nobody moved: the game is aborted, not lost, when the first clock ran out.
+    let aborted = until(&mut idle_socket, Duration::from_secs(20), |g| {
         g["status"] == "finished"
     })
     .await;

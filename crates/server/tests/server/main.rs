@@ -7,4 +7,5 @@ mod accounts;
 mod games;
 mod live;
 mod moves;
+mod review;
 mod shutdown;

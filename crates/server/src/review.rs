@@ -1,0 +1,236 @@
+//! A game shown move by move: the board after any ply, what each move did, the record and a
+//! picture. The game is replayed by the play layer from its stored moves; the server words
+//! and draws nothing itself.
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use serde::{Deserialize, Serialize};
+use swapboard_core::{BoardView, Player};
+use swapboard_play::words::ply_caption;
+use swapboard_play::{AnyPosition, Ending, GameId, Review, Seat};
+use utoipa::ToSchema;
+
+use crate::app::AppState;
+use crate::edge::Params;
+use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::games::stored;
+use crate::store::{SeatRow, StoredGame, Termination};
+
+/// The seat as the play layer names it in records: the account, the AI, or an empty seat.
+fn table_seat(row: Option<&SeatRow>) -> Seat {
+    match row {
+        Some(SeatRow {
+            account: Some((_, name)),
+            ..
+        }) => Seat::Person(name.clone()),
+        Some(SeatRow {
+            ai_level: Some(level),
+            ..
+        }) => Seat::Ai(*level),
+        _ => Seat::Person("?".to_owned()),
+    }
+}
+
+/// The game of that id replayed to its last move.
+async fn replayed(state: &AppState, id: &str) -> ApiResult<(StoredGame, Box<dyn Review>)> {
+    let game = stored(state, id).await?;
+    let seats = state.store.seats(id).await?;
+    let mut moves = state.store.moves(id).await?;
+    moves.truncate(usize::try_from(game.ply).unwrap_or(usize::MAX));
+    let internal = |what: String| ApiError::Internal(anyhow::anyhow!("game {id}: {what}"));
+    let kind: GameId = game.game.parse().map_err(|e| internal(format!("{e}")))?;
+    let size = usize::try_from(game.size).map_err(|e| internal(format!("size: {e}")))?;
+    let start = AnyPosition::start(kind, size).map_err(|e| internal(format!("start: {e}")))?;
+    let seat = |index: u8| table_seat(seats.iter().find(|row| row.seat == index));
+    let ending = game.finish.and_then(|finish| {
+        (finish.termination != Termination::Rules).then(|| Ending {
+            winner: finish
+                .winner_seat
+                .map(|seat| Player::from_index(usize::from(seat))),
+            reason: finish.termination,
+        })
+    });
+    let review = start
+        .replay(&moves, [seat(0), seat(1)], ending)
+        .map_err(|e| internal(format!("replay: {e}")))?;
+    Ok((game, review))
+}
+
+/// The query naming a ply.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct PlyQuery {
+    /// The number of moves played before the position shown (default: all of them).
+    ply: Option<u32>,
+}
+
+/// The ply a query asks for, checked against the game's.
+fn ply_asked(query: &PlyQuery, review: &dyn Review) -> ApiResult<usize> {
+    let last = review.ply();
+    match query.ply {
+        None => Ok(last),
+        Some(ply) => usize::try_from(ply)
+            .ok()
+            .filter(|&ply| ply <= last)
+            .ok_or_else(|| {
+                ApiError::BadRequest(format!("ply: {ply} is past the game's last ply, {last}"))
+            }),
+    }
+}
+
+/// The board after a ply, with what the move that made it did.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct PlyView {
+    /// The number of moves played before this position.
+    ply: usize,
+    /// The board: cells, colours, sides, marks of the last move, winning path, networks
+    /// (the `view` of `docs/CONTRACT.md`).
+    #[schema(value_type = Object)]
+    board: BoardView,
+    /// The move that made this position, `null` at ply 0.
+    #[serde(rename = "move")]
+    text: Option<String>,
+    /// What that move did, in words.
+    description: Option<String>,
+    /// How the game ended, in words, once it has (whatever ply is shown).
+    ending: Option<String>,
+}
+
+/// The board after any ply of a game, for anyone to watch.
+#[utoipa::path(get, path = "/api/games/{id}/view", tag = "games",
+    params(
+        ("id" = String, Path, description = "The game's id"),
+        ("ply" = Option<u32>, Query, description = "The number of moves before the position (default: all)"),
+    ),
+    responses(
+        (status = 200, description = "The board after that ply", body = PlyView),
+        (status = 400, description = "A ply past the game's", body = ErrorBody),
+        (status = 404, description = "No such game", body = ErrorBody),
+    ))]
+pub(crate) async fn view(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Params(query): Params<PlyQuery>,
+) -> ApiResult<Json<PlyView>> {
+    let (_, review) = replayed(&state, &id).await?;
+    let ply = ply_asked(&query, review.as_ref())?;
+    let board = review
+        .view_at(ply)
+        .ok_or_else(|| ApiError::Internal(anyhow::anyhow!("game {id}: no view at {ply}")))?;
+    let last = ply.checked_sub(1);
+    Ok(Json(PlyView {
+        ply,
+        board,
+        text: last.and_then(|k| review.move_text(k)),
+        description: last.and_then(|k| review.describe(k)),
+        ending: review.ending_text(),
+    }))
+}
+
+/// One move of a game, with what it did.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct MoveView {
+    /// The ply this move made (1 for the first move).
+    ply: usize,
+    /// The move as `docs/CONTRACT.md` writes it.
+    #[serde(rename = "move")]
+    text: String,
+    /// The mover's colour letter.
+    colour: String,
+    /// What the move did, in words.
+    description: String,
+}
+
+/// The moves of a game.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct MoveList {
+    /// Every move, in order.
+    moves: Vec<MoveView>,
+    /// How the game ended, in words, once it has.
+    ending: Option<String>,
+}
+
+/// The moves of a game with what each did, for anyone to watch.
+#[utoipa::path(get, path = "/api/games/{id}/moves", tag = "games",
+    params(("id" = String, Path, description = "The game's id")),
+    responses(
+        (status = 200, description = "The moves, each described", body = MoveList),
+        (status = 404, description = "No such game", body = ErrorBody),
+    ))]
+pub(crate) async fn moves(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<MoveList>> {
+    let (_, review) = replayed(&state, &id).await?;
+    let moves = (0..review.ply())
+        .map(|k| MoveView {
+            ply: k + 1,
+            text: review.move_text(k).unwrap_or_default(),
+            colour: review.mover_letter(k).map(String::from).unwrap_or_default(),
+            description: review.describe(k).unwrap_or_default(),
+        })
+        .collect();
+    Ok(Json(MoveList {
+        moves,
+        ending: review.ending_text(),
+    }))
+}
+
+/// The game's record (`docs/RECORDS.md`), for anyone.
+#[utoipa::path(get, path = "/api/games/{id}/record", tag = "games",
+    params(("id" = String, Path, description = "The game's id")),
+    responses(
+        (status = 200, description = "The record, as text", body = String, content_type = "text/plain"),
+        (status = 404, description = "No such game", body = ErrorBody),
+    ))]
+pub(crate) async fn record(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<Response> {
+    let (game, review) = replayed(&state, &id).await?;
+    let date = swapboard_play::record::date_of(game.created_ms);
+    let mut record = review.record(&date);
+    record.set_tag("Site", format!("swapboard, game {id}"));
+    let file = format!("attachment; filename=\"swapboard-{id}.txt\"");
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_owned()),
+            (header::CONTENT_DISPOSITION, file),
+        ],
+        record.to_string(),
+    )
+        .into_response())
+}
+
+/// A picture of the board after any ply (the render crate's SVG), for anyone.
+#[utoipa::path(get, path = "/api/games/{id}/svg", tag = "games",
+    params(
+        ("id" = String, Path, description = "The game's id"),
+        ("ply" = Option<u32>, Query, description = "The number of moves before the position (default: all)"),
+    ),
+    responses(
+        (status = 200, description = "The picture", body = String, content_type = "image/svg+xml"),
+        (status = 400, description = "A ply past the game's", body = ErrorBody),
+        (status = 404, description = "No such game", body = ErrorBody),
+    ))]
+pub(crate) async fn svg(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Params(query): Params<PlyQuery>,
+) -> ApiResult<Response> {
+    let (_, review) = replayed(&state, &id).await?;
+    let ply = ply_asked(&query, review.as_ref())?;
+    let board = review
+        .view_at(ply)
+        .ok_or_else(|| ApiError::Internal(anyhow::anyhow!("game {id}: no view at {ply}")))?;
+    let mv = ply.checked_sub(1).and_then(|k| review.move_text(k));
+    let caption = ply_caption(ply, review.ply(), mv.as_deref());
+    let picture = swapboard_render::svg_with_caption(&board, Some(&caption));
+    Ok((
+        [(header::CONTENT_TYPE, "image/svg+xml; charset=utf-8")],
+        picture,
+    )
+        .into_response())
+}
