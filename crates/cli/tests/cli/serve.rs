@@ -177,3 +177,94 @@ fn accounts_survive_kill_9_right_after_their_answers() {
     }
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// The value of a top-level JSON string field of an answer (`"id":"..."`).
+fn field<'a>(body: &'a str, name: &str) -> &'a str {
+    let start = body
+        .find(&format!("\"{name}\":\""))
+        .unwrap_or_else(|| panic!("no {name} in {body}"))
+        + name.len()
+        + 4;
+    let end = body[start..].find('"').unwrap() + start;
+    &body[start..end]
+}
+
+#[test]
+fn moves_survive_kill_9_right_after_their_answers_and_the_ai_plays_on() {
+    let dir = temp_dir("kill9_moves");
+    let mut server = serve_in(&dir);
+    let mut bearers = Vec::new();
+    for i in 0..2 {
+        post(server.addr, "/api/accounts", &credentials(i));
+        let (_, body) = post(server.addr, "/api/tokens", &credentials(i));
+        bearers.push(format!("Authorization: Bearer {}\r\n", token_of(&body)));
+    }
+    let (status, body) = request(
+        server.addr,
+        "POST /api/games",
+        &bearers[0],
+        r#"{"game": "flipstop", "size": 5, "opponent": "open", "colour": "first"}"#,
+    );
+    assert_eq!(status, 201, "{body}");
+    let people = field(&body, "id").to_owned();
+    let (status, body) = request(
+        server.addr,
+        &format!("POST /api/games/{people}/join"),
+        &bearers[1],
+        "{}",
+    );
+    assert_eq!(status, 200, "{body}");
+    // An AI game in which the AI is to move at the moment of the kill, or has just moved.
+    let (status, body) = request(
+        server.addr,
+        "POST /api/games",
+        &bearers[0],
+        r#"{"game": "swaptimum", "size": 5, "opponent": "ai:1", "colour": "first"}"#,
+    );
+    assert_eq!(status, 201, "{body}");
+    let against_ai = field(&body, "id").to_owned();
+    let (status, body) = request(
+        server.addr,
+        &format!("POST /api/games/{against_ai}/moves"),
+        &bearers[0],
+        r#"{"move": "c3", "ply": 0}"#,
+    );
+    assert_eq!(status, 200, "{body}");
+    let moves = ["c3", "b2", "d4", "a1", "e5", "b4"];
+    for (ply, text) in moves.iter().enumerate() {
+        let (status, body) = request(
+            server.addr,
+            &format!("POST /api/games/{people}/moves"),
+            &bearers[ply % 2],
+            &format!(r#"{{"move": "{text}", "ply": {ply}}}"#),
+        );
+        assert_eq!(status, 200, "move {text}: {body}");
+    }
+    // SIGKILL right after the last answer.
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
+
+    let server = serve_in(&dir);
+    let (status, body) = request(server.addr, &format!("GET /api/games/{people}"), "", "");
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("\"ply\":6"), "an acknowledged move was lost: {body}");
+    assert!(
+        body.contains(r#""moves":["c3","b2","d4","a1","e5","b4"]"#),
+        "{body}"
+    );
+    // The restarted server plays the AI's turn if the kill came before it.
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let (_, body) = request(server.addr, &format!("GET /api/games/{against_ai}"), "", "");
+        if body.contains("\"ply\":2") {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the AI never answered after the restart: {body}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    drop(server);
+    std::fs::remove_dir_all(dir).unwrap();
+}
