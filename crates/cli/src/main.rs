@@ -9,6 +9,7 @@
 
 mod analyze;
 mod arena;
+mod bot;
 mod commands;
 mod demo;
 mod engine;
@@ -60,6 +61,8 @@ enum Command {
     Replay(replay::ReplayArgs),
     /// Serve the games over HTTP (docs/API.md): SQLite file by default, or PostgreSQL.
     Serve(swapboard_server::ServeOptions),
+    /// Play an account of a swapboard server with the AI or an engine program (docs/API.md).
+    Bot(bot::BotArgs),
 }
 
 /// The commands about one board game, named by an argument or by a position text.
@@ -236,6 +239,7 @@ fn run(command: Command, out: &mut Output) -> CliResult {
         Command::Serve(options) => {
             swapboard_server::serve(options).map_err(error::CliError::Failure)
         }
+        Command::Bot(args) => bot::bot(&args, out),
     }
 }
 

@@ -247,7 +247,10 @@ fn moves_survive_kill_9_right_after_their_answers_and_the_ai_plays_on() {
     let server = serve_in(&dir);
     let (status, body) = request(server.addr, &format!("GET /api/games/{people}"), "", "");
     assert_eq!(status, 200, "{body}");
-    assert!(body.contains("\"ply\":6"), "an acknowledged move was lost: {body}");
+    assert!(
+        body.contains("\"ply\":6"),
+        "an acknowledged move was lost: {body}"
+    );
     assert!(
         body.contains(r#""moves":["c3","b2","d4","a1","e5","b4"]"#),
         "{body}"
@@ -265,6 +268,98 @@ fn moves_survive_kill_9_right_after_their_answers_and_the_ai_plays_on() {
         );
         std::thread::sleep(Duration::from_millis(100));
     }
+    drop(server);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// Runs `swapboard bot` with these arguments until it exits; its output.
+fn run_bot(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_swapboard"))
+        .arg("bot")
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the swapboard binary runs")
+}
+
+#[test]
+fn a_bot_joins_its_challenges_and_answers_with_the_ai_or_an_engine() {
+    let dir = temp_dir("bot");
+    let server = serve_in(&dir);
+    let mut tokens = Vec::new();
+    for i in 0..2 {
+        post(server.addr, "/api/accounts", &credentials(i));
+        let (_, body) = post(server.addr, "/api/tokens", &credentials(i));
+        tokens.push(token_of(&body));
+    }
+    let ann = format!("Authorization: Bearer {}\r\n", tokens[0]);
+    let url = format!("http://{}", server.addr);
+    for engine in [
+        None,
+        Some(format!("{} engine", env!("CARGO_BIN_EXE_swapboard"))),
+    ] {
+        // player0 challenges the bot (player1) and moves first.
+        let (status, body) = request(
+            server.addr,
+            "POST /api/games",
+            &ann,
+            r#"{"game": "flipstop", "size": 5, "opponent": "user:player1", "colour": "first"}"#,
+        );
+        assert_eq!(status, 201, "{body}");
+        let id = field(&body, "id").to_owned();
+        let bot = {
+            let url = url.clone();
+            let token = tokens[1].clone();
+            let engine = engine.clone();
+            std::thread::spawn(move || {
+                let mut args = vec!["--server", &url, "--token", &token, "--level", "1"];
+                args.extend(["--moves", "1", "--poll-ms", "100"]);
+                if let Some(engine) = &engine {
+                    args.extend(["--engine", engine]);
+                }
+                run_bot(&args)
+            })
+        };
+        // The bot joins; then it is player0's move, then the bot's.
+        let deadline = std::time::Instant::now() + Duration::from_secs(30);
+        loop {
+            let (_, body) = request(server.addr, &format!("GET /api/games/{id}"), "", "");
+            if body.contains("\"status\":\"playing\"") {
+                break;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the bot never joined: {body}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let (status, body) = request(
+            server.addr,
+            &format!("POST /api/games/{id}/moves"),
+            &ann,
+            r#"{"move": "c3", "ply": 0}"#,
+        );
+        assert_eq!(status, 200, "{body}");
+        let output = bot.join().unwrap();
+        let said = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            output.status.success(),
+            "{said} {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        assert!(said.contains(&format!("joined {id}")), "{said}");
+        assert!(said.contains(&format!("played {id} ply 2 ")), "{said}");
+        let (_, body) = request(server.addr, &format!("GET /api/games/{id}"), "", "");
+        assert!(body.contains("\"ply\":2"), "{body}");
+    }
+
+    // A bad token and an unreachable server are refused with exit 2, naming the option.
+    let refused = run_bot(&["--server", &url, "--token", "nope"]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--token"));
+    let nowhere = run_bot(&["--server", "https://example.invalid", "--token", "x"]);
+    assert_eq!(nowhere.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&nowhere.stderr).contains("--server"));
     drop(server);
     std::fs::remove_dir_all(dir).unwrap();
 }

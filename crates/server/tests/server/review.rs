@@ -138,7 +138,11 @@ async fn shown(db: TestDb) -> TestDb {
         "{}",
         record.text
     );
-    assert!(record.text.contains("1. c3 2. d4 3. b2 B"), "{}", record.text);
+    assert!(
+        record.text.contains("1. c3 2. d4 3. b2 B"),
+        "{}",
+        record.text
+    );
     let read = swapboard_play::record::read_records(&record.text).unwrap();
     assert_eq!(read[0].moves, ["c3", "d4", "b2"]);
     let ending = client.get(&format!("/api/games/{id}/moves"), &[]).await;

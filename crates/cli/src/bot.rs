@@ -1,0 +1,342 @@
+//! `swapboard bot`: an account of a `swapboard serve` played by swapboard's AI or by any
+//! program that speaks the engine protocol (what lichess-bot is for lichess).
+//!
+//! The bot polls the server: it joins the challenges addressed to it (and, if asked, open
+//! ones), and answers in every game where it is to move. Polling keeps it a plain blocking
+//! program that survives a server restart without reconnect logic; a second of delay is
+//! nothing in a correspondence game and little in a live one.
+
+use std::io::{BufRead as _, BufReader, Write as _};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use swapboard_play::{AiRequest, AnyPosition, Level};
+
+use crate::error::{CliError, CliResult};
+use crate::output::Output;
+
+/// The arguments of `swapboard bot`.
+#[derive(clap::Args)]
+pub(crate) struct BotArgs {
+    /// The server, as `http://HOST:PORT` (plain HTTP: put a TLS server behind a local proxy).
+    #[arg(long, value_name = "URL")]
+    server: String,
+    /// The bot account's bearer token (`POST /api/tokens`).
+    #[arg(long, value_name = "TOKEN")]
+    token: String,
+    /// The AI's strength, 1 to 8, when no engine is given.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(1..=8))]
+    level: u8,
+    /// A program speaking docs/ENGINE-PROTOCOL.md (run by `sh -c`) that chooses the moves.
+    #[arg(long, value_name = "COMMAND")]
+    engine: Option<String>,
+    /// Also accept open challenges from the lobby (by default only those sent to the bot).
+    #[arg(long)]
+    open: bool,
+    /// Stop after playing this many moves (default: run until stopped).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+    moves: Option<u64>,
+    /// Milliseconds between two looks at the server.
+    #[arg(long, value_name = "MS", default_value_t = 1_000,
+          value_parser = clap::value_parser!(u64).range(100..=60_000))]
+    poll_ms: u64,
+}
+
+/// The server as the bot sees it.
+struct Server {
+    base: String,
+    bearer: String,
+    agent: ureq::Agent,
+}
+
+/// Why a request failed.
+enum Failure {
+    /// The server cannot be reached or answered something unreadable: try again later.
+    Unreachable(String),
+    /// The server refused, with its status and message.
+    Refused(u16, String),
+}
+
+impl Server {
+    fn new(base: &str, token: &str) -> Result<Server, CliError> {
+        let base = base.trim_end_matches('/');
+        if !base.starts_with("http://") {
+            return Err(CliError::bad(format!(
+                "--server {}: expected http://HOST:PORT",
+                crate::files::quote(base)
+            )));
+        }
+        let config = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_global(Some(Duration::from_secs(30)))
+            .build();
+        Ok(Server {
+            base: base.to_owned(),
+            bearer: format!("Bearer {token}"),
+            agent: config.into(),
+        })
+    }
+
+    fn answer(
+        response: Result<ureq::http::Response<ureq::Body>, ureq::Error>,
+    ) -> Result<Value, Failure> {
+        let mut response = response.map_err(|e| Failure::Unreachable(e.to_string()))?;
+        let status = response.status().as_u16();
+        let text = response
+            .body_mut()
+            .read_to_string()
+            .map_err(|e| Failure::Unreachable(e.to_string()))?;
+        let value: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+        if status >= 400 {
+            let message = value["error"]["message"].as_str().unwrap_or(&text);
+            return Err(Failure::Refused(status, message.to_owned()));
+        }
+        Ok(value)
+    }
+
+    fn get(&self, path: &str) -> Result<Value, Failure> {
+        let url = format!("{}{path}", self.base);
+        Self::answer(
+            self.agent
+                .get(&url)
+                .header("authorization", &self.bearer)
+                .call(),
+        )
+    }
+
+    fn post(&self, path: &str, body: &Value) -> Result<Value, Failure> {
+        let url = format!("{}{path}", self.base);
+        Self::answer(
+            self.agent
+                .post(&url)
+                .header("authorization", &self.bearer)
+                .header("content-type", "application/json")
+                .send(body.to_string()),
+        )
+    }
+}
+
+/// An engine program, asked one question at a time.
+struct Engine {
+    child: Child,
+    input: ChildStdin,
+    output: BufReader<ChildStdout>,
+}
+
+impl Engine {
+    fn start(command: &str) -> Result<Engine, CliError> {
+        let mut child = Command::new("sh")
+            .args(["-c", command])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .map_err(|e| CliError::bad(format!("--engine: cannot start it: {e}")))?;
+        let input = child.stdin.take().expect("piped");
+        let output = BufReader::new(child.stdout.take().expect("piped"));
+        Ok(Engine {
+            child,
+            input,
+            output,
+        })
+    }
+
+    /// Sends a command and reads its response: the text after `=`, or the refusal after `?`.
+    fn ask(&mut self, command: &str) -> anyhow::Result<String> {
+        writeln!(self.input, "{command}")?;
+        self.input.flush()?;
+        let mut response = String::new();
+        loop {
+            let mut line = String::new();
+            if self.output.read_line(&mut line)? == 0 {
+                anyhow::bail!("the engine ended its output while answering {command:?}");
+            }
+            let line = line.trim_end();
+            if line.is_empty() && !response.is_empty() {
+                break;
+            }
+            // `info` lines stream before an answer; they are not part of it.
+            if !line.is_empty() && (!response.is_empty() || !line.starts_with("info")) {
+                response.push_str(line);
+                response.push('\n');
+            }
+        }
+        let (head, rest) = response.split_at(1);
+        let text = rest
+            .trim_start_matches(|c: char| c.is_ascii_digit())
+            .trim()
+            .to_owned();
+        match head {
+            "=" => Ok(text),
+            "?" => anyhow::bail!("the engine refused {command:?}: {text}"),
+            _ => {
+                anyhow::bail!("the engine answered {command:?} outside the protocol: {response:?}")
+            }
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = writeln!(self.input, "quit");
+        let _ = self.input.flush();
+        let _ = self.child.wait();
+    }
+}
+
+/// What chooses the bot's moves.
+enum Chooser {
+    Ai(Level),
+    Engine(Engine),
+}
+
+impl Chooser {
+    /// The move for the player to move in `game` (a `<game>` of the API), who is the bot.
+    fn choose(&mut self, game: &Value, seat: usize) -> anyhow::Result<String> {
+        let text = game["position"].as_str().unwrap_or_default();
+        let left = game["clocks"]["remaining_ms"][seat].as_u64();
+        match self {
+            Chooser::Ai(level) => {
+                let position: AnyPosition = text
+                    .parse()
+                    .map_err(|e| anyhow::anyhow!("the server's position: {e}"))?;
+                let request = AiRequest {
+                    level: *level,
+                    // A share of the time left, as the play layer's clock budgets it.
+                    limit: left.map(|ms| Duration::from_millis((ms / 25).max(1))),
+                    seed: game["ply"].as_u64().unwrap_or(0),
+                    max_nodes: 1_000_000,
+                };
+                position
+                    .ai_move(request)
+                    .ok_or_else(|| anyhow::anyhow!("the game is over"))
+            }
+            Chooser::Engine(engine) => {
+                engine.ask(&format!("position {text}"))?;
+                if let Some(ms) = left {
+                    engine.ask(&format!("time_left {}", ms.max(1)))?;
+                }
+                engine.ask("genmove")
+            }
+        }
+    }
+}
+
+/// Runs the bot until stopped (or until it has played `--moves` moves).
+pub(crate) fn bot(args: &BotArgs, out: &mut Output) -> CliResult {
+    let server = Server::new(&args.server, &args.token)?;
+    let me = match server.get("/api/me") {
+        Ok(me) => me["name"].as_str().unwrap_or_default().to_owned(),
+        Err(Failure::Refused(status, message)) => {
+            return Err(CliError::bad(format!(
+                "--token: the server refused it ({status}: {message})"
+            )));
+        }
+        Err(Failure::Unreachable(e)) => {
+            return Err(CliError::bad(format!("--server: cannot reach it: {e}")));
+        }
+    };
+    let mut chooser = match &args.engine {
+        Some(command) => Chooser::Engine(Engine::start(command)?),
+        None => Chooser::Ai(Level::new(args.level).expect("clap checked the range")),
+    };
+    out.line(format!("bot {me} at {}", server.base))?;
+    out.flush()?;
+    let mut played = 0;
+    loop {
+        if let Err(e) = join_challenges(&server, &me, args.open, out) {
+            report(e, out)?;
+        }
+        match server.get("/api/me/turn") {
+            Ok(turn) => {
+                for game in turn["games"].as_array().into_iter().flatten() {
+                    if play_one(&server, &me, game, &mut chooser, out)? {
+                        played += 1;
+                        if args.moves.is_some_and(|n| played >= n) {
+                            return Ok(());
+                        }
+                    }
+                }
+            }
+            Err(e) => report(e, out)?,
+        }
+        std::thread::sleep(Duration::from_millis(args.poll_ms));
+    }
+}
+
+/// Says why a look at the server failed; the bot goes on (the server may be restarting).
+fn report(failure: Failure, out: &mut Output) -> CliResult {
+    let text = match failure {
+        Failure::Unreachable(e) => format!("the server cannot be reached: {e}; trying again"),
+        Failure::Refused(status, message) => format!("the server refused ({status}): {message}"),
+    };
+    eprintln!("swapboard bot: {text}");
+    out.flush()
+}
+
+/// Joins the waiting games whose open seat is kept for the bot (or open to anyone, with
+/// `--open`).
+fn join_challenges(server: &Server, me: &str, open: bool, out: &mut Output) -> Result<(), Failure> {
+    let lobby = server.get("/api/lobby")?;
+    for game in lobby["open"].as_array().into_iter().flatten() {
+        let players = game["players"].as_array().map_or(&[][..], Vec::as_slice);
+        let mine = |p: &Value| {
+            p["name"]
+                .as_str()
+                .is_some_and(|n| n.eq_ignore_ascii_case(me))
+        };
+        let seated_already = players.iter().any(|p| p["seated"] == true && mine(p));
+        let for_me = players
+            .iter()
+            .any(|p| p["seated"] == false && (mine(p) || (open && p["name"].is_null())));
+        if for_me && !seated_already {
+            let id = game["id"].as_str().unwrap_or_default();
+            match server.post(&format!("/api/games/{id}/join"), &json!({})) {
+                Ok(_) => {
+                    let _ = out.line(format!("joined {id}"));
+                    let _ = out.flush();
+                }
+                // Someone else took the seat first: not an error.
+                Err(Failure::Refused(409 | 403, _)) => {}
+                Err(e) => return Err(e),
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Plays the bot's move in one game where it is to move; whether a move was played.
+fn play_one(
+    server: &Server,
+    me: &str,
+    game: &Value,
+    chooser: &mut Chooser,
+    out: &mut Output,
+) -> Result<bool, CliError> {
+    let id = game["id"].as_str().unwrap_or_default();
+    let ply = game["ply"].as_u64().unwrap_or(0);
+    let players = game["players"].as_array().map_or(&[][..], Vec::as_slice);
+    let seat = players
+        .iter()
+        .position(|p| {
+            p["name"]
+                .as_str()
+                .is_some_and(|n| n.eq_ignore_ascii_case(me))
+        })
+        .unwrap_or(0);
+    let text = chooser.choose(game, seat).map_err(CliError::Failure)?;
+    match server.post(
+        &format!("/api/games/{id}/moves"),
+        &json!({"move": text, "ply": ply}),
+    ) {
+        Ok(_) => {
+            out.line(format!("played {id} ply {} {text}", ply + 1))?;
+            out.flush()?;
+            Ok(true)
+        }
+        Err(failure) => {
+            report(failure, out)?;
+            Ok(false)
+        }
+    }
+}
