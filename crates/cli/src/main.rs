@@ -63,6 +63,8 @@ enum Command {
     Serve(swapboard_server::ServeOptions),
     /// Play an account of a swapboard server with the AI or an engine program (docs/API.md).
     Bot(bot::BotArgs),
+    /// Measure a server under load on loopback: moves per second, latency, live fan-out.
+    Loadtest(swapboard_server::LoadtestOptions),
 }
 
 /// The commands about one board game, named by an argument or by a position text.
@@ -240,6 +242,9 @@ fn run(command: Command, out: &mut Output) -> CliResult {
             swapboard_server::serve(options).map_err(error::CliError::Failure)
         }
         Command::Bot(args) => bot::bot(&args, out),
+        Command::Loadtest(options) => {
+            swapboard_server::loadtest(options).map_err(error::CliError::Failure)
+        }
     }
 }
 

@@ -225,6 +225,15 @@ fn position_of(game: &StoredGame) -> ApiResult<AnyPosition> {
 /// The game as the API shows it.
 pub(crate) async fn view(state: &AppState, game: StoredGame) -> ApiResult<GameView> {
     let seats = state.store.seats(&game.id).await?;
+    view_with_seats(state, game, &seats).await
+}
+
+/// [`view`], with the game's seats already read.
+async fn view_with_seats(
+    state: &AppState,
+    game: StoredGame,
+    seats: &[SeatRow],
+) -> ApiResult<GameView> {
     let mut moves = state.store.moves(&game.id).await?;
     // Moves are only ever added: those read after the game are its moves and maybe newer
     // ones, which belong to a later view.
@@ -418,12 +427,17 @@ pub(crate) async fn join(
 
 /// The caller's seat in a game: 404 for no such game, 403 `forbidden` for a caller who does
 /// not sit in it (a spectator reads, never acts).
-async fn seat_of_caller(state: &AppState, id: &str, caller: &Caller) -> ApiResult<u8> {
-    stored(state, id).await?;
-    state
-        .store
-        .seats(id)
-        .await?
+async fn seat_of_caller(
+    state: &AppState,
+    id: &str,
+    caller: &Caller,
+) -> ApiResult<(u8, Vec<SeatRow>)> {
+    let seats = state.store.seats(id).await?;
+    if seats.is_empty() {
+        // Every game has seats: none means no game (a 404, not a 403).
+        stored(state, id).await?;
+    }
+    let seat = seats
         .iter()
         .find(|row| {
             row.account
@@ -431,7 +445,8 @@ async fn seat_of_caller(state: &AppState, id: &str, caller: &Caller) -> ApiResul
                 .is_some_and(|(account, _)| *account == caller.holder.account_id)
         })
         .map(|row| row.seat)
-        .ok_or_else(|| ApiError::Forbidden("you do not play in this game".to_owned()))
+        .ok_or_else(|| ApiError::Forbidden("you do not play in this game".to_owned()))?;
+    Ok((seat, seats))
 }
 
 /// Resigns a game being played; before the second move, aborts it (nobody wins).
@@ -450,7 +465,7 @@ pub(crate) async fn resign(
     caller: Caller,
     Path(id): Path<String>,
 ) -> ApiResult<Json<GameView>> {
-    let seat = seat_of_caller(&state, &id, &caller).await?;
+    let (seat, _) = seat_of_caller(&state, &id, &caller).await?;
     let game = state.store.resign(&id, seat).await.map_err(|e| match e {
         MoveError::NoSuchGame => ApiError::NotFound(format!("no game {id:?}")),
         MoveError::NotPlaying(status) => {
@@ -485,7 +500,7 @@ pub(crate) async fn draft(
     Path(id): Path<String>,
     Body(selection): Body<Selection>,
 ) -> ApiResult<Json<Draft<String>>> {
-    let seat = seat_of_caller(&state, &id, &caller).await?;
+    let (seat, _) = seat_of_caller(&state, &id, &caller).await?;
     let game = stored(&state, &id).await?;
     if game.status != crate::store::Status::Playing {
         return Err(ApiError::Conflict(format!(
@@ -649,7 +664,7 @@ pub(crate) async fn play(
     Path(id): Path<String>,
     Body(body): Body<MoveBody>,
 ) -> ApiResult<Json<GameView>> {
-    let seat = seat_of_caller(&state, &id, &caller).await?;
+    let (seat, seats) = seat_of_caller(&state, &id, &caller).await?;
     let text = body.text.trim().to_ascii_lowercase();
     let landed = state
         .store
@@ -696,7 +711,8 @@ pub(crate) async fn play(
         }
         Landed::Repeated(game) => game,
     };
-    Ok(Json(view(&state, game).await?))
+    // The seats did not change with the move: the answer reuses them.
+    Ok(Json(view_with_seats(&state, game, &seats).await?))
 }
 
 #[cfg(test)]

@@ -19,6 +19,7 @@ mod games;
 mod limits;
 mod lists;
 mod live;
+mod loadtest;
 mod openapi;
 mod review;
 pub mod store;
@@ -27,6 +28,7 @@ use std::net::SocketAddr;
 
 pub use app::Server;
 pub use limits::{Limits, Rate};
+pub use loadtest::{LoadtestOptions, loadtest};
 
 /// How to serve: the options of `swapboard serve`.
 #[derive(Clone, Debug, clap::Args)]

@@ -221,7 +221,12 @@ pub(crate) async fn socket(
     let upgrade = upgrade.map_err(|e| {
         ApiError::BadRequest(format!("this endpoint is a WebSocket: {}", e.body_text()))
     })?;
+    // Small buffers: a socket's messages are a few KiB and go out one at a time, and
+    // tungstenite's defaults (128 KiB each way) would cost a quarter of a megabyte per
+    // watcher.
     Ok(upgrade
+        .read_buffer_size(4 * 1024)
+        .write_buffer_size(0)
         .max_message_size(1024)
         .on_upgrade(move |socket| watch(state, id, query.since, socket)))
 }

@@ -363,3 +363,33 @@ fn a_bot_joins_its_challenges_and_answers_with_the_ai_or_an_engine() {
     drop(server);
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn the_load_test_runs_and_reports_its_figures() {
+    let output = Command::new(env!("CARGO_BIN_EXE_swapboard"))
+        .args([
+            "loadtest",
+            "--games",
+            "2",
+            "--seconds",
+            "1",
+            "--rate",
+            "20",
+            "--watchers",
+            "3",
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .expect("the swapboard binary runs");
+    let said = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{said} {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(said.contains("accepted per second"), "{said}");
+    assert!(
+        said.contains("reaches the 3 watchers: 60 samples"),
+        "{said}"
+    );
+}
