@@ -80,6 +80,20 @@ fn ply_asked(query: &PlyQuery, review: &dyn Review) -> ApiResult<usize> {
     }
 }
 
+/// The game replayed, the ply a query asks for, and the board after it.
+async fn board_at(
+    state: &AppState,
+    id: &str,
+    query: &PlyQuery,
+) -> ApiResult<(Box<dyn Review>, usize, BoardView)> {
+    let (_, review) = replayed(state, id).await?;
+    let ply = ply_asked(query, review.as_ref())?;
+    let board = review
+        .view_at(ply)
+        .ok_or_else(|| ApiError::Internal(anyhow::anyhow!("game {id}: no view at {ply}")))?;
+    Ok((review, ply, board))
+}
+
 /// The board after a ply, with what the move that made it did.
 #[derive(Debug, Serialize, ToSchema)]
 pub(crate) struct PlyView {
@@ -114,11 +128,7 @@ pub(crate) async fn view(
     Path(id): Path<String>,
     Params(query): Params<PlyQuery>,
 ) -> ApiResult<Json<PlyView>> {
-    let (_, review) = replayed(&state, &id).await?;
-    let ply = ply_asked(&query, review.as_ref())?;
-    let board = review
-        .view_at(ply)
-        .ok_or_else(|| ApiError::Internal(anyhow::anyhow!("game {id}: no view at {ply}")))?;
+    let (review, ply, board) = board_at(&state, &id, &query).await?;
     let last = ply.checked_sub(1);
     Ok(Json(PlyView {
         ply,
@@ -220,11 +230,7 @@ pub(crate) async fn svg(
     Path(id): Path<String>,
     Params(query): Params<PlyQuery>,
 ) -> ApiResult<Response> {
-    let (_, review) = replayed(&state, &id).await?;
-    let ply = ply_asked(&query, review.as_ref())?;
-    let board = review
-        .view_at(ply)
-        .ok_or_else(|| ApiError::Internal(anyhow::anyhow!("game {id}: no view at {ply}")))?;
+    let (review, ply, board) = board_at(&state, &id, &query).await?;
     let mv = ply.checked_sub(1).and_then(|k| review.move_text(k));
     let caption = ply_caption(ply, review.ply(), mv.as_deref());
     let picture = swapboard_render::svg_with_caption(&board, Some(&caption));

@@ -33,12 +33,12 @@ async fn shown(db: TestDb) -> TestDb {
             .map(|g| g["id"].as_str().unwrap().to_owned())
             .collect()
     };
-    assert_eq!(ids(&lobby.json["open"]), [id.clone()]);
+    assert_eq!(ids(&lobby.json["open"]), [id.as_str()]);
     assert!(ids(&lobby.json["playing"]).is_empty());
     let waiting = client
         .get("/api/accounts/ANN/games?status=waiting", &[])
         .await;
-    assert_eq!(ids(&waiting.json["games"]), [id.clone()]);
+    assert_eq!(ids(&waiting.json["games"]), [id.as_str()]);
 
     client
         .post(
@@ -62,7 +62,7 @@ async fn shown(db: TestDb) -> TestDb {
     }
     let lobby = client.get("/api/lobby", &[]).await;
     assert!(ids(&lobby.json["open"]).is_empty());
-    assert_eq!(ids(&lobby.json["playing"]), [id.clone()]);
+    assert_eq!(ids(&lobby.json["playing"]), [id.as_str()]);
 
     // The board after each ply, with the move that made it in words.
     let start_view = client
@@ -162,9 +162,9 @@ async fn shown(db: TestDb) -> TestDb {
     let finished = client
         .get("/api/accounts/ann/games?status=finished", &[])
         .await;
-    assert_eq!(ids(&finished.json["games"]), [id.clone()]);
+    assert_eq!(ids(&finished.json["games"]), [id.as_str()]);
     let all = client.get("/api/accounts/bob/games", &[]).await;
-    assert_eq!(ids(&all.json["games"]), [id.clone()]);
+    assert_eq!(ids(&all.json["games"]), [id.as_str()]);
     client
         .get("/api/accounts/ann/games?status=lost", &[])
         .await
