@@ -5,11 +5,12 @@
 //! semaphore whose size bounds how many cores the AI may take, so the HTTP workers always
 //! have theirs. The search tree is capped in nodes, which caps its memory. Nothing is kept
 //! between moves: any instance can play the AI's next move, and a restarted server resumes
-//! every AI game whose turn it is. A wake-up for a game already being thought on this
-//! instance is dropped; one on another instance loses the race at the pipeline's ply check,
-//! so a move is never played twice.
+//! every AI game whose turn it is. A wake-up for a game this instance is already looking at
+//! makes that look go round once more (the game may have moved since it was read; dropping
+//! the wake-up lost the AI's turn); a move thought on two instances at once loses the race
+//! at the pipeline's ply check, so a move is never played twice.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -17,7 +18,7 @@ use swapboard_play::{AiRequest, AnyPosition, Level};
 use tokio::sync::Semaphore;
 
 use crate::app::AppState;
-use crate::games::{after_change, judge, now, seat_of};
+use crate::games::{judge, now, seat_of};
 use crate::live::Change;
 use crate::store::{Landed, MoveError, Status};
 
@@ -31,8 +32,10 @@ const NO_CLOCK_LIMIT: Duration = Duration::from_secs(10);
 pub(crate) struct AiPlayers {
     /// One permit per search running at once.
     permits: Arc<Semaphore>,
-    /// The games whose AI move this instance is thinking now.
-    thinking: Mutex<HashSet<String>>,
+    /// The games whose turn this instance is looking at now, each with whether it was
+    /// woken again meanwhile (then it looks once more when done: the game may have moved on
+    /// since it was read).
+    looking: Mutex<HashMap<String, bool>>,
 }
 
 impl AiPlayers {
@@ -40,19 +43,39 @@ impl AiPlayers {
     pub(crate) fn new(searches: usize) -> AiPlayers {
         AiPlayers {
             permits: Arc::new(Semaphore::new(searches.max(1))),
-            thinking: Mutex::new(HashSet::new()),
+            looking: Mutex::new(HashMap::new()),
         }
     }
 
-    /// Marks a game as thought on here; false if it already is.
+    /// Marks a game as looked at here; false if it already is (it is then marked to be
+    /// looked at again).
     fn begin(&self, game_id: &str) -> bool {
-        let mut thinking = self.thinking.lock().unwrap_or_else(|e| e.into_inner());
-        thinking.insert(game_id.to_owned())
+        let mut looking = self.looking.lock().unwrap_or_else(|e| e.into_inner());
+        match looking.get_mut(game_id) {
+            Some(again) => {
+                *again = true;
+                false
+            }
+            None => {
+                looking.insert(game_id.to_owned(), false);
+                true
+            }
+        }
     }
 
-    fn end(&self, game_id: &str) {
-        let mut thinking = self.thinking.lock().unwrap_or_else(|e| e.into_inner());
-        thinking.remove(game_id);
+    /// Ends a look at a game; true when it was woken meanwhile and must be looked at again.
+    fn end(&self, game_id: &str) -> bool {
+        let mut looking = self.looking.lock().unwrap_or_else(|e| e.into_inner());
+        match looking.get_mut(game_id) {
+            Some(again) if *again => {
+                *again = false;
+                true
+            }
+            _ => {
+                looking.remove(game_id);
+                false
+            }
+        }
     }
 }
 
@@ -64,16 +87,22 @@ pub(crate) fn wake(state: &AppState, game_id: &str) {
     let state = state.clone();
     let game_id = game_id.to_owned();
     tokio::spawn(async move {
-        let result = play_turn(&state, &game_id).await;
-        state.ai.end(&game_id);
-        match result {
-            Ok(Some(ply)) => {
-                // Announced after `end`, so that the AI's next turn (a game whose side moves
-                // twice) is woken again.
-                after_change(&state, &game_id, Change::Move(ply)).await;
+        loop {
+            let result = play_turn(&state, &game_id).await;
+            if let Err(e) = &result {
+                tracing::warn!(game = game_id, "ai: {e:#}");
             }
-            Ok(None) => {}
-            Err(e) => tracing::warn!(game = game_id, "ai: {e:#}"),
+            if let Ok(Some(ply)) = result {
+                // Announced without waking the AI again here: the loop looks once more.
+                state
+                    .live
+                    .announce(&state, &game_id, Change::Move(ply))
+                    .await;
+                continue;
+            }
+            if !state.ai.end(&game_id) {
+                break;
+            }
         }
     });
 }

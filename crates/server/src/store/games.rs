@@ -892,8 +892,6 @@ impl Store {
         }
         match played.deadline_ms.filter(|_| played.finish.is_none()) {
             Some(due) => Self::set_deadline(&mut tx, game_id, next_ply, due).await?,
-            // A game without a clock never has a deadline to remove.
-            None if game.times.is_none() => {}
             None => {
                 sqlx::query("DELETE FROM deadlines WHERE game_id = $1")
                     .bind(game_id)
