@@ -66,6 +66,9 @@ pub(crate) struct AppState {
     pub(crate) ai: Arc<AiPlayers>,
     /// This instance's live sockets.
     pub(crate) live: Arc<Hub>,
+    /// Turns true when the server begins to shut down: live sockets close then, so that
+    /// the graceful shutdown, which waits for every connection, can end.
+    pub(crate) closing: watch::Receiver<bool>,
 }
 
 fn router(state: AppState) -> Router {
@@ -202,7 +205,9 @@ impl Server {
         let searches = options
             .ai_searches
             .map_or_else(|| parallel.saturating_sub(1).max(1), usize::from);
+        let (closing, closing_seen) = watch::channel(false);
         let state = AppState {
+            closing: closing_seen,
             store: store.clone(),
             passwords: Passwords::new(parallel).await?,
             limits: Arc::new(Limiters::new(&options.limits)),
@@ -234,6 +239,8 @@ impl Server {
                     () = termination() => {}
                 }
                 tracing::info!("shutting down: finishing the requests under way");
+                // Live sockets would otherwise keep their connections, and the shutdown, open.
+                let _ = closing.send(true);
             };
             let served = axum::serve(listener, app)
                 .with_graceful_shutdown(shutdown)

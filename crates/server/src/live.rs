@@ -243,8 +243,14 @@ async fn watch(state: AppState, game_id: String, since: Option<u32>, mut socket:
     let mut ping = tokio::time::interval_at(Instant::now() + PING_EVERY, PING_EVERY);
     ping.set_missed_tick_behavior(MissedTickBehavior::Delay);
     let mut heard = Instant::now();
+    let mut closing = state.closing.clone();
     loop {
         let outgoing = tokio::select! {
+            // The flag only ever turns true (or its sender goes with the server).
+            _ = closing.changed() => {
+                let _ = socket.send(Message::Close(None)).await;
+                break;
+            }
             received = receiver.recv() => match received {
                 Ok(text) => Message::Text(text),
                 Err(broadcast::error::RecvError::Lagged(_)) => {
