@@ -4,7 +4,7 @@ use rayon::prelude::*;
 use swapboard_core::{Outcome, Player, Stepwise};
 
 use crate::record::{GameRecord, RecordResult};
-use crate::stats::GameTally;
+use crate::stats::Tally;
 use crate::{Bot, PlayerSpec, Summary};
 
 /// What a match is: the board, the players, how many games, and how they are run.
@@ -135,46 +135,64 @@ pub fn play_game<G: Stepwise>(
     }
 }
 
-/// Plays a match from `start`, calling `on_game` as each game ends (from the thread that
-/// played it), and returns the summary and the games in order.
-pub fn run_match<G: Stepwise>(
+/// Games played at once per worker thread between two hand-overs of finished games: the
+/// games of a batch are kept until the batch ends, so memory stays bounded whatever the
+/// number of games, and a batch is long enough to keep every thread busy.
+const GAMES_PER_THREAD_PER_BATCH: u64 = 32;
+
+/// Plays a match from `start` and returns its summary.
+///
+/// `on_game` is called as each game ends, from the thread that played it (for progress);
+/// `keep` is then given every game in order, from the calling thread, a batch at a time, so
+/// a caller can write the records as they come. Memory stays bounded whatever the number
+/// of games. An error from `keep` stops the match and is returned.
+pub fn run_match<G: Stepwise, E>(
     settings: &MatchSettings,
     start: &G,
     on_game: impl Fn(&GameResult) + Sync + Send,
-) -> (Summary, Vec<GameResult>) {
+    mut keep: impl FnMut(GameResult) -> Result<(), E>,
+) -> Result<Summary, E> {
     let date = today();
     let play = |index| {
         let result = play_game(settings, start, index, &date);
         on_game(&result);
         result
     };
-    let results: Vec<GameResult> = if settings.threads > 1 {
-        match rayon::ThreadPoolBuilder::new()
-            .num_threads(settings.threads)
-            .build()
-        {
-            Ok(pool) => pool.install(|| (0..settings.games).into_par_iter().map(play).collect()),
-            Err(_) => (0..settings.games).map(play).collect(),
-        }
-    } else {
-        (0..settings.games).map(play).collect()
-    };
-    let tallies: Vec<GameTally> = results
-        .iter()
-        .map(|r| GameTally {
-            winner: r.winner,
-            winner_moved_first: r.outcome == Some(Outcome::Win(Player::First)),
-            capped: r.outcome.is_none(),
-            plies: r.plies,
+    // A pool that cannot be made (no threads left) plays the games on this thread.
+    let pool = (settings.threads > 1)
+        .then(|| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(settings.threads)
+                .build()
+                .ok()
         })
-        .collect();
-    let summary = Summary::new(
+        .flatten();
+    let batch = GAMES_PER_THREAD_PER_BATCH * settings.threads.max(1) as u64;
+    let mut tally = Tally::default();
+    let mut first = 0;
+    while first < settings.games {
+        let games = first..settings.games.min(first.saturating_add(batch));
+        first = games.end;
+        let results: Vec<GameResult> = match &pool {
+            Some(pool) => pool.install(|| games.into_par_iter().map(play).collect()),
+            None => games.map(play).collect(),
+        };
+        for result in results {
+            tally.add(
+                result.winner,
+                result.outcome == Some(Outcome::Win(Player::First)),
+                result.outcome.is_none(),
+                result.plies,
+            );
+            keep(result)?;
+        }
+    }
+    Ok(Summary::new(
         G::ID,
         start.size(),
         settings.players.map(|p| p.to_string()),
-        &tallies,
-    );
-    (summary, results)
+        &tally,
+    ))
 }
 
 /// Today's date as `YYYY.MM.DD` (UTC), as PGN writes dates.

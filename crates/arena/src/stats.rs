@@ -50,29 +50,16 @@ pub struct Summary {
 }
 
 impl Summary {
-    /// The summary of a match's games.
-    pub(crate) fn new(
-        game: &str,
-        size: usize,
-        players: [String; 2],
-        games: &[GameTally],
-    ) -> Summary {
-        let n = games.len() as u64;
-        let mut wins = [0; 2];
-        let (mut draws, mut capped, mut first_wins, mut plies) = (0, 0, 0, 0);
-        for g in games {
-            match g.winner {
-                Some(w) => {
-                    wins[w] += 1;
-                    if g.winner_moved_first {
-                        first_wins += 1;
-                    }
-                }
-                None if g.capped => capped += 1,
-                None => draws += 1,
-            }
-            plies += g.plies;
-        }
+    /// The summary of a match's games, from their tally.
+    pub(crate) fn new(game: &str, size: usize, players: [String; 2], tally: &Tally) -> Summary {
+        let &Tally {
+            games: n,
+            wins,
+            draws,
+            capped,
+            first_wins,
+            plies,
+        } = tally;
         let nf = n.max(1) as f64;
         let score = (wins[0] as f64 + 0.5 * (draws + capped) as f64) / nf;
         let points = wilson(score * nf, n);
@@ -98,17 +85,46 @@ impl Summary {
     }
 }
 
-/// What the summary needs of one game.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct GameTally {
-    /// The index (in player order) of the winner.
-    pub(crate) winner: Option<usize>,
-    /// Whether the winner moved first.
-    pub(crate) winner_moved_first: bool,
-    /// Whether the game was stopped at the ply cap.
-    pub(crate) capped: bool,
-    /// The game's length.
-    pub(crate) plies: u64,
+/// What the summary needs of a match's games, summed as they end (constant memory).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Tally {
+    /// Games counted.
+    games: u64,
+    /// Each player's wins, in player order.
+    wins: [u64; 2],
+    /// Games the rules drew.
+    draws: u64,
+    /// Games stopped at the ply cap.
+    capped: u64,
+    /// Games won by the player who moved first.
+    first_wins: u64,
+    /// The plies of all games.
+    plies: u64,
+}
+
+impl Tally {
+    /// Counts one game: its winner (index in player order), whether the winner moved first,
+    /// whether it was capped, and its length.
+    pub(crate) fn add(
+        &mut self,
+        winner: Option<usize>,
+        winner_moved_first: bool,
+        capped: bool,
+        plies: u64,
+    ) {
+        self.games += 1;
+        match winner {
+            Some(w) => {
+                self.wins[w] += 1;
+                if winner_moved_first {
+                    self.first_wins += 1;
+                }
+            }
+            None if capped => self.capped += 1,
+            None => self.draws += 1,
+        }
+        self.plies += plies;
+    }
 }
 
 /// The Wilson score interval of `k` successes in `n` trials (`k` may hold halves: the Elo
@@ -182,23 +198,23 @@ impl fmt::Display for Summary {
 mod tests {
     use super::*;
 
-    fn tally(winner: Option<usize>, capped: bool) -> GameTally {
-        GameTally {
-            winner,
-            winner_moved_first: winner == Some(0),
-            capped,
-            plies: 10,
+    /// The tally of games given as (winner, capped), each 10 plies long.
+    fn tally(games: impl IntoIterator<Item = (Option<usize>, bool)>) -> Tally {
+        let mut tally = Tally::default();
+        for (winner, capped) in games {
+            tally.add(winner, winner == Some(0), capped, 10);
         }
+        tally
     }
 
     #[test]
     fn an_even_match_is_zero_elo_and_a_lopsided_one_is_finite() {
-        let even: Vec<_> = (0..10).map(|i| tally(Some(i % 2), false)).collect();
+        let even = tally((0..10).map(|i| (Some(i % 2), false)));
         let s = Summary::new("g", 9, ["a".into(), "b".into()], &even);
         assert_eq!(s.wins, [5, 5]);
         assert!(s.elo_diff.abs() < 1e-9);
         assert!(s.elo_interval.low < 0.0 && s.elo_interval.high > 0.0);
-        let sweep: Vec<_> = (0..10).map(|_| tally(Some(0), false)).collect();
+        let sweep = tally((0..10).map(|_| (Some(0), false)));
         let s = Summary::new("g", 9, ["a".into(), "b".into()], &sweep);
         assert!(s.elo_diff.is_finite() && s.elo_diff > 300.0);
         assert!(s.elo_interval.low > 100.0 && s.elo_interval.high >= s.elo_diff);
@@ -207,7 +223,7 @@ mod tests {
 
     #[test]
     fn draws_and_capped_games_are_counted_apart() {
-        let games = [tally(None, false), tally(None, true), tally(Some(1), false)];
+        let games = tally([(None, false), (None, true), (Some(1), false)]);
         let s = Summary::new("g", 9, ["a".into(), "b".into()], &games);
         assert_eq!((s.draws, s.capped, s.wins), (1, 1, [0, 1]));
         assert!((s.score - 1.0 / 3.0).abs() < 1e-12);

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 
 use anyhow::Context as _;
-use swapboard_arena::{MatchSettings, PlayerSpec, run_match};
+use swapboard_arena::{GameResult, MatchSettings, PlayerSpec, run_match};
 use swapboard_core::Stepwise;
 
 use crate::commands::{parse_position, start};
@@ -69,7 +69,7 @@ pub(crate) fn arena<G: Stepwise>(args: &ArenaArgs, out: &mut Output) -> CliResul
         )));
     };
     // Opened before the match, so that an unwritable path fails before hours of games.
-    let out_file = args
+    let mut out_file = args
         .out
         .as_deref()
         .map(|p| NewFile::create("--out", p, args.force))
@@ -88,7 +88,7 @@ pub(crate) fn arena<G: Stepwise>(args: &ArenaArgs, out: &mut Output) -> CliResul
     );
     // Wins of each player, then draws and capped games.
     let score = Mutex::new([0u64; 3]);
-    let (summary, results) = run_match(&settings, &start_pos, |game| {
+    let on_game = |game: &GameResult| {
         let mut s = score.lock().unwrap_or_else(|e| e.into_inner());
         match game.winner {
             Some(w) => s[w] += 1,
@@ -99,11 +99,20 @@ pub(crate) fn arena<G: Stepwise>(args: &ArenaArgs, out: &mut Output) -> CliResul
             s[0], s[1], s[2]
         ));
         bar.inc(1);
-    });
+    };
+    // Each record is written as its game is handed over, a blank line between two, so the
+    // records of a long match are never all held at once.
+    let keep = |game: GameResult| match out_file.as_mut() {
+        Some(file) => {
+            let separator = if game.index == 0 { "" } else { "\n" };
+            file.append(&format!("{separator}{}", game.record))
+        }
+        None => Ok(()),
+    };
+    let summary = run_match(&settings, &start_pos, on_game, keep)?;
     bar.finish_and_clear();
     if let Some(file) = out_file {
-        let text: Vec<String> = results.iter().map(|r| r.record.to_string()).collect();
-        file.write(&text.join("\n"))?;
+        file.finish()?;
     }
     if args.json {
         let json = serde_json::to_string(&summary).context("cannot encode the summary")?;

@@ -7,22 +7,27 @@
 //! - [`NewFile`]: an output file opened before the work starts, never over a game file and
 //!   never over any existing file unless `--force` is given.
 //! - [`read_limited`]: a whole file or standard input, refused beyond a size.
-//! - [`quote`]: user input as an error message shows it, shortened and escaped.
+//! - [`quote`]: user input as an error message shows it, shortened and escaped;
+//!   [`printable_message`]: the same for a whole message, where every message is printed.
 
 use std::fs::{File, Metadata, OpenOptions};
 use std::hash::{BuildHasher as _, Hasher as _};
-use std::io::{Read, Write};
+use std::io::{BufWriter, Read, Write};
 use std::os::unix::fs::{MetadataExt as _, OpenOptionsExt as _, PermissionsExt as _};
 use std::path::{Path, PathBuf};
 
 use crate::error::CliError;
+
+/// The largest file of game records read (`replay`, `play --resume`): far more than any
+/// match writes per game, and a bound on the memory a file can take.
+pub(crate) const RECORD_FILE_LIMIT: u64 = 64 << 20;
 
 /// The longest piece of user input an error message quotes, in characters.
 const QUOTE_CHARS: usize = 60;
 
 /// `text` with its control characters escaped, so that a message never moves the cursor,
 /// rings the bell or splits into lines.
-pub(crate) fn escape_controls(text: &str) -> String {
+fn escape_controls(text: &str) -> String {
     text.chars()
         .flat_map(|c| {
             let escaped = c.is_control().then(|| c.escape_default());
@@ -46,6 +51,45 @@ pub(crate) fn quote(text: &str) -> String {
         quoted.push_str(&escape_controls(c.encode_utf8(&mut [0; 4])));
     }
     quoted
+}
+
+/// An error message as the command prints it: control characters escaped, and every word
+/// longer than 60 characters (a pasted board, a garbage argument) cut with an ellipsis, its
+/// closing punctuation kept. Messages quote their input wherever it came from (the engines'
+/// own refusals included), so this is applied once, where every message is printed.
+pub(crate) fn printable_message(message: &str) -> String {
+    let escaped = escape_controls(message);
+    let mut printed = String::with_capacity(escaped.len().min(1024));
+    let mut word = String::new();
+    let flush = |word: &mut String, printed: &mut String| {
+        if word.chars().count() > QUOTE_CHARS {
+            let tail: String = word
+                .chars()
+                .rev()
+                .take_while(|c| matches!(c, '\'' | '"' | ':' | ',' | ')'))
+                .take(3)
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect();
+            printed.extend(word.chars().take(QUOTE_CHARS));
+            printed.push('…');
+            printed.push_str(&tail);
+        } else {
+            printed.push_str(word);
+        }
+        word.clear();
+    };
+    for c in escaped.chars() {
+        if c == ' ' {
+            flush(&mut word, &mut printed);
+            printed.push(c);
+        } else {
+            word.push(c);
+        }
+    }
+    flush(&mut word, &mut printed);
+    printed
 }
 
 /// A path as an error message quotes it (see [`quote`]).
@@ -152,15 +196,48 @@ impl LockedFile {
             // the lock then guards the old content, so start again on the new file.
             match std::fs::symlink_metadata(path) {
                 Ok(now) if same_file(&now, &opened) => {
-                    return Ok(LockedFile {
+                    let locked = LockedFile {
                         file,
                         path: path.to_path_buf(),
                         what,
                         mode: opened.permissions().mode() & 0o7777,
-                    });
+                    };
+                    locked.remove_stale_temporaries();
+                    return Ok(locked);
                 }
                 Ok(_) => continue,
                 Err(e) => return Err(refuse(e.to_string())),
+            }
+        }
+    }
+
+    /// The folder of the file and the prefix of its temporary files' names.
+    fn temporary_prefix(&self) -> (&Path, String) {
+        let dir = match self.path.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => Path::new("."),
+        };
+        let name = self.path.file_name().unwrap_or_default().to_string_lossy();
+        (dir, format!(".{name}."))
+    }
+
+    /// Removes the temporary files a writer killed between creating and renaming one left
+    /// beside the file. Every writer holds the lock while its temporary file exists, so
+    /// under the lock any such file is a leftover.
+    fn remove_stale_temporaries(&self) {
+        let (dir, prefix) = self.temporary_prefix();
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            let stale = name
+                .strip_prefix(&prefix)
+                .and_then(|rest| rest.strip_suffix(".tmp"))
+                .is_some_and(|key| key.len() == 16 && key.bytes().all(|b| b.is_ascii_hexdigit()));
+            if stale && entry.file_type().is_ok_and(|t| t.is_file()) {
+                let _ = std::fs::remove_file(entry.path());
             }
         }
     }
@@ -177,11 +254,7 @@ impl LockedFile {
     /// unpredictable name, with the same mode, then renamed over it. On failure the
     /// temporary file is removed and the old content stays.
     pub(crate) fn replace(&self, text: &str) -> Result<(), CliError> {
-        let dir = match self.path.parent() {
-            Some(dir) if !dir.as_os_str().is_empty() => dir,
-            _ => Path::new("."),
-        };
-        let name = self.path.file_name().unwrap_or_default().to_string_lossy();
+        let (dir, prefix) = self.temporary_prefix();
         let failure = |e: std::io::Error| {
             CliError::Failure(anyhow::anyhow!(
                 "cannot write {} '{}': {e}",
@@ -190,7 +263,7 @@ impl LockedFile {
             ))
         };
         let (tmp, mut file) = loop {
-            let tmp = dir.join(format!(".{name}.{:016x}.tmp", unpredictable()));
+            let tmp = dir.join(format!("{prefix}{:016x}.tmp", unpredictable()));
             match OpenOptions::new()
                 .write(true)
                 .create_new(true)
@@ -254,7 +327,7 @@ impl Destination {
 /// are never overwritten. If the command fails before [`NewFile::write`], a file it created
 /// is removed again.
 pub(crate) struct NewFile {
-    file: Option<File>,
+    file: Option<BufWriter<File>>,
     path: PathBuf,
     flag: &'static str,
     created: bool,
@@ -295,7 +368,7 @@ impl NewFile {
         }
         let file = options.open(path).map_err(|e| refuse(&e.to_string()))?;
         Ok(NewFile {
-            file: Some(file),
+            file: Some(BufWriter::new(file)),
             path: path.to_path_buf(),
             flag,
             created: existing.is_none(),
@@ -304,21 +377,45 @@ impl NewFile {
 
     /// Writes the whole content and closes the file.
     pub(crate) fn write(mut self, text: &str) -> Result<(), CliError> {
-        let Some(mut file) = self.file.take() else {
+        self.append(text)?;
+        self.finish()
+    }
+
+    /// Writes `text` after what was written so far, for output made piece by piece (the
+    /// records of a long match). If the command then fails, a file it created is removed.
+    pub(crate) fn append(&mut self, text: &str) -> Result<(), CliError> {
+        match self.file.as_mut() {
+            Some(file) => file
+                .write_all(text.as_bytes())
+                .map_err(|e| self.failure(&e)),
+            None => Ok(()),
+        }
+    }
+
+    /// Flushes what was written to the disk and closes the file.
+    pub(crate) fn finish(mut self) -> Result<(), CliError> {
+        let Some(file) = self.file.take() else {
             return Ok(());
         };
-        file.write_all(text.as_bytes())
-            .and_then(|()| file.sync_all())
-            .map_err(|e| {
-                if self.created {
-                    let _ = std::fs::remove_file(&self.path);
-                }
-                CliError::Failure(anyhow::anyhow!(
-                    "{} '{}': cannot write: {e}",
-                    self.flag,
-                    quote_path(&self.path)
-                ))
-            })
+        let synced = file
+            .into_inner()
+            .map_err(std::io::IntoInnerError::into_error)
+            .and_then(|file| file.sync_all());
+        synced.map_err(|e| {
+            if self.created {
+                let _ = std::fs::remove_file(&self.path);
+            }
+            self.failure(&e)
+        })
+    }
+
+    /// The error of a write that failed.
+    fn failure(&self, e: &std::io::Error) -> CliError {
+        CliError::Failure(anyhow::anyhow!(
+            "{} '{}': cannot write: {e}",
+            self.flag,
+            quote_path(&self.path)
+        ))
     }
 }
 

@@ -49,7 +49,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// A short scripted tour: positions from the rule sheets played through the engines.
+    /// A short scripted tour of the five games, the AI thinking and a Swap 61 game.
     Demo,
     #[command(flatten)]
     Game(GameCommand),
@@ -264,7 +264,7 @@ fn usage_error(e: &clap::Error) -> ExitCode {
             let text = e.to_string();
             let first = text.lines().next().unwrap_or_default();
             let first = first.strip_prefix("error: ").unwrap_or(first);
-            eprintln!("swapboard: {}", files::escape_controls(first));
+            eprintln!("swapboard: {}", files::printable_message(first));
             ExitCode::from(2)
         }
     }
@@ -279,7 +279,7 @@ fn main() -> ExitCode {
     match run(cli.command, &mut out).and_then(|()| out.finish()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("swapboard: {e}");
+            eprintln!("swapboard: {}", files::printable_message(&e.to_string()));
             e.exit_code()
         }
     }

@@ -11,7 +11,7 @@ use swapboard_play::{GameFn, GameId, Playable};
 
 use crate::commands::result_line;
 use crate::error::{CliError, CliResult};
-use crate::files::Destination;
+use crate::files::{Destination, RECORD_FILE_LIMIT, quote_path, read_limited};
 use crate::output::Output;
 
 /// The arguments of `swapboard replay`.
@@ -36,11 +36,8 @@ pub(crate) struct ReplayArgs {
 
 /// Runs `swapboard replay`.
 pub(crate) fn replay(args: &ReplayArgs, out: &mut Output) -> CliResult {
-    let name = args.file.display();
-    let bytes = std::fs::read(&args.file)
-        .map_err(|e| CliError::bad(format!("record file {name}: cannot read it: {e}")))?;
-    let text = String::from_utf8(bytes)
-        .map_err(|_| CliError::bad(format!("record file {name}: not UTF-8 text")))?;
+    let name = format!("'{}'", quote_path(&args.file));
+    let text = read_limited("record file", &args.file, RECORD_FILE_LIMIT)?;
     let records = read_records_with_lines(&text)
         .map_err(|e| CliError::bad(format!("record file {name}: {e}")))?;
     if records.is_empty() {

@@ -9,6 +9,7 @@
 //! Games come from the arena's [`play_game`], each seeded from the base seed and its index,
 //! so a report is the same whatever the number of threads.
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -107,6 +108,84 @@ fn one_game<G: Stepwise>(settings: &MatchSettings, start: &G, index: u64, date: 
     }
 }
 
+/// What the games of a report did, summed as each ends, so memory stays bounded whatever
+/// the number of games.
+#[derive(Default)]
+struct Totals {
+    games: u64,
+    /// Wins of the first and the second player.
+    wins: [u64; 2],
+    draws: u64,
+    capped: u64,
+    /// How many games had each length: one entry per length seen, at most `--max-plies`.
+    lengths: BTreeMap<u64, u64>,
+    passes: u64,
+    games_with_passes: u64,
+    repeats: u64,
+    games_with_repeats: u64,
+    /// Moves other than pass.
+    moves: u64,
+    /// The rule counters, in the order the games (by index) first reported them.
+    events: Vec<(&'static str, u64)>,
+}
+
+impl Totals {
+    /// The totals with one more game.
+    fn add(mut self, game: GameStats) -> Totals {
+        self.games += 1;
+        match game.outcome {
+            Some(Outcome::Win(p)) => self.wins[p.index()] += 1,
+            Some(Outcome::Draw) => self.draws += 1,
+            None => self.capped += 1,
+        }
+        *self.lengths.entry(game.plies).or_default() += 1;
+        self.passes += game.passes;
+        self.games_with_passes += u64::from(game.passes > 0);
+        self.repeats += game.repeats;
+        self.games_with_repeats += u64::from(game.repeats > 0);
+        self.moves += game.plies - game.passes;
+        for (name, count) in game.events {
+            add(&mut self.events, name, count);
+        }
+        self
+    }
+
+    /// The totals of two runs of games, `self`'s games coming first.
+    fn merge(mut self, other: Totals) -> Totals {
+        self.games += other.games;
+        for p in 0..2 {
+            self.wins[p] += other.wins[p];
+        }
+        self.draws += other.draws;
+        self.capped += other.capped;
+        for (length, count) in other.lengths {
+            *self.lengths.entry(length).or_default() += count;
+        }
+        self.passes += other.passes;
+        self.games_with_passes += other.games_with_passes;
+        self.repeats += other.repeats;
+        self.games_with_repeats += other.games_with_repeats;
+        self.moves += other.moves;
+        for (name, count) in other.events {
+            add(&mut self.events, name, count);
+        }
+        self
+    }
+
+    /// The game length at fraction `q` of the games ordered by length (nearest rank).
+    fn quantile(&self, q: f64) -> u64 {
+        let rank = ((self.games as f64 * q).ceil() as u64).clamp(1, self.games.max(1));
+        let mut seen = 0;
+        for (&length, &count) in &self.lengths {
+            seen += count;
+            if seen >= rank {
+                return length;
+            }
+        }
+        0
+    }
+}
+
 /// The report of many games.
 struct Report {
     game: &'static str,
@@ -115,42 +194,7 @@ struct Report {
     player: String,
     seed: u64,
     names: [&'static str; 2],
-    games: Vec<GameStats>,
-}
-
-impl Report {
-    fn count(&self, f: impl Fn(&GameStats) -> bool) -> u64 {
-        self.games.iter().filter(|g| f(g)).count() as u64
-    }
-
-    fn wins(&self, p: Player) -> u64 {
-        self.count(|g| g.outcome == Some(Outcome::Win(p)))
-    }
-
-    fn draws(&self) -> u64 {
-        self.count(|g| g.outcome == Some(Outcome::Draw))
-    }
-
-    fn capped(&self) -> u64 {
-        self.count(|g| g.outcome.is_none())
-    }
-
-    /// Game lengths, sorted.
-    fn lengths(&self) -> Vec<u64> {
-        let mut l: Vec<u64> = self.games.iter().map(|g| g.plies).collect();
-        l.sort_unstable();
-        l
-    }
-
-    fn events(&self) -> Vec<(&'static str, u64)> {
-        let mut all = Vec::new();
-        for g in &self.games {
-            for &(name, count) in &g.events {
-                add(&mut all, name, count);
-            }
-        }
-        all
-    }
+    totals: Totals,
 }
 
 /// The report as `--json` prints it.
@@ -202,20 +246,19 @@ struct RuleCount {
 
 impl Report {
     fn summary(&self) -> Summary {
-        let n = self.games.len() as u64;
-        let lengths = self.lengths();
-        let plies = match (lengths.first(), lengths.last()) {
-            (Some(&min), Some(&max)) => Lengths {
-                mean: lengths.iter().sum::<u64>() as f64 / n as f64,
+        let t = &self.totals;
+        let n = t.games;
+        let plies = match (t.lengths.first_key_value(), t.lengths.last_key_value()) {
+            (Some((&min, _)), Some((&max, _))) => Lengths {
+                mean: t.lengths.iter().map(|(l, c)| l * c).sum::<u64>() as f64 / n as f64,
                 min,
-                p10: quantile(&lengths, 0.1),
-                median: quantile(&lengths, 0.5),
-                p90: quantile(&lengths, 0.9),
+                p10: t.quantile(0.1),
+                median: t.quantile(0.5),
+                p90: t.quantile(0.9),
                 max,
             },
             _ => Lengths::default(),
         };
-        let wins = Player::BOTH.map(|p| self.wins(p));
         Summary {
             game: self.game,
             title: self.title.clone(),
@@ -223,20 +266,20 @@ impl Report {
             player: self.player.clone(),
             seed: self.seed,
             games: n,
-            wins,
-            win_intervals: wins.map(|w| wilson(w as f64, n)),
-            draws: self.draws(),
-            capped: self.capped(),
+            wins: t.wins,
+            win_intervals: t.wins.map(|w| wilson(w as f64, n)),
+            draws: t.draws,
+            capped: t.capped,
             plies,
-            passes: self.games.iter().map(|g| g.passes).sum(),
-            games_with_passes: self.count(|g| g.passes > 0),
-            repeats: self.games.iter().map(|g| g.repeats).sum(),
-            games_with_repeats: self.count(|g| g.repeats > 0),
-            moves: self.games.iter().map(|g| g.plies - g.passes).sum(),
-            rules: self
-                .events()
-                .into_iter()
-                .map(|(rule, total)| RuleCount { rule, total })
+            passes: t.passes,
+            games_with_passes: t.games_with_passes,
+            repeats: t.repeats,
+            games_with_repeats: t.games_with_repeats,
+            moves: t.moves,
+            rules: t
+                .events
+                .iter()
+                .map(|&(rule, total)| RuleCount { rule, total })
                 .collect(),
         }
     }
@@ -244,12 +287,6 @@ impl Report {
 
 fn pct(x: f64) -> String {
     format!("{:.1}%", 100.0 * x)
-}
-
-/// The value at fraction `q` of sorted values (nearest rank).
-fn quantile(sorted: &[u64], q: f64) -> u64 {
-    let i = ((sorted.len() as f64 * q).ceil() as usize).clamp(1, sorted.len());
-    sorted[i - 1]
 }
 
 impl std::fmt::Display for Report {
@@ -348,7 +385,7 @@ impl std::fmt::Display for Report {
 
 /// The length histogram and the win rates as an SVG picture.
 fn plot(report: &Report) -> String {
-    let lengths = report.lengths();
+    let totals = &report.totals;
     let (w, h) = (900.0, 420.0);
     let mut svg = String::new();
     let _ = writeln!(
@@ -362,19 +399,22 @@ fn plot(report: &Report) -> String {
         xml_escape(&report.title),
         report.size,
         report.size,
-        report.games.len(),
+        totals.games,
         xml_escape(&report.player),
         xml_escape(&report.player)
     );
     // Left: the histogram of lengths, in at most 30 bins of whole plies.
     let (x0, y0, pw, ph) = (60.0, 60.0, 500.0, 300.0);
-    if let (Some(&lo), Some(&hi)) = (lengths.first(), lengths.last()) {
+    if let (Some((&lo, _)), Some((&hi, _))) = (
+        totals.lengths.first_key_value(),
+        totals.lengths.last_key_value(),
+    ) {
         let span = hi - lo + 1;
         let width = span.div_ceil(30).max(1);
         let bins = span.div_ceil(width) as usize;
         let mut counts = vec![0u64; bins];
-        for &l in &lengths {
-            counts[((l - lo) / width) as usize] += 1;
+        for (&l, &c) in &totals.lengths {
+            counts[((l - lo) / width) as usize] += c;
         }
         let top = counts.iter().copied().max().unwrap_or(1).max(1) as f64;
         let bw = pw / bins as f64;
@@ -420,24 +460,24 @@ fn plot(report: &Report) -> String {
         );
     }
     // Right: win rates with 95% intervals, draws and capped games.
-    let n = report.games.len() as u64;
+    let n = totals.games;
     let nf = n.max(1) as f64;
     let (rx, rw) = (620.0, 260.0);
     let bars = [
         (
             report.names[0],
             "(1st)",
-            report.wins(Player::First),
+            totals.wins[0],
             side_fill(report.names[0]),
         ),
         (
             report.names[1],
             "(2nd)",
-            report.wins(Player::Second),
+            totals.wins[1],
             side_fill(report.names[1]),
         ),
-        ("draw", "", report.draws(), "#888888"),
-        ("capped", "", report.capped(), "#bbbbbb"),
+        ("draw", "", totals.draws, "#888888"),
+        ("capped", "", totals.capped, "#bbbbbb"),
     ];
     let slot = rw / bars.len() as f64;
     for (i, (label, order, count, fill)) in bars.iter().enumerate() {
@@ -533,7 +573,9 @@ pub(crate) fn stats<G: Stepwise>(args: &StatsArgs, out: &mut Output) -> CliResul
         "{bar:30} {pos}/{len} games  [{elapsed} / {eta}]",
     );
     let date = today();
-    let run = || -> Vec<GameStats> {
+    // Each game is folded into the totals as it ends; the folds are merged in game order,
+    // so the report is the same whatever the number of threads.
+    let run = || -> Totals {
         (0..args.games)
             .into_par_iter()
             .map(|i| {
@@ -541,9 +583,10 @@ pub(crate) fn stats<G: Stepwise>(args: &StatsArgs, out: &mut Output) -> CliResul
                 bar.inc(1);
                 g
             })
-            .collect()
+            .fold(Totals::default, Totals::add)
+            .reduce(Totals::default, Totals::merge)
     };
-    let games = match args.threads {
+    let totals = match args.threads {
         Some(t) => rayon::ThreadPoolBuilder::new()
             .num_threads(t)
             .build()
@@ -559,7 +602,7 @@ pub(crate) fn stats<G: Stepwise>(args: &StatsArgs, out: &mut Output) -> CliResul
         player: player.to_string(),
         seed: args.seed,
         names: Player::BOTH.map(G::colour_name),
-        games,
+        totals,
     };
     if let Some(file) = plot_file {
         file.write(&plot(&report))?;

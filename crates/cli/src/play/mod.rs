@@ -22,6 +22,7 @@ use swapboard_play::{Millis, Opponent, Playable, Seat, Table, TimeControl, UndoP
 
 use crate::commands::{parse_position, start};
 use crate::error::{CliError, CliResult};
+use crate::files::{RECORD_FILE_LIMIT, quote_path, read_limited};
 use crate::output::Output;
 
 /// The arguments of `swapboard play`.
@@ -131,9 +132,8 @@ impl Keeper {
 /// The table to play: a new game, a position, or a resumed record.
 fn table<G: Playable>(args: &PlayArgs, seats: [Seat; 2]) -> Result<Table<G>, CliError> {
     if let Some(path) = &args.resume {
-        let name = path.display();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| CliError::bad(format!("--resume {name}: cannot read it: {e}")))?;
+        let name = format!("'{}'", quote_path(path));
+        let text = read_limited("--resume", path, RECORD_FILE_LIMIT)?;
         let records =
             read_records(&text).map_err(|e| CliError::bad(format!("--resume {name}: {e}")))?;
         let record = records

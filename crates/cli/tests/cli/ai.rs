@@ -101,6 +101,57 @@ fn arena_records_replay_and_searches_by_iterations_are_reproducible() {
 }
 
 #[test]
+fn a_long_match_writes_its_records_in_order_batch_after_batch() {
+    let dir = std::env::temp_dir().join(format!("swapboard-batches-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    // More games than a batch of two threads holds (64), so records are written in pieces.
+    let run = |name: &str, threads: &str| {
+        let path = dir.join(name);
+        let out = swapboard(&[
+            "arena",
+            "flipstop",
+            "--size",
+            "3",
+            "--games",
+            "150",
+            "--player",
+            "random",
+            "--player",
+            "greedy",
+            "--threads",
+            threads,
+            "--json",
+            "--out",
+            path.to_str().expect("path"),
+        ]);
+        let json: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+        (
+            json,
+            std::fs::read_to_string(&path).expect("records written"),
+        )
+    };
+    let (json, text) = run("one.pgn", "1");
+    assert_eq!(json["games"].as_u64(), Some(150));
+    let records = read_records(&text).expect("records read back");
+    let rounds: Vec<String> = records
+        .iter()
+        .map(|r| r.tag("Round").expect("Round tag").to_string())
+        .collect();
+    let expected: Vec<String> = (1..=150).map(|i: u32| i.to_string()).collect();
+    assert_eq!(rounds, expected);
+    let wins = json["wins"].as_array().expect("wins");
+    let decided: u64 = wins.iter().filter_map(serde_json::Value::as_u64).sum();
+    let results = records
+        .iter()
+        .filter(|r| r.tag("Result") != Some("1/2-1/2"))
+        .count();
+    assert_eq!(decided as usize, results);
+    let (json_two, text_two) = run("two.pgn", "2");
+    assert_eq!((json_two, text_two), (json, text));
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
+
+#[test]
 fn a_ply_cap_is_reported_as_capped_never_as_a_result() {
     let dir = std::env::temp_dir().join(format!("swapboard-cap-{}.pgn", std::process::id()));
     let out = swapboard(&[

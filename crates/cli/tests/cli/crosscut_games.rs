@@ -161,3 +161,31 @@ fn a_closed_pipe_is_not_an_error() {
     let status = child.wait().unwrap();
     assert!(status.success() || status.code() == Some(0), "{status:?}");
 }
+
+#[test]
+fn echoed_input_is_shortened_and_its_control_characters_escaped() {
+    let start = "swaptimum ...../...../...../...../..... R";
+    let long = "x".repeat(3000);
+    let long_board = format!("swaptimum {} R", ".".repeat(3000));
+    let cases: [(Vec<&str>, &str); 6] = [
+        (vec!["apply", start, "c\u{1b}[31m3"], "c\\u{1b}[31m3"),
+        (vec!["apply", start, &long], "…"),
+        (vec!["moves", &long_board], "…"),
+        (vec!["new", "sw\u{1b}aptimum"], "sw\\u{1b}aptimum"),
+        (vec!["stats", "x\u{7}", "--games", "3"], "x\\u{7}"),
+        (vec!["replay", "/no/such\u{1b}file"], "such\\u{1b}file"),
+    ];
+    for (args, shown) in cases {
+        let err = crate::common::bad(&args);
+        assert!(err.contains(shown), "{args:?}: {err}");
+        assert!(
+            !err.trim_end().chars().any(char::is_control),
+            "{args:?}: a control character reached the terminal: {err:?}"
+        );
+        assert!(
+            err.chars().count() < 400,
+            "{args:?}: {} characters",
+            err.len()
+        );
+    }
+}

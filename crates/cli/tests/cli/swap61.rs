@@ -493,6 +493,22 @@ fn game_files_keep_their_mode_and_refuse_links_and_read_only_files() {
 }
 
 #[test]
+fn a_temporary_file_left_by_a_killed_writer_is_removed_by_the_next_one() {
+    let dir = scratch("leftovers");
+    let empty = write(&dir, "empty.txt", "");
+    let game = new_game(&dir, "game.json");
+    // What a writer killed between creating its temporary file and renaming it leaves.
+    let leftover = write(&dir, ".game.json.0123456789abcdef.tmp", "half a game");
+    // Files that merely look alike are not the game's temporaries and stay.
+    let other_game = write(&dir, ".other.json.0123456789abcdef.tmp", "another game's");
+    let notes = write(&dir, ".game.json.notes.tmp", "someone's notes");
+    ok(&["swap61", "submit", &game, "--player", "p0", &empty]);
+    assert!(!Path::new(&leftover).exists(), "the leftover stayed");
+    assert!(Path::new(&other_game).exists() && Path::new(&notes).exists());
+    assert_eq!(submissions_received(&game), 1);
+}
+
+#[test]
 fn outputs_never_overwrite_a_game_file_nor_an_existing_file_unasked() {
     let dir = scratch("outputs");
     let game = new_game(&dir, "game.json");
