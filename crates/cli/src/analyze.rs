@@ -73,7 +73,7 @@ pub(crate) fn analyze<G: Stepwise>(args: &AnalyzeArgs, out: &mut Output) -> CliR
 }
 
 /// The analysis as a table: a header line, then one line per move.
-fn table<G: Game>(pos: &G, analysis: &Analysis<G::Move>, lines: usize) -> String {
+pub(crate) fn table<G: Game>(pos: &G, analysis: &Analysis<G::Move>, lines: usize) -> String {
     let mut text = format!(
         "{} iterations in {:.1} s ({:.0}/s), {} nodes",
         analysis.iterations,

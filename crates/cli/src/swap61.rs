@@ -503,7 +503,7 @@ fn bot_submit(path: &Path, player: &str, out: &mut Output) -> CliResult {
 }
 
 /// `swap61 simulate --seed S [--players N] [--out GAME]`.
-fn simulate(
+pub(crate) fn simulate(
     seed: u64,
     players: usize,
     path: Option<&Path>,
