@@ -1,5 +1,7 @@
 use std::fmt;
 
+use swapboard_grid::{Cell, Square};
+
 use crate::Rule;
 
 /// What is wrong with a refused position text, for programs: its words are in
@@ -76,6 +78,18 @@ impl IllegalMove {
             rule,
             message: message.into(),
         }
+    }
+
+    /// The refusal of a move naming a cell off the board, for the first such cell of
+    /// `cells`: a move built by a program (not parsed from text) may name any cell.
+    pub fn off_board(square: Square, cells: impl IntoIterator<Item = Cell>) -> Option<IllegalMove> {
+        let n = square.size();
+        cells
+            .into_iter()
+            .find(|&c| !square.contains(c))
+            .map(|cell| {
+                IllegalMove::new(Rule::OffBoard, format!("{cell} is off the {n}x{n} board"))
+            })
     }
 }
 

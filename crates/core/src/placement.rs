@@ -150,8 +150,11 @@ impl PlacementState {
         })
     }
 
-    /// Why a placement on `cell` is refused if the cell is occupied.
+    /// Why a placement on `cell` is refused if the cell is off the board or occupied.
     pub fn occupied(&self, cell: Cell, names: [&str; 2]) -> Option<IllegalMove> {
+        if let Some(off) = IllegalMove::off_board(self.board.square(), [cell]) {
+            return Some(off);
+        }
         self.board.at(cell).player().map(|p| {
             IllegalMove::new(
                 Rule::Occupied,

@@ -45,8 +45,9 @@ rules! {
     GameOver = "game_over" for ["swaptimum", "flipstop", "scware", "rapid-transit"],
     /// Every game: `pass` while the player to move has another legal move.
     PassNotAllowed = "pass_not_allowed" for ["swaptimum", "flipstop", "scware", "rapid-transit"],
-    /// Rapid Transit: a cell of the swap lies off the board.
-    OffBoard = "off_board" for ["rapid-transit"],
+    /// Every game: a cell of the move lies off the board (a move built by a program; a
+    /// move text naming such a cell is unreadable).
+    OffBoard = "off_board" for ["swaptimum", "flipstop", "scware", "rapid-transit"],
     /// Swaptimum, Flipstop, Scware: a stone is put on a cell that is not empty.
     Occupied = "occupied" for ["swaptimum", "flipstop", "scware"],
     /// Swaptimum, Flipstop: the placement forms a crosscut that the game's remedy (a swap in

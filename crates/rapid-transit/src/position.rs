@@ -387,11 +387,8 @@ impl Game for RapidTransit {
             RapidTransitMove::Swap { terminal, partner } => (terminal, partner),
         };
         let square = self.board.square();
-        let n = square.size();
-        for cell in [terminal, partner] {
-            if !square.contains(cell) {
-                return refuse(Rule::OffBoard, format!("{cell} is off the {n}x{n} board"));
-            }
+        if let Some(off) = IllegalMove::off_board(square, [terminal, partner]) {
+            return Err(off);
         }
         if terminal == partner {
             return refuse(

@@ -189,6 +189,9 @@ impl Scware {
         let name = NAMES[self.to_move.index()];
         let own = Stone::of(self.to_move);
         let illegal = |rule, s: String| Err(IllegalMove::new(rule, s));
+        if let Some(off) = IllegalMove::off_board(sq, cells.iter().chain(new_group)) {
+            return Err(off);
+        }
         for c in cells.iter().chain(new_group) {
             if self.board.at(c) != Stone::Empty {
                 return illegal(Rule::Occupied, format!("{c} is not empty"));

@@ -214,6 +214,9 @@ impl Swaptimum {
     /// crosscuts and has some legal swap) is refused, if it is.
     fn swap_problem(&self, cell: Cell, a: Cell, b: Cell) -> Option<IllegalMove> {
         let sq = self.square();
+        if let Some(off) = IllegalMove::off_board(sq, [a, b]) {
+            return Some(off);
+        }
         let (slot, x, y) = (sq.slot(cell), sq.slot(a), sq.slot(b));
         let stone = Stone::of(self.state.to_move);
         let formed = self.state.board().crosscuts_formed(slot, stone);

@@ -182,3 +182,16 @@ fn the_view_of_a_won_game_shows_the_winning_path() {
     let path: Vec<String> = won.view().winning.iter().map(ToString::to_string).collect();
     assert_eq!(path, ["a2", "b2", "c2"]);
 }
+
+/// A move built by a program may name a cell off the board: it is refused, never a panic.
+#[test]
+fn a_built_move_off_the_board_is_refused() {
+    use swapboard_flipstop::FlipstopMove;
+    use swapboard_grid::Cell;
+    let pos = Flipstop::start(5).expect("5x5");
+    for cell in [Cell::new(5, 0), Cell::new(0, 5), Cell::new(25, 25)] {
+        let refused = pos.check_move(&FlipstopMove::Place(cell)).unwrap_err();
+        assert_eq!(refused.rule, Rule::OffBoard, "{cell}: {refused}");
+        assert_eq!(refused.message, format!("{cell} is off the 5x5 board"));
+    }
+}

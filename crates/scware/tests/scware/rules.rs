@@ -433,3 +433,14 @@ fn the_view_of_a_won_game_shows_the_winning_path() {
     assert_eq!(path, ["c1", "c2", "b2", "b3"]);
     assert!(Scware::start(5).unwrap().view().winning.is_empty());
 }
+
+/// A move built by a program may name cells off the board: it is refused, never a panic.
+#[test]
+fn a_built_move_off_the_board_is_refused() {
+    use swapboard_grid::Cell;
+    let pos = Scware::start(5).expect("5x5");
+    for cell in [Cell::new(5, 0), Cell::new(0, 9), Cell::new(25, 25)] {
+        let refused = pos.check_move(&ScwareMove::single(cell)).unwrap_err();
+        assert_eq!(refused.rule, Rule::OffBoard, "{cell}: {refused}");
+    }
+}

@@ -266,3 +266,23 @@ fn the_view_of_a_won_game_shows_the_winning_path() {
             .is_empty()
     );
 }
+
+/// A move built by a program may name cells off the board: it is refused, never a panic.
+#[test]
+fn a_built_move_off_the_board_is_refused() {
+    use swapboard_grid::Cell;
+    let pos: Swaptimum = "swaptimum ...../...../.B.../.RB../..... R"
+        .parse()
+        .expect("position");
+    let off = Cell::new(7, 2);
+    let moves = [
+        SwaptimumMove::Place(off),
+        SwaptimumMove::place_swap(off, Cell::new(1, 1), Cell::new(2, 2)),
+        // c3 forms the crosscut b2-c3 (Blue on b3 and c2), then swaps off the board.
+        SwaptimumMove::place_swap(Cell::new(2, 2), off, Cell::new(25, 25)),
+    ];
+    for mv in moves {
+        let refused = pos.check_move(&mv).unwrap_err();
+        assert_eq!(refused.rule, Rule::OffBoard, "{mv:?}: {refused}");
+    }
+}
