@@ -238,6 +238,9 @@ async fn run(options: LoadtestOptions) -> anyhow::Result<()> {
             login_per_address: plenty,
             signup_per_address: plenty,
             writes_per_address: plenty,
+            moves_per_account: plenty,
+            challenges_per_account: plenty,
+            analyses_per_address: plenty,
             request_time: Duration::from_secs(60),
         },
     })

@@ -107,6 +107,9 @@ pub(crate) fn generous() -> Limits {
         login_per_address: plenty,
         signup_per_address: plenty,
         writes_per_address: plenty,
+        moves_per_account: plenty,
+        challenges_per_account: plenty,
+        analyses_per_address: plenty,
         request_time: std::time::Duration::from_secs(60),
     }
 }
