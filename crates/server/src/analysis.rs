@@ -116,7 +116,7 @@ fn limit_analyses(state: &AppState, addr: ClientAddr) -> ApiResult<()> {
     params(
         ("id" = String, Path, description = "The game's id"),
         ("ply" = Option<u32>, Query, description = "The number of moves before the position (default: all)"),
-        ("level" = Option<u8>, Query, description = "The AI's level, 1 to 8 (default 5)"),
+        ("level" = Option<u8>, Query, minimum = 1, maximum = 8, description = "The AI's level, 1 to 8 (default 5)"),
     ),
     responses(
         (status = 200, description = "The analysis", body = AnalysisAnswer),

@@ -661,6 +661,7 @@ async fn seat_of_caller(
         (status = 403, description = "The caller does not play in this game", body = ErrorBody),
         (status = 404, description = "No such game", body = ErrorBody),
         (status = 409, description = "The game is not being played", body = ErrorBody),
+        (status = 429, description = "`rate_limited`: too many requests that change something from this address", body = ErrorBody),
     ))]
 pub(crate) async fn resign(
     State(state): State<AppState>,
@@ -695,6 +696,7 @@ pub(crate) async fn resign(
         (status = 403, description = "`forbidden` for a caller who does not play in the game, `not_your_turn`", body = ErrorBody),
         (status = 404, description = "No such game", body = ErrorBody),
         (status = 409, description = "The game is not being played", body = ErrorBody),
+        (status = 429, description = "`rate_limited`: too many requests that change something from this address", body = ErrorBody),
     ))]
 pub(crate) async fn draft(
     State(state): State<AppState>,

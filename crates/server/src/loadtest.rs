@@ -154,6 +154,18 @@ impl Client {
         ))
     }
 
+    /// The position of a game now.
+    async fn position(&self, id: &str) -> anyhow::Result<String> {
+        let game: Value = self
+            .http
+            .get(format!("{}/api/games/{id}", self.base))
+            .send()
+            .await?
+            .json()
+            .await?;
+        Ok(game["position"].as_str().unwrap_or_default().to_owned())
+    }
+
     /// A new game between the two accounts, started; its id.
     async fn game(&self, players: &[String; 2]) -> anyhow::Result<String> {
         let body = json!({"game": "swaptimum", "size": 13,
@@ -197,14 +209,7 @@ async fn play_until(
     let mut first = true;
     while Instant::now() < until {
         if first {
-            let game: Value = client
-                .http
-                .get(format!("{}/api/games/{id}", client.base))
-                .send()
-                .await?
-                .json()
-                .await?;
-            position = game["position"].as_str().unwrap_or_default().to_owned();
+            position = client.position(&id).await?;
             first = false;
         }
         let Some(text) = some_move(&position, salt.wrapping_add(ply as usize * 7)) else {
@@ -440,16 +445,7 @@ async fn fan_out(
             })
         })
         .collect();
-    let mut position = client
-        .http
-        .get(format!("{}/api/games/{id}", client.base))
-        .send()
-        .await?
-        .json::<Value>()
-        .await?["position"]
-        .as_str()
-        .unwrap_or_default()
-        .to_owned();
+    let mut position = client.position(&id).await?;
     let mut sent = Vec::new();
     for ply in 0..20u64 {
         let Some(text) = some_move(&position, ply as usize) else {
@@ -483,16 +479,7 @@ async fn fan_out(
 /// review from the first request to the answer that it is done.
 async fn review_time(client: &Client, players: &[String; 2], plies: u32) -> anyhow::Result<()> {
     let id = client.game(players).await?;
-    let mut position = client
-        .http
-        .get(format!("{}/api/games/{id}", client.base))
-        .send()
-        .await?
-        .json::<Value>()
-        .await?["position"]
-        .as_str()
-        .unwrap_or_default()
-        .to_owned();
+    let mut position = client.position(&id).await?;
     let mut ply = 0u32;
     let mut status = Value::from("playing");
     while ply < plies && status == "playing" {

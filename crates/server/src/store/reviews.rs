@@ -48,7 +48,7 @@ impl Store {
             )));
         }
         let lease: Option<i64> = row.try_get("claimed_until_ms")?;
-        if !lease.is_some_and(|until| until > now) {
+        if lease.is_none_or(|until| until <= now) {
             return Ok(None);
         }
         let count = |column: &str| -> anyhow::Result<u32> {

@@ -6,16 +6,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 use swapboard_play::AnyPosition;
 
-use crate::common::{Client, TestDb, generous, on_both, sign_up_and_token, start};
-
-async fn bearer(client: &Client, name: &str) -> String {
-    let credentials = json!({"name": name, "password": "correct horse"});
-    format!("Bearer {}", sign_up_and_token(client, &credentials).await)
-}
-
-fn auth(bearer: &str) -> [(&str, &str); 1] {
-    [("authorization", bearer)]
-}
+use crate::common::{Client, TestDb, auth, bearer, generous, on_both, start};
 
 /// Polls the review of a game until it is done.
 async fn reviewed(client: &Client, id: &str) -> Value {

@@ -225,3 +225,15 @@ pub(crate) async fn sign_up_and_token(client: &Client, credentials: &Value) -> S
     assert_eq!(token.status, 201, "{}", token.text);
     token.json["token"].as_str().unwrap().to_owned()
 }
+
+/// Signs up an account of this name (password `correct horse`); the `Authorization` value
+/// of a new bearer token of it.
+pub(crate) async fn bearer(client: &Client, name: &str) -> String {
+    let credentials = serde_json::json!({"name": name, "password": "correct horse"});
+    format!("Bearer {}", sign_up_and_token(client, &credentials).await)
+}
+
+/// The `Authorization` header of a bearer value.
+pub(crate) fn auth(bearer: &str) -> [(&str, &str); 1] {
+    [("authorization", bearer)]
+}

@@ -8,15 +8,10 @@ use serde_json::{Value, json};
 use swapboard_server::store::{NewGame, Seat, Store};
 use tokio_tungstenite::tungstenite::Message;
 
-use crate::common::{Client, TestDb, generous, on_both, sign_up_and_token, start};
+use crate::common::{Client, TestDb, bearer, generous, on_both, start};
 
 pub(crate) type Socket =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
-async fn bearer(client: &Client, name: &str) -> String {
-    let credentials = json!({"name": name, "password": "correct horse"});
-    format!("Bearer {}", sign_up_and_token(client, &credentials).await)
-}
 
 pub(crate) async fn connect(client: &Client, path: &str) -> Socket {
     let (socket, _) = tokio_tungstenite::connect_async(client.ws_url(path))

@@ -7,17 +7,8 @@ use serde_json::{Value, json};
 use swapboard_play::AnyPosition;
 use swapboard_server::{Limits, Rate};
 
-use crate::common::{Client, TestDb, generous, on_both, sign_up_and_token, start};
+use crate::common::{Client, TestDb, auth, bearer, generous, on_both, start};
 use crate::live::{connect, next_message, until};
-
-async fn bearer(client: &Client, name: &str) -> String {
-    let credentials = json!({"name": name, "password": "correct horse"});
-    format!("Bearer {}", sign_up_and_token(client, &credentials).await)
-}
-
-fn auth(bearer: &str) -> [(&str, &str); 1] {
-    [("authorization", bearer)]
-}
 
 /// The first legal move of a game as the API shows it.
 fn a_move(game: &Value) -> String {
