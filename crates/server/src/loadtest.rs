@@ -154,6 +154,19 @@ impl Client {
         ))
     }
 
+    /// Plays a move for the player of `bearer`; the game after it.
+    async fn play(
+        &self,
+        id: &str,
+        bearer: &str,
+        ply: impl Into<u64>,
+        text: &str,
+    ) -> anyhow::Result<Value> {
+        let body = json!({"move": text, "ply": ply.into()});
+        self.post(&format!("/api/games/{id}/moves"), bearer, &body)
+            .await
+    }
+
     /// The position of a game now.
     async fn position(&self, id: &str) -> anyhow::Result<String> {
         let game: Value = self
@@ -222,13 +235,7 @@ async fn play_until(
         }
         let mover = &players[usize::from(ply % 2 == 1)];
         let sent = Instant::now();
-        let game = client
-            .post(
-                &format!("/api/games/{id}/moves"),
-                mover,
-                &json!({"move": text, "ply": ply}),
-            )
-            .await?;
+        let game = client.play(&id, mover, ply, &text).await?;
         latencies.push(sent.elapsed());
         ply += 1;
         position = game["position"].as_str().unwrap_or_default().to_owned();
@@ -453,11 +460,7 @@ async fn fan_out(
         };
         sent.push(Instant::now());
         let game = client
-            .post(
-                &format!("/api/games/{id}/moves"),
-                &players[usize::from(ply % 2 == 1)],
-                &json!({"move": text, "ply": ply}),
-            )
+            .play(&id, &players[usize::from(ply % 2 == 1)], ply, &text)
             .await?;
         position = game["position"].as_str().unwrap_or_default().to_owned();
         tokio::time::sleep(Duration::from_millis(50)).await;
@@ -487,11 +490,7 @@ async fn review_time(client: &Client, players: &[String; 2], plies: u32) -> anyh
             break;
         };
         let game = client
-            .post(
-                &format!("/api/games/{id}/moves"),
-                &players[usize::from(ply % 2 == 1)],
-                &json!({"move": text, "ply": ply}),
-            )
+            .play(&id, &players[usize::from(ply % 2 == 1)], ply, &text)
             .await?;
         position = game["position"].as_str().unwrap_or_default().to_owned();
         status = game["status"].clone();
