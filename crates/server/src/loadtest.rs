@@ -427,15 +427,6 @@ async fn fan_out(
         after_kib.saturating_sub(before_kib),
         after_kib.saturating_sub(before_kib) as f64 / f64::from(watchers)
     );
-    if idle_seconds > 0 {
-        let cpu_before = cpu_time();
-        println!("idle: the sockets are held for {idle_seconds} s from now");
-        tokio::time::sleep(Duration::from_secs(u64::from(idle_seconds))).await;
-        println!(
-            "idle: {:.2} s of CPU in {idle_seconds} s (this process)",
-            cpu_time().saturating_sub(cpu_before).as_secs_f64()
-        );
-    }
     let receivers: Vec<_> = sockets
         .into_iter()
         .map(|mut socket| {
@@ -452,6 +443,17 @@ async fn fan_out(
             })
         })
         .collect();
+    // Held idle with their readers running, as a browser's are: a socket nobody reads
+    // answers no ping, and the server rightly drops it.
+    if idle_seconds > 0 {
+        let cpu_before = cpu_time();
+        println!("idle: the sockets are held for {idle_seconds} s from now");
+        tokio::time::sleep(Duration::from_secs(u64::from(idle_seconds))).await;
+        println!(
+            "idle: {:.2} s of CPU in {idle_seconds} s (this process)",
+            cpu_time().saturating_sub(cpu_before).as_secs_f64()
+        );
+    }
     let mut position = client.position(&id).await?;
     let mut sent = Vec::new();
     for ply in 0..20u64 {
