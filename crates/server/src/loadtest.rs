@@ -423,7 +423,7 @@ async fn fan_out(
     }
     let after_kib = rss_kib();
     println!(
-        "sockets: {watchers} open watching one game; memory {} KiB more ({:.1} KiB each, server and client sides)",
+        "sockets: {watchers} open watching one game; memory {} KiB more ({:.1} KiB each, this process: the clients, and the server unless --server)",
         after_kib.saturating_sub(before_kib),
         after_kib.saturating_sub(before_kib) as f64 / f64::from(watchers)
     );
