@@ -312,6 +312,50 @@ mod tests {
         assert_eq!(analysis.chance_of(winner.other()), 0.0);
     }
 
+    /// A game of `game` on a small board, the best moves played, until its mover has a
+    /// proven win and a move that throws it away: the moves before, and that move.
+    pub(crate) fn a_won_position_thrown_away(game: GameId, size: usize) -> (Vec<String>, String) {
+        let mut position = AnyPosition::start(game, size).unwrap();
+        let mut played = Vec::new();
+        while position.outcome().is_none() {
+            let before = position.analyse(AiRequest::review(1), 1);
+            if before.win_rate == 1.0 {
+                for mv in position.legal_moves(10_000).unwrap() {
+                    let mut after = position.clone();
+                    after.play_text(&mv).unwrap();
+                    let answer = after.analyse(AiRequest::review(1), 1);
+                    if answer.chance_of(before.to_move) == 0.0 {
+                        return (played, mv);
+                    }
+                }
+            }
+            let best = before.lines[0].mv.clone();
+            position.play_text(&best).unwrap();
+            played.push(best);
+        }
+        panic!("no won position thrown away in {played:?}");
+    }
+
+    #[test]
+    fn a_won_position_thrown_away_is_a_blunder() {
+        let (played, blunder) = a_won_position_thrown_away(GameId::Swaptimum, 4);
+        let mut position = AnyPosition::start(GameId::Swaptimum, 4).unwrap();
+        for mv in &played {
+            position.play_text(mv).unwrap();
+        }
+        let before = position.analyse(AiRequest::review(9), 1);
+        position.play_text(&blunder).unwrap();
+        let after = position.analyse(AiRequest::review(9), 1);
+        let review = MoveReview::of(&before, &blunder, &after);
+        assert_eq!(
+            (review.win_before, review.win_after),
+            (1.0, 0.0),
+            "{played:?} {blunder}"
+        );
+        assert_eq!(review.loss, 1.0);
+        assert_eq!(review.judgement, Some(Judgement::Blunder));
+    }
+
     #[test]
     fn judgements_follow_the_thresholds() {
         assert_eq!(Judgement::of_loss(0.0), None);

@@ -153,6 +153,46 @@ async fn analyses(db: TestDb) -> TestDb {
         }
         assert!(entry["best"].is_string(), "{entry}");
     }
+
+    // On a 4x4 board Blue's fourth-ply a1 throws away a proven win (the play layer's test
+    // `a_won_position_thrown_away_is_a_blunder` found it): a blunder, all of it lost.
+    let small = client
+        .post(
+            "/api/games",
+            &json!({"game": "swaptimum", "size": 4, "opponent": "user:bob", "colour": "first"}),
+            &auth(&ann),
+        )
+        .await;
+    let small = small.json["id"].as_str().unwrap().to_owned();
+    client
+        .post(&format!("/api/games/{small}/join"), &json!({}), &auth(&bob))
+        .await;
+    for (ply, mv) in ["b3", "b2", "c2", "a1"].into_iter().enumerate() {
+        let mover = if ply % 2 == 0 { &ann } else { &bob };
+        let answer = client
+            .post(
+                &format!("/api/games/{small}/moves"),
+                &json!({"move": mv, "ply": ply}),
+                &auth(mover),
+            )
+            .await;
+        assert_eq!(answer.status, 200, "{}", answer.text);
+    }
+    client
+        .post(
+            &format!("/api/games/{small}/resign"),
+            &json!({}),
+            &auth(&ann),
+        )
+        .await;
+    let thrown = reviewed(&client, &small).await;
+    let blunder = &thrown["moves"][3];
+    assert_eq!(blunder["move"], "a1", "{thrown}");
+    assert_eq!(blunder["colour"], "B");
+    assert_eq!(blunder["win_before"], 1.0, "{thrown}");
+    assert_eq!(blunder["win_after"], 0.0, "{thrown}");
+    assert_eq!(blunder["judgement"], "blunder", "{thrown}");
+    assert_ne!(blunder["best"], "a1");
     server.stop().await.unwrap();
 
     // Stored once: another server on the database answers it at once.
