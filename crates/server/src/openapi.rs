@@ -101,6 +101,23 @@ mod tests {
         ] {
             assert!(doc["paths"][path].is_object(), "{path} is missing");
         }
+        // What a schema-driven fuzzer may send is what the server takes.
+        let parameter = |path: &str, name: &str| {
+            doc["paths"][path]["get"]["parameters"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|p| p["name"] == name)
+                .unwrap()["schema"]
+                .clone()
+        };
+        let level = parameter("/api/games/{id}/analysis", "level");
+        assert_eq!(
+            (&level["minimum"], &level["maximum"]),
+            (&1.into(), &8.into())
+        );
+        let status = parameter("/api/accounts/{name}/games", "status");
+        assert_eq!(status["pattern"], "^(waiting|playing|finished)$");
         assert!(doc["components"]["schemas"]["ErrorBody"].is_object());
         assert!(doc["components"]["securitySchemes"]["bearer"].is_object());
     }
