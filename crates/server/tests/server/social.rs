@@ -1,4 +1,4 @@
-//! Invite links, rematches and the per-account rate limits, over real HTTP and real
+//! Invite links, rematches and the per-account (and analysis) rate limits, over real HTTP and real
 //! WebSockets on a real SQLite file and a real PostgreSQL database.
 
 use std::time::Duration;
@@ -286,6 +286,7 @@ async fn account_limits(db: TestDb) -> TestDb {
     let limits = Limits {
         moves_per_account: Rate::new(3, minute),
         challenges_per_account: Rate::new(2, minute),
+        analyses_per_address: Rate::new(1, minute),
         ..generous()
     };
     let server = start(&db, limits).await;
@@ -348,6 +349,21 @@ async fn account_limits(db: TestDb) -> TestDb {
         client.get(&format!("/api/games/{id}"), &[]).await.json["ply"],
         6
     );
+
+    // One analysis a minute from this address: the second waits, and so does a review.
+    client
+        .post(&format!("/api/games/{id}/resign"), &json!({}), &auth(&ann))
+        .await;
+    let analysis = format!("/api/games/{id}/analysis?level=1");
+    assert_eq!(client.get(&analysis, &[]).await.status, 200);
+    client
+        .get(&analysis, &[])
+        .await
+        .assert_error(429, "rate_limited");
+    client
+        .get(&format!("/api/games/{id}/review"), &[])
+        .await
+        .assert_error(429, "rate_limited");
     server.stop().await.unwrap();
     db
 }
