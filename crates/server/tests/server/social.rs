@@ -1,5 +1,5 @@
-//! Invite links, rematches and the per-account (and analysis) rate limits, over real HTTP and real
-//! WebSockets on a real SQLite file and a real PostgreSQL database.
+//! Invite links, rematches and the per-account (and analysis) rate limits, over real HTTP
+//! and real WebSockets on a real SQLite file and a real PostgreSQL database.
 
 use std::time::Duration;
 
