@@ -70,7 +70,7 @@ pub(crate) struct GameList {
 #[utoipa::path(get, path = "/api/accounts/{name}/games", tag = "games",
     params(
         ("name" = String, Path, description = "The account's name"),
-        ("status" = Option<String>, Query, description = "`waiting`, `playing` or `finished`"),
+        ("status" = Option<String>, Query, pattern = "^(waiting|playing|finished)$", description = "`waiting`, `playing` or `finished`"),
     ),
     responses(
         (status = 200, description = "At most 50 games, the most recently changed first", body = GameList),
