@@ -80,7 +80,11 @@ pub(crate) fn answer(method: &Method, uri: &Uri, headers: &HeaderMap) -> Option<
         "public, max-age=31536000, immutable"
     };
     let gzipped = takes_gzip(headers)
-        .then(|| FILES.iter().find(|(n, _)| n.strip_suffix(".gz") == Some(name)))
+        .then(|| {
+            FILES
+                .iter()
+                .find(|(n, _)| n.strip_suffix(".gz") == Some(name))
+        })
         .flatten()
         .map(|(_, gz)| *gz);
     let mut response = (StatusCode::OK, gzipped.unwrap_or(body)).into_response();
