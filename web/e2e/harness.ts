@@ -29,7 +29,10 @@ async function freePort(): Promise<number> {
 export interface World {
   base: string;
   browser: Browser;
-  server: ChildProcess;
+  /** Stops the server (SIGTERM) and waits until it has exited. */
+  stopServer(): Promise<void>;
+  /** Starts the server again on the same port and database. */
+  startServer(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -39,19 +42,29 @@ export async function startWorld(): Promise<World> {
   const dir = mkdtempSync(join(tmpdir(), 'swapboard-e2e-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const server = spawn(BINARY, ['serve', '--addr', `127.0.0.1:${port}`, '--database', `sqlite:${dir}/db?mode=rwc`], {
-    // Its log (one line a request) goes to a file beside the database.
-    stdio: ['ignore', 'ignore', openSync(join(dir, 'server.log'), 'w')],
-  });
-  for (let i = 0; ; i += 1) {
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) break;
-    } catch {
-      // Not listening yet.
+  // Its log (one line a request) goes to a file beside the database.
+  const log = openSync(join(dir, 'server.log'), 'a');
+  let server: ChildProcess;
+  const startServer = async (): Promise<void> => {
+    server = spawn(BINARY, ['serve', '--addr', `127.0.0.1:${port}`, '--database', `sqlite:${dir}/db?mode=rwc`], {
+      stdio: ['ignore', 'ignore', log],
+    });
+    for (let i = 0; ; i += 1) {
+      try {
+        if ((await fetch(`${base}/healthz`)).ok) break;
+      } catch {
+        // Not listening yet.
+      }
+      if (i > 200) throw new Error(`the server at ${base} did not start`);
+      await new Promise((r) => setTimeout(r, 50));
     }
-    if (i > 200) throw new Error(`the server at ${base} did not start`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  };
+  const stopServer = async (): Promise<void> => {
+    const exited = new Promise((r) => server.once('exit', r));
+    server.kill('SIGTERM');
+    await exited;
+  };
+  await startServer();
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
@@ -59,10 +72,11 @@ export async function startWorld(): Promise<World> {
   return {
     base,
     browser,
-    server,
+    stopServer,
+    startServer,
     async close() {
       await browser.close();
-      server.kill('SIGTERM');
+      await stopServer();
     },
   };
 }
