@@ -60,7 +60,10 @@ files.set(favicon, icon);
 const page = readFileSync('index.html', 'utf8')
   .replace('{{js}}', js)
   .replace('{{css}}', css)
-  .replace('{{favicon}}', favicon);
+  .replace('{{favicon}}', favicon)
+  // One line: the page is served, not read.
+  .replace(/>\s+</g, '><')
+  .trim();
 files.set('index.html', Buffer.from(page));
 
 let firstLoad = 0;

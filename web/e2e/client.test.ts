@@ -1,18 +1,12 @@
 // End-to-end: the client in Chromium against a real server.
 
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { Page } from 'playwright-core';
 
-import { call, cell, context, createGame, logIn, shot, signUp, startWorld, token, type World } from './harness';
+import { call, cell, context, createGame, enter, player, shot, token, useWorld, waitForPlies } from './harness';
 
-let world: World;
-before(async () => {
-  world = await startWorld();
-});
-after(async () => {
-  await world.close();
-});
+const world = useWorld();
 
 /** The number of moves in the move list. */
 async function plies(page: Page): Promise<number> {
@@ -20,18 +14,21 @@ async function plies(page: Page): Promise<number> {
 }
 
 test('sign up, play Swaptimum against a person: a refused click, a swap, review, reload', async () => {
-  const ctx = await context(world);
-  const page = await ctx.newPage();
-  await signUp(page, 'ann');
+  const { ctx, page } = await player(world(), 'ann');
+  // Whatever the page does must stay within its Content-Security-Policy.
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
   await shot(page, 'home-desktop');
-  const bob = await token(world, 'bob');
+  const bob = await token(world(), 'bob');
   const id = await createGame(page, { game: 'swaptimum', size: 5, colour: 'first', opponent: 'user', player: 'bob' });
-  await call(world, bob, 'POST', `/api/games/${id}/join`, {});
+  await call(world(), bob, 'POST', `/api/games/${id}/join`, {});
   await page.getByText('Your move.').waitFor();
   await cell(page, 'b2').click();
   await page.getByText('bob to move.').waitFor();
   // bob's moves arrive over the socket, without a reload.
-  await call(world, bob, 'POST', `/api/games/${id}/moves`, { move: 'a2', ply: 1 });
+  await call(world(), bob, 'POST', `/api/games/${id}/moves`, { move: 'a2', ply: 1 });
   await page.locator('ol.moves li', { hasText: 'a2' }).waitFor();
   // A refused click: the reason is shown at once.
   await cell(page, 'a2').click();
@@ -40,7 +37,7 @@ test('sign up, play Swaptimum against a person: a refused click, a swap, review,
   assert.match((await refusal.textContent()) ?? '', /a2/);
   await cell(page, 'd4').click();
   await page.locator('ol.moves li', { hasText: 'd4' }).waitFor();
-  await call(world, bob, 'POST', `/api/games/${id}/moves`, { move: 'b1', ply: 3 });
+  await call(world(), bob, 'POST', `/api/games/${id}/moves`, { move: 'b1', ply: 3 });
   await page.locator('ol.moves li', { hasText: 'b1' }).waitFor();
   // a1 forms a crosscut: the builder asks for the swap and highlights the partners.
   await cell(page, 'a1').click();
@@ -72,13 +69,12 @@ test('sign up, play Swaptimum against a person: a refused click, a swap, review,
   await page.keyboard.press('End');
   await page.locator('.shown', { hasText: 'After ply 5' }).waitFor();
   assert.doesNotMatch(page.url(), /ply=/);
+  assert.deepEqual(errors.filter((e) => /Content.Security.Policy/i.test(e)), []);
   await ctx.close();
 });
 
 test('against the AI: Scware multi-group growth and a Rapid Transit swap, replies arrive live', async () => {
-  const ctx = await context(world);
-  const page = await ctx.newPage();
-  await signUp(page, 'cat');
+  const { ctx, page } = await player(world(), 'cat');
   // Rapid Transit: every move is a swap of a terminal piece with a partner.
   await createGame(page, { game: 'rapid-transit', size: 6, colour: 'first', opponent: 'ai', level: 1 });
   for (let move = 0; move < 2; move += 1) {
@@ -98,10 +94,17 @@ test('against the AI: Scware multi-group growth and a Rapid Transit swap, replie
     assert.ok(started, 'a terminal piece with a swap');
     await page.locator('svg.board g.next').first().click();
     // Our swap, then the AI's reply, arrive in the move list.
-    await page.waitForFunction((n) => document.querySelectorAll('ol.moves li').length >= n + 2, before, { timeout: 30_000 });
+    await waitForPlies(page, before + 2);
   }
   assert.match((await page.locator('ol.moves li').first().textContent()) ?? '', /-/);
   await shot(page, 'rapid-transit-desktop');
+  // Resigning asks first; the finished game then offers its analysis.
+  await page.getByRole('button', { name: 'Resign' }).click();
+  await page.getByRole('button', { name: 'Yes, resign' }).click();
+  await page.locator('.status', { hasText: 'Red resigned: Cyan wins' }).waitFor();
+  await page.getByRole('button', { name: 'Best moves here' }).click();
+  // Whatever the server answers (lines, or why it cannot), it is shown.
+  await page.locator('.analysis-out', { hasText: /./ }).filter({ hasNotText: 'Thinking' }).waitFor();
 
   // Scware: two new groups, then one growth of both.
   await createGame(page, { game: 'scware', size: 7, colour: 'first', opponent: 'ai', level: 1 });
@@ -116,7 +119,7 @@ test('against the AI: Scware multi-group growth and a Rapid Transit swap, replie
         break;
       }
     }
-    await page.waitForFunction((n) => document.querySelectorAll('ol.moves li').length >= n + 2, before, { timeout: 30_000 });
+    await waitForPlies(page, before + 2);
   }
   await page.getByText('Your move.').waitFor({ timeout: 30_000 });
   // Any empty cell next to a group starts a growth; the builder then offers the other group's cells.
@@ -145,11 +148,11 @@ test('against the AI: Scware multi-group growth and a Rapid Transit swap, replie
 });
 
 test('two players in two browsers play a live game to the end', async () => {
-  const [one, two] = [await context(world), await context(world)];
+  const [one, two] = [await context(world()), await context(world())];
   const ann = await one.newPage();
   const dan = await two.newPage();
-  await signUp(ann, 'eve');
-  await signUp(dan, 'dan');
+  await enter(ann, 'eve');
+  await enter(dan, 'dan');
   const id = await createGame(ann, { game: 'swaptimum', size: 3, colour: 'first', opponent: 'open' });
   await dan.goto('/');
   await dan.locator('li.game-item', { hasText: 'eve' }).getByRole('button', { name: 'Join' }).click();
@@ -170,17 +173,17 @@ test('two players in two browsers play a live game to the end', async () => {
 });
 
 test('a phone-sized screen plays by touch with the confirm step', async () => {
-  const ctx = await context(world, true);
+  const ctx = await context(world(), true);
   const page = await ctx.newPage();
   // The server allows five sign-ups an hour from one address: this one logs in.
-  await logIn(page, 'cat');
+  await enter(page, 'cat', 'Log in');
   await shot(page, 'home-phone');
   await createGame(page, { game: 'flipstop', size: 5, colour: 'first', opponent: 'ai', level: 1 });
   await page.getByText('Your move.').waitFor();
   await cell(page, 'c3').tap();
   await page.getByRole('button', { name: 'Confirm c3' }).tap();
   await page.locator('ol.moves li', { hasText: 'c3' }).waitFor();
-  await page.waitForFunction(() => document.querySelectorAll('ol.moves li').length >= 2, undefined, { timeout: 30_000 });
+  await waitForPlies(page, 2);
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= 360, `no sideways scrolling: ${width}`);
   await shot(page, 'game-phone');

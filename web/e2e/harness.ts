@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, openSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { after, before } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 /** Where the screenshots go (git-ignored; CI keeps them as artefacts). */
@@ -81,6 +82,21 @@ export async function startWorld(): Promise<World> {
   };
 }
 
+/** A world for the tests of one file: started before them, closed after them. */
+export function useWorld(): () => World {
+  let world: World | null = null;
+  before(async () => {
+    world = await startWorld();
+  });
+  after(async () => {
+    await world?.close();
+  });
+  return () => {
+    if (!world) throw new Error('the world is not started yet');
+    return world;
+  };
+}
+
 /** A fresh browser context (its own cookies) at desktop size, or at a phone's. */
 export async function context(world: World, phone = false): Promise<BrowserContext> {
   return world.browser.newContext({
@@ -91,22 +107,26 @@ export async function context(world: World, phone = false): Promise<BrowserConte
   });
 }
 
-/** Signs up through the page and waits for home. */
-export async function signUp(page: Page, name: string): Promise<void> {
-  await page.goto('/signup');
+/** Signs up (or logs in) through the page and waits for home. */
+export async function enter(page: Page, name: string, how: 'Sign up' | 'Log in' = 'Sign up'): Promise<void> {
+  await page.goto(how === 'Sign up' ? '/signup' : '/login');
   await page.getByLabel('Name').fill(name);
   await page.getByLabel('Password').fill('correct horse');
-  await page.getByRole('button', { name: 'Sign up' }).click();
+  await page.getByRole('button', { name: how }).click();
   await page.getByRole('heading', { name: 'Your turn' }).waitFor();
 }
 
-/** Logs in through the page. */
-export async function logIn(page: Page, name: string): Promise<void> {
-  await page.goto('/login');
-  await page.getByLabel('Name').fill(name);
-  await page.getByLabel('Password').fill('correct horse');
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await page.getByRole('heading', { name: 'Your turn' }).waitFor();
+/** A new browser context with one page, signed up as `name`. */
+export async function player(world: World, name: string): Promise<{ ctx: BrowserContext; page: Page }> {
+  const ctx = await context(world);
+  const page = await ctx.newPage();
+  await enter(page, name);
+  return { ctx, page };
+}
+
+/** Waits until the move list has at least `n` moves (the AI's reply may take a while). */
+export async function waitForPlies(page: Page, n: number): Promise<void> {
+  await page.waitForFunction((k) => document.querySelectorAll('ol.moves li').length >= k, n, { timeout: 30_000 });
 }
 
 /** An account for the API: signs up and returns a bearer token. */

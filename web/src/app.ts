@@ -33,7 +33,7 @@ function header(shell: Shell): HTMLElement {
       link('/settings', 'Settings'),
       h('button', {
         type: 'button', class: 'link', onclick: () => {
-          void api('DELETE', '/api/session').finally(() => {
+          void api('DELETE', '/api/session', undefined, { quiet401: true }).finally(() => {
             shell.setMe(null);
             shell.go('/');
           });

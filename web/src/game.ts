@@ -44,6 +44,7 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
   const actions = h('div', { class: 'actions' });
   const describe = h('div', { class: 'sr-only', 'aria-live': 'polite' });
   const shownLine = h('p', { class: 'shown' });
+  const notes = h('ul', { class: 'notes' });
   const moveList = h('ol', { class: 'moves', 'aria-label': 'moves' });
   const downloads = h('p', { class: 'downloads' });
   const analysis = h('section', { class: 'analysis', 'aria-labelledby': 'analysis-h' });
@@ -129,7 +130,8 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
     if (draft?.verdict === 'complete' && draft.move && draft.more) {
       const move = draft.move;
       controls.append(h('button', { type: 'button', class: 'primary', onclick: () => void submit(move) }, `Play ${move}`));
-      if (game.game === 'scware' && split === null) {
+      // Red's balancing move: offered when the builder's prompt names the `+` of the notation.
+      if (split === null && draft.prompt.includes('+')) {
         controls.append(h('button', { type: 'button', onclick: () => void endGrowth() }, '+ new group'));
       }
     }
@@ -154,7 +156,11 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
 
   function drawShown(): void {
     shownLine.textContent = shown.ply === 0 ? 'The start position.' : `After ply ${shown.ply}: ${shown.description ?? shown.move ?? ''}`;
-    describe.textContent = `${shown.description ?? 'The start position.'} ${positionSummary(shown.board)}`;
+    // The view's own notes: counts, network sizes, the rule that ended the game.
+    fill(notes, ...shown.board.notes.map((note) => h('li', {}, note)));
+    const words = `${shown.description ?? 'The start position.'} ${positionSummary(shown.board)}`;
+    // Only a change is announced: a redraw for another reason must not repeat it.
+    if (describe.textContent !== words) describe.textContent = words;
     fill(downloads,
       h('a', { href: `${path}/record`, download: `swapboard-${id}.txt` }, 'Download the record'), ' · ',
       h('a', { href: `${path}/svg?ply=${shown.ply}`, download: `swapboard-${id}-ply${shown.ply}.svg` }, 'Download this position (SVG)'));
@@ -182,8 +188,9 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
           void navigator.clipboard?.writeText(link).then(() => { copied.textContent = 'Copied.'; }, () => { copied.textContent = 'Select the link and copy it.'; });
         } }, 'Copy'), copied));
     }
-    if (seat !== null && (game.status === 'playing' || game.status === 'waiting')) {
-      const word = game.status === 'waiting' || game.ply < 2 ? 'Abort' : 'Resign';
+    if (seat !== null && game.status === 'playing') {
+      // Before the second move the server aborts the game instead.
+      const word = game.ply < 2 ? 'Abort' : 'Resign';
       const ask = h('button', { type: 'button', onclick: () => {
         fill(ask.parentElement ?? actions,
           h('span', {}, `${word} this game?`),
@@ -487,7 +494,7 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
   main.append(
     h('div', { class: 'game' },
       h('div', { class: 'board-side' }, title, players, status, board.element, prompt, controls, refusal, typedForm, describe),
-      h('div', { class: 'side' }, liveStatus, actions, shownLine, h('h2', {}, 'Moves'), moveList, downloads, analysis)),
+      h('div', { class: 'side' }, liveStatus, actions, shownLine, notes, h('h2', {}, 'Moves'), moveList, downloads, analysis)),
   );
   offset = game.clocks ? game.clocks.server_now_ms - Date.now() : 0;
   await startDraft();
