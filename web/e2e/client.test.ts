@@ -155,10 +155,21 @@ test('two players in two browsers play a live game to the end', async () => {
   await enter(dan, 'dan');
   const id = await createGame(ann, { game: 'swaptimum', size: 3, colour: 'first', opponent: 'open' });
   await dan.goto('/');
+  await dan.locator('li.game-item', { hasText: 'eve' }).waitFor();
+  await shot(dan, 'lobby-desktop');
   await dan.locator('li.game-item', { hasText: 'eve' }).getByRole('button', { name: 'Join' }).click();
   await dan.waitForURL(`**/games/${id}`);
   await ann.getByText('Your move.').waitFor();
-  for (const [page, name, other] of [[ann, 'b1', dan], [dan, 'a1', ann], [ann, 'b2', dan], [dan, 'a2', ann], [ann, 'b3', dan]] as const) {
+  // The first move by keyboard alone: the board's one tabbable cell (its centre, b2), down, Enter.
+  await ann.getByText('Your move.').waitFor();
+  await ann.locator('svg.board [tabindex="0"]').focus();
+  await ann.keyboard.press('ArrowDown');
+  assert.equal(await ann.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'b1, empty');
+  await ann.keyboard.press('Enter');
+  await dan.locator('ol.moves li', { hasText: 'b1' }).waitFor();
+  // The live region tells a screen reader what happened and where everything stands.
+  await dan.locator('.sr-only', { hasText: 'Red b1: placed b1 3 by 3 board. Red (R): b1. Blue (B): none.' }).waitFor();
+  for (const [page, name, other] of [[dan, 'a1', ann], [ann, 'b2', dan], [dan, 'a2', ann], [ann, 'b3', dan]] as const) {
     await page.getByText('Your move.').waitFor();
     await cell(page, name).click();
     await other.locator('ol.moves li', { hasText: name }).waitFor();
@@ -178,8 +189,13 @@ test('a phone-sized screen plays by touch with the confirm step', async () => {
   // The server allows five sign-ups an hour from one address: this one logs in.
   await enter(page, 'cat', 'Log in');
   await shot(page, 'home-phone');
-  await createGame(page, { game: 'flipstop', size: 5, colour: 'first', opponent: 'ai', level: 1 });
+  await createGame(page, { game: 'flipstop', size: 5, colour: 'first', opponent: 'ai', level: 1, minutes: 5 });
   await page.getByText('Your move.').waitFor();
+  // The clocks: 5 minutes each, ours running down from the server's time.
+  const mine = page.locator('#clock-0.running');
+  await mine.waitFor();
+  await page.waitForFunction(() => /^4:5\d$/.test(document.getElementById('clock-0')?.textContent ?? ''));
+  assert.equal(await page.locator('#clock-1').textContent(), '5:00');
   await cell(page, 'c3').tap();
   await page.getByRole('button', { name: 'Confirm c3' }).tap();
   await page.locator('ol.moves li', { hasText: 'c3' }).waitFor();

@@ -151,7 +151,10 @@ export async function call<T>(world: World, bearer: string, method: string, path
 }
 
 /** Creates a game through the form and returns its id. */
-export async function createGame(page: Page, options: { game: string; size: number; colour: string; opponent: string; level?: number; player?: string }): Promise<string> {
+export async function createGame(
+  page: Page,
+  options: { game: string; size: number; colour: string; opponent: string; level?: number; player?: string; minutes?: number },
+): Promise<string> {
   await page.goto('/new');
   await page.getByLabel('Game').selectOption(options.game);
   await page.getByLabel('Board size').fill(String(options.size));
@@ -159,6 +162,11 @@ export async function createGame(page: Page, options: { game: string; size: numb
   await page.getByLabel('Opponent').selectOption(options.opponent);
   if (options.level !== undefined) await page.getByLabel('AI level (1-8)').fill(String(options.level));
   if (options.player !== undefined) await page.getByLabel('Player name').fill(options.player);
+  if (options.minutes !== undefined) {
+    await page.getByLabel('Time control').selectOption('live');
+    await page.getByLabel('Minutes each').fill(String(options.minutes));
+    await page.getByLabel('Increment (s)').fill('0');
+  }
   await page.getByRole('button', { name: 'Create the game' }).click();
   await page.waitForURL(/\/games\/[0-9a-zA-Z_-]+$/);
   return new URL(page.url()).pathname.split('/')[2];
