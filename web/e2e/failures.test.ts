@@ -2,9 +2,10 @@
 // the issue sets (a 26 x 26 redraw within a frame, the move builder within 50 ms).
 
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { test } from 'node:test';
 
-import { cell, createGame, player, shot, useWorld, waitForPlies } from './harness';
+import { BINARY, call, createGame, player, shot, token, useWorld } from './harness';
 
 const world = useWorld();
 
@@ -43,27 +44,63 @@ test('an expired session leads to log in, and back to the page', async () => {
   await ctx.close();
 });
 
-test('a 26 x 26 board redraws within a frame and the move builder answers within 50 ms', async () => {
+/** The part of a game these tests read. */
+interface Game {
+  ply: number;
+  position: string;
+  to_move: string | null;
+  status: string;
+}
+
+test('a crowded 26 x 26 Scware board redraws within a frame and the move builder answers within 50 ms', async () => {
   const { ctx, page } = await player(world(), 'ida');
-  await createGame(page, { game: 'scware', size: 26, colour: 'first', opponent: 'ai', level: 1 });
-  const draws: number[] = [];
-  const clicks: number[] = [];
-  for (const [start, grow] of [['c3', 'c4'], ['x24', 'x23'], ['m13', 'm14']]) {
-    await page.getByText('Your move.').waitFor({ timeout: 30_000 });
-    const moves = await page.locator('ol.moves li').count();
-    if (!(await cell(page, start).getAttribute('aria-label'))?.endsWith('empty')) continue;
-    await cell(page, start).click();
-    await waitForPlies(page, moves + 2);
-    await page.getByText('Your move.').waitFor({ timeout: 30_000 });
+  const jo = await token(world(), 'jo');
+  // ida's own token (the sign-up is refused, the login is not), to fill the board quickly.
+  const ida = await token(world(), 'ida');
+  const id = await createGame(page, { game: 'scware', size: 26, colour: 'first', opponent: 'user', player: 'jo' });
+  let game = await call<Game>(world(), jo, 'POST', `/api/games/${id}/join`, {});
+  // Random growths from the command's list of legal moves, until the board is crowded.
+  let seed = 7;
+  while ((game.ply < 240 || game.to_move !== 'ida') && game.status === 'playing') {
+    const listed = execFileSync(BINARY, ['moves', game.position], { encoding: 'utf8', maxBuffer: 1 << 28 }).split('\n').filter((m) => m !== '');
+    const growths = listed.filter((m) => m.includes(','));
+    const pool = growths.length > 0 ? growths : listed;
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    const move = pool[seed % Math.min(pool.length, 5000)];
+    game = await call<Game>(world(), game.to_move === 'ida' ? ida : jo, 'POST', `/api/games/${id}/moves`, { move, ply: game.ply });
+  }
+  const rows = game.position.split(' ')[1].split('/').reverse();
+  const stones = rows.join('').replace(/\./g, '').length;
+  await page.reload();
+  await page.getByText('Your move.').waitFor();
+  const draws = [Number(await page.locator('svg.board').getAttribute('data-draw-ms'))];
+  // Redraws of other plies: the review keys.
+  await page.locator('h1').click();
+  for (const key of ['ArrowLeft', 'ArrowLeft', 'End']) {
+    const before = await page.locator('.shown').textContent();
+    await page.keyboard.press(key);
+    await page.waitForFunction((text) => document.querySelector('.shown')?.textContent !== text, before);
     draws.push(Number(await page.locator('svg.board').getAttribute('data-draw-ms')));
-    // A growth click: from the click to the board showing the builder's answer.
-    const ms = await page.evaluate(async (name) => {
-      const target = document.querySelector(`svg.board [data-cell="${name}"]`);
-      if (!target) return Infinity;
+  }
+  await page.getByText('Your move.').waitFor();
+  // Growth clicks: empty cells next to a White stone, from the click to the builder's answer drawn.
+  const near = (col: number, row: number): boolean =>
+    [[1, 0], [-1, 0], [0, 1], [0, -1]].some(([dc, dr]) => rows[row + dr]?.[col + dc] === 'W');
+  const targets: string[] = [];
+  rows.forEach((line, row) => [...line].forEach((c, col) => {
+    if (c === '.' && near(col, row)) targets.push(String.fromCharCode(97 + col) + String(row + 1));
+  }));
+  const clicks: number[] = [];
+  for (const name of targets.slice(0, 8)) {
+    const ms = await page.evaluate(async (cellName) => {
+      const target = document.querySelector(`svg.board [data-cell="${cellName}"]`);
+      const refusal = document.querySelector('.refusal');
+      if (!target || !refusal) return Infinity;
+      refusal.textContent = '';
       const t0 = performance.now();
       const answered = new Promise<void>((done) => {
         const watch = new MutationObserver(() => {
-          if (target.classList.contains('chosen') || (document.querySelector('.refusal')?.textContent ?? '') !== '') {
+          if (target.classList.contains('chosen') || refusal.textContent !== '') {
             watch.disconnect();
             done();
           }
@@ -73,16 +110,17 @@ test('a 26 x 26 board redraws within a frame and the move builder answers within
       target.dispatchEvent(new MouseEvent('click', { bubbles: true }));
       await answered;
       return performance.now() - t0;
-    }, grow);
+    }, name);
     clicks.push(ms);
-    await page.locator('.controls button', { hasText: 'Clear' }).click();
+    const clear = page.locator('.controls button', { hasText: 'Clear' });
+    if ((await clear.count()) > 0) await clear.click();
   }
-  console.log(`26x26 redraws (ms): ${draws.join(' ')}; builder clicks (ms): ${clicks.map((c) => c.toFixed(1)).join(' ')}`);
-  assert.ok(draws.length > 0 && clicks.length > 0);
+  console.log(`26x26 Scware, ${stones} stones: redraws (ms) ${draws.join(' ')}; builder clicks (ms) ${clicks.map((c) => c.toFixed(1)).join(' ')}`);
+  assert.ok(stones > 400, `a crowded board: ${stones} stones`);
   assert.ok(Math.max(...draws) < 16, `redraws ${draws.join(' ')}`);
   // The median: one click may meet a machine busy elsewhere (CI shares its cores).
   const median = [...clicks].sort((a, b) => a - b)[Math.floor(clicks.length / 2)];
-  assert.ok(median < 50, `clicks ${clicks.join(' ')}`);
+  assert.ok(clicks.length > 0 && median < 50, `clicks ${clicks.join(' ')}`);
   await shot(page, 'scware-26-desktop');
   await ctx.close();
 });

@@ -11,7 +11,8 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 
 /** Where the screenshots go (git-ignored; CI keeps them as artefacts). */
 export const SHOTS = resolve('test-results');
-const BINARY = process.env.SWAPBOARD_BIN ?? resolve('../target/debug/swapboard');
+/** The `swapboard` binary under test. */
+export const BINARY = process.env.SWAPBOARD_BIN ?? resolve('../target/debug/swapboard');
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 
 async function freePort(): Promise<number> {

@@ -231,6 +231,12 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
     typedForm.hidden = !myTurn();
   }
 
+  /** Only what the move being built changes: a click must not rebuild the move list. */
+  function drawDraft(): void {
+    drawBoard();
+    drawPrompt();
+  }
+
   async function startDraft(): Promise<void> {
     drawAll();
     if (!myTurn()) return;
@@ -239,10 +245,12 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
     } catch (error) {
       showRefusal(failureText(error));
     }
-    drawAll();
+    drawDraft();
   }
 
   async function click(cell: string): Promise<void> {
+    // A click while the builder answers the last one waits for nothing: it is dropped.
+    if (busy) return;
     if (!interactive()) {
       if (game.status === 'playing' && mySeat() !== null && !following) {
         showRefusal('You are looking at an earlier position: press End to return to the game.');
@@ -267,14 +275,14 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
     } catch (error) {
       busy = false;
       showRefusal(failureText(error));
-      drawAll();
+      drawDraft();
       return;
     } finally {
       busy = false;
     }
     if (answer.verdict === 'refused') {
       showRefusal(answer.reason ?? '');
-      drawAll();
+      drawDraft();
       return;
     }
     showRefusal('');
@@ -285,7 +293,7 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
       await submit(answer.move);
       return;
     }
-    drawAll();
+    drawDraft();
   }
 
   async function endGrowth(): Promise<void> {
@@ -303,13 +311,13 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
       split = null;
       showRefusal(failureText(error));
     }
-    drawAll();
+    drawDraft();
   }
 
   async function submit(move: string): Promise<void> {
     if (confirmStep()) {
       pending = move;
-      drawAll();
+      drawDraft();
       return;
     }
     await send(move);
