@@ -70,6 +70,21 @@ test('sign up, play Swaptimum against a person: a refused click, a swap, review,
   await page.locator('.shown', { hasText: 'After ply 5' }).waitFor();
   assert.doesNotMatch(page.url(), /ply=/);
   assert.deepEqual(errors.filter((e) => /Content.Security.Policy/i.test(e)), []);
+
+  // Scware as Red: while neither player has grown, a growth may end with a new group (`+`).
+  const scware = await createGame(page, { game: 'scware', size: 5, colour: 'second', opponent: 'user', player: 'bob' });
+  await call(world(), bob, 'POST', `/api/games/${scware}/join`, {});
+  await call(world(), bob, 'POST', `/api/games/${scware}/moves`, { move: 'a1', ply: 0 });
+  await page.getByText('Your move.').waitFor();
+  await cell(page, 'e5').click();
+  await page.locator('ol.moves li', { hasText: 'e5' }).waitFor();
+  await call(world(), bob, 'POST', `/api/games/${scware}/moves`, { move: 'a3', ply: 2 });
+  await page.locator('ol.moves li', { hasText: 'a3' }).waitFor();
+  await cell(page, 'e4').click();
+  await page.getByRole('button', { name: '+ new group' }).click();
+  await page.locator('svg.board g.next[data-cell="c1"]').click();
+  await page.locator('ol.moves li', { hasText: 'e4+c1' }).waitFor();
+  await shot(page, 'scware-balancing-desktop');
   await ctx.close();
 });
 

@@ -31,6 +31,8 @@ interface CellParts {
   letter: SVGTextElement;
   dot: SVGCircleElement;
   frame: SVGRectElement;
+  /** What the cell shows now, so that a redraw touches only the cells that change. */
+  shown: string;
 }
 
 /** What the client adds to the view: the move being built. */
@@ -141,7 +143,7 @@ export class Board {
         const frame = s('rect', { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, class: 'frame' });
         group.append(disc, letter, frame, dot);
         cells.append(group);
-        this.cells[cellIndex(col, row, size)] = { group, disc, letter, dot, frame };
+        this.cells[cellIndex(col, row, size)] = { group, disc, letter, dot, frame, shown: '' };
       }
     }
     svg.append(cells);
@@ -186,6 +188,14 @@ export class Board {
         const name = cellName(col, row);
         const parts = this.cells[cellIndex(col, row, size)];
         const owner = view.cells[cellIndex(col, row, size)];
+        const cellMarks = marks.get(name) ?? [];
+        const extra: string[] = [];
+        if (chosen.has(name)) extra.push('chosen');
+        if (next.has(name)) extra.push('may come next');
+        const label = cellLabel(view, col, row, extra);
+        const key = `${owner ?? ''}|${view.names[0]}|${view.names[1]}|${cellMarks.join()}|${label}`;
+        if (parts.shown === key) continue;
+        parts.shown = key;
         if (owner) {
           const k = playerIndex(owner);
           parts.disc.setAttribute('fill', FILLS[view.names[k]] ?? '#7f7f7f');
@@ -196,17 +206,13 @@ export class Board {
           parts.disc.setAttribute('visibility', 'hidden');
           parts.letter.textContent = '';
         }
-        const cellMarks = marks.get(name) ?? [];
         const dot = cellMarks.find((m) => MARKS[m][1]);
         const frame = cellMarks.find((m) => !MARKS[m][1]);
         parts.dot.setAttribute('visibility', dot ? 'visible' : 'hidden');
         if (dot) parts.dot.setAttribute('fill', MARKS[dot][0]);
         parts.frame.setAttribute('visibility', frame ? 'visible' : 'hidden');
         if (frame) parts.frame.setAttribute('stroke', MARKS[frame][0]);
-        const extra: string[] = [];
-        if (chosen.has(name)) extra.push('chosen');
-        if (next.has(name)) extra.push('may come next');
-        parts.group.setAttribute('aria-label', cellLabel(view, col, row, extra));
+        parts.group.setAttribute('aria-label', label);
         parts.group.setAttribute('class', `${chosen.has(name) ? 'chosen ' : ''}${next.has(name) ? 'next' : ''}`.trim());
       }
     }
