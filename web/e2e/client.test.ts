@@ -35,7 +35,9 @@ test('sign up, play Swaptimum against a person: a refused click, a swap, review,
   const refusal = page.locator('.refusal');
   await refusal.filter({ hasText: /./ }).waitFor();
   assert.match((await refusal.textContent()) ?? '', /a2/);
-  await cell(page, 'd4').click();
+  // A move typed in the contract's notation.
+  await page.getByLabel('Type a move').fill('d4');
+  await page.getByRole('button', { name: 'Send' }).click();
   await page.locator('ol.moves li', { hasText: 'd4' }).waitFor();
   await call(world(), bob, 'POST', `/api/games/${id}/moves`, { move: 'b1', ply: 3 });
   await page.locator('ol.moves li', { hasText: 'b1' }).waitFor();
@@ -63,6 +65,14 @@ test('sign up, play Swaptimum against a person: a refused click, a swap, review,
   await page.locator('.shown', { hasText: 'After ply 1' }).waitFor();
   assert.match((await cell(page, 'b2').getAttribute('aria-label')) ?? '', /^b2, Red/);
   assert.match(page.url(), /ply=1/);
+  // The picture downloaded is that of the ply shown.
+  const [picture] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: 'Download this position (SVG)' }).click(),
+  ]);
+  assert.equal(picture.suggestedFilename(), `swapboard-${id}-ply1.svg`);
+  const [record] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download the record' }).click()]);
+  assert.equal(record.suggestedFilename(), `swapboard-${id}.txt`);
   // A reload keeps the page and the ply shown.
   await page.reload();
   await page.locator('.shown', { hasText: 'After ply 1' }).waitFor();
