@@ -200,9 +200,9 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
       actions.append(h('span', { class: 'resign' }, ask));
     }
     if (game.status === 'finished' && seat !== null) {
-      actions.append(game.rematch
-        ? h('a', { href: `/games/${game.rematch}`, class: 'button' }, 'Go to the rematch')
-        : h('button', { type: 'button', onclick: () => void rematch() }, 'Rematch'));
+      // Asking again is how the other player takes a rematch offered (and how its maker gets
+      // back to it): the server answers the same game.
+      actions.append(h('button', { type: 'button', onclick: () => void rematch() }, game.rematch ? 'Go to the rematch' : 'Rematch'));
     }
   }
 
