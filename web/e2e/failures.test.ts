@@ -32,6 +32,15 @@ test('a server that goes down is shown, retried, and the game resyncs', async ()
 
 test('an expired session leads to log in, and back to the page', async () => {
   const { ctx, page } = await player(world(), 'hal');
+  // Lost while a page loads (home asks for the player's turns): the login form, not an error.
+  await ctx.clearCookies();
+  await page.getByRole('link', { name: 'Home' }).click();
+  await page.waitForURL('**/login?next=%2F');
+  await page.getByLabel('Name').fill('hal');
+  await page.getByLabel('Password').fill('correct horse');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByRole('heading', { name: 'Your turn' }).waitFor();
+  // Lost before a form is sent: back to the form after the login.
   await page.goto('/new');
   await ctx.clearCookies();
   await page.getByRole('button', { name: 'Create the game' }).click();

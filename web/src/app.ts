@@ -22,7 +22,7 @@ export interface Shell {
 
 type Page = (main: HTMLElement, shell: Shell, route: Route) => Promise<Cleanup | void>;
 
-const state = { me: null as string | null, cleanup: null as Cleanup | null, retries: 0, retryTimer: 0 };
+const state = { me: null as string | null, cleanup: null as Cleanup | null, retries: 0, retryTimer: 0, generation: 0 };
 
 function header(shell: Shell): HTMLElement {
   const link = (href: string, text: string): HTMLAnchorElement => h('a', { href }, text);
@@ -92,10 +92,18 @@ export function start(root: HTMLElement, pages: Record<Route['page'], Page>): vo
     state.cleanup?.();
     state.cleanup = null;
     const route = parseRoute(location.pathname, location.search);
-    main.replaceChildren();
+    // Each page draws into its own element: one left while it still loads (a 401 that sends
+    // the browser to log in, a click on a link) writes only into its detached element.
+    const generation = ++state.generation;
+    const view = h('div', { class: 'page' });
+    main.replaceChildren(view);
     try {
       const page = pages[route.page];
-      const cleanup = await page(main, shell, route);
+      const cleanup = await page(view, shell, route);
+      if (generation !== state.generation) {
+        cleanup?.();
+        return;
+      }
       state.cleanup = cleanup ?? null;
       if (state.retries > 0) {
         state.retries = 0;
@@ -103,7 +111,7 @@ export function start(root: HTMLElement, pages: Record<Route['page'], Page>): vo
         banner.className = 'up';
       }
     } catch (error) {
-      shell.failed(error);
+      if (generation === state.generation) shell.failed(error);
     }
   }
 
