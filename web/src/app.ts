@@ -95,6 +95,11 @@ export function start(root: HTMLElement, pages: Record<Route['page'], Page>): vo
     // Each page draws into its own element: one left while it still loads (a 401 that sends
     // the browser to log in, a click on a link) writes only into its detached element.
     const generation = ++state.generation;
+    // "Connected again." is news for one page only.
+    if (banner.className === 'up') {
+      banner.replaceChildren();
+      banner.className = '';
+    }
     const view = h('div', { class: 'page' });
     main.replaceChildren(view);
     try {

@@ -359,7 +359,9 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
       await startDraft();
       return;
     }
-    drawAll();
+    // While the moves of a newer ply are on their way, that answer draws (never a game
+    // ahead of its move list).
+    if (moves.moves.length === game.ply) drawAll();
   }
 
   async function refresh(): Promise<void> {
