@@ -95,7 +95,9 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
     if (game.status === 'waiting') words = 'Waiting for a player to join.';
     else if (game.status === 'playing') words = myTurn() ? 'Your move.' : `${game.to_move ?? '?'} to move.`;
     else words = moves.ending ?? shown.ending ?? 'The game is over.';
-    fill(status, words, h('span', { class: 'clock-kind' }, `Clock: ${describeClock(game.clock)}`));
+    const clock = `Clock: ${describeClock(game.clock)}`;
+    // The status is a live region: only a change is announced.
+    if (status.firstChild?.textContent !== words) fill(status, words, h('span', { class: 'clock-kind' }, clock));
     drawClocks();
   }
 
