@@ -346,7 +346,8 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
   async function changed(next: GameView): Promise<void> {
     if (next.ply < game.ply) return;
     const moved = next.ply !== game.ply || next.status !== game.status;
-    game = next;
+    // The socket's games are anyone's: they never carry the invite only the creator sees.
+    game = next.invite ? next : { ...next, invite: game.invite };
     offset = game.clocks ? game.clocks.server_now_ms - Date.now() : 0;
     if (moved) {
       const plyNow = game.ply;
