@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { test } from 'node:test';
 
-import { BINARY, call, createGame, player, shot, token, useWorld } from './harness';
+import { BINARY, call, createGame, player, shot, submitAccount, token, useWorld } from './harness';
 
 const world = useWorld();
 
@@ -36,18 +36,14 @@ test('an expired session leads to log in, and back to the page', async () => {
   await ctx.clearCookies();
   await page.getByRole('link', { name: 'Home' }).click();
   await page.waitForURL('**/login?next=%2F');
-  await page.getByLabel('Name').fill('hal');
-  await page.getByLabel('Password').fill('correct horse');
-  await page.getByRole('button', { name: 'Log in' }).click();
+  await submitAccount(page, 'hal', 'Log in');
   await page.getByRole('heading', { name: 'Your turn' }).waitFor();
   // Lost before a form is sent: back to the form after the login.
   await page.goto('/new');
   await ctx.clearCookies();
   await page.getByRole('button', { name: 'Create the game' }).click();
   await page.waitForURL('**/login?next=%2Fnew');
-  await page.getByLabel('Name').fill('hal');
-  await page.getByLabel('Password').fill('correct horse');
-  await page.getByRole('button', { name: 'Log in' }).click();
+  await submitAccount(page, 'hal', 'Log in');
   await page.waitForURL('**/new');
   await page.getByRole('heading', { name: 'New game' }).waitFor();
   await ctx.close();

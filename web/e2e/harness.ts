@@ -108,12 +108,17 @@ export async function context(world: World, phone = false): Promise<BrowserConte
   });
 }
 
-/** Signs up (or logs in) through the page and waits for home. */
-export async function enter(page: Page, name: string, how: 'Sign up' | 'Log in' = 'Sign up'): Promise<void> {
-  await page.goto(how === 'Sign up' ? '/signup' : '/login');
+/** Fills the sign-up or login form shown and sends it. */
+export async function submitAccount(page: Page, name: string, how: 'Sign up' | 'Log in'): Promise<void> {
   await page.getByLabel('Name').fill(name);
   await page.getByLabel('Password').fill('correct horse');
   await page.getByRole('button', { name: how }).click();
+}
+
+/** Signs up (or logs in) through the page and waits for home. */
+export async function enter(page: Page, name: string, how: 'Sign up' | 'Log in' = 'Sign up'): Promise<void> {
+  await page.goto(how === 'Sign up' ? '/signup' : '/login');
+  await submitAccount(page, name, how);
   await page.getByRole('heading', { name: 'Your turn' }).waitFor();
 }
 
