@@ -11,3 +11,4 @@ mod moves;
 mod review;
 mod shutdown;
 mod social;
+mod web;
