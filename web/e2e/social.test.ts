@@ -1,0 +1,51 @@
+// End-to-end: invite links, rematches and the analysis of finished games (issue 15's
+// endpoints) through the client.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { cell, context, createGame, enter, shot, useWorld } from './harness';
+
+const world = useWorld();
+
+test('an invite link seats a friend; the finished game is analysed, reviewed and rematched', async () => {
+  const [one, two] = [await context(world()), await context(world())];
+  const ann = await one.newPage();
+  const bob = await two.newPage();
+  await enter(ann, 'ann');
+  await enter(bob, 'bob');
+  const id = await createGame(ann, { game: 'swaptimum', size: 3, colour: 'first', opponent: 'invite' });
+  const link = await ann.getByLabel('Invite link').inputValue();
+  assert.match(link, new RegExp(`/games/${id}\\?invite=[0-9a-f]+$`));
+  await shot(ann, 'invite-desktop');
+  await bob.goto(link);
+  await bob.getByRole('button', { name: 'Join this game' }).click();
+  await ann.getByText('Your move.').waitFor();
+  for (const [page, name, other] of [[ann, 'b1', bob], [bob, 'a1', ann], [ann, 'b2', bob], [bob, 'a2', ann], [ann, 'b3', bob]] as const) {
+    await page.getByText('Your move.').waitFor();
+    await cell(page, name).click();
+    await other.locator('ol.moves li', { hasText: name }).waitFor();
+  }
+  await ann.locator('.status', { hasText: 'Red wins' }).waitFor();
+  // The analysis of the position shown, and the review of every move.
+  await ann.locator('h1').click();
+  await ann.keyboard.press('Home');
+  await ann.locator('.shown', { hasText: 'The start position.' }).waitFor();
+  await ann.getByRole('button', { name: 'Best moves here' }).click();
+  await ann.locator('.analysis-out table tbody tr').first().waitFor({ timeout: 60_000 });
+  await ann.getByRole('button', { name: 'Review the whole game' }).click();
+  await ann.locator('.analysis-out table th', { hasText: 'Judgement' }).waitFor({ timeout: 120_000 });
+  assert.equal(await ann.locator('.analysis-out table tbody tr').count(), 5);
+  await shot(ann, 'analysis-desktop');
+  // The rematch: ann offers it, bob takes it; colours are swapped.
+  await ann.getByRole('button', { name: 'Rematch' }).click();
+  await ann.waitForURL((url) => url.pathname.startsWith('/games/') && !url.pathname.endsWith(id));
+  const rematch = new URL(ann.url()).pathname.split('/')[2];
+  await bob.reload();
+  await bob.getByRole('button', { name: 'Go to the rematch' }).click();
+  await bob.waitForURL(`**/games/${rematch}`);
+  await bob.getByText('Your move.').waitFor();
+  assert.match((await bob.locator('.players .player').first().textContent()) ?? '', /bob/);
+  await one.close();
+  await two.close();
+});
