@@ -3,12 +3,13 @@
 //!
 //! No rule of Swap 61 is here: a round is resolved by a function the caller passes (the
 //! swap61 crate's, through `rooms`), called inside the transaction that stores the result.
-//! A submission takes the room's row in share mode and a resolution takes it exclusively
-//! (PostgreSQL; SQLite runs one writer at a time), so every submission either commits
-//! before the resolution reads the round's submissions, and is resolved with them, or finds
-//! the round closed. A due deadline is claimed and resolved in one transaction (`FOR UPDATE
-//! SKIP LOCKED`), so an instance that dies half-way leaves nothing claimed: the round is
-//! resolved exactly once, by whichever instance gets there next.
+//! A submission holds the room in share mode and a resolution holds it exclusively (an
+//! advisory lock per room on PostgreSQL; SQLite runs one writer at a time), so every
+//! submission either commits before the resolution reads the round's submissions, and is
+//! resolved with them, or finds the round closed. A due deadline is resolved in the
+//! transaction that holds the room and sees it still due, so an instance that dies
+//! half-way leaves nothing claimed, and the round is resolved exactly once, by whichever
+//! instance gets there next.
 
 use sqlx::any::AnyRow;
 use sqlx::{Any, Row as _, Transaction};
@@ -367,10 +368,22 @@ impl Store {
         id: &str,
         hold: Hold,
     ) -> Result<StoredRoom, RoomError> {
+        if self.backend == Backend::Postgres {
+            // An advisory lock, not a row lock: PostgreSQL queues its heavyweight locks
+            // fairly, so a resolution waiting for the submissions under way is not starved
+            // by the ones that keep coming (shared row locks would let them jump the queue).
+            let lock = match hold {
+                Hold::Share => "SELECT pg_advisory_xact_lock_shared(hashtext($1))",
+                Hold::Exclusive => "SELECT pg_advisory_xact_lock(hashtext($1))",
+            };
+            sqlx::query(lock)
+                .bind(format!("room:{id}"))
+                .execute(&mut **tx)
+                .await?;
+        }
         let lock = match (self.backend, hold) {
-            (Backend::Sqlite, _) => "",
-            (Backend::Postgres, Hold::Share) => " FOR SHARE OF r",
-            (Backend::Postgres, Hold::Exclusive) => " FOR UPDATE OF r",
+            (Backend::Postgres, Hold::Exclusive) => " FOR NO KEY UPDATE OF r",
+            _ => "",
         };
         let row = sqlx::query(&format!(
             "SELECT {ROOM_COLUMNS} FROM rooms r JOIN accounts m ON m.id = r.master_id \
@@ -829,26 +842,22 @@ impl Store {
     }
 
     /// The scheduler's pass: resolves, one transaction each, the rooms whose deadline has
-    /// passed at `now_ms` (at most `limit`). A room is claimed by the transaction that
-    /// resolves it, skipping those another instance holds, so each round resolves once.
-    /// Returns the rooms resolved.
+    /// passed at `now_ms` (at most `limit`). Each is resolved in the transaction that holds
+    /// it and checks that it is still due, so an instance that dies half-way leaves nothing
+    /// behind and two instances resolve a round once. Returns the rooms resolved.
     pub async fn resolve_due_rooms(
         &self,
         now_ms: i64,
         limit: u32,
         rules: impl Fn(RoundInput<'_>) -> anyhow::Result<RoundResult>,
     ) -> anyhow::Result<Vec<String>> {
-        let skip_locked = match self.backend {
-            Backend::Postgres => " FOR UPDATE SKIP LOCKED",
-            Backend::Sqlite => "",
-        };
         let mut resolved = Vec::new();
         for _ in 0..limit {
             let mut tx = self.begin_write().await?;
-            let due = sqlx::query(&format!(
+            let due = sqlx::query(
                 "SELECT id FROM rooms WHERE deadline_ms <= $1 AND status = 'playing' \
-                 ORDER BY deadline_ms LIMIT 1{skip_locked}"
-            ))
+                 ORDER BY deadline_ms LIMIT 1",
+            )
             .bind(now_ms)
             .fetch_optional(&mut *tx)
             .await?;
@@ -856,21 +865,24 @@ impl Store {
                 break;
             };
             let id: String = due.try_get(0)?;
-            let room = match self.held_room(&mut tx, &id, Hold::Exclusive).await {
-                Ok(room) => room,
+            let done = match self.held_room(&mut tx, &id, Hold::Exclusive).await {
+                Ok(room) => {
+                    self.resolve_held(&mut tx, &room, &Trigger::Deadline, &rules)
+                        .await
+                }
+                Err(e) => Err(e),
+            };
+            let done = match done {
+                Ok(done) => done,
                 Err(RoomError::Storage(e)) => return Err(e),
                 Err(e) => anyhow::bail!("room {id}: {e}"),
             };
-            match self
-                .resolve_held(&mut tx, &room, &Trigger::Deadline, &rules)
-                .await
-            {
-                Ok(_) => {}
-                Err(RoomError::Storage(e)) => return Err(e),
-                Err(e) => anyhow::bail!("room {id}: {e}"),
-            }
             tx.commit().await?;
-            resolved.push(id);
+            match done {
+                Some(_) => resolved.push(id),
+                // Another instance resolved it first.
+                None => break,
+            }
         }
         Ok(resolved)
     }
@@ -886,6 +898,9 @@ impl Store {
         let round = Self::open_round(room, None)?;
         let seats = seats_with(&mut **tx, &room.id).await?;
         let submissions = submissions_with(&mut **tx, &room.id, Some(round)).await?;
+        if *trigger == Trigger::Deadline && room.deadline_ms.is_none_or(|due| due > now_ms()) {
+            return Ok(None);
+        }
         if *trigger == Trigger::AllFinal {
             // Only the seats a person plays wait for a final mark.
             let waiting = seats.iter().filter(|s| s.account.is_some()).any(|s| {

@@ -8,4 +8,5 @@ mod games;
 mod live;
 mod moves;
 mod review;
+mod rooms;
 mod shutdown;
