@@ -200,10 +200,7 @@ impl FromRequestParts<AppState> for Caller {
 impl axum::extract::OptionalFromRequestParts<AppState> for Caller {
     type Rejection = ApiError;
 
-    async fn from_request_parts(
-        parts: &mut Parts,
-        state: &AppState,
-    ) -> ApiResult<Option<Caller>> {
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> ApiResult<Option<Caller>> {
         if parts.headers.get(header::AUTHORIZATION).is_none()
             && session_cookie(&parts.headers).is_none()
         {

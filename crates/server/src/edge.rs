@@ -37,11 +37,14 @@ impl<S: Send + Sync, T: DeserializeOwned + Default> FromRequest<S> for OptionalB
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
         let (parts, body) = req.into_parts();
-        let bytes = axum::body::Bytes::from_request(Request::from_parts(parts.clone(), body), state)
-            .await
-            .map_err(|_| {
-                ApiError::BadRequest(format!("body: cannot be read whole (at most {BODY_LIMIT} bytes)"))
-            })?;
+        let bytes =
+            axum::body::Bytes::from_request(Request::from_parts(parts.clone(), body), state)
+                .await
+                .map_err(|_| {
+                    ApiError::BadRequest(format!(
+                        "body: cannot be read whole (at most {BODY_LIMIT} bytes)"
+                    ))
+                })?;
         if bytes.is_empty() {
             return Ok(OptionalBody(T::default()));
         }

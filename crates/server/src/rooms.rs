@@ -36,9 +36,9 @@ use crate::edge::{Body, OptionalBody, Params};
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::live::{Change, ROOM_KEY, upgrade_socket};
 use crate::store::{
-    AuditEntry, BotSubmission, ImportedRoom, NewRoom, RoomError, RoomSeat, RoomStatus,
-    RoundInput, RoundResult, SeatAssignment, Started, StoredRoom, StoredRound, StoredSubmission,
-    Trigger, now_ms,
+    AuditEntry, BotSubmission, ImportedRoom, NewRoom, RoomError, RoomSeat, RoomStatus, RoundInput,
+    RoundResult, SeatAssignment, Started, StoredRoom, StoredRound, StoredSubmission, Trigger,
+    now_ms,
 };
 
 /// The largest submission, in bytes: nine tokens take a few lines, comments included.
@@ -686,8 +686,9 @@ pub(crate) async fn resolve_due(state: &AppState) -> anyhow::Result<usize> {
     Ok(resolved.len())
 }
 
-/// The caller's view of a room, after a change it made.
-async fn answer(state: &AppState, id: &str, caller: &Caller) -> ApiResult<Json<RoomView>> {
+/// Tells the room's watchers of a change the caller made, and answers the caller's view.
+async fn changed(state: &AppState, id: &str, caller: &Caller) -> ApiResult<Json<RoomView>> {
+    announce(state, id).await;
     let room = stored_room(state, id).await?;
     Ok(Json(room_view(state, room, Some(caller), None).await?))
 }
@@ -769,8 +770,8 @@ pub(crate) async fn import(
     })?;
     let text = std::str::from_utf8(&bytes)
         .map_err(|_| ApiError::BadRequest("body: the game file is not UTF-8".to_owned()))?;
-    let game = Swap61Game::from_json(text)
-        .map_err(|e| ApiError::BadRequest(format!("game file: {e}")))?;
+    let game =
+        Swap61Game::from_json(text).map_err(|e| ApiError::BadRequest(format!("game file: {e}")))?;
     let round_ms = round_ms(query.round_hours)?;
     let master = caller.holder.account_id;
     let running = state.store.count_open_rooms(master).await?;
@@ -915,8 +916,7 @@ pub(crate) async fn join(
         .store
         .join_room(&id, account, &secret_hash(&body.invite))
         .await?;
-    announce(&state, &id).await;
-    answer(&state, &id, &caller).await
+    changed(&state, &id, &caller).await
 }
 
 /// Draws the seat order, grid and pairs as `swapboard swap61 new` does, and opens the
@@ -992,10 +992,11 @@ pub(crate) async fn start(
     let fill = body.fill_with_bots;
     state
         .store
-        .start_room(&id, &caller.holder.name, |room, lobby| draw(room, lobby, fill))
+        .start_room(&id, &caller.holder.name, |room, lobby| {
+            draw(room, lobby, fill)
+        })
         .await?;
-    announce(&state, &id).await;
-    answer(&state, &id, &caller).await
+    changed(&state, &id, &caller).await
 }
 
 /// The caller's submission for the open round, as text: it replaces an earlier one (and
@@ -1022,11 +1023,7 @@ pub(crate) async fn submit(
     Params(query): Params<RoundQuery>,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Json<CheckView>> {
-    let too_long = || {
-        ApiError::BadRequest(format!(
-            "submission: at most {SUBMISSION_LIMIT} bytes"
-        ))
-    };
+    let too_long = || ApiError::BadRequest(format!("submission: at most {SUBMISSION_LIMIT} bytes"));
     let bytes = body.map_err(|_| too_long())?;
     if bytes.len() > SUBMISSION_LIMIT {
         return Err(too_long());
@@ -1083,8 +1080,7 @@ pub(crate) async fn mark_final(
         Ok(_) | Err(RoomError::Conflict(_)) => {}
         Err(e) => return Err(e.into()),
     }
-    announce(&state, &id).await;
-    answer(&state, &id, &caller).await
+    changed(&state, &id, &caller).await
 }
 
 /// Resolves the open round now (game master).
@@ -1113,8 +1109,7 @@ pub(crate) async fn resolve(
         .store
         .resolve_room(&id, query.round, trigger, resolve_rules)
         .await?;
-    announce(&state, &id).await;
-    answer(&state, &id, &caller).await
+    changed(&state, &id, &caller).await
 }
 
 /// Gives the open round more time (game master).
@@ -1142,9 +1137,11 @@ pub(crate) async fn extend(
     }
     mastered_room(&state, &id, &caller).await?;
     let by = i64::from(body.seconds) * 1000;
-    state.store.extend_room(&id, &caller.holder.name, by).await?;
-    announce(&state, &id).await;
-    answer(&state, &id, &caller).await
+    state
+        .store
+        .extend_room(&id, &caller.holder.name, by)
+        .await?;
+    changed(&state, &id, &caller).await
 }
 
 /// Stops the open round's clock (game master); submissions are still taken.
@@ -1163,10 +1160,22 @@ pub(crate) async fn pause(
     caller: Caller,
     Path(id): Path<String>,
 ) -> ApiResult<Json<RoomView>> {
-    mastered_room(&state, &id, &caller).await?;
-    state.store.pause_room(&id, &caller.holder.name, true).await?;
-    announce(&state, &id).await;
-    answer(&state, &id, &caller).await
+    set_paused(&state, &id, &caller, true).await
+}
+
+/// Pauses or resumes a room (game master).
+async fn set_paused(
+    state: &AppState,
+    id: &str,
+    caller: &Caller,
+    pause: bool,
+) -> ApiResult<Json<RoomView>> {
+    mastered_room(state, id, caller).await?;
+    state
+        .store
+        .pause_room(id, &caller.holder.name, pause)
+        .await?;
+    changed(state, id, caller).await
 }
 
 /// Starts the open round's clock again with the time it had left (game master).
@@ -1185,10 +1194,7 @@ pub(crate) async fn resume(
     caller: Caller,
     Path(id): Path<String>,
 ) -> ApiResult<Json<RoomView>> {
-    mastered_room(&state, &id, &caller).await?;
-    state.store.pause_room(&id, &caller.holder.name, false).await?;
-    announce(&state, &id).await;
-    answer(&state, &id, &caller).await
+    set_paused(&state, &id, &caller, false).await
 }
 
 /// Gives a seat to another account, or to the bot (game master). The seat keeps its name
@@ -1256,8 +1262,7 @@ pub(crate) async fn replace_seat(
         .store
         .replace_seat(&id, &caller.holder.name, seat_u8, account, bot)
         .await?;
-    announce(&state, &id).await;
-    answer(&state, &id, &caller).await
+    changed(&state, &id, &caller).await
 }
 
 /// Takes back the last resolution, as `swapboard swap61 undo` does (game master): the
@@ -1288,8 +1293,7 @@ pub(crate) async fn undo(
         .store
         .undo_resolution(&id, &caller.holder.name, &start)
         .await?;
-    announce(&state, &id).await;
-    answer(&state, &id, &caller).await
+    changed(&state, &id, &caller).await
 }
 
 /// A new invite for the room (game master); the old one stops working.

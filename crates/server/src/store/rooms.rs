@@ -622,12 +622,11 @@ impl Store {
 
     /// How many rooms not yet over an account is the game master of.
     pub async fn count_open_rooms(&self, master_id: i64) -> anyhow::Result<u32> {
-        let row = sqlx::query(
-            "SELECT COUNT(*) FROM rooms WHERE master_id = $1 AND status <> 'finished'",
-        )
-        .bind(master_id)
-        .fetch_one(&self.pool)
-        .await?;
+        let row =
+            sqlx::query("SELECT COUNT(*) FROM rooms WHERE master_id = $1 AND status <> 'finished'")
+                .bind(master_id)
+                .fetch_one(&self.pool)
+                .await?;
         let count: i64 = row.try_get(0)?;
         Ok(u32::try_from(count).unwrap_or(u32::MAX))
     }
@@ -664,8 +663,13 @@ impl Store {
             )));
         }
         let seats = seats_with(&mut *tx, id).await?;
-        if seats.iter().any(|s| s.account.as_ref().map(|a| a.0) == Some(account.0)) {
-            return Err(RoomError::Conflict("you sit in this room already".to_owned()));
+        if seats
+            .iter()
+            .any(|s| s.account.as_ref().map(|a| a.0) == Some(account.0))
+        {
+            return Err(RoomError::Conflict(
+                "you sit in this room already".to_owned(),
+            ));
         }
         if seats.len() >= usize::from(room.seats) {
             return Err(RoomError::Conflict(format!(
@@ -683,7 +687,14 @@ impl Store {
         .bind(account.0)
         .execute(&mut *tx)
         .await?;
-        Self::audit(&mut tx, id, account.1, "joined", &format!("seat {seat} in the lobby")).await?;
+        Self::audit(
+            &mut tx,
+            id,
+            account.1,
+            "joined",
+            &format!("seat {seat} in the lobby"),
+        )
+        .await?;
         tx.commit().await?;
         Ok(())
     }
@@ -990,7 +1001,8 @@ impl Store {
     /// Moves the open round's deadline `by_ms` later (or, while paused, gives it that much
     /// more time when it resumes).
     pub async fn extend_room(&self, id: &str, actor: &str, by_ms: i64) -> Result<(), RoomError> {
-        self.master_change(id, actor, RoomChange::Extend(by_ms)).await
+        self.master_change(id, actor, RoomChange::Extend(by_ms))
+            .await
     }
 
     /// Stops the open round's clock, or starts it again.
@@ -1158,9 +1170,14 @@ impl RoomChange {
                 if room.paused_left_ms.is_some() {
                     return Err(RoomError::Conflict("the room is paused already".to_owned()));
                 }
-                let left = room.deadline_ms.map_or(room.round_ms, |due| (due - now).max(0));
+                let left = room
+                    .deadline_ms
+                    .map_or(room.round_ms, |due| (due - now).max(0));
                 set(None, Some(left)).execute(&mut **tx).await?;
-                Ok(("paused", format!("round {round} with {} s left", left / 1000)))
+                Ok((
+                    "paused",
+                    format!("round {round} with {} s left", left / 1000),
+                ))
             }
             RoomChange::Resume => {
                 let round = playing()?;
@@ -1170,7 +1187,10 @@ impl RoomChange {
                 set(Some(now.saturating_add(left)), None)
                     .execute(&mut **tx)
                     .await?;
-                Ok(("resumed", format!("round {round} with {} s left", left / 1000)))
+                Ok((
+                    "resumed",
+                    format!("round {round} with {} s left", left / 1000),
+                ))
             }
             RoomChange::Seat { seat, account, bot } => {
                 if room.status == RoomStatus::Lobby {
@@ -1200,9 +1220,7 @@ impl RoomChange {
                     }
                     Err(e) => return Err(e.into()),
                     Ok(done) if done.rows_affected() == 0 => {
-                        return Err(RoomError::Conflict(format!(
-                            "the room has no seat {seat}"
-                        )));
+                        return Err(RoomError::Conflict(format!("the room has no seat {seat}")));
                     }
                     Ok(_) => {}
                 }
@@ -1224,7 +1242,10 @@ impl RoomChange {
                     .bind(&room.id)
                     .execute(&mut **tx)
                     .await?;
-                Ok(("invite", "a new invite; the old one no longer works".to_owned()))
+                Ok((
+                    "invite",
+                    "a new invite; the old one no longer works".to_owned(),
+                ))
             }
         }
     }

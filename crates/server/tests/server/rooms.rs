@@ -66,7 +66,9 @@ async fn room_with(
     players: usize,
     fill: bool,
 ) -> String {
-    let created = client.post("/api/rooms", &body, &auth(&people.master)).await;
+    let created = client
+        .post("/api/rooms", &body, &auth(&people.master))
+        .await;
     assert_eq!(created.status, 201, "{}", created.text);
     let id = created.json["id"].as_str().unwrap().to_owned();
     let invite = created.json["invite"].as_str().unwrap().to_owned();
@@ -228,11 +230,10 @@ async fn play_through(
 ) -> String {
     let body = json!({"seats": seats, "round5": round5, "round_hours": 24, "seed": 7});
     let id = room_with(client, people, body, seats, false).await;
-    let (mut public, _) = tokio_tungstenite::connect_async(client.ws_url(&format!(
-        "/api/rooms/{id}/socket"
-    )))
-    .await
-    .unwrap();
+    let (mut public, _) =
+        tokio_tungstenite::connect_async(client.ws_url(&format!("/api/rooms/{id}/socket")))
+            .await
+            .unwrap();
     let setup = file(client, &id, &people.master).await.setup().clone();
     assert_eq!(setup.rounds[5].variation.to_string(), round5);
     let seat_of: HashMap<String, Seat> = setup
@@ -261,7 +262,11 @@ async fn play_through(
             assert_eq!(check.status, 200, "{}", check.text);
             assert_eq!(check.json["round"], round);
             assert_eq!(check.json["receipt"], sha256(&text));
-            assert_eq!(check.json["lines"][0]["status"], "rejected", "{}", check.text);
+            assert_eq!(
+                check.json["lines"][0]["status"], "rejected",
+                "{}",
+                check.text
+            );
             let mine = view(client, &id, Some(token)).await;
             assert_eq!(mine["you"]["seat"], seat.number());
             assert_eq!(mine["you"]["submission"], text.as_str());
@@ -358,7 +363,11 @@ async fn private_games(db: TestDb) -> TestDb {
         .get(&format!("/api/rooms/{id}/rounds/3/post"), &[])
         .await;
     assert_eq!(post.status, 200, "{}", post.text);
-    assert!(post.text.contains("round 3 (Node Network) resolved"), "{}", post.text);
+    assert!(
+        post.text.contains("round 3 (Node Network) resolved"),
+        "{}",
+        post.text
+    );
     assert!(!post.text.contains("zebra") && !post.text.contains("reject"));
     server.stop().await.unwrap();
     db
@@ -432,7 +441,10 @@ async fn authorization(db: TestDb) -> TestDb {
         .send(
             Method::PUT,
             &format!("/api/rooms/{id}/seats/1"),
-            &[("authorization", player), ("content-type", "application/json")],
+            &[
+                ("authorization", player),
+                ("content-type", "application/json"),
+            ],
             Some(r#"{"bot": true}"#),
         )
         .await
@@ -526,15 +538,13 @@ async fn controls(db: TestDb) -> TestDb {
         .await;
     assert_eq!(resumed.status, 200, "{}", resumed.text);
     let new_deadline = resumed.json["deadline_ms"].as_i64().unwrap();
-    assert!(new_deadline >= deadline + 590_000, "{deadline} {new_deadline}");
+    assert!(
+        new_deadline >= deadline + 590_000,
+        "{deadline} {new_deadline}"
+    );
     // A player submits; the seat then goes to the outsider, who sees that submission.
     let first = master["seats"][0]["name"].as_str().unwrap().to_owned();
-    let token = &people
-        .players
-        .iter()
-        .find(|(n, _)| *n == first)
-        .unwrap()
-        .1;
+    let token = &people.players.iter().find(|(n, _)| *n == first).unwrap().1;
     let text = "# mine\n";
     let path = format!("/api/rooms/{id}/submission");
     assert_eq!(put_text(&client, &path, token, text).await.status, 200);
@@ -588,10 +598,22 @@ async fn controls(db: TestDb) -> TestDb {
         .map(|e| e["action"].as_str().unwrap())
         .collect();
     for action in [
-        "created", "joined", "started", "paused", "extended", "resumed", "submitted", "seat",
-        "resolved", "undone", "invite",
+        "created",
+        "joined",
+        "started",
+        "paused",
+        "extended",
+        "resumed",
+        "submitted",
+        "seat",
+        "resolved",
+        "undone",
+        "invite",
     ] {
-        assert!(actions.contains(&action), "{action} missing from {actions:?}");
+        assert!(
+            actions.contains(&action),
+            "{action} missing from {actions:?}"
+        );
     }
     // Export and import: the file moves to a new room at the same round and grid.
     let exported = client.get(&format!("/api/rooms/{id}/file"), &gm).await;
@@ -693,7 +715,9 @@ async fn racing_the_deadline(db: TestDb) -> TestDb {
         .as_array()
         .unwrap()
         .iter()
-        .filter(|e| e["action"] == "resolved" && e["detail"].as_str().unwrap().starts_with("round 0"))
+        .filter(|e| {
+            e["action"] == "resolved" && e["detail"].as_str().unwrap().starts_with("round 0")
+        })
         .count();
     assert_eq!(resolutions, 1);
     eprintln!("the deadline fired and the racers heard of it {fired:?} after the round opened");
