@@ -118,6 +118,7 @@ fn router(state: AppState) -> Router {
         .route("/api/rooms/{id}/audit", get(rooms::audit))
         .route("/api/rooms/{id}/file", get(rooms::file))
         .route("/api/rooms/{id}/rounds/{round}/post", get(rooms::post))
+        .route("/api/rooms/{id}/rounds/{round}/svg", get(rooms::picture))
         .route("/api/rooms/{id}/socket", get(rooms::socket))
         .route("/api/openapi.json", get(openapi::document))
         .route("/healthz", get(healthz))

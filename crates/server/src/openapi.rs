@@ -56,6 +56,7 @@ use crate::{accounts, app, games, lists, live, review, rooms};
         rooms::audit,
         rooms::file,
         rooms::post,
+        rooms::picture,
         rooms::socket,
     ),
     modifiers(&Credentials)

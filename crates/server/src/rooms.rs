@@ -25,8 +25,9 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use swapboard_swap61::{
-    Board, LAST_ROUND, MIN_SEATS, Seat, Setup, Swap61Game, TILES, Tile, Variation, allowance,
-    blocking_seats, bot, cell_of, check_submission, play_round, report, standings,
+    Board, EdgeOutcome, LAST_ROUND, MIN_SEATS, RoundOutcome, Seat, Setup, Swap61Game, TILES, Tile,
+    Variation, allowance, blocking_seats, bot, cell_of, check_submission, play_round, report,
+    standings, svg,
 };
 use utoipa::ToSchema;
 
@@ -1416,6 +1417,28 @@ pub(crate) async fn file(
     Ok(([(header::CONTENT_TYPE, "application/json")], game.to_json()).into_response())
 }
 
+/// The room replayed through a resolved round: the game then, and that round's outcome.
+async fn resolved_round(
+    state: &AppState,
+    id: &str,
+    round: u8,
+) -> ApiResult<(Swap61Game, RoundOutcome)> {
+    let room = stored_room(state, id).await?;
+    let resolved = room.status != RoomStatus::Lobby && round < room.round;
+    if !resolved {
+        return Err(ApiError::NotFound(format!(
+            "round {round} of this room is not resolved"
+        )));
+    }
+    let game = replayed(state, &room, Some(round)).await?;
+    let outcome = game
+        .outcomes()
+        .last()
+        .cloned()
+        .ok_or_else(|| anyhow::anyhow!("room {id}: round {round} not replayed"))?;
+    Ok((game, outcome))
+}
+
 /// The forum post of a resolved round, for anyone: the grid after it, its scores, the
 /// standings and the next round; nothing of any submission.
 #[utoipa::path(get, path = "/api/rooms/{id}/rounds/{round}/post", tag = "rooms",
@@ -1431,20 +1454,59 @@ pub(crate) async fn post(
     State(state): State<AppState>,
     Path((id, round)): Path<(String, u8)>,
 ) -> ApiResult<Response> {
-    let room = stored_room(&state, &id).await?;
-    let resolved = room.status != RoomStatus::Lobby && round < room.round;
-    if !resolved {
-        return Err(ApiError::NotFound(format!(
-            "round {round} of this room is not resolved"
-        )));
-    }
-    let game = replayed(&state, &room, Some(round)).await?;
-    let outcome = game
-        .outcomes()
-        .last()
-        .ok_or_else(|| anyhow::anyhow!("room {id}: round {round} not replayed"))?;
-    let text = report::forum_post(&game, outcome);
+    let (game, outcome) = resolved_round(&state, &id, round).await?;
+    let text = report::forum_post(&game, &outcome);
     Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
+}
+
+/// The picture of the forum post, for anyone: the grid after a resolved round, in the
+/// style of `swapboard swap61 show --svg`, with the swaps the grids show. A swap of two
+/// like tiles (two wild walls, two walls of one seat) changes nothing visible and is not
+/// drawn: drawing it would tell of a bid.
+#[utoipa::path(get, path = "/api/rooms/{id}/rounds/{round}/svg", tag = "rooms",
+    params(
+        ("id" = String, Path, description = "The room's id"),
+        ("round" = u8, Path, description = "A resolved round, 0 (the pregame) to 5"),
+    ),
+    responses(
+        (status = 200, description = "The picture", body = String, content_type = "image/svg+xml"),
+        (status = 404, description = "No such room, or the round is not resolved", body = ErrorBody),
+    ))]
+pub(crate) async fn picture(
+    State(state): State<AppState>,
+    Path((id, round)): Path<(String, u8)>,
+) -> ApiResult<Response> {
+    let (game, outcome) = resolved_round(&state, &id, round).await?;
+    let before = match usize::from(round).checked_sub(1) {
+        Some(previous) => game.outcomes()[previous].resolution.board,
+        None => game.setup().start,
+    };
+    let swaps = outcome
+        .resolution
+        .edges
+        .iter()
+        .filter(|e| e.outcome == EdgeOutcome::Swapped)
+        .map(|e| e.edge)
+        .filter(|edge| {
+            let (a, b) = edge.tiles();
+            before.tile(a) != before.tile(b)
+        })
+        .collect();
+    let picture = svg::svg(&svg::Picture {
+        board: game.board(),
+        names: &game.setup().players,
+        title: format!(
+            "Swap 61 by 'pseudonam': the grid after {}",
+            report::round_title(&game, usize::from(round))
+        ),
+        swaps,
+        focus: None,
+    });
+    Ok((
+        [(header::CONTENT_TYPE, "image/svg+xml; charset=utf-8")],
+        picture,
+    )
+        .into_response())
 }
 
 /// The live messages of a room, for anyone: `{"type": "room", "room": <public room>}` now

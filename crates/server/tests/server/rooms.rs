@@ -369,6 +369,15 @@ async fn private_games(db: TestDb) -> TestDb {
         post.text
     );
     assert!(!post.text.contains("zebra") && !post.text.contains("reject"));
+    let picture = client
+        .get(&format!("/api/rooms/{id}/rounds/3/svg"), &[])
+        .await;
+    assert_eq!(picture.status, 200, "{}", picture.text);
+    assert!(picture.text.starts_with("<svg") && picture.text.contains("round 3"));
+    client
+        .get(&format!("/api/rooms/{id}/rounds/6/svg"), &[])
+        .await
+        .assert_error(404, "not_found");
     server.stop().await.unwrap();
     db
 }
