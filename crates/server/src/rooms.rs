@@ -37,9 +37,9 @@ use crate::edge::{Body, OptionalBody, Params};
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::live::{Change, ROOM_KEY, upgrade_socket};
 use crate::store::{
-    AuditEntry, BotSubmission, ImportedRoom, NewRoom, RoomError, RoomSeat, RoomStatus, RoundInput,
-    RoundResult, SeatAssignment, Started, StoredRoom, StoredRound, StoredSubmission, Trigger,
-    now_ms,
+    AuditEntry, BotSubmission, ImportedRoom, NewRoom, Occupant, RoomError, RoomSeat, RoomStatus,
+    RoundInput, RoundResult, SeatAssignment, Started, StoredRoom, StoredRound, StoredSubmission,
+    Trigger, now_ms,
 };
 
 /// The largest submission, in bytes: nine tokens take a few lines, comments included.
@@ -1221,36 +1221,28 @@ pub(crate) async fn replace_seat(
     Body(body): Body<SeatBody>,
 ) -> ApiResult<Json<RoomView>> {
     let room = mastered_room(&state, &id, &caller).await?;
-    let seat_number = Seat::new(usize::from(number))
-        .ok_or_else(|| ApiError::BadRequest("seat: 1 to 10".to_owned()))?;
-    let (account, bot) = match (body.account, body.bot) {
+    if Seat::new(usize::from(number)).is_none() {
+        return Err(ApiError::BadRequest("seat: 1 to 10".to_owned()));
+    }
+    let occupant = match (body.account, body.bot) {
         (Some(name), None | Some(false)) => {
             let login = state
                 .store
                 .login_of(&name)
                 .await?
                 .ok_or_else(|| ApiError::NotFound(format!("no account named {name:?}")))?;
-            (Some((login.account_id, login.name)), None)
+            Occupant::Account(login.account_id, login.name)
         }
         (None, Some(true)) => {
-            let bot = if room.status == RoomStatus::Playing {
+            let submission = if room.status == RoomStatus::Playing {
                 let setup = setup_of(&room)?;
-                bot_submissions(
-                    &setup,
-                    &board_of(&room)?,
-                    usize::from(room.round),
-                    std::iter::once(number),
-                )
-                .pop()
+                let board = board_of(&room)?;
+                let round = usize::from(room.round);
+                bot_submissions(&setup, &board, round, std::iter::once(number)).pop()
             } else {
                 None
             };
-            let placeholder = BotSubmission {
-                seat: number,
-                text: String::new(),
-                receipt: secret_hash(""),
-            };
-            (None, Some(bot.unwrap_or(placeholder)))
+            Occupant::Bot(submission)
         }
         _ => {
             return Err(ApiError::BadRequest(
@@ -1258,10 +1250,9 @@ pub(crate) async fn replace_seat(
             ));
         }
     };
-    let seat_u8 = u8::try_from(seat_number.number()).unwrap_or(number);
     state
         .store
-        .replace_seat(&id, &caller.holder.name, seat_u8, account, bot)
+        .replace_seat(&id, &caller.holder.name, number, occupant)
         .await?;
     changed(&state, &id, &caller).await
 }

@@ -18,8 +18,9 @@ pub use games::{
     Status, StoredGame, Termination, Times,
 };
 pub use rooms::{
-    AuditEntry, BotSubmission, ImportedRoom, NewRoom, RoomError, RoomSeat, RoomStatus, RoundInput,
-    RoundResult, SeatAssignment, Started, StoredRoom, StoredRound, StoredSubmission, Trigger,
+    AuditEntry, BotSubmission, ImportedRoom, NewRoom, Occupant, RoomError, RoomSeat, RoomStatus,
+    RoundInput, RoundResult, SeatAssignment, Started, StoredRoom, StoredRound, StoredSubmission,
+    Trigger,
 };
 
 /// The PostgreSQL channel on which instances tell each other what changed.

@@ -171,6 +171,15 @@ pub struct BotSubmission {
     pub receipt: String,
 }
 
+/// Who plays a seat from now on.
+#[derive(Clone, Debug)]
+pub enum Occupant {
+    /// This account, by id and name.
+    Account(i64, String),
+    /// The bot, with its submission for the open round (none when no round is open).
+    Bot(Option<BotSubmission>),
+}
+
 /// What the draw made of a room that starts.
 #[derive(Clone, Debug)]
 pub struct Started {
@@ -1015,16 +1024,15 @@ impl Store {
         self.master_change(id, actor, change).await
     }
 
-    /// Gives a seat to an account, or to the bot (with its submission for the open round).
+    /// Gives a seat to an account, or to the bot (which submits for the open round).
     pub async fn replace_seat(
         &self,
         id: &str,
         actor: &str,
         seat: u8,
-        account: Option<(i64, String)>,
-        bot: Option<BotSubmission>,
+        occupant: Occupant,
     ) -> Result<(), RoomError> {
-        self.master_change(id, actor, RoomChange::Seat { seat, account, bot })
+        self.master_change(id, actor, RoomChange::Seat { seat, occupant })
             .await
     }
 
@@ -1124,11 +1132,7 @@ enum RoomChange {
     Extend(i64),
     Pause,
     Resume,
-    Seat {
-        seat: u8,
-        account: Option<(i64, String)>,
-        bot: Option<BotSubmission>,
-    },
+    Seat { seat: u8, occupant: Occupant },
     Invite(String),
 }
 
@@ -1192,13 +1196,17 @@ impl RoomChange {
                     format!("round {round} with {} s left", left / 1000),
                 ))
             }
-            RoomChange::Seat { seat, account, bot } => {
+            RoomChange::Seat { seat, occupant } => {
                 if room.status == RoomStatus::Lobby {
                     return Err(RoomError::Conflict(
                         "the room has not started: seats are drawn at the start".to_owned(),
                     ));
                 }
-                if account.as_ref().is_some_and(|a| a.0 == room.master.0) {
+                let (account, bot) = match &occupant {
+                    Occupant::Account(id, name) => (Some((*id, name.as_str())), None),
+                    Occupant::Bot(submission) => (None, Some(submission)),
+                };
+                if account.is_some_and(|a| a.0 == room.master.0) {
                     return Err(RoomError::Conflict(
                         "the game master runs the room and does not play in it".to_owned(),
                     ));
@@ -1206,7 +1214,7 @@ impl RoomChange {
                 let updated = sqlx::query(
                     "UPDATE room_seats SET account_id = $1, bot = $2 WHERE room_id = $3 AND seat = $4",
                 )
-                .bind(account.as_ref().map(|a| a.0))
+                .bind(account.map(|a| a.0))
                 .bind(i64::from(bot.is_some()))
                 .bind(&room.id)
                 .bind(i64::from(seat))
@@ -1224,16 +1232,12 @@ impl RoomChange {
                     }
                     Ok(_) => {}
                 }
-                if let Some(bot) = &bot
+                if let Some(Some(submission)) = bot
                     && room.status == RoomStatus::Playing
                 {
-                    Store::put_submission(tx, &room.id, room.round, bot).await?;
+                    Store::put_submission(tx, &room.id, room.round, submission).await?;
                 }
-                let to = match (&account, &bot) {
-                    (Some((_, name)), _) => name.clone(),
-                    (None, Some(_)) => "the bot".to_owned(),
-                    (None, None) => "nobody".to_owned(),
-                };
+                let to = account.map_or("the bot", |a| a.1);
                 Ok(("seat", format!("P{seat} to {to}")))
             }
             RoomChange::Invite(hash) => {

@@ -633,6 +633,27 @@ async fn controls(db: TestDb) -> TestDb {
         .post(&format!("/api/rooms/{id}/undo"), &json!({}), &gm)
         .await
         .assert_error(409, "conflict");
+    // The bot takes seat 2 and bids for it at once.
+    let botted = client
+        .send(
+            Method::PUT,
+            &format!("/api/rooms/{id}/seats/2"),
+            &[
+                ("authorization", &people.master),
+                ("content-type", "application/json"),
+            ],
+            Some(r#"{"bot": true}"#),
+        )
+        .await;
+    assert_eq!(botted.status, 200, "{}", botted.text);
+    assert_eq!(botted.json["seats"][1]["bot"], true);
+    let seats_bidding: Vec<u64> = botted.json["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["seat"].as_u64().unwrap())
+        .collect();
+    assert!(seats_bidding.contains(&2), "{seats_bidding:?}");
     // A new invite replaces the old; the audit log has it all, in order.
     let invite = client
         .post(&format!("/api/rooms/{id}/invite"), &json!({}), &gm)
@@ -679,7 +700,7 @@ async fn controls(db: TestDb) -> TestDb {
     assert_eq!(imported.status, 201, "{}", imported.text);
     assert_eq!(imported.json["round"], 0);
     assert_eq!(imported.json["grid"], start_grid);
-    assert_eq!(imported.json["submitted"], 2);
+    assert_eq!(imported.json["submitted"], 3);
     assert!(imported.json["invite"].is_string());
     let names: Vec<&str> = imported.json["seats"]
         .as_array()
