@@ -13,7 +13,7 @@
 //! a submission. Nothing else here (the public view, live messages, errors, logs, the
 //! forum post) carries any part of one.
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 
 use axum::Json;
 use axum::body::Bytes;
@@ -542,7 +542,7 @@ async fn room_view(
         .into_iter()
         .map(|(rank, seat, total)| StandingView {
             rank,
-            seat: u8::try_from(seat.number()).unwrap_or(0),
+            seat: u8::from(seat),
             total,
         })
         .collect();
@@ -588,10 +588,10 @@ async fn room_view(
                 .into_iter()
                 .skip(1)
                 .map(|lender| BorrowedView {
-                    seat: u8::try_from(lender.number()).unwrap_or(0),
+                    seat: u8::from(lender),
                     name: seats
                         .iter()
-                        .find(|s| usize::from(s.seat) == lender.number())
+                        .find(|s| s.seat == u8::from(lender))
                         .map_or_else(|| setup.name(lender).to_owned(), occupant),
                     walls: walls(&board, lender),
                 })
@@ -808,14 +808,14 @@ pub(crate) async fn import(
             resolved_ms,
         })
         .collect();
-    let submitted = |round: usize, texts: &std::collections::BTreeMap<Seat, String>| {
+    let submitted = |round: usize, texts: &BTreeMap<Seat, String>| {
         texts
             .iter()
             .map(|(seat, text)| {
                 (
                     round,
                     BotSubmission {
-                        seat: u8::try_from(seat.number()).unwrap_or(0),
+                        seat: u8::from(*seat),
                         receipt: secret_hash(text),
                         text: text.clone(),
                     },
@@ -830,14 +830,14 @@ pub(crate) async fn import(
         .enumerate()
         .flat_map(|(round, texts)| submitted(round, texts))
         .collect();
-    let open: std::collections::BTreeMap<Seat, String> = game
+    let open: BTreeMap<Seat, String> = game
         .submitted()
         .filter_map(|s| Some((s, game.submission(s)?.to_owned())))
         .collect();
     submissions.extend(submitted(round, &open));
     let silent_bots = (1u8..)
         .zip(&seats)
-        .filter(|(number, s)| s.bot && !open.keys().any(|o| o.number() == usize::from(*number)))
+        .filter(|(number, s)| s.bot && !open.keys().any(|o| u8::from(*o) == *number))
         .map(|(number, _)| number);
     submissions.extend(
         bot_submissions(setup, game.board(), round, silent_bots)
