@@ -189,16 +189,22 @@ fn field<'a>(body: &'a str, name: &str) -> &'a str {
     &body[start..end]
 }
 
+/// Signs up `n` accounts and returns an `Authorization` header line of a token of each.
+fn bearers(addr: SocketAddr, n: usize) -> Vec<String> {
+    (0..n)
+        .map(|i| {
+            post(addr, "/api/accounts", &credentials(i));
+            let (_, body) = post(addr, "/api/tokens", &credentials(i));
+            format!("Authorization: Bearer {}\r\n", token_of(&body))
+        })
+        .collect()
+}
+
 #[test]
 fn moves_survive_kill_9_right_after_their_answers_and_the_ai_plays_on() {
     let dir = temp_dir("kill9_moves");
     let mut server = serve_in(&dir);
-    let mut bearers = Vec::new();
-    for i in 0..2 {
-        post(server.addr, "/api/accounts", &credentials(i));
-        let (_, body) = post(server.addr, "/api/tokens", &credentials(i));
-        bearers.push(format!("Authorization: Bearer {}\r\n", token_of(&body)));
-    }
+    let bearers = bearers(server.addr, 2);
     let (status, body) = request(
         server.addr,
         "POST /api/games",
@@ -412,12 +418,7 @@ fn number_field(body: &str, name: &str) -> i64 {
 fn a_swap61_round_whose_deadline_passes_around_a_kill_9_resolves_once() {
     let dir = temp_dir("kill9_rooms");
     let mut server = serve_in(&dir);
-    let mut bearers = Vec::new();
-    for i in 0..2 {
-        post(server.addr, "/api/accounts", &credentials(i));
-        let (_, body) = post(server.addr, "/api/tokens", &credentials(i));
-        bearers.push(format!("Authorization: Bearer {}\r\n", token_of(&body)));
-    }
+    let bearers = bearers(server.addr, 2);
     // Rounds of 2 s; one player and eight bots.
     let (status, body) = request(
         server.addr,
