@@ -1,4 +1,6 @@
-//! Live games: the WebSocket of `spec/API.md` and the fan-out that feeds it.
+//! Live games: the WebSocket of `spec/API.md` and the fan-out that feeds it. Swap 61 rooms
+//! share the hub under keys with [`ROOM_KEY`] before the room's id; their messages are the
+//! room's public view (`rooms::live_message`).
 //!
 //! Every committed change of a game is announced once ([`Hub::announce`]). With SQLite (one
 //! instance) the announcement goes straight to this process's sockets; with PostgreSQL it
