@@ -206,16 +206,21 @@ impl FromRequestParts<AppState> for Caller {
     }
 }
 
-/// The caller where credentials are optional (watching is for anyone): `None` without
-/// credentials, and with ones that act for nobody (an expired session must not keep its
-/// holder from watching).
+/// `Option<Caller>`, where credentials are optional (watching is for anyone): `None` for a
+/// request with no credentials (the public) and for a browser session that has ended (its
+/// holder may still watch, as the public); the caller for good credentials; 401 for a
+/// bearer token that acts for nobody (a script's stale token is not silently the public).
 impl OptionalFromRequestParts<AppState> for Caller {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> ApiResult<Option<Caller>> {
+        let bearer_given = parts.headers.get(header::AUTHORIZATION).is_some();
+        if !bearer_given && session_cookie(&parts.headers).is_none() {
+            return Ok(None);
+        }
         match <Caller as FromRequestParts<AppState>>::from_request_parts(parts, state).await {
             Ok(caller) => Ok(Some(caller)),
-            Err(ApiError::Unauthenticated(_)) => Ok(None),
+            Err(ApiError::Unauthenticated(_)) if !bearer_given => Ok(None),
             Err(e) => Err(e),
         }
     }

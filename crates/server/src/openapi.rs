@@ -4,7 +4,7 @@ use axum::Json;
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use crate::{accounts, analysis, app, games, lists, live, review};
+use crate::{accounts, analysis, app, games, lists, live, review, rooms};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -43,6 +43,25 @@ use crate::{accounts, analysis, app, games, lists, live, review};
         games::rematch,
         analysis::analysis,
         analysis::review,
+        rooms::create,
+        rooms::import,
+        rooms::show,
+        rooms::join,
+        rooms::start,
+        rooms::submit,
+        rooms::mark_final,
+        rooms::resolve,
+        rooms::extend,
+        rooms::pause,
+        rooms::resume,
+        rooms::replace_seat,
+        rooms::undo,
+        rooms::new_invite,
+        rooms::audit,
+        rooms::file,
+        rooms::post,
+        rooms::picture,
+        rooms::socket,
     ),
     modifiers(&Credentials)
 )]
@@ -98,6 +117,9 @@ mod tests {
             "/api/games/{id}/rematch",
             "/api/games/{id}/analysis",
             "/api/games/{id}/review",
+            "/api/rooms",
+            "/api/rooms/{id}",
+            "/api/rooms/{id}/submission",
         ] {
             assert!(doc["paths"][path].is_object(), "{path} is missing");
         }

@@ -5,6 +5,7 @@
 
 mod games;
 mod reviews;
+mod rooms;
 
 use std::borrow::Cow;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -18,6 +19,11 @@ pub use games::{
     SeatRow, Status, StoredGame, Termination, Times,
 };
 pub use reviews::ReviewState;
+pub use rooms::{
+    AuditEntry, BotSubmission, ImportedRoom, NewRoom, Occupant, RoomError, RoomSeat, RoomStatus,
+    RoundInput, RoundResult, SeatAssignment, Started, StoredRoom, StoredRound, StoredSubmission,
+    Trigger,
+};
 
 /// The PostgreSQL channel on which instances tell each other what changed.
 pub(crate) const NOTIFY_CHANNEL: &str = "swapboard_changes";
@@ -124,6 +130,11 @@ impl Backend {
                     "invites, rematches and reviews",
                     include_str!("../migrations/sqlite/0004_invites_rematch.sql"),
                 ),
+                (
+                    5,
+                    "rooms",
+                    include_str!("../migrations/sqlite/0005_rooms.sql"),
+                ),
             ],
             Backend::Postgres => &[
                 (
@@ -145,6 +156,11 @@ impl Backend {
                     4,
                     "invites, rematches and reviews",
                     include_str!("../migrations/postgres/0004_invites_rematch.sql"),
+                ),
+                (
+                    5,
+                    "rooms",
+                    include_str!("../migrations/postgres/0005_rooms.sql"),
                 ),
             ],
         };

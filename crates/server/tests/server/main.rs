@@ -9,6 +9,7 @@ mod games;
 mod live;
 mod moves;
 mod review;
+mod rooms;
 mod shutdown;
 mod social;
 mod web;
