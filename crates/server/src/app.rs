@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, Request, State};
-use axum::http::{Method, StatusCode};
+use axum::http::{HeaderMap, Method, StatusCode, Uri};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, post};
@@ -31,6 +31,7 @@ use crate::live::{self, Hub};
 use crate::openapi;
 use crate::review;
 use crate::store::{Store, default_sqlite_url};
+use crate::web;
 
 /// The rate limiters of one server.
 #[derive(Debug)]
@@ -156,8 +157,10 @@ async fn limit_time(State(state): State<AppState>, request: Request, next: Next)
     }
 }
 
-async fn not_found() -> ApiError {
-    ApiError::NotFound("no such endpoint".to_owned())
+/// The web client's files and pages, and for the API's unknown paths a JSON 404.
+async fn not_found(method: Method, uri: Uri, headers: HeaderMap) -> Response {
+    web::answer(&method, &uri, &headers)
+        .unwrap_or_else(|| ApiError::NotFound("no such endpoint".to_owned()).into_response())
 }
 
 async fn method_not_allowed() -> Response {

@@ -23,6 +23,7 @@ mod loadtest;
 mod openapi;
 mod review;
 pub mod store;
+mod web;
 
 use std::net::SocketAddr;
 

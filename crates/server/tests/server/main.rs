@@ -9,3 +9,4 @@ mod live;
 mod moves;
 mod review;
 mod shutdown;
+mod web;

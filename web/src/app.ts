@@ -1,0 +1,139 @@
+// The page shell: the session, the header, the router (History API) and the banner shown
+// while the server cannot be reached.
+
+import { ApiFailure, api, whenUnauthenticated } from './api';
+import { fill, h } from './dom';
+import { backoff, parseRoute, type Route } from './logic';
+
+/** What a page gives back: how to stop its timers and sockets when it is left. */
+export type Cleanup = () => void;
+
+/** What every page may use. */
+export interface Shell {
+  /** The logged-in account's name, or null. */
+  me: string | null;
+  /** Goes to a page of the client (pushes a history entry unless `replace`). */
+  go(path: string, replace?: boolean): void;
+  /** Shows a page's own failure to load, retrying when the server is down. */
+  failed(error: unknown): void;
+  /** Sets the account after a login or logout, and redraws the header. */
+  setMe(name: string | null): void;
+}
+
+type Page = (main: HTMLElement, shell: Shell, route: Route) => Promise<Cleanup | void>;
+
+const state = { me: null as string | null, cleanup: null as Cleanup | null, retries: 0, retryTimer: 0 };
+
+function header(shell: Shell): HTMLElement {
+  const link = (href: string, text: string): HTMLAnchorElement => h('a', { href }, text);
+  const nav = h('nav', { 'aria-label': 'main' }, link('/', 'Home'), link('/new', 'New game'));
+  if (shell.me) {
+    nav.append(
+      link(`/players/${encodeURIComponent(shell.me)}`, shell.me),
+      link('/settings', 'Settings'),
+      h('button', {
+        type: 'button', class: 'link', onclick: () => {
+          void api('DELETE', '/api/session', undefined, { quiet401: true }).finally(() => {
+            shell.setMe(null);
+            shell.go('/');
+          });
+        },
+      }, 'Log out'),
+    );
+  } else {
+    nav.append(link('/login', 'Log in'), link('/signup', 'Sign up'), link('/settings', 'Settings'));
+  }
+  return h('header', {}, h('a', { href: '/', class: 'brand' }, 'swapboard'), nav);
+}
+
+/** Starts the client on the page's root element. */
+export function start(root: HTMLElement, pages: Record<Route['page'], Page>): void {
+  const top = h('div', { id: 'top' });
+  const banner = h('div', { id: 'banner', role: 'status', 'aria-live': 'polite' });
+  const main = h('main', { id: 'main' });
+  fill(root, top, banner, main);
+
+  const shell: Shell = {
+    get me() {
+      return state.me;
+    },
+    go(path, replace = false) {
+      if (replace) history.replaceState(null, '', path);
+      else history.pushState(null, '', path);
+      void render();
+    },
+    failed(error) {
+      if (error instanceof ApiFailure && error.status === 0) {
+        const wait = backoff(state.retries);
+        state.retries += 1;
+        fill(banner, `The server cannot be reached. Retrying in ${Math.round(wait / 1000)} s…`);
+        banner.className = 'down';
+        window.clearTimeout(state.retryTimer);
+        state.retryTimer = window.setTimeout(() => void render(), wait);
+        return;
+      }
+      fill(main, h('p', { class: 'error', role: 'alert' }, error instanceof Error ? error.message : String(error)));
+    },
+    setMe(name) {
+      state.me = name;
+      fill(top, header(shell));
+    },
+  };
+
+  whenUnauthenticated(() => {
+    state.me = null;
+    fill(top, header(shell));
+    if (location.pathname !== '/login') {
+      shell.go(`/login?next=${encodeURIComponent(location.pathname + location.search)}`);
+    }
+  });
+
+  async function render(): Promise<void> {
+    state.cleanup?.();
+    state.cleanup = null;
+    const route = parseRoute(location.pathname, location.search);
+    main.replaceChildren();
+    try {
+      const page = pages[route.page];
+      const cleanup = await page(main, shell, route);
+      state.cleanup = cleanup ?? null;
+      if (state.retries > 0) {
+        state.retries = 0;
+        fill(banner, 'Connected again.');
+        banner.className = 'up';
+      }
+    } catch (error) {
+      shell.failed(error);
+    }
+  }
+
+  document.addEventListener('click', (event) => {
+    const link = (event.target as Element).closest('a');
+    if (!link || link.hasAttribute('download') || link.target || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    const url = new URL(link.href, location.href);
+    if (url.origin !== location.origin || url.pathname.startsWith('/api/')) return;
+    event.preventDefault();
+    shell.go(url.pathname + url.search);
+  });
+  window.addEventListener('popstate', () => void render());
+
+  async function boot(): Promise<void> {
+    try {
+      const me = await api<{ name: string }>('GET', '/api/me', undefined, { quiet401: true });
+      state.me = me.name;
+    } catch (error) {
+      if (error instanceof ApiFailure && error.status === 0) {
+        const wait = backoff(state.retries);
+        state.retries += 1;
+        fill(banner, `The server cannot be reached. Retrying in ${Math.round(wait / 1000)} s…`);
+        banner.className = 'down';
+        window.setTimeout(() => void boot(), wait);
+        return;
+      }
+      state.me = null;
+    }
+    fill(top, header(shell));
+    await render();
+  }
+  void boot();
+}

@@ -1,0 +1,215 @@
+// The client's own logic, free of the DOM so that node's test runner checks it.
+// Nothing here knows a game's rules: those come from the server's move builder.
+
+import type { BoardView, CellMark, GameView, Player, TimeControl } from './types';
+
+/** A cell's name: column letter from `a`, row number from 1 at the bottom. */
+export function cellName(col: number, row: number): string {
+  return String.fromCharCode(97 + col) + String(row + 1);
+}
+
+/** The column and row of a cell name, or null for a name outside a board of that size. */
+export function parseCell(name: string, size: number): { col: number; row: number } | null {
+  const m = /^([a-z])([1-9][0-9]?)$/.exec(name.trim().toLowerCase());
+  if (!m) return null;
+  const col = m[1].charCodeAt(0) - 97;
+  const row = Number(m[2]) - 1;
+  return col < size && row < size ? { col, row } : null;
+}
+
+/** The index of a cell in a view's `cells` (bottom row first, left to right). */
+export function cellIndex(col: number, row: number, size: number): number {
+  return row * size + col;
+}
+
+const MARK_WORDS: Record<CellMark, string> = {
+  Placed: 'placed by the last move',
+  Swapped: 'swapped by the last move',
+  Replaced: 'replaced by the last move',
+  Terminal: 'terminal piece',
+  Cornered: 'cornered piece',
+  Target: 'a target',
+};
+
+/** What a cell holds, as a screen reader says it: `c3, Red` or `c3, empty`, then its marks. */
+export function cellLabel(view: BoardView, col: number, row: number, extra: string[] = []): string {
+  const name = cellName(col, row);
+  const owner = view.cells[cellIndex(col, row, view.size)];
+  const parts = [name, owner ? view.names[playerIndex(owner)] : 'empty'];
+  for (const [cell, mark] of view.marks) {
+    if (cell === name) parts.push(MARK_WORDS[mark]);
+  }
+  if (view.winning.includes(name)) parts.push('on the winning path');
+  return [...parts, ...extra].join(', ');
+}
+
+/** 0 for the first player, 1 for the second. */
+export function playerIndex(player: Player): 0 | 1 {
+  return player === 'First' ? 0 : 1;
+}
+
+/** A sentence describing the whole position for a screen reader. */
+export function positionSummary(view: BoardView): string {
+  const lists: [string[], string[]] = [[], []];
+  view.cells.forEach((owner, i) => {
+    if (owner) lists[playerIndex(owner)].push(cellName(i % view.size, Math.floor(i / view.size)));
+  });
+  const side = (k: 0 | 1): string =>
+    `${view.names[k]} (${view.letters[k]}): ${lists[k].length === 0 ? 'none' : lists[k].join(' ')}`;
+  return `${view.size} by ${view.size} board. ${side(0)}. ${side(1)}.`;
+}
+
+/** The cell an arrow key moves the focus to (rows grow upwards, as on the board). */
+export function moveFocus(col: number, row: number, key: string, size: number): { col: number; row: number } {
+  const clamp = (v: number): number => Math.max(0, Math.min(size - 1, v));
+  switch (key) {
+    case 'ArrowLeft': return { col: clamp(col - 1), row };
+    case 'ArrowRight': return { col: clamp(col + 1), row };
+    case 'ArrowUp': return { col, row: clamp(row + 1) };
+    case 'ArrowDown': return { col, row: clamp(row - 1) };
+    case 'Home': return { col: 0, row };
+    case 'End': return { col: size - 1, row };
+    default: return { col, row };
+  }
+}
+
+/** The ply the review keys show: Left/Right one move, Home the start, End the last move. */
+export function reviewPly(key: string, shown: number, last: number): number | null {
+  switch (key) {
+    case 'ArrowLeft': return Math.max(0, shown - 1);
+    case 'ArrowRight': return Math.min(last, shown + 1);
+    case 'Home': return 0;
+    case 'End': return last;
+    default: return null;
+  }
+}
+
+/** A time left as a clock shows it: `1:05`, `1:02:03`, `2d 4h` (never negative). */
+export function formatClock(ms: number): string {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const days = Math.floor(total / 86400);
+  const hours = Math.floor((total % 86400) / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const seconds = total % 60;
+  const two = (n: number): string => String(n).padStart(2, '0');
+  if (days > 0) return `${days}d ${hours}h`;
+  if (hours > 0) return `${hours}:${two(minutes)}:${two(seconds)}`;
+  return `${minutes}:${two(seconds)}`;
+}
+
+/**
+ * Each side's time left now: the server's figures, less the time gone since the server
+ * answered for the side to move. `offset` is the server's clock minus ours, so the count
+ * follows the server's times whatever the local clock says.
+ */
+export function clocksNow(
+  remaining: [number, number],
+  running: 0 | 1 | null,
+  serverNow: number,
+  localNow: number,
+  offset: number,
+): [number, number] {
+  const gone = Math.max(0, localNow + offset - serverNow);
+  return [0, 1].map((k) => (k === running ? Math.max(0, remaining[k] - gone) : remaining[k])) as [number, number];
+}
+
+/** The seat (0 or 1) a name sits in, or null. */
+export function seatOf(game: GameView, name: string | null): 0 | 1 | null {
+  if (!name) return null;
+  const k = game.players.findIndex((p) => p.seated && p.name?.toLowerCase() === name.toLowerCase());
+  return k === 0 || k === 1 ? k : null;
+}
+
+/** The seat to move, from the position's `<to-move>` letter. */
+export function seatToMove(game: GameView): 0 | 1 | null {
+  if (game.status !== 'playing') return null;
+  const letter = game.position.split(' ')[2];
+  const k = game.players.findIndex((p) => p.colour === letter);
+  return k === 0 || k === 1 ? k : null;
+}
+
+/** The delay before the n-th attempt to reconnect: 0.5 s doubling to at most 10 s. */
+export function backoff(attempt: number): number {
+  return Math.min(10_000, 500 * 2 ** Math.min(attempt, 5));
+}
+
+/** A page of the client, read from its URL. */
+export type Route =
+  | { page: 'home' }
+  | { page: 'login' }
+  | { page: 'signup' }
+  | { page: 'new' }
+  | { page: 'game'; id: string; invite: string | null; ply: number | null }
+  | { page: 'player'; name: string }
+  | { page: 'settings' }
+  | { page: 'missing' };
+
+/** The page a location shows. */
+export function parseRoute(pathname: string, search: string): Route {
+  const params = new URLSearchParams(search);
+  const parts = pathname.split('/').filter((p) => p !== '');
+  if (parts.length === 0) return { page: 'home' };
+  if (parts.length === 1) {
+    switch (parts[0]) {
+      case 'login': return { page: 'login' };
+      case 'signup': return { page: 'signup' };
+      case 'new': return { page: 'new' };
+      case 'settings': return { page: 'settings' };
+    }
+  }
+  if (parts.length === 2 && parts[0] === 'games' && /^[0-9a-zA-Z_-]{1,64}$/.test(parts[1])) {
+    const ply = params.get('ply');
+    return { page: 'game', id: parts[1], invite: params.get('invite'), ply: ply !== null && /^[0-9]{1,6}$/.test(ply) ? Number(ply) : null };
+  }
+  if (parts.length === 2 && parts[0] === 'players') {
+    return { page: 'player', name: decodeURIComponent(parts[1]) };
+  }
+  return { page: 'missing' };
+}
+
+/** Where to go after logging in: a path of this site only, never another site. */
+export function safeNext(next: string | null): string {
+  if (next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\')) return next;
+  return '/';
+}
+
+/**
+ * The next cells after a click: a new cell, or one the builder offers (a Swaptimum swap may
+ * move the checker just placed), is added; another chosen one takes back itself and what
+ * followed.
+ */
+export function clickSelection(cells: string[], cell: string, offered: string[]): { cells: string[]; added: boolean } {
+  const at = cells.indexOf(cell);
+  if (at >= 0 && !offered.includes(cell)) return { cells: cells.slice(0, at), added: false };
+  return { cells: [...cells, cell], added: true };
+}
+
+/** The time control the new-game form asks for. */
+export function timeControl(kind: string, days: number, initialMin: number, incrementS: number): TimeControl {
+  if (kind === 'correspondence') return { days_per_move: days };
+  if (kind === 'live') return { initial_s: Math.round(initialMin * 60), increment_s: incrementS };
+  return null;
+}
+
+/** A time control in words, for lists. */
+export function describeClock(clock: TimeControl): string {
+  if (clock === null) return 'no clock';
+  if ('days_per_move' in clock) return `${clock.days_per_move} day${clock.days_per_move === 1 ? '' : 's'} a move`;
+  const minutes = clock.initial_s / 60;
+  return `${Number.isInteger(minutes) ? minutes : minutes.toFixed(1)} min + ${clock.increment_s} s`;
+}
+
+/** The opponent field of `POST /api/games` from the form's choice. */
+export function opponentField(kind: string, level: number, name: string): string {
+  switch (kind) {
+    case 'ai': return `ai:${level}`;
+    case 'user': return `user:${name.trim()}`;
+    case 'invite': return 'invite';
+    default: return 'open';
+  }
+}
+
+/** A win rate (0..1) as a percentage. */
+export function percent(rate: number): string {
+  return `${Math.round(rate * 1000) / 10}%`;
+}

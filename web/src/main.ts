@@ -1,0 +1,8 @@
+// The client's entry point: the pages by route.
+
+import { start } from './app';
+import { gamePage } from './game';
+import { PAGES } from './pages';
+
+const root = document.getElementById('app');
+if (root) start(root, { ...PAGES, game: gamePage });

@@ -1,0 +1,233 @@
+// Every page but the game's: home, log in, sign up, new game, a player's games, settings.
+
+import { api, ApiFailure, failureText } from './api';
+import type { Cleanup, Shell } from './app';
+import { h } from './dom';
+import { describeClock, opponentField, safeNext, timeControl, type Route } from './logic';
+import type { GameView, Lobby } from './types';
+
+const GAMES: [string, string, number][] = [
+  ['swaptimum', 'Swaptimum', 9],
+  ['flipstop', 'Flipstop', 9],
+  ['scware', 'Scware', 11],
+  ['rapid-transit', 'Rapid Transit', 8],
+];
+
+/** The game's display name. */
+export function gameTitle(id: string): string {
+  return GAMES.find(([key]) => key === id)?.[1] ?? id;
+}
+
+/** Whether a move is confirmed before it is sent (a setting; on by default on touch screens). */
+export function confirmStep(): boolean {
+  const saved = localStorage.getItem('swapboard.confirm');
+  if (saved === 'on' || saved === 'off') return saved === 'on';
+  return window.matchMedia('(pointer: coarse)').matches;
+}
+
+function seatText(game: GameView): string {
+  return game.players
+    .map((p) => `${p.seated ? p.name : p.name ? `(kept for ${p.name})` : '(open)'} ${p.colour}`)
+    .join(' vs ');
+}
+
+/** One game in a list: a link to it with who plays, the clock and the state. */
+export function gameItem(game: GameView, extra?: Node): HTMLLIElement {
+  const state =
+    game.status === 'finished'
+      ? game.result?.winner
+        ? `${game.result.winner} won (${game.result.termination})`
+        : `ended (${game.result?.termination ?? 'over'})`
+      : game.status === 'playing'
+        ? `move ${game.ply + 1}${game.to_move ? `, ${game.to_move} to move` : ''}`
+        : 'waiting for a player';
+  return h(
+    'li',
+    { class: 'game-item' },
+    h('a', { href: `/games/${game.id}` }, `${gameTitle(game.game)} ${game.size}×${game.size}`),
+    h('span', {}, ` ${seatText(game)} · ${describeClock(game.clock)} · ${state}`),
+    extra,
+  );
+}
+
+function gameList(games: GameView[], empty: string, extra?: (game: GameView) => Node | undefined): HTMLElement {
+  if (games.length === 0) return h('p', { class: 'empty' }, empty);
+  const list = h('ul', { class: 'games' });
+  for (const game of games) list.append(gameItem(game, extra?.(game)));
+  return list;
+}
+
+async function home(main: HTMLElement, shell: Shell): Promise<void> {
+  const lobby = await api<Lobby>('GET', '/api/lobby');
+  main.append(h('h1', {}, 'swapboard'));
+  if (shell.me) {
+    const turn = await api<{ games: GameView[] }>('GET', '/api/me/turn');
+    main.append(
+      h('section', { 'aria-labelledby': 'turn-h' },
+        h('h2', { id: 'turn-h' }, 'Your turn'),
+        turn.games.length > 0 &&
+          h('button', { type: 'button', class: 'primary', onclick: () => shell.go(`/games/${turn.games[0].id}`) }, 'Next game'),
+        gameList(turn.games, 'No game waits for your move.'),
+      ),
+    );
+  } else {
+    main.append(h('p', {}, h('a', { href: '/login' }, 'Log in'), ' or ', h('a', { href: '/signup' }, 'sign up'), ' to play.'));
+  }
+  const message = h('p', { class: 'error', role: 'alert' });
+  const join = (game: GameView): Node | undefined => {
+    const mine = game.players.some((p) => p.seated && p.name === shell.me);
+    if (!shell.me || mine) return undefined;
+    return h('button', {
+      type: 'button', onclick: async () => {
+        try {
+          await api('POST', `/api/games/${game.id}/join`, {});
+          shell.go(`/games/${game.id}`);
+        } catch (error) {
+          message.textContent = failureText(error);
+        }
+      },
+    }, 'Join');
+  };
+  main.append(
+    h('section', { 'aria-labelledby': 'open-h' }, h('h2', { id: 'open-h' }, 'Open challenges'), message,
+      gameList(lobby.open, 'No challenge is open. Start one!', join)),
+    h('section', { 'aria-labelledby': 'playing-h' }, h('h2', { id: 'playing-h' }, 'Being played now'),
+      gameList(lobby.playing, 'No game is being played.')),
+  );
+}
+
+function field(label: string, input: HTMLElement): HTMLElement {
+  return h('label', { class: 'field' }, h('span', {}, label), input);
+}
+
+function accountForm(main: HTMLElement, shell: Shell, signUp: boolean): void {
+  const next = safeNext(new URLSearchParams(location.search).get('next'));
+  const name = h('input', { name: 'name', autocomplete: 'username', required: true, minlength: 2, maxlength: 24 });
+  const password = h('input', {
+    name: 'password', type: 'password', required: true, minlength: 8, maxlength: 128,
+    autocomplete: signUp ? 'new-password' : 'current-password',
+  });
+  const message = h('p', { class: 'error', role: 'alert' });
+  const form = h('form', { class: 'account' },
+    field('Name', name), field('Password', password), message,
+    h('button', { type: 'submit', class: 'primary' }, signUp ? 'Sign up' : 'Log in'));
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    message.textContent = '';
+    const body = { name: name.value, password: password.value };
+    try {
+      if (signUp) await api('POST', '/api/accounts', body);
+      const me = await api<{ name: string }>('POST', '/api/session', body, { quiet401: true });
+      shell.setMe(me.name);
+      shell.go(next, true);
+    } catch (error) {
+      message.textContent = error instanceof ApiFailure && error.status === 401 ? 'Wrong name or password.' : failureText(error);
+    }
+  });
+  main.append(
+    h('h1', {}, signUp ? 'Sign up' : 'Log in'),
+    form,
+    h('p', {}, signUp ? 'Have an account? ' : 'New here? ',
+      h('a', { href: `${signUp ? '/login' : '/signup'}${next === '/' ? '' : `?next=${encodeURIComponent(next)}`}` }, signUp ? 'Log in' : 'Sign up')),
+  );
+}
+
+function select(name: string, options: [string, string][], value: string): HTMLSelectElement {
+  const element = h('select', { name });
+  for (const [key, text] of options) element.append(h('option', { value: key, selected: key === value }, text));
+  return element;
+}
+
+async function newGame(main: HTMLElement, shell: Shell): Promise<void> {
+  if (!shell.me) {
+    shell.go(`/login?next=${encodeURIComponent('/new')}`, true);
+    return;
+  }
+  const game = select('game', GAMES.map(([key, title]) => [key, title]), 'swaptimum');
+  const size = h('input', { name: 'size', type: 'number', min: 3, max: 26, value: 9, required: true });
+  game.addEventListener('change', () => {
+    size.value = String(GAMES.find(([key]) => key === game.value)?.[2] ?? 9);
+  });
+  const colour = select('colour', [['random', 'Random'], ['first', 'First player'], ['second', 'Second player']], 'random');
+  const opponent = select('opponent', [['ai', 'The AI'], ['open', 'Anyone (open challenge)'], ['user', 'A named player'], ['invite', 'Whoever has the invite link']], 'ai');
+  const level = h('input', { name: 'level', type: 'number', min: 1, max: 8, value: 3 });
+  const player = h('input', { name: 'player', maxlength: 24 });
+  const clock = select('clock', [['none', 'None'], ['correspondence', 'Correspondence (days per move)'], ['live', 'Live (minutes + increment)']], 'none');
+  const days = h('input', { name: 'days', type: 'number', min: 1, max: 30, value: 3 });
+  const initial = h('input', { name: 'initial', type: 'number', min: 1, max: 1440, value: 10, step: 'any' });
+  const increment = h('input', { name: 'increment', type: 'number', min: 0, max: 600, value: 5 });
+  const levelField = field('AI level (1-8)', level);
+  const playerField = field('Player name', player);
+  const daysField = field('Days per move', days);
+  const liveFields = h('div', { class: 'row' }, field('Minutes each', initial), field('Increment (s)', increment));
+  const show = (): void => {
+    levelField.hidden = opponent.value !== 'ai';
+    playerField.hidden = opponent.value !== 'user';
+    daysField.hidden = clock.value !== 'correspondence';
+    liveFields.hidden = clock.value !== 'live';
+  };
+  opponent.addEventListener('change', show);
+  clock.addEventListener('change', show);
+  show();
+  const message = h('p', { class: 'error', role: 'alert' });
+  const form = h('form', { class: 'new-game' },
+    field('Game', game), field('Board size', size), field('Your colour', colour), field('Opponent', opponent),
+    levelField, playerField, field('Time control', clock), daysField, liveFields, message,
+    h('button', { type: 'submit', class: 'primary' }, 'Create the game'));
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    message.textContent = '';
+    try {
+      const created = await api<GameView>('POST', '/api/games', {
+        game: game.value,
+        size: Number(size.value),
+        colour: colour.value,
+        opponent: opponentField(opponent.value, Number(level.value), player.value),
+        clock: timeControl(clock.value, Number(days.value), Number(initial.value), Number(increment.value)),
+      });
+      shell.go(`/games/${created.id}`);
+    } catch (error) {
+      message.textContent = failureText(error);
+    }
+  });
+  main.append(h('h1', {}, 'New game'), form);
+}
+
+async function playerPage(main: HTMLElement, _shell: Shell, route: Route): Promise<void> {
+  if (route.page !== 'player') return;
+  const status = new URLSearchParams(location.search).get('status');
+  const query = status && ['waiting', 'playing', 'finished'].includes(status) ? `?status=${status}` : '';
+  const games = await api<{ games: GameView[] }>('GET', `/api/accounts/${encodeURIComponent(route.name)}/games${query}`);
+  const base = `/players/${encodeURIComponent(route.name)}`;
+  const tab = (value: string, text: string): HTMLElement =>
+    h('a', { href: value ? `${base}?status=${value}` : base, 'aria-current': (status ?? '') === value ? 'page' : null }, text);
+  main.append(
+    h('h1', {}, route.name),
+    h('nav', { class: 'tabs', 'aria-label': 'games shown' }, tab('', 'All'), tab('waiting', 'Waiting'), tab('playing', 'Playing'), tab('finished', 'Finished (review)')),
+    gameList(games.games, 'No games here.'),
+  );
+}
+
+async function settings(main: HTMLElement): Promise<void> {
+  const box = h('input', { type: 'checkbox', name: 'confirm', checked: confirmStep() });
+  box.addEventListener('change', () => localStorage.setItem('swapboard.confirm', box.checked ? 'on' : 'off'));
+  main.append(
+    h('h1', {}, 'Settings'),
+    h('label', { class: 'check' }, box, ' Confirm each move before it is sent (on by default on touch screens)'),
+  );
+}
+
+async function missing(main: HTMLElement): Promise<void> {
+  main.append(h('h1', {}, 'No such page'), h('p', {}, h('a', { href: '/' }, 'Home')));
+}
+
+/** The pages other than the game's, by route. */
+export const PAGES = {
+  home: (main: HTMLElement, shell: Shell): Promise<void> => home(main, shell),
+  login: async (main: HTMLElement, shell: Shell): Promise<void> => accountForm(main, shell, false),
+  signup: async (main: HTMLElement, shell: Shell): Promise<void> => accountForm(main, shell, true),
+  new: newGame,
+  player: playerPage,
+  settings: (main: HTMLElement): Promise<void> => settings(main),
+  missing: (main: HTMLElement): Promise<void> => missing(main),
+} satisfies Record<Exclude<Route['page'], 'game'>, (main: HTMLElement, shell: Shell, route: Route) => Promise<Cleanup | void>>;

@@ -1,0 +1,145 @@
+// The shapes of the server's JSON, as docs/API.md describes them. Only what the client reads.
+
+/** A seat of a two-player game. */
+export interface PlayerView {
+  name: string | null;
+  colour: string;
+  seated: boolean;
+}
+
+/** How a finished game ended. */
+export interface ResultView {
+  winner: string | null;
+  termination: string;
+}
+
+/** The clocks of a game with a time control. */
+export interface ClocksView {
+  remaining_ms: [number, number];
+  deadline_ms: number | null;
+  server_now_ms: number;
+}
+
+/** A time control: none, correspondence, or live. */
+export type TimeControl = null | { days_per_move: number } | { initial_s: number; increment_s: number };
+
+/** A two-player game (`<game>` of the API). */
+export interface GameView {
+  id: string;
+  game: string;
+  size: number;
+  players: PlayerView[];
+  status: 'waiting' | 'playing' | 'finished';
+  ply: number;
+  position: string;
+  moves: string[];
+  to_move: string | null;
+  result: ResultView | null;
+  clock: TimeControl;
+  clocks: ClocksView | null;
+  /** Shown to the creator of an invite challenge only. */
+  invite?: string | null;
+  /** The game a rematch made, once one has. */
+  rematch?: string | null;
+}
+
+export type Player = 'First' | 'Second';
+export type Outcome = { Win: Player } | 'Draw';
+export type SideOwner = 'TopBottom' | 'LeftRight' | 'None';
+export type CellMark = 'Placed' | 'Swapped' | 'Replaced' | 'Terminal' | 'Cornered' | 'Target';
+
+/** The board view of the play layer (`BoardView`). */
+export interface BoardView {
+  title: string;
+  size: number;
+  /** Each cell's owner, bottom row first, left to right. */
+  cells: (Player | null)[];
+  letters: [string, string];
+  names: [string, string];
+  sides: [SideOwner, SideOwner];
+  marks: [string, CellMark][];
+  to_move: Player;
+  outcome: Outcome | null;
+  notes: string[];
+  winning: string[];
+  links?: [string, string][];
+  outlined?: string[];
+}
+
+/** `GET /api/games/{id}/view`. */
+export interface PlyView {
+  ply: number;
+  board: BoardView;
+  move: string | null;
+  description: string | null;
+  ending: string | null;
+}
+
+/** One move of `GET /api/games/{id}/moves`. */
+export interface MoveView {
+  ply: number;
+  move: string;
+  colour: string;
+  description: string;
+}
+
+/** `GET /api/games/{id}/moves`. */
+export interface MoveList {
+  moves: MoveView[];
+  ending: string | null;
+}
+
+/** The move builder's answer. */
+export interface Draft {
+  verdict: 'complete' | 'more' | 'refused';
+  move?: string;
+  reason?: string;
+  more: boolean;
+  next: string[];
+  prompt: string;
+}
+
+/** A message of the game's WebSocket. */
+export type LiveMessage =
+  | { type: 'state'; game: GameView }
+  | { type: 'move'; ply: number; move: string; game: GameView };
+
+/** One line of the analysis of a position. */
+export interface AnalysisLine {
+  move: string;
+  win_rate: number;
+  visits: number;
+  pv: string[];
+  proven: null | 'win' | 'loss';
+}
+
+/** `GET /api/games/{id}/analysis`. */
+export interface Analysis {
+  ply: number;
+  to_move: string;
+  nodes: number;
+  lines: AnalysisLine[];
+}
+
+/** One move of a finished review. */
+export interface ReviewedMove {
+  ply: number;
+  move: string;
+  colour: string;
+  win_before: number;
+  win_after: number;
+  loss: number;
+  best: string;
+  judgement: null | 'inaccuracy' | 'mistake' | 'blunder';
+}
+
+/** `GET /api/games/{id}/review`. */
+export type GameReview =
+  | { status: 'done'; moves: ReviewedMove[] }
+  | { status: 'running'; done: number; total: number };
+
+/** `GET /api/lobby`. */
+export interface Lobby {
+  open: GameView[];
+  playing: GameView[];
+}
