@@ -334,11 +334,7 @@ fn new(
         let variation: Variation = text
             .parse()
             .map_err(|e| CliError::bad(format!("--round5: {e}")))?;
-        let last = &mut setup.rounds[LAST_ROUND];
-        last.variation = variation;
-        if !variation.uses_pairs() {
-            last.pairs.clear();
-        }
+        setup.set_round5(variation);
     }
     let game = Swap61Game::new(setup, now())
         .map_err(|e| CliError::bad(format!("--players '{players}': {e}")))?;

@@ -10,7 +10,7 @@ use axum::extract::{DefaultBodyLimit, Request, State};
 use axum::http::{HeaderMap, Method, StatusCode, Uri};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{delete, get, post};
+use axum::routing::{delete, get, post, put};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
@@ -30,6 +30,7 @@ use crate::lists;
 use crate::live::{self, Hub};
 use crate::openapi;
 use crate::review;
+use crate::rooms;
 use crate::store::{Store, default_sqlite_url};
 use crate::web;
 
@@ -98,6 +99,28 @@ fn router(state: AppState) -> Router {
         .route("/api/lobby", get(lists::lobby))
         .route("/api/accounts/{name}/games", get(lists::games_of))
         .route("/api/me/turn", get(games::my_turn))
+        .route("/api/rooms", post(rooms::create))
+        .route(
+            "/api/rooms/import",
+            post(rooms::import).layer(DefaultBodyLimit::max(rooms::IMPORT_LIMIT)),
+        )
+        .route("/api/rooms/{id}", get(rooms::show))
+        .route("/api/rooms/{id}/join", post(rooms::join))
+        .route("/api/rooms/{id}/start", post(rooms::start))
+        .route("/api/rooms/{id}/submission", put(rooms::submit))
+        .route("/api/rooms/{id}/final", post(rooms::mark_final))
+        .route("/api/rooms/{id}/resolve", post(rooms::resolve))
+        .route("/api/rooms/{id}/deadline", post(rooms::extend))
+        .route("/api/rooms/{id}/pause", post(rooms::pause))
+        .route("/api/rooms/{id}/resume", post(rooms::resume))
+        .route("/api/rooms/{id}/seats/{seat}", put(rooms::replace_seat))
+        .route("/api/rooms/{id}/undo", post(rooms::undo))
+        .route("/api/rooms/{id}/invite", post(rooms::new_invite))
+        .route("/api/rooms/{id}/audit", get(rooms::audit))
+        .route("/api/rooms/{id}/file", get(rooms::file))
+        .route("/api/rooms/{id}/rounds/{round}/post", get(rooms::post))
+        .route("/api/rooms/{id}/rounds/{round}/svg", get(rooms::picture))
+        .route("/api/rooms/{id}/socket", get(rooms::socket))
         .route("/api/openapi.json", get(openapi::document))
         .route("/healthz", get(healthz))
         .fallback(not_found)

@@ -195,6 +195,23 @@ impl FromRequestParts<AppState> for Caller {
     }
 }
 
+/// `Option<Caller>`: `None` for a request with no credentials at all (the public), the
+/// caller for good ones, and 401 for bad ones (a stale token is not silently the public).
+impl axum::extract::OptionalFromRequestParts<AppState> for Caller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> ApiResult<Option<Caller>> {
+        if parts.headers.get(header::AUTHORIZATION).is_none()
+            && session_cookie(&parts.headers).is_none()
+        {
+            return Ok(None);
+        }
+        <Caller as FromRequestParts<AppState>>::from_request_parts(parts, state)
+            .await
+            .map(Some)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use axum::http::HeaderValue;

@@ -1,5 +1,5 @@
 //! The clocks' scheduler: ends games whose player to move has run out of time, whether or
-//! not anyone is connected.
+//! not anyone is connected, and resolves Swap 61 rounds whose deadline has passed.
 //!
 //! Deadlines live in the database, set in the transaction of each move. Every instance
 //! polls for due ones and claims them for a lease ([`crate::store::Store::claim_due_deadlines`]:
@@ -28,6 +28,9 @@ pub(crate) async fn run(state: AppState) {
         tick.tick().await;
         if let Err(e) = claim_and_end(&state).await {
             tracing::warn!("clocks: {e:#}");
+        }
+        if let Err(e) = crate::rooms::resolve_due(&state).await {
+            tracing::warn!("rooms' deadlines: {e:#}");
         }
     }
 }

@@ -28,6 +28,33 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Body<T> {
     }
 }
 
+/// An optional JSON body: none at all (no bytes) is `T::default()`; one that is there is
+/// read like [`Body`].
+pub(crate) struct OptionalBody<T>(pub(crate) T);
+
+impl<S: Send + Sync, T: DeserializeOwned + Default> FromRequest<S> for OptionalBody<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let (parts, body) = req.into_parts();
+        let bytes =
+            axum::body::Bytes::from_request(Request::from_parts(parts.clone(), body), state)
+                .await
+                .map_err(|_| {
+                    ApiError::BadRequest(format!(
+                        "body: cannot be read whole (at most {BODY_LIMIT} bytes)"
+                    ))
+                })?;
+        if bytes.is_empty() {
+            return Ok(OptionalBody(T::default()));
+        }
+        let req = Request::from_parts(parts, axum::body::Body::from(bytes));
+        Body::<T>::from_request(req, state)
+            .await
+            .map(|Body(value)| OptionalBody(value))
+    }
+}
+
 /// Why a body was refused, in words; a data error keeps serde's path to the field.
 fn body_refusal(rejection: &JsonRejection) -> String {
     match rejection {

@@ -22,6 +22,7 @@ mod live;
 mod loadtest;
 mod openapi;
 mod review;
+mod rooms;
 pub mod store;
 mod web;
 

@@ -162,8 +162,14 @@ pub(crate) async fn listen(state: AppState, url: String) {
     }
 }
 
+/// The prefix that marks a Swap 61 room's key on the hub (a game's key is its bare id).
+pub(crate) const ROOM_KEY: &str = "room:";
+
 /// A message of the socket, as JSON text.
 async fn message(state: &AppState, game_id: &str, change: Change) -> ApiResult<Utf8Bytes> {
+    if let Some(room_id) = game_id.strip_prefix(ROOM_KEY) {
+        return crate::rooms::live_message(state, room_id).await;
+    }
     let game = view(state, stored(state, game_id).await?).await?;
     Ok(match change {
         Change::Move(ply) => move_message(&game, ply),
@@ -218,6 +224,17 @@ pub(crate) async fn socket(
 ) -> ApiResult<Response> {
     // A game that does not exist answers 404 before any upgrade.
     stored(&state, &id).await?;
+    upgrade_socket(state, id, query.since, upgrade)
+}
+
+/// Turns a request into a socket fed by the hub's messages of `key` (a game's id, or a
+/// room's with [`ROOM_KEY`] before it).
+pub(crate) fn upgrade_socket(
+    state: AppState,
+    key: String,
+    since: Option<u32>,
+    upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
+) -> ApiResult<Response> {
     let upgrade = upgrade.map_err(|e| {
         ApiError::BadRequest(format!("this endpoint is a WebSocket: {}", e.body_text()))
     })?;
@@ -228,7 +245,7 @@ pub(crate) async fn socket(
         .read_buffer_size(4 * 1024)
         .write_buffer_size(0)
         .max_message_size(1024)
-        .on_upgrade(move |socket| watch(state, id, query.since, socket)))
+        .on_upgrade(move |socket| watch(state, key, since, socket)))
 }
 
 /// Serves one socket until it closes, falls silent or cannot keep up.
@@ -291,6 +308,13 @@ async fn greet(
     since: Option<u32>,
     socket: &mut WebSocket,
 ) -> anyhow::Result<()> {
+    if game_id.starts_with(ROOM_KEY) {
+        let first = message(state, game_id, Change::State)
+            .await
+            .map_err(to_anyhow)?;
+        socket.send(Message::Text(first)).await?;
+        return Ok(());
+    }
     let game = view(state, stored(state, game_id).await.map_err(to_anyhow)?)
         .await
         .map_err(to_anyhow)?;

@@ -4,7 +4,7 @@ use axum::Json;
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use crate::{accounts, app, games, lists, live, review};
+use crate::{accounts, app, games, lists, live, review, rooms};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -39,6 +39,25 @@ use crate::{accounts, app, games, lists, live, review};
         lists::games_of,
         app::healthz,
         document,
+        rooms::create,
+        rooms::import,
+        rooms::show,
+        rooms::join,
+        rooms::start,
+        rooms::submit,
+        rooms::mark_final,
+        rooms::resolve,
+        rooms::extend,
+        rooms::pause,
+        rooms::resume,
+        rooms::replace_seat,
+        rooms::undo,
+        rooms::new_invite,
+        rooms::audit,
+        rooms::file,
+        rooms::post,
+        rooms::picture,
+        rooms::socket,
     ),
     modifiers(&Credentials)
 )]
@@ -91,6 +110,9 @@ mod tests {
             "/api/games/{id}/draft",
             "/api/me/turn",
             "/healthz",
+            "/api/rooms",
+            "/api/rooms/{id}",
+            "/api/rooms/{id}/submission",
         ] {
             assert!(doc["paths"][path].is_object(), "{path} is missing");
         }

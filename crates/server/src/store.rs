@@ -4,6 +4,7 @@
 //! differ (transaction start, row locks) are chosen here.
 
 mod games;
+mod rooms;
 
 use std::borrow::Cow;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -15,6 +16,10 @@ use sqlx::{AnyConnection, AnyPool, Connection as _, Executor as _, Row as _};
 pub use games::{
     Claim, Finish, JoinError, Landed, MoveError, MoveRequest, NewGame, Played, Seat, SeatRow,
     Status, StoredGame, Termination, Times,
+};
+pub use rooms::{
+    AuditEntry, BotSubmission, ImportedRoom, NewRoom, RoomError, RoomSeat, RoomStatus, RoundInput,
+    RoundResult, SeatAssignment, Started, StoredRoom, StoredRound, StoredSubmission, Trigger,
 };
 
 /// The PostgreSQL channel on which instances tell each other what changed.
@@ -117,6 +122,11 @@ impl Backend {
                     "clocks and live",
                     include_str!("../migrations/sqlite/0003_clocks_and_live.sql"),
                 ),
+                (
+                    5,
+                    "rooms",
+                    include_str!("../migrations/sqlite/0005_rooms.sql"),
+                ),
             ],
             Backend::Postgres => &[
                 (
@@ -133,6 +143,11 @@ impl Backend {
                     3,
                     "clocks and live",
                     include_str!("../migrations/postgres/0003_clocks_and_live.sql"),
+                ),
+                (
+                    5,
+                    "rooms",
+                    include_str!("../migrations/postgres/0005_rooms.sql"),
                 ),
             ],
         };

@@ -113,6 +113,8 @@ pub struct Swap61Game {
     board: Board,
     submissions: BTreeMap<Seat, String>,
     outcomes: Vec<RoundOutcome>,
+    /// The submissions each resolved round was resolved with.
+    resolved_with: Vec<BTreeMap<Seat, String>>,
 }
 
 impl Swap61Game {
@@ -167,6 +169,7 @@ impl Swap61Game {
             board,
             submissions: BTreeMap::new(),
             outcomes: Vec::new(),
+            resolved_with: Vec::new(),
         };
         for &i in &in_force {
             let seq = history[i].seq;
@@ -222,7 +225,8 @@ impl Swap61Game {
             .collect();
         let outcome = play_round(&self.board, round, &self.setup.rounds[round], &texts);
         self.board = outcome.resolution.board;
-        self.submissions.clear();
+        self.resolved_with
+            .push(std::mem::take(&mut self.submissions));
         self.outcomes.push(outcome.clone());
         Ok(outcome)
     }
@@ -337,6 +341,11 @@ impl Swap61Game {
     /// The seats that have submitted for the open round.
     pub fn submitted(&self) -> impl Iterator<Item = Seat> + '_ {
         self.submissions.keys().copied()
+    }
+
+    /// The submissions each resolved round was resolved with, by seat, in round order.
+    pub fn resolved_submissions(&self) -> &[BTreeMap<Seat, String>] {
+        &self.resolved_with
     }
 
     /// The resolved rounds, in order.

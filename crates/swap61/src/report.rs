@@ -76,6 +76,14 @@ pub fn round_report(game: &Swap61Game, outcome: &RoundOutcome) -> String {
         let _ = writeln!(out, "{e}");
     }
     out.push_str("\npublic report\n");
+    out.push_str(&public_report(game, outcome));
+    out
+}
+
+/// The public part of the report after `resolve`, what a game master posts: the grid, the
+/// round's scores, the standings and the next round. Nothing of any submission is in it.
+pub fn public_report(game: &Swap61Game, outcome: &RoundOutcome) -> String {
+    let mut out = String::new();
     grid_block(&mut out, game);
     if let Some(scores) = &outcome.scores {
         let _ = writeln!(out, "scores of round {}", outcome.round);
@@ -88,6 +96,16 @@ pub fn round_report(game: &Swap61Game, outcome: &RoundOutcome) -> String {
     standings_block(&mut out, game);
     out.push_str(&next_round_line(game));
     out
+}
+
+/// The forum post of a resolved round: its title, then [`public_report`]. `game` is the
+/// game just after that round was resolved.
+pub fn forum_post(game: &Swap61Game, outcome: &RoundOutcome) -> String {
+    format!(
+        "Swap 61: {} resolved\n\n{}",
+        round_title(game, outcome.round),
+        public_report(game, outcome)
+    )
 }
 
 /// What the next open round is and which pairs are published.

@@ -120,6 +120,16 @@ impl Setup {
         Ok(())
     }
 
+    /// Plays round 5, which the sheet does not describe, under `variation`: its pairs stay
+    /// where the variation scores pairs and go under Node Network.
+    pub fn set_round5(&mut self, variation: Variation) {
+        let last = &mut self.rounds[LAST_ROUND];
+        last.variation = variation;
+        if !variation.uses_pairs() {
+            last.pairs.clear();
+        }
+    }
+
     /// The number of seats.
     pub fn seats(&self) -> usize {
         self.players.len()

@@ -393,3 +393,114 @@ fn the_load_test_runs_and_reports_its_figures() {
         "{said}"
     );
 }
+
+/// The number after `"name":` in an answer (`"round":2`).
+fn number_field(body: &str, name: &str) -> i64 {
+    let start = body
+        .find(&format!("\"{name}\":"))
+        .unwrap_or_else(|| panic!("no {name} in {body}"))
+        + name.len()
+        + 3;
+    let digits: String = body[start..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().unwrap()
+}
+
+#[test]
+fn a_swap61_round_whose_deadline_passes_around_a_kill_9_resolves_once() {
+    let dir = temp_dir("kill9_rooms");
+    let mut server = serve_in(&dir);
+    let mut bearers = Vec::new();
+    for i in 0..2 {
+        post(server.addr, "/api/accounts", &credentials(i));
+        let (_, body) = post(server.addr, "/api/tokens", &credentials(i));
+        bearers.push(format!("Authorization: Bearer {}\r\n", token_of(&body)));
+    }
+    // Rounds of 2 s; one player and eight bots.
+    let (status, body) = request(
+        server.addr,
+        "POST /api/rooms",
+        &bearers[0],
+        r#"{"seats": 9, "round_hours": 0.00055556}"#,
+    );
+    assert_eq!(status, 201, "{body}");
+    let id = field(&body, "id").to_owned();
+    let invite = field(&body, "invite").to_owned();
+    let join = format!(r#"{{"invite": "{invite}"}}"#);
+    let (status, body) = request(
+        server.addr,
+        &format!("POST /api/rooms/{id}/join"),
+        &bearers[1],
+        &join,
+    );
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = request(
+        server.addr,
+        &format!("POST /api/rooms/{id}/start"),
+        &bearers[0],
+        r#"{"fill_with_bots": true}"#,
+    );
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = request(
+        server.addr,
+        &format!("PUT /api/rooms/{id}/submission?round=0"),
+        &bearers[1],
+        "# kept across the kill\n",
+    );
+    assert_eq!(status, 200, "{body}");
+    // Killed just before the deadline; back once it has passed.
+    std::thread::sleep(Duration::from_millis(1500));
+    let log: Vec<String> = server.log.try_iter().collect();
+    assert!(
+        !log.join("\n").contains("kept across"),
+        "a submission is in the log"
+    );
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    let mut server = serve_in(&dir);
+    let room = |addr| request(addr, &format!("GET /api/rooms/{id}"), "", "").1;
+    let restarted = std::time::Instant::now();
+    while number_field(&room(server.addr), "round") == 0 {
+        assert!(
+            restarted.elapsed() < Duration::from_secs(5),
+            "{}",
+            room(server.addr)
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // Killed again at once, whatever it was doing (the next round may be resolving); the
+    // rounds go on after the restart, each resolved once.
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
+    let server = serve_in(&dir);
+    let (status, file) = request(
+        server.addr,
+        &format!("GET /api/rooms/{id}/file"),
+        &bearers[0],
+        "",
+    );
+    assert_eq!(status, 200, "{file}");
+    assert!(file.contains("# kept across the kill"), "{file}");
+    let (status, audit) = request(
+        server.addr,
+        &format!("GET /api/rooms/{id}/audit"),
+        &bearers[0],
+        "",
+    );
+    assert_eq!(status, 200, "{audit}");
+    for round in 0..=5 {
+        let times = audit
+            .matches(&format!("\"detail\":\"round {round} with"))
+            .count();
+        assert!(times <= 1, "round {round} resolved {times} times: {audit}");
+    }
+    assert_eq!(
+        audit.matches("\"detail\":\"round 0 with").count(),
+        1,
+        "{audit}"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -437,7 +437,7 @@ impl Store {
     /// Opens a write transaction. On SQLite it takes the write lock at once (`BEGIN
     /// IMMEDIATE`): a transaction that read first and wrote later could otherwise fail on a
     /// snapshot another writer made stale, without waiting.
-    async fn begin_write(&self) -> sqlx::Result<Transaction<'static, Any>> {
+    pub(super) async fn begin_write(&self) -> sqlx::Result<Transaction<'static, Any>> {
         match self.backend {
             Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await,
             Backend::Postgres => self.pool.begin().await,

@@ -8,5 +8,6 @@ mod games;
 mod live;
 mod moves;
 mod review;
+mod rooms;
 mod shutdown;
 mod web;
