@@ -126,7 +126,10 @@ test('a room: invite, start with bots, bids by text and clicks, resolution live,
   assert.equal(await outsider.locator('.console').isVisible(), false);
 
   // The game master resolves; every page follows over the socket.
+  const clicked = Date.now();
   await gm.getByRole('button', { name: 'Resolve now' }).click();
+  await page.getByText(/Round 1 is open/).waitFor({ timeout: 5000 });
+  const followed = Date.now() - clicked;
   for (const p of [gm, page, outsider]) {
     await p.getByText(/Round 1 is open/).waitFor();
     await p.locator('.history summary', { hasText: 'The pregame' }).waitFor();
@@ -173,6 +176,7 @@ test('a room: invite, start with bots, bids by text and clicks, resolution live,
   await phone.getByText(`${w1} chosen`).waitFor();
   await shot(phone, 'room-player-phone');
 
+  console.log(`room: "Resolve now" clicked to the player's page on round 1 (socket, own view read again, redrawn): ${followed} ms`);
   assert.deepEqual(errors, []);
   for (const c of [gmCtx, piaCtx, publicCtx, phoneCtx]) await c.close();
 });
