@@ -3,6 +3,7 @@
 // clicks, the game master resolves, both pages follow live; the public page shows no bid.
 
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
 
@@ -154,6 +155,20 @@ test('a room: invite, start with bots, bids by text and clicks, resolution live,
   await page.getByText('Added A1 A2 2.').waitFor();
   assert.equal(await bids.inputValue(), 'A1 A2 2\n');
   await shot(page, 'room-player-round1-desktop');
+
+  // The game master's clock: pause and resume reach the player's page live; an extension
+  // adds an hour to what is left.
+  await gm.getByRole('button', { name: 'Pause the clock' }).click();
+  await page.getByText("The round's clock is paused.").waitFor();
+  await gm.getByRole('button', { name: 'Resume the clock' }).click();
+  await page.getByText(/^Resolves in 59:\d\d\.$|^Resolves in 1:00:00\.$/).waitFor();
+  await gm.getByLabel('Minutes to add').fill('60');
+  await gm.getByRole('button', { name: 'Extend the deadline' }).click();
+  await page.getByText(/^Resolves in 1:59:\d\d\.$|^Resolves in 2:00:00\.$/).waitFor();
+  const [file] = await Promise.all([gm.waitForEvent('download'), gm.getByRole('link', { name: 'Download the game file' }).click()]);
+  assert.equal(file.suggestedFilename(), `swap61-${id}.json`);
+  // The game file holds every submission: the game master's alone.
+  assert.match(readFileSync(await file.path(), 'utf8'), /pia-secret-7f3a/);
 
   // The only person playing marks round 1 final (an empty submission): it resolves at once.
   await page.getByRole('button', { name: 'Mark final' }).click();
