@@ -179,6 +179,21 @@ test('a room: invite, start with bots, bids by text and clicks, resolution live,
   await outsider.locator('.history .scores').first().waitFor();
   await shot(outsider, 'room-public-desktop');
 
+  // The game master gives a bot's seat to a person, then takes round 1 back.
+  const quinn = await token(world(), 'quinn');
+  const botSeat = mine.seats.find((seat) => seat.bot);
+  assert.ok(botSeat);
+  await gm.getByRole('combobox', { name: /^Seat/ }).selectOption(String(botSeat.seat));
+  await gm.getByLabel('Account', { exact: true }).fill('quinn');
+  await gm.getByRole('button', { name: 'Give the seat to the account' }).click();
+  await outsider.locator('.standings td', { hasText: /^quinn$/ }).waitFor();
+  const quinnView = await call<RoomView>(world(), quinn, 'GET', `/api/rooms/${id}`);
+  assert.equal(quinnView.you?.seat, botSeat.seat);
+  await gm.getByRole('button', { name: 'Undo the last resolution' }).click();
+  await gm.getByRole('button', { name: 'Yes, undo it' }).click();
+  for (const p of [gm, page, outsider]) await p.getByText(/Round 1 is open/).waitFor();
+  assert.equal(await outsider.locator('.history summary', { hasText: 'Round 1' }).count(), 0);
+
   // A phone: the player's page stacks and does not scroll sideways.
   const phoneCtx = await context(world(), true);
   const phone = await phoneCtx.newPage();

@@ -361,6 +361,25 @@ export async function roomPage(main: HTMLElement, shell: Shell, route: Route): P
       }
       masterBox.append(h('h3', {}, `Submissions (${room.submissions?.length ?? 0})`), list);
     }
+    if (room.status !== 'lobby') {
+      const seat = h('select', { name: 'seat' });
+      for (const one of room.seats) seat.append(h('option', { value: String(one.seat) }, `P${one.seat} ${one.name}${one.bot ? ' (bot)' : ''}`));
+      const account = h('input', { name: 'account', maxlength: 24, autocomplete: 'off' });
+      const put = (body: unknown): Promise<unknown> => api('PUT', `${path}/seats/${seat.value}`, body);
+      masterBox.append(h('h3', {}, 'Seats'),
+        h('div', { class: 'row' }, field('Seat', seat), field('Account', account)),
+        h('div', { class: 'buttons' },
+          masterAction('Give the seat to the account', () => put({ account: account.value.trim() }), message),
+          masterAction('Let the bot play it', () => put({ bot: true }), message)));
+    }
+    if (room.rounds.length > 0) {
+      const last = room.rounds[room.rounds.length - 1].round;
+      // Taking a round back is asked twice, in the page.
+      const sure = h('span', { class: 'buttons', hidden: true }, `Take back ${roundName(last).toLowerCase()}?`,
+        masterAction('Yes, undo it', () => api('POST', `${path}/undo`), message, 'danger'));
+      masterBox.append(h('div', { class: 'buttons' },
+        h('button', { type: 'button', onclick: () => { sure.hidden = false; } }, 'Undo the last resolution'), sure));
+    }
     masterBox.append(message);
     if (room.status !== 'lobby') {
       masterBox.append(h('p', {}, h('a', { href: `${path}/file`, download: `swap61-${id}.json` }, 'Download the game file')));
