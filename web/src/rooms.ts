@@ -247,7 +247,7 @@ export async function roomPage(main: HTMLElement, shell: Shell, route: Route): P
       h('button', {
         type: 'button', class: 'primary', onclick: async () => {
           try {
-            room = await api<RoomView>('POST', `${path}/join`, { invite: invited });
+            await api('POST', `${path}/join`, { invite: invited });
             shell.go(`/rooms/${id}`, true);
           } catch (error) {
             message.textContent = failureText(error);
