@@ -203,6 +203,9 @@ test('a room: invite, start with bots, bids by text and clicks, resolution live,
   await phone.getByRole('heading', { name: /^You: seat P\d+$/ }).waitFor();
   const wide = await phone.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
   assert.equal(wide, false, 'the phone page scrolls sideways');
+  const box = await tile(phone, 'E5').boundingBox();
+  assert.ok(box);
+  console.log(`room: a tile on a 360 px phone is ${box.width.toFixed(0)} x ${box.height.toFixed(0)} px`);
   await tile(phone, w1).tap();
   await phone.getByText(`${w1} chosen`).waitFor();
   await shot(phone, 'room-player-phone');
