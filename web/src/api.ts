@@ -35,14 +35,17 @@ export interface RequestOptions {
   quiet401?: boolean;
 }
 
-/** Sends a request and reads its JSON answer (null for an empty one); throws an ApiFailure. */
+/**
+ * Sends a request and reads its JSON answer (null for an empty one); throws an ApiFailure.
+ * A string body is sent as plain text (a room submission), anything else as JSON.
+ */
 export async function api<T>(method: string, path: string, body?: unknown, options: RequestOptions = {}): Promise<T> {
   let response: Response;
   try {
     response = await fetch(path, {
       method,
-      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      headers: body === undefined ? {} : { 'Content-Type': typeof body === 'string' ? 'text/plain; charset=utf-8' : 'application/json' },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
       credentials: 'same-origin',
     });
   } catch {

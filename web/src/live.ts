@@ -1,4 +1,4 @@
-// The game's WebSocket, reconnected after a loss and resynced by ply.
+// The live WebSockets (a game's, a room's), reconnected after a loss.
 
 import { backoff } from './logic';
 import type { LiveMessage } from './types';
@@ -6,8 +6,8 @@ import type { LiveMessage } from './types';
 /** How the connection stands, for the page to show. */
 export type LiveStatus = 'connecting' | 'live' | 'reconnecting' | 'resynced';
 
-/** A socket on one game that keeps itself open until closed. */
-export class LiveGame {
+/** A socket that keeps itself open until closed, reconnecting with a back-off. */
+export class LiveSocket<M extends { type: string }> {
   private socket: WebSocket | null = null;
   private attempt = 0;
   private timer: number | undefined;
@@ -15,12 +15,13 @@ export class LiveGame {
   private lost = false;
 
   /**
-   * `since` gives the last ply the page has, so a reconnection is sent only what it missed.
+   * `path` is asked again at each (re)connection; `ready` is the type of the message that
+   * ends what a (re)connection is sent first.
    */
   constructor(
-    private readonly id: string,
-    private readonly since: () => number,
-    private readonly onMessage: (message: LiveMessage) => void,
+    private readonly path: () => string,
+    private readonly ready: M['type'],
+    private readonly onMessage: (message: M) => void,
     private readonly onStatus: (status: LiveStatus) => void,
   ) {
     this.open();
@@ -29,20 +30,18 @@ export class LiveGame {
   private open(): void {
     if (this.closed) return;
     const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const url = `${scheme}//${location.host}/api/games/${encodeURIComponent(this.id)}/socket?since=${this.since()}`;
-    const socket = new WebSocket(url);
+    const socket = new WebSocket(`${scheme}//${location.host}${this.path()}`);
     this.socket = socket;
     this.onStatus(this.lost ? 'reconnecting' : 'connecting');
     socket.onmessage = (event: MessageEvent) => {
       if (typeof event.data !== 'string') return;
-      let message: LiveMessage;
+      let message: M;
       try {
-        message = JSON.parse(event.data) as LiveMessage;
+        message = JSON.parse(event.data) as M;
       } catch {
         return;
       }
-      if (message.type === 'state') {
-        // The state ends the messages a (re)connection is sent first.
+      if (message.type === this.ready) {
         this.onStatus(this.lost ? 'resynced' : 'live');
         this.attempt = 0;
       }
@@ -62,5 +61,13 @@ export class LiveGame {
     this.closed = true;
     window.clearTimeout(this.timer);
     this.socket?.close();
+  }
+}
+
+/** A socket on one game; `since` gives the last ply the page has, so a reconnection is sent only what it missed. */
+export class LiveGame extends LiveSocket<LiveMessage> {
+  constructor(id: string, since: () => number, onMessage: (message: LiveMessage) => void, onStatus: (status: LiveStatus) => void) {
+    // The state ends the messages a (re)connection is sent first.
+    super(() => `/api/games/${encodeURIComponent(id)}/socket?since=${since()}`, 'state', onMessage, onStatus);
   }
 }

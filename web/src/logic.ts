@@ -142,6 +142,8 @@ export type Route =
   | { page: 'game'; id: string; invite: string | null; ply: number | null }
   | { page: 'player'; name: string }
   | { page: 'settings' }
+  | { page: 'newRoom' }
+  | { page: 'room'; id: string; invite: string | null }
   | { page: 'missing' };
 
 /** The page a location shows. */
@@ -160,6 +162,10 @@ export function parseRoute(pathname: string, search: string): Route {
   if (parts.length === 2 && parts[0] === 'games' && /^[0-9a-zA-Z_-]{1,64}$/.test(parts[1])) {
     const ply = params.get('ply');
     return { page: 'game', id: parts[1], invite: params.get('invite'), ply: ply !== null && /^[0-9]{1,6}$/.test(ply) ? Number(ply) : null };
+  }
+  if (parts.length === 2 && parts[0] === 'rooms' && parts[1] === 'new') return { page: 'newRoom' };
+  if (parts.length === 2 && parts[0] === 'rooms' && /^[0-9a-zA-Z_-]{1,64}$/.test(parts[1])) {
+    return { page: 'room', id: parts[1], invite: params.get('invite') };
   }
   if (parts.length === 2 && parts[0] === 'players') {
     return { page: 'player', name: decodeURIComponent(parts[1]) };

@@ -3,6 +3,7 @@
 import { start } from './app';
 import { gamePage } from './game';
 import { PAGES } from './pages';
+import { newRoomPage, roomPage } from './rooms';
 
 const root = document.getElementById('app');
-if (root) start(root, { ...PAGES, game: gamePage });
+if (root) start(root, { ...PAGES, game: gamePage, newRoom: newRoomPage, room: roomPage });

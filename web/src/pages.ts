@@ -73,6 +73,7 @@ async function home(main: HTMLElement, shell: Shell): Promise<void> {
   } else {
     main.append(h('p', {}, h('a', { href: '/login' }, 'Log in'), ' or ', h('a', { href: '/signup' }, 'sign up'), ' to play.'));
   }
+  main.append(h('p', {}, 'Swap 61 for 9 or 10 players: ', h('a', { href: '/rooms/new' }, 'run a room as its game master'), '.'));
   const message = h('p', { class: 'error', role: 'alert' });
   const join = (game: GameView): Node | undefined => {
     const mine = game.players.some((p) => p.seated && p.name === shell.me);
@@ -230,4 +231,4 @@ export const PAGES = {
   player: playerPage,
   settings: (main: HTMLElement): Promise<void> => settings(main),
   missing: (main: HTMLElement): Promise<void> => missing(main),
-} satisfies Record<Exclude<Route['page'], 'game'>, (main: HTMLElement, shell: Shell, route: Route) => Promise<Cleanup | void>>;
+} satisfies Record<Exclude<Route['page'], 'game' | 'newRoom' | 'room'>, (main: HTMLElement, shell: Shell, route: Route) => Promise<Cleanup | void>>;
