@@ -15,6 +15,7 @@
 //! Library code reads no clock (time is passed in) and does no I/O of its own: only
 //! [`protocol`] reads and writes, on the streams it is given.
 
+mod analysis;
 pub mod builder;
 pub mod clock;
 mod game;
@@ -25,6 +26,7 @@ mod review;
 mod table;
 pub mod words;
 
+pub use analysis::{AnalysisView, Judgement, LineView, MoveReview, Proven};
 pub use builder::{Build, Draft, Selection, Verdict};
 pub use clock::{Clock, Millis, ThinkBudget, TimeControl};
 pub use game::{GameFn, GameId, Playable, UnknownGame};

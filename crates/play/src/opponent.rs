@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use swapboard_ai::{Level, Mcts};
+use swapboard_ai::{Budget, Level, Mcts};
 use swapboard_arena::{Bot, PlayerSpec};
 
 use crate::clock::Millis;
@@ -72,13 +72,10 @@ pub struct AiRequest {
     pub max_nodes: usize,
 }
 
-impl PositionFn for AiRequest {
-    type Output = Option<String>;
-
-    fn call<G: Playable>(self, position: &G) -> Option<String> {
-        if position.outcome().is_some() {
-            return None;
-        }
+impl AiRequest {
+    /// The search this request asks for on `position`, and its budget: the level's, one
+    /// thread, the tree capped at `max_nodes`, no longer than `limit`.
+    pub(crate) fn search<G: Playable>(&self, position: &G) -> (Mcts<G>, Budget) {
         let config = swapboard_ai::Config {
             threads: 1,
             max_nodes: self.max_nodes,
@@ -88,7 +85,18 @@ impl PositionFn for AiRequest {
         if let Some(limit) = self.limit {
             budget.time = Some(budget.time.map_or(limit, |t| t.min(limit)));
         }
-        let mut search = Mcts::new(position.clone(), config);
+        (Mcts::new(position.clone(), config), budget)
+    }
+}
+
+impl PositionFn for AiRequest {
+    type Output = Option<String>;
+
+    fn call<G: Playable>(self, position: &G) -> Option<String> {
+        if position.outcome().is_some() {
+            return None;
+        }
+        let (mut search, budget) = self.search(position);
         search.think(&budget);
         search.best_move().map(|mv| mv.to_string())
     }

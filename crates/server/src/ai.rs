@@ -23,9 +23,9 @@ use crate::live::Change;
 use crate::store::{Landed, MoveError, Status};
 
 /// The search tree's node cap: a few hundred megabytes at most whatever the level.
-const MAX_NODES: usize = 1_000_000;
+pub(crate) const MAX_NODES: usize = 1_000_000;
 /// The longest the AI thinks without a clock (level 8 is capped at 10 s by its own budget).
-const NO_CLOCK_LIMIT: Duration = Duration::from_secs(10);
+pub(crate) const NO_CLOCK_LIMIT: Duration = Duration::from_secs(10);
 
 /// The AI players of one server.
 #[derive(Debug)]
@@ -152,12 +152,7 @@ async fn play_turn(state: &AppState, game_id: &str) -> anyhow::Result<Option<u32
         seed: seed_of(game_id, game.ply),
         max_nodes: MAX_NODES,
     };
-    let permit = state.ai.permits.clone().acquire_owned().await?;
-    let thought = tokio::task::spawn_blocking(move || {
-        let _permit = permit;
-        position.ai_move(request)
-    })
-    .await?;
+    let thought = think(state, move || position.ai_move(request)).await?;
     let Some(text) = thought else {
         return Ok(None);
     };
@@ -174,9 +169,23 @@ async fn play_turn(state: &AppState, game_id: &str) -> anyhow::Result<Option<u32
     }
 }
 
+/// Runs a search on the blocking pool once one of the AI's permits is free: every search
+/// of the server (the AI's moves, analyses, reviews) shares the cores the permits allow.
+pub(crate) async fn think<T: Send + 'static>(
+    state: &AppState,
+    search: impl FnOnce() -> T + Send + 'static,
+) -> anyhow::Result<T> {
+    let permit = state.ai.permits.clone().acquire_owned().await?;
+    Ok(tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        search()
+    })
+    .await?)
+}
+
 /// A search seed from the game and the ply: the same game replays the same way in tests,
 /// and different games differ.
-fn seed_of(game_id: &str, ply: u32) -> u64 {
+pub(crate) fn seed_of(game_id: &str, ply: u32) -> u64 {
     game_id.bytes().fold(
         u64::from(ply).wrapping_add(0x9e37_79b9_7f4a_7c15),
         |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3),

@@ -20,6 +20,7 @@ use tracing::Span;
 use crate::ServeOptions;
 use crate::accounts;
 use crate::ai::{self, AiPlayers};
+use crate::analysis;
 use crate::auth::Passwords;
 use crate::clocks;
 use crate::edge::{BODY_LIMIT, ClientAddr};
@@ -39,6 +40,9 @@ pub(crate) struct Limiters {
     pub(crate) login_per_address: Limiter,
     pub(crate) signup_per_address: Limiter,
     writes_per_address: Limiter,
+    pub(crate) moves_per_account: Limiter,
+    pub(crate) challenges_per_account: Limiter,
+    pub(crate) analyses_per_address: Limiter,
 }
 
 impl Limiters {
@@ -48,6 +52,9 @@ impl Limiters {
             login_per_address: Limiter::new(limits.login_per_address),
             signup_per_address: Limiter::new(limits.signup_per_address),
             writes_per_address: Limiter::new(limits.writes_per_address),
+            moves_per_account: Limiter::new(limits.moves_per_account),
+            challenges_per_account: Limiter::new(limits.challenges_per_account),
+            analyses_per_address: Limiter::new(limits.analyses_per_address),
         }
     }
 }
@@ -97,6 +104,9 @@ fn router(state: AppState) -> Router {
         .route("/api/lobby", get(lists::lobby))
         .route("/api/accounts/{name}/games", get(lists::games_of))
         .route("/api/me/turn", get(games::my_turn))
+        .route("/api/games/{id}/rematch", post(games::rematch))
+        .route("/api/games/{id}/analysis", get(analysis::analysis))
+        .route("/api/games/{id}/review", get(analysis::review))
         .route("/api/openapi.json", get(openapi::document))
         .route("/healthz", get(healthz))
         .fallback(not_found)

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use argon2::Argon2;
 use argon2::password_hash::phc::PasswordHash;
 use argon2::password_hash::{PasswordHasher as _, PasswordVerifier as _};
-use axum::extract::FromRequestParts;
+use axum::extract::{FromRequestParts, OptionalFromRequestParts};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, Method, header};
 use sha2::{Digest as _, Sha256};
@@ -83,6 +83,17 @@ pub(crate) fn random_secret() -> String {
     // The OS random source failing leaves no safe way to go on.
     getrandom::fill(&mut bytes).expect("the operating system's random source failed");
     hex::encode(bytes)
+}
+
+/// Whether two secrets are the same, in a time that depends on their lengths only: a
+/// guesser timing the answers learns nothing of how much of a guess was right.
+pub(crate) fn same_secret(given: &str, secret: &str) -> bool {
+    given.len() == secret.len()
+        && given
+            .bytes()
+            .zip(secret.bytes())
+            .fold(0u8, |differ, (a, b)| differ | (a ^ b))
+            == 0
 }
 
 /// What is stored of a secret: its SHA-256, in hex.
@@ -195,6 +206,21 @@ impl FromRequestParts<AppState> for Caller {
     }
 }
 
+/// The caller where credentials are optional (watching is for anyone): `None` without
+/// credentials, and with ones that act for nobody (an expired session must not keep its
+/// holder from watching).
+impl OptionalFromRequestParts<AppState> for Caller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> ApiResult<Option<Caller>> {
+        match <Caller as FromRequestParts<AppState>>::from_request_parts(parts, state).await {
+            Ok(caller) => Ok(Some(caller)),
+            Err(ApiError::Unauthenticated(_)) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use axum::http::HeaderValue;
@@ -218,6 +244,17 @@ mod tests {
             secret_hash("abc"),
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
         );
+    }
+
+    #[test]
+    fn secrets_are_compared_whole() {
+        let secret = random_secret();
+        assert!(same_secret(&secret, &secret.clone()));
+        assert!(!same_secret(&secret[..63], &secret));
+        let mut other = secret.clone().into_bytes();
+        other[63] = if other[63] == b'0' { b'1' } else { b'0' };
+        assert!(!same_secret(&String::from_utf8(other).unwrap(), &secret));
+        assert!(!same_secret("", &secret));
     }
 
     #[test]

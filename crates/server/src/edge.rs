@@ -28,6 +28,29 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Body<T> {
     }
 }
 
+/// A JSON body read into `T` when the request has one: an empty body is `None` (an endpoint
+/// whose every field is optional may be called with none), anything else is read as [`Body`].
+pub(crate) struct MaybeBody<T>(pub(crate) Option<T>);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for MaybeBody<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let (parts, body) = req.into_parts();
+        let bytes = axum::body::to_bytes(body, BODY_LIMIT).await.map_err(|_| {
+            ApiError::BadRequest(format!(
+                "body: cannot be read whole (at most {BODY_LIMIT} bytes)"
+            ))
+        })?;
+        if bytes.is_empty() {
+            return Ok(MaybeBody(None));
+        }
+        let req = Request::from_parts(parts, axum::body::Body::from(bytes));
+        let Body(value) = Body::from_request(req, state).await?;
+        Ok(MaybeBody(Some(value)))
+    }
+}
+
 /// Why a body was refused, in words; a data error keeps serde's path to the field.
 fn body_refusal(rejection: &JsonRejection) -> String {
     match rejection {

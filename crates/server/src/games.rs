@@ -5,27 +5,31 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
+use std::time::Instant;
 use swapboard_core::{MoveError as RulesError, Player};
 use swapboard_play::{AnyPosition, Draft, GameId, Millis, Selection, TimeControl};
 use utoipa::ToSchema;
 
 use crate::app::AppState;
 use crate::auth::{Caller, random_secret};
-use crate::edge::Body;
+use crate::edge::{Body, MaybeBody};
 use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::limits::Limiter;
 use crate::live::Change;
 use crate::store::{
-    Claim, Finish, JoinError, Landed, MoveError, MoveRequest, NewGame, Played, Seat, SeatRow,
-    Status, StoredGame, Termination, Times, now_ms,
+    Claim, Finish, JoinError, Landed, MoveError, MoveRequest, NewGame, Played, Rematch, Seat,
+    SeatRow, Status, StoredGame, Termination, Times, now_ms,
 };
 
-/// Who the creator plays against: `ai:L` (level 1-8), `open` or `user:NAME`.
+/// Who the creator plays against: `ai:L` (level 1-8), `open`, `user:NAME` or `invite`
+/// (whoever comes with the game's invite link).
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(try_from = "String")]
 enum Opponent {
     Ai(u8),
     Open,
     User(String),
+    Invite,
 }
 
 impl TryFrom<String> for Opponent {
@@ -34,6 +38,9 @@ impl TryFrom<String> for Opponent {
     fn try_from(text: String) -> Result<Opponent, String> {
         if text == "open" {
             return Ok(Opponent::Open);
+        }
+        if text == "invite" {
+            return Ok(Opponent::Invite);
         }
         if let Some(level) = text.strip_prefix("ai:") {
             return match level.parse::<u8>() {
@@ -45,7 +52,7 @@ impl TryFrom<String> for Opponent {
             return Ok(Opponent::User(name.to_owned()));
         }
         Err(format!(
-            "{text:?}: expected \"ai:L\" (1-8), \"open\" or \"user:NAME\""
+            "{text:?}: expected \"ai:L\" (1-8), \"open\", \"user:NAME\" or \"invite\""
         ))
     }
 }
@@ -72,7 +79,8 @@ pub(crate) struct CreateGame {
     game: GameId,
     /// The board side (default: the game's usual one); one of the game's sizes.
     size: Option<u32>,
-    /// `ai:L` (level 1-8), `open` (anyone may join) or `user:NAME` (kept for that account).
+    /// `ai:L` (level 1-8), `open` (anyone may join), `user:NAME` (kept for that account) or
+    /// `invite` (joined by the invite link the answer gives the creator).
     #[schema(value_type = String, example = "ai:5")]
     opponent: Opponent,
     /// The creator's seat (default `random`).
@@ -182,6 +190,11 @@ pub(crate) struct GameView {
     clock: TimeControl,
     /// The clocks now, `null` without a time control or before the game starts.
     clocks: Option<ClocksView>,
+    /// The secret of the game's invite link (`/games/{id}?invite=...`), shown to its
+    /// creator only, while the game waits; `null` for everyone else.
+    invite: Option<String>,
+    /// The id of the rematch offered after this game, `null` until one is.
+    rematch: Option<String>,
 }
 
 /// The most games against the AI one account may have in progress at once.
@@ -220,6 +233,14 @@ fn position_of(game: &StoredGame) -> ApiResult<AnyPosition> {
     game.position
         .parse()
         .map_err(|e| ApiError::Internal(anyhow::anyhow!("game {}: stored position: {e}", game.id)))
+}
+
+/// The start position of a stored game.
+pub(crate) fn start_of(game: &StoredGame) -> ApiResult<AnyPosition> {
+    let internal = |what: String| ApiError::Internal(anyhow::anyhow!("game {}: {what}", game.id));
+    let kind: GameId = game.game.parse().map_err(|e| internal(format!("{e}")))?;
+    let size = usize::try_from(game.size).map_err(|e| internal(format!("size: {e}")))?;
+    AnyPosition::start(kind, size).map_err(|e| internal(format!("start: {e}")))
 }
 
 /// The game as the API shows it.
@@ -266,6 +287,9 @@ async fn view_with_seats(
     let clocks = clocks_view(&game, &position, now());
     Ok(GameView {
         clocks,
+        // Shown by the handlers that know the caller is the creator, and by them only.
+        invite: None,
+        rematch: game.rematch,
         id: game.id,
         game: game.game,
         size: game.size,
@@ -297,6 +321,8 @@ pub(crate) async fn stored(state: &AppState, id: &str) -> ApiResult<StoredGame> 
         (status = 400, description = "A missing or malformed field, a size the game has not", body = ErrorBody),
         (status = 401, description = "No or bad credentials", body = ErrorBody),
         (status = 404, description = "No account of the invited name", body = ErrorBody),
+        (status = 409, description = "Too many games against the AI in progress, or challenges waiting", body = ErrorBody),
+        (status = 429, description = "`rate_limited`: too many challenges from this account", body = ErrorBody),
     ))]
 pub(crate) async fn create(
     State(state): State<AppState>,
@@ -317,27 +343,11 @@ pub(crate) async fn create(
         })?;
     let position =
         AnyPosition::start(game, size).map_err(|e| ApiError::BadRequest(format!("size: {e}")))?;
-    let (status, against_ai, cap) = match body.opponent {
-        Opponent::Ai(_) => (Status::Playing, true, MAX_AI_GAMES),
-        _ => (Status::Waiting, false, MAX_WAITING_GAMES),
-    };
-    let count = state
-        .store
-        .count_games(caller.holder.account_id, status, against_ai)
-        .await?;
-    if count >= cap {
-        let what = if against_ai {
-            "games against the AI in progress"
-        } else {
-            "challenges waiting"
-        };
-        return Err(ApiError::Conflict(format!(
-            "you have {count} {what}, the most one account may have: finish or resign some first"
-        )));
-    }
+    check_caps(&state, &caller, matches!(body.opponent, Opponent::Ai(_))).await?;
+    let invite = (body.opponent == Opponent::Invite).then(random_secret);
     let opponent = match body.opponent {
         Opponent::Ai(level) => Seat::Ai(level),
-        Opponent::Open => Seat::Open,
+        Opponent::Open | Opponent::Invite => Seat::Open,
         Opponent::User(name) => {
             let Some(login) = state.store.login_of(&name).await? else {
                 return Err(ApiError::NotFound(format!("no account named {name:?}")));
@@ -373,56 +383,248 @@ pub(crate) async fn create(
         position: &text,
         seats,
         clock: body.clock,
+        invite: invite.as_deref(),
     };
     state.store.create_game(&new).await?;
     after_change(&state, id, Change::State).await;
     let game = stored(&state, id).await?;
-    Ok((StatusCode::CREATED, Json(view(&state, game).await?)))
+    let mut shown = view(&state, game).await?;
+    shown.invite = invite;
+    Ok((StatusCode::CREATED, Json(shown)))
 }
 
-/// A game, for anyone to watch.
+/// Refuses a challenge past the caller's rate, or past the caps on games against the AI
+/// in progress (`against_ai`) or on challenges waiting.
+async fn check_caps(state: &AppState, caller: &Caller, against_ai: bool) -> ApiResult<()> {
+    limit_account(&state.limits.challenges_per_account, caller)?;
+    let (status, cap) = if against_ai {
+        (Status::Playing, MAX_AI_GAMES)
+    } else {
+        (Status::Waiting, MAX_WAITING_GAMES)
+    };
+    let count = state
+        .store
+        .count_games(caller.holder.account_id, status, against_ai)
+        .await?;
+    if count >= cap {
+        let what = if against_ai {
+            "games against the AI in progress"
+        } else {
+            "challenges waiting"
+        };
+        return Err(ApiError::Conflict(format!(
+            "you have {count} {what}, the most one account may have: finish or resign some first"
+        )));
+    }
+    Ok(())
+}
+
+/// Takes one of the caller's tokens from an account's limiter, or answers 429.
+fn limit_account(limiter: &Limiter, caller: &Caller) -> ApiResult<()> {
+    limiter
+        .check(&caller.holder.account_id.to_string(), Instant::now())
+        .map_err(ApiError::RateLimited)
+}
+
+/// A game, for anyone to watch (its creator also sees the invite link's secret).
 #[utoipa::path(get, path = "/api/games/{id}", tag = "games",
     params(("id" = String, Path, description = "The game's id")),
+    security((), ("bearer" = []), ("session" = [])),
     responses(
         (status = 200, description = "The game", body = GameView),
         (status = 404, description = "No such game", body = ErrorBody),
     ))]
 pub(crate) async fn show(
     State(state): State<AppState>,
+    caller: Option<Caller>,
     Path(id): Path<String>,
 ) -> ApiResult<Json<GameView>> {
     let game = stored(&state, &id).await?;
-    Ok(Json(view(&state, game).await?))
+    let invite = game.invite.clone();
+    let seats = state.store.seats(&id).await?;
+    // While an invite game waits, the one account seated in it is its creator.
+    let creator = caller.is_some_and(|caller| {
+        seats.iter().any(|row| {
+            row.account
+                .as_ref()
+                .is_some_and(|(account, _)| *account == caller.holder.account_id)
+        })
+    });
+    let mut shown = view_with_seats(&state, game, &seats).await?;
+    if creator {
+        shown.invite = invite;
+    }
+    Ok(Json(shown))
 }
 
-/// Takes the open seat of a waiting game (or the one kept for the caller).
+/// The body of `POST /api/games/{id}/join` (none is needed but for an invite game).
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct JoinBody {
+    /// The secret of the game's invite link.
+    invite: Option<String>,
+}
+
+/// Takes the open seat of a waiting game (or the one kept for the caller); a game made
+/// with `"opponent": "invite"` is joined with its invite's secret only.
 #[utoipa::path(post, path = "/api/games/{id}/join", tag = "games",
     params(("id" = String, Path, description = "The game's id")),
+    request_body(content = Option<JoinBody>, description = "`{\"invite\": \"...\"}` for an invite game; else no body, or `{}`"),
     security(("bearer" = []), ("session" = [])),
     responses(
         (status = 200, description = "The caller sits in the game", body = GameView),
+        (status = 400, description = "A malformed body", body = ErrorBody),
         (status = 401, description = "No or bad credentials", body = ErrorBody),
-        (status = 403, description = "The open seat is kept for another account", body = ErrorBody),
+        (status = 403, description = "The open seat is kept for another account, or the invite is wrong", body = ErrorBody),
         (status = 404, description = "No such game", body = ErrorBody),
         (status = 409, description = "No seat is open, or the caller sits there already", body = ErrorBody),
+        (status = 429, description = "`rate_limited`: too many challenges from this account", body = ErrorBody),
     ))]
 pub(crate) async fn join(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,
+    MaybeBody(body): MaybeBody<JoinBody>,
 ) -> ApiResult<Json<GameView>> {
+    limit_account(&state.limits.challenges_per_account, &caller)?;
+    let invite = body.and_then(|body| body.invite);
+    let game = take_seat(&state, &id, &caller, invite.as_deref()).await?;
+    Ok(Json(view(&state, game).await?))
+}
+
+/// Seats the caller in a waiting game and tells its watchers.
+async fn take_seat(
+    state: &AppState,
+    id: &str,
+    caller: &Caller,
+    invite: Option<&str>,
+) -> ApiResult<StoredGame> {
     let game = state
         .store
-        .join(&id, caller.holder.account_id)
+        .join(id, caller.holder.account_id, invite)
         .await
         .map_err(|e| match e {
             JoinError::NoSuchGame => ApiError::NotFound(format!("no game {id:?}")),
             JoinError::Full(_) | JoinError::Seated => ApiError::Conflict(e.to_string()),
-            JoinError::Invited => ApiError::Forbidden(e.to_string()),
+            JoinError::Invited | JoinError::WrongInvite => ApiError::Forbidden(e.to_string()),
             JoinError::Storage(e) => ApiError::Internal(e),
         })?;
-    after_change(&state, &id, Change::State).await;
-    Ok(Json(view(&state, game).await?))
+    after_change(state, id, Change::State).await;
+    Ok(game)
+}
+
+/// Offers (or takes) the rematch of a finished game: the same game, size and clock, with the
+/// colours swapped. The first player to ask makes it (201): against the AI it starts at once,
+/// against a person the other seat is kept for that person, whose own call then joins it
+/// (200). Asking again answers the same game (200).
+#[utoipa::path(post, path = "/api/games/{id}/rematch", tag = "games",
+    params(("id" = String, Path, description = "The finished game's id")),
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "The rematch offered before: the caller sits in it (joined now if it was kept for the caller)", body = GameView),
+        (status = 201, description = "The rematch is offered", body = GameView),
+        (status = 401, description = "No or bad credentials", body = ErrorBody),
+        (status = 403, description = "The caller did not play in this game", body = ErrorBody),
+        (status = 404, description = "No such game", body = ErrorBody),
+        (status = 409, description = "The game is not finished, or too many games or challenges", body = ErrorBody),
+        (status = 429, description = "`rate_limited`: too many challenges from this account", body = ErrorBody),
+    ))]
+pub(crate) async fn rematch(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> ApiResult<(StatusCode, Json<GameView>)> {
+    let (seat, seats) = seat_of_caller(&state, &id, &caller).await?;
+    let game = stored(&state, &id).await?;
+    if game.status != Status::Finished {
+        return Err(ApiError::Conflict(format!(
+            "the game is {}: a rematch follows a finished game",
+            game.status.as_str()
+        )));
+    }
+    if let Some(existing) = &game.rematch {
+        return Ok((
+            StatusCode::OK,
+            Json(rematch_taken(&state, existing, &caller).await?),
+        ));
+    }
+    let against_ai = seats.iter().any(|row| row.ai_level.is_some());
+    check_caps(&state, &caller, against_ai).await?;
+    let position = start_of(&game)?.to_string();
+    let seat_again = |index: u8| {
+        let row = seats.iter().find(|row| row.seat == index);
+        match row {
+            _ if index == seat => Seat::Account(caller.holder.account_id),
+            Some(SeatRow {
+                ai_level: Some(level),
+                ..
+            }) => Seat::Ai(*level),
+            Some(SeatRow {
+                account: Some((other, _)),
+                ..
+            }) => Seat::Invited(*other),
+            _ => Seat::Open,
+        }
+    };
+    let secret = random_secret();
+    let new_id = &secret[..16];
+    let new = NewGame {
+        id: new_id,
+        game: &game.game,
+        size: game.size,
+        position: &position,
+        // The colours swapped: who played second plays first.
+        seats: [seat_again(1), seat_again(0)],
+        clock: game.clock,
+        invite: None,
+    };
+    let offered = state
+        .store
+        .offer_rematch(&id, &new)
+        .await
+        .map_err(|e| match e {
+            MoveError::NoSuchGame => ApiError::NotFound(format!("no game {id:?}")),
+            MoveError::NotPlaying(status) => ApiError::Conflict(format!(
+                "the game is {}: a rematch follows a finished game",
+                status.as_str()
+            )),
+            MoveError::Storage(e) => ApiError::Internal(e),
+            MoveError::Stale { .. } | MoveError::Refused(_) => {
+                ApiError::Internal(anyhow::anyhow!("rematch: {e}"))
+            }
+        })?;
+    if let Rematch::Existing(existing) = offered {
+        // The other player offered it in the meantime.
+        return Ok((
+            StatusCode::OK,
+            Json(rematch_taken(&state, &existing, &caller).await?),
+        ));
+    }
+    after_change(&state, new_id, Change::State).await;
+    // The finished game's watchers learn that a rematch is offered.
+    state.live.announce(&state, &id, Change::State).await;
+    let created = stored(&state, new_id).await?;
+    Ok((StatusCode::CREATED, Json(view(&state, created).await?)))
+}
+
+/// The rematch offered before, asked for again by a player of the first game: the caller
+/// joins it if its seat is kept for the caller, and sees it as it stands otherwise.
+async fn rematch_taken(state: &AppState, id: &str, caller: &Caller) -> ApiResult<GameView> {
+    let seats = state.store.seats(id).await?;
+    let kept_for_caller = seats.iter().any(|row| {
+        row.account.is_none()
+            && row
+                .invited
+                .as_ref()
+                .is_some_and(|(account, _)| *account == caller.holder.account_id)
+    });
+    let game = if kept_for_caller {
+        limit_account(&state.limits.challenges_per_account, caller)?;
+        take_seat(state, id, caller, None).await?
+    } else {
+        stored(state, id).await?
+    };
+    view(state, game).await
 }
 
 /// The caller's seat in a game: 404 for no such game, 403 `forbidden` for a caller who does
@@ -459,6 +661,7 @@ async fn seat_of_caller(
         (status = 403, description = "The caller does not play in this game", body = ErrorBody),
         (status = 404, description = "No such game", body = ErrorBody),
         (status = 409, description = "The game is not being played", body = ErrorBody),
+        (status = 429, description = "`rate_limited`: too many requests that change something from this address", body = ErrorBody),
     ))]
 pub(crate) async fn resign(
     State(state): State<AppState>,
@@ -493,6 +696,7 @@ pub(crate) async fn resign(
         (status = 403, description = "`forbidden` for a caller who does not play in the game, `not_your_turn`", body = ErrorBody),
         (status = 404, description = "No such game", body = ErrorBody),
         (status = 409, description = "The game is not being played", body = ErrorBody),
+        (status = 429, description = "`rate_limited`: too many requests that change something from this address", body = ErrorBody),
     ))]
 pub(crate) async fn draft(
     State(state): State<AppState>,
@@ -657,6 +861,7 @@ pub(crate) async fn end_on_time(state: &AppState, claim: &Claim) -> ApiResult<bo
         (status = 404, description = "No such game", body = ErrorBody),
         (status = 409, description = "A stale ply, or a game not being played", body = ErrorBody),
         (status = 422, description = "`illegal_move`, with the `rule` it breaks", body = ErrorBody),
+        (status = 429, description = "`rate_limited`: too many moves from this account", body = ErrorBody),
     ))]
 pub(crate) async fn play(
     State(state): State<AppState>,
@@ -664,6 +869,7 @@ pub(crate) async fn play(
     Path(id): Path<String>,
     Body(body): Body<MoveBody>,
 ) -> ApiResult<Json<GameView>> {
+    limit_account(&state.limits.moves_per_account, &caller)?;
     let (seat, seats) = seat_of_caller(&state, &id, &caller).await?;
     let text = body.text.trim().to_ascii_lowercase();
     let landed = state
@@ -722,6 +928,10 @@ mod tests {
     #[test]
     fn opponents_are_read_and_bad_ones_named() {
         assert_eq!(Opponent::try_from("open".to_owned()), Ok(Opponent::Open));
+        assert_eq!(
+            Opponent::try_from("invite".to_owned()),
+            Ok(Opponent::Invite)
+        );
         assert_eq!(Opponent::try_from("ai:8".to_owned()), Ok(Opponent::Ai(8)));
         assert_eq!(
             Opponent::try_from("user:bob".to_owned()),

@@ -10,6 +10,7 @@
 
 mod accounts;
 mod ai;
+mod analysis;
 mod app;
 mod auth;
 mod clocks;

@@ -31,6 +31,12 @@ pub struct Limits {
     pub signup_per_address: Rate,
     /// Requests that change something (POST, PUT, PATCH, DELETE) per client address.
     pub writes_per_address: Rate,
+    /// Moves sent per account (the AI's moves are not counted).
+    pub moves_per_account: Rate,
+    /// Challenges per account: games created, joined, rematches offered or taken.
+    pub challenges_per_account: Rate,
+    /// Analyses and reviews started per client address: each takes a core for a while.
+    pub analyses_per_address: Rate,
     /// The longest a request may take, its body included.
     pub request_time: Duration,
 }
@@ -43,6 +49,9 @@ impl Default for Limits {
             login_per_address: Rate::new(30, minute),
             signup_per_address: Rate::new(5, Duration::from_secs(3600)),
             writes_per_address: Rate::new(600, minute),
+            moves_per_account: Rate::new(120, minute),
+            challenges_per_account: Rate::new(30, minute),
+            analyses_per_address: Rate::new(30, minute),
             request_time: Duration::from_secs(30),
         }
     }

@@ -37,6 +37,18 @@ pub struct LoadtestOptions {
     /// WebSockets watching one game while moves are played in it.
     #[arg(long, default_value_t = 1_000, value_parser = clap::value_parser!(u32).range(0..=20_000))]
     pub watchers: u32,
+    /// Seconds the watchers' sockets are held idle before the moves, so that the memory and
+    /// the CPU of idle sockets can be measured (from outside, with --server).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=3_600))]
+    pub idle_seconds: u32,
+    /// Load a server already running at this URL (http://HOST:PORT) instead of starting one
+    /// in this process: its memory and CPU are then its own process's, measured apart. Its
+    /// rate limits apply: keep the games few.
+    #[arg(long, value_name = "URL", conflicts_with = "database")]
+    pub server: Option<String>,
+    /// Times the review of a finished game of this many plies (0: none).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=1_000))]
+    pub review_plies: u32,
 }
 
 /// Latencies, summarised.
@@ -75,6 +87,24 @@ impl std::fmt::Display for Spread {
             ms(self.max)
         )
     }
+}
+
+/// This process's CPU time (user and system) so far (Linux), or zero.
+fn cpu_time() -> Duration {
+    let ticks = std::fs::read_to_string("/proc/self/stat")
+        .ok()
+        .and_then(|stat| {
+            // The fields after the command's closing parenthesis: utime and stime are the
+            // 12th and 13th of them.
+            let (_, rest) = stat.rsplit_once(')')?;
+            let fields: Vec<&str> = rest.split_whitespace().collect();
+            let user: u64 = fields.get(11)?.parse().ok()?;
+            let system: u64 = fields.get(12)?.parse().ok()?;
+            Some(user + system)
+        })
+        .unwrap_or(0);
+    // The kernel counts in ticks of 1/100 s on Linux.
+    Duration::from_millis(ticks * 10)
 }
 
 /// This process's resident memory in KiB (Linux), or 0.
@@ -124,6 +154,31 @@ impl Client {
         ))
     }
 
+    /// Plays a move for the player of `bearer`; the game after it.
+    async fn play(
+        &self,
+        id: &str,
+        bearer: &str,
+        ply: impl Into<u64>,
+        text: &str,
+    ) -> anyhow::Result<Value> {
+        let body = json!({"move": text, "ply": ply.into()});
+        self.post(&format!("/api/games/{id}/moves"), bearer, &body)
+            .await
+    }
+
+    /// The position of a game now.
+    async fn position(&self, id: &str) -> anyhow::Result<String> {
+        let game: Value = self
+            .http
+            .get(format!("{}/api/games/{id}", self.base))
+            .send()
+            .await?
+            .json()
+            .await?;
+        Ok(game["position"].as_str().unwrap_or_default().to_owned())
+    }
+
     /// A new game between the two accounts, started; its id.
     async fn game(&self, players: &[String; 2]) -> anyhow::Result<String> {
         let body = json!({"game": "swaptimum", "size": 13,
@@ -167,14 +222,7 @@ async fn play_until(
     let mut first = true;
     while Instant::now() < until {
         if first {
-            let game: Value = client
-                .http
-                .get(format!("{}/api/games/{id}", client.base))
-                .send()
-                .await?
-                .json()
-                .await?;
-            position = game["position"].as_str().unwrap_or_default().to_owned();
+            position = client.position(&id).await?;
             first = false;
         }
         let Some(text) = some_move(&position, salt.wrapping_add(ply as usize * 7)) else {
@@ -187,13 +235,7 @@ async fn play_until(
         }
         let mover = &players[usize::from(ply % 2 == 1)];
         let sent = Instant::now();
-        let game = client
-            .post(
-                &format!("/api/games/{id}/moves"),
-                mover,
-                &json!({"move": text, "ply": ply}),
-            )
-            .await?;
+        let game = client.play(&id, mover, ply, &text).await?;
         latencies.push(sent.elapsed());
         ply += 1;
         position = game["position"].as_str().unwrap_or_default().to_owned();
@@ -228,23 +270,36 @@ async fn run(options: LoadtestOptions) -> anyhow::Result<()> {
     };
     let plenty = Rate::new(10_000_000, Duration::from_secs(1));
     let idle_kib = rss_kib();
-    let server = Server::start(&ServeOptions {
-        addr: "127.0.0.1:0".parse()?,
-        database: Some(database.clone()),
-        behind_tls: false,
-        ai_searches: Some(1),
-        limits: Limits {
-            login_per_name: plenty,
-            login_per_address: plenty,
-            signup_per_address: plenty,
-            writes_per_address: plenty,
-            request_time: Duration::from_secs(60),
-        },
-    })
-    .await?;
+    let server = match &options.server {
+        Some(_) => None,
+        None => Some(
+            Server::start(&ServeOptions {
+                addr: "127.0.0.1:0".parse()?,
+                database: Some(database.clone()),
+                behind_tls: false,
+                ai_searches: Some(1),
+                limits: Limits {
+                    login_per_name: plenty,
+                    login_per_address: plenty,
+                    signup_per_address: plenty,
+                    writes_per_address: plenty,
+                    moves_per_account: plenty,
+                    challenges_per_account: plenty,
+                    analyses_per_address: plenty,
+                    request_time: Duration::from_secs(60),
+                },
+            })
+            .await?,
+        ),
+    };
     let started_kib = rss_kib();
+    let base = match (&options.server, &server) {
+        (Some(url), _) => url.trim_end_matches('/').to_owned(),
+        (None, Some(server)) => format!("http://{}", server.addr()),
+        (None, None) => unreachable!("a server is started when none is named"),
+    };
     let client = Client {
-        base: format!("http://{}", server.addr()),
+        base,
         http: reqwest::Client::builder()
             .pool_max_idle_per_host(usize::try_from(options.games).unwrap_or(usize::MAX))
             .build()?,
@@ -270,16 +325,17 @@ async fn run(options: LoadtestOptions) -> anyhow::Result<()> {
             0 => "each game moving as soon as its last move is answered".to_owned(),
             rate => format!("{rate} moves per second asked"),
         },
-        if database.starts_with("postgres") {
-            "PostgreSQL"
-        } else {
-            "SQLite"
+        match &options.server {
+            Some(url) => format!("the server at {url}"),
+            None if database.starts_with("postgres") => "PostgreSQL".to_owned(),
+            None => "SQLite".to_owned(),
         }
     );
-    println!(
-        "memory: {} KiB before the server, {} KiB once started (this process)",
-        idle_kib, started_kib
-    );
+    if server.is_some() {
+        println!(
+            "memory: {idle_kib} KiB before the server, {started_kib} KiB once started (this process)"
+        );
+    }
 
     // The games are made one after the other: an account may have only so many challenges
     // waiting at once.
@@ -322,9 +378,14 @@ async fn run(options: LoadtestOptions) -> anyhow::Result<()> {
     );
 
     if options.watchers > 0 {
-        fan_out(&client, &players, options.watchers).await?;
+        fan_out(&client, &players, options.watchers, options.idle_seconds).await?;
     }
-    server.stop().await?;
+    if options.review_plies > 0 {
+        review_time(&client, &players, options.review_plies).await?;
+    }
+    if let Some(server) = server {
+        server.stop().await?;
+    }
     if let Some(dir) = scratch {
         let _ = std::fs::remove_dir_all(dir);
     }
@@ -333,7 +394,14 @@ async fn run(options: LoadtestOptions) -> anyhow::Result<()> {
 
 /// Watches one game from `watchers` sockets, plays 20 moves in it, and times each move's
 /// arrival at every socket from the moment it was sent.
-async fn fan_out(client: &Client, players: &[String; 2], watchers: u32) -> anyhow::Result<()> {
+/// The sockets are first held idle for `idle_seconds`, with the CPU this process spent
+/// meanwhile.
+async fn fan_out(
+    client: &Client,
+    players: &[String; 2],
+    watchers: u32,
+    idle_seconds: u32,
+) -> anyhow::Result<()> {
     let id = client.game(players).await?;
     let url = format!(
         "{}/api/games/{id}/socket",
@@ -375,16 +443,18 @@ async fn fan_out(client: &Client, players: &[String; 2], watchers: u32) -> anyho
             })
         })
         .collect();
-    let mut position = client
-        .http
-        .get(format!("{}/api/games/{id}", client.base))
-        .send()
-        .await?
-        .json::<Value>()
-        .await?["position"]
-        .as_str()
-        .unwrap_or_default()
-        .to_owned();
+    // Held idle with their readers running, as a browser's are: a socket nobody reads
+    // answers no ping, and the server rightly drops it.
+    if idle_seconds > 0 {
+        let cpu_before = cpu_time();
+        println!("idle: the sockets are held for {idle_seconds} s from now");
+        tokio::time::sleep(Duration::from_secs(u64::from(idle_seconds))).await;
+        println!(
+            "idle: {:.2} s of CPU in {idle_seconds} s (this process)",
+            cpu_time().saturating_sub(cpu_before).as_secs_f64()
+        );
+    }
+    let mut position = client.position(&id).await?;
     let mut sent = Vec::new();
     for ply in 0..20u64 {
         let Some(text) = some_move(&position, ply as usize) else {
@@ -392,11 +462,7 @@ async fn fan_out(client: &Client, players: &[String; 2], watchers: u32) -> anyho
         };
         sent.push(Instant::now());
         let game = client
-            .post(
-                &format!("/api/games/{id}/moves"),
-                &players[usize::from(ply % 2 == 1)],
-                &json!({"move": text, "ply": ply}),
-            )
+            .play(&id, &players[usize::from(ply % 2 == 1)], ply, &text)
             .await?;
         position = game["position"].as_str().unwrap_or_default().to_owned();
         tokio::time::sleep(Duration::from_millis(50)).await;
@@ -410,6 +476,53 @@ async fn fan_out(client: &Client, players: &[String; 2], watchers: u32) -> anyho
     println!(
         "fan-out: a move reaches the {watchers} watchers: {}",
         Spread::of(delays)
+    );
+    Ok(())
+}
+
+/// Plays a game of `plies` plies (or to its end, if sooner), resigns it, and times its
+/// review from the first request to the answer that it is done.
+async fn review_time(client: &Client, players: &[String; 2], plies: u32) -> anyhow::Result<()> {
+    let id = client.game(players).await?;
+    let mut position = client.position(&id).await?;
+    let mut ply = 0u32;
+    let mut status = Value::from("playing");
+    while ply < plies && status == "playing" {
+        let Some(text) = some_move(&position, ply as usize * 13) else {
+            break;
+        };
+        let game = client
+            .play(&id, &players[usize::from(ply % 2 == 1)], ply, &text)
+            .await?;
+        position = game["position"].as_str().unwrap_or_default().to_owned();
+        status = game["status"].clone();
+        ply += 1;
+    }
+    if status == "playing" {
+        client
+            .post(&format!("/api/games/{id}/resign"), &players[0], &json!({}))
+            .await?;
+    }
+    let began = Instant::now();
+    let url = format!("{}/api/games/{id}/review", client.base);
+    loop {
+        let response = client.http.get(&url).send().await?;
+        let code = response.status().as_u16();
+        let body: Value = response.json().await?;
+        match code {
+            200 => break,
+            202 => tokio::time::sleep(Duration::from_millis(100)).await,
+            _ => anyhow::bail!("review: {code}: {body}"),
+        }
+        anyhow::ensure!(
+            began.elapsed() < Duration::from_secs(600),
+            "review: not done in 10 minutes"
+        );
+    }
+    println!(
+        "review: a game of {ply} plies ({} positions) reviewed in {:.1} s",
+        ply + 1,
+        began.elapsed().as_secs_f64()
     );
     Ok(())
 }

@@ -4,7 +4,7 @@ use axum::Json;
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use crate::{accounts, app, games, lists, live, review};
+use crate::{accounts, analysis, app, games, lists, live, review};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -13,7 +13,8 @@ use crate::{accounts, app, games, lists, live, review};
         description = "Play Swaptimum and Flipstop (Mark Steere), Scware (Christian Freeling), \
                        Rapid Transit (Phil Leduc) and Swap 61 over HTTP. Served now: accounts, \
                        tokens and sessions; two-player games against people or the AI, with \
-                       clocks, live sockets, records and pictures; Swap 61 rooms come next \
+                       clocks, live sockets, records and pictures, invite links, rematches \
+                       and the AI's analysis of finished games; Swap 61 rooms come next \
                        (docs/API.md)."
     ),
     paths(
@@ -39,6 +40,9 @@ use crate::{accounts, app, games, lists, live, review};
         lists::games_of,
         app::healthz,
         document,
+        games::rematch,
+        analysis::analysis,
+        analysis::review,
     ),
     modifiers(&Credentials)
 )]
@@ -91,6 +95,9 @@ mod tests {
             "/api/games/{id}/draft",
             "/api/me/turn",
             "/healthz",
+            "/api/games/{id}/rematch",
+            "/api/games/{id}/analysis",
+            "/api/games/{id}/review",
         ] {
             assert!(doc["paths"][path].is_object(), "{path} is missing");
         }

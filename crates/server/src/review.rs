@@ -9,13 +9,13 @@ use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use swapboard_core::{BoardView, Player};
 use swapboard_play::words::ply_caption;
-use swapboard_play::{AnyPosition, Ending, GameId, Review, Seat};
+use swapboard_play::{Ending, Review, Seat};
 use utoipa::ToSchema;
 
 use crate::app::AppState;
 use crate::edge::Params;
 use crate::error::{ApiError, ApiResult, ErrorBody};
-use crate::games::stored;
+use crate::games::{start_of, stored};
 use crate::store::{SeatRow, StoredGame, Termination};
 
 /// The seat as the play layer names it in records: the account, the AI, or an empty seat.
@@ -40,9 +40,7 @@ async fn replayed(state: &AppState, id: &str) -> ApiResult<(StoredGame, Box<dyn 
     let mut moves = state.store.moves(id).await?;
     moves.truncate(usize::try_from(game.ply).unwrap_or(usize::MAX));
     let internal = |what: String| ApiError::Internal(anyhow::anyhow!("game {id}: {what}"));
-    let kind: GameId = game.game.parse().map_err(|e| internal(format!("{e}")))?;
-    let size = usize::try_from(game.size).map_err(|e| internal(format!("size: {e}")))?;
-    let start = AnyPosition::start(kind, size).map_err(|e| internal(format!("start: {e}")))?;
+    let start = start_of(&game)?;
     let seat = |index: u8| table_seat(seats.iter().find(|row| row.seat == index));
     let ending = game.finish.and_then(|finish| {
         (finish.termination != Termination::Rules).then(|| Ending {

@@ -4,6 +4,7 @@
 //! differ (transaction start, row locks) are chosen here.
 
 mod games;
+mod reviews;
 
 use std::borrow::Cow;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -13,9 +14,10 @@ use sqlx::migrate::{Migration, MigrationType, Migrator};
 use sqlx::{AnyConnection, AnyPool, Connection as _, Executor as _, Row as _};
 
 pub use games::{
-    Claim, Finish, JoinError, Landed, MoveError, MoveRequest, NewGame, Played, Seat, SeatRow,
-    Status, StoredGame, Termination, Times,
+    Claim, Finish, JoinError, Landed, MoveError, MoveRequest, NewGame, Played, Rematch, Seat,
+    SeatRow, Status, StoredGame, Termination, Times,
 };
+pub use reviews::ReviewState;
 
 /// The PostgreSQL channel on which instances tell each other what changed.
 pub(crate) const NOTIFY_CHANNEL: &str = "swapboard_changes";
@@ -117,6 +119,11 @@ impl Backend {
                     "clocks and live",
                     include_str!("../migrations/sqlite/0003_clocks_and_live.sql"),
                 ),
+                (
+                    4,
+                    "invites, rematches and reviews",
+                    include_str!("../migrations/sqlite/0004_invites_rematch.sql"),
+                ),
             ],
             Backend::Postgres => &[
                 (
@@ -133,6 +140,11 @@ impl Backend {
                     3,
                     "clocks and live",
                     include_str!("../migrations/postgres/0003_clocks_and_live.sql"),
+                ),
+                (
+                    4,
+                    "invites, rematches and reviews",
+                    include_str!("../migrations/postgres/0004_invites_rematch.sql"),
                 ),
             ],
         };

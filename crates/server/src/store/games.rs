@@ -12,6 +12,7 @@ pub use swapboard_play::Termination;
 use swapboard_play::{AnyPosition, Clock, Millis, TimeControl};
 
 use super::{Backend, Store, now_ms};
+use crate::auth::same_secret;
 
 /// Who sits in a seat of a new game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,6 +42,8 @@ pub struct NewGame<'a> {
     pub seats: [Seat; 2],
     /// The players' time.
     pub clock: TimeControl,
+    /// The secret of an invite link: only a joiner who shows it takes the open seat.
+    pub invite: Option<&'a str>,
 }
 
 /// Whether a game waits for players, is being played or has ended.
@@ -158,6 +161,10 @@ pub struct StoredGame {
     pub times: Option<Times>,
     /// When the game was created, in ms since the Unix epoch.
     pub created_ms: i64,
+    /// The secret of its invite link, while the game waits for the invited joiner.
+    pub invite: Option<String>,
+    /// The id of the rematch offered after it, once one is.
+    pub rematch: Option<String>,
 }
 
 /// Who sits in a seat of a stored game.
@@ -188,6 +195,9 @@ pub enum JoinError {
     /// The open seat is kept for another account.
     #[error("this game is kept for another player")]
     Invited,
+    /// The game is joined by its invite link only, and the invite shown is not its own.
+    #[error("this game is joined by its invite link only, and this invite is not its own")]
+    WrongInvite,
     /// The database failed.
     #[error("storage: {0:#}")]
     Storage(#[from] anyhow::Error),
@@ -285,6 +295,15 @@ pub enum Landed {
     Repeated(StoredGame),
 }
 
+/// What offering a rematch did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Rematch {
+    /// The new game was stored as the rematch.
+    Created,
+    /// The game had a rematch already: this one's id.
+    Existing(String),
+}
+
 /// A due deadline this caller has claimed and must act on.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Claim {
@@ -297,7 +316,7 @@ pub struct Claim {
 const GAME_COLUMNS: &str = "id, game, size, status, ply, position, winner_seat, termination, \
                             clock_days, clock_initial_ms, clock_increment_ms, \
                             clock_left_first_ms, clock_left_second_ms, turn_started_ms, \
-                            created_ms";
+                            created_ms, invite, rematch_id";
 
 /// [`GAME_COLUMNS`] of a query in which the games table is `g`.
 fn prefixed_game_columns() -> String {
@@ -407,6 +426,8 @@ fn game_of_row(row: &AnyRow) -> anyhow::Result<StoredGame> {
         clock: clock_of_row(row)?,
         times: times_of_row(row)?,
         created_ms: row.try_get("created_ms")?,
+        invite: row.try_get("invite")?,
+        rematch: row.try_get("rematch_id")?,
     })
 }
 
@@ -493,6 +514,18 @@ impl Store {
 
     /// Stores a new game and its seats.
     pub async fn create_game(&self, new: &NewGame<'_>) -> anyhow::Result<()> {
+        let mut tx = self.begin_write().await?;
+        Self::insert_game(&mut tx, new).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Inserts a new game and its seats in a transaction, its clock started if no seat
+    /// waits for a player.
+    async fn insert_game(
+        tx: &mut Transaction<'static, Any>,
+        new: &NewGame<'_>,
+    ) -> anyhow::Result<()> {
         let now = now_ms();
         let waiting = new
             .seats
@@ -504,11 +537,10 @@ impl Store {
             Status::Playing
         };
         let (days, initial, increment) = clock_columns(new.clock);
-        let mut tx = self.begin_write().await?;
         sqlx::query(
             "INSERT INTO games (id, game, size, status, ply, position, created_ms, updated_ms, \
-             clock_days, clock_initial_ms, clock_increment_ms) \
-             VALUES ($1, $2, $3, $4, 0, $5, $6, $6, $7, $8, $9)",
+             clock_days, clock_initial_ms, clock_increment_ms, invite) \
+             VALUES ($1, $2, $3, $4, 0, $5, $6, $6, $7, $8, $9, $10)",
         )
         .bind(new.id)
         .bind(new.game)
@@ -519,7 +551,8 @@ impl Store {
         .bind(days)
         .bind(initial)
         .bind(increment)
-        .execute(&mut *tx)
+        .bind(new.invite)
+        .execute(&mut **tx)
         .await?;
         for (index, seat) in (0i64..).zip(new.seats) {
             let (account, ai, invited) = match seat {
@@ -537,14 +570,41 @@ impl Store {
             .bind(account)
             .bind(ai)
             .bind(invited)
-            .execute(&mut *tx)
+            .execute(&mut **tx)
             .await?;
         }
         if status == Status::Playing {
-            Self::start_clock(&mut tx, new.id, new.position, new.clock, now).await?;
+            Self::start_clock(tx, new.id, new.position, new.clock, now).await?;
         }
-        tx.commit().await?;
         Ok(())
+    }
+
+    /// Offers the rematch of a finished game: in one transaction that locks the game,
+    /// stores `new` and links it as the game's rematch, unless the game has one already
+    /// (then nothing is stored and that one is returned). Refused with
+    /// [`MoveError::NoSuchGame`] or [`MoveError::NotPlaying`] for a game not finished.
+    pub async fn offer_rematch(
+        &self,
+        id: &str,
+        new: &NewGame<'_>,
+    ) -> Result<Rematch, MoveError<std::convert::Infallible>> {
+        let mut tx = self.begin_write().await?;
+        let game = self.locked_game(&mut tx, id).await?;
+        if game.status != Status::Finished {
+            return Err(MoveError::NotPlaying(game.status));
+        }
+        if let Some(existing) = game.rematch {
+            return Ok(Rematch::Existing(existing));
+        }
+        Self::insert_game(&mut tx, new).await?;
+        sqlx::query("UPDATE games SET rematch_id = $1, updated_ms = $2 WHERE id = $3")
+            .bind(new.id)
+            .bind(now_ms())
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(Rematch::Created)
     }
 
     /// The game of that id.
@@ -584,7 +644,15 @@ impl Store {
     /// Seats `account_id` in the first empty seat of a waiting game that is open to it (open
     /// to anyone, or kept for it); the game starts once no seat is empty. Two joiners racing
     /// for one seat: the row update's condition lets exactly one in.
-    pub async fn join(&self, id: &str, account_id: i64) -> Result<StoredGame, JoinError> {
+    ///
+    /// A game with an invite link is joined only with its `invite`, compared in constant
+    /// time; the secret is forgotten once the game starts.
+    pub async fn join(
+        &self,
+        id: &str,
+        account_id: i64,
+        invite: Option<&str>,
+    ) -> Result<StoredGame, JoinError> {
         let mut tx = self.begin_write().await?;
         let game = match self
             .locked_game::<std::convert::Infallible>(&mut tx, id)
@@ -604,6 +672,11 @@ impl Store {
             .await?;
         if seated.is_some() {
             return Err(JoinError::Seated);
+        }
+        if let Some(secret) = &game.invite
+            && !invite.is_some_and(|given| same_secret(given, secret))
+        {
+            return Err(JoinError::WrongInvite);
         }
         let taken = sqlx::query(
             "UPDATE seats SET account_id = $1, invited_id = NULL WHERE game_id = $2 AND seat = \
@@ -629,9 +702,15 @@ impl Store {
             Status::Playing
         };
         let now = now_ms();
-        sqlx::query("UPDATE games SET status = $1, updated_ms = $2 WHERE id = $3")
+        // A started game keeps no invite: the link has done its work.
+        let invite = match status {
+            Status::Waiting => game.invite.clone(),
+            _ => None,
+        };
+        sqlx::query("UPDATE games SET status = $1, updated_ms = $2, invite = $3 WHERE id = $4")
             .bind(status.as_str())
             .bind(now)
+            .bind(invite.as_deref())
             .bind(id)
             .execute(&mut *tx)
             .await?;
@@ -644,6 +723,7 @@ impl Store {
         Ok(StoredGame {
             status,
             times,
+            invite,
             ..game
         })
     }
@@ -726,14 +806,15 @@ impl Store {
     }
 
     /// Up to `limit` games of a status, most recently changed first: the lobby's lists.
+    /// Games waiting for the holder of an invite link are not listed.
     pub async fn recent_games(
         &self,
         status: Status,
         limit: u32,
     ) -> anyhow::Result<Vec<StoredGame>> {
         let rows = sqlx::query(&format!(
-            "SELECT {GAME_COLUMNS} FROM games WHERE status = $1 ORDER BY updated_ms DESC, id \
-             LIMIT $2"
+            "SELECT {GAME_COLUMNS} FROM games WHERE status = $1 AND invite IS NULL \
+             ORDER BY updated_ms DESC, id LIMIT $2"
         ))
         .bind(status.as_str())
         .bind(i64::from(limit))

@@ -276,6 +276,7 @@ async fn rate_limits(db: TestDb) -> TestDb {
         signup_per_address: Rate::new(2, Duration::from_secs(3600)),
         writes_per_address: Rate::new(1000, minute),
         request_time: minute,
+        ..generous()
     };
     let server = start(&db, limits).await;
     let client = Client::new(&server);

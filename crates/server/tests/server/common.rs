@@ -107,6 +107,9 @@ pub(crate) fn generous() -> Limits {
         login_per_address: plenty,
         signup_per_address: plenty,
         writes_per_address: plenty,
+        moves_per_account: plenty,
+        challenges_per_account: plenty,
+        analyses_per_address: plenty,
         request_time: std::time::Duration::from_secs(60),
     }
 }
@@ -221,4 +224,16 @@ pub(crate) async fn sign_up_and_token(client: &Client, credentials: &Value) -> S
     let token = client.post("/api/tokens", credentials, &[]).await;
     assert_eq!(token.status, 201, "{}", token.text);
     token.json["token"].as_str().unwrap().to_owned()
+}
+
+/// Signs up an account of this name (password `correct horse`); the `Authorization` value
+/// of a new bearer token of it.
+pub(crate) async fn bearer(client: &Client, name: &str) -> String {
+    let credentials = serde_json::json!({"name": name, "password": "correct horse"});
+    format!("Bearer {}", sign_up_and_token(client, &credentials).await)
+}
+
+/// The `Authorization` header of a bearer value.
+pub(crate) fn auth(bearer: &str) -> [(&str, &str); 1] {
+    [("authorization", bearer)]
 }

@@ -1,16 +1,12 @@
 //! The two-player games of the API contract over real HTTP, on a real SQLite file and a real
 //! PostgreSQL database: creating, joining, watching and moving, with who may do what.
 
-use crate::common::{Answer, Client, TestDb, generous, on_both, sign_up_and_token, start};
+use crate::common::{Answer, Client, TestDb, auth, generous, on_both, sign_up_and_token, start};
 use serde_json::{Value, json};
 use swapboard_play::AnyPosition;
 
 fn account(name: &str) -> Value {
     json!({"name": name, "password": "correct horse"})
-}
-
-fn auth(bearer: &str) -> [(&str, &str); 1] {
-    [("authorization", bearer)]
 }
 
 async fn create(client: &Client, bearer: &str, body: Value) -> Value {

@@ -8,17 +8,12 @@ use serde_json::{Value, json};
 use swapboard_server::store::{NewGame, Seat, Store};
 use tokio_tungstenite::tungstenite::Message;
 
-use crate::common::{Client, TestDb, generous, on_both, sign_up_and_token, start};
+use crate::common::{Client, TestDb, bearer, generous, on_both, start};
 
-type Socket =
+pub(crate) type Socket =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
-async fn bearer(client: &Client, name: &str) -> String {
-    let credentials = json!({"name": name, "password": "correct horse"});
-    format!("Bearer {}", sign_up_and_token(client, &credentials).await)
-}
-
-async fn connect(client: &Client, path: &str) -> Socket {
+pub(crate) async fn connect(client: &Client, path: &str) -> Socket {
     let (socket, _) = tokio_tungstenite::connect_async(client.ws_url(path))
         .await
         .unwrap();
@@ -26,7 +21,7 @@ async fn connect(client: &Client, path: &str) -> Socket {
 }
 
 /// The next JSON message of a socket, within `wait`.
-async fn next_message(socket: &mut Socket, wait: Duration) -> Value {
+pub(crate) async fn next_message(socket: &mut Socket, wait: Duration) -> Value {
     loop {
         let message = tokio::time::timeout(wait, socket.next())
             .await
@@ -40,7 +35,11 @@ async fn next_message(socket: &mut Socket, wait: Duration) -> Value {
 }
 
 /// Reads messages until one whose game satisfies `done`.
-async fn until(socket: &mut Socket, wait: Duration, done: impl Fn(&Value) -> bool) -> Value {
+pub(crate) async fn until(
+    socket: &mut Socket,
+    wait: Duration,
+    done: impl Fn(&Value) -> bool,
+) -> Value {
     let deadline = tokio::time::Instant::now() + wait;
     loop {
         let left = deadline.saturating_duration_since(tokio::time::Instant::now());
@@ -216,6 +215,7 @@ async fn the_ai_resumes(db: TestDb) -> TestDb {
         position: &start_position,
         seats: [Seat::Ai(1), Seat::Ai(1)],
         clock: swapboard_play::TimeControl::None,
+        invite: None,
     };
     store.create_game(&new).await.unwrap();
     store.close().await;

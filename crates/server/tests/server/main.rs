@@ -4,8 +4,10 @@
 mod common;
 
 mod accounts;
+mod analysis;
 mod games;
 mod live;
 mod moves;
 mod review;
 mod shutdown;
+mod social;

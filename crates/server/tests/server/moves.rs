@@ -40,6 +40,7 @@ async fn new_game(store: &Store, id: &str) {
         position: "start",
         seats: [Seat::Ai(1), Seat::Ai(2)],
         clock: swapboard_play::TimeControl::None,
+        invite: None,
     };
     store.create_game(&game).await.unwrap();
 }

@@ -2,12 +2,7 @@
 
 use serde_json::{Value, json};
 
-use crate::common::{Client, TestDb, generous, on_both, sign_up_and_token, start};
-
-async fn bearer(client: &Client, name: &str) -> String {
-    let credentials = json!({"name": name, "password": "correct horse"});
-    format!("Bearer {}", sign_up_and_token(client, &credentials).await)
-}
+use crate::common::{Client, TestDb, bearer, generous, on_both, start};
 
 async fn shown(db: TestDb) -> TestDb {
     let server = start(&db, generous()).await;
