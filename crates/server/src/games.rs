@@ -209,6 +209,15 @@ pub(crate) async fn after_change(state: &AppState, game_id: &str, change: Change
     state.live.announce(state, game_id, change).await;
 }
 
+/// After a person's move in a game with these seats: as [`after_change`], but the AI is
+/// woken only where it has a seat, so a move between people costs no look for it.
+async fn after_move(state: &AppState, game_id: &str, ply: u32, seats: &[SeatRow]) {
+    if seats.iter().any(|seat| seat.ai_level.is_some()) {
+        crate::ai::wake(state, game_id);
+    }
+    state.live.announce(state, game_id, Change::Move(ply)).await;
+}
+
 /// The name a seat shows: its account's, `ai:L`, or the invited account's.
 fn seat_name(seat: &SeatRow) -> Option<String> {
     if let Some((_, name)) = &seat.account {
@@ -255,10 +264,8 @@ async fn view_with_seats(
     game: StoredGame,
     seats: &[SeatRow],
 ) -> ApiResult<GameView> {
-    let mut moves = state.store.moves(&game.id).await?;
-    // Moves are only ever added: those read after the game are its moves and maybe newer
-    // ones, which belong to a later view.
-    moves.truncate(usize::try_from(game.ply).unwrap_or(usize::MAX));
+    // Moves are only ever added: the game's first `ply` moves are those of this view.
+    let moves = state.store.moves_up_to(&game.id, game.ply).await?;
     let position = position_of(&game)?;
     let name_of = |seat: u8| {
         seats
@@ -912,7 +919,7 @@ pub(crate) async fn play(
     })?;
     let game = match landed {
         Landed::Played(game) => {
-            after_change(&state, &id, Change::Move(game.ply)).await;
+            after_move(&state, &id, game.ply, &seats).await;
             game
         }
         Landed::Repeated(game) => game,

@@ -3,12 +3,16 @@
 //! drivers read, so the handlers never ask which backend runs; the few statements that must
 //! differ (transaction start, row locks) are chosen here.
 
+mod cache;
 mod games;
 mod reviews;
 mod rooms;
 
 use std::borrow::Cow;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use cache::Caches;
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::migrate::{Migration, MigrationType, Migrator};
@@ -43,6 +47,7 @@ pub(crate) enum Backend {
 pub struct Store {
     pool: AnyPool,
     backend: Backend,
+    caches: Arc<Caches>,
 }
 
 /// What logging in needs to know of an account.
@@ -53,7 +58,7 @@ pub(crate) struct Login {
 }
 
 /// Whether a credential is a bearer token or a browser session.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum CredentialKind {
     Token,
     Session,
@@ -236,7 +241,11 @@ impl Store {
             .run(&pool)
             .await
             .map_err(|e| anyhow::anyhow!("cannot migrate the {} database: {e}", backend.name()))?;
-        Ok(Store { pool, backend })
+        Ok(Store {
+            pool,
+            backend,
+            caches: Arc::new(Caches::new()),
+        })
     }
 
     /// Closes every connection (a SQLite file is checkpointed and released).
@@ -333,6 +342,12 @@ impl Store {
         secret_hash: &str,
         kind: CredentialKind,
     ) -> anyhow::Result<Option<Holder>> {
+        let key = (secret_hash.to_owned(), kind);
+        if let Some((holder, until)) = self.caches.credentials.get(&key)
+            && Instant::now() < until
+        {
+            return Ok(Some(holder));
+        }
         let row = sqlx::query(
             "SELECT a.id, a.name FROM credentials c JOIN accounts a ON a.id = c.account_id \
              WHERE c.secret_hash = $1 AND c.kind = $2 \
@@ -343,13 +358,22 @@ impl Store {
         .bind(now_ms())
         .fetch_optional(&self.pool)
         .await?;
-        row.map(|row| {
-            Ok(Holder {
-                account_id: row.try_get(0)?,
-                name: row.try_get(1)?,
+        let holder = row
+            .map(|row| {
+                anyhow::Ok(Holder {
+                    account_id: row.try_get(0)?,
+                    name: row.try_get(1)?,
+                })
             })
-        })
-        .transpose()
+            .transpose()?;
+        match &holder {
+            Some(holder) => self.caches.credentials.insert(
+                key,
+                (holder.clone(), Instant::now() + cache::CREDENTIAL_TTL),
+            ),
+            None => self.caches.credentials.remove(&key),
+        }
+        Ok(holder)
     }
 
     /// Revokes a credential; whether one was there.
@@ -363,6 +387,10 @@ impl Store {
             .bind(kind.as_str())
             .execute(&self.pool)
             .await?;
+        // After the delete: a request reading the credential meanwhile may have cached it.
+        self.caches
+            .credentials
+            .remove(&(secret_hash.to_owned(), kind));
         Ok(done.rows_affected() > 0)
     }
 }

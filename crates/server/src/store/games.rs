@@ -5,6 +5,7 @@
 //! a move is acknowledged only once it is checked and committed.
 
 use std::fmt;
+use std::sync::Arc;
 
 use sqlx::any::AnyRow;
 use sqlx::{Any, Row as _, Transaction};
@@ -617,7 +618,28 @@ impl Store {
     }
 
     /// The seats of a game, in order, with the names of the accounts in them.
+    ///
+    /// The seats of a game whose every seat is taken never change again: they are kept in
+    /// memory and read once.
     pub async fn seats(&self, id: &str) -> anyhow::Result<Vec<SeatRow>> {
+        if let Some(seats) = self.caches.seats.get(id) {
+            return Ok(seats.to_vec());
+        }
+        let seats = self.read_seats(id).await?;
+        let full = !seats.is_empty()
+            && seats
+                .iter()
+                .all(|seat| seat.account.is_some() || seat.ai_level.is_some());
+        if full {
+            self.caches
+                .seats
+                .insert(id.to_owned(), seats.as_slice().into());
+        }
+        Ok(seats)
+    }
+
+    /// The seats of a game, read from the database.
+    async fn read_seats(&self, id: &str) -> anyhow::Result<Vec<SeatRow>> {
         let rows = sqlx::query(
             "SELECT s.seat, s.account_id, a.name AS account_name, s.ai_level, s.invited_id, \
              i.name AS invited_name FROM seats s \
@@ -869,14 +891,32 @@ impl Store {
 
     /// The moves of a game, in order.
     pub async fn moves(&self, id: &str) -> anyhow::Result<Vec<String>> {
+        Ok(self.read_moves(id).await?)
+    }
+
+    /// The first `ply` moves of a game (fewer if it has fewer). A move at a ply never
+    /// changes, so the moves read are kept in memory and each played move is added: an
+    /// answer to a move reads none.
+    pub async fn moves_up_to(&self, id: &str, ply: u32) -> anyhow::Result<Vec<String>> {
+        let wanted = usize::try_from(ply).unwrap_or(usize::MAX);
+        let moves = match self.caches.moves.get(id) {
+            Some(moves) if moves.len() >= wanted => moves,
+            _ => {
+                let moves = Arc::new(self.read_moves(id).await?);
+                self.caches.moves.insert(id.to_owned(), Arc::clone(&moves));
+                moves
+            }
+        };
+        Ok(moves.iter().take(wanted).cloned().collect())
+    }
+
+    /// Every move of a game, in order, read from the database.
+    async fn read_moves(&self, id: &str) -> sqlx::Result<Vec<String>> {
         let rows = sqlx::query("SELECT move FROM moves WHERE game_id = $1 ORDER BY ply")
             .bind(id)
             .fetch_all(&self.pool)
             .await?;
-        Ok(rows
-            .iter()
-            .map(|row| row.try_get(0))
-            .collect::<Result<_, _>>()?)
+        rows.iter().map(|row| row.try_get(0)).collect()
     }
 
     /// The move pipeline: in one transaction, checks that the game is being played at
@@ -981,6 +1021,12 @@ impl Store {
             }
         }
         tx.commit().await?;
+        let stored_before = usize::try_from(ply).unwrap_or(usize::MAX);
+        self.caches.moves.update(game_id, |moves| {
+            if moves.len() == stored_before {
+                Arc::make_mut(moves).push(text.to_owned());
+            }
+        });
         Ok(Landed::Played(StoredGame {
             status,
             ply: next_ply,
