@@ -14,7 +14,7 @@ use futures_util::StreamExt as _;
 use serde_json::{Value, json};
 use swapboard_play::AnyPosition;
 
-use crate::{Limits, Rate, ServeOptions, Server};
+use crate::{Limits, ServeOptions, Server};
 
 /// The options of `swapboard loadtest`.
 #[derive(Clone, Debug, clap::Args)]
@@ -268,7 +268,6 @@ async fn run(options: LoadtestOptions) -> anyhow::Result<()> {
         }
         (None, None) => unreachable!("a scratch folder when no database is named"),
     };
-    let plenty = Rate::new(10_000_000, Duration::from_secs(1));
     let idle_kib = rss_kib();
     let server = match &options.server {
         Some(_) => None,
@@ -278,16 +277,7 @@ async fn run(options: LoadtestOptions) -> anyhow::Result<()> {
                 database: Some(database.clone()),
                 behind_tls: false,
                 ai_searches: Some(1),
-                limits: Limits {
-                    login_per_name: plenty,
-                    login_per_address: plenty,
-                    signup_per_address: plenty,
-                    writes_per_address: plenty,
-                    moves_per_account: plenty,
-                    challenges_per_account: plenty,
-                    analyses_per_address: plenty,
-                    request_time: Duration::from_secs(60),
-                },
+                limits: Limits::generous(10_000_000),
             })
             .await?,
         ),

@@ -101,17 +101,7 @@ pub(crate) async fn start(db: &TestDb, limits: Limits) -> Server {
 
 /// Limits no test of the contract reaches.
 pub(crate) fn generous() -> Limits {
-    let plenty = swapboard_server::Rate::new(100_000, std::time::Duration::from_secs(1));
-    Limits {
-        login_per_name: plenty,
-        login_per_address: plenty,
-        signup_per_address: plenty,
-        writes_per_address: plenty,
-        moves_per_account: plenty,
-        challenges_per_account: plenty,
-        analyses_per_address: plenty,
-        request_time: std::time::Duration::from_secs(60),
-    }
+    Limits::generous(100_000)
 }
 
 /// An answer: status, headers and the body read as JSON (`Null` when it is not JSON).
