@@ -35,6 +35,8 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
   const judgements = new Map<number, string>();
 
   const title = h('h1', {});
+  /** The game and its author, as the rules engine names them. */
+  const credit = h('p', { class: 'credit' });
   const players = h('div', { class: 'players' });
   const status = h('p', { class: 'status', 'aria-live': 'polite' });
   const liveStatus = h('p', { class: 'live', role: 'status' });
@@ -78,6 +80,7 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
       interactive: interactive(),
     });
     board.element.setAttribute('data-draw-ms', (performance.now() - t0).toFixed(2));
+    credit.textContent = shown.board.title;
   }
 
   function drawHeader(): void {
@@ -506,7 +509,7 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
 
   main.append(
     h('div', { class: 'game' },
-      h('div', { class: 'board-side' }, title, players, status, board.element, prompt, controls, refusal, typedForm, describe),
+      h('div', { class: 'board-side' }, title, credit, players, status, board.element, prompt, controls, refusal, typedForm, describe),
       h('div', { class: 'side' }, liveStatus, actions, shownLine, notes, h('h2', {}, 'Moves'), moveList, downloads, analysis)),
   );
   offset = game.clocks ? game.clocks.server_now_ms - Date.now() : 0;

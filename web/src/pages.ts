@@ -6,11 +6,12 @@ import { h } from './dom';
 import { describeClock, opponentField, safeNext, timeControl, type Route } from './logic';
 import type { GameView, Lobby } from './types';
 
-const GAMES: [string, string, number][] = [
-  ['swaptimum', 'Swaptimum', 9],
-  ['flipstop', 'Flipstop', 9],
-  ['scware', 'Scware', 11],
-  ['rapid-transit', 'Rapid Transit', 8],
+/** Each game: its id, its name, its author (credited wherever the game is offered) and its usual size. */
+const GAMES: [string, string, string, number][] = [
+  ['swaptimum', 'Swaptimum', 'Mark Steere', 9],
+  ['flipstop', 'Flipstop', 'Mark Steere', 9],
+  ['scware', 'Scware', 'Christian Freeling', 11],
+  ['rapid-transit', 'Rapid Transit', 'Phil Leduc', 8],
 ];
 
 /** The game's display name. */
@@ -144,10 +145,10 @@ async function newGame(main: HTMLElement, shell: Shell): Promise<void> {
     shell.go(`/login?next=${encodeURIComponent('/new')}`, true);
     return;
   }
-  const game = select('game', GAMES.map(([key, title]) => [key, title]), 'swaptimum');
+  const game = select('game', GAMES.map(([key, name, author]) => [key, `${name} by ${author}`]), 'swaptimum');
   const size = h('input', { name: 'size', type: 'number', min: 3, max: 26, value: 9, required: true });
   game.addEventListener('change', () => {
-    size.value = String(GAMES.find(([key]) => key === game.value)?.[2] ?? 9);
+    size.value = String(GAMES.find(([key]) => key === game.value)?.[3] ?? 9);
   });
   const colour = select('colour', [['random', 'Random'], ['first', 'First player'], ['second', 'Second player']], 'random');
   const opponent = select('opponent', [['ai', 'The AI'], ['open', 'Anyone (open challenge)'], ['user', 'A named player'], ['invite', 'Whoever has the invite link']], 'ai');

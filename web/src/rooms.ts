@@ -108,6 +108,7 @@ export async function roomPage(main: HTMLElement, shell: Shell, route: Route): P
   let historyKey = '';
   const grid = new HexGrid('The grid now', (tile) => onTile(tile));
   const title = h('h1', {}, 'Swap 61 room');
+  const credit = h('p', { class: 'credit' }, "Swap 61 by 'pseudonam', a sealed-bid game for 9 or 10 players run by a game master");
   const status = h('p', { class: 'status', role: 'status' });
   const deadline = h('p', { class: 'deadline' });
   const liveText = h('p', { class: 'live', 'aria-live': 'polite' });
@@ -459,7 +460,7 @@ export async function roomPage(main: HTMLElement, shell: Shell, route: Route): P
     }
   }
 
-  main.append(title, status, deadline, liveText, joinBox,
+  main.append(title, credit, status, deadline, liveText, joinBox,
     h('div', { class: 'room' }, board, h('div', { class: 'room-side' }, seatsBox, roundBox, youBox, masterBox)),
     historyBox);
   draw();
