@@ -130,24 +130,30 @@ struct Totals {
 }
 
 impl Totals {
-    /// The totals with one more game.
-    fn add(mut self, game: GameStats) -> Totals {
-        self.games += 1;
+    /// The totals of one game.
+    fn of(game: GameStats) -> Totals {
+        let mut totals = Totals {
+            games: 1,
+            lengths: BTreeMap::from([(game.plies, 1)]),
+            passes: game.passes,
+            games_with_passes: u64::from(game.passes > 0),
+            repeats: game.repeats,
+            games_with_repeats: u64::from(game.repeats > 0),
+            moves: game.plies - game.passes,
+            events: game.events,
+            ..Totals::default()
+        };
         match game.outcome {
-            Some(Outcome::Win(p)) => self.wins[p.index()] += 1,
-            Some(Outcome::Draw) => self.draws += 1,
-            None => self.capped += 1,
+            Some(Outcome::Win(p)) => totals.wins[p.index()] = 1,
+            Some(Outcome::Draw) => totals.draws = 1,
+            None => totals.capped = 1,
         }
-        *self.lengths.entry(game.plies).or_default() += 1;
-        self.passes += game.passes;
-        self.games_with_passes += u64::from(game.passes > 0);
-        self.repeats += game.repeats;
-        self.games_with_repeats += u64::from(game.repeats > 0);
-        self.moves += game.plies - game.passes;
-        for (name, count) in game.events {
-            add(&mut self.events, name, count);
-        }
-        self
+        totals
+    }
+
+    /// The totals with one more game.
+    fn add(self, game: GameStats) -> Totals {
+        self.merge(Totals::of(game))
     }
 
     /// The totals of two runs of games, `self`'s games coming first.

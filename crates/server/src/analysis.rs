@@ -86,8 +86,7 @@ async fn positions(
     state: &AppState,
     game: &StoredGame,
 ) -> ApiResult<(Vec<AnyPosition>, Vec<String>)> {
-    let mut moves = state.store.moves(&game.id).await?;
-    moves.truncate(usize::try_from(game.ply).unwrap_or(usize::MAX));
+    let moves = state.store.moves_up_to(&game.id, game.ply).await?;
     let mut position = start_of(game)?;
     let mut positions = vec![position.clone()];
     let mut played = Vec::with_capacity(moves.len());

@@ -37,8 +37,7 @@ fn table_seat(row: Option<&SeatRow>) -> Seat {
 async fn replayed(state: &AppState, id: &str) -> ApiResult<(StoredGame, Box<dyn Review>)> {
     let game = stored(state, id).await?;
     let seats = state.store.seats(id).await?;
-    let mut moves = state.store.moves(id).await?;
-    moves.truncate(usize::try_from(game.ply).unwrap_or(usize::MAX));
+    let moves = state.store.moves_up_to(id, game.ply).await?;
     let internal = |what: String| ApiError::Internal(anyhow::anyhow!("game {id}: {what}"));
     let start = start_of(&game)?;
     let seat = |index: u8| table_seat(seats.iter().find(|row| row.seat == index));
