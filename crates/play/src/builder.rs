@@ -8,18 +8,23 @@
 //! come from the engines' own `check_move` wherever a whole move can be formed, so a player
 //! reads the same words as the command line prints.
 //!
-//! No answer lists moves a position can have millions of (Scware's growths): the cells that
-//! may come next are found one check per empty cell at most.
+//! The cells offered next are exactly those that lead on to at least one legal move, so a
+//! player never meets a dead end, and every legal move can be built (a property test checks
+//! both against the full move list). No answer lists moves a position can have millions of:
+//! Scware's cells come from the turn's growth structure ([`GrowthBuilder`]), one exact check
+//! per liberty.
 
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
-use swapboard_core::{Game, Groups, Player, Rule, Stepwise};
+use swapboard_core::{Game, Player, Rule, Stepwise};
 use swapboard_flipstop::{Flipstop, FlipstopMove};
 use swapboard_grid::{Cell, CellSet};
 use swapboard_rapid_transit::{RapidTransit, RapidTransitMove};
-use swapboard_scware::{Scware, ScwareMove};
+use swapboard_scware::{GrowthBuilder, Scware, ScwareMove};
 use swapboard_swaptimum::{Swaptimum, SwaptimumMove};
+
+use crate::words::outcome_text;
 
 /// The cells chosen so far, in order.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -104,16 +109,32 @@ pub enum Verdict<M> {
     },
 }
 
+/// Something a player may do besides choosing a cell, offered as a button.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Action {
+    /// End the growth here: the next cell starts a new group (Scware's balancing move;
+    /// [`Selection::end_growth`]).
+    EndGrowth,
+    /// Pass: the move `pass` is legal now.
+    Pass,
+}
+
 /// The builder's answer to a [`Selection`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Draft<M> {
     /// What the cells make.
     #[serde(flatten)]
     pub verdict: Verdict<M>,
-    /// Whether more cells may follow (a complete move that cannot grow is played at once).
+    /// Whether more cells or an action may follow (a complete move that cannot grow is
+    /// played at once).
     pub more: bool,
-    /// Cells that may come next, in board order.
+    /// Cells that may come next, in board order: exactly those that lead on to at least one
+    /// legal move (with no cell chosen, the cells that can start one).
     pub next: Vec<Cell>,
+    /// What else may come next besides a cell.
+    #[serde(default)]
+    pub actions: Vec<Action>,
     /// What to do next, in a player's words (empty once there is nothing left to do).
     pub prompt: String,
 }
@@ -126,6 +147,7 @@ impl<M> Draft<M> {
             },
             more: false,
             next: Vec::new(),
+            actions: Vec::new(),
             prompt: String::new(),
         }
     }
@@ -135,6 +157,7 @@ impl<M> Draft<M> {
             verdict: Verdict::Complete { mv },
             more: false,
             next: Vec::new(),
+            actions: Vec::new(),
             prompt: String::new(),
         }
     }
@@ -144,6 +167,7 @@ impl<M> Draft<M> {
             verdict: Verdict::More,
             more: true,
             next,
+            actions: Vec::new(),
             prompt: prompt.into(),
         }
     }
@@ -179,6 +203,7 @@ impl<M> Draft<M> {
             },
             more: self.more,
             next: self.next.clone(),
+            actions: self.actions.clone(),
             prompt: self.prompt.clone(),
         }
     }
@@ -207,11 +232,41 @@ fn sorted(mut cells: Vec<Cell>) -> Vec<Cell> {
     cells
 }
 
+/// A refusal of every cell once the game is over; `None` while it goes on.
+fn game_over<G: Game>(pos: &G) -> Option<Draft<G::Move>> {
+    pos.outcome()
+        .map(|o| Draft::refused(format!("the game is over: {}", outcome_text::<G>(o))))
+}
+
+/// The draft before any cell is chosen: the cells that can start a legal move, and `pass`
+/// among the actions when the rules allow it (the contract writes a pass `pass` in every
+/// game).
+fn opening<G: Game>(pos: &G, starts: Vec<Cell>, prompt: String) -> Draft<G::Move> {
+    if let Some(over) = game_over(pos) {
+        return over;
+    }
+    let pass = pos
+        .parse_move("pass")
+        .is_ok_and(|mv| pos.check_move(&mv).is_ok());
+    let starts = sorted(starts);
+    let prompt = if starts.is_empty() && pass {
+        format!("{} has no legal move: pass", G::colour_name(pos.to_move()))
+    } else {
+        prompt
+    };
+    let mut draft = Draft::more(starts, prompt);
+    if pass {
+        draft.actions.push(Action::Pass);
+    }
+    draft
+}
+
 impl Build for Swaptimum {
     fn draft(&self, selection: &Selection) -> Draft<SwaptimumMove> {
         let cells = &selection.cells;
         let Some(&placed) = cells.first() else {
-            return Draft::more(Vec::new(), self.first_prompt());
+            let starts = self.legal_moves().iter().filter_map(|m| m.cell()).collect();
+            return opening(self, starts, self.first_prompt());
         };
         let moves: Vec<SwaptimumMove> = self
             .legal_moves()
@@ -273,7 +328,17 @@ impl Build for Swaptimum {
 impl Build for Flipstop {
     fn draft(&self, selection: &Selection) -> Draft<FlipstopMove> {
         match selection.cells[..] {
-            [] => Draft::more(Vec::new(), self.first_prompt()),
+            [] => {
+                let starts = self
+                    .legal_moves()
+                    .into_iter()
+                    .filter_map(|m| match m {
+                        FlipstopMove::Place(c) => Some(c),
+                        FlipstopMove::Pass => None,
+                    })
+                    .collect();
+                opening(self, starts, self.first_prompt())
+            }
             [cell] => {
                 let mv = FlipstopMove::Place(cell);
                 checked(self, mv)
@@ -291,7 +356,15 @@ impl Build for RapidTransit {
     fn draft(&self, selection: &Selection) -> Draft<RapidTransitMove> {
         let cells = &selection.cells;
         let Some(&piece) = cells.first() else {
-            return Draft::more(Vec::new(), self.first_prompt());
+            let starts = self
+                .legal_moves()
+                .into_iter()
+                .filter_map(|m| match m {
+                    RapidTransitMove::Swap { terminal, .. } => Some(terminal),
+                    RapidTransitMove::Pass => None,
+                })
+                .collect();
+            return opening(self, starts, self.first_prompt());
         };
         let mover = self.to_move();
         let name = Self::colour_name(mover);
@@ -339,128 +412,109 @@ impl Build for RapidTransit {
 
     fn first_prompt(&self) -> String {
         format!(
-            "choose one of {}'s terminal pieces (marked ^)",
+            "choose one of {}'s terminal pieces that can swap (marked)",
             Self::colour_name(self.to_move())
         )
     }
 }
 
-/// The Scware move a selection makes: a growth, or with a split the growth before it and
-/// one new group's cell after it (`None` while that cell is missing or followed by more).
-fn scware_move(selection: &Selection) -> Option<ScwareMove> {
-    let cells = &selection.cells;
-    match selection.split {
-        Some(k) if k < cells.len() => {
-            let growth: CellSet = cells[..k].iter().copied().collect();
-            (cells.len() == k + 1).then(|| ScwareMove::balanced(growth, cells[k]))
-        }
-        _ => Some(ScwareMove::growth(cells.iter().copied().collect())),
-    }
-}
-
-/// The cells that may come next in a growth being built, found from the board's groups
-/// without any list of growths or any check of a whole move: cells touching a stone of the
-/// mover's (a growth stone grows the groups it touches) whose groups no chosen cell grows
-/// already (a group grows by one stone); after `+`, the cells touching none of the mover's
-/// stones (the new group). The rules judge the move again at each click, so a cell offered
-/// here may still be refused; a cell left out can never come next.
-fn growth_cells(pos: &Scware, selection: &Selection) -> Vec<Cell> {
-    let board = pos.board();
-    let square = board.square();
-    let own = Some(pos.to_move());
-    let mut groups = Groups::new(board);
-    // The roots of the own groups next to a cell (at most four).
-    let mut roots_next_to = |c: Cell| {
-        let slot = square.slot(c);
-        let mut roots = [usize::MAX; 4];
-        for (k, &d) in square.orthogonal().iter().enumerate() {
-            let n = slot.wrapping_add_signed(d);
-            if board.get(n).player() == own {
-                roots[k] = groups.root(n);
-            }
-        }
-        roots
-    };
-    let open = |c: Cell| board.at(c).player().is_none() && !selection.contains(c);
-    if selection.split == Some(selection.cells.len()) {
-        let chosen: Vec<usize> = selection.cells.iter().map(|&c| square.slot(c)).collect();
-        return square
-            .cells()
-            .filter(|&c| open(c))
-            .filter(|&c| {
-                let slot = square.slot(c);
-                square.orthogonal().iter().all(|&d| {
-                    let n = slot.wrapping_add_signed(d);
-                    board.get(n).player() != own && !chosen.contains(&n)
-                })
-            })
-            .collect();
-    }
-    let mut grown = Vec::new();
-    for &c in &selection.cells {
-        grown.extend(roots_next_to(c).into_iter().filter(|&r| r != usize::MAX));
-    }
-    square
-        .cells()
-        .filter(|&c| open(c))
-        .filter(|&c| {
-            let roots = roots_next_to(c);
-            roots.iter().any(|&r| r != usize::MAX) && !roots.iter().any(|r| grown.contains(r))
-        })
-        .collect()
-}
-
 impl Build for Scware {
     fn draft(&self, selection: &Selection) -> Draft<ScwareMove> {
+        if let Some(over) = game_over(self) {
+            return over;
+        }
+        let growths = GrowthBuilder::new(self);
         let cells = &selection.cells;
         let Some(&last) = cells.last() else {
-            return Draft::more(Vec::new(), self.first_prompt());
+            let mut starts = growths.new_group_cells(&[]);
+            starts.extend(growths.next(&[]));
+            return opening(self, starts, self.first_prompt());
         };
         if cells[..cells.len() - 1].contains(&last) {
             return Draft::refused(format!("{last} is chosen already"));
         }
-        let Some(mv) = scware_move(selection) else {
-            return Draft::refused("the balancing move ends with one new group's cell");
-        };
-        let balancing = selection.split.is_some_and(|k| k < cells.len());
-        match self.check_move(&mv) {
-            Ok(()) => {
-                let single_placement = cells.len() == 1
-                    && selection.split.is_none()
-                    && !self.board().square().orthogonal().iter().any(|&d| {
-                        let slot = self.board().square().slot(last).wrapping_add_signed(d);
-                        self.board().get(slot).player() == Some(self.to_move())
-                    });
-                if single_placement || balancing {
-                    return Draft::complete(mv);
+        match selection.split {
+            Some(k) if k < cells.len() => {
+                if cells.len() > k + 1 {
+                    return Draft::refused("the balancing move ends with one new group's cell");
                 }
-                let next = growth_cells(self, selection);
-                let extra = if self.to_move() == Player::Second && self.balancing_available() {
-                    ", + then a cell to end with a new group"
-                } else {
-                    ""
-                };
-                Draft {
-                    verdict: Verdict::Complete { mv },
-                    more: true,
-                    next,
-                    prompt: format!("growth {mv}: play it, or add cells{extra}"),
-                }
+                let growth: CellSet = cells[..k].iter().copied().collect();
+                checked(self, ScwareMove::balanced(growth, last))
             }
-            // Only the diagonal restriction can be cured by adding stones (a later stone may
-            // join the two groups); any other refusal stays whatever follows.
-            Err(e) if !balancing && e.rule == Rule::DiagonalRestriction => Draft {
-                verdict: Verdict::More,
-                more: true,
-                next: growth_cells(self, selection),
-                prompt: format!("not legal yet: {e}"),
-            },
-            Err(e) => Draft::refused(e.to_string()),
+            Some(_) => {
+                let next = growths.new_group_cells(cells);
+                if !may_balance(self, &growths, cells) {
+                    return Draft::refused(
+                        "no new group can follow this growth (Red's balancing move needs a legal growth and a cell clear of every Red stone)",
+                    );
+                }
+                Draft::more(next, "choose the cell of Red's new group")
+            }
+            None => growth_draft(self, &growths, cells),
         }
     }
 
     fn first_prompt(&self) -> String {
         "choose a cell: a new group, or the first stone of a growth".to_string()
+    }
+}
+
+/// Whether Red may end the growth `cells` with a new group: the balancing move is still
+/// open, the growth is legal by itself, and some cell stays clear of it.
+fn may_balance(pos: &Scware, growths: &GrowthBuilder, cells: &[Cell]) -> bool {
+    pos.to_move() == Player::Second
+        && pos.balancing_available()
+        && pos
+            .check_move(&ScwareMove::growth(cells.iter().copied().collect()))
+            .is_ok()
+        && !growths.new_group_cells(cells).is_empty()
+}
+
+/// The draft of Scware cells with no `+`: a placement (one cell touching none of the
+/// mover's stones), or a growth that is legal, or that more stones can still make legal.
+fn growth_draft(pos: &Scware, growths: &GrowthBuilder, cells: &[Cell]) -> Draft<ScwareMove> {
+    let mv = ScwareMove::growth(cells.iter().copied().collect());
+    let judged = pos.check_move(&mv);
+    if !growths.completes(cells) {
+        return match judged {
+            // A lone cell that starts a group (or breaks a rule of its own).
+            _ if cells.len() == 1 => checked(pos, mv),
+            Err(e) if e.rule != Rule::DiagonalRestriction => Draft::refused(e.to_string()),
+            _ => Draft::refused(format!(
+                "no legal growth holds {}: the restriction could never be met",
+                cells
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+        };
+    }
+    let next = growths.next(cells);
+    match judged {
+        Ok(()) => {
+            let mut actions = Vec::new();
+            if may_balance(pos, growths, cells) {
+                actions.push(Action::EndGrowth);
+            }
+            let more = !next.is_empty() || !actions.is_empty();
+            let prompt = match (next.is_empty(), actions.is_empty()) {
+                (true, true) => String::new(),
+                (false, true) => format!("growth {mv}: play it, or add cells"),
+                (false, false) => {
+                    format!("growth {mv}: play it, add cells, or + then a cell for a new group")
+                }
+                (true, false) => format!("growth {mv}: play it, or + then a cell for a new group"),
+            };
+            Draft {
+                verdict: Verdict::Complete { mv },
+                more,
+                next,
+                actions,
+                prompt,
+            }
+        }
+        Err(e) => Draft::more(next, format!("not legal yet: {e}")),
     }
 }
 
@@ -494,6 +548,23 @@ mod tests {
         assert!(refused.refusal().is_some(), "{refused:?}");
     }
 
+    /// The dead end a player met: a lone stone diagonal to White's own, touching none of
+    /// them, can start no group and grow none; it is refused at once, not kept "not legal
+    /// yet" with cells offered that would all be refused.
+    #[test]
+    fn a_lone_stone_that_no_move_can_hold_is_refused_at_once() {
+        let pos: Scware = "scware ...../...W./...../.W.../..... W g".parse().unwrap();
+        let draft = pos.draft(&selection(&["e5"]));
+        let reason = draft.refusal().expect("refused");
+        assert!(
+            reason.contains("diagonal") || reason.contains("restriction"),
+            "{reason}"
+        );
+        let start = pos.draft(&selection(&[]));
+        assert!(!start.next.contains(&"e5".parse().unwrap()), "{start:?}");
+        assert!(start.next.contains(&"a5".parse().unwrap()), "{start:?}");
+    }
+
     /// Red's balancing move: a growth, `+`, then a cell touching none of Red's stones,
     /// offered among the next cells and completing the move at once.
     #[test]
@@ -502,11 +573,8 @@ mod tests {
         let mut s = selection(&["a2"]);
         let growth = pos.draft(&s);
         assert!(growth.ready().is_some() && growth.more, "{growth:?}");
-        assert!(
-            growth.prompt.contains(", + then a cell"),
-            "{}",
-            growth.prompt
-        );
+        assert!(growth.prompt.contains("+ then a cell"), "{}", growth.prompt);
+        assert_eq!(growth.actions, vec![Action::EndGrowth]);
         assert!(s.end_growth());
         let after_plus = pos.draft(&s);
         let a4: Cell = "a4".parse().unwrap();

@@ -7,6 +7,7 @@
 //! - [`Table`]: a game in progress, with seats, the moves and their times, a [`Clock`]
 //!   under a [`TimeControl`], undo, and the [`Ending`];
 //! - [`builder`]: moves built cell by cell with live validation;
+//! - [`step`]: the steps nobody chooses (a pass the rules force), decided once;
 //! - [`words`]: what a move did and how a game ended, worded once for every front end;
 //! - [`record`]: the text record of a game (`docs/RECORDS.md`);
 //! - [`protocol`]: the engine protocol (`swapboard engine`, `docs/ENGINE-PROTOCOL.md`) over
@@ -23,6 +24,7 @@ mod opponent;
 mod position;
 pub mod protocol;
 mod review;
+pub mod step;
 mod table;
 pub mod words;
 

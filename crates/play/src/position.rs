@@ -147,6 +147,17 @@ impl AnyPosition {
         each!(self, p => listed(p, limit))
     }
 
+    /// Plays every pass the rules force from here on ([`crate::step::play_forced_passes`]);
+    /// `passed` gets each pass as the contract writes it and the player who made it.
+    pub fn play_forced_passes(&mut self, mut passed: impl FnMut(&str, Player)) {
+        each!(self, p => crate::step::play_forced_passes(p, |mv, who| passed(&mv.to_string(), who)))
+    }
+
+    /// How a game that ended here ended, in words ([`crate::words::ending_how`]).
+    pub fn ending_how(&self, ending: crate::Ending) -> String {
+        each!(self, p => crate::words::ending_how(ending, p))
+    }
+
     /// What a board picture of this position shows.
     pub fn view(&self) -> BoardView {
         each!(self, p => p.view())

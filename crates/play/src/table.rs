@@ -1,8 +1,6 @@
 //! A game in progress: who sits at each side, the moves with the time each took, the clock,
 //! undo, and how the game ended.
 
-use std::ops::ControlFlow;
-
 use serde::{Deserialize, Serialize};
 use swapboard_core::{BoardView, Game, MoveError, Player, PositionError};
 
@@ -10,6 +8,7 @@ use crate::clock::{Clock, Millis, TimeControl};
 use crate::game::{GameId, Playable};
 use crate::opponent::seat_name;
 use crate::record::{GameRecord, RecordResult};
+use crate::step::{forced_pass, play_forced_passes};
 use crate::words::{Ending, Termination, describe, ending_text, marked_view};
 
 /// Who plays one side.
@@ -89,6 +88,20 @@ pub struct Table<G: Game> {
 impl<G: Playable> Table<G> {
     /// A new table from `start` whose clock starts at `now`.
     pub fn new(
+        start: G,
+        seats: [Seat; 2],
+        control: TimeControl,
+        undo: UndoPolicy,
+        now: Millis,
+    ) -> Table<G> {
+        let mut table = Table::unforced(start, seats, control, undo, now);
+        table.play_forced_passes(now);
+        table
+    }
+
+    /// [`Table::new`] without the passes the rules force at the start (a stored game holds
+    /// them among its moves).
+    fn unforced(
         start: G,
         seats: [Seat; 2],
         control: TimeControl,
@@ -176,25 +189,12 @@ impl<G: Playable> Table<G> {
         self.ended.is_none() && matches!(self.seat(self.position().to_move()), Seat::Ai(_))
     }
 
-    /// The only legal move when it is `pass`: a front end plays it without asking anyone.
-    pub fn forced_pass(&self) -> Option<G::Move> {
+    /// The only legal move when it is `pass` ([`crate::step::forced_pass`]).
+    fn forced_pass(&self) -> Option<G::Move> {
         if self.ended.is_some() {
             return None;
         }
-        // Two moves are enough to know: a Scware position can have millions.
-        let mut moves = Vec::with_capacity(2);
-        let _ = self.position().for_each_move(|m| {
-            moves.push(m);
-            if moves.len() == 2 {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
-        });
-        match moves.as_slice() {
-            [only] if G::is_pass(only) => Some(only.clone()),
-            _ => None,
-        }
+        forced_pass(self.position())
     }
 
     fn refuse_if_over(&self) -> Result<(), TableError> {
@@ -242,13 +242,37 @@ impl<G: Playable> Table<G> {
     }
 
     /// Plays a legal move at `now`, made for ply `expected` (the server's optimistic
-    /// concurrency: a request made for a ply that has passed is refused whatever it holds).
+    /// concurrency: a request made for a ply that has passed is refused whatever it holds),
+    /// then every pass the rules force after it, each a ply of its own.
     pub fn play_move(
         &mut self,
         expected: usize,
         mv: &G::Move,
         now: Millis,
     ) -> Result<(), TableError> {
+        self.play_only(expected, mv, now)?;
+        self.play_forced_passes(now);
+        Ok(())
+    }
+
+    /// Plays the passes the rules force ([`play_forced_passes`]), at `now`.
+    fn play_forced_passes(&mut self, now: Millis) {
+        if self.ended.is_some() {
+            return;
+        }
+        let mut passes = Vec::new();
+        play_forced_passes(&mut self.position().clone(), |pass, _| {
+            passes.push(pass.clone());
+        });
+        for pass in passes {
+            let mut next = self.position().clone();
+            next.play_unchecked(&pass);
+            self.push(next, pass, now);
+        }
+    }
+
+    /// Plays `mv` and nothing more (a stored game replays its forced passes as moves).
+    fn play_only(&mut self, expected: usize, mv: &G::Move, now: Millis) -> Result<(), TableError> {
         if expected != self.ply() {
             return Err(TableError::StalePly {
                 given: expected,
@@ -267,28 +291,38 @@ impl<G: Playable> Table<G> {
                 text: mv.to_string(),
                 reason: e.reason,
             })?;
+        self.push(next, mv.clone(), now);
+        Ok(())
+    }
+
+    /// Records a move that reached `next` at `now`, whose flag has been checked.
+    fn push(&mut self, next: G, mv: G::Move, now: Millis) {
         let before = self.clock;
         let took = self
             .clock
             .press(next.to_move(), now)
-            .expect("the flag was checked above");
+            .expect("the flag was checked before the move");
         self.clocks.push(before);
         self.times.push(took);
-        self.moves.push(mv.clone());
+        self.moves.push(mv);
         if let Some(outcome) = next.outcome() {
             self.ended = Some(Ending::of_outcome(outcome));
         }
         self.positions.push(next);
-        Ok(())
     }
 
     /// Reads and plays a move given as text (see [`Table::play_move`]); returns it as the
     /// contract writes it.
     pub fn play(&mut self, expected: usize, text: &str, now: Millis) -> Result<String, TableError> {
-        // Cells are read without regard to case (`C3` is `c3`), as every move text allows.
-        let mv = self.position().parse_move(&text.to_ascii_lowercase())?;
+        let mv = self.read_move(text)?;
         self.play_move(expected, &mv, now)?;
         Ok(mv.to_string())
+    }
+
+    /// Reads a move of the current position; cells are read without regard to case (`C3`
+    /// is `c3`), as every move text allows.
+    fn read_move(&self, text: &str) -> Result<G::Move, TableError> {
+        Ok(self.position().parse_move(&text.to_ascii_lowercase())?)
     }
 
     /// Ends a game the rules have not ended (a resignation, a timeout or an abort known
@@ -389,14 +423,17 @@ impl<G: Playable> Table<G> {
             .start
             .parse()
             .map_err(|e: PositionError| TableError::Stored(format!("start position: {e}")))?;
-        let mut table = Table::new(start, state.seats.clone(), state.clock, state.undo, started);
+        let mut table =
+            Table::unforced(start, state.seats.clone(), state.clock, state.undo, started);
         // The ending is set after the moves: it may not be one of the rules (a timeout).
         table.ended = None;
         let mut now = started;
         for (k, played) in state.moves.iter().enumerate() {
             now = Millis(now.0.saturating_add(played.ms));
+            // Stored moves hold their forced passes: each is replayed as it stands.
             table
-                .play(k, &played.text, now)
+                .read_move(&played.text)
+                .and_then(|mv| table.play_only(k, &mv, now))
                 .map_err(|e| TableError::Stored(format!("move {}: {e}", k + 1)))?;
         }
         table.ended = state.ending.or(table.ended);

@@ -109,6 +109,18 @@ pub fn ending_text<G: Game>(ending: Ending) -> String {
     }
 }
 
+/// How a game ended, in words that follow the winner's name or "You won"/"You lost": `by
+/// connection`, `by the largest network (31 to 22)`, `on time`, `by resignation`; an aborted
+/// game reads `aborted`. `last` is the game's final position.
+pub fn ending_how<G: Describe>(ending: Ending, last: &G) -> String {
+    match ending.reason {
+        Termination::Rules => last.rules_how(),
+        Termination::Resigned => "by resignation".to_string(),
+        Termination::Timeout => "on time".to_string(),
+        Termination::Aborted => "aborted".to_string(),
+    }
+}
+
 /// The contract's result line of a position: `result: R`, `result: draw`, `result:
 /// ongoing`.
 pub fn result_line<G: Game>(position: &G) -> String {
@@ -137,6 +149,19 @@ pub fn marked_view<G: Game>(before: &G, after: &G) -> BoardView {
 
 /// A game's words for what its moves do.
 pub trait Describe: Game {
+    /// What a player who must pass cannot do, as a verb (`swap`, `place`): a forced pass
+    /// reads `Red cannot swap: pass`.
+    const CANNOT: &'static str = "move";
+
+    /// How the rules ended the game in this final position, for a sentence about the winner
+    /// (`by connection`; Rapid Transit: `by the largest network (31 to 22)`).
+    fn rules_how(&self) -> String {
+        match self.outcome() {
+            Some(Outcome::Draw) => "with neither player able to move".to_string(),
+            _ => "by connection".to_string(),
+        }
+    }
+
     /// What the legal `mv`, played from `self` to reach `after`, did to the board, without
     /// the mover (`placed c3; swapped c3, d4`). The default reads the changes a board view
     /// marks.
@@ -171,9 +196,13 @@ fn cell_list(mut cells: Vec<Cell>) -> String {
     names.join(", ")
 }
 
-impl Describe for Swaptimum {}
+impl Describe for Swaptimum {
+    const CANNOT: &'static str = "place";
+}
 
-impl Describe for Flipstop {}
+impl Describe for Flipstop {
+    const CANNOT: &'static str = "place";
+}
 
 impl Describe for Scware {
     fn did(&self, _after: &Scware, mv: &ScwareMove) -> String {
@@ -203,6 +232,12 @@ impl Describe for Scware {
 }
 
 impl Describe for RapidTransit {
+    const CANNOT: &'static str = "swap";
+
+    fn rules_how(&self) -> String {
+        self.verdict().map(|v| v.how).unwrap_or_default()
+    }
+
     fn did(&self, _after: &RapidTransit, mv: &RapidTransitMove) -> String {
         match mv {
             RapidTransitMove::Swap { terminal, partner } => {
@@ -214,13 +249,13 @@ impl Describe for RapidTransit {
 }
 
 /// What `mv`, played from `before` to reach `after`, did, in words: `Red c3:d4-e5: placed
-/// c3; swapped c3, d4`, `Blue passes: no legal move, the turn is skipped`, and a win made
+/// c3; swapped c3, d4`, `Blue cannot swap: pass` (a pass is only ever forced), and a win made
 /// on the opponent's turn.
 pub fn describe<G: Describe>(before: &G, after: &G, mv: &G::Move) -> String {
     let mover = before.to_move();
     let name = G::colour_name(mover);
     if G::is_pass(mv) {
-        return format!("{name} passes: no legal move, the turn is skipped");
+        return format!("{name} cannot {}: pass", G::CANNOT);
     }
     let mut text = format!("{name} {mv}: {}", before.did(after, mv));
     if let Some(Outcome::Win(p)) = after.outcome()
@@ -272,6 +307,40 @@ mod tests {
         );
         assert_eq!(e(None, Termination::Aborted), "aborted");
         assert_eq!(serde_json_word(Termination::Timeout), "\"timeout\"");
+    }
+
+    /// The words after "You won": the rules' reason (Rapid Transit's network sizes), or the
+    /// clock, a resignation, an abort; and a forced pass in the game's own verb.
+    #[test]
+    fn endings_say_how_and_passes_say_what_could_not_be_done() {
+        let red = Some(Player::First);
+        let won: Swaptimum = "swaptimum RRR/BB./... B".parse().unwrap();
+        let how = |reason| {
+            ending_how(
+                Ending {
+                    winner: red,
+                    reason,
+                },
+                &won,
+            )
+        };
+        assert_eq!(how(Termination::Rules), "by connection");
+        assert_eq!(how(Termination::Timeout), "on time");
+        assert_eq!(how(Termination::Resigned), "by resignation");
+        assert_eq!(how(Termination::Aborted), "aborted");
+        // Red's network of 26 against Cyan's 23, both players having passed.
+        let rt: RapidTransit =
+            "rapid-transit CCCCCCCR/CRCRCRRR/CRRRCRCR/CCRCCRCC/CRCCRRRC/RRCRRCRC/RCCCRCRC/RRRRRRRC C 2 R"
+                .parse()
+                .unwrap();
+        let ending = Ending::of_outcome(rt.outcome().unwrap());
+        assert_eq!(ending_how(ending, &rt), "by the largest network (26 to 23)");
+        let blue: Flipstop = "flipstop RRRB/BBRR/RR.R/BRRB B".parse().unwrap();
+        let (after_pass, pass) = after(&blue, "pass");
+        assert_eq!(
+            describe(&blue, &after_pass, &pass),
+            "Blue cannot place: pass"
+        );
     }
 
     fn serde_json_word(t: Termination) -> String {

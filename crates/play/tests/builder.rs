@@ -1,8 +1,15 @@
-//! The move builder against the legal move list: on random positions of every game, every
-//! legal move (a sample of Scware's millions) can be built click by click, each click
-//! offered among the cells that may come next; and whatever cells are clicked, a complete
-//! verdict is a legal move.
+//! The move builder against the full legal move list, in both directions, on random
+//! positions of every game and size:
+//!
+//! - every legal move (a sample of Scware's millions on crowded boards) can be built click
+//!   by click, in every order the page accepts, each click offered among the cells that may
+//!   come next;
+//! - at every selection on the way, the cells offered next are exactly the cells that lead
+//!   on to some legal move (so a player never meets a dead end), and the extra actions
+//!   (Scware's new group, a pass) are offered exactly when the rules allow them;
+//! - whatever cells are clicked, a complete verdict is a legal move.
 
+use std::collections::{BTreeSet, HashSet};
 use std::ops::ControlFlow;
 
 use proptest::prelude::*;
@@ -11,14 +18,30 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use swapboard_core::Game;
 use swapboard_flipstop::{Flipstop, FlipstopMove};
 use swapboard_grid::Cell;
-use swapboard_play::{Build, Draft, Selection, Verdict};
+use swapboard_play::{Build, Draft, Selection, Verdict, builder::Action};
 use swapboard_rapid_transit::{RapidTransit, RapidTransitMove};
 use swapboard_scware::{Scware, ScwareMove};
 use swapboard_swaptimum::{Swaptimum, SwaptimumMove};
 
-/// The clicks that build a move, or `None` for `pass` (played by name, not built).
+/// How each game's moves are clicked.
 trait Clicks: Build {
-    fn clicks(mv: &Self::Move) -> Option<Selection>;
+    /// The click orders that build `mv` (none for `pass`, played by its button).
+    fn paths(mv: &Self::Move) -> Vec<Selection>;
+
+    /// The cells that, clicked after `prefix`, lead on towards `mv`.
+    fn continuations(prefix: &Selection, mv: &Self::Move) -> Vec<Cell> {
+        Self::paths(mv)
+            .into_iter()
+            .filter(|p| p.cells.len() > prefix.cells.len())
+            .filter(|p| p.cells.starts_with(&prefix.cells) && p.split == prefix.split)
+            .map(|p| p.cells[prefix.cells.len()])
+            .collect()
+    }
+
+    /// Whether `mv` is Scware's growth `prefix` followed by a new group (the `+` button).
+    fn ends_growth(_prefix: &Selection, _mv: &Self::Move) -> bool {
+        false
+    }
 }
 
 fn cells(cells: Vec<Cell>) -> Selection {
@@ -26,83 +49,224 @@ fn cells(cells: Vec<Cell>) -> Selection {
 }
 
 impl Clicks for Swaptimum {
-    fn clicks(mv: &SwaptimumMove) -> Option<Selection> {
+    fn paths(mv: &SwaptimumMove) -> Vec<Selection> {
         match *mv {
-            SwaptimumMove::Place(c) => Some(cells(vec![c])),
-            SwaptimumMove::PlaceSwap { cell, a, b } => Some(cells(vec![cell, a, b])),
-            SwaptimumMove::Pass => None,
+            SwaptimumMove::Place(c) => vec![cells(vec![c])],
+            // The two checkers of the swap, in either order.
+            SwaptimumMove::PlaceSwap { cell, a, b } => {
+                vec![cells(vec![cell, a, b]), cells(vec![cell, b, a])]
+            }
+            SwaptimumMove::Pass => Vec::new(),
         }
     }
 }
 
 impl Clicks for Flipstop {
-    fn clicks(mv: &FlipstopMove) -> Option<Selection> {
+    fn paths(mv: &FlipstopMove) -> Vec<Selection> {
         match *mv {
-            FlipstopMove::Place(c) => Some(cells(vec![c])),
-            FlipstopMove::Pass => None,
+            FlipstopMove::Place(c) => vec![cells(vec![c])],
+            FlipstopMove::Pass => Vec::new(),
         }
     }
 }
 
 impl Clicks for RapidTransit {
-    fn clicks(mv: &RapidTransitMove) -> Option<Selection> {
+    fn paths(mv: &RapidTransitMove) -> Vec<Selection> {
         match *mv {
-            RapidTransitMove::Swap { terminal, partner } => Some(cells(vec![terminal, partner])),
-            RapidTransitMove::Pass => None,
+            RapidTransitMove::Swap { terminal, partner } => vec![cells(vec![terminal, partner])],
+            RapidTransitMove::Pass => Vec::new(),
         }
+    }
+}
+
+/// A Scware move's growth stones and new group.
+fn scware_parts(mv: &ScwareMove) -> Option<(BTreeSet<Cell>, Option<Cell>)> {
+    match mv {
+        ScwareMove::Stones { cells, new_group } => Some((cells.iter().collect(), *new_group)),
+        ScwareMove::Pass => None,
     }
 }
 
 impl Clicks for Scware {
-    fn clicks(mv: &ScwareMove) -> Option<Selection> {
-        match mv {
-            ScwareMove::Stones { cells, new_group } => {
-                let mut all: Vec<Cell> = cells.iter().collect();
+    /// The growth in board order and in reverse (a growth is a set: any order builds it),
+    /// then `+` and the new group.
+    fn paths(mv: &ScwareMove) -> Vec<Selection> {
+        let Some((growth, new_group)) = scware_parts(mv) else {
+            return Vec::new();
+        };
+        let forward: Vec<Cell> = growth.iter().copied().collect();
+        let backward: Vec<Cell> = growth.iter().rev().copied().collect();
+        [forward, backward]
+            .into_iter()
+            .map(|mut all| {
                 let split = new_group.map(|g| {
                     all.push(g);
                     all.len() - 1
                 });
-                Some(Selection { cells: all, split })
+                Selection { cells: all, split }
+            })
+            .collect()
+    }
+
+    fn continuations(prefix: &Selection, mv: &ScwareMove) -> Vec<Cell> {
+        let Some((growth, new_group)) = scware_parts(mv) else {
+            return Vec::new();
+        };
+        let chosen: BTreeSet<Cell> = prefix.cells.iter().copied().collect();
+        match prefix.split {
+            None if chosen.is_subset(&growth) => growth.difference(&chosen).copied().collect(),
+            Some(k) if k == prefix.cells.len() && chosen == growth => {
+                new_group.into_iter().collect()
             }
-            ScwareMove::Pass => None,
+            _ => Vec::new(),
         }
+    }
+
+    fn ends_growth(prefix: &Selection, mv: &ScwareMove) -> bool {
+        let Some((growth, Some(_))) = scware_parts(mv) else {
+            return false;
+        };
+        prefix.split.is_none() && prefix.cells.iter().copied().collect::<BTreeSet<_>>() == growth
     }
 }
 
-/// Builds `mv` click by click and checks every answer on the way.
-fn builds<G: Clicks>(pos: &G, mv: &G::Move) {
-    let Some(full) = G::clicks(mv) else { return };
-    let mut selection = Selection::default();
-    let mut draft: Draft<G::Move> = pos.draft(&selection);
-    for (i, &cell) in full.cells.iter().enumerate() {
-        if full.split == Some(i) {
-            assert!(selection.end_growth(), "{pos} {mv}: + after {selection}");
-            draft = pos.draft(&selection);
+/// Checks the builder's answer at every selection on the way to every legal move (at most
+/// `limit` moves: a crowded Scware board has millions) against the move list. Returns how
+/// many selections were checked.
+fn offers_exactly_what_leads_somewhere<G: Clicks>(pos: &G, limit: usize) -> usize {
+    if pos.is_over() {
+        let draft = pos.draft(&Selection::default());
+        assert!(
+            draft
+                .refusal()
+                .is_some_and(|r| r.starts_with("the game is over")),
+            "{pos}: {draft:?}"
+        );
+        return 0;
+    }
+    let mut moves = Vec::new();
+    let flow = pos.for_each_move(|m| {
+        moves.push(m);
+        if moves.len() > limit {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
         }
-        if !draft.next.is_empty() {
+    });
+    let complete_list = flow.is_continue();
+    let pass = moves.iter().any(G::is_pass);
+    let mut seen: HashSet<String> = HashSet::new();
+    let mut checked = 0;
+    let mut prefixes = vec![Selection::default()];
+    for mv in &moves {
+        for path in G::paths(mv) {
+            for k in 1..path.cells.len() {
+                let mut prefix = cells(path.cells[..k].to_vec());
+                prefix.split = path.split.filter(|&s| s <= k);
+                prefixes.push(prefix);
+            }
+        }
+    }
+    for prefix in prefixes {
+        let key = format!("{prefix:?}");
+        if !seen.insert(key) {
+            continue;
+        }
+        let draft = pos.draft(&prefix);
+        assert!(
+            draft.refusal().is_none(),
+            "{pos}: '{prefix}' refused: {draft:?}"
+        );
+        if let Some(mv) = draft.ready() {
+            assert!(pos.is_legal(mv), "{pos}: '{prefix}' made the illegal {mv}");
+        }
+        let offered: BTreeSet<Cell> = draft.next.iter().copied().collect();
+        assert_eq!(
+            offered.len(),
+            draft.next.len(),
+            "{pos}: '{prefix}' offers a cell twice"
+        );
+        let expected: BTreeSet<Cell> = moves
+            .iter()
+            .flat_map(|m| G::continuations(&prefix, m))
+            .collect();
+        if complete_list {
+            assert_eq!(offered, expected, "{pos}: after '{prefix}': {draft:?}");
+            let new_group = moves.iter().any(|m| G::ends_growth(&prefix, m));
+            assert_eq!(
+                draft.actions.contains(&Action::EndGrowth),
+                new_group,
+                "{pos}: '{prefix}': {draft:?}"
+            );
+        } else {
+            // A sample of the moves: what it reaches must be offered.
+            assert!(
+                offered.is_superset(&expected),
+                "{pos}: after '{prefix}': {draft:?}"
+            );
+        }
+        if prefix.cells.is_empty() {
+            assert_eq!(
+                draft.actions.contains(&Action::Pass),
+                pass,
+                "{pos}: {draft:?}"
+            );
+        }
+        if draft.ready().is_some() {
+            assert_eq!(
+                draft.more,
+                !draft.next.is_empty() || !draft.actions.is_empty(),
+                "{pos}: '{prefix}': {draft:?}"
+            );
+            assert_eq!(
+                draft.prompt.contains("add cells"),
+                !draft.next.is_empty(),
+                "{pos}: '{prefix}': {draft:?}"
+            );
+        }
+        checked += 1;
+    }
+    checked
+}
+
+/// Builds `mv` click by click, in every order the page accepts, and checks every answer
+/// on the way.
+fn builds<G: Clicks>(pos: &G, mv: &G::Move) {
+    for full in G::paths(mv) {
+        let mut selection = Selection::default();
+        let mut draft: Draft<G::Move> = pos.draft(&selection);
+        for (i, &cell) in full.cells.iter().enumerate() {
+            if full.split == Some(i) {
+                assert!(
+                    draft.actions.contains(&Action::EndGrowth),
+                    "{pos} {mv}: no + offered after '{selection}': {draft:?}"
+                );
+                assert!(selection.end_growth(), "{pos} {mv}: + after {selection}");
+                draft = pos.draft(&selection);
+            }
             assert!(
                 draft.next.contains(&cell),
                 "{pos} {mv}: {cell} not offered after '{selection}': {draft:?}"
             );
-        }
-        selection = selection.with(cell);
-        draft = pos.draft(&selection);
-        assert!(
-            draft.refusal().is_none(),
-            "{pos} {mv}: '{selection}' refused: {draft:?}"
-        );
-        if i + 1 < full.cells.len() {
+            selection = selection.with(cell);
+            draft = pos.draft(&selection);
             assert!(
-                draft.more,
-                "{pos} {mv}: '{selection}' takes no more: {draft:?}"
+                draft.refusal().is_none(),
+                "{pos} {mv}: '{selection}' refused: {draft:?}"
             );
+            if i + 1 < full.cells.len() {
+                assert!(
+                    draft.more,
+                    "{pos} {mv}: '{selection}' takes no more: {draft:?}"
+                );
+            }
         }
+        assert_eq!(
+            draft.verdict,
+            Verdict::Complete { mv: mv.clone() },
+            "{pos}: '{selection}'"
+        );
     }
-    assert_eq!(
-        draft.verdict,
-        Verdict::Complete { mv: mv.clone() },
-        "{pos}: '{selection}'"
-    );
 }
 
 /// Every legal move is built (at most `limit` of them, for Scware's crowded positions).
@@ -150,37 +314,51 @@ fn random_position<G: Game>(size: usize, plies: u32, seed: u64) -> G {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(24))]
+    // Thousands of positions in all: every size of each game from 3 (4 for Rapid Transit)
+    // to 9 or 10, from the start to the late middle game.
+    #![proptest_config(ProptestConfig::with_cases(400))]
 
     #[test]
-    fn swaptimum_moves_build(size in 3usize..7, plies in 0u32..30, seed: u64,
-                             picks in prop::collection::vec((0u8..7, 0u8..7), 1..5)) {
+    fn swaptimum_builder_offers_every_move_and_nothing_else(
+        size in 3usize..10, plies in 0u32..60, seed: u64,
+        picks in prop::collection::vec((0u8..9, 0u8..9), 1..5),
+    ) {
         let pos: Swaptimum = random_position(size, plies, seed);
         every_move_builds(&pos, usize::MAX);
+        offers_exactly_what_leads_somewhere(&pos, usize::MAX);
         random_clicks_stay_legal(&pos, &picks);
     }
 
     #[test]
-    fn flipstop_moves_build(size in 3usize..7, plies in 0u32..30, seed: u64,
-                            picks in prop::collection::vec((0u8..7, 0u8..7), 1..3)) {
+    fn flipstop_builder_offers_every_move_and_nothing_else(
+        size in 3usize..10, plies in 0u32..60, seed: u64,
+        picks in prop::collection::vec((0u8..9, 0u8..9), 1..3),
+    ) {
         let pos: Flipstop = random_position(size, plies, seed);
         every_move_builds(&pos, usize::MAX);
+        offers_exactly_what_leads_somewhere(&pos, usize::MAX);
         random_clicks_stay_legal(&pos, &picks);
     }
 
     #[test]
-    fn rapid_transit_moves_build(half in 2usize..5, plies in 0u32..40, seed: u64,
-                                 picks in prop::collection::vec((0u8..8, 0u8..8), 1..4)) {
+    fn rapid_transit_builder_offers_every_move_and_nothing_else(
+        half in 2usize..6, plies in 0u32..80, seed: u64,
+        picks in prop::collection::vec((0u8..10, 0u8..10), 1..4),
+    ) {
         let pos: RapidTransit = random_position(2 * half, plies, seed);
         every_move_builds(&pos, usize::MAX);
+        offers_exactly_what_leads_somewhere(&pos, usize::MAX);
         random_clicks_stay_legal(&pos, &picks);
     }
 
     #[test]
-    fn scware_moves_build(size in 3usize..8, plies in 0u32..30, seed: u64,
-                          picks in prop::collection::vec((0u8..8, 0u8..8), 1..6)) {
+    fn scware_builder_offers_every_move_and_nothing_else(
+        size in 3usize..9, plies in 0u32..40, seed: u64,
+        picks in prop::collection::vec((0u8..8, 0u8..8), 1..6),
+    ) {
         let pos: Scware = random_position(size, plies, seed);
         every_move_builds(&pos, 400);
+        offers_exactly_what_leads_somewhere(&pos, 4000);
         random_clicks_stay_legal(&pos, &picks);
     }
 }

@@ -11,6 +11,10 @@ pub struct Verdict {
     pub outcome: Outcome,
     /// Which network sizes (or which swap) decided it.
     pub reason: String,
+    /// How the winner won, for a sentence about them: `by the largest network (31 to 22)`,
+    /// `by the second largest network (9 to 8)`, `by the last swap`; for a draw, `with
+    /// identical networks and no swap`.
+    pub how: String,
 }
 
 /// Applies the sheet's tie-break: each player's network sizes from largest to smallest,
@@ -23,6 +27,19 @@ pub struct Verdict {
 pub fn decide(sizes: [&[usize]; 2], last_swapper: Option<Player>) -> Verdict {
     let [first, second] = sizes;
     let level = first.iter().zip(second).position(|(a, b)| a != b);
+    let how = match level {
+        Some(i) => {
+            let (a, b) = (first[i], second[i]);
+            let which = match i {
+                0 => "largest".to_string(),
+                _ => format!("{} largest", ordinal_word(i + 1)),
+            };
+            format!("by the {which} network ({} to {})", a.max(b), a.min(b))
+        }
+        None if first.len() != second.len() => "by having more networks".to_string(),
+        None if last_swapper.is_some() => "by the last swap".to_string(),
+        None => "with identical networks and no swap".to_string(),
+    };
     let (winner, reason) = match level {
         Some(i) => {
             let (a, b) = (first[i], second[i]);
@@ -81,6 +98,7 @@ pub fn decide(sizes: [&[usize]; 2], last_swapper: Option<Player>) -> Verdict {
     Verdict {
         outcome: winner.map_or(Outcome::Draw, Outcome::Win),
         reason,
+        how,
     }
 }
 
@@ -96,6 +114,7 @@ mod tests {
             v.reason,
             "Red's largest network (20) is larger than Cyan's (18)"
         );
+        assert_eq!(v.how, "by the largest network (20 to 18)");
     }
 
     #[test]
@@ -107,6 +126,7 @@ mod tests {
             "{}",
             v.reason
         );
+        assert_eq!(v.how, "by the second largest network (7 to 6)");
         let v = decide([&[9, 9, 8, 6], &[9, 9, 7, 7]], None);
         assert_eq!(v.outcome, Outcome::Win(Player::First));
         assert!(
@@ -127,7 +147,9 @@ mod tests {
             decide(sizes, Some(Player::First)).outcome,
             Outcome::Win(Player::First)
         );
+        assert_eq!(decide(sizes, Some(Player::First)).how, "by the last swap");
         let draw = decide(sizes, None);
+        assert_eq!(draw.how, "with identical networks and no swap");
         assert_eq!(draw.outcome, Outcome::Draw);
         assert!(draw.reason.contains("nobody ever swapped"));
     }

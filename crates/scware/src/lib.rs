@@ -29,6 +29,7 @@
 //! breaking the restriction are then dropped until none does, and an empty result is drawn
 //! again. Every legal move can be drawn.
 
+mod build;
 mod count;
 mod moves;
 mod position;
@@ -37,6 +38,7 @@ mod steps;
 mod turn;
 mod union_find;
 
+pub use build::GrowthBuilder;
 pub use moves::ScwareMove;
 pub use position::{MoveCounts, Scware};
 pub use steps::{ScwareStep, ScwareSteps};

@@ -21,10 +21,18 @@ fn board<G: Playable>(table: &Table<G>, out: &mut Output) -> CliResult {
     out.line(format!("position: {}", table.position()))
 }
 
-fn after_move<G: Playable>(table: &Table<G>, keeper: &Keeper, out: &mut Output) -> CliResult {
+fn after_move<G: Playable>(
+    table: &Table<G>,
+    before: usize,
+    keeper: &Keeper,
+    out: &mut Output,
+) -> CliResult {
     keeper.keep(table)?;
-    if let Some(did) = table.describe(table.ply() - 1) {
-        out.line(did)?;
+    // A move may bring the passes the rules force after it: each is told.
+    for k in before..table.ply() {
+        if let Some(did) = table.describe(k) {
+            out.line(did)?;
+        }
     }
     board(table, out)
 }
@@ -50,17 +58,11 @@ pub(super) fn run<G: Playable>(
             out.line(format!("game over: {ending}"))?;
             break;
         }
-        if let Some(pass) = table.forced_pass() {
-            table
-                .play_move(table.ply(), &pass, clock.now())
-                .map_err(|e| CliError::bad(e.to_string()))?;
-            after_move(&table, keeper, out)?;
-            continue;
-        }
         if table.ai_to_move() {
+            let before = table.ply();
             ai.play(&mut table, clock.now())
                 .map_err(|e| CliError::bad(format!("the AI's move: {e}")))?;
-            after_move(&table, keeper, out)?;
+            after_move(&table, before, keeper, out)?;
             continue;
         }
         let mover = table.position().to_move();
@@ -79,6 +81,7 @@ pub(super) fn run<G: Playable>(
             continue;
         };
         let text = line.trim();
+        let before = table.ply();
         if !building.cells.is_empty() {
             match cells_of(text) {
                 Some(cells) => {
@@ -130,7 +133,7 @@ pub(super) fn run<G: Playable>(
                 }
             }
             _ => match table.play(table.ply(), text, clock.now()) {
-                Ok(_) => after_move(&table, keeper, out)?,
+                Ok(_) => after_move(&table, before, keeper, out)?,
                 Err(reason) => match cells_of(text).as_deref() {
                     // A lone cell that starts a longer move opens its next step.
                     Some(&[cell])
@@ -182,10 +185,11 @@ fn build<G: Playable>(
     match (draft.ready(), draft.more) {
         (Some(mv), false) => {
             let mv = mv.clone();
+            let before = table.ply();
             table
-                .play_move(table.ply(), &mv, clock.now())
+                .play_move(before, &mv, clock.now())
                 .map_err(|e| CliError::bad(e.to_string()))?;
-            after_move(table, keeper, out)?;
+            after_move(table, before, keeper, out)?;
             Ok(Selection::default())
         }
         _ => {

@@ -495,19 +495,14 @@ fn event_loop<G: Playable>(
         .all(|&p| matches!(app.table.seat(p), Seat::Ai(_)));
     while !app.quit {
         terminal.draw(|frame| app.draw(frame))?;
-        if app.table.ending().is_none() && app.viewing.is_none() {
-            if let Some(pass) = app.table.forced_pass() {
-                app.play(&pass);
+        // A pass the rules force was played by the table itself.
+        if app.viewing.is_none() && app.table.ai_to_move() {
+            if watching && event::poll(WATCH_PAUSE)? {
+                handle(app, event::read()?);
                 continue;
             }
-            if app.table.ai_to_move() {
-                if watching && event::poll(WATCH_PAUSE)? {
-                    handle(app, event::read()?);
-                    continue;
-                }
-                app.ai_move();
-                continue;
-            }
+            app.ai_move();
+            continue;
         }
         handle(app, event::read()?);
     }

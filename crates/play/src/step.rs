@@ -1,0 +1,102 @@
+//! The steps of a game in progress that nobody chooses: a pass the rules force.
+//!
+//! Where a player's only legal move is a pass (Rapid Transit with no swap, Flipstop or
+//! Scware with no legal stone), the pass is played for them at once, as a ply like any
+//! other. This module decides it once for every front end: [`crate::Table`] (the terminal),
+//! and a server through [`crate::AnyPosition::play_forced_passes`].
+
+use std::ops::ControlFlow;
+
+use swapboard_core::{Game, Player};
+
+/// The most forced passes in a row: two passes end a game in every game that has them, so
+/// a third would mean an engine that never ends one.
+const MAX_FORCED: usize = 2;
+
+/// The pass the player to move must play, when it is their only legal move; `None` when they
+/// have a choice or the game is over.
+pub fn forced_pass<G: Game>(position: &G) -> Option<G::Move> {
+    if position.outcome().is_some() {
+        return None;
+    }
+    // Two moves are enough to know: a Scware position can have millions.
+    let mut moves = Vec::with_capacity(2);
+    let _ = position.for_each_move(|m| {
+        moves.push(m);
+        if moves.len() == 2 {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    match moves.as_slice() {
+        [only] if G::is_pass(only) => moves.pop(),
+        _ => None,
+    }
+}
+
+/// Plays every pass the rules force from `position` on, calling `passed` with each pass and
+/// the player who made it (a front end presses its clock and records the ply there).
+pub fn play_forced_passes<G: Game>(position: &mut G, mut passed: impl FnMut(&G::Move, Player)) {
+    for _ in 0..MAX_FORCED {
+        let Some(pass) = forced_pass(position) else {
+            return;
+        };
+        let mover = position.to_move();
+        position.play_unchecked(&pass);
+        passed(&pass, mover);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::AnyPosition;
+    use swapboard_flipstop::Flipstop;
+
+    /// The ruling's Flipstop case: Blue's only move is a pass; Red has a choice.
+    #[test]
+    fn a_pass_is_forced_only_when_it_is_the_only_move() {
+        let blue: Flipstop = "flipstop RRRB/BBRR/RR.R/BRRB B".parse().unwrap();
+        let pass = forced_pass(&blue).expect("Blue must pass");
+        assert!(Flipstop::is_pass(&pass));
+        let red: Flipstop = "flipstop RRRB/BBRR/RR.R/BRRB R".parse().unwrap();
+        assert_eq!(forced_pass(&red), None);
+        assert_eq!(forced_pass(&Flipstop::start(5).unwrap()), None);
+    }
+
+    /// Random Rapid Transit games on 4x4: passes are forced along the way, each one the
+    /// only legal move when played, and none is left unplayed after the call.
+    #[test]
+    fn forced_passes_are_played_until_a_choice_or_the_end() {
+        use rand::SeedableRng;
+        let mut forced = 0;
+        for seed in 0..40 {
+            let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+            let mut pos = AnyPosition::start(crate::GameId::RapidTransit, 4).unwrap();
+            for _ in 0..300 {
+                let before = pos.clone();
+                let mut passes = Vec::new();
+                pos.play_forced_passes(|text, who| passes.push((text.to_owned(), who)));
+                assert!(passes.len() <= MAX_FORCED);
+                if let Some((text, who)) = passes.first() {
+                    assert_eq!(text, "pass");
+                    assert_eq!(*who, before.to_move());
+                    assert_eq!(before.legal_moves(2), Some(vec!["pass".to_owned()]));
+                    forced += passes.len();
+                }
+                if pos.outcome().is_some() {
+                    break;
+                }
+                let moves = pos.legal_moves(usize::MAX).unwrap();
+                assert!(
+                    moves.iter().any(|m| m != "pass"),
+                    "{pos}: a pass left unplayed"
+                );
+                let k = rand::RngExt::random_range(&mut rng, 0..moves.len());
+                pos.play_text(&moves[k]).unwrap();
+            }
+        }
+        assert!(forced > 0, "no forced pass in 40 random games");
+    }
+}
