@@ -223,7 +223,8 @@ impl<G: Playable> GameSession<G> {
             Seat::Person("engine".to_string()),
         ];
         GameSession {
-            table: Table::new(
+            // The controller gives every move, the passes the rules force included.
+            table: Table::replaying(
                 position,
                 seats,
                 TimeControl::None,

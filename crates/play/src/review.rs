@@ -79,7 +79,7 @@ impl PositionFn for Replay<'_> {
     type Output = Result<Box<dyn Review>, TableError>;
 
     fn call<G: Playable>(self, start: &G) -> Self::Output {
-        let mut table = Table::new(
+        let mut table = Table::replaying(
             start.clone(),
             self.seats,
             TimeControl::None,

@@ -83,10 +83,23 @@ pub struct Table<G: Game> {
     clocks: Vec<Clock>,
     clock: Clock,
     ended: Option<Ending>,
+    passes: Passes,
+}
+
+/// Who plays a pass the rules force.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Passes {
+    /// The table, at once, after the move before it (a game being played).
+    Forced,
+    /// Whoever gives the moves, as any move (a stored game or record replayed, whose moves
+    /// hold their passes; the engine protocol, whose controller gives every move).
+    AsGiven,
 }
 
 impl<G: Playable> Table<G> {
-    /// A new table from `start` whose clock starts at `now`.
+    /// A new table from `start` whose clock starts at `now`. It plays the passes the rules
+    /// force by itself ([`crate::step`]), each a ply of its own, so no front end waits for
+    /// one.
     pub fn new(
         start: G,
         seats: [Seat; 2],
@@ -94,14 +107,15 @@ impl<G: Playable> Table<G> {
         undo: UndoPolicy,
         now: Millis,
     ) -> Table<G> {
-        let mut table = Table::unforced(start, seats, control, undo, now);
+        let mut table = Table::replaying(start, seats, control, undo, now);
+        table.passes = Passes::Forced;
         table.play_forced_passes(now);
         table
     }
 
-    /// [`Table::new`] without the passes the rules force at the start (a stored game holds
-    /// them among its moves).
-    fn unforced(
+    /// A table that plays exactly the moves it is given, passes included: for a game
+    /// replayed from its stored moves, and for a controller that gives every move.
+    pub fn replaying(
         start: G,
         seats: [Seat; 2],
         control: TimeControl,
@@ -119,7 +133,30 @@ impl<G: Playable> Table<G> {
             clocks: Vec::new(),
             clock,
             ended,
+            passes: Passes::AsGiven,
         }
+    }
+
+    /// Replays stored moves (each at its time), ends the game off the board if it was
+    /// (`off_board`, unless the rules ended it), then goes on as a game being played: the
+    /// passes the rules force from here on are played by the table.
+    fn resume<'a>(
+        mut self,
+        moves: impl IntoIterator<Item = (&'a str, Millis)>,
+        off_board: Option<Ending>,
+    ) -> Result<Table<G>, TableError> {
+        let mut now = self.clock.since();
+        for (k, (text, at)) in moves.into_iter().enumerate() {
+            now = at;
+            self.play(k, text, now)
+                .map_err(|e| TableError::Stored(format!("move {}: {e}", k + 1)))?;
+        }
+        if let Some(ending) = off_board {
+            self.end_off_the_board(ending);
+        }
+        self.passes = Passes::Forced;
+        self.play_forced_passes(now);
+        Ok(self)
     }
 
     /// The start position.
@@ -242,8 +279,9 @@ impl<G: Playable> Table<G> {
     }
 
     /// Plays a legal move at `now`, made for ply `expected` (the server's optimistic
-    /// concurrency: a request made for a ply that has passed is refused whatever it holds),
-    /// then every pass the rules force after it, each a ply of its own.
+    /// concurrency: a request made for a ply that has passed is refused whatever it holds);
+    /// then, at a table made by [`Table::new`], every pass the rules force after it, each a
+    /// ply of its own.
     pub fn play_move(
         &mut self,
         expected: usize,
@@ -255,9 +293,10 @@ impl<G: Playable> Table<G> {
         Ok(())
     }
 
-    /// Plays the passes the rules force ([`play_forced_passes`]), at `now`.
+    /// Plays the passes the rules force ([`play_forced_passes`]), at `now`, at a table that
+    /// plays them.
     fn play_forced_passes(&mut self, now: Millis) {
-        if self.ended.is_some() {
+        if self.ended.is_some() || self.passes == Passes::AsGiven {
             return;
         }
         let mut passes = Vec::new();
@@ -271,7 +310,7 @@ impl<G: Playable> Table<G> {
         }
     }
 
-    /// Plays `mv` and nothing more (a stored game replays its forced passes as moves).
+    /// Plays `mv` and nothing more.
     fn play_only(&mut self, expected: usize, mv: &G::Move, now: Millis) -> Result<(), TableError> {
         if expected != self.ply() {
             return Err(TableError::StalePly {
@@ -314,15 +353,10 @@ impl<G: Playable> Table<G> {
     /// Reads and plays a move given as text (see [`Table::play_move`]); returns it as the
     /// contract writes it.
     pub fn play(&mut self, expected: usize, text: &str, now: Millis) -> Result<String, TableError> {
-        let mv = self.read_move(text)?;
+        // Cells are read without regard to case (`C3` is `c3`), as every move text allows.
+        let mv = self.position().parse_move(&text.to_ascii_lowercase())?;
         self.play_move(expected, &mv, now)?;
         Ok(mv.to_string())
-    }
-
-    /// Reads a move of the current position; cells are read without regard to case (`C3`
-    /// is `c3`), as every move text allows.
-    fn read_move(&self, text: &str) -> Result<G::Move, TableError> {
-        Ok(self.position().parse_move(&text.to_ascii_lowercase())?)
     }
 
     /// Ends a game the rules have not ended (a resignation, a timeout or an abort known
@@ -423,21 +457,13 @@ impl<G: Playable> Table<G> {
             .start
             .parse()
             .map_err(|e: PositionError| TableError::Stored(format!("start position: {e}")))?;
-        let mut table =
-            Table::unforced(start, state.seats.clone(), state.clock, state.undo, started);
-        // The ending is set after the moves: it may not be one of the rules (a timeout).
-        table.ended = None;
+        let table = Table::replaying(start, state.seats.clone(), state.clock, state.undo, started);
         let mut now = started;
-        for (k, played) in state.moves.iter().enumerate() {
+        let moves = state.moves.iter().map(|played| {
             now = Millis(now.0.saturating_add(played.ms));
-            // Stored moves hold their forced passes: each is replayed as it stands.
-            table
-                .read_move(&played.text)
-                .and_then(|mv| table.play_only(k, &mv, now))
-                .map_err(|e| TableError::Stored(format!("move {}: {e}", k + 1)))?;
-        }
-        table.ended = state.ending.or(table.ended);
-        Ok(table)
+            (played.text.as_str(), now)
+        });
+        table.resume(moves, state.ending)
     }
 }
 
@@ -488,13 +514,7 @@ impl<G: Playable> Table<G> {
         let positions = record
             .replay::<G>()
             .map_err(|e| TableError::Stored(e.to_string()))?;
-        let mut table = Table::new(positions[0].clone(), seats, TimeControl::None, undo, now);
-        for (k, text) in record.moves.iter().enumerate() {
-            table
-                .play(k, text, now)
-                .map_err(|e| TableError::Stored(format!("move {}: {e}", k + 1)))?;
-        }
-        if table.ended.is_none() && record.ended_off_the_board() {
+        let off_board = record.ended_off_the_board().then(|| {
             let winner = match record.result {
                 RecordResult::Win(letter) => Player::BOTH
                     .into_iter()
@@ -506,9 +526,13 @@ impl<G: Playable> Table<G> {
                 Some("timeout") => Termination::Timeout,
                 _ => Termination::Aborted,
             };
-            table.end_off_the_board(Ending { winner, reason });
-        }
-        Ok(table)
+            Ending { winner, reason }
+        });
+        let table = Table::replaying(positions[0].clone(), seats, TimeControl::None, undo, now);
+        table.resume(
+            record.moves.iter().map(|text| (text.as_str(), now)),
+            off_board,
+        )
     }
 }
 
@@ -552,6 +576,41 @@ mod tests {
             UndoPolicy::Allowed,
             Millis(0),
         )
+    }
+
+    /// A table being played passes for a player whose only move is a pass, at once and as a
+    /// ply of its own; a replaying table waits for the pass to be given, as any move.
+    #[test]
+    fn a_table_plays_the_passes_the_rules_force() {
+        let red_to_play: Flipstop = "flipstop RRRB/BBR./RR.R/BRRB R".parse().unwrap();
+        let mut t = Table::new(
+            red_to_play.clone(),
+            people(),
+            TimeControl::None,
+            UndoPolicy::Allowed,
+            Millis(0),
+        );
+        // Red fills d3; Blue's only move is then a pass (c2 would be illegal for Blue).
+        t.play(0, "d3", Millis(10)).unwrap();
+        assert_eq!(t.ply(), 2, "{:?}", t.played());
+        assert!(Flipstop::is_pass(&t.moves()[1]));
+        assert_eq!(t.describe(1).unwrap(), "Blue cannot place: pass");
+        assert_eq!(t.position().to_move(), Player::First);
+        // Undo takes back the pass with the move that forced it.
+        assert_eq!(t.undo_turn(), Ok(2));
+        let mut replay = Table::replaying(
+            red_to_play,
+            people(),
+            TimeControl::None,
+            UndoPolicy::Allowed,
+            Millis(0),
+        );
+        replay.play(0, "d3", Millis(10)).unwrap();
+        assert_eq!(replay.ply(), 1);
+        replay.play(1, "pass", Millis(20)).unwrap();
+        // A restored game holds its passes and replays them as they stand.
+        let restored = Table::<Flipstop>::restore(&replay.state(), Millis(0)).unwrap();
+        assert_eq!(restored.ply(), 2);
     }
 
     #[test]

@@ -18,8 +18,7 @@ use swapboard_play::{AiRequest, AnyPosition, Level};
 use tokio::sync::Semaphore;
 
 use crate::app::AppState;
-use crate::games::{judge, now, seat_of};
-use crate::live::Change;
+use crate::games::{Plies, announce_plies, judge, now, seat_of};
 use crate::store::{Landed, MoveError, Status};
 
 /// The search tree's node cap: a few hundred megabytes at most whatever the level.
@@ -92,12 +91,9 @@ pub(crate) fn wake(state: &AppState, game_id: &str) {
             if let Err(e) = &result {
                 tracing::warn!(game = game_id, "ai: {e:#}");
             }
-            if let Ok(Some(ply)) = result {
+            if let Ok(Some(plies)) = result {
                 // Announced without waking the AI again here: the loop looks once more.
-                state
-                    .live
-                    .announce(&state, &game_id, Change::Move(ply))
-                    .await;
+                announce_plies(&state, &game_id, plies).await;
                 continue;
             }
             if !state.ai.end(&game_id) {
@@ -116,9 +112,10 @@ pub(crate) async fn resume_all(state: &AppState) -> anyhow::Result<usize> {
     Ok(games.len())
 }
 
-/// Thinks and plays the AI's move if it is its turn; the ply it made, or `None` when it was
-/// not its turn (or another instance played first).
-async fn play_turn(state: &AppState, game_id: &str) -> anyhow::Result<Option<u32>> {
+/// Thinks and plays the AI's move if it is its turn; the plies it added (its move and the
+/// passes the rules forced after it), or `None` when it was not its turn (or another
+/// instance played first).
+async fn play_turn(state: &AppState, game_id: &str) -> anyhow::Result<Option<Plies>> {
     let Some(game) = state.store.game(game_id).await? else {
         return Ok(None);
     };
@@ -161,7 +158,10 @@ async fn play_turn(state: &AppState, game_id: &str) -> anyhow::Result<Option<u32
         .play_move(game_id, game.ply, seat, &text, judge)
         .await
     {
-        Ok(Landed::Played(played)) => Ok(Some(played.ply)),
+        Ok(Landed::Played(played)) => Ok(Some(Plies {
+            before: game.ply,
+            after: played.ply,
+        })),
         Ok(Landed::Repeated(_)) | Err(MoveError::Stale { .. } | MoveError::NotPlaying(_)) => {
             Ok(None)
         }

@@ -7,7 +7,7 @@ use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 use swapboard_core::{MoveError as RulesError, Player};
-use swapboard_play::{AnyPosition, Draft, GameId, Millis, Selection, TimeControl};
+use swapboard_play::{AnyPosition, Draft, Ending, GameId, Millis, Selection, TimeControl};
 use utoipa::ToSchema;
 
 use crate::app::AppState;
@@ -122,6 +122,10 @@ pub(crate) struct ResultView {
     winner: Option<String>,
     /// `rules`, `resigned`, `timeout` or `aborted`.
     termination: &'static str,
+    /// How it ended, in words that follow the winner's name or "You won"/"You lost": `by
+    /// connection`, `by the largest network (31 to 22)`, `on time`, `by resignation`;
+    /// `aborted`.
+    how: String,
 }
 
 /// The players' clocks as they stand when the game is read.
@@ -142,8 +146,15 @@ pub(crate) struct ClocksView {
 fn clocks_view(game: &StoredGame, position: &AnyPosition, now: Millis) -> Option<ClocksView> {
     let clock = game.times?.clock(game.clock, position.to_move());
     let playing = game.status == Status::Playing;
+    let flagged = game
+        .finish
+        .filter(|f| f.termination == Termination::Timeout)
+        .map(|_| position.to_move());
     let left = |player| {
-        if playing {
+        if flagged == Some(player) {
+            // The flag fell: whatever the clock held at the last move has run out.
+            0
+        } else if playing {
             clock.remaining(player, now).map_or(0, |m| m.0)
         } else {
             // A finished game's clock stopped at its last move.
@@ -211,11 +222,29 @@ pub(crate) async fn after_change(state: &AppState, game_id: &str, change: Change
 
 /// After a person's move in a game with these seats: as [`after_change`], but the AI is
 /// woken only where it has a seat, so a move between people costs no look for it.
-async fn after_move(state: &AppState, game_id: &str, ply: u32, seats: &[SeatRow]) {
+async fn after_move(state: &AppState, game_id: &str, plies: Plies, seats: &[SeatRow]) {
     if seats.iter().any(|seat| seat.ai_level.is_some()) {
         crate::ai::wake(state, game_id);
     }
-    state.live.announce(state, game_id, Change::Move(ply)).await;
+    announce_plies(state, game_id, plies).await;
+}
+
+/// The plies a move added: `before` (the ply it was played at) up to `after` (the game's
+/// ply once it and the passes the rules forced after it are stored).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Plies {
+    /// The game's ply before the move.
+    pub(crate) before: u32,
+    /// The game's ply after it.
+    pub(crate) after: u32,
+}
+
+/// Tells the watchers of each ply a move added, in order (a forced pass is announced like
+/// any move).
+pub(crate) async fn announce_plies(state: &AppState, game_id: &str, plies: Plies) {
+    for ply in plies.before + 1..=plies.after {
+        state.live.announce(state, game_id, Change::Move(ply)).await;
+    }
 }
 
 /// The name a seat shows: its account's, `ai:L`, or the invited account's.
@@ -290,6 +319,12 @@ async fn view_with_seats(
     let result = game.finish.map(|finish| ResultView {
         winner: finish.winner_seat.and_then(name_of),
         termination: finish.termination.as_str(),
+        how: position.ending_how(Ending {
+            winner: finish
+                .winner_seat
+                .map(|seat| Player::from_index(usize::from(seat))),
+            reason: finish.termination,
+        }),
     });
     let clocks = clocks_view(&game, &position, now());
     Ok(GameView {
@@ -697,7 +732,7 @@ pub(crate) async fn resign(
     request_body(content = Object, description = "`{\"cells\": [\"c3\", ...]}`, and for Scware's balancing move `\"split\": N`"),
     security(("bearer" = []), ("session" = [])),
     responses(
-        (status = 200, description = "`verdict` (`complete` with `move`, `more`, or `refused` with `reason`), `more`, `next`, `prompt`", body = Object),
+        (status = 200, description = "`verdict` (`complete` with `move`, `more`, or `refused` with `reason`), `more`, `next` (exactly the cells that lead on to a legal move; with no cells, those that start one), `actions` (`end_growth`, `pass`), `prompt`", body = Object),
         (status = 400, description = "A malformed cell or field", body = ErrorBody),
         (status = 401, description = "No or bad credentials", body = ErrorBody),
         (status = 403, description = "`forbidden` for a caller who does not play in the game, `not_your_turn`", body = ErrorBody),
@@ -777,7 +812,9 @@ fn rule_code(refusal: &RulesError) -> &'static str {
 
 /// The play layer's judgement of a move, inside the pipeline's transaction: the clock first
 /// (a move after the flag fell is too late, whatever it is), then the rules, then the clock
-/// pressed for the next player.
+/// pressed for the next player; then every pass the rules force after it
+/// ([`AnyPosition::play_forced_passes`]), each a ply of its own with its own press of the
+/// clock, for people and the AI alike.
 pub(crate) fn judge(request: MoveRequest<'_>) -> Result<Played, Refusal> {
     let mut position: AnyPosition = request
         .position
@@ -793,16 +830,25 @@ pub(crate) fn judge(request: MoveRequest<'_>) -> Result<Played, Refusal> {
         return Err(Refusal::OutOfTime);
     }
     position.play_text(request.text).map_err(Refusal::Rules)?;
-    let finish = position.outcome().map(|outcome| Finish {
-        winner_seat: outcome.winner().map(seat_of),
-        termination: Termination::Rules,
-    });
     if let Some(clock) = &mut clock {
         clock
             .press(position.to_move(), now)
             .map_err(|_| Refusal::OutOfTime)?;
     }
+    let mut forced = Vec::new();
+    position.play_forced_passes(|pass, passer| {
+        // The passer's clock started at `now` and stops at once: it cannot have run out.
+        if let Some(clock) = &mut clock {
+            let _ = clock.press(passer.other(), now);
+        }
+        forced.push((seat_of(passer), pass.to_owned()));
+    });
+    let finish = position.outcome().map(|outcome| Finish {
+        winner_seat: outcome.winner().map(seat_of),
+        termination: Termination::Rules,
+    });
     Ok(Played {
+        forced,
         position: position.to_string(),
         finish,
         deadline_ms: clock
@@ -919,7 +965,11 @@ pub(crate) async fn play(
     })?;
     let game = match landed {
         Landed::Played(game) => {
-            after_move(&state, &id, game.ply, &seats).await;
+            let plies = Plies {
+                before: body.ply,
+                after: game.ply,
+            };
+            after_move(&state, &id, plies, &seats).await;
             game
         }
         Landed::Repeated(game) => game,

@@ -241,6 +241,9 @@ pub struct Played {
     pub deadline_ms: Option<i64>,
     /// The clock after the move (`None`: no clock).
     pub times: Option<Times>,
+    /// The passes the rules forced after the move, each a ply of its own: the seat that
+    /// passed and the move's text. Stored in the move's transaction.
+    pub forced: Vec<(u8, String)>,
 }
 
 /// Why a move was not stored.
@@ -920,8 +923,9 @@ impl Store {
     }
 
     /// The move pipeline: in one transaction, checks that the game is being played at
-    /// `ply`, asks `rules` about the move, stores it at `ply` with the new position (and the
-    /// next deadline), and commits; only then does it return. Two requests racing for one
+    /// `ply`, asks `rules` about the move, stores it at `ply` (and the passes the rules
+    /// forced after it at the plies that follow) with the new position (and the next
+    /// deadline), and commits; only then does it return. Two requests racing for one
     /// ply land exactly once: the game's row is locked (PostgreSQL) or the database's writer
     /// is (SQLite), and the moves' primary key `(game_id, ply)` would refuse a second row
     /// anyway. The same seat sending again the move stored at `ply` gets
@@ -965,25 +969,34 @@ impl Store {
             now_ms: now,
         };
         let played = rules(request).map_err(MoveError::Refused)?;
-        let inserted = sqlx::query(
-            "INSERT INTO moves (game_id, ply, seat, move, played_ms) VALUES ($1, $2, $3, $4, $5)",
-        )
-        .bind(game_id)
-        .bind(i64::from(ply))
-        .bind(i64::from(seat))
-        .bind(text)
-        .bind(now)
-        .execute(&mut *tx)
-        .await;
-        match inserted {
-            // The locks above keep a second writer out; should one get here all the same,
-            // the key refuses its row and it lost the race.
-            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
-                return Err(MoveError::Stale { ply: ply + 1 });
-            }
-            inserted => inserted?,
-        };
-        let next_ply = ply + 1;
+        let plies = std::iter::once((seat, text)).chain(
+            played
+                .forced
+                .iter()
+                .map(|(seat, text)| (*seat, text.as_str())),
+        );
+        let mut next_ply = ply;
+        for (seat, text) in plies {
+            let inserted = sqlx::query(
+                "INSERT INTO moves (game_id, ply, seat, move, played_ms) VALUES ($1, $2, $3, $4, $5)",
+            )
+            .bind(game_id)
+            .bind(i64::from(next_ply))
+            .bind(i64::from(seat))
+            .bind(text)
+            .bind(now)
+            .execute(&mut *tx)
+            .await;
+            match inserted {
+                // The locks above keep a second writer out; should one get here all the
+                // same, the key refuses its row and it lost the race.
+                Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
+                    return Err(MoveError::Stale { ply: ply + 1 });
+                }
+                inserted => inserted?,
+            };
+            next_ply += 1;
+        }
         let status = if played.finish.is_some() {
             Status::Finished
         } else {
@@ -1024,7 +1037,9 @@ impl Store {
         let stored_before = usize::try_from(ply).unwrap_or(usize::MAX);
         self.caches.moves.update(game_id, |moves| {
             if moves.len() == stored_before {
-                Arc::make_mut(moves).push(text.to_owned());
+                let moves = Arc::make_mut(moves);
+                moves.push(text.to_owned());
+                moves.extend(played.forced.iter().map(|(_, pass)| pass.clone()));
             }
         });
         Ok(Landed::Played(StoredGame {

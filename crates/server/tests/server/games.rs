@@ -308,7 +308,7 @@ async fn moves(db: TestDb) -> TestDb {
     let winner = outcome.winner().map(|p| ["ann", "bob"][p.index()]);
     assert_eq!(
         game["result"],
-        json!({"winner": winner, "termination": "rules"})
+        json!({"winner": winner, "termination": "rules", "how": "by connection"})
     );
     assert_eq!(game["to_move"], Value::Null);
     assert_eq!(
@@ -400,7 +400,7 @@ async fn endings(db: TestDb) -> TestDb {
     assert_eq!(aborted.json["status"], "finished");
     assert_eq!(
         aborted.json["result"],
-        json!({"winner": null, "termination": "aborted"})
+        json!({"winner": null, "termination": "aborted", "how": "aborted"})
     );
     client
         .post(&resign, &json!({}), &auth(&ann))
@@ -425,7 +425,7 @@ async fn endings(db: TestDb) -> TestDb {
     assert_eq!(resigned.status, 200, "{}", resigned.text);
     assert_eq!(
         resigned.json["result"],
-        json!({"winner": "bob", "termination": "resigned"})
+        json!({"winner": "bob", "termination": "resigned", "how": "by resignation"})
     );
     send(&client, &moves, &ann, "a1", 2)
         .await
@@ -505,4 +505,121 @@ async fn drafts(db: TestDb) -> TestDb {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_move_builder_answers_the_player_to_move_only() {
     on_both(drafts).await;
+}
+
+/// The moves of a 4x4 Rapid Transit game from its start whose last move leaves the other
+/// player only a pass, after which the mover can still swap (found by seeded random play,
+/// so the test needs no hand-made game).
+fn moves_to_a_forced_pass() -> Vec<String> {
+    use rand::{RngExt, SeedableRng};
+    for seed in 0..1_000u64 {
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut pos = AnyPosition::start(swapboard_play::GameId::RapidTransit, 4).unwrap();
+        let mut moves = Vec::new();
+        while pos.outcome().is_none() && moves.len() < 60 {
+            let legal = pos.legal_moves(usize::MAX).unwrap();
+            if legal == ["pass"] {
+                break;
+            }
+            let mv = legal[rng.random_range(0..legal.len())].clone();
+            pos.play_text(&mv).unwrap();
+            moves.push(mv);
+            if pos.outcome().is_none() && pos.legal_moves(2) == Some(vec!["pass".to_owned()]) {
+                pos.play_text("pass").unwrap();
+                if pos.legal_moves(1).is_none() {
+                    return moves;
+                }
+                break;
+            }
+        }
+    }
+    panic!("no forced pass in a thousand random 4x4 games");
+}
+
+async fn forced_passes(db: TestDb) -> TestDb {
+    let server = start(&db, generous()).await;
+    let client = Client::new(&server);
+    let ann = format!(
+        "Bearer {}",
+        sign_up_and_token(&client, &account("ann")).await
+    );
+    let bob = format!(
+        "Bearer {}",
+        sign_up_and_token(&client, &account("bob")).await
+    );
+    let game = create(
+        &client,
+        &ann,
+        json!({"game": "rapid-transit", "size": 4, "opponent": "user:bob", "colour": "first",
+               "clock": {"initial_s": 600, "increment_s": 0}}),
+    )
+    .await;
+    let id = game["id"].as_str().unwrap().to_owned();
+    let join = client
+        .post(&format!("/api/games/{id}/join"), &json!({}), &auth(&bob))
+        .await;
+    assert_eq!(join.status, 200, "{}", join.text);
+    // At the start of a turn the builder marks exactly the movable terminal pieces.
+    let draft = format!("/api/games/{id}/draft");
+    let start = client
+        .post(&draft, &json!({"cells": []}), &auth(&ann))
+        .await;
+    assert_eq!(start.status, 200, "{}", start.text);
+    let first = AnyPosition::start(swapboard_play::GameId::RapidTransit, 4).unwrap();
+    let mut terminals: Vec<String> = first
+        .legal_moves(usize::MAX)
+        .unwrap()
+        .iter()
+        .map(|m| m.split(['-', ':']).next().unwrap().to_owned())
+        .collect();
+    terminals.sort();
+    terminals.dedup();
+    let mut offered: Vec<String> = start.json["next"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap().to_owned())
+        .collect();
+    offered.sort();
+    assert_eq!(offered, terminals, "{}", start.text);
+    assert_eq!(start.json["actions"], json!([]));
+
+    let moves = moves_to_a_forced_pass();
+    let path = format!("/api/games/{id}/moves");
+    let mut answer = Value::Null;
+    for (ply, mv) in moves.iter().enumerate() {
+        let who = if ply % 2 == 0 { &ann } else { &bob };
+        let sent = send(&client, &path, who, mv, ply as u32).await;
+        assert_eq!(sent.status, 200, "{mv} at {ply}: {}", sent.text);
+        answer = sent.json;
+    }
+    // The answer to the last move already holds the pass the rules forced after it.
+    let n = moves.len();
+    assert_eq!(answer["ply"], json!(n + 1), "{answer}");
+    assert_eq!(answer["moves"][n], "pass", "{answer}");
+    let mover = if n % 2 == 1 { "ann" } else { "bob" };
+    assert_eq!(
+        answer["to_move"], mover,
+        "the same player moves again: {answer}"
+    );
+    let clocks = &answer["clocks"]["remaining_ms"];
+    assert!(clocks[0].as_u64().unwrap() > 0 && clocks[1].as_u64().unwrap() > 0);
+    // Stored as a ply of its own, in words, and read back the same after the caches.
+    let words = client.get(&path, &[]).await;
+    assert_eq!(words.status, 200, "{}", words.text);
+    let described = words.json["moves"][n]["description"].as_str().unwrap();
+    assert!(described.ends_with("cannot swap: pass"), "{described}");
+    // The one who passed cannot move now; the mover plays on at the ply after the pass.
+    let passer = if n % 2 == 1 { &bob } else { &ann };
+    client
+        .post(&draft, &json!({"cells": []}), &auth(passer))
+        .await
+        .assert_error(403, "not_your_turn");
+    server.stop().await.unwrap();
+    db
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pass_the_rules_force_is_played_by_the_server_as_a_ply_of_its_own() {
+    on_both(forced_passes).await;
 }

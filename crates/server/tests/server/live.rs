@@ -179,6 +179,13 @@ async fn clocks_end_games(db: TestDb) -> TestDb {
             .starts_with("ai:")
     );
     assert_eq!(game["clocks"]["deadline_ms"], Value::Null);
+    // ann, who moved first, flagged: her clock reads 0, the AI's does not.
+    assert_eq!(game["result"]["how"], "on time", "{game}");
+    assert_eq!(game["clocks"]["remaining_ms"][0], 0, "{game}");
+    assert!(
+        game["clocks"]["remaining_ms"][1].as_u64().unwrap() > 0,
+        "{game}"
+    );
     // A move after the flag fell is refused, and the game stays as the clock ended it.
     let late = client
         .post(

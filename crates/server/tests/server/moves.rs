@@ -29,6 +29,7 @@ fn stand_in_rules(request: MoveRequest<'_>) -> Result<Played, &'static str> {
         finish,
         deadline_ms: Some(1_000 + i64::from(request.ply)),
         times: None,
+        forced: Vec::new(),
     })
 }
 
