@@ -4,7 +4,7 @@ use std::fmt;
 use std::ops::RangeInclusive;
 use std::str::FromStr;
 
-use swapboard_core::Stepwise;
+use swapboard_core::{Player, Stepwise};
 use swapboard_flipstop::Flipstop;
 use swapboard_rapid_transit::RapidTransit;
 use swapboard_scware::Scware;
@@ -99,10 +99,60 @@ impl GameId {
         self.run(Constants).default_size
     }
 
+    /// What a page needs to offer this game: its names and author, the board sizes its
+    /// engine accepts, its usual size and its colours, all read from the engine.
+    pub fn catalogue_entry(self) -> CatalogueEntry {
+        let facts = self.run(Constants);
+        let (name, rest) = facts.title.split_once(" by ").unwrap_or((facts.title, ""));
+        let (author, year) = match rest.split_once(" (") {
+            Some((author, year)) => (author, year.trim_end_matches(')')),
+            None => (rest, ""),
+        };
+        CatalogueEntry {
+            id: self,
+            name,
+            author,
+            year,
+            title: facts.title,
+            sizes: facts
+                .sizes
+                .filter(|&n| AnyPosition::start(self, n).is_ok())
+                .collect(),
+            default_size: facts.default_size,
+            colours: facts.colours,
+        }
+    }
+
     /// The game a position text is of, read from its first word.
     pub fn of_position(text: &str) -> Result<GameId, UnknownGame> {
         text.split_whitespace().next().unwrap_or("").parse()
     }
+}
+
+/// A game as a page offers it ([`GameId::catalogue_entry`]): `GET /api/games/catalogue`.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct CatalogueEntry {
+    /// The id of positions, commands and the API (`rapid-transit`).
+    pub id: GameId,
+    /// The game's name (`Rapid Transit`).
+    pub name: &'static str,
+    /// Its author, credited wherever the game is offered (`Phil Leduc`).
+    pub author: &'static str,
+    /// The year(s) of its rule sheet (`2022/2024`).
+    pub year: &'static str,
+    /// The name with the credit (`Rapid Transit by Phil Leduc (2022/2024)`).
+    pub title: &'static str,
+    /// Every board side the engine accepts, smallest first.
+    pub sizes: Vec<usize>,
+    /// The side of a new game when none is asked for.
+    pub default_size: usize,
+    /// The colour names, the first player's first.
+    pub colours: [&'static str; 2],
+}
+
+/// Every game of [`GameId::ALL`], as a page offers it.
+pub fn catalogue() -> Vec<CatalogueEntry> {
+    GameId::ALL.map(GameId::catalogue_entry).to_vec()
 }
 
 /// A game's constants, gathered by one dispatch.
@@ -114,6 +164,7 @@ struct Facts {
     title: &'static str,
     sizes: RangeInclusive<usize>,
     default_size: usize,
+    colours: [&'static str; 2],
 }
 
 impl GameFn for Constants {
@@ -125,6 +176,7 @@ impl GameFn for Constants {
             title: G::TITLE,
             sizes: G::sizes(),
             default_size: G::DEFAULT_SIZE,
+            colours: Player::BOTH.map(G::colour_name),
         }
     }
 }
@@ -165,6 +217,16 @@ impl<'de> serde::Deserialize<'de> for GameId {
 mod tests {
     use super::*;
 
+    /// A rule code names only games a table can hold (a new game adds its id to both).
+    #[test]
+    fn every_rule_code_names_only_known_games() {
+        for &rule in swapboard_core::Rule::ALL {
+            for game in rule.games() {
+                assert!(game.parse::<GameId>().is_ok(), "{rule} names {game}");
+            }
+        }
+    }
+
     #[test]
     fn ids_round_trip_and_unknown_ones_list_the_games() {
         for id in GameId::ALL {
@@ -185,6 +247,19 @@ mod tests {
             "unknown game 'chess' (known games: swaptimum, flipstop, scware, rapid-transit)"
         );
         assert!(serde_json::from_str::<GameId>("\"swap61\"").is_err());
+        let rapid = GameId::RapidTransit.catalogue_entry();
+        assert_eq!(
+            (rapid.name, rapid.author, rapid.year),
+            ("Rapid Transit", "Phil Leduc", "2022/2024")
+        );
+        assert_eq!(rapid.sizes, [4, 6, 8, 10, 12, 14, 16]);
+        assert_eq!(rapid.colours, ["Red", "Cyan"]);
+        for entry in catalogue() {
+            assert!(!entry.author.is_empty() && !entry.year.is_empty(), "{entry:?}");
+            assert!(entry.sizes.contains(&entry.default_size), "{entry:?}");
+            assert_eq!(entry.title, entry.id.title());
+        }
+        assert_eq!(catalogue()[2].colours, ["White", "Red"]);
         assert_eq!(
             GameId::of_position("rapid-transit ... R"),
             Ok(GameId::RapidTransit)

@@ -31,7 +31,7 @@ pub mod words;
 pub use analysis::{AnalysisView, Judgement, LineView, MoveReview, Proven};
 pub use builder::{Build, Draft, Selection, Verdict};
 pub use clock::{Clock, Millis, ThinkBudget, TimeControl};
-pub use game::{GameFn, GameId, Playable, UnknownGame};
+pub use game::{CatalogueEntry, GameFn, GameId, Playable, UnknownGame, catalogue};
 pub use opponent::{AiRequest, Opponent, seat_name};
 pub use position::{AnyPosition, PositionFn};
 pub use review::Review;

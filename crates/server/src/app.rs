@@ -91,6 +91,7 @@ fn router(state: AppState) -> Router {
         )
         .route("/api/me", get(accounts::me))
         .route("/api/games", post(games::create))
+        .route("/api/games/catalogue", get(games::catalogue))
         .route("/api/games/{id}", get(games::show))
         .route("/api/games/{id}/join", post(games::join))
         .route("/api/games/{id}/resign", post(games::resign))

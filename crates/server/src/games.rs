@@ -7,7 +7,9 @@ use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 use swapboard_core::{MoveError as RulesError, Player};
-use swapboard_play::{AnyPosition, Draft, Ending, GameId, Millis, Selection, TimeControl};
+use swapboard_play::{
+    AnyPosition, CatalogueEntry, Draft, Ending, GameId, Millis, Selection, TimeControl,
+};
 use utoipa::ToSchema;
 
 use crate::app::AppState;
@@ -759,6 +761,26 @@ pub(crate) async fn draft(
         return Err(ApiError::NotYourTurn("it is not your turn".to_owned()));
     }
     Ok(Json(position.draft(&selection)))
+}
+
+/// The games that can be played, read from the engines: what a page offers.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct Catalogue {
+    /// Each game: `id`, `name`, `author`, `year`, `title`, `sizes` (every board side its
+    /// engine accepts), `default_size` and `colours` (the first player's first).
+    #[schema(value_type = Vec<Object>)]
+    games: Vec<CatalogueEntry>,
+}
+
+/// The catalogue of games, for anyone: a page builds its game lists and forms from it.
+#[utoipa::path(get, path = "/api/games/catalogue", tag = "games",
+    responses(
+        (status = 200, description = "Every game with its author, sizes and colours", body = Catalogue),
+    ))]
+pub(crate) async fn catalogue() -> Json<Catalogue> {
+    Json(Catalogue {
+        games: swapboard_play::catalogue(),
+    })
 }
 
 /// The games waiting for the caller's move.

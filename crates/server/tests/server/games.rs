@@ -36,6 +36,17 @@ async fn creation(db: TestDb) -> TestDb {
         sign_up_and_token(&client, &account("cat")).await
     );
 
+    // The catalogue, for anyone: each game from its engine, its author credited.
+    let catalogue = client.get("/api/games/catalogue", &[]).await;
+    assert_eq!(catalogue.status, 200, "{}", catalogue.text);
+    let games = catalogue.json["games"].as_array().unwrap();
+    let ids: Vec<&str> = games.iter().map(|g| g["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["swaptimum", "flipstop", "scware", "rapid-transit"]);
+    assert_eq!(games[2]["author"], "Christian Freeling");
+    assert_eq!(games[2]["default_size"], 11);
+    assert_eq!(games[3]["sizes"], json!([4, 6, 8, 10, 12, 14, 16]));
+    assert_eq!(games[3]["colours"], json!(["Red", "Cyan"]));
+
     let unauthenticated = client
         .post(
             "/api/games",
