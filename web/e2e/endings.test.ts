@@ -35,6 +35,15 @@ test('endings in words, the rematch offer, and a finished position analysed', as
   // A finished position has nothing to analyse: the page says the game is over.
   await pages.walt.getByRole('button', { name: 'Best moves here' }).click();
   await pages.walt.locator('.analysis-out', { hasText: 'the game is over' }).waitFor();
+  // The review: the first player's chance over the game (the start and five plies), and
+  // each player's judged moves counted.
+  await pages.walt.getByRole('button', { name: 'Review the whole game' }).click();
+  const line = pages.walt.locator('.eval-graph polyline');
+  await line.waitFor({ timeout: 60_000 });
+  assert.equal(((await line.getAttribute('points')) ?? '').split(' ').length, 6);
+  const players = await pages.walt.locator('.review-summary tbody tr td:first-child').allTextContents();
+  assert.deepEqual(players, ['una (R)', 'vic (B)']);
+  await shot(pages.walt, 'review-1280x800');
   // vic offers a rematch: una reads it in words, may decline it here, and accepts it.
   await call(w, vic, 'POST', `/api/games/${id}/rematch`);
   await pages.una.locator('.offer', { hasText: 'vic offers a rematch' }).waitFor();

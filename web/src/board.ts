@@ -270,7 +270,7 @@ export class Board {
         ? s('circle', { cx: CELL - 8, cy: 8, r: 5, fill: colour, class: 'dot' })
         : shape === 'frame'
           ? s('rect', { x: 2, y: 2, width: CELL - 4, height: CELL - 4, stroke: colour, class: 'frame' })
-          : s('text', { x: 8, y: 15, class: 'caret' });
+          : s('text', { x: CELL / 2, y: CELL - 4, class: 'caret' });
       if (shape === 'caret') part.textContent = '^';
       item(swatch(part), MARK_WORDS[mark], mark);
     }

@@ -63,7 +63,11 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
     h('label', { for: 'typed-move' }, 'Type a move'), typed,
     h('button', { type: 'submit' }, 'Send'));
   typed.id = 'typed-move';
-  const board = new Board((cell) => void click(cell));
+  /** Clicks are answered one after the other, in order: none is dropped while the builder answers. */
+  let clicks: Promise<void> = Promise.resolve();
+  const board = new Board((cell) => {
+    clicks = clicks.then(() => click(cell)).catch((error: unknown) => showRefusal(failureText(error)));
+  });
 
   const mySeat = (): 0 | 1 | null => seatOf(game, shell.me);
   const myTurn = (): boolean => game.status === 'playing' && mySeat() !== null && seatToMove(game) === mySeat();
@@ -337,7 +341,7 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
   }
 
   async function click(cell: string): Promise<void> {
-    // A click while the builder answers the last one waits for nothing: it is dropped.
+    // A move being sent: its answer redraws the board and the turn.
     if (busy) return;
     if (!interactive()) {
       if (game.status === 'playing' && mySeat() !== null && !following) {
@@ -574,9 +578,10 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
   function evaluationGraph(reviewed: ReviewedMove[]): Element {
     const first = game.players[0]?.colour ?? 'R';
     const series = evaluationSeries(reviewed, first);
-    const [width, height] = [400, 120];
-    const x = (ply: number): number => (series.length > 1 ? (ply * width) / (series.length - 1) : 0);
-    const y = (chance: number): number => height * (1 - chance);
+    // A margin of a dot's size, so that a dot at 0% or 100% is drawn whole.
+    const [width, height, pad] = [400, 120, 6];
+    const x = (ply: number): number => pad + (series.length > 1 ? (ply * (width - 2 * pad)) / (series.length - 1) : 0);
+    const y = (chance: number): number => pad + (height - 2 * pad) * (1 - chance);
     const svg = s('svg', { class: 'eval-graph', viewBox: `0 0 ${width} ${height}`, role: 'img',
       'aria-label': `${first}'s win chance after each ply, from ${percent(series[0] ?? 0.5)} to ${percent(series[series.length - 1] ?? 0.5)}` });
     svg.append(
