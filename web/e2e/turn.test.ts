@@ -47,13 +47,26 @@ async function playThrough(w: World, id: string, tokens: Record<string, string>,
   }
 }
 
-/** Whether an element lies wholly inside the window. */
-async function inView(page: Page, selector: string): Promise<string | null> {
-  const box = await page.locator(selector).first().boundingBox();
+/**
+ * The controls of a turn that lie outside the window (none: all of them are in it), and
+ * how far down the lowest one ends.
+ */
+async function outsideView(page: Page, selectors: string[]): Promise<{ outside: string[]; bottom: number }> {
   const size = page.viewportSize();
-  if (!box || !size) return `${selector}: not shown`;
-  const inside = box.x >= 0 && box.y >= 0 && box.x + box.width <= size.width + 0.5 && box.y + box.height <= size.height + 0.5;
-  return inside ? null : `${selector}: ${JSON.stringify(box)} outside ${size.width}x${size.height}`;
+  assert.ok(size);
+  const outside: string[] = [];
+  let bottom = 0;
+  for (const selector of selectors) {
+    const box = await page.locator(selector).first().boundingBox();
+    if (!box) {
+      outside.push(`${selector}: not shown`);
+      continue;
+    }
+    bottom = Math.max(bottom, box.y + box.height);
+    const inside = box.x >= 0 && box.y >= 0 && box.x + box.width <= size.width + 0.5 && box.y + box.height <= size.height + 0.5;
+    if (!inside) outside.push(`${selector}: ${JSON.stringify(box)} outside ${size.width}x${size.height}`);
+  }
+  return { outside, bottom };
 }
 
 test('Rapid Transit to its end by clicks only: movable terminals marked, forced passes played by the server', async () => {
@@ -165,21 +178,15 @@ test('Scware at 1280x800: a growth of two groups built by clicks, every control 
   await cell(page, 'd3').click();
   await page.locator('.refusal', { hasText: /./ }).waitFor();
   await page.locator(`svg.board g.ghost[data-cell="${far}"]`).waitFor();
-  const outside = [];
-  for (const selector of ['svg.board', '.prompt', '.refusal', '#clock-0', '#clock-1', '.controls button >> text=/^Play/', '.controls button >> text=Clear', '.board-legend']) {
-    const problem = await inView(page, selector);
-    if (problem) outside.push(problem);
-  }
-  assert.deepEqual(outside, []);
+  const controls = ['svg.board', '.prompt', '.refusal', '#clock-0', '#clock-1', '.controls button >> text=/^Play/', '.controls button >> text=Clear', '.board-legend'];
+  const wide = await outsideView(page, controls);
+  assert.deepEqual(wide.outside, []);
   assert.equal(await page.evaluate(() => window.scrollY), 0);
   await shot(page, 'scware-growth-1280x800');
   await page.setViewportSize({ width: 1366, height: 768 });
-  const outside1366 = [];
-  for (const selector of ['svg.board', '.prompt', '.refusal', '#clock-0', '.controls button >> text=/^Play/']) {
-    const problem = await inView(page, selector);
-    if (problem) outside1366.push(problem);
-  }
-  assert.deepEqual(outside1366, []);
+  const laptop = await outsideView(page, controls);
+  assert.deepEqual(laptop.outside, []);
+  console.log(`Scware 7x7 turn: the lowest control ends at y=${wide.bottom.toFixed(0)} of 800 (1280x800), y=${laptop.bottom.toFixed(0)} of 768 (1366x768)`);
   await shot(page, 'scware-growth-1366x768');
   await play.click();
   await page.waitForFunction(() => [...document.querySelectorAll('ol.moves button[data-ply] .mv')].some((e) => /,/.test(e.textContent ?? '')));
@@ -195,6 +202,7 @@ test('Scware at 1280x800: a growth of two groups built by clicks, every control 
   await small.locator('ol.moves button[data-ply]').nth(4).waitFor();
   const board = await small.locator('svg.board').boundingBox();
   assert.ok(board && board.y < 740 && board.y >= 0, `the board is on the first screen: ${JSON.stringify(board)}`);
+  console.log(`375x740 phone: the board from y=${board.y.toFixed(0)} to y=${(board.y + board.height).toFixed(0)}`);
   assert.equal(await small.evaluate(() => window.scrollY), 0);
   assert.ok(await small.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scrolling');
   await small.screenshot({ path: 'test-results/scware-375x740.png' });
