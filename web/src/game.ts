@@ -177,15 +177,15 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
         const mark = judgements.get(m.ply);
         return h('button', {
           type: 'button', 'data-ply': m.ply, 'aria-current': shown.ply === m.ply ? 'step' : null,
-          'aria-label': `ply ${m.ply}, ${m.colour} ${m.move}`,
           onclick: () => void showPly(m.ply),
         }, h('span', { class: 'mv' }, `${m.move}${mark ? ` ${JUDGEMENT_MARK[mark] ?? ''}` : ''}`),
         h('span', { class: 'desc' }, m.description));
       }))));
-    // The list scrolls itself to the move shown; the page never moves (a phone opens on the board).
+    // The list scrolls itself to the move shown; the page never moves (a phone opens on the
+    // board). The list is positioned, so a row's offsetTop is within it.
     const current = moveList.querySelector<HTMLElement>('[aria-current]') ?? moveList.lastElementChild;
     if (current instanceof HTMLElement) {
-      const top = current.offsetTop - moveList.offsetTop;
+      const top = current.offsetTop;
       if (top < moveList.scrollTop || top + current.offsetHeight > moveList.scrollTop + moveList.clientHeight) {
         moveList.scrollTop = top - moveList.clientHeight / 2;
       }
