@@ -46,11 +46,14 @@ async function playThrough(
     const game = await read();
     if (game.status !== 'playing' || game.ply >= stop) return game;
     const moves = legal(game.position);
-    if (moves.length === 1 && moves[0] === 'pass') {
+    // Never chosen: the same seed makes the same game whoever plays the pass.
+    const forced = moves.length === 1 && moves[0] === 'pass';
+    if (forced) {
       await new Promise((r) => setTimeout(r, 200));
       if ((await read()).ply !== game.ply) continue;
     }
-    await call(w, tokens[game.to_move ?? ''], 'POST', `/api/games/${id}/moves`, { move: choose(moves, game.ply), ply: game.ply });
+    const move = forced ? 'pass' : choose(moves, game.ply);
+    await call(w, tokens[game.to_move ?? ''], 'POST', `/api/games/${id}/moves`, { move, ply: game.ply });
   }
 }
 
