@@ -212,6 +212,11 @@ test('a room: invite, start with bots, bids by text and clicks, resolution live,
   await shot(phone, 'room-player-phone');
 
   console.log(`room: "Resolve now" clicked to the player's page on round 1 (socket, own view read again, redrawn): ${followed} ms`);
+  // The home page lists each one's rooms: the game master's and the player's seat.
+  for (const [who, part] of [[gm, 'you are the game master'], [page, 'game master gm']] as const) {
+    await who.goto('/');
+    await who.locator('section[aria-labelledby="rooms-h"] li', { hasText: id }).filter({ hasText: part }).waitFor();
+  }
   assert.deepEqual(errors, []);
   for (const c of [gmCtx, piaCtx, publicCtx, phoneCtx]) await c.close();
 });
