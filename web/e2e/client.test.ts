@@ -4,14 +4,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Page } from 'playwright-core';
 
-import { call, cell, context, createGame, enter, player, shot, token, useWorld, waitForPlies } from './harness';
+import { call, cell, context, createGame, enter, player, plies, shot, token, useWorld, waitForPlies } from './harness';
 
 const world = useWorld();
-
-/** The number of moves in the move list. */
-async function plies(page: Page): Promise<number> {
-  return page.locator('ol.moves li').count();
-}
 
 test('sign up, play Swaptimum against a person: a refused click, a swap, review, reload', async () => {
   const { ctx, page } = await player(world(), 'ann');
@@ -51,7 +46,7 @@ test('sign up, play Swaptimum against a person: a refused click, a swap, review,
   await page.locator('.prompt', { hasText: 'with which checker' }).waitFor();
   await page.locator('svg.board g.next').first().click();
   await page.getByText('bob to move.').waitFor();
-  const last = (await page.locator('ol.moves li').last().textContent()) ?? '';
+  const last = (await page.locator('ol.moves button[data-ply]').last().textContent()) ?? '';
   assert.match(last, /a1:/, `a swap was played: ${last}`);
   assert.equal(await plies(page), 5);
   await shot(page, 'game-desktop');
@@ -121,12 +116,13 @@ test('against the AI: Scware multi-group growth and a Rapid Transit swap, replie
     // Our swap, then the AI's reply, arrive in the move list.
     await waitForPlies(page, before + 2);
   }
-  assert.match((await page.locator('ol.moves li').first().textContent()) ?? '', /-/);
+  assert.match((await page.locator('ol.moves button[data-ply]').first().textContent()) ?? '', /-/);
   await shot(page, 'rapid-transit-desktop');
   // Resigning asks first; the finished game then offers its analysis.
   await page.getByRole('button', { name: 'Resign' }).click();
   await page.getByRole('button', { name: 'Yes, resign' }).click();
-  await page.locator('.status', { hasText: 'Red resigned: Cyan wins' }).waitFor();
+  // The ending in words, to the player who resigned (the server's `how`).
+  await page.locator('.status', { hasText: 'You lost by resignation.' }).waitFor();
   await page.getByRole('button', { name: 'Best moves here' }).click();
   // Whatever the server answers (lines, or why it cannot), it is shown.
   await page.locator('.analysis-out', { hasText: /./ }).filter({ hasNotText: 'Thinking' }).waitFor();

@@ -130,9 +130,14 @@ export async function player(world: World, name: string): Promise<{ ctx: Browser
   return { ctx, page };
 }
 
-/** Waits until the move list has at least `n` moves (the AI's reply may take a while). */
+/** The number of plies in the move list (one button each; a row holds a move number's two). */
+export async function plies(page: Page): Promise<number> {
+  return page.locator('ol.moves button[data-ply]').count();
+}
+
+/** Waits until the move list has at least `n` plies (the AI's reply may take a while). */
 export async function waitForPlies(page: Page, n: number): Promise<void> {
-  await page.waitForFunction((k) => document.querySelectorAll('ol.moves li').length >= k, n, { timeout: 30_000 });
+  await page.waitForFunction((k) => document.querySelectorAll('ol.moves button[data-ply]').length >= k, n, { timeout: 30_000 });
 }
 
 /** An account for the API: signs up and returns a bearer token. */
@@ -154,6 +159,13 @@ export async function call<T>(world: World, bearer: string, method: string, path
   const json = (await answer.json()) as T;
   if (!answer.ok) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(json)}`);
   return json;
+}
+
+/** A game between two API accounts (bearer tokens), the first seated first; its id. */
+export async function apiGame(w: World, first: string, second: string, body: Record<string, unknown>): Promise<string> {
+  const created = await call<{ id: string }>(w, first, 'POST', '/api/games', { ...body, colour: 'first' });
+  await call(w, second, 'POST', `/api/games/${created.id}/join`, {});
+  return created.id;
 }
 
 /** Creates a game through the form and returns its id. */

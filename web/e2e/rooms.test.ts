@@ -47,11 +47,11 @@ test('a room: invite, start with bots, bids by text and clicks, resolution live,
   const pia = await token(world(), 'pia');
   const piaCtx = await context(world());
   const page = await piaCtx.newPage();
-  await enter(page, 'pia', 'Log in');
-  // From here on (the login page's own `GET /api/me` is a 401 by design).
+  // From the first page on: the anonymous probe `GET /api/me` is a 200 with null, no 401.
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(message.text());
   });
+  await enter(page, 'pia', 'Log in');
   await page.goto(invite);
   await page.getByRole('button', { name: 'Join this room' }).click();
   // The invite leaves the address once used.
@@ -206,11 +206,17 @@ test('a room: invite, start with bots, bids by text and clicks, resolution live,
   const box = await tile(phone, 'E5').boundingBox();
   assert.ok(box);
   console.log(`room: a tile on a 360 px phone is ${box.width.toFixed(0)} x ${box.height.toFixed(0)} px`);
+  assert.ok(box.width >= 44 && box.height >= 44, 'a touch target of 44 px at least');
   await tile(phone, w1).tap();
   await phone.getByText(`${w1} chosen`).waitFor();
   await shot(phone, 'room-player-phone');
 
   console.log(`room: "Resolve now" clicked to the player's page on round 1 (socket, own view read again, redrawn): ${followed} ms`);
+  // The home page lists each one's rooms: the game master's and the player's seat.
+  for (const [who, part] of [[gm, 'you are the game master'], [page, 'game master gm']] as const) {
+    await who.goto('/');
+    await who.locator('section[aria-labelledby="rooms-h"] li', { hasText: id }).filter({ hasText: part }).waitFor();
+  }
   assert.deepEqual(errors, []);
   for (const c of [gmCtx, piaCtx, publicCtx, phoneCtx]) await c.close();
 });

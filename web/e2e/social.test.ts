@@ -26,7 +26,7 @@ test('an invite link seats a friend; the finished game is analysed, reviewed and
     await cell(page, name).click();
     await other.locator('ol.moves li', { hasText: name }).waitFor();
   }
-  await ann.locator('.status', { hasText: 'Red wins' }).waitFor();
+  await ann.locator('.status', { hasText: 'You won by connection.' }).waitFor();
   // The analysis of the position shown, and the review of every move.
   await ann.locator('h1').click();
   await ann.keyboard.press('Home');
@@ -35,14 +35,16 @@ test('an invite link seats a friend; the finished game is analysed, reviewed and
   await ann.locator('.analysis-out table tbody tr').first().waitFor({ timeout: 60_000 });
   await ann.getByRole('button', { name: 'Review the whole game' }).click();
   await ann.locator('.analysis-out table th', { hasText: 'Judgement' }).waitFor({ timeout: 120_000 });
-  assert.equal(await ann.locator('.analysis-out table tbody tr').count(), 5);
+  assert.equal(await ann.locator('.analysis-out table.review tbody tr').count(), 5);
+  assert.equal(await ann.locator('.analysis-out .review-summary tbody tr').count(), 2);
   await shot(ann, 'analysis-desktop');
   // The rematch: ann offers it, bob takes it; colours are swapped.
   await ann.getByRole('button', { name: 'Rematch' }).click();
   await ann.waitForURL((url) => url.pathname.startsWith('/games/') && !url.pathname.endsWith(id));
   const rematch = new URL(ann.url()).pathname.split('/')[2];
   await bob.reload();
-  await bob.getByRole('button', { name: 'Go to the rematch' }).click();
+  await bob.locator('.offer', { hasText: 'ann offers a rematch' }).waitFor();
+  await bob.getByRole('button', { name: 'Accept' }).click();
   await bob.waitForURL(`**/games/${rematch}`);
   await bob.getByText('Your move.').waitFor();
   assert.match((await bob.locator('.players .player').first().textContent()) ?? '', /bob/);

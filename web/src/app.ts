@@ -132,8 +132,9 @@ export function start(root: HTMLElement, pages: Record<Route['page'], Page>): vo
 
   async function boot(): Promise<void> {
     try {
-      const me = await api<{ name: string }>('GET', '/api/me', undefined, { quiet401: true });
-      state.me = me.name;
+      // `null` for the public: a visitor's probe is no 401 in the console.
+      const me = await api<{ name: string } | null>('GET', '/api/me', undefined, { quiet401: true });
+      state.me = me?.name ?? null;
     } catch (error) {
       if (error instanceof ApiFailure && error.status === 0) {
         const wait = backoff(state.retries);

@@ -1,28 +1,40 @@
 // The board as SVG, drawn from the server's view. The cells are made once per board size and
 // then only their attributes change, so a redraw of a 26 x 26 board stays within a frame.
 
-import { s } from './dom';
-import { cellIndex, cellLabel, cellName, moveFocus, parseCell, playerIndex } from './logic';
+import { h, s } from './dom';
+import { cellIndex, cellLabel, cellName, MARK_WORDS, moveFocus, parseCell, playerIndex } from './logic';
 import type { BoardView, CellMark } from './types';
 
 const CELL = 40;
 const EDGE = 8;
 const MARGIN = 30;
 
+/** The page's background (`--paper` of style.css), which the board's edges are drawn on. */
+export const PAPER = '#fbfaf7';
+/** The board's wood (`.wood` of style.css). */
+export const WOOD = '#e9d8a6';
+/**
+ * The colour of a side's edges, by colour name where it differs from the fill: White's
+ * own fill is invisible on the page, so its edges are a warm grey, 4.46:1 against the page
+ * and 3.29:1 against the wood (test/board.test.ts computes both).
+ */
+export const SIDE_FILLS: Record<string, string> = { White: '#75756a' };
 /** The render crate's colour-blind-safe fills, by colour name. */
-const FILLS: Record<string, string> = { Red: '#d62728', Blue: '#1f5fbf', White: '#f4f4f0', Cyan: '#17becf' };
+export const FILLS: Record<string, string> = { Red: '#d62728', Blue: '#1f5fbf', White: '#f4f4f0', Cyan: '#17becf' };
 /** Darker shades for links and network outlines. */
 const DARK: Record<string, string> = { Red: '#7a1517', Blue: '#0f2f60', White: '#555555', Cyan: '#0a6670' };
 /** The colour of a letter written on a disc of that fill. */
 const INK: Record<string, string> = { Red: '#ffffff', Blue: '#ffffff', White: '#222222', Cyan: '#0b2e33' };
-/** Mark colours of the render crate: a dot or a square frame. */
-const MARKS: Record<CellMark, [string, boolean]> = {
-  Placed: ['#ffd700', true],
-  Swapped: ['#ff8c00', false],
-  Replaced: ['#2ca02c', true],
-  Terminal: ['#222222', true],
-  Cornered: ['#9467bd', false],
-  Target: ['#2ca02c', false],
+/** How a mark is drawn: a dot in the corner, a square frame, or a `^` (the sign the prompt and notes name). */
+type MarkShape = 'dot' | 'frame' | 'caret';
+/** Mark colours of the render crate, and their shapes. */
+const MARKS: Record<CellMark, [string, MarkShape]> = {
+  Placed: ['#ffd700', 'dot'],
+  Swapped: ['#ff8c00', 'frame'],
+  Replaced: ['#2ca02c', 'dot'],
+  Terminal: ['#222222', 'caret'],
+  Cornered: ['#9467bd', 'frame'],
+  Target: ['#2ca02c', 'frame'],
 };
 
 interface CellParts {
@@ -30,6 +42,7 @@ interface CellParts {
   disc: SVGCircleElement;
   letter: SVGTextElement;
   dot: SVGCircleElement;
+  caret: SVGTextElement;
   frame: SVGRectElement;
   /** What the cell shows now, so that a redraw touches only the cells that change. */
   shown: string;
@@ -140,10 +153,12 @@ export class Board {
         const letter = s('text', { x: x + CELL / 2, y: y + CELL / 2 + 5, class: 'letter', 'aria-hidden': 'true' });
         // In the cell's corner, so that the colour letter stays readable under it.
         const dot = s('circle', { cx: x + CELL - 8, cy: y + 8, r: 5, class: 'dot' });
+        const caret = s('text', { x: x + 8, y: y + 15, class: 'caret', 'aria-hidden': 'true' });
+        caret.textContent = '^';
         const frame = s('rect', { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, class: 'frame' });
-        group.append(disc, letter, frame, dot);
+        group.append(disc, letter, frame, dot, caret);
         cells.append(group);
-        this.cells[cellIndex(col, row, size)] = { group, disc, letter, dot, frame, shown: '' };
+        this.cells[cellIndex(col, row, size)] = { group, disc, letter, dot, caret, frame, shown: '' };
       }
     }
     svg.append(cells);
@@ -168,7 +183,7 @@ export class Board {
     this.element.classList.toggle('interactive', highlights.interactive);
     this.sides.replaceChildren();
     view.sides.forEach((side, k) => {
-      const colour = view.names[k] === 'White' ? '#cfcfc8' : FILLS[view.names[k]] ?? '#7f7f7f';
+      const colour = SIDE_FILLS[view.names[k]] ?? FILLS[view.names[k]] ?? '#7f7f7f';
       const rects =
         side === 'TopBottom'
           ? [[MARGIN, MARGIN - EDGE, total, EDGE], [MARGIN, MARGIN + total, total, EDGE]]
@@ -183,6 +198,8 @@ export class Board {
     for (const [cell, mark] of view.marks) marks.set(cell, [...(marks.get(cell) ?? []), mark]);
     const next = new Set(highlights.next);
     const chosen = new Set(highlights.chosen);
+    // The move being built is drawn as the mover's stones, half transparent (a ghost).
+    const mover = playerIndex(view.to_move);
     for (let row = 0; row < size; row += 1) {
       for (let col = 0; col < size; col += 1) {
         const name = cellName(col, row);
@@ -193,30 +210,74 @@ export class Board {
         if (chosen.has(name)) extra.push('chosen');
         if (next.has(name)) extra.push('may come next');
         const label = cellLabel(view, col, row, extra);
-        const key = `${owner ?? ''}|${view.names[0]}|${view.names[1]}|${cellMarks.join()}|${label}`;
+        const ghost = !owner && chosen.has(name);
+        const key = `${owner ?? ''}|${ghost ? mover : ''}|${view.names[0]}|${view.names[1]}|${cellMarks.join()}|${label}`;
         if (parts.shown === key) continue;
         parts.shown = key;
-        if (owner) {
-          const k = playerIndex(owner);
-          parts.disc.setAttribute('fill', FILLS[view.names[k]] ?? '#7f7f7f');
+        const stone = owner ? playerIndex(owner) : ghost ? mover : null;
+        if (stone !== null) {
+          parts.disc.setAttribute('fill', FILLS[view.names[stone]] ?? '#7f7f7f');
           parts.disc.setAttribute('visibility', 'visible');
-          parts.letter.textContent = view.letters[k];
-          parts.letter.setAttribute('fill', INK[view.names[k]] ?? '#000000');
+          parts.letter.textContent = view.letters[stone];
+          parts.letter.setAttribute('fill', INK[view.names[stone]] ?? '#000000');
         } else {
           parts.disc.setAttribute('visibility', 'hidden');
           parts.letter.textContent = '';
         }
-        const dot = cellMarks.find((m) => MARKS[m][1]);
-        const frame = cellMarks.find((m) => !MARKS[m][1]);
+        const shaped = (shape: MarkShape): CellMark | undefined => cellMarks.find((m) => MARKS[m][1] === shape);
+        const [dot, frame, caret] = [shaped('dot'), shaped('frame'), shaped('caret')];
         parts.dot.setAttribute('visibility', dot ? 'visible' : 'hidden');
         if (dot) parts.dot.setAttribute('fill', MARKS[dot][0]);
+        parts.caret.setAttribute('visibility', caret ? 'visible' : 'hidden');
         parts.frame.setAttribute('visibility', frame ? 'visible' : 'hidden');
         if (frame) parts.frame.setAttribute('stroke', MARKS[frame][0]);
         parts.group.setAttribute('aria-label', label);
-        parts.group.setAttribute('class', `${chosen.has(name) ? 'chosen ' : ''}${next.has(name) ? 'next' : ''}`.trim());
+        const classes = [chosen.has(name) && 'chosen', ghost && 'ghost', next.has(name) && 'next'].filter(Boolean);
+        parts.group.setAttribute('class', classes.join(' '));
       }
     }
     this.drawOverlays(view);
+  }
+
+  /**
+   * What the marks drawn mean, one line each: the cells offered next (in the prompt's own
+   * words), the move being built, the marks of the view, the winning path.
+   */
+  legend(view: BoardView, highlights: Highlights, prompt: string): HTMLElement {
+    const items: HTMLElement[] = [];
+    const item = (swatch: SVGSVGElement, words: string, kind: string): void => {
+      items.push(h('li', { 'data-legend': kind }, swatch, ' ', words));
+    };
+    const swatch = (...parts: SVGElement[]): SVGSVGElement => {
+      const svg = s('svg', { class: 'swatch-board', viewBox: `0 0 ${CELL} ${CELL}`, 'aria-hidden': 'true' });
+      svg.append(s('rect', { x: 0, y: 0, width: CELL, height: CELL, class: 'wood' }), ...parts);
+      return svg;
+    };
+    if (highlights.interactive && highlights.next.length > 0 && prompt !== '') {
+      item(swatch(s('rect', { x: 1, y: 1, width: CELL - 2, height: CELL - 2, class: 'next-mark' })), prompt, 'next');
+    }
+    const mover = view.names[playerIndex(view.to_move)];
+    if (highlights.interactive && highlights.chosen.length > 0) {
+      item(swatch(s('circle', { cx: CELL / 2, cy: CELL / 2, r: CELL / 2 - 4, fill: FILLS[mover] ?? '#7f7f7f', class: 'disc ghost-disc' })),
+        'your move so far (not played yet)', 'ghost');
+    }
+    const seen = new Set<CellMark>();
+    for (const [, mark] of view.marks) {
+      if (seen.has(mark)) continue;
+      seen.add(mark);
+      const [colour, shape] = MARKS[mark];
+      const part = shape === 'dot'
+        ? s('circle', { cx: CELL - 8, cy: 8, r: 5, fill: colour, class: 'dot' })
+        : shape === 'frame'
+          ? s('rect', { x: 2, y: 2, width: CELL - 4, height: CELL - 4, stroke: colour, class: 'frame' })
+          : s('text', { x: CELL / 2, y: CELL - 4, class: 'caret' });
+      if (shape === 'caret') part.textContent = '^';
+      item(swatch(part), MARK_WORDS[mark], mark);
+    }
+    if (view.winning.length > 0) {
+      item(swatch(s('polyline', { points: `4,${CELL / 2} ${CELL - 4},${CELL / 2}`, class: 'winning' })), 'the winning path', 'winning');
+    }
+    return h('ul', { class: 'board-legend', 'aria-label': 'what the marks mean' }, ...items);
   }
 
   private drawOverlays(view: BoardView): void {

@@ -5,11 +5,14 @@
 import { api, apiWithStatus, failureText } from './api';
 import type { Cleanup, Shell } from './app';
 import { Board } from './board';
-import { fill, h } from './dom';
+import { fill, h, s } from './dom';
 import { LiveGame, type LiveStatus } from './live';
-import { clickSelection, clocksNow, describeClock, formatClock, percent, positionSummary, reviewPly, seatOf, seatToMove, type Route } from './logic';
+import {
+  clickSelection, clocksNow, describeClock, endingWords, evaluationSeries, formatClock, loadDraft, pairMoves, percent,
+  positionSummary, reviewPly, reviewSummary, saveDraft, seatOf, seatToMove, type Route,
+} from './logic';
 import { confirmStep, gameTitle } from './pages';
-import type { Analysis, Draft, GameReview, GameView, LiveMessage, MoveList, PlyView } from './types';
+import type { Analysis, Draft, GameReview, GameView, LiveMessage, MoveList, PlyView, ReviewedMove } from './types';
 
 /** The judgement marks lichess shows beside a move. */
 const JUDGEMENT_MARK: Record<string, string> = { inaccuracy: '?!', mistake: '?', blunder: '??' };
@@ -33,6 +36,10 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
   /** The server's clock minus ours, from the last game read. */
   let offset = 0;
   const judgements = new Map<number, string>();
+  /** The rematch offered after this game, once read; and whether this page declined it. */
+  let offer: GameView | null = null;
+  let declined = false;
+  let reading: string | null = null;
 
   const title = h('h1', {});
   /** The game and its author, as the rules engine names them. */
@@ -42,6 +49,7 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
   const liveStatus = h('p', { class: 'live', role: 'status' });
   const prompt = h('p', { class: 'prompt', 'aria-live': 'polite' });
   const refusal = h('p', { class: 'refusal', role: 'alert' });
+  const legend = h('div', { class: 'legend-box' });
   const controls = h('div', { class: 'controls' });
   const actions = h('div', { class: 'actions' });
   const describe = h('div', { class: 'sr-only', 'aria-live': 'polite' });
@@ -55,7 +63,11 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
     h('label', { for: 'typed-move' }, 'Type a move'), typed,
     h('button', { type: 'submit' }, 'Send'));
   typed.id = 'typed-move';
-  const board = new Board((cell) => void click(cell));
+  /** Clicks are answered one after the other, in order: none is dropped while the builder answers. */
+  let clicks: Promise<void> = Promise.resolve();
+  const board = new Board((cell) => {
+    clicks = clicks.then(() => click(cell)).catch((error: unknown) => showRefusal(failureText(error)));
+  });
 
   const mySeat = (): 0 | 1 | null => seatOf(game, shell.me);
   const myTurn = (): boolean => game.status === 'playing' && mySeat() !== null && seatToMove(game) === mySeat();
@@ -70,17 +82,25 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
     split = null;
     draft = null;
     pending = null;
+    keepDraft();
+  }
+
+  /** The move being built outlives a reload of this ply (and only of this ply). */
+  function keepDraft(): void {
+    saveDraft(sessionStorage, id, game.ply, { cells: selection, split });
   }
 
   function drawBoard(): void {
     const t0 = performance.now();
-    board.draw(shown.board, {
-      next: interactive() && draft ? draft.next : [],
+    const highlights = {
+      next: interactive() && draft && !pending ? draft.next : [],
       chosen: interactive() ? selection : [],
       interactive: interactive(),
-    });
+    };
+    board.draw(shown.board, highlights);
     board.element.setAttribute('data-draw-ms', (performance.now() - t0).toFixed(2));
     credit.textContent = shown.board.title;
+    fill(legend, board.legend(shown.board, highlights, draft?.prompt ?? ''));
   }
 
   function drawHeader(): void {
@@ -97,7 +117,7 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
     let words: string;
     if (game.status === 'waiting') words = 'Waiting for a player to join.';
     else if (game.status === 'playing') words = myTurn() ? 'Your move.' : `${game.to_move ?? '?'} to move.`;
-    else words = moves.ending ?? shown.ending ?? 'The game is over.';
+    else words = endingWords(game, shell.me) ?? moves.ending ?? shown.ending ?? 'The game is over.';
     const clock = `Clock: ${describeClock(game.clock)}`;
     // The status is a live region: only a change is announced.
     if (status.firstChild?.textContent !== words) fill(status, words, h('span', { class: 'clock-kind' }, clock));
@@ -135,10 +155,15 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
     if (draft?.verdict === 'complete' && draft.move && draft.more) {
       const move = draft.move;
       controls.append(h('button', { type: 'button', class: 'primary', onclick: () => void submit(move) }, `Play ${move}`));
-      // Red's balancing move: offered when the builder's prompt names the `+` of the notation.
-      if (split === null && draft.prompt.includes('+')) {
-        controls.append(h('button', { type: 'button', onclick: () => void endGrowth() }, '+ new group'));
-      }
+    }
+    const offered = draft?.actions ?? [];
+    // Scware's balancing move: after it the next cell starts a new group.
+    if (split === null && offered.includes('end_growth')) {
+      controls.append(h('button', { type: 'button', onclick: () => void endGrowth() }, '+ new group'));
+    }
+    // A pass the rules allow among other moves (a forced one the server plays itself).
+    if (offered.includes('pass')) {
+      controls.append(h('button', { type: 'button', onclick: () => void submit('pass') }, 'Pass'));
     }
     if (selection.length > 0) {
       controls.append(h('button', { type: 'button', onclick: () => { resetDraft(); void startDraft(); } }, 'Clear'));
@@ -146,17 +171,25 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
   }
 
   function drawMoves(): void {
-    fill(moveList, ...moves.moves.map((m) => {
-      const mark = judgements.get(m.ply);
-      return h('li', {},
-        h('button', {
+    fill(moveList, ...pairMoves(moves.moves).map((row) => h('li', {},
+      h('span', { class: 'num' }, `${row.number}.`),
+      ...row.plies.map((m) => {
+        const mark = judgements.get(m.ply);
+        return h('button', {
           type: 'button', 'data-ply': m.ply, 'aria-current': shown.ply === m.ply ? 'step' : null,
           onclick: () => void showPly(m.ply),
-        }, h('span', { class: 'mv' }, `${m.ply}. ${m.colour} ${m.move}${mark ? ` ${JUDGEMENT_MARK[mark] ?? ''}` : ''}`),
-        h('span', { class: 'desc' }, m.description)));
-    }));
-    const current = moveList.querySelector('[aria-current]');
-    current?.scrollIntoView({ block: 'nearest' });
+        }, h('span', { class: 'mv' }, `${m.move}${mark ? ` ${JUDGEMENT_MARK[mark] ?? ''}` : ''}`),
+        h('span', { class: 'desc' }, m.description));
+      }))));
+    // The list scrolls itself to the move shown; the page never moves (a phone opens on the
+    // board). The list is positioned, so a row's offsetTop is within it.
+    const current = moveList.querySelector<HTMLElement>('[aria-current]') ?? moveList.lastElementChild;
+    if (current instanceof HTMLElement) {
+      const top = current.offsetTop;
+      if (top < moveList.scrollTop || top + current.offsetHeight > moveList.scrollTop + moveList.clientHeight) {
+        moveList.scrollTop = top - moveList.clientHeight / 2;
+      }
+    }
   }
 
   function drawShown(): void {
@@ -204,10 +237,45 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
       } }, word);
       actions.append(h('span', { class: 'resign' }, ask));
     }
-    if (game.status === 'finished' && seat !== null) {
-      // Asking again is how the other player takes a rematch offered (and how its maker gets
-      // back to it): the server answers the same game.
-      actions.append(h('button', { type: 'button', onclick: () => void rematch() }, game.rematch ? 'Go to the rematch' : 'Rematch'));
+    if (game.status === 'finished') drawRematch(seat);
+  }
+
+  /**
+   * The rematch: offered by a button, and once offered, said in words to the other player
+   * ("alice offers a rematch") with Accept and Decline.
+   */
+  function drawRematch(seat: 0 | 1 | null): void {
+    const offerer = offer?.status === 'waiting' ? offer.players.find((p) => p.seated)?.name ?? null : null;
+    // Asking again is how the other player takes a rematch offered (and how its maker gets
+    // back to it): the server answers the same game.
+    const take = (words: string): HTMLElement =>
+      h('button', { type: 'button', class: 'primary', onclick: () => void rematch() }, words);
+    if (offerer && seat !== null && offerer.toLowerCase() !== shell.me?.toLowerCase()) {
+      if (declined) return;
+      actions.append(h('div', { class: 'offer', role: 'status' },
+        h('span', {}, `${offerer} offers a rematch`), ' ', take('Accept'),
+        h('button', { type: 'button', onclick: () => { declined = true; drawActions(); } }, 'Decline')));
+    } else if (offerer && seat !== null) {
+      actions.append(h('div', { class: 'offer' }, h('span', {}, 'You offered a rematch.'), ' ', take('Go to the rematch')));
+    } else if (offerer && offer) {
+      actions.append(h('p', { class: 'offer' }, `${offerer} offers a rematch: `, h('a', { href: `/games/${offer.id}` }, 'watch it')));
+    } else if (seat !== null) {
+      actions.append(take(game.rematch ? 'Go to the rematch' : 'Rematch'));
+    }
+  }
+
+  /** Reads the rematch offered after this game, if one is and it is not read (or being read) yet. */
+  async function readOffer(): Promise<void> {
+    const wanted = game.rematch;
+    if (!wanted || offer?.id === wanted || reading === wanted) return;
+    reading = wanted;
+    try {
+      offer = await api<GameView>('GET', `/api/games/${encodeURIComponent(wanted)}`);
+      drawActions();
+    } catch {
+      // Not readable now: the button still takes the rematch.
+    } finally {
+      reading = null;
     }
   }
 
@@ -234,6 +302,7 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
     drawActions();
     drawAnalysis();
     typedForm.hidden = !myTurn();
+    void readOffer();
   }
 
   /** Only what the move being built changes: a click must not rebuild the move list. */
@@ -247,14 +316,32 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
     if (!myTurn()) return;
     try {
       draft = await api<Draft>('POST', `${path}/draft`, { cells: [] });
+      await restoreDraft();
     } catch (error) {
       showRefusal(failureText(error));
     }
     drawDraft();
   }
 
+  /** Takes up the move built before a reload, if the builder still accepts it. */
+  async function restoreDraft(): Promise<void> {
+    const saved = loadDraft(sessionStorage, id, game.ply);
+    if (!saved) return;
+    const body = saved.split === null ? { cells: saved.cells } : { cells: saved.cells, split: saved.split };
+    const answer = await api<Draft>('POST', `${path}/draft`, body);
+    if (answer.verdict === 'refused') {
+      resetDraft();
+      return;
+    }
+    selection = saved.cells;
+    split = saved.split;
+    draft = answer;
+    // A whole move was waiting for its confirmation.
+    if (answer.verdict === 'complete' && !answer.more && answer.move) pending = answer.move;
+  }
+
   async function click(cell: string): Promise<void> {
-    // A click while the builder answers the last one waits for nothing: it is dropped.
+    // A move being sent: its answer redraws the board and the turn.
     if (busy) return;
     if (!interactive()) {
       if (game.status === 'playing' && mySeat() !== null && !following) {
@@ -264,7 +351,10 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
       }
       return;
     }
-    if (pending) return;
+    if (pending) {
+      showRefusal(`Confirm or cancel ${pending} first.`);
+      return;
+    }
     const next = clickSelection(selection, cell, draft?.next ?? []);
     const nextSplit = split !== null && split > next.cells.length ? null : split;
     if (next.cells.length === 0) {
@@ -294,6 +384,7 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
     selection = next.cells;
     split = nextSplit;
     draft = answer;
+    keepDraft();
     if (answer.verdict === 'complete' && !answer.more && answer.move) {
       await submit(answer.move);
       return;
@@ -311,6 +402,7 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
       } else {
         showRefusal('');
         draft = answer;
+        keepDraft();
       }
     } catch (error) {
       split = null;
@@ -434,6 +526,10 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
     fill(out, h('p', {}, 'Thinking…'));
     try {
       const result = await api<Analysis>('GET', `${path}/analysis?ply=${shown.ply}`);
+      if (result.lines.length === 0) {
+        fill(out, h('p', {}, `After ply ${result.ply} the game is over: there is no move to analyse.`));
+        return;
+      }
       fill(out,
         h('p', {}, `After ply ${result.ply}, ${result.to_move} to move (${result.nodes} positions searched):`),
         h('table', {},
@@ -461,17 +557,60 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
       if (body.status !== 'done') return;
       judgements.clear();
       for (const m of body.moves) if (m.judgement) judgements.set(m.ply, m.judgement);
-      fill(out, h('table', {},
-        h('thead', {}, h('tr', {}, h('th', {}, 'Move'), h('th', {}, 'Chances before → after'), h('th', {}, 'Best'), h('th', {}, 'Judgement'))),
+      fill(out, evaluationGraph(body.moves), summaryTable(body.moves), h('table', { class: 'review' },
+        h('thead', {}, h('tr', {}, h('th', {}, 'Move'), h('th', {}, 'Chances before → after'), h('th', {}, 'Judgement'), h('th', {}, 'Best line'))),
         h('tbody', {}, ...body.moves.map((m) => h('tr', { class: m.judgement ?? '' },
           h('td', {}, h('button', { type: 'button', class: 'link', onclick: () => void showPly(m.ply) }, `${m.ply}. ${m.colour} ${m.move}`)),
           h('td', {}, `${percent(m.win_before)} → ${percent(m.win_after)}`),
-          h('td', {}, m.best),
-          h('td', {}, m.judgement ?? ''))))));
+          h('td', {}, m.judgement ?? ''),
+          // The line the AI preferred, shown where the move lost something.
+          h('td', {}, m.judgement ? (m.best_line && m.best_line.length > 0 ? m.best_line.join(' ') : m.best ?? '') : ''))))));
       drawMoves();
     } catch (error) {
       fill(out, h('p', { class: 'error' }, failureText(error)));
     }
+  }
+
+  /**
+   * The first player's win chance after every ply as a line over the game, 50% across the
+   * middle, the judged moves as dots; a click on one shows that ply.
+   */
+  function evaluationGraph(reviewed: ReviewedMove[]): Element {
+    const first = game.players[0]?.colour ?? 'R';
+    const series = evaluationSeries(reviewed, first);
+    // A margin of a dot's size, so that a dot at 0% or 100% is drawn whole.
+    const [width, height, pad] = [400, 120, 6];
+    const x = (ply: number): number => pad + (series.length > 1 ? (ply * (width - 2 * pad)) / (series.length - 1) : 0);
+    const y = (chance: number): number => pad + (height - 2 * pad) * (1 - chance);
+    const svg = s('svg', { class: 'eval-graph', viewBox: `0 0 ${width} ${height}`, role: 'img',
+      'aria-label': `${first}'s win chance after each ply, from ${percent(series[0] ?? 0.5)} to ${percent(series[series.length - 1] ?? 0.5)}` });
+    svg.append(
+      s('rect', { x: 0, y: 0, width, height, class: 'eval-bg' }),
+      s('line', { x1: 0, y1: height / 2, x2: width, y2: height / 2, class: 'eval-mid' }),
+      s('polyline', { points: series.map((c, k) => `${x(k).toFixed(1)},${y(c).toFixed(1)}`).join(' '), class: 'eval-line' }),
+    );
+    for (const m of reviewed) {
+      if (!m.judgement) continue;
+      const dot = s('circle', { cx: x(m.ply).toFixed(1), cy: y(series[m.ply]).toFixed(1), r: 5, class: `eval-dot ${m.judgement}`, 'data-ply': m.ply });
+      const tip = s('title');
+      tip.textContent = `${m.ply}. ${m.colour} ${m.move}: ${m.judgement}`;
+      dot.append(tip);
+      dot.addEventListener('click', () => void showPly(m.ply));
+      svg.append(dot);
+    }
+    return h('figure', { class: 'eval' }, svg, h('figcaption', {}, `${first}'s win chance after each ply, as the AI judged it (top: ${first} wins).`));
+  }
+
+  /** Each player's inaccuracies, mistakes and blunders. */
+  function summaryTable(reviewed: ReviewedMove[]): HTMLElement {
+    const nameOf = (colour: string): string => {
+      const seat = game.players.find((p) => p.colour === colour);
+      return seat?.name ? `${seat.name} (${colour})` : colour;
+    };
+    return h('table', { class: 'review-summary' },
+      h('thead', {}, h('tr', {}, h('th', {}, 'Player'), h('th', {}, 'Inaccuracies'), h('th', {}, 'Mistakes'), h('th', {}, 'Blunders'))),
+      h('tbody', {}, ...reviewSummary(reviewed).map((row) => h('tr', {},
+        h('td', {}, nameOf(row.colour)), h('td', {}, String(row.inaccuracies)), h('td', {}, String(row.mistakes)), h('td', {}, String(row.blunders))))));
   }
 
   typedForm.addEventListener('submit', (event) => {
@@ -507,10 +646,14 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
   const live = new LiveGame(id, () => game.ply, onLive, onStatus);
   const ticker = window.setInterval(drawClocks, 250);
 
+  // Wide screens: the board on the left, what a turn needs (clocks, prompt, buttons,
+  // refusal, legend) beside it and the record under that; phones: the board first.
   main.append(
     h('div', { class: 'game' },
-      h('div', { class: 'board-side' }, title, credit, players, status, board.element, prompt, controls, refusal, typedForm, describe),
-      h('div', { class: 'side' }, liveStatus, actions, shownLine, notes, h('h2', {}, 'Moves'), moveList, downloads, analysis)),
+      h('div', { class: 'game-head' }, title, credit),
+      h('div', { class: 'board-side' }, board.element),
+      h('div', { class: 'panel' }, players, status, prompt, controls, refusal, legend, actions, liveStatus, describe),
+      h('div', { class: 'side' }, typedForm, shownLine, notes, h('h2', {}, 'Moves'), moveList, downloads, analysis)),
   );
   offset = game.clocks ? game.clocks.server_now_ms - Date.now() : 0;
   await startDraft();

@@ -1,7 +1,7 @@
 // The client's own logic, free of the DOM so that node's test runner checks it.
 // Nothing here knows a game's rules: those come from the server's move builder.
 
-import type { BoardView, CellMark, GameView, Player, TimeControl } from './types';
+import type { BoardView, CellMark, GameView, MoveView, Player, ReviewedMove, TimeControl } from './types';
 
 /** A cell's name: column letter from `a`, row number from 1 at the bottom. */
 export function cellName(col: number, row: number): string {
@@ -22,7 +22,8 @@ export function cellIndex(col: number, row: number, size: number): number {
   return row * size + col;
 }
 
-const MARK_WORDS: Record<CellMark, string> = {
+/** A mark's meaning, as a cell's label and the board's legend say it. */
+export const MARK_WORDS: Record<CellMark, string> = {
   Placed: 'placed by the last move',
   Swapped: 'swapped by the last move',
   Replaced: 'replaced by the last move',
@@ -201,6 +202,8 @@ export function timeControl(kind: string, days: number, initialMin: number, incr
 export function describeClock(clock: TimeControl): string {
   if (clock === null) return 'no clock';
   if ('days_per_move' in clock) return `${clock.days_per_move} day${clock.days_per_move === 1 ? '' : 's'} a move`;
+  // Under a minute in seconds: "0.3 min" would hide a 15 s bullet game.
+  if (clock.initial_s < 60) return `${clock.initial_s} s + ${clock.increment_s} s`;
   const minutes = clock.initial_s / 60;
   return `${Number.isInteger(minutes) ? minutes : minutes.toFixed(1)} min + ${clock.increment_s} s`;
 }
@@ -218,4 +221,104 @@ export function opponentField(kind: string, level: number, name: string): string
 /** A win rate (0..1) as a percentage. */
 export function percent(rate: number): string {
   return `${Math.round(rate * 1000) / 10}%`;
+}
+
+/** One row of the move list: a move number and the plies played under it. */
+export interface MoveRow {
+  number: number;
+  plies: MoveView[];
+}
+
+/** The move list paired by move number, as a chess score reads: `1. c3 d4`, `2. ...`. */
+export function pairMoves(moves: MoveView[]): MoveRow[] {
+  const rows: MoveRow[] = [];
+  for (const move of moves) {
+    const number = Math.ceil(move.ply / 2);
+    const last = rows[rows.length - 1];
+    if (last && last.number === number) last.plies.push(move);
+    else rows.push({ number, plies: [move] });
+  }
+  return rows;
+}
+
+/**
+ * A finished game's ending as its reader sees it: "You won by connection" to the winner,
+ * "You lost on time" to the loser, "alice wins by resignation" to anyone else. The words
+ * after the subject are the server's (`result.how`); null when the server gives none.
+ */
+export function endingWords(game: GameView, me: string | null): string | null {
+  const result = game.result;
+  if (game.status !== 'finished' || !result?.how) return null;
+  const how = result.how;
+  if (result.winner === null) return how === 'aborted' ? 'The game was aborted.' : `A draw ${how}.`;
+  const seat = seatOf(game, me);
+  if (seat === null) return `${result.winner} wins ${how}.`;
+  return result.winner.toLowerCase() === me?.toLowerCase() ? `You won ${how}.` : `You lost ${how}.`;
+}
+
+/** Each colour's count of judged moves in a review. */
+export interface ReviewCounts {
+  colour: string;
+  inaccuracies: number;
+  mistakes: number;
+  blunders: number;
+}
+
+/** The review's summary: per colour (in the order the colours first move), its bad moves counted. */
+export function reviewSummary(moves: ReviewedMove[]): ReviewCounts[] {
+  const counts = new Map<string, ReviewCounts>();
+  for (const m of moves) {
+    const row = counts.get(m.colour) ?? { colour: m.colour, inaccuracies: 0, mistakes: 0, blunders: 0 };
+    counts.set(m.colour, row);
+    if (m.judgement === 'inaccuracy') row.inaccuracies += 1;
+    else if (m.judgement === 'mistake') row.mistakes += 1;
+    else if (m.judgement === 'blunder') row.blunders += 1;
+  }
+  return [...counts.values()];
+}
+
+/**
+ * One colour's win chance after every ply (index 0: the start), from a review: each move
+ * gives its mover's chance before and after, so the other colour's is one less it.
+ */
+export function evaluationSeries(moves: ReviewedMove[], colour: string): number[] {
+  if (moves.length === 0) return [];
+  const of = (mover: string, chance: number): number => (mover === colour ? chance : 1 - chance);
+  return [of(moves[0].colour, moves[0].win_before), ...moves.map((m) => of(m.colour, m.win_after))];
+}
+
+/** A move being built, as kept across a reload. */
+export interface SavedDraft {
+  cells: string[];
+  split: number | null;
+}
+
+/** What the drafts are kept in (the page's sessionStorage; a stub in tests). */
+export type DraftStore = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+
+/** The key of a game's draft at a ply: a draft of another ply is never offered. */
+export function draftKey(id: string, ply: number): string {
+  return `swapboard.draft.${id}.${ply}`;
+}
+
+/** Keeps the move being built (none: forgets it). */
+export function saveDraft(store: DraftStore, id: string, ply: number, draft: SavedDraft): void {
+  if (draft.cells.length === 0) store.removeItem(draftKey(id, ply));
+  else store.setItem(draftKey(id, ply), JSON.stringify(draft));
+}
+
+/** The move being built kept for that ply, or null (none, or not a draft's shape). */
+export function loadDraft(store: DraftStore, id: string, ply: number): SavedDraft | null {
+  const text = store.getItem(draftKey(id, ply));
+  if (text === null) return null;
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (typeof value !== 'object' || value === null) return null;
+    const { cells, split } = value as { cells?: unknown; split?: unknown };
+    if (!Array.isArray(cells) || !cells.every((c) => typeof c === 'string') || cells.length === 0) return null;
+    if (split !== null && (typeof split !== 'number' || !Number.isInteger(split) || split < 0 || split > cells.length)) return null;
+    return { cells: cells as string[], split: split as number | null };
+  } catch {
+    return null;
+  }
 }

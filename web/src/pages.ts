@@ -4,6 +4,7 @@ import { api, ApiFailure, failureText } from './api';
 import type { Cleanup, Shell } from './app';
 import { h } from './dom';
 import { describeClock, opponentField, safeNext, timeControl, type Route } from './logic';
+import type { RoomView } from './swap61';
 import type { GameView, Lobby } from './types';
 
 /** Each game: its id, its name, its author (credited wherever the game is offered) and its usual size. */
@@ -51,6 +52,17 @@ export function gameItem(game: GameView, extra?: Node): HTMLLIElement {
   );
 }
 
+/** One room in a list: a link to it, the caller's part in it, and how far it is. */
+function roomItem(room: RoomView, me: string | null): HTMLLIElement {
+  const part = room.master.toLowerCase() === me?.toLowerCase() ? 'you are the game master' : `game master ${room.master}`;
+  const state = room.status === 'lobby'
+    ? `lobby, ${room.joined.length} of ${room.size} joined`
+    : room.status === 'playing' ? `round ${room.round} open` : 'finished';
+  return h('li', { class: 'game-item' },
+    h('a', { href: `/rooms/${room.id}` }, `Swap 61 room ${room.id}`),
+    h('span', {}, ` ${part} · ${room.size} seats · ${state}`));
+}
+
 function gameList(games: GameView[], empty: string, extra?: (game: GameView) => Node | undefined): HTMLElement {
   if (games.length === 0) return h('p', { class: 'empty' }, empty);
   const list = h('ul', { class: 'games' });
@@ -75,6 +87,13 @@ async function home(main: HTMLElement, shell: Shell): Promise<void> {
     main.append(h('p', {}, h('a', { href: '/login' }, 'Log in'), ' or ', h('a', { href: '/signup' }, 'sign up'), ' to play.'));
   }
   main.append(h('p', {}, 'Swap 61 for 9 or 10 players: ', h('a', { href: '/rooms/new' }, 'run a room as its game master'), '.'));
+  if (shell.me) {
+    const mine = await api<{ rooms: RoomView[] }>('GET', '/api/me/rooms');
+    main.append(h('section', { 'aria-labelledby': 'rooms-h' }, h('h2', { id: 'rooms-h' }, 'Your rooms'),
+      mine.rooms.length === 0
+        ? h('p', { class: 'empty' }, 'You run no room and sit in none.')
+        : h('ul', { class: 'games' }, ...mine.rooms.map((room) => roomItem(room, shell.me)))));
+  }
   const message = h('p', { class: 'error', role: 'alert' });
   const join = (game: GameView): Node | undefined => {
     const mine = game.players.some((p) => p.seated && p.name === shell.me);
@@ -156,7 +175,8 @@ async function newGame(main: HTMLElement, shell: Shell): Promise<void> {
   const player = h('input', { name: 'player', maxlength: 24 });
   const clock = select('clock', [['none', 'None'], ['correspondence', 'Correspondence (days per move)'], ['live', 'Live (minutes + increment)']], 'none');
   const days = h('input', { name: 'days', type: 'number', min: 1, max: 30, value: 3 });
-  const initial = h('input', { name: 'initial', type: 'number', min: 1, max: 1440, value: 10, step: 'any' });
+  // From a quarter of a minute (15 s) up to a day.
+  const initial = h('input', { name: 'initial', type: 'number', min: 0.25, max: 1440, value: 10, step: 'any' });
   const increment = h('input', { name: 'increment', type: 'number', min: 0, max: 600, value: 5 });
   const levelField = field('AI level (1-8)', level);
   const playerField = field('Player name', player);

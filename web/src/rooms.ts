@@ -113,7 +113,9 @@ export async function roomPage(main: HTMLElement, shell: Shell, route: Route): P
   const deadline = h('p', { class: 'deadline' });
   const liveText = h('p', { class: 'live', 'aria-live': 'polite' });
   const legend = h('ul', { class: 'legend' });
-  const board = h('section', { class: 'grid-side', 'aria-labelledby': 'grid-h' }, h('h2', { id: 'grid-h' }, 'The grid'), grid.element, legend);
+  const board = h('section', { class: 'grid-side', 'aria-labelledby': 'grid-h' }, h('h2', { id: 'grid-h' }, 'The grid'),
+    // On a phone the grid scrolls sideways in its own box, its tiles kept at 44 px at least.
+    h('div', { class: 'grid-scroll' }, grid.element), legend);
   const joinBox = h('section', { class: 'join' });
   const seatsBox = h('section', { 'aria-labelledby': 'seats-h' });
   const roundBox = h('section', { 'aria-labelledby': 'round-h' });

@@ -11,6 +11,8 @@ export interface PlayerView {
 export interface ResultView {
   winner: string | null;
   termination: string;
+  /** The ending in words without its subject: `by connection`, `on time`, `aborted`. */
+  how?: string;
 }
 
 /** The clocks of a game with a time control. */
@@ -89,6 +91,12 @@ export interface MoveList {
   ending: string | null;
 }
 
+/**
+ * An action the builder offers besides cells: `end_growth` (Scware's balancing move: the
+ * next cell starts a new group) or `pass` (a pass is legal among other moves).
+ */
+export type DraftAction = 'end_growth' | 'pass';
+
 /** The move builder's answer. */
 export interface Draft {
   verdict: 'complete' | 'more' | 'refused';
@@ -97,6 +105,7 @@ export interface Draft {
   more: boolean;
   next: string[];
   prompt: string;
+  actions?: DraftAction[];
 }
 
 /** A message of the game's WebSocket. */
@@ -129,7 +138,9 @@ export interface ReviewedMove {
   win_before: number;
   win_after: number;
   loss: number;
-  best: string;
+  best: string | null;
+  /** The line the AI expected from the position before the move, its best move first. */
+  best_line?: string[];
   judgement: null | 'inaccuracy' | 'mistake' | 'blunder';
 }
 

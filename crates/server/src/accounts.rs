@@ -287,17 +287,19 @@ pub(crate) async fn log_out_session(
     ))
 }
 
-/// The account the request acts for.
+/// The account the request acts for, or `null` for the public (no credentials, or a browser
+/// session that has ended): a page asks on every load, and an anonymous visitor is not an
+/// error to log. A bearer token that acts for nobody is still a 401.
 #[utoipa::path(get, path = "/api/me", tag = "accounts",
-    security(("bearer" = []), ("session" = [])),
+    security((), ("bearer" = []), ("session" = [])),
     responses(
-        (status = 200, description = "The caller's account", body = Account),
-        (status = 401, description = "No credentials, or unknown ones", body = ErrorBody),
+        (status = 200, description = "The caller's account, or `null` for the public", body = Option<Account>),
+        (status = 401, description = "A bearer token that is unknown or revoked", body = ErrorBody),
     ))]
-pub(crate) async fn me(caller: Caller) -> Json<Account> {
-    Json(Account {
+pub(crate) async fn me(caller: Option<Caller>) -> Json<Option<Account>> {
+    Json(caller.map(|caller| Account {
         name: caller.holder.name,
-    })
+    }))
 }
 
 #[cfg(test)]

@@ -187,6 +187,10 @@ pub(crate) struct ReviewedMove {
     loss: f64,
     /// The move the AI preferred.
     best: Option<String>,
+    /// The line the AI expected from the position before the move, its preferred move
+    /// first (empty in reviews stored before it was kept, and where the search had none).
+    #[serde(default)]
+    best_line: Vec<String>,
     /// `inaccuracy` (a loss of 0.1 or more), `mistake` (0.2), `blunder` (0.3), or `null`.
     judgement: Option<String>,
 }
@@ -307,6 +311,11 @@ async fn compute_review(state: &AppState, game: &StoredGame) -> anyhow::Result<(
                 win_after: rounded(review.win_after),
                 loss: rounded(review.loss),
                 best: review.best,
+                best_line: pair[0]
+                    .lines
+                    .first()
+                    .map(|line| line.pv.clone())
+                    .unwrap_or_default(),
                 judgement: review.judgement.map(|j| j.as_str().to_owned()),
             }
         })

@@ -107,6 +107,7 @@ fn router(state: AppState) -> Router {
         .route("/api/lobby", get(lists::lobby))
         .route("/api/accounts/{name}/games", get(lists::games_of))
         .route("/api/me/turn", get(games::my_turn))
+        .route("/api/me/rooms", get(rooms::my_rooms))
         .route("/api/games/{id}/rematch", post(games::rematch))
         .route("/api/games/{id}/analysis", get(analysis::analysis))
         .route("/api/games/{id}/review", get(analysis::review))

@@ -894,6 +894,39 @@ pub(crate) async fn show(
     Ok(Json(room_view(&state, room, caller.as_ref(), None).await?))
 }
 
+/// The most rooms `GET /api/me/rooms` lists.
+const MY_ROOMS: u32 = 50;
+
+/// The caller's rooms.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct MyRooms {
+    /// The rooms the caller runs as game master or holds a seat in, newest first (at most
+    /// 50), each as the caller may see it.
+    rooms: Vec<RoomView>,
+}
+
+/// The caller's rooms: those it runs as game master and those it sits in, newest first.
+#[utoipa::path(get, path = "/api/me/rooms", tag = "rooms",
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "The caller's rooms, newest first", body = MyRooms),
+        (status = 401, description = "No credentials, or unknown ones", body = ErrorBody),
+    ))]
+pub(crate) async fn my_rooms(
+    State(state): State<AppState>,
+    caller: Caller,
+) -> ApiResult<Json<MyRooms>> {
+    let stored = state
+        .store
+        .rooms_of(caller.holder.account_id, MY_ROOMS)
+        .await?;
+    let mut rooms = Vec::with_capacity(stored.len());
+    for room in stored {
+        rooms.push(room_view(&state, room, Some(&caller), None).await?);
+    }
+    Ok(Json(MyRooms { rooms }))
+}
+
 /// Takes a seat in a room's lobby with its invite.
 #[utoipa::path(post, path = "/api/rooms/{id}/join", tag = "rooms", request_body = JoinRoom,
     params(("id" = String, Path, description = "The room's id")),

@@ -573,6 +573,22 @@ impl Store {
         row.as_ref().map(room_of_row).transpose()
     }
 
+    /// The rooms an account is the game master of or holds a seat in, newest first (at
+    /// most `limit`).
+    pub async fn rooms_of(&self, account_id: i64, limit: u32) -> anyhow::Result<Vec<StoredRoom>> {
+        let rows = sqlx::query(&format!(
+            "SELECT {ROOM_COLUMNS} FROM rooms r JOIN accounts m ON m.id = r.master_id \
+             WHERE r.master_id = $1 \
+                OR r.id IN (SELECT room_id FROM room_seats WHERE account_id = $1) \
+             ORDER BY r.created_ms DESC, r.id DESC LIMIT $2"
+        ))
+        .bind(account_id)
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(room_of_row).collect()
+    }
+
     /// The seats of a room, in order.
     pub async fn room_seats(&self, id: &str) -> anyhow::Result<Vec<RoomSeat>> {
         seats_with(&self.pool, id).await

@@ -152,6 +152,8 @@ async fn analyses(db: TestDb) -> TestDb {
             assert_eq!(entry["judgement"].as_str(), expected, "{entry}");
         }
         assert!(entry["best"].is_string(), "{entry}");
+        // The line the AI expected from the position before the move starts with its best move.
+        assert_eq!(entry["best_line"][0], entry["best"], "{entry}");
     }
 
     // On a 4x4 board Blue's fourth-ply a1 throws away a proven win (the play layer's test

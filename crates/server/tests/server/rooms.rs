@@ -13,7 +13,7 @@ use sha2::{Digest as _, Sha256};
 use swapboard_swap61::{Board, Seat, Swap61Game, bot, play_round};
 use tokio_tungstenite::tungstenite::Message;
 
-use crate::common::{Answer, Client, TestDb, generous, on_both, sign_up_and_token, start};
+use crate::common::{Answer, Client, TestDb, bearer, generous, on_both, sign_up_and_token, start};
 
 /// The accounts of a test: a game master, ten players and an outsider.
 struct People {
@@ -859,4 +859,74 @@ async fn two_instances(db: TestDb) -> TestDb {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_instances_resolve_each_deadline_once() {
     on_both(two_instances).await;
+}
+
+async fn my_rooms(db: TestDb) -> TestDb {
+    let server = start(&db, generous()).await;
+    let client = Client::new(&server);
+    let master = bearer(&client, "gm").await;
+    let player = bearer(&client, "pl").await;
+    let outsider = bearer(&client, "out").await;
+    let mut ids = Vec::new();
+    for _ in 0..2 {
+        let created = client
+            .post("/api/rooms", &json!({"seats": 9}), &auth(&master))
+            .await;
+        assert_eq!(created.status, 201, "{}", created.text);
+        ids.push((
+            created.json["id"].as_str().unwrap().to_owned(),
+            created.json["invite"].as_str().unwrap().to_owned(),
+        ));
+        // Two rooms of one millisecond would be listed in either order.
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    let (first, invite) = &ids[0];
+    let joined = client
+        .post(
+            &format!("/api/rooms/{first}/join"),
+            &json!({ "invite": invite }),
+            &auth(&player),
+        )
+        .await;
+    assert_eq!(joined.status, 200, "{}", joined.text);
+    let listed = |token: String| {
+        let client = &client;
+        async move {
+            let answer = client.get("/api/me/rooms", &auth(&token)).await;
+            assert_eq!(answer.status, 200, "{}", answer.text);
+            answer.json["rooms"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|room| room["id"].as_str().unwrap().to_owned())
+                .collect::<Vec<_>>()
+        }
+    };
+    // The game master's, newest first; the player's seat; nothing for an outsider.
+    assert_eq!(
+        listed(master.clone()).await,
+        [ids[1].0.clone(), first.clone()]
+    );
+    assert_eq!(listed(player.clone()).await, std::slice::from_ref(first));
+    assert!(listed(outsider).await.is_empty());
+    // Each as `GET /api/rooms/{id}` shows it to the caller: the lobby, never the invite.
+    let answer = client.get("/api/me/rooms", &auth(&player)).await;
+    assert_eq!(
+        answer.json["rooms"][0]["joined"],
+        json!(["pl"]),
+        "{}",
+        answer.text
+    );
+    assert!(answer.json["rooms"][0]["invite"].is_null());
+    client
+        .get("/api/me/rooms", &[])
+        .await
+        .assert_error(401, "unauthenticated");
+    server.stop().await.unwrap();
+    db
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_user_lists_the_rooms_it_runs_or_sits_in_newest_first() {
+    on_both(my_rooms).await;
 }
