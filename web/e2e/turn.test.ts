@@ -152,8 +152,9 @@ test('Scware at 1280x800: a growth of two groups built by clicks, every control 
   const sid = await token(w, 'sid');
   const id = await createGame(page, { game: 'scware', size: 7, colour: 'first', opponent: 'user', player: 'sid', minutes: 10 });
   await call(w, sid, 'POST', `/api/games/${id}/join`, {});
-  // Two groups of Red's in opposite corners; White's stones in the middle.
-  for (const [mine, theirs] of [['a1', 'd4'], ['g7', 'd3']]) {
+  // Three groups of sue's in three corners (so that a growth of two leaves one to add, and
+  // the move waits for Play); sid's stones in the middle.
+  for (const [mine, theirs] of [['a1', 'd4'], ['g7', 'd3'], ['a7', 'd5']]) {
     await page.getByText('Your move.').waitFor();
     await cell(page, mine).click();
     await page.getByText('sid to move.').waitFor();
@@ -198,10 +199,10 @@ test('Scware at 1280x800: a growth of two groups built by clicks, every control 
   await shot(page, 'scware-growth-1366x768');
   await play.click();
   await page.waitForFunction(() => [...document.querySelectorAll('ol.moves button[data-ply] .mv')].some((e) => /,/.test(e.textContent ?? '')));
-  // The move list is paired by move number: 1. a1 d4 / 2. g7 d3 / 3. b1,...
+  // The move list is paired by move number: 1. a1 d4 / 2. g7 d3 / 3. a7 d5 / 4. b1,...
   const rows = await page.locator('ol.moves li').evaluateAll((items) => items.map((li) => li.querySelector('.num')?.textContent));
-  assert.deepEqual(rows, ['1.', '2.', '3.']);
-  assert.equal(await plies(page), 5);
+  assert.deepEqual(rows, ['1.', '2.', '3.', '4.']);
+  assert.equal(await plies(page), 7);
   // A phone opens on the board.
   const phone = await w.browser.newContext({ baseURL: w.base, viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true });
   const small = await phone.newPage();

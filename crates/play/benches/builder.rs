@@ -1,7 +1,7 @@
 //! The move builder's answer to one click on Scware's crowded positions: the bench position
 //! of `crates/scware` (11x11, 3,095,424 legal moves) and a crowded 26x26 board, both at
 //! their most expensive click (a growth that can go on, so that every empty cell is
-//! checked as a next cell).
+//! checked as a next cell), and their answers before any click (the cells that start a move).
 //!
 //! `cargo bench -p swapboard-play`. Figures and the machine are in docs/PERFORMANCE.md.
 
@@ -77,4 +77,19 @@ fn click_crowded_26x26(bencher: divan::Bencher) {
     let p = crowded_26();
     let click = costliest_click(&p);
     bencher.bench_local(|| black_box(p.draft(black_box(&click))));
+}
+
+/// The answer before any click on the crowded 11x11 position: every cell that can start a
+/// move, each liberty checked for a legal growth holding it.
+#[divan::bench]
+fn open_crowded_11x11(bencher: divan::Bencher) {
+    let p: Scware = CROWDED.parse().unwrap();
+    bencher.bench_local(|| black_box(p.draft(black_box(&Selection::default()))));
+}
+
+/// The answer before any click on the crowded 26x26 board.
+#[divan::bench]
+fn open_crowded_26x26(bencher: divan::Bencher) {
+    let p = crowded_26();
+    bencher.bench_local(|| black_box(p.draft(black_box(&Selection::default()))));
 }
