@@ -255,7 +255,10 @@ mod tests {
         assert_eq!(rapid.sizes, [4, 6, 8, 10, 12, 14, 16]);
         assert_eq!(rapid.colours, ["Red", "Cyan"]);
         for entry in catalogue() {
-            assert!(!entry.author.is_empty() && !entry.year.is_empty(), "{entry:?}");
+            assert!(
+                !entry.author.is_empty() && !entry.year.is_empty(),
+                "{entry:?}"
+            );
             assert!(entry.sizes.contains(&entry.default_size), "{entry:?}");
             assert_eq!(entry.title, entry.id.title());
         }

@@ -1,13 +1,9 @@
 //! The two-player games of the API contract over real HTTP, on a real SQLite file and a real
 //! PostgreSQL database: creating, joining, watching and moving, with who may do what.
 
-use crate::common::{Answer, Client, TestDb, auth, generous, on_both, sign_up_and_token, start};
+use crate::common::{Answer, Client, TestDb, auth, bearer, generous, on_both, start};
 use serde_json::{Value, json};
 use swapboard_play::AnyPosition;
-
-fn account(name: &str) -> Value {
-    json!({"name": name, "password": "correct horse"})
-}
 
 async fn create(client: &Client, bearer: &str, body: Value) -> Value {
     let created = client.post("/api/games", &body, &auth(bearer)).await;
@@ -23,18 +19,9 @@ async fn send(client: &Client, path: &str, bearer: &str, text: &str, ply: u32) -
 async fn creation(db: TestDb) -> TestDb {
     let server = start(&db, generous()).await;
     let client = Client::new(&server);
-    let ann = format!(
-        "Bearer {}",
-        sign_up_and_token(&client, &account("ann")).await
-    );
-    let bob = format!(
-        "Bearer {}",
-        sign_up_and_token(&client, &account("bob")).await
-    );
-    let cat = format!(
-        "Bearer {}",
-        sign_up_and_token(&client, &account("cat")).await
-    );
+    let ann = bearer(&client, "ann").await;
+    let bob = bearer(&client, "bob").await;
+    let cat = bearer(&client, "cat").await;
 
     // The catalogue, for anyone: each game from its engine, its author credited.
     let catalogue = client.get("/api/games/catalogue", &[]).await;
@@ -236,18 +223,9 @@ async fn games_are_created_joined_and_watched() {
 async fn moves(db: TestDb) -> TestDb {
     let server = start(&db, generous()).await;
     let client = Client::new(&server);
-    let ann = format!(
-        "Bearer {}",
-        sign_up_and_token(&client, &account("ann")).await
-    );
-    let bob = format!(
-        "Bearer {}",
-        sign_up_and_token(&client, &account("bob")).await
-    );
-    let cat = format!(
-        "Bearer {}",
-        sign_up_and_token(&client, &account("cat")).await
-    );
+    let ann = bearer(&client, "ann").await;
+    let bob = bearer(&client, "bob").await;
+    let cat = bearer(&client, "cat").await;
     let game = create(
         &client,
         &ann,
@@ -371,18 +349,9 @@ async fn turn_ids(client: &Client, bearer: &str) -> Vec<String> {
 async fn endings(db: TestDb) -> TestDb {
     let server = start(&db, generous()).await;
     let client = Client::new(&server);
-    let ann = format!(
-        "Bearer {}",
-        sign_up_and_token(&client, &account("ann")).await
-    );
-    let bob = format!(
-        "Bearer {}",
-        sign_up_and_token(&client, &account("bob")).await
-    );
-    let cat = format!(
-        "Bearer {}",
-        sign_up_and_token(&client, &account("cat")).await
-    );
+    let ann = bearer(&client, "ann").await;
+    let bob = bearer(&client, "bob").await;
+    let cat = bearer(&client, "cat").await;
     client
         .get("/api/me/turn", &[])
         .await
@@ -458,18 +427,9 @@ async fn resigning_aborting_and_the_turn_list() {
 async fn drafts(db: TestDb) -> TestDb {
     let server = start(&db, generous()).await;
     let client = Client::new(&server);
-    let ann = format!(
-        "Bearer {}",
-        sign_up_and_token(&client, &account("ann")).await
-    );
-    let bob = format!(
-        "Bearer {}",
-        sign_up_and_token(&client, &account("bob")).await
-    );
-    let cat = format!(
-        "Bearer {}",
-        sign_up_and_token(&client, &account("cat")).await
-    );
+    let ann = bearer(&client, "ann").await;
+    let bob = bearer(&client, "bob").await;
+    let cat = bearer(&client, "cat").await;
     let id = ann_against_bob(&client, &ann, &bob).await;
     let draft = format!("/api/games/{id}/draft");
     let c3 = json!({"cells": ["c3"]});
@@ -550,14 +510,8 @@ fn moves_to_a_forced_pass() -> Vec<String> {
 async fn forced_passes(db: TestDb) -> TestDb {
     let server = start(&db, generous()).await;
     let client = Client::new(&server);
-    let ann = format!(
-        "Bearer {}",
-        sign_up_and_token(&client, &account("ann")).await
-    );
-    let bob = format!(
-        "Bearer {}",
-        sign_up_and_token(&client, &account("bob")).await
-    );
+    let ann = bearer(&client, "ann").await;
+    let bob = bearer(&client, "bob").await;
     let game = create(
         &client,
         &ann,
