@@ -26,7 +26,7 @@ mod review;
 mod table;
 pub mod words;
 
-pub use analysis::{AnalysisView, Judgement, LineView, MoveReview, Proven};
+pub use analysis::{AnalysisView, Basis, Judgement, LineView, MoveReview, Proven};
 pub use builder::{Build, Draft, Selection, Verdict};
 pub use clock::{Clock, Millis, ThinkBudget, TimeControl};
 pub use game::{GameFn, GameId, Playable, UnknownGame};
