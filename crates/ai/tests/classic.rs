@@ -8,7 +8,7 @@
 //! needs a new reference, not new numbers here.
 
 use swapboard_ai::{Budget, Level, Mcts, classic};
-use swapboard_core::{Game, Stepwise};
+use swapboard_core::Stepwise;
 use swapboard_flipstop::Flipstop;
 use swapboard_rapid_transit::RapidTransit;
 use swapboard_scware::Scware;
