@@ -257,6 +257,13 @@ impl Chooser {
 
 /// Runs the bot until stopped (or until it has played `--moves` moves).
 pub(crate) fn bot(args: &BotArgs, out: &mut Output) -> CliResult {
+    // Checked before the server is asked anything: a typo is told at once.
+    let player: Option<PlayerSpec> = args
+        .player
+        .as_deref()
+        .map(str::parse)
+        .transpose()
+        .map_err(|e| CliError::bad(format!("--player: {e}")))?;
     let server = Server::new(&args.server, &args.token)?;
     let me = match server.get("/api/me") {
         Ok(me) => me["name"].as_str().unwrap_or_default().to_owned(),
@@ -269,12 +276,9 @@ pub(crate) fn bot(args: &BotArgs, out: &mut Output) -> CliResult {
             return Err(CliError::bad(format!("--server: cannot reach it: {e}")));
         }
     };
-    let mut chooser = match (&args.engine, &args.player) {
+    let mut chooser = match (&args.engine, player) {
         (Some(command), _) => Chooser::Engine(Engine::start(command)?),
-        (None, Some(spec)) => Chooser::Player(
-            spec.parse()
-                .map_err(|e| CliError::bad(format!("--player: {e}")))?,
-        ),
+        (None, Some(spec)) => Chooser::Player(spec),
         (None, None) => Chooser::Ai(Level::new(args.level).expect("clap checked the range")),
     };
     out.line(format!("bot {me} at {}", server.base))?;
