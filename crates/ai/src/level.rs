@@ -44,10 +44,15 @@ impl Level {
 
     /// The search configuration of this level, with `seed`.
     pub fn config(self, seed: u64) -> Config {
-        let base = Config {
+        self.adjust(Config {
             seed,
             ..Config::default()
-        };
+        })
+    }
+
+    /// `base` with this level's differences (the knowledge the weakest levels lack), shared
+    /// by the default search and the frozen [`crate::classic`] one.
+    pub(crate) fn adjust(self, base: Config) -> Config {
         match self.0 {
             // The beginner explores wildly and knows nothing of all-moves-as-first: its
             // few playouts are spread thin and it misses what it does not stumble on.

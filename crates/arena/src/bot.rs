@@ -2,7 +2,7 @@ use std::time::Duration;
 
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use swapboard_ai::{Budget, Config, Mcts, baseline};
+use swapboard_ai::{Budget, Mcts, baseline};
 use swapboard_core::{IllegalMove, Stepwise};
 
 use crate::PlayerSpec;
@@ -22,19 +22,13 @@ enum Kind<G: Stepwise> {
 impl<G: Stepwise> Bot<G> {
     /// The bot `spec` for a game starting at `start`, seeded with `seed`.
     pub fn new(spec: PlayerSpec, start: &G, seed: u64) -> Bot<G> {
-        let search = |config: Config, budget| {
-            Kind::Search(Box::new(Mcts::new(start.clone(), config)), budget)
-        };
-        let config = Config {
-            seed,
-            ..Config::default()
-        };
         let kind = match spec {
             PlayerSpec::Random => Kind::Random,
             PlayerSpec::Greedy => Kind::Greedy,
-            PlayerSpec::Level(level) => search(level.config(seed), level.budget::<G>()),
-            PlayerSpec::Iterations(n) => search(config, Budget::iterations(n)),
-            PlayerSpec::Millis(ms) => search(config, Budget::time(Duration::from_millis(ms))),
+            PlayerSpec::Search(engine, budget) => {
+                let (config, budget) = engine.setup::<G>(budget, seed);
+                Kind::Search(Box::new(Mcts::new(start.clone(), config)), budget)
+            }
         };
         Bot {
             kind,

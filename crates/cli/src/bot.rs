@@ -11,7 +11,8 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use swapboard_play::{AiRequest, AnyPosition, Level};
+use swapboard_arena::{Bot, PlayerSpec};
+use swapboard_play::{AiRequest, AnyPosition, Level, Playable, PositionFn};
 
 use crate::error::{CliError, CliResult};
 use crate::output::Output;
@@ -29,8 +30,12 @@ pub(crate) struct BotArgs {
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(1..=8))]
     level: u8,
     /// A program speaking docs/ENGINE-PROTOCOL.md (run by `sh -c`) that chooses the moves.
-    #[arg(long, value_name = "COMMAND")]
+    #[arg(long, value_name = "COMMAND", conflicts_with = "player")]
     engine: Option<String>,
+    /// A player spec of `arena` instead of a level (`classic:level=8`, `mcts:ms=500`, ...),
+    /// thinking no longer than a share of the clock either.
+    #[arg(long, value_name = "SPEC", conflicts_with = "level")]
+    player: Option<String>,
     /// Also accept open challenges from the lobby (by default only those sent to the bot).
     #[arg(long)]
     open: bool,
@@ -187,7 +192,26 @@ impl Drop for Engine {
 /// What chooses the bot's moves.
 enum Chooser {
     Ai(Level),
+    Player(PlayerSpec),
     Engine(Engine),
+}
+
+/// One move of a player spec, thought afresh in a position of any game, no longer than
+/// `limit`.
+struct SpecMove {
+    spec: PlayerSpec,
+    limit: Option<Duration>,
+    seed: u64,
+}
+
+impl PositionFn for SpecMove {
+    type Output = Option<String>;
+
+    fn call<G: Playable>(self, position: &G) -> Option<String> {
+        Bot::new(self.spec, position, self.seed)
+            .choose_within(position, self.limit)
+            .map(|mv| mv.to_string())
+    }
 }
 
 impl Chooser {
@@ -195,22 +219,31 @@ impl Chooser {
     fn choose(&mut self, game: &Value, seat: usize) -> anyhow::Result<String> {
         let text = game["position"].as_str().unwrap_or_default();
         let left = game["clocks"]["remaining_ms"][seat].as_u64();
+        // A share of the time left, as the play layer's clock budgets it.
+        let limit = left.map(|ms| Duration::from_millis((ms / 25).max(1)));
+        let seed = game["ply"].as_u64().unwrap_or(0);
+        let position = || -> anyhow::Result<AnyPosition> {
+            text.parse()
+                .map_err(|e| anyhow::anyhow!("the server's position: {e}"))
+        };
+        let over = || anyhow::anyhow!("the game is over");
         match self {
             Chooser::Ai(level) => {
-                let position: AnyPosition = text
-                    .parse()
-                    .map_err(|e| anyhow::anyhow!("the server's position: {e}"))?;
                 let request = AiRequest {
                     level: *level,
-                    // A share of the time left, as the play layer's clock budgets it.
-                    limit: left.map(|ms| Duration::from_millis((ms / 25).max(1))),
-                    seed: game["ply"].as_u64().unwrap_or(0),
+                    limit,
+                    seed,
                     max_nodes: 1_000_000,
                 };
-                position
-                    .ai_move(request)
-                    .ok_or_else(|| anyhow::anyhow!("the game is over"))
+                position()?.ai_move(request).ok_or_else(over)
             }
+            Chooser::Player(spec) => position()?
+                .visit(SpecMove {
+                    spec: *spec,
+                    limit,
+                    seed,
+                })
+                .ok_or_else(over),
             Chooser::Engine(engine) => {
                 engine.ask(&format!("position {text}"))?;
                 if let Some(ms) = left {
@@ -224,6 +257,13 @@ impl Chooser {
 
 /// Runs the bot until stopped (or until it has played `--moves` moves).
 pub(crate) fn bot(args: &BotArgs, out: &mut Output) -> CliResult {
+    // Checked before the server is asked anything: a typo is told at once.
+    let player: Option<PlayerSpec> = args
+        .player
+        .as_deref()
+        .map(str::parse)
+        .transpose()
+        .map_err(|e| CliError::bad(format!("--player: {e}")))?;
     let server = Server::new(&args.server, &args.token)?;
     let me = match server.get("/api/me") {
         Ok(me) => me["name"].as_str().unwrap_or_default().to_owned(),
@@ -236,9 +276,10 @@ pub(crate) fn bot(args: &BotArgs, out: &mut Output) -> CliResult {
             return Err(CliError::bad(format!("--server: cannot reach it: {e}")));
         }
     };
-    let mut chooser = match &args.engine {
-        Some(command) => Chooser::Engine(Engine::start(command)?),
-        None => Chooser::Ai(Level::new(args.level).expect("clap checked the range")),
+    let mut chooser = match (&args.engine, player) {
+        (Some(command), _) => Chooser::Engine(Engine::start(command)?),
+        (None, Some(spec)) => Chooser::Player(spec),
+        (None, None) => Chooser::Ai(Level::new(args.level).expect("clap checked the range")),
     };
     out.line(format!("bot {me} at {}", server.base))?;
     out.flush()?;

@@ -4,11 +4,8 @@
 //! Every position of every game is recorded in a [`History`]; a game stopped by the cap is
 //! reported as *capped*, never as a result of the rules.
 
-use swapboard_ai::{Budget, Config, Mcts};
+use swapboard_arena::{Bot, PlayerSpec};
 use swapboard_core::{History, Outcome, Player, Stepwise};
-
-use rand::SeedableRng;
-use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::commands::start;
 use crate::error::{CliError, CliResult};
@@ -33,34 +30,22 @@ pub(crate) struct ResearchArgs {
     /// The seed (games are reproducible from it).
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Who plays both sides: `random`, or `mcts:iters=N` (Monte Carlo tree search with N
-    /// iterations per move; `mcts:N` is read the same).
+    /// Who plays both sides: a player spec of `arena` (`random`, `greedy`, `mcts:iters=N`,
+    /// `mcts:level=K`, `classic:ms=T`, ...; `mcts:N` is read as `mcts:iters=N`).
     #[arg(long, visible_alias = "player", default_value = "random")]
     players: String,
 }
 
-/// How the games' moves are chosen.
-enum Players {
-    Random,
-    Mcts(u64),
-}
-
-fn players(spec: &str) -> Result<Players, CliError> {
-    if spec == "random" {
-        return Ok(Players::Random);
-    }
-    // `mcts:iters=N` is the spelling of `arena` and `stats`; `mcts:N` is kept for old scripts.
-    spec.strip_prefix("mcts:")
-        .map(|n| n.strip_prefix("iters=").unwrap_or(n))
-        .and_then(|n| n.parse::<u64>().ok())
-        .filter(|&n| n > 0)
-        .map(Players::Mcts)
-        .ok_or_else(|| {
-            CliError::bad(format!(
-                "--players {}: expected random or mcts:iters=N with N a positive number of iterations",
-                quote(spec)
-            ))
-        })
+/// Who plays both sides: any player spec of `arena` (`random`, `mcts:iters=N`,
+/// `classic:ms=T`, ...); `mcts:N` is read as `mcts:iters=N`, for old scripts.
+fn players(spec: &str) -> Result<PlayerSpec, CliError> {
+    let spelled = match spec.strip_prefix("mcts:") {
+        Some(n) if n.parse::<u64>().is_ok() => format!("mcts:iters={n}"),
+        _ => spec.to_string(),
+    };
+    spelled
+        .parse()
+        .map_err(|e| CliError::bad(format!("--players {}: {e}", quote(spec))))
 }
 
 /// What one game did.
@@ -73,7 +58,7 @@ struct GameReport {
 
 fn play<G: Stepwise>(
     start_pos: &G,
-    players: &Players,
+    players: &PlayerSpec,
     cap: u64,
     seed: u64,
     history: &mut History,
@@ -81,31 +66,13 @@ fn play<G: Stepwise>(
     history.clear();
     let mut pos = start_pos.clone();
     history.record(pos.zobrist());
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let mut search = match players {
-        Players::Random => None,
-        Players::Mcts(_) => Some(Mcts::new(
-            pos.clone(),
-            Config {
-                seed,
-                ..Config::default()
-            },
-        )),
-    };
+    // One bot plays both sides, so a search keeps its tree across both players' moves.
+    let mut bot = Bot::new(*players, start_pos, seed);
     let mut plies = 0;
     while plies < cap && !pos.is_over() {
-        let mv = match (players, search.as_mut()) {
-            (Players::Mcts(iterations), Some(mcts)) => {
-                mcts.think(&Budget::iterations(*iterations));
-                mcts.best_move()
-            }
-            _ => pos.random_move(&mut rng),
-        };
-        let Some(mv) = mv else { break };
-        if let Some(mcts) = search.as_mut() {
-            // The search's own move is legal; a refusal would be a bug worth seeing.
-            mcts.advance(&mv).expect("the search plays legal moves");
-        }
+        let Some(mv) = bot.choose(&pos) else { break };
+        // The bot's own move is legal; a refusal would be a bug worth seeing.
+        bot.observe(&mv).expect("the bot plays legal moves");
         pos.play_unchecked(&mv);
         plies += 1;
         history.record(pos.zobrist());

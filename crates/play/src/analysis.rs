@@ -1,15 +1,26 @@
 //! What the AI thinks of a position, and of each move of a game: the analysis a front end
 //! shows after a game, worded the same for every game.
 //!
-//! A position's value is the chance of its player to move: 1 or 0 once the game is over or
-//! the search has proved it, else the win rate of the search's best move. A move's review
-//! compares the mover's chance before it (the best the position offered) with the chance
-//! after it, and names what was lost with lichess's words and thresholds.
+//! Every position is first given to the solver within a node budget ([`REVIEW_SOLVER_NODES`]
+//! on boards of up to 25 cells, where that settles all of 4x4 and most of 5x5 from a few
+//! plies in; [`SOLVER_NODES`] on larger ones, where it settles finished-looking positions),
+//! then to the search. A position's value is the chance of its player to move: 1, 0 or 1/2
+//! once the game is over or the solver or the search has proved it, else the win rate of
+//! the search's best move.
+//!
+//! A move's review is exact wherever the truth is known: where the positions before and
+//! after the move are both proven, the move is a blunder exactly when it turns a proven win
+//! into a proven loss, and nothing otherwise; a move in a proven-lost position, or one after
+//! which its mover has a proven win, is never judged. Elsewhere it compares the search's
+//! estimates before and after (never a proven value with an estimate) and names what was
+//! lost with lichess's words and thresholds, as the AI's opinion.
 
+use std::any::TypeId;
 use std::time::Duration;
 
 use swapboard_ai::{Analysis, Level};
-use swapboard_core::{Outcome, Player};
+use swapboard_core::{Outcome, Player, Stepwise};
+use swapboard_solver::{MoveResult, Options, Solution, Solver};
 
 use crate::game::Playable;
 use crate::opponent::AiRequest;
@@ -24,6 +35,24 @@ const REVIEW_MAX_NODES: usize = 200_000;
 
 /// The time cap of a review's search of one position, a guard for a loaded machine.
 const REVIEW_TIME: Duration = Duration::from_secs(2);
+
+/// The solver's node budget for a position of a board of up to [`SMALL_BOARD_CELLS`]
+/// cells: about 1 s of CPU, enough for any 4x4 position (the empty 4x4 boards take
+/// 0.3-0.35 M nodes) and for most 5x5 ones a few plies in.
+pub(crate) const REVIEW_SOLVER_NODES: u64 = 400_000;
+
+/// The solver's node budget on larger boards: about 30 ms, as much as the search's own
+/// share, which settles the positions where one side is about to connect.
+pub(crate) const SOLVER_NODES: u64 = 10_000;
+
+/// The largest board, in cells, given [`REVIEW_SOLVER_NODES`].
+const SMALL_BOARD_CELLS: usize = 25;
+
+/// The solver's time cap on one position, a guard for a loaded machine.
+const SOLVER_TIME: Duration = Duration::from_secs(3);
+
+/// The solver's table: 8 MiB, half a million entries, more than the budget fills.
+const SOLVER_TABLE_BYTES: usize = 8 << 20;
 
 impl AiRequest {
     /// The search a review gives each position of a game: level 5's 4,000 iterations
@@ -67,6 +96,15 @@ impl Proven {
         }
     }
 
+    /// The same result seen by the other player.
+    fn other(self) -> Proven {
+        match self {
+            Proven::Win => Proven::Loss,
+            Proven::Loss => Proven::Win,
+            Proven::Draw => Proven::Draw,
+        }
+    }
+
     /// The chance it gives the player to move.
     fn chance(self) -> f64 {
         match self {
@@ -105,18 +143,22 @@ pub struct AnalysisView {
     pub iterations: u64,
     /// The chance of the player to move, 0 to 1 (see the module's words).
     pub win_rate: f64,
-    /// The best moves, best first; none once the game is over.
+    /// The proven result for the player to move (the game's end, the solver's or the
+    /// search's proof), if any.
+    pub proven: Option<Proven>,
+    /// The search's own estimate of that chance, its best unproven line's win rate (the
+    /// game's end once it is over): what a review compares when a proof is missing on
+    /// either side of a move.
+    pub estimate: f64,
+    /// The best moves, best first (proven wins first, proven losses last); none once the
+    /// game is over.
     pub lines: Vec<LineView>,
 }
 
 impl AnalysisView {
     /// The chance of `player` in this position.
     pub fn chance_of(&self, player: Player) -> f64 {
-        if player == self.to_move {
-            self.win_rate
-        } else {
-            1.0 - self.win_rate
-        }
+        chance_for(self.win_rate, self.to_move, player)
     }
 }
 
@@ -133,21 +175,24 @@ impl PositionFn for Analyse {
         let to_move = position.to_move();
         let colour = G::colour_letter(to_move);
         if let Some(outcome) = position.outcome() {
+            let proven = Proven::of(outcome, to_move);
             return AnalysisView {
                 to_move,
                 colour,
                 nodes: 0,
                 iterations: 0,
-                win_rate: Proven::of(outcome, to_move).chance(),
+                win_rate: proven.chance(),
+                proven: Some(proven),
+                estimate: proven.chance(),
                 lines: Vec::new(),
             };
         }
+        let solution = solve(position);
         let (mut search, budget) = self.request.search(position);
         let analysis: Analysis<G::Move> = search.think(&budget);
-        let lines: Vec<LineView> = analysis
+        let mut lines: Vec<LineView> = analysis
             .lines
             .iter()
-            .take(self.lines)
             .map(|line| LineView {
                 mv: line.mv.to_string(),
                 visits: line.visits,
@@ -156,9 +201,34 @@ impl PositionFn for Analyse {
                 proven: line.proven.map(|outcome| Proven::of(outcome, to_move)),
             })
             .collect();
-        let win_rate = match (analysis.proven, lines.first()) {
-            (Some(outcome), _) => Proven::of(outcome, to_move).chance(),
-            (None, Some(best)) => best.proven.map_or(best.win_rate, Proven::chance),
+        let estimate = lines
+            .iter()
+            .find(|line| line.proven.is_none())
+            .or(lines.first())
+            .map_or(0.5, |line| line.win_rate);
+        let proven = solution
+            .as_ref()
+            .and_then(|s| s.outcome)
+            .or(analysis.proven)
+            .map(|outcome| Proven::of(outcome, to_move));
+        if let Some(solution) = &solution {
+            add_proofs(&mut lines, solution, proven);
+        }
+        for line in &mut lines {
+            if let Some(proof) = line.proven {
+                line.win_rate = proof.chance();
+            }
+        }
+        // Proven wins first and proven losses last, the search's order kept within each.
+        lines.sort_by_key(|line| match line.proven {
+            Some(Proven::Win) => 0,
+            Some(Proven::Loss) => 2,
+            _ => 1,
+        });
+        lines.truncate(self.lines);
+        let win_rate = match (proven, lines.first()) {
+            (Some(proven), _) => proven.chance(),
+            (None, Some(best)) => best.win_rate,
             (None, None) => 0.5,
         };
         AnalysisView {
@@ -167,7 +237,63 @@ impl PositionFn for Analyse {
             nodes: analysis.nodes,
             iterations: analysis.iterations,
             win_rate,
+            proven,
+            estimate,
             lines,
+        }
+    }
+}
+
+/// The solver's answer for `position` within the review's budget, or `None` for a game
+/// whose turns are searched decision by decision (Scware): the solver lists every whole
+/// move of a position, and a crowded Scware position has hundreds of millions.
+fn solve<G: Stepwise>(position: &G) -> Option<Solution<G::Move>> {
+    if TypeId::of::<G>() != TypeId::of::<G::Steps>() {
+        return None;
+    }
+    let size = position.size();
+    let max_nodes = if size * size <= SMALL_BOARD_CELLS {
+        REVIEW_SOLVER_NODES
+    } else {
+        SOLVER_NODES
+    };
+    let options = Options {
+        table_bytes: SOLVER_TABLE_BYTES,
+        max_nodes: Some(max_nodes),
+        time: Some(SOLVER_TIME),
+        ..Options::default()
+    };
+    Some(Solver::new(options).solve(position, &mut |_| {}))
+}
+
+/// Marks the lines the solver settled, and puts its winning move among them if the search
+/// did not list it: in a won position, the move that wins; in a lost one, every move (a
+/// move that did not lose would make the position no loss).
+fn add_proofs<M: ToString>(
+    lines: &mut Vec<LineView>,
+    solution: &Solution<M>,
+    proven: Option<Proven>,
+) {
+    for (mv, result) in &solution.moves {
+        let text = mv.to_string();
+        let proof = match (result, proven) {
+            (MoveResult::Wins, _) => Proven::Win,
+            (MoveResult::DoesNotWin, Some(Proven::Loss)) => Proven::Loss,
+            _ => continue,
+        };
+        match lines.iter_mut().find(|line| line.mv == text) {
+            Some(line) => line.proven = Some(proof),
+            None if proof == Proven::Win => lines.insert(
+                0,
+                LineView {
+                    mv: text.clone(),
+                    visits: 0,
+                    win_rate: proof.chance(),
+                    pv: vec![text],
+                    proven: Some(proof),
+                },
+            ),
+            None => {}
         }
     }
 }
@@ -223,34 +349,84 @@ impl Judgement {
     }
 }
 
+/// What a judgement rests on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Basis {
+    /// Proofs: the judgement (or its absence) is a fact of the game.
+    Proven,
+    /// The search's estimates: the AI's opinion.
+    Estimated,
+}
+
+impl Basis {
+    /// The word: `proven` or `estimated`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Basis::Proven => "proven",
+            Basis::Estimated => "estimated",
+        }
+    }
+}
+
 /// What one move of a game did to its mover's chance.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MoveReview {
-    /// The mover's chance before the move: the best the position offered.
+    /// The mover's chance before the move: the best the position offered (proven when both
+    /// positions are, else the search's estimate).
     pub win_before: f64,
-    /// The mover's chance after it.
+    /// The mover's chance after it, of the same kind as `win_before`.
     pub win_after: f64,
     /// What the move threw away: `win_before - win_after`, never below 0.
     pub loss: f64,
-    /// The move the search preferred, if it had one.
+    /// The move to play instead: a proven winning move whenever the position has one, else
+    /// the search's preferred move, if it had one.
     pub best: Option<String>,
     /// How bad the move was, if bad at all.
     pub judgement: Option<Judgement>,
+    /// Whether the judgement (or its absence) is proven or the search's estimate.
+    pub basis: Basis,
 }
 
 impl MoveReview {
-    /// The review of `played`, from the analyses of the positions before and after it. The
-    /// move the search itself preferred is judged by nothing: the two searches disagree by
-    /// their noise only.
+    /// The review of `played`, from the analyses of the positions before and after it (and
+    /// what the one before proved of `played`, if the one after proved nothing).
+    ///
+    /// Where both positions are proven, the move is a blunder exactly when it turned a
+    /// proven win into a proven loss. A move in a proven-lost position, or one after which
+    /// its mover has a proven win, lost nothing, whatever the estimates say. Otherwise the
+    /// estimates before and after are compared, never a proven value with an estimate: a
+    /// proof on one side only would make the search's noise on the other look like a loss
+    /// (or hide one). The search's preferred move is judged like any other.
     pub fn of(before: &AnalysisView, played: &str, after: &AnalysisView) -> MoveReview {
-        let win_before = before.win_rate;
-        let win_after = after.chance_of(before.to_move);
-        let loss = (win_before - win_after).max(0.0);
+        let mover = before.to_move;
         let best = before.lines.first().map(|line| line.mv.clone());
-        let judgement = if best.as_deref() == Some(played) {
-            None
-        } else {
-            Judgement::of_loss(loss)
+        // What the position after the move proved, or, when its own budget fell short,
+        // what the analysis before proved of the move.
+        let after_proven = after
+            .proven
+            .map(|p| if after.to_move == mover { p } else { p.other() })
+            .or_else(|| {
+                before
+                    .lines
+                    .iter()
+                    .find(|line| line.mv == played)
+                    .and_then(|line| line.proven)
+            });
+        let (win_before, win_after, basis) = match (before.proven, after_proven) {
+            (Some(b), Some(a)) => (b.chance(), a.chance(), Basis::Proven),
+            _ => (
+                before.estimate,
+                chance_for(after.estimate, after.to_move, mover),
+                Basis::Estimated,
+            ),
+        };
+        let loss = (win_before - win_after).max(0.0);
+        let (judgement, basis) = match (before.proven, after_proven) {
+            (Some(Proven::Win), Some(Proven::Loss)) => (Some(Judgement::Blunder), Basis::Proven),
+            (Some(_), Some(_)) | (Some(Proven::Loss), None) | (None, Some(Proven::Win)) => {
+                (None, Basis::Proven)
+            }
+            _ => (Judgement::of_loss(loss), basis),
         };
         MoveReview {
             win_before,
@@ -258,7 +434,17 @@ impl MoveReview {
             loss,
             best,
             judgement,
+            basis,
         }
+    }
+}
+
+/// The chance of `player` where the player to move, `to_move`, has `chance`.
+fn chance_for(chance: f64, to_move: Player, player: Player) -> f64 {
+    if player == to_move {
+        chance
+    } else {
+        1.0 - chance
     }
 }
 
@@ -312,11 +498,14 @@ mod tests {
         assert_eq!(analysis.chance_of(winner.other()), 0.0);
     }
 
-    /// A game of `game` on a small board, the best moves played, until its mover has a
-    /// proven win and a move that throws it away: the moves before, and that move.
+    /// A game of `game` on a small board from Red's centre move (b2: a quick proof, where
+    /// the empty board is the slowest position to prove), the best moves played, until its
+    /// mover has a proven win and a move that throws it away: the moves before, and that
+    /// move.
     pub(crate) fn a_won_position_thrown_away(game: GameId, size: usize) -> (Vec<String>, String) {
         let mut position = AnyPosition::start(game, size).unwrap();
-        let mut played = Vec::new();
+        let mut played = vec!["b2".to_owned()];
+        position.play_text(&played[0]).unwrap();
         while position.outcome().is_none() {
             let before = position.analyse(AiRequest::review(1), 1);
             if before.win_rate == 1.0 {
@@ -336,24 +525,74 @@ mod tests {
         panic!("no won position thrown away in {played:?}");
     }
 
-    #[test]
-    fn a_won_position_thrown_away_is_a_blunder() {
-        let (played, blunder) = a_won_position_thrown_away(GameId::Swaptimum, 4);
-        let mut position = AnyPosition::start(GameId::Swaptimum, 4).unwrap();
-        for mv in &played {
+    /// The position after `moves` from the start of `game` on `size`.
+    fn after_moves(game: GameId, size: usize, moves: &[String]) -> AnyPosition {
+        let mut position = AnyPosition::start(game, size).unwrap();
+        for mv in moves {
             position.play_text(mv).unwrap();
         }
-        let before = position.analyse(AiRequest::review(9), 1);
-        position.play_text(&blunder).unwrap();
-        let after = position.analyse(AiRequest::review(9), 1);
-        let review = MoveReview::of(&before, &blunder, &after);
-        assert_eq!(
-            (review.win_before, review.win_after),
-            (1.0, 0.0),
-            "{played:?} {blunder}"
-        );
-        assert_eq!(review.loss, 1.0);
-        assert_eq!(review.judgement, Some(Judgement::Blunder));
+        position
+    }
+
+    #[test]
+    fn a_won_position_thrown_away_is_a_proven_blunder_and_best_is_a_proven_win() {
+        for game in [GameId::Swaptimum, GameId::Flipstop] {
+            let (played, blunder) = a_won_position_thrown_away(game, 4);
+            let mut position = after_moves(game, 4, &played);
+            let before = position.analyse(AiRequest::review(9), 1);
+            position.play_text(&blunder).unwrap();
+            let after = position.analyse(AiRequest::review(9), 1);
+            let review = MoveReview::of(&before, &blunder, &after);
+            let context = format!("{game:?} {played:?} {blunder}");
+            assert_eq!(
+                (review.win_before, review.win_after),
+                (1.0, 0.0),
+                "{context}"
+            );
+            assert_eq!(review.loss, 1.0);
+            assert_eq!(review.judgement, Some(Judgement::Blunder), "{context}");
+            assert_eq!(review.basis, Basis::Proven, "{context}");
+            // The move to play instead wins, proven.
+            let best = review.best.expect("a best move");
+            let mut instead = after_moves(game, 4, &played);
+            instead.play_text(&best).unwrap();
+            let answer = instead.analyse(AiRequest::review(9), 1);
+            assert_eq!(answer.chance_of(before.to_move), 1.0, "{context} {best}");
+            assert!(answer.proven.is_some(), "{context} {best}");
+            // Keeping the win is no mistake, and a proven fact.
+            let kept = MoveReview::of(&before, &best, &answer);
+            assert_eq!((kept.judgement, kept.basis), (None, Basis::Proven));
+        }
+    }
+
+    #[test]
+    fn no_move_in_a_proven_lost_position_is_judged() {
+        // Blue wins 4x4 Flipstop whatever Red does: after Red's corner and Blue's best
+        // reply, every move of Red's is in a lost position.
+        let game = GameId::Flipstop;
+        let mut position = AnyPosition::start(game, 4).unwrap();
+        position.play_text("a1").unwrap();
+        let reply = position.analyse(AiRequest::review(3), 1);
+        position.play_text(&reply.lines[0].mv).unwrap();
+        let before = position.analyse(AiRequest::review(4), 1);
+        assert_eq!(before.proven, Some(Proven::Loss), "{position}");
+        let mut judged_by_estimates = 0;
+        for mv in position.legal_moves(10_000).unwrap() {
+            let mut next = position.clone();
+            next.play_text(&mv).unwrap();
+            let after = next.analyse(AiRequest::review(5), 1);
+            let review = MoveReview::of(&before, &mv, &after);
+            assert_eq!(
+                (review.judgement, review.basis),
+                (None, Basis::Proven),
+                "{mv}"
+            );
+            let guess = before.estimate - chance_for(after.estimate, after.to_move, Player::First);
+            judged_by_estimates += usize::from(Judgement::of_loss(guess).is_some());
+        }
+        // The estimates alone would have charged some of these moves (what the review did
+        // before it asked the solver).
+        assert!(judged_by_estimates > 0);
     }
 
     #[test]
@@ -370,6 +609,8 @@ mod tests {
             nodes: 1,
             iterations: 1,
             win_rate,
+            proven: None,
+            estimate: win_rate,
             lines: vec![LineView {
                 mv: best.to_owned(),
                 visits: 1,
@@ -386,9 +627,56 @@ mod tests {
         assert!((review.loss - 0.65).abs() < 1e-9);
         assert_eq!(review.judgement, Some(Judgement::Blunder));
         assert_eq!(review.best.as_deref(), Some("c3"));
-        // The search's own choice is never judged; a move that gains loses nothing.
-        assert_eq!(MoveReview::of(&before, "c3", &after).judgement, None);
+        assert_eq!(review.basis, Basis::Estimated);
+        // The search's own choice is judged like any other; a move that gains loses nothing.
+        assert_eq!(
+            MoveReview::of(&before, "c3", &after).judgement,
+            Some(Judgement::Blunder)
+        );
         let better = MoveReview::of(&before, "a1", &view(Player::Second, 0.0, "d4"));
         assert_eq!((better.loss, better.judgement), (0.0, None));
+    }
+
+    #[test]
+    fn a_proven_value_is_never_compared_with_an_estimate() {
+        let view = |to_move, proven: Option<Proven>, estimate: f64| AnalysisView {
+            to_move,
+            colour: 'R',
+            nodes: 1,
+            iterations: 1,
+            win_rate: proven.map_or(estimate, Proven::chance),
+            proven,
+            estimate,
+            lines: Vec::new(),
+        };
+        // A proven win before, only an estimate after: the estimates are compared (0.6 and
+        // 1 - 0.55), not 1 with 0.45.
+        let before = view(Player::First, Some(Proven::Win), 0.6);
+        let review = MoveReview::of(&before, "a1", &view(Player::Second, None, 0.55));
+        assert!((review.loss - 0.15).abs() < 1e-9, "{review:?}");
+        assert_eq!(
+            (review.judgement, review.basis),
+            (Some(Judgement::Inaccuracy), Basis::Estimated)
+        );
+        // Lost before: nothing to lose, whatever the estimate after.
+        let lost = view(Player::First, Some(Proven::Loss), 0.7);
+        let review = MoveReview::of(&lost, "a1", &view(Player::Second, None, 0.95));
+        assert_eq!((review.judgement, review.basis), (None, Basis::Proven));
+        // A proven win after: the move kept (or found) the win.
+        let guess = view(Player::First, None, 0.9);
+        let review = MoveReview::of(&guess, "a1", &view(Player::Second, Some(Proven::Loss), 0.4));
+        assert_eq!((review.judgement, review.basis), (None, Basis::Proven));
+        // Both proven: a win kept through a draw is no blunder; a win lost is one.
+        let draw = MoveReview::of(
+            &before,
+            "a1",
+            &view(Player::Second, Some(Proven::Draw), 0.5),
+        );
+        assert_eq!((draw.judgement, draw.basis), (None, Basis::Proven));
+        let thrown = MoveReview::of(&before, "a1", &view(Player::Second, Some(Proven::Win), 0.5));
+        assert_eq!(
+            (thrown.judgement, thrown.basis, thrown.loss),
+            (Some(Judgement::Blunder), Basis::Proven, 1.0)
+        );
     }
 }

@@ -28,7 +28,7 @@ pub mod step;
 mod table;
 pub mod words;
 
-pub use analysis::{AnalysisView, Judgement, LineView, MoveReview, Proven};
+pub use analysis::{AnalysisView, Basis, Judgement, LineView, MoveReview, Proven};
 pub use builder::{Build, Draft, Selection, Verdict};
 pub use clock::{Clock, Millis, ThinkBudget, TimeControl};
 pub use game::{CatalogueEntry, GameFn, GameId, Playable, UnknownGame, catalogue};

@@ -20,7 +20,7 @@ impl<G: Playable> Opponent<G> {
     /// The AI at `level` for a game starting at `start`, seeded with `seed`.
     pub fn new(level: Level, start: &G, seed: u64) -> Opponent<G> {
         Opponent {
-            bot: Bot::new(PlayerSpec::Level(level), start, seed),
+            bot: Bot::new(PlayerSpec::level(level), start, seed),
             level,
         }
     }
@@ -116,7 +116,7 @@ pub fn seat_name(seat: &Seat) -> String {
     match seat {
         Seat::Person(name) => name.clone(),
         Seat::Ai(level) => match Level::new(*level) {
-            Some(level) => PlayerSpec::Level(level).to_string(),
+            Some(level) => PlayerSpec::level(level).to_string(),
             None => format!("ai level {level}"),
         },
     }

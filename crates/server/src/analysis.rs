@@ -64,7 +64,10 @@ pub(crate) struct AnalysisAnswer {
     to_move: String,
     /// The nodes of the search tree.
     nodes: u64,
-    /// At most 5 moves, best first (none once the game is over at that ply).
+    /// `win`, `loss` or `draw` for the player to move once the position is proven (the
+    /// solver is asked first, within a node budget); else `null`.
+    proven: Option<&'static str>,
+    /// At most 5 moves, best first: proven wins first, proven losses last.
     lines: Vec<LineAnswer>,
 }
 
@@ -155,6 +158,7 @@ pub(crate) async fn analysis(
         ply,
         to_move: view.colour.to_string(),
         nodes: u64::try_from(view.nodes).unwrap_or(u64::MAX),
+        proven: view.proven.map(|p| p.as_str()),
         lines: view
             .lines
             .into_iter()
@@ -192,7 +196,13 @@ pub(crate) struct ReviewedMove {
     #[serde(default)]
     best_line: Vec<String>,
     /// `inaccuracy` (a loss of 0.1 or more), `mistake` (0.2), `blunder` (0.3), or `null`.
+    /// Where the positions before and after are both proven: `blunder` exactly when the
+    /// move turned a proven win into a proven loss, else `null`.
     judgement: Option<String>,
+    /// `proven` when the judgement (or its absence) is a fact proven by the solver,
+    /// `estimated` when it is the AI's opinion; absent from reviews stored before it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    basis: Option<String>,
 }
 
 /// A review done.
@@ -317,6 +327,7 @@ async fn compute_review(state: &AppState, game: &StoredGame) -> anyhow::Result<(
                     .map(|line| line.pv.clone())
                     .unwrap_or_default(),
                 judgement: review.judgement.map(|j| j.as_str().to_owned()),
+                basis: Some(review.basis.as_str().to_owned()),
             }
         })
         .collect();

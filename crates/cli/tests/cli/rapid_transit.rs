@@ -156,4 +156,16 @@ fn bench_and_research_report_capped_games_apart() {
         spelled(&["--player", "mcts:iters=3"]),
         spelled(&["--players", "mcts:3"])
     );
+    // Every player of arena plays research too, the frozen reference among them.
+    let text = ok(&[
+        "research",
+        "rapid-transit",
+        "--games",
+        "1",
+        "--cap",
+        "6",
+        "--player",
+        "classic:level=1",
+    ]);
+    assert!(text.contains("players: classic:level=1"), "{text}");
 }

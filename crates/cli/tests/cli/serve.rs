@@ -300,9 +300,12 @@ fn a_bot_joins_its_challenges_and_answers_with_the_ai_or_an_engine() {
     }
     let ann = format!("Authorization: Bearer {}\r\n", tokens[0]);
     let url = format!("http://{}", server.addr);
-    for engine in [
-        None,
-        Some(format!("{} engine", env!("CARGO_BIN_EXE_swapboard"))),
+    let engine = format!("{} engine", env!("CARGO_BIN_EXE_swapboard"));
+    // The AI at a level, an engine, and any player spec (the frozen reference here).
+    for chooser in [
+        vec!["--level".to_owned(), "1".to_owned()],
+        vec!["--engine".to_owned(), engine],
+        vec!["--player".to_owned(), "classic:iters=50".to_owned()],
     ] {
         // player0 challenges the bot (player1) and moves first.
         let (status, body) = request(
@@ -316,13 +319,11 @@ fn a_bot_joins_its_challenges_and_answers_with_the_ai_or_an_engine() {
         let bot = {
             let url = url.clone();
             let token = tokens[1].clone();
-            let engine = engine.clone();
+            let chooser = chooser.clone();
             std::thread::spawn(move || {
-                let mut args = vec!["--server", &url, "--token", &token, "--level", "1"];
+                let mut args = vec!["--server", &url, "--token", &token];
                 args.extend(["--moves", "1", "--poll-ms", "100"]);
-                if let Some(engine) = &engine {
-                    args.extend(["--engine", engine]);
-                }
+                args.extend(chooser.iter().map(String::as_str));
                 run_bot(&args)
             })
         };
@@ -366,6 +367,16 @@ fn a_bot_joins_its_challenges_and_answers_with_the_ai_or_an_engine() {
     let nowhere = run_bot(&["--server", "https://example.invalid", "--token", "x"]);
     assert_eq!(nowhere.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&nowhere.stderr).contains("--server"));
+    let typo = run_bot(&[
+        "--server",
+        &url,
+        "--token",
+        "x",
+        "--player",
+        "classic:level=9",
+    ]);
+    assert_eq!(typo.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&typo.stderr).contains("--player"));
     drop(server);
     std::fs::remove_dir_all(dir).unwrap();
 }

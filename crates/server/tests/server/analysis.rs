@@ -135,29 +135,38 @@ async fn analyses(db: TestDb) -> TestDb {
             (loss - (before - after).max(0.0)).abs() <= 0.0015,
             "{entry}"
         );
-        let expected = if entry["best"] == entry["move"] {
-            None
-        } else if loss >= 0.3 {
-            Some("blunder")
-        } else if loss >= 0.2 {
-            Some("mistake")
-        } else if loss >= 0.1 {
-            Some("inaccuracy")
+        if entry["basis"] == "proven" {
+            // A proven judgement is a blunder exactly when a proven win became a proven
+            // loss, and none otherwise.
+            let blunder = entry["judgement"] == "blunder";
+            assert!(blunder || entry["judgement"].is_null(), "{entry}");
+            assert!(!blunder || (before, after) == (1.0, 0.0), "{entry}");
         } else {
-            None
-        };
-        // The loss is rounded to three decimals: a loss at a threshold may fall either side.
-        let near = [0.1, 0.2, 0.3].iter().any(|t| (loss - t).abs() < 0.001);
-        if !near {
-            assert_eq!(entry["judgement"].as_str(), expected, "{entry}");
+            assert_eq!(entry["basis"], "estimated", "{entry}");
+            // The AI's preferred move is judged like any other.
+            let expected = if loss >= 0.3 {
+                Some("blunder")
+            } else if loss >= 0.2 {
+                Some("mistake")
+            } else if loss >= 0.1 {
+                Some("inaccuracy")
+            } else {
+                None
+            };
+            // The loss is rounded to three decimals: a loss at a threshold may fall either
+            // side.
+            let near = [0.1, 0.2, 0.3].iter().any(|t| (loss - t).abs() < 0.001);
+            if !near {
+                assert_eq!(entry["judgement"].as_str(), expected, "{entry}");
+            }
         }
         assert!(entry["best"].is_string(), "{entry}");
         // The line the AI expected from the position before the move starts with its best move.
         assert_eq!(entry["best_line"][0], entry["best"], "{entry}");
     }
 
-    // On a 4x4 board Blue's fourth-ply a1 throws away a proven win (the play layer's test
-    // `a_won_position_thrown_away_is_a_blunder` found it): a blunder, all of it lost.
+    // On a 4x4 board Blue's fourth-ply a1 throws away a proven win: a proven blunder, all
+    // of it lost.
     let small = client
         .post(
             "/api/games",
@@ -194,7 +203,19 @@ async fn analyses(db: TestDb) -> TestDb {
     assert_eq!(blunder["win_before"], 1.0, "{thrown}");
     assert_eq!(blunder["win_after"], 0.0, "{thrown}");
     assert_eq!(blunder["judgement"], "blunder", "{thrown}");
+    assert_eq!(blunder["basis"], "proven", "{thrown}");
     assert_ne!(blunder["best"], "a1");
+    // Red's c2 was played in a proven-lost position (Blue was winning until a1): not judged.
+    let lost = &thrown["moves"][2];
+    assert_eq!(lost["judgement"], Value::Null, "{thrown}");
+    assert_eq!(lost["basis"], "proven", "{thrown}");
+    // The analysis answers proven lines first: Blue to move before a1 has a proven win.
+    let won = client
+        .get(&format!("/api/games/{small}/analysis?ply=3"), &[])
+        .await;
+    assert_eq!(won.json["proven"], "win", "{}", won.text);
+    assert_eq!(won.json["lines"][0]["proven"], "win", "{}", won.text);
+    assert_eq!(won.json["lines"][0]["win_rate"], 1.0, "{}", won.text);
     server.stop().await.unwrap();
 
     // Stored once: another server on the database answers it at once.
