@@ -8,7 +8,7 @@ import { Board } from './board';
 import { fill, h, s } from './dom';
 import { LiveGame, type LiveStatus } from './live';
 import {
-  clickSelection, clocksNow, describeClock, endingWords, evaluationSeries, formatClock, loadDraft, pairMoves, percent,
+  clickSelection, clocksNow, describeClock, endingWords, evaluationSeries, formatClock, judgementWords, loadDraft, pairMoves, percent,
   positionSummary, reviewPly, reviewSummary, saveDraft, seatOf, seatToMove, type Route,
 } from './logic';
 import { confirmStep, gameTitle } from './pages';
@@ -562,7 +562,7 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
         h('tbody', {}, ...body.moves.map((m) => h('tr', { class: m.judgement ?? '' },
           h('td', {}, h('button', { type: 'button', class: 'link', onclick: () => void showPly(m.ply) }, `${m.ply}. ${m.colour} ${m.move}`)),
           h('td', {}, `${percent(m.win_before)} → ${percent(m.win_after)}`),
-          h('td', {}, m.judgement ?? ''),
+          h('td', {}, judgementWords(m)),
           // The line the AI preferred, shown where the move lost something.
           h('td', {}, m.judgement ? (m.best_line && m.best_line.length > 0 ? m.best_line.join(' ') : m.best ?? '') : ''))))));
       drawMoves();

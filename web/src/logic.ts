@@ -256,6 +256,18 @@ export function endingWords(game: GameView, me: string | null): string | null {
   return result.winner.toLowerCase() === me?.toLowerCase() ? `You won ${how}.` : `You lost ${how}.`;
 }
 
+/**
+ * A judged move's verdict as a reader should take it: a proven one as a fact, an estimated
+ * one as the AI's opinion; nothing for a move the review does not judge.
+ */
+export function judgementWords(move: ReviewedMove): string {
+  if (move.judgement === null) return '';
+  if (move.basis === 'proven') {
+    return move.judgement === 'blunder' ? 'blunder: this move lost a won game (proven)' : `${move.judgement} (proven)`;
+  }
+  return `${move.judgement} (the AI's opinion)`;
+}
+
 /** Each colour's count of judged moves in a review. */
 export interface ReviewCounts {
   colour: string;

@@ -142,6 +142,8 @@ export interface ReviewedMove {
   /** The line the AI expected from the position before the move, its best move first. */
   best_line?: string[];
   judgement: null | 'inaccuracy' | 'mistake' | 'blunder';
+  /** What the judgement rests on: the solver's proof, or the search's estimates (absent from older reviews). */
+  basis?: 'proven' | 'estimated';
 }
 
 /** `GET /api/games/{id}/review`. */

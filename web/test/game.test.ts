@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { draftKey, endingWords, evaluationSeries, loadDraft, pairMoves, reviewSummary, saveDraft, type DraftStore } from '../src/logic';
+import { draftKey, endingWords, evaluationSeries, judgementWords, loadDraft, pairMoves, reviewSummary, saveDraft, type DraftStore } from '../src/logic';
 import type { GameView, MoveView, ReviewedMove } from '../src/types';
 
 function finished(winner: string | null, how: string | undefined, termination = 'rules'): GameView {
@@ -92,4 +92,14 @@ test('a kept draft that is not a draft shape is ignored', () => {
   }
   s.setItem(draftKey('g', 1), '{"cells":["b4"],"split":null}');
   assert.deepEqual(loadDraft(s, 'g', 1), { cells: ['b4'], split: null });
+});
+
+test('a proven judgement reads as a fact, an estimated one as the AI\'s opinion', () => {
+  const move = (judgement: ReviewedMove['judgement'], basis?: ReviewedMove['basis']): ReviewedMove => ({
+    ply: 3, move: 'c3', colour: 'R', win_before: 1, win_after: 0, loss: 1, best: 'd4', judgement, basis,
+  });
+  assert.equal(judgementWords(move('blunder', 'proven')), 'blunder: this move lost a won game (proven)');
+  assert.equal(judgementWords(move('mistake', 'estimated')), "mistake (the AI's opinion)");
+  assert.equal(judgementWords(move('inaccuracy')), "inaccuracy (the AI's opinion)");
+  assert.equal(judgementWords(move(null, 'proven')), '');
 });
