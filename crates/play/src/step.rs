@@ -1,13 +1,18 @@
-//! The steps of a game in progress that nobody chooses: a pass the rules force.
+//! How a game in progress goes on and ends outside a chosen move, decided once for every
+//! front end ([`crate::Table`] for the terminal, and a server):
 //!
-//! Where a player's only legal move is a pass (Rapid Transit with no swap, Flipstop or
-//! Scware with no legal stone), the pass is played for them at once, as a ply like any
-//! other. This module decides it once for every front end: [`crate::Table`] (the terminal),
-//! and a server through [`crate::AnyPosition::play_forced_passes`].
+//! - a pass the rules force: where a player's only legal move is a pass (Rapid Transit with
+//!   no swap, Flipstop or Scware with no legal stone), it is played for them at once, as a
+//!   ply like any other ([`play_forced_passes`], [`crate::AnyPosition::play_forced_passes`]);
+//! - a game called off: before its second move nobody has really begun, so an abort is
+//!   allowed then only ([`abortable`]), and a resignation or a fallen flag then aborts the
+//!   game instead of losing it ([`resignation`], [`flag_fall`]).
 
 use std::ops::ControlFlow;
 
 use swapboard_core::{Game, Player};
+
+use crate::words::{Ending, Termination};
 
 /// The most forced passes in a row: two passes end a game in every game that has them, so
 /// a third would mean an engine that never ends one.
@@ -48,11 +53,72 @@ pub fn play_forced_passes<G: Game>(position: &mut G, mut passed: impl FnMut(&G::
     }
 }
 
+/// Whether a game at `ply` may still be called off: before its second move.
+pub fn abortable(ply: usize) -> bool {
+    ply < 2
+}
+
+/// How a game at `ply` ends when `player` gives it up: aborted while [`abortable`] (nobody
+/// wins), else resigned (the other player wins).
+pub fn resignation(ply: usize, player: Player) -> Ending {
+    off_the_board(ply, player, Termination::Resigned)
+}
+
+/// How a game at `ply` ends when `player`'s time runs out: aborted while [`abortable`], else
+/// lost on time.
+pub fn flag_fall(ply: usize, player: Player) -> Ending {
+    off_the_board(ply, player, Termination::Timeout)
+}
+
+fn off_the_board(ply: usize, loser: Player, reason: Termination) -> Ending {
+    if abortable(ply) {
+        Ending {
+            winner: None,
+            reason: Termination::Aborted,
+        }
+    } else {
+        Ending {
+            winner: Some(loser.other()),
+            reason,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::AnyPosition;
     use swapboard_flipstop::Flipstop;
+
+    /// Before the second move a resignation or a fallen flag calls the game off; after it,
+    /// the other player wins.
+    #[test]
+    fn early_endings_abort_and_later_ones_lose() {
+        let aborted = Ending {
+            winner: None,
+            reason: Termination::Aborted,
+        };
+        for ply in [0, 1] {
+            assert!(abortable(ply));
+            assert_eq!(resignation(ply, Player::First), aborted);
+            assert_eq!(flag_fall(ply, Player::Second), aborted);
+        }
+        assert!(!abortable(2));
+        assert_eq!(
+            resignation(2, Player::First),
+            Ending {
+                winner: Some(Player::Second),
+                reason: Termination::Resigned
+            }
+        );
+        assert_eq!(
+            flag_fall(7, Player::Second),
+            Ending {
+                winner: Some(Player::First),
+                reason: Termination::Timeout
+            }
+        );
+    }
 
     /// The ruling's Flipstop case: Blue's only move is a pass; Red has a choice.
     #[test]

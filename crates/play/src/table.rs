@@ -8,7 +8,7 @@ use crate::clock::{Clock, Millis, TimeControl};
 use crate::game::{GameId, Playable};
 use crate::opponent::seat_name;
 use crate::record::{GameRecord, RecordResult};
-use crate::step::{forced_pass, play_forced_passes};
+use crate::step::{abortable, forced_pass, play_forced_passes};
 use crate::words::{Ending, Termination, describe, ending_text, marked_view};
 
 /// Who plays one side.
@@ -381,7 +381,7 @@ impl<G: Playable> Table<G> {
     /// Calls the game off, which is allowed only before its second move.
     pub fn abort(&mut self) -> Result<Ending, TableError> {
         self.refuse_if_over()?;
-        if self.ply() >= 2 {
+        if !abortable(self.ply()) {
             return Err(TableError::TooLateToAbort);
         }
         let ending = Ending {

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use std::time::Instant;
 use swapboard_core::{MoveError as RulesError, Player};
 use swapboard_play::{
-    AnyPosition, CatalogueEntry, Draft, Ending, GameId, Millis, Selection, TimeControl,
+    AnyPosition, CatalogueEntry, Draft, Ending, GameId, Millis, Selection, TimeControl, step,
 };
 use utoipa::ToSchema;
 
@@ -713,7 +713,12 @@ pub(crate) async fn resign(
     Path(id): Path<String>,
 ) -> ApiResult<Json<GameView>> {
     let (seat, _) = seat_of_caller(&state, &id, &caller).await?;
-    let game = state.store.resign(&id, seat).await.map_err(|e| match e {
+    let resigner = Player::from_index(usize::from(seat));
+    let ending = |game: &StoredGame| {
+        let ply = usize::try_from(game.ply).unwrap_or(usize::MAX);
+        Finish::of(step::resignation(ply, resigner))
+    };
+    let game = state.store.resign(&id, ending).await.map_err(|e| match e {
         MoveError::NoSuchGame => ApiError::NotFound(format!("no game {id:?}")),
         MoveError::NotPlaying(status) => {
             ApiError::Conflict(format!("the game is {}", status.as_str()))
@@ -865,10 +870,9 @@ pub(crate) fn judge(request: MoveRequest<'_>) -> Result<Played, Refusal> {
         }
         forced.push((seat_of(passer), pass.to_owned()));
     });
-    let finish = position.outcome().map(|outcome| Finish {
-        winner_seat: outcome.winner().map(seat_of),
-        termination: Termination::Rules,
-    });
+    let finish = position
+        .outcome()
+        .map(|outcome| Finish::of(Ending::of_outcome(outcome)));
     Ok(Played {
         forced,
         position: position.to_string(),
@@ -880,20 +884,14 @@ pub(crate) fn judge(request: MoveRequest<'_>) -> Result<Played, Refusal> {
     })
 }
 
-/// How a game whose player to move ran out of time ends: aborted before the second move
-/// (nobody has really begun, as a resignation then aborts too), else lost by that player.
+/// How a game whose player to move ran out of time ends ([`step::flag_fall`]: aborted
+/// before the second move, else lost by that player).
 pub(crate) fn finish_on_time(game: &StoredGame) -> ApiResult<Finish> {
-    if game.ply < 2 {
-        return Ok(Finish {
-            winner_seat: None,
-            termination: Termination::Aborted,
-        });
-    }
-    let loser = seat_of(position_of(game)?.to_move());
-    Ok(Finish {
-        winner_seat: Some(1 - loser),
-        termination: Termination::Timeout,
-    })
+    let ply = usize::try_from(game.ply).unwrap_or(usize::MAX);
+    Ok(Finish::of(step::flag_fall(
+        ply,
+        position_of(game)?.to_move(),
+    )))
 }
 
 /// Ends a game on time if it is still at the claim's ply and its player to move has run

@@ -86,6 +86,16 @@ pub struct Finish {
     pub termination: Termination,
 }
 
+impl Finish {
+    /// The stored form of the play layer's ending.
+    pub fn of(ending: swapboard_play::Ending) -> Finish {
+        Finish {
+            winner_seat: ending.winner.map(|p| p.index() as u8),
+            termination: ending.reason,
+        }
+    }
+}
+
 /// A running clock as stored: enough to rebuild the play layer's [`Clock`] on any instance.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Times {
@@ -753,30 +763,21 @@ impl Store {
         })
     }
 
-    /// Ends a game being played at the request of the player in `seat`: before the second
-    /// move it is aborted (no winner), after it resigned (the other seat wins). Refused as
-    /// [`MoveError::NoSuchGame`] or [`MoveError::NotPlaying`]: the rules have no say.
+    /// Ends a game being played at a player's request, as `ending` decides from the game
+    /// locked in the transaction (the play layer's `step::resignation`: storage picks no
+    /// winner). Refused as [`MoveError::NoSuchGame`] or [`MoveError::NotPlaying`]: the rules
+    /// have no say.
     pub async fn resign(
         &self,
         id: &str,
-        seat: u8,
+        ending: impl FnOnce(&StoredGame) -> Finish,
     ) -> Result<StoredGame, MoveError<std::convert::Infallible>> {
         let mut tx = self.begin_write().await?;
         let game = self.locked_game(&mut tx, id).await?;
         if game.status != Status::Playing {
             return Err(MoveError::NotPlaying(game.status));
         }
-        let finish = if game.ply < 2 {
-            Finish {
-                winner_seat: None,
-                termination: Termination::Aborted,
-            }
-        } else {
-            Finish {
-                winner_seat: Some(1 - seat.min(1)),
-                termination: Termination::Resigned,
-            }
-        };
+        let finish = ending(&game);
         sqlx::query(
             "UPDATE games SET status = 'finished', winner_seat = $1, termination = $2, \
              updated_ms = $3 WHERE id = $4",
