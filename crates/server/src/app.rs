@@ -1,12 +1,12 @@
 //! The router, its shared state, and the server's life: start, serve, shut down.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use axum::Router;
-use axum::extract::{DefaultBodyLimit, Request, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Request, State};
 use axum::http::{HeaderMap, Method, StatusCode, Uri};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -27,9 +27,11 @@ use crate::edge::{BODY_LIMIT, ClientAddr};
 use crate::error::{ApiError, ApiResult};
 use crate::games;
 use crate::limits::{Limiter, Limits};
+use crate::listen::{Acceptor, Census, Ticket};
 use crate::lists;
 use crate::live::{self, Hub};
 use crate::openapi;
+use crate::proxy::TrustedProxies;
 use crate::review;
 use crate::rooms;
 use crate::store::{Store, default_sqlite_url};
@@ -75,6 +77,11 @@ pub(crate) struct AppState {
     pub(crate) ai: Arc<AiPlayers>,
     /// This instance's live sockets.
     pub(crate) live: Arc<Hub>,
+    /// Whose forwarding headers are believed (`--trusted-proxy`).
+    proxies: Arc<TrustedProxies>,
+    /// Live WebSockets per client address and per account.
+    sockets_per_address: Arc<Census<IpAddr>>,
+    sockets_per_account: Arc<Census<i64>>,
     /// Turns true when the server begins to shut down: live sockets close then, so that
     /// the graceful shutdown, which waits for every connection, can end.
     pub(crate) closing: watch::Receiver<bool>,
@@ -143,7 +150,13 @@ fn router(state: AppState) -> Router {
                 // Method and path only: bodies, queries and headers may hold names, passwords
                 // and tokens.
                 .make_span_with(|request: &Request| {
-                    tracing::info_span!("request", method = %request.method(), path = request.uri().path())
+                    let client = request.extensions().get::<ClientAddr>().map(|addr| addr.0);
+                    tracing::info_span!(
+                        "request",
+                        method = %request.method(),
+                        path = request.uri().path(),
+                        client = client.map(tracing::field::display),
+                    )
                 })
                 .on_request(())
                 .on_response(|response: &Response, latency: Duration, _: &Span| {
@@ -155,7 +168,30 @@ fn router(state: AppState) -> Router {
                 })
                 .on_failure(()),
         )
+        // Outermost, so that the trace's span and every limit see the client's address.
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            resolve_client,
+        ))
         .with_state(state)
+}
+
+/// Puts the client's address ([`ClientAddr`]) into the request's extensions: the TCP peer, or
+/// behind a trusted proxy the address its forwarding headers give (`crate::proxy`).
+async fn resolve_client(
+    State(state): State<AppState>,
+    mut request: Request,
+    next: Next,
+) -> Response {
+    let peer = request
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|ConnectInfo(addr)| addr.ip());
+    if let Some(peer) = peer {
+        let client = state.proxies.client(peer, request.headers());
+        request.extensions_mut().insert(ClientAddr(client));
+    }
+    next.run(request).await
 }
 
 /// Refuses writes beyond the per-address rate before any handler runs.
@@ -215,6 +251,43 @@ pub(crate) async fn healthz(State(state): State<AppState>) -> ApiResult<&'static
     Ok("ok")
 }
 
+/// A live WebSocket's place in the counts per address and per account: held as long as the
+/// socket is open.
+#[derive(Debug)]
+pub(crate) struct SocketTickets {
+    _address: Ticket<IpAddr>,
+    _account: Option<Ticket<i64>>,
+}
+
+impl AppState {
+    /// Counts one more live WebSocket for this address and account, or answers 429 when
+    /// either has too many open already.
+    pub(crate) fn admit_socket(
+        &self,
+        addr: ClientAddr,
+        account: Option<i64>,
+    ) -> ApiResult<SocketTickets> {
+        // A socket is freed when its page closes: a few seconds is a fair wait.
+        let refused = || ApiError::RateLimited(Duration::from_secs(5));
+        let address = self
+            .sockets_per_address
+            .admit(Some(addr.0))
+            .ok_or_else(refused)?;
+        let account = match account {
+            Some(id) => Some(
+                self.sockets_per_account
+                    .admit(Some(id))
+                    .ok_or_else(refused)?,
+            ),
+            None => None,
+        };
+        Ok(SocketTickets {
+            _address: address,
+            _account: account,
+        })
+    }
+}
+
 /// A server running on a tokio runtime: its address, and the way to stop it.
 #[derive(Debug)]
 pub struct Server {
@@ -251,6 +324,9 @@ impl Server {
             request_time: options.limits.request_time,
             ai: Arc::new(AiPlayers::new(searches)),
             live: Arc::new(Hub::default()),
+            proxies: Arc::new(TrustedProxies::new(&options.trusted_proxies)),
+            sockets_per_address: Census::new(options.limits.sockets_per_address, u32::MAX),
+            sockets_per_account: Census::new(options.limits.sockets_per_account, u32::MAX),
         };
         // The work no request starts: the clocks, the AI's turns left from before a
         // restart, and (PostgreSQL) the other instances' live messages.
@@ -267,7 +343,15 @@ impl Server {
             .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", options.addr))?;
         let addr = listener.local_addr()?;
         let (stop, mut stopped) = watch::channel(false);
-        let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
+        let acceptor = Acceptor {
+            connections: Census::new(
+                options.limits.connections_per_address,
+                options.limits.connections,
+            ),
+            header_time: options.limits.header_time,
+            proxies: Arc::clone(&state.proxies),
+        };
+        let app = router(state);
         let task = tokio::spawn(async move {
             let shutdown = async move {
                 tokio::select! {
@@ -278,14 +362,12 @@ impl Server {
                 // Live sockets would otherwise keep their connections, and the shutdown, open.
                 let _ = closing.send(true);
             };
-            let served = axum::serve(listener, app)
-                .with_graceful_shutdown(shutdown)
-                .await;
+            acceptor.serve(listener, app, shutdown).await;
             for task in background {
                 task.abort();
             }
             store.close().await;
-            served.context("serving")
+            Ok(())
         });
         tracing::info!("listening on http://{addr}");
         Ok(Server { addr, stop, task })

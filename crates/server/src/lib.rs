@@ -18,10 +18,12 @@ mod edge;
 mod error;
 mod games;
 mod limits;
+mod listen;
 mod lists;
 mod live;
 mod loadtest;
 mod openapi;
+mod proxy;
 mod review;
 mod rooms;
 pub mod store;
@@ -32,6 +34,7 @@ use std::net::SocketAddr;
 pub use app::Server;
 pub use limits::{Limits, Rate};
 pub use loadtest::{LoadtestOptions, loadtest};
+pub use proxy::TrustedProxy;
 
 /// How to serve: the options of `swapboard serve`.
 #[derive(Clone, Debug, clap::Args)]
@@ -46,6 +49,17 @@ pub struct ServeOptions {
     /// The server is reached through TLS (a proxy in front): mark cookies Secure.
     #[arg(long)]
     pub behind_tls: bool,
+    /// A reverse proxy's address or range (10.0.0.0/8, ::1/128, 127.0.0.1), repeatable: only
+    /// requests whose TCP peer is inside one have their Forwarded / X-Forwarded-For headers
+    /// read, for the client's address (the rightmost one not itself trusted) that limits and
+    /// logs use. From anyone else those headers are ignored. Default: nobody.
+    #[arg(
+        long = "trusted-proxy",
+        value_name = "CIDR",
+        env = "SWAPBOARD_TRUSTED_PROXIES",
+        value_delimiter = ','
+    )]
+    pub trusted_proxies: Vec<TrustedProxy>,
     /// The most AI searches run at once, one core each (default: all cores but one, at
     /// least one), so the AI never takes the cores the HTTP workers need.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]

@@ -276,6 +276,7 @@ async fn run(options: LoadtestOptions) -> anyhow::Result<()> {
                 addr: "127.0.0.1:0".parse()?,
                 database: Some(database.clone()),
                 behind_tls: false,
+                trusted_proxies: Vec::new(),
                 ai_searches: Some(1),
                 limits: Limits::generous(10_000_000),
             })

@@ -5,9 +5,11 @@ mod common;
 
 mod accounts;
 mod analysis;
+mod flood;
 mod games;
 mod live;
 mod moves;
+mod proxy;
 mod review;
 mod rooms;
 mod shutdown;
