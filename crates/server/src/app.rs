@@ -34,7 +34,7 @@ use crate::openapi;
 use crate::proxy::TrustedProxies;
 use crate::review;
 use crate::rooms;
-use crate::store::{Store, default_sqlite_url};
+use crate::store::{Store, StoreOptions, default_sqlite_url};
 use crate::web;
 
 /// The rate limiters of one server.
@@ -140,6 +140,7 @@ fn router(state: AppState) -> Router {
         .route("/api/rooms/{id}/socket", get(rooms::socket))
         .route("/api/openapi.json", get(openapi::document))
         .route("/healthz", get(healthz))
+        .route("/readyz", get(readyz))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed);
     api.layer(middleware::from_fn_with_state(state.clone(), limit_writes))
@@ -288,6 +289,19 @@ impl AppState {
     }
 }
 
+/// Whether the server can take writes: its database stores and deletes a row now. A load
+/// balancer sends no traffic to an instance answering 503 here (a full disk: `storage_full`).
+#[utoipa::path(get, path = "/readyz", tag = "server",
+    responses(
+        (status = 200, description = "The database accepts writes", body = String),
+        (status = 503, description = "`storage_full`: the disk or the database's quota is full", body = crate::error::ErrorBody),
+        (status = 500, description = "The database does not answer", body = crate::error::ErrorBody),
+    ))]
+pub(crate) async fn readyz(State(state): State<AppState>) -> ApiResult<&'static str> {
+    state.store.probe_write().await.context("write check")?;
+    Ok("ok")
+}
+
 /// A server running on a tokio runtime: its address, and the way to stop it.
 #[derive(Debug)]
 pub struct Server {
@@ -309,7 +323,14 @@ impl Server {
                     .filter(|url| !url.is_empty())
             })
             .unwrap_or_else(default_sqlite_url);
-        let store = Store::open(&url).await?;
+        let store = Store::open_with(
+            &url,
+            StoreOptions {
+                // 256 pages of 4 KiB to the MiB.
+                sqlite_max_pages: options.sqlite_max_mib.map(|mib| mib.saturating_mul(256)),
+            },
+        )
+        .await?;
         let parallel = std::thread::available_parallelism().map_or(1, |n| n.get());
         let searches = options
             .ai_searches

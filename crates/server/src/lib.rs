@@ -64,6 +64,11 @@ pub struct ServeOptions {
     /// least one), so the AI never takes the cores the HTTP workers need.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     pub ai_searches: Option<u16>,
+    /// SQLite only: the most the database may grow to, in MiB (a quota below the disk's
+    /// size); past it writes answer 503 `storage_full` until rows are deleted. Default: no
+    /// quota but the disk's.
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u32).range(1..=16_000_000))]
+    pub sqlite_max_mib: Option<u32>,
     /// Rate limits (the defaults; tests set their own).
     #[arg(skip)]
     pub limits: Limits,

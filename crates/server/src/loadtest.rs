@@ -277,6 +277,7 @@ async fn run(options: LoadtestOptions) -> anyhow::Result<()> {
                 database: Some(database.clone()),
                 behind_tls: false,
                 trusted_proxies: Vec::new(),
+                sqlite_max_mib: None,
                 ai_searches: Some(1),
                 limits: Limits::generous(10_000_000),
             })

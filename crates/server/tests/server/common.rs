@@ -94,6 +94,7 @@ pub(crate) fn options(db: &TestDb, limits: Limits) -> ServeOptions {
         database: Some(db.url.clone()),
         behind_tls: false,
         trusted_proxies: Vec::new(),
+        sqlite_max_mib: None,
         ai_searches: Some(1),
         limits,
     }

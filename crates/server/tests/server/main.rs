@@ -5,6 +5,7 @@ mod common;
 
 mod accounts;
 mod analysis;
+mod faults;
 mod flood;
 mod games;
 mod live;
