@@ -13,6 +13,7 @@ mod ai;
 mod analysis;
 mod app;
 mod auth;
+mod backup;
 mod clocks;
 mod edge;
 mod error;
@@ -32,6 +33,7 @@ mod web;
 use std::net::SocketAddr;
 
 pub use app::Server;
+pub use backup::{BackupOptions, RestoreOptions, backup, backup_to, restore, restore_from};
 pub use limits::{Limits, Rate};
 pub use loadtest::{LoadtestOptions, loadtest};
 pub use proxy::TrustedProxy;

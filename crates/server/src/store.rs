@@ -196,7 +196,7 @@ pub(crate) fn default_sqlite_url() -> String {
 
 /// A SQLite URL that creates its file when it is missing (`mode=rwc`), as the default does:
 /// an operator naming a new file means it. A URL that names its own `mode` keeps it.
-fn creating(url: &str) -> Cow<'_, str> {
+pub(crate) fn creating(url: &str) -> Cow<'_, str> {
     let Some(rest) = url.strip_prefix("sqlite:") else {
         return Cow::Borrowed(url);
     };
@@ -209,7 +209,7 @@ fn creating(url: &str) -> Cow<'_, str> {
 }
 
 /// The file a SQLite URL names (`sqlite:FILE`, `sqlite://FILE`, `sqlite:///ABSOLUTE`), if any.
-fn sqlite_file(url: &str) -> Option<std::path::PathBuf> {
+pub(crate) fn sqlite_file(url: &str) -> Option<std::path::PathBuf> {
     let rest = url.strip_prefix("sqlite:")?;
     let path = rest.split_once('?').map_or(rest, |(path, _)| path);
     let path = path.strip_prefix("//").unwrap_or(path);
@@ -218,7 +218,7 @@ fn sqlite_file(url: &str) -> Option<std::path::PathBuf> {
 
 /// Creates a missing SQLite file readable by its owner only (0600): it holds credential
 /// hashes. SQLite gives its `-wal` and `-shm` files the database file's permissions.
-fn create_private(path: &std::path::Path) -> anyhow::Result<()> {
+pub(crate) fn create_private(path: &std::path::Path) -> anyhow::Result<()> {
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create_new(true);
     #[cfg(unix)]

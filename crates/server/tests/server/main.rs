@@ -5,6 +5,7 @@ mod common;
 
 mod accounts;
 mod analysis;
+mod backup;
 mod faults;
 mod flood;
 mod games;
