@@ -161,11 +161,15 @@ fn router(state: AppState) -> Router {
                 })
                 .on_request(())
                 .on_response(|response: &Response, latency: Duration, _: &Span| {
-                    tracing::info!(
-                        status = response.status().as_u16(),
-                        latency_us = u64::try_from(latency.as_micros()).unwrap_or(u64::MAX),
-                        "answered"
-                    );
+                    let status = response.status().as_u16();
+                    let latency_us = u64::try_from(latency.as_micros()).unwrap_or(u64::MAX);
+                    // One line per request only when asked for (`--log debug`): at info a
+                    // busy server would write thousands a second. Server errors always.
+                    if response.status().is_server_error() {
+                        tracing::error!(status, latency_us, "answered");
+                    } else {
+                        tracing::debug!(status, latency_us, "answered");
+                    }
                 })
                 .on_failure(()),
         )

@@ -71,6 +71,16 @@ pub struct ServeOptions {
     /// quota but the disk's.
     #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u32).range(1..=16_000_000))]
     pub sqlite_max_mib: Option<u32>,
+    /// The most detailed log lines written to standard error: error, warn, info (the
+    /// default: start, stop, refusals, failures) or debug (also one line per request), or
+    /// trace.
+    #[arg(
+        long,
+        value_name = "LEVEL",
+        env = "SWAPBOARD_LOG",
+        default_value = "info"
+    )]
+    pub log: tracing::Level,
     /// Rate limits (the defaults; tests set their own).
     #[arg(skip)]
     pub limits: Limits,
@@ -82,6 +92,7 @@ pub fn serve(options: ServeOptions) -> anyhow::Result<()> {
     let _ = tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_target(false)
+        .with_max_level(options.log)
         .try_init();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

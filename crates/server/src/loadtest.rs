@@ -278,6 +278,7 @@ async fn run(options: LoadtestOptions) -> anyhow::Result<()> {
                 behind_tls: false,
                 trusted_proxies: Vec::new(),
                 sqlite_max_mib: None,
+                log: tracing::Level::INFO,
                 ai_searches: Some(1),
                 limits: Limits::generous(10_000_000),
             })

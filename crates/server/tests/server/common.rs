@@ -95,6 +95,7 @@ pub(crate) fn options(db: &TestDb, limits: Limits) -> ServeOptions {
         behind_tls: false,
         trusted_proxies: Vec::new(),
         sqlite_max_mib: None,
+        log: tracing::Level::INFO,
         ai_searches: Some(1),
         limits,
     }
