@@ -6,7 +6,7 @@
 
 use std::net::{IpAddr, SocketAddr, TcpListener};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command};
+use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use serde_json::json;
@@ -17,6 +17,7 @@ use crate::live::{connect, next_message};
 
 /// A running nginx in front of one server, stopped (and its folder removed) when dropped.
 struct Nginx {
+    binary: String,
     child: Child,
     dir: PathBuf,
     base: String,
@@ -24,7 +25,20 @@ struct Nginx {
 
 impl Drop for Nginx {
     fn drop(&mut self) {
-        let _ = self.child.kill();
+        // `nginx -s stop` (SIGTERM to the master, which ends its workers): a SIGKILL to the
+        // master would leave the workers running, orphaned.
+        let stopped = Command::new(&self.binary)
+            .arg("-p")
+            .arg(&self.dir)
+            .arg("-c")
+            .arg(self.dir.join("nginx.conf"))
+            .args(["-s", "stop"])
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|status| status.success());
+        if !stopped {
+            let _ = self.child.kill();
+        }
         let _ = self.child.wait();
         let _ = std::fs::remove_dir_all(&self.dir);
     }
@@ -99,6 +113,10 @@ impl Nginx {
             .arg(&dir)
             .arg("-c")
             .arg(dir.join("nginx.conf"))
+            // Its output is its log file's: none of the test's pipes is held by its workers.
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
             .spawn()
             .unwrap_or_else(|e| {
                 panic!(
@@ -107,6 +125,7 @@ impl Nginx {
                 )
             });
         let nginx = Nginx {
+            binary,
             child,
             dir,
             base: format!("http://127.0.0.1:{port}"),
