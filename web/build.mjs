@@ -20,7 +20,7 @@ if (mode === '--tests' || mode === '--e2e') {
     bundle: true,
     platform: 'node',
     format: 'esm',
-    target: 'node20',
+    target: 'node18',
     packages: 'external',
     outdir: out,
     outExtension: { '.js': '.mjs' },

@@ -65,6 +65,10 @@ enum Command {
     Bot(bot::BotArgs),
     /// Measure a server under load on loopback: moves per second, latency, live fan-out.
     Loadtest(swapboard_server::LoadtestOptions),
+    /// Copy a server's database consistently while it runs (docs/DEPLOY.md, "Backups").
+    Backup(swapboard_server::BackupOptions),
+    /// Put a backup into an empty database (docs/DEPLOY.md, "Backups").
+    Restore(swapboard_server::RestoreOptions),
 }
 
 /// The commands about one board game, named by an argument or by a position text.
@@ -244,6 +248,12 @@ fn run(command: Command, out: &mut Output) -> CliResult {
         Command::Bot(args) => bot::bot(&args, out),
         Command::Loadtest(options) => {
             swapboard_server::loadtest(options).map_err(error::CliError::Failure)
+        }
+        Command::Backup(options) => {
+            swapboard_server::backup(options).map_err(error::CliError::Failure)
+        }
+        Command::Restore(options) => {
+            swapboard_server::restore(options).map_err(error::CliError::Failure)
         }
     }
 }

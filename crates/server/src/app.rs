@@ -1,12 +1,12 @@
 //! The router, its shared state, and the server's life: start, serve, shut down.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use axum::Router;
-use axum::extract::{DefaultBodyLimit, Request, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Request, State};
 use axum::http::{HeaderMap, Method, StatusCode, Uri};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -27,12 +27,14 @@ use crate::edge::{BODY_LIMIT, ClientAddr};
 use crate::error::{ApiError, ApiResult};
 use crate::games;
 use crate::limits::{Limiter, Limits};
+use crate::listen::{Acceptor, Census, Ticket};
 use crate::lists;
 use crate::live::{self, Hub};
 use crate::openapi;
+use crate::proxy::TrustedProxies;
 use crate::review;
 use crate::rooms;
-use crate::store::{Store, default_sqlite_url};
+use crate::store::{Store, StoreOptions, default_sqlite_url};
 use crate::web;
 
 /// The rate limiters of one server.
@@ -75,6 +77,11 @@ pub(crate) struct AppState {
     pub(crate) ai: Arc<AiPlayers>,
     /// This instance's live sockets.
     pub(crate) live: Arc<Hub>,
+    /// Whose forwarding headers are believed (`--trusted-proxy`).
+    proxies: Arc<TrustedProxies>,
+    /// Live WebSockets per client address and per account.
+    sockets_per_address: Arc<Census<IpAddr>>,
+    sockets_per_account: Arc<Census<i64>>,
     /// Turns true when the server begins to shut down: live sockets close then, so that
     /// the graceful shutdown, which waits for every connection, can end.
     pub(crate) closing: watch::Receiver<bool>,
@@ -135,6 +142,7 @@ fn router(state: AppState) -> Router {
         .route("/api/rooms/{id}/socket", get(rooms::socket))
         .route("/api/openapi.json", get(openapi::document))
         .route("/healthz", get(healthz))
+        .route("/readyz", get(readyz))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed);
     api.layer(middleware::from_fn_with_state(state.clone(), limit_writes))
@@ -145,19 +153,52 @@ fn router(state: AppState) -> Router {
                 // Method and path only: bodies, queries and headers may hold names, passwords
                 // and tokens.
                 .make_span_with(|request: &Request| {
-                    tracing::info_span!("request", method = %request.method(), path = request.uri().path())
+                    let client = request.extensions().get::<ClientAddr>().map(|addr| addr.0);
+                    tracing::info_span!(
+                        "request",
+                        method = %request.method(),
+                        path = request.uri().path(),
+                        client = client.map(tracing::field::display),
+                    )
                 })
                 .on_request(())
                 .on_response(|response: &Response, latency: Duration, _: &Span| {
-                    tracing::info!(
-                        status = response.status().as_u16(),
-                        latency_us = u64::try_from(latency.as_micros()).unwrap_or(u64::MAX),
-                        "answered"
-                    );
+                    let status = response.status().as_u16();
+                    let latency_us = u64::try_from(latency.as_micros()).unwrap_or(u64::MAX);
+                    // One line per request only when asked for (`--log debug`): at info a
+                    // busy server would write thousands a second. Server errors always.
+                    if response.status().is_server_error() {
+                        tracing::error!(status, latency_us, "answered");
+                    } else {
+                        tracing::debug!(status, latency_us, "answered");
+                    }
                 })
                 .on_failure(()),
         )
+        // Outermost, so that the trace's span and every limit see the client's address.
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            resolve_client,
+        ))
         .with_state(state)
+}
+
+/// Puts the client's address ([`ClientAddr`]) into the request's extensions: the TCP peer, or
+/// behind a trusted proxy the address its forwarding headers give (`crate::proxy`).
+async fn resolve_client(
+    State(state): State<AppState>,
+    mut request: Request,
+    next: Next,
+) -> Response {
+    let peer = request
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|ConnectInfo(addr)| addr.ip());
+    if let Some(peer) = peer {
+        let client = state.proxies.client(peer, request.headers());
+        request.extensions_mut().insert(ClientAddr(client));
+    }
+    next.run(request).await
 }
 
 /// Refuses writes beyond the per-address rate before any handler runs.
@@ -217,6 +258,56 @@ pub(crate) async fn healthz(State(state): State<AppState>) -> ApiResult<&'static
     Ok("ok")
 }
 
+/// A live WebSocket's place in the counts per address and per account: held as long as the
+/// socket is open.
+#[derive(Debug)]
+pub(crate) struct SocketTickets {
+    _address: Ticket<IpAddr>,
+    _account: Option<Ticket<i64>>,
+}
+
+impl AppState {
+    /// Counts one more live WebSocket for this address and account, or answers 429 when
+    /// either has too many open already.
+    pub(crate) fn admit_socket(
+        &self,
+        addr: ClientAddr,
+        account: Option<i64>,
+    ) -> ApiResult<SocketTickets> {
+        // A socket is freed when its page closes: a few seconds is a fair wait.
+        let refused = || ApiError::RateLimited(Duration::from_secs(5));
+        let address = self
+            .sockets_per_address
+            .admit(Some(addr.0))
+            .ok_or_else(refused)?;
+        let account = match account {
+            Some(id) => Some(
+                self.sockets_per_account
+                    .admit(Some(id))
+                    .ok_or_else(refused)?,
+            ),
+            None => None,
+        };
+        Ok(SocketTickets {
+            _address: address,
+            _account: account,
+        })
+    }
+}
+
+/// Whether the server can take writes: its database stores and deletes a row now. A load
+/// balancer sends no traffic to an instance answering 503 here (a full disk: `storage_full`).
+#[utoipa::path(get, path = "/readyz", tag = "server",
+    responses(
+        (status = 200, description = "The database accepts writes", body = String),
+        (status = 503, description = "`storage_full`: the disk or the database's quota is full", body = crate::error::ErrorBody),
+        (status = 500, description = "The database does not answer", body = crate::error::ErrorBody),
+    ))]
+pub(crate) async fn readyz(State(state): State<AppState>) -> ApiResult<&'static str> {
+    state.store.probe_write().await.context("write check")?;
+    Ok("ok")
+}
+
 /// A server running on a tokio runtime: its address, and the way to stop it.
 #[derive(Debug)]
 pub struct Server {
@@ -238,7 +329,14 @@ impl Server {
                     .filter(|url| !url.is_empty())
             })
             .unwrap_or_else(default_sqlite_url);
-        let store = Store::open(&url).await?;
+        let store = Store::open_with(
+            &url,
+            StoreOptions {
+                // 256 pages of 4 KiB to the MiB.
+                sqlite_max_pages: options.sqlite_max_mib.map(|mib| mib.saturating_mul(256)),
+            },
+        )
+        .await?;
         let parallel = std::thread::available_parallelism().map_or(1, |n| n.get());
         let searches = options
             .ai_searches
@@ -253,6 +351,9 @@ impl Server {
             request_time: options.limits.request_time,
             ai: Arc::new(AiPlayers::new(searches)),
             live: Arc::new(Hub::default()),
+            proxies: Arc::new(TrustedProxies::new(&options.trusted_proxies)),
+            sockets_per_address: Census::new(options.limits.sockets_per_address, u32::MAX),
+            sockets_per_account: Census::new(options.limits.sockets_per_account, u32::MAX),
         };
         // The work no request starts: the clocks, the AI's turns left from before a
         // restart, and (PostgreSQL) the other instances' live messages.
@@ -269,7 +370,15 @@ impl Server {
             .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", options.addr))?;
         let addr = listener.local_addr()?;
         let (stop, mut stopped) = watch::channel(false);
-        let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
+        let acceptor = Acceptor {
+            connections: Census::new(
+                options.limits.connections_per_address,
+                options.limits.connections,
+            ),
+            header_time: options.limits.header_time,
+            proxies: Arc::clone(&state.proxies),
+        };
+        let app = router(state);
         let task = tokio::spawn(async move {
             let shutdown = async move {
                 tokio::select! {
@@ -280,14 +389,12 @@ impl Server {
                 // Live sockets would otherwise keep their connections, and the shutdown, open.
                 let _ = closing.send(true);
             };
-            let served = axum::serve(listener, app)
-                .with_graceful_shutdown(shutdown)
-                .await;
+            acceptor.serve(listener, app, shutdown).await;
             for task in background {
                 task.abort();
             }
             store.close().await;
-            served.context("serving")
+            Ok(())
         });
         tracing::info!("listening on http://{addr}");
         Ok(Server { addr, stop, task })

@@ -1,11 +1,11 @@
 //! The edge: request bodies and the caller's address read into typed values, every refusal
 //! worded as the API's `bad_request`.
 
-use std::net::{IpAddr, SocketAddr};
+use std::net::IpAddr;
 
 use axum::Json;
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Query, Request};
+use axum::extract::{FromRequest, FromRequestParts, Query, Request};
 use axum::http::request::Parts;
 use serde::de::DeserializeOwned;
 
@@ -95,7 +95,9 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for Params<T> {
     }
 }
 
-/// The address the request came from (the peer of the TCP connection).
+/// The address the request came from: the TCP peer, or behind a trusted proxy the client the
+/// proxy names (put in the request's extensions by the router's outermost layer, which reads
+/// `--trusted-proxy`; see `crate::proxy`).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct ClientAddr(pub(crate) IpAddr);
 
@@ -105,8 +107,8 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientAddr {
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
         parts
             .extensions
-            .get::<ConnectInfo<SocketAddr>>()
-            .map(|ConnectInfo(addr)| ClientAddr(addr.ip()))
-            .ok_or_else(|| ApiError::Internal(anyhow::anyhow!("no peer address on a request")))
+            .get::<ClientAddr>()
+            .copied()
+            .ok_or_else(|| ApiError::Internal(anyhow::anyhow!("no client address on a request")))
     }
 }

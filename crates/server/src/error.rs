@@ -58,7 +58,8 @@ pub(crate) struct ErrorBody {
 #[derive(Serialize, ToSchema)]
 pub(crate) struct ErrorDetail {
     /// A stable code: `bad_request`, `unauthenticated`, `forbidden`, `not_your_turn`,
-    /// `not_found`, `conflict`, `illegal_move`, `rate_limited`, `timeout` or `internal`.
+    /// `not_found`, `conflict`, `illegal_move`, `rate_limited`, `timeout`, `storage_full`
+    /// or `internal`.
     code: &'static str,
     /// Words for a person.
     message: String,
@@ -84,14 +85,49 @@ impl ApiError {
             ApiError::Conflict(_) => (StatusCode::CONFLICT, "conflict"),
             ApiError::RateLimited(_) => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
             ApiError::Timeout(_) => (StatusCode::REQUEST_TIMEOUT, "timeout"),
+            ApiError::Internal(e) if storage_full(e) => {
+                (StatusCode::SERVICE_UNAVAILABLE, "storage_full")
+            }
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
         }
     }
+
+    /// The words for a person: an internal error's own text is never shown.
+    fn message(&self) -> String {
+        match self {
+            ApiError::Internal(e) if storage_full(e) => {
+                "the server's storage is full: nothing was stored; try again later".to_owned()
+            }
+            _ => self.to_string(),
+        }
+    }
+}
+
+/// How long a client is asked to wait when the storage is full: an operator must act.
+const STORAGE_FULL_RETRY: Duration = Duration::from_secs(30);
+
+/// Whether an error comes from a full disk or database quota: SQLite's `SQLITE_FULL` (13, a
+/// full disk or `max_page_count` reached), PostgreSQL's `disk_full` (53100), or the
+/// operating system's "no space left on device". Such a failure is the operator's to fix
+/// and passes once space is freed: 503, not 500.
+pub(crate) fn storage_full(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        if let Some(sqlx::Error::Database(e)) = cause.downcast_ref::<sqlx::Error>() {
+            return matches!(e.code().as_deref(), Some("13" | "53100"));
+        }
+        if let Some(sqlx::Error::Io(e)) = cause.downcast_ref::<sqlx::Error>() {
+            return e.kind() == std::io::ErrorKind::StorageFull;
+        }
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::StorageFull)
+    })
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let (status, code) = self.status_and_code();
+        let full = matches!(&self, ApiError::Internal(e) if storage_full(e));
         if let ApiError::Internal(e) = &self {
             // The chain can hold SQL and file names: the log has it, the client does not.
             tracing::error!(error = format!("{e:#}"), "internal error");
@@ -99,7 +135,7 @@ impl IntoResponse for ApiError {
         let body = ErrorBody {
             error: ErrorDetail {
                 code,
-                message: self.to_string(),
+                message: self.message(),
                 rule: match self {
                     ApiError::IllegalMove { rule, .. } => Some(rule),
                     _ => None,
@@ -107,7 +143,12 @@ impl IntoResponse for ApiError {
             },
         };
         let mut response = (status, Json(body)).into_response();
-        if let ApiError::RateLimited(wait) = self {
+        let retry = match self {
+            ApiError::RateLimited(wait) => Some(wait),
+            _ if full => Some(STORAGE_FULL_RETRY),
+            _ => None,
+        };
+        if let Some(wait) = retry {
             response.headers_mut().insert(
                 header::RETRY_AFTER,
                 HeaderValue::from(retry_after_seconds(wait)),

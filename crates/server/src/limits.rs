@@ -39,6 +39,18 @@ pub struct Limits {
     pub analyses_per_address: Rate,
     /// The longest a request may take, its body included.
     pub request_time: Duration,
+    /// The longest a client may take to send a request's headers, counted from the moment
+    /// a connection waits for one: also how long an idle keep-alive connection stays open.
+    pub header_time: Duration,
+    /// Open connections (WebSockets included) per client address (the TCP peer; a trusted
+    /// proxy's connections are counted in the total only). Past it a new one is closed.
+    pub connections_per_address: u32,
+    /// Open connections in all. Past it a new one is closed.
+    pub connections: u32,
+    /// Live WebSockets per client address (the one the limits see, behind a proxy too).
+    pub sockets_per_address: u32,
+    /// Live WebSockets per account (of those opened with credentials).
+    pub sockets_per_account: u32,
 }
 
 impl Limits {
@@ -56,6 +68,11 @@ impl Limits {
             challenges_per_account: plenty,
             analyses_per_address: plenty,
             request_time: Duration::from_secs(60),
+            header_time: Duration::from_secs(60),
+            connections_per_address: per_second,
+            connections: per_second,
+            sockets_per_address: per_second,
+            sockets_per_account: per_second,
         }
     }
 }
@@ -72,6 +89,13 @@ impl Default for Limits {
             challenges_per_account: Rate::new(30, minute),
             analyses_per_address: Rate::new(30, minute),
             request_time: Duration::from_secs(30),
+            header_time: Duration::from_secs(5),
+            connections_per_address: 64,
+            // Under the usual file descriptor limit of a service (systemd: 1024 soft; each
+            // connection is one, and the database, files and sockets take some).
+            connections: 900,
+            sockets_per_address: 32,
+            sockets_per_account: 16,
         }
     }
 }

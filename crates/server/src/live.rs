@@ -24,8 +24,9 @@ use serde::Deserialize;
 use tokio::sync::broadcast;
 use tokio::time::{Instant, MissedTickBehavior};
 
-use crate::app::AppState;
-use crate::edge::Params;
+use crate::app::{AppState, SocketTickets};
+use crate::auth::Caller;
+use crate::edge::{ClientAddr, Params};
 use crate::error::{ApiError, ApiResult};
 use crate::games::{GameView, stored, view};
 
@@ -217,25 +218,30 @@ pub(crate) struct SocketQuery {
         (status = 101, description = "A WebSocket of JSON text messages: `{\"type\": \"move\", \"ply\": N, \"move\": \"...\", \"game\": <game>}` and `{\"type\": \"state\", \"game\": <game>}`"),
         (status = 400, description = "A malformed `since`", body = crate::error::ErrorBody),
         (status = 404, description = "No such game", body = crate::error::ErrorBody),
+        (status = 429, description = "`rate_limited`: too many live sockets open from this address or for this account", body = crate::error::ErrorBody),
     ))]
 pub(crate) async fn socket(
     State(state): State<AppState>,
     Path(id): Path<String>,
     Params(query): Params<SocketQuery>,
+    addr: ClientAddr,
+    caller: Option<Caller>,
     upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> ApiResult<Response> {
     // A game that does not exist answers 404 before any upgrade.
     stored(&state, &id).await?;
-    upgrade_socket(state, id, query.since, upgrade)
+    let tickets = state.admit_socket(addr, caller.map(|c| c.holder.account_id))?;
+    upgrade_socket(state, id, query.since, upgrade, tickets)
 }
 
 /// Turns a request into a socket fed by the hub's messages of `key` (a game's id, or a
-/// room's with [`ROOM_KEY`] before it).
+/// room's with [`ROOM_KEY`] before it), counted in `tickets` while it is open.
 pub(crate) fn upgrade_socket(
     state: AppState,
     key: String,
     since: Option<u32>,
     upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
+    tickets: SocketTickets,
 ) -> ApiResult<Response> {
     let upgrade = upgrade.map_err(|e| {
         ApiError::BadRequest(format!("this endpoint is a WebSocket: {}", e.body_text()))
@@ -247,7 +253,10 @@ pub(crate) fn upgrade_socket(
         .read_buffer_size(4 * 1024)
         .write_buffer_size(0)
         .max_message_size(1024)
-        .on_upgrade(move |socket| watch(state, key, since, socket)))
+        .on_upgrade(move |socket| async move {
+            watch(state, key, since, socket).await;
+            drop(tickets);
+        }))
 }
 
 /// Serves one socket until it closes, falls silent or cannot keep up.

@@ -276,6 +276,9 @@ async fn run(options: LoadtestOptions) -> anyhow::Result<()> {
                 addr: "127.0.0.1:0".parse()?,
                 database: Some(database.clone()),
                 behind_tls: false,
+                trusted_proxies: Vec::new(),
+                sqlite_max_mib: None,
+                log: tracing::Level::INFO,
                 ai_searches: Some(1),
                 limits: Limits::generous(10_000_000),
             })

@@ -33,7 +33,7 @@ use utoipa::ToSchema;
 
 use crate::app::AppState;
 use crate::auth::{Caller, random_secret, secret_hash};
-use crate::edge::{Body, MaybeBody, Params};
+use crate::edge::{Body, ClientAddr, MaybeBody, Params};
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::live::{Change, ROOM_KEY, upgrade_socket};
 use crate::store::{
@@ -1541,12 +1541,16 @@ pub(crate) async fn picture(
         (status = 101, description = "A WebSocket of JSON text messages `{\"type\": \"room\", \"room\": <room>}`, the public view only"),
         (status = 400, description = "Not a WebSocket request", body = ErrorBody),
         (status = 404, description = "No such room", body = ErrorBody),
+        (status = 429, description = "`rate_limited`: too many live sockets open from this address or for this account", body = ErrorBody),
     ))]
 pub(crate) async fn socket(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    addr: ClientAddr,
+    caller: Option<Caller>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> ApiResult<Response> {
     stored_room(&state, &id).await?;
-    upgrade_socket(state, format!("{ROOM_KEY}{id}"), None, upgrade)
+    let tickets = state.admit_socket(addr, caller.map(|c| c.holder.account_id))?;
+    upgrade_socket(state, format!("{ROOM_KEY}{id}"), None, upgrade, tickets)
 }

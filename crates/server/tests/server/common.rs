@@ -87,16 +87,23 @@ impl TestDb {
     }
 }
 
-/// Starts a server on a free port of 127.0.0.1 on `db`.
-pub(crate) async fn start(db: &TestDb, limits: Limits) -> Server {
-    let options = ServeOptions {
+/// The options of a server on a free port of 127.0.0.1 on `db`, for a test that sets more.
+pub(crate) fn options(db: &TestDb, limits: Limits) -> ServeOptions {
+    ServeOptions {
         addr: "127.0.0.1:0".parse().unwrap(),
         database: Some(db.url.clone()),
         behind_tls: false,
+        trusted_proxies: Vec::new(),
+        sqlite_max_mib: None,
+        log: tracing::Level::INFO,
         ai_searches: Some(1),
         limits,
-    };
-    Server::start(&options).await.unwrap()
+    }
+}
+
+/// Starts a server on a free port of 127.0.0.1 on `db`.
+pub(crate) async fn start(db: &TestDb, limits: Limits) -> Server {
+    Server::start(&options(db, limits)).await.unwrap()
 }
 
 /// Limits no test of the contract reaches.
@@ -142,6 +149,18 @@ impl Client {
         Client {
             base: format!("http://{}", server.addr()),
             http: reqwest::Client::new(),
+        }
+    }
+
+    /// A client of the server at `base` (`http://HOST:PORT`) whose connections come from the
+    /// loopback address `from` (Linux answers on all of 127.0.0.0/8): a client apart.
+    pub(crate) fn from(base: &str, from: std::net::IpAddr) -> Client {
+        Client {
+            base: base.to_owned(),
+            http: reqwest::Client::builder()
+                .local_address(from)
+                .build()
+                .unwrap(),
         }
     }
 

@@ -5,9 +5,13 @@ mod common;
 
 mod accounts;
 mod analysis;
+mod backup;
+mod faults;
+mod flood;
 mod games;
 mod live;
 mod moves;
+mod proxy;
 mod review;
 mod rooms;
 mod shutdown;
