@@ -2,6 +2,7 @@
 // while the server cannot be reached.
 
 import { ApiFailure, api, whenUnauthenticated } from './api';
+import { loadCatalogue } from './catalogue';
 import { fill, h } from './dom';
 import { backoff, parseRoute, type Route } from './logic';
 
@@ -103,6 +104,8 @@ export function start(root: HTMLElement, pages: Record<Route['page'], Page>): vo
     const view = h('div', { class: 'page' });
     main.replaceChildren(view);
     try {
+      // The games' names and sizes come from the server's catalogue, read once.
+      await loadCatalogue();
       const page = pages[route.page];
       const cleanup = await page(view, shell, route);
       if (generation !== state.generation) {

@@ -11,7 +11,8 @@ import {
   clickSelection, clocksNow, describeClock, endingWords, evaluationSeries, formatClock, judgementWords, loadDraft, pairMoves, percent,
   positionSummary, reviewPly, reviewSummary, saveDraft, seatOf, seatToMove, type Route,
 } from './logic';
-import { confirmStep, gameTitle } from './pages';
+import { gameTitle } from './catalogue';
+import { confirmStep } from './pages';
 import type { Analysis, Draft, GameReview, GameView, LiveMessage, MoveList, PlyView, ReviewedMove } from './types';
 
 /** The judgement marks lichess shows beside a move. */

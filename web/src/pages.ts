@@ -2,23 +2,11 @@
 
 import { api, ApiFailure, failureText } from './api';
 import type { Cleanup, Shell } from './app';
+import { catalogueEntry, gameTitle, loadCatalogue } from './catalogue';
 import { h } from './dom';
 import { describeClock, opponentField, safeNext, timeControl, type Route } from './logic';
 import type { RoomView } from './swap61';
 import type { GameView, Lobby } from './types';
-
-/** Each game: its id, its name, its author (credited wherever the game is offered) and its usual size. */
-const GAMES: [string, string, string, number][] = [
-  ['swaptimum', 'Swaptimum', 'Mark Steere', 9],
-  ['flipstop', 'Flipstop', 'Mark Steere', 9],
-  ['scware', 'Scware', 'Christian Freeling', 11],
-  ['rapid-transit', 'Rapid Transit', 'Phil Leduc', 8],
-];
-
-/** The game's display name. */
-export function gameTitle(id: string): string {
-  return GAMES.find(([key]) => key === id)?.[1] ?? id;
-}
 
 /** Whether a move is confirmed before it is sent (a setting; on by default on touch screens). */
 export function confirmStep(): boolean {
@@ -164,11 +152,22 @@ async function newGame(main: HTMLElement, shell: Shell): Promise<void> {
     shell.go(`/login?next=${encodeURIComponent('/new')}`, true);
     return;
   }
-  const game = select('game', GAMES.map(([key, name, author]) => [key, `${name} by ${author}`]), 'swaptimum');
-  const size = h('input', { name: 'size', type: 'number', min: 3, max: 26, value: 9, required: true });
-  game.addEventListener('change', () => {
-    size.value = String(GAMES.find(([key]) => key === game.value)?.[3] ?? 9);
-  });
+  const games = await loadCatalogue();
+  // Each game credited to its author, as the rule sheets ask.
+  const game = select('game', games.map((g) => [g.id, `${g.name} by ${g.author}`]), games[0]?.id ?? '');
+  const size = h('input', { name: 'size', type: 'number', required: true });
+  // The sides the game's engine accepts (Rapid Transit's are even: a step of 2).
+  const fitSize = (): void => {
+    const entry = catalogueEntry(game.value);
+    if (!entry) return;
+    const sizes = entry.sizes;
+    size.min = String(sizes[0]);
+    size.max = String(sizes[sizes.length - 1]);
+    size.step = String(sizes.length > 1 ? sizes[1] - sizes[0] : 1);
+    size.value = String(entry.default_size);
+  };
+  fitSize();
+  game.addEventListener('change', fitSize);
   const colour = select('colour', [['random', 'Random'], ['first', 'First player'], ['second', 'Second player']], 'random');
   const opponent = select('opponent', [['ai', 'The AI'], ['open', 'Anyone (open challenge)'], ['user', 'A named player'], ['invite', 'Whoever has the invite link']], 'ai');
   const level = h('input', { name: 'level', type: 'number', min: 1, max: 8, value: 3 });

@@ -156,3 +156,17 @@ export interface Lobby {
   open: GameView[];
   playing: GameView[];
 }
+
+/** One game of `GET /api/games/catalogue`, as its engine describes it. */
+export interface CatalogueEntry {
+  id: string;
+  name: string;
+  author: string;
+  year: string;
+  title: string;
+  /** Every board side the engine accepts, smallest first. */
+  sizes: number[];
+  default_size: number;
+  /** The colour names, the first player's first. */
+  colours: [string, string];
+}

@@ -28,7 +28,9 @@ impl Drop for Serving {
 /// `DATABASE_URL`) and waits for the address it listens on.
 fn serve_in(dir: &Path) -> Serving {
     let mut child = Command::new(env!("CARGO_BIN_EXE_swapboard"))
-        .args(["serve", "--addr", "127.0.0.1:0"])
+        // Every request logged (at debug), so that the tests see each one, and that no
+        // secret is logged at any level.
+        .args(["serve", "--addr", "127.0.0.1:0", "--log", "debug"])
         .current_dir(dir)
         .env_remove("DATABASE_URL")
         .stdin(Stdio::null())
