@@ -25,19 +25,17 @@ pub fn forced_pass<G: Game>(position: &G) -> Option<G::Move> {
         return None;
     }
     // Two moves are enough to know: a Scware position can have millions.
-    let mut moves = Vec::with_capacity(2);
+    let mut first = None;
+    let mut count = 0;
     let _ = position.for_each_move(|m| {
-        moves.push(m);
-        if moves.len() == 2 {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
+        count += 1;
+        if count > 1 {
+            return ControlFlow::Break(());
         }
+        first = Some(m);
+        ControlFlow::Continue(())
     });
-    match moves.as_slice() {
-        [only] if G::is_pass(only) => moves.pop(),
-        _ => None,
-    }
+    first.filter(|only| count == 1 && G::is_pass(only))
 }
 
 /// Plays every pass the rules force from `position` on, calling `passed` with each pass and
