@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use swapboard_play::AnyPosition;
 use swapboard_server::{backup_to, restore_from};
 
-use crate::common::{Client, TestDb, auth, bearer, generous, on_both, start};
+use crate::common::{Client, TestDb, auth, bearer, game_between, generous, on_both, start};
 
 /// Games played at once during the backup.
 const GAMES: usize = 8;
@@ -33,19 +33,7 @@ async fn backup_while_playing(db: TestDb) -> TestDb {
     let bob = bearer(&client, "bob").await;
     let mut ids = Vec::new();
     for _ in 0..GAMES {
-        let created = client
-            .post(
-                "/api/games",
-                &json!({"game": "flipstop", "size": 13, "opponent": "user:bob", "colour": "first"}),
-                &auth(&ann),
-            )
-            .await;
-        let id = created.json["id"].as_str().unwrap().to_owned();
-        let joined = client
-            .post(&format!("/api/games/{id}/join"), &json!({}), &auth(&bob))
-            .await;
-        assert_eq!(joined.status, 200, "{}", joined.text);
-        ids.push(id);
+        ids.push(game_between(&client, "flipstop", 13, &ann, (&bob, "bob")).await);
     }
     // Each game is played on, move after move, until told to stop; each acknowledged move is
     // recorded with the time its answer came.

@@ -246,3 +246,28 @@ pub(crate) async fn bearer(client: &Client, name: &str) -> String {
 pub(crate) fn auth(bearer: &str) -> [(&str, &str); 1] {
     [("authorization", bearer)]
 }
+
+/// A game of `game` on side `size` that the holder of `creator` made, in the first seat,
+/// for the account `joiner_name`, who joined it with `joiner`: its id, once being played.
+pub(crate) async fn game_between(
+    client: &Client,
+    game: &str,
+    size: u32,
+    creator: &str,
+    (joiner, joiner_name): (&str, &str),
+) -> String {
+    let body = serde_json::json!({"game": game, "size": size,
+        "opponent": format!("user:{joiner_name}"), "colour": "first"});
+    let created = client.post("/api/games", &body, &auth(creator)).await;
+    assert_eq!(created.status, 201, "{}", created.text);
+    let id = created.json["id"].as_str().unwrap().to_owned();
+    let joined = client
+        .post(
+            &format!("/api/games/{id}/join"),
+            &serde_json::json!({}),
+            &auth(joiner),
+        )
+        .await;
+    assert_eq!(joined.status, 200, "{}", joined.text);
+    id
+}

@@ -10,7 +10,7 @@ use serde_json::json;
 use sqlx::Connection as _;
 use swapboard_server::Server;
 
-use crate::common::{Client, TestDb, auth, bearer, generous, options};
+use crate::common::{Client, TestDb, auth, bearer, game_between, generous, options};
 
 /// The quota of the server under test, in MiB (256 pages of 4 KiB each).
 const QUOTA_MIB: u32 = 2;
@@ -79,18 +79,7 @@ async fn a_full_sqlite_database_answers_503_and_heals_without_a_restart() {
     let client = Client::new(&server);
     let ann = bearer(&client, "ann").await;
     let bob = bearer(&client, "bob").await;
-    let created = client
-        .post(
-            "/api/games",
-            &json!({"game": "flipstop", "size": 5, "opponent": "user:bob", "colour": "first"}),
-            &auth(&ann),
-        )
-        .await;
-    let id = created.json["id"].as_str().unwrap().to_owned();
-    let joined = client
-        .post(&format!("/api/games/{id}/join"), &json!({}), &auth(&bob))
-        .await;
-    assert_eq!(joined.status, 200, "{}", joined.text);
+    let id = game_between(&client, "flipstop", 5, &ann, (&bob, "bob")).await;
     assert_eq!(client.get("/readyz", &[]).await.status, 200);
 
     let mut own = fill_to_the_quota(&file).await;

@@ -1,7 +1,7 @@
 //! The two-player games of the API contract over real HTTP, on a real SQLite file and a real
 //! PostgreSQL database: creating, joining, watching and moving, with who may do what.
 
-use crate::common::{Answer, Client, TestDb, auth, bearer, generous, on_both, start};
+use crate::common::{Answer, Client, TestDb, auth, bearer, game_between, generous, on_both, start};
 use serde_json::{Value, json};
 use swapboard_play::AnyPosition;
 
@@ -319,22 +319,6 @@ async fn moves_follow_the_rules_the_turn_and_the_ply() {
     on_both(moves).await;
 }
 
-/// A game of flipstop on side 5, ann first, bob joined.
-async fn ann_against_bob(client: &Client, ann: &str, bob: &str) -> String {
-    let game = create(
-        client,
-        ann,
-        json!({"game": "flipstop", "size": 5, "opponent": "user:bob", "colour": "first"}),
-    )
-    .await;
-    let id = game["id"].as_str().unwrap().to_owned();
-    let join = client
-        .post(&format!("/api/games/{id}/join"), &json!({}), &auth(bob))
-        .await;
-    assert_eq!(join.status, 200, "{}", join.text);
-    id
-}
-
 async fn turn_ids(client: &Client, bearer: &str) -> Vec<String> {
     let turn = client.get("/api/me/turn", &auth(bearer)).await;
     assert_eq!(turn.status, 200, "{}", turn.text);
@@ -358,7 +342,7 @@ async fn endings(db: TestDb) -> TestDb {
         .assert_error(401, "unauthenticated");
 
     // Aborted before the second move: nobody wins.
-    let first = ann_against_bob(&client, &ann, &bob).await;
+    let first = game_between(&client, "flipstop", 5, &ann, (&bob, "bob")).await;
     assert_eq!(turn_ids(&client, &ann).await, [first.as_str()]);
     assert!(turn_ids(&client, &bob).await.is_empty());
     let moves = format!("/api/games/{first}/moves");
@@ -389,7 +373,7 @@ async fn endings(db: TestDb) -> TestDb {
     assert!(turn_ids(&client, &bob).await.is_empty());
 
     // Resigned after it: the other player wins.
-    let second = ann_against_bob(&client, &ann, &bob).await;
+    let second = game_between(&client, "flipstop", 5, &ann, (&bob, "bob")).await;
     let moves = format!("/api/games/{second}/moves");
     let played = send(&client, &moves, &ann, "c3", 0).await;
     let position: AnyPosition = played.json["position"].as_str().unwrap().parse().unwrap();
@@ -430,7 +414,7 @@ async fn drafts(db: TestDb) -> TestDb {
     let ann = bearer(&client, "ann").await;
     let bob = bearer(&client, "bob").await;
     let cat = bearer(&client, "cat").await;
-    let id = ann_against_bob(&client, &ann, &bob).await;
+    let id = game_between(&client, "flipstop", 5, &ann, (&bob, "bob")).await;
     let draft = format!("/api/games/{id}/draft");
     let c3 = json!({"cells": ["c3"]});
     let ready = client.post(&draft, &c3, &auth(&ann)).await;
