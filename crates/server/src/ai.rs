@@ -18,8 +18,8 @@ use swapboard_play::{AiRequest, AnyPosition, Level};
 use tokio::sync::Semaphore;
 
 use crate::app::AppState;
-use crate::games::{Plies, announce_plies, judge, now, seat_of};
-use crate::store::{Landed, MoveError, Status};
+use crate::games::{Plies, announce_plies, judge, now};
+use crate::store::{Landed, MoveError, Status, seat_of};
 
 /// The search tree's node cap: a few hundred megabytes at most whatever the level.
 pub(crate) const MAX_NODES: usize = 1_000_000;

@@ -20,7 +20,7 @@ use crate::limits::Limiter;
 use crate::live::Change;
 use crate::store::{
     Claim, Finish, JoinError, Landed, MoveError, MoveRequest, NewGame, Played, Rematch, Seat,
-    SeatRow, Status, StoredGame, Termination, Times, now_ms,
+    SeatRow, Status, StoredGame, Termination, Times, now_ms, seat_of,
 };
 
 /// Who the creator plays against: `ai:L` (level 1-8), `open`, `user:NAME` or `invite`
@@ -258,14 +258,6 @@ fn seat_name(seat: &SeatRow) -> Option<String> {
         return Some(format!("ai:{level}"));
     }
     seat.invited.as_ref().map(|(_, name)| name.clone())
-}
-
-/// The seat index of a player.
-pub(crate) fn seat_of(player: Player) -> u8 {
-    match player {
-        Player::First => 0,
-        Player::Second => 1,
-    }
 }
 
 /// The stored position, read back; one the server wrote and cannot read is its own fault.

@@ -20,7 +20,7 @@ use sqlx::{AnyConnection, AnyPool, Connection as _, Executor as _, Row as _};
 
 pub use games::{
     Claim, Finish, JoinError, Landed, MoveError, MoveRequest, NewGame, Played, Rematch, Seat,
-    SeatRow, Status, StoredGame, Termination, Times,
+    SeatRow, Status, StoredGame, Termination, Times, seat_of,
 };
 pub use reviews::ReviewState;
 pub use rooms::{

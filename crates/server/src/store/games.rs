@@ -90,9 +90,17 @@ impl Finish {
     /// The stored form of the play layer's ending.
     pub fn of(ending: swapboard_play::Ending) -> Finish {
         Finish {
-            winner_seat: ending.winner.map(|p| p.index() as u8),
+            winner_seat: ending.winner.map(seat_of),
             termination: ending.reason,
         }
+    }
+}
+
+/// The seat index of a player, as the `seat` columns store it.
+pub fn seat_of(player: swapboard_core::Player) -> u8 {
+    match player {
+        swapboard_core::Player::First => 0,
+        swapboard_core::Player::Second => 1,
     }
 }
 
