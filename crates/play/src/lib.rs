@@ -9,6 +9,7 @@
 //! - [`builder`]: moves built cell by cell with live validation;
 //! - [`step`]: the steps nobody chooses (a pass the rules force), decided once;
 //! - [`words`]: what a move did and how a game ended, worded once for every front end;
+//! - [`names`]: names shown to people, normalised and checked against look-alikes;
 //! - [`record`]: the text record of a game (`docs/RECORDS.md`);
 //! - [`protocol`]: the engine protocol (`swapboard engine`, `docs/ENGINE-PROTOCOL.md`) over
 //!   any input and output.
@@ -20,6 +21,7 @@ mod analysis;
 pub mod builder;
 pub mod clock;
 mod game;
+pub mod names;
 mod opponent;
 mod position;
 pub mod protocol;

@@ -14,7 +14,7 @@ use crate::app::AppState;
 use crate::auth::{Caller, Proof, SESSION_COOKIE, check_same_site, random_secret, secret_hash};
 use crate::edge::{Body, ClientAddr};
 use crate::error::{ApiError, ApiResult, ErrorBody};
-use crate::store::{CredentialKind, Holder, now_ms};
+use crate::store::{CredentialKind, Holder, NewAccount, now_ms};
 
 /// How long a browser session lasts without logging in again.
 const SESSION_DAYS: i64 = 30;
@@ -119,8 +119,11 @@ pub(crate) async fn sign_up(
     let hash = state.passwords.hash(credentials.password.0).await?;
     let name = credentials.name.0;
     match state.store.create_account(&name, &hash).await? {
-        Some(_) => Ok((StatusCode::CREATED, Json(Account { name }))),
-        None => Err(ApiError::Conflict(format!("name: {name:?} is taken"))),
+        NewAccount::Created(_) => Ok((StatusCode::CREATED, Json(Account { name }))),
+        NewAccount::Taken => Err(ApiError::Conflict(format!("name: {name:?} is taken"))),
+        NewAccount::LooksLike(other) => Err(ApiError::Conflict(format!(
+            "name: {name:?} looks too much like the account {other:?}: choose another"
+        ))),
     }
 }
 

@@ -24,6 +24,7 @@ use axum::extract::{Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
+use swapboard_play::names;
 use swapboard_swap61::{
     Board, EdgeOutcome, LAST_ROUND, MIN_SEATS, RoundOutcome, Seat, Setup, Swap61Game, TILES, Tile,
     Variation, allowance, blocking_seats, bot, cell_of, check_submission, play_round, report,
@@ -771,8 +772,8 @@ pub(crate) async fn import(
     })?;
     let text = std::str::from_utf8(&bytes)
         .map_err(|_| ApiError::BadRequest("body: the game file is not UTF-8".to_owned()))?;
-    let game =
-        Swap61Game::from_json(text).map_err(|e| ApiError::BadRequest(format!("game file: {e}")))?;
+    let game = Swap61Game::from_json(&names::normalized(text))
+        .map_err(|e| ApiError::BadRequest(format!("game file: {e}")))?;
     let round_ms = round_ms(query.round_hours)?;
     let master = caller.holder.account_id;
     let running = state.store.count_open_rooms(master).await?;
@@ -785,7 +786,17 @@ pub(crate) async fn import(
     let mut seats = Vec::with_capacity(setup.seats());
     let mut taken = HashSet::new();
     for name in &setup.players {
-        let account = match state.store.login_of(name).await? {
+        names::check_shown_name(name)
+            .map_err(|e| ApiError::BadRequest(format!("game file: {e}")))?;
+        let login = state.store.login_of(name).await?;
+        if login.is_none()
+            && let Some(other) = state.store.account_like(&names::skeleton(name)).await?
+        {
+            return Err(ApiError::BadRequest(format!(
+                "game file: player name {name:?} looks like the account {other:?} without being it: use the account's own name or another"
+            )));
+        }
+        let account = match login {
             Some(login) if login.account_id != master && taken.insert(login.account_id) => {
                 Some(login.account_id)
             }

@@ -17,6 +17,7 @@ use cache::Caches;
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::migrate::{Migration, MigrationType, Migrator};
 use sqlx::{AnyConnection, AnyPool, Connection as _, Executor as _, Row as _};
+use swapboard_play::names;
 
 pub use games::{
     Claim, Finish, JoinError, Landed, MoveError, MoveRequest, NewGame, Played, Rematch, Seat,
@@ -55,6 +56,17 @@ pub(crate) struct Login {
     pub(crate) account_id: i64,
     pub(crate) name: String,
     pub(crate) password_hash: String,
+}
+
+/// What became of a sign-up.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum NewAccount {
+    /// Made, with this id.
+    Created(i64),
+    /// The name is taken, in some case.
+    Taken,
+    /// The name looks like this account's.
+    LooksLike(String),
 }
 
 /// Whether a credential is a bearer token or a browser session.
@@ -140,6 +152,11 @@ impl Backend {
                     "rooms",
                     include_str!("../migrations/sqlite/0005_rooms.sql"),
                 ),
+                (
+                    6,
+                    "name skeletons",
+                    include_str!("../migrations/sqlite/0006_name_skeletons.sql"),
+                ),
             ],
             Backend::Postgres => &[
                 (
@@ -166,6 +183,11 @@ impl Backend {
                     5,
                     "rooms",
                     include_str!("../migrations/postgres/0005_rooms.sql"),
+                ),
+                (
+                    6,
+                    "name skeletons",
+                    include_str!("../migrations/postgres/0006_name_skeletons.sql"),
                 ),
             ],
         };
@@ -331,11 +353,16 @@ impl Store {
             .execute(&pool)
             .await
             .map_err(|e| anyhow::anyhow!("cannot prepare the {} database: {e}", backend.name()))?;
-        Ok(Store {
+        let store = Store {
             pool,
             backend,
             caches: Arc::new(Caches::new()),
-        })
+        };
+        store
+            .fill_name_skeletons()
+            .await
+            .map_err(|e| anyhow::anyhow!("cannot prepare the {} database: {e}", backend.name()))?;
+        Ok(store)
     }
 
     /// Closes every connection (a SQLite file is checkpointed and released).
@@ -381,27 +408,66 @@ impl Store {
         Ok(())
     }
 
-    /// Creates an account; `Ok(None)` when the name is taken (in any case).
+    /// Creates an account, unless its name is taken (in any case) or looks like one that is
+    /// (the same [`names::skeleton`]: "rnike" beside "mike"). The look-alike test is part of
+    /// the insert, so two sign-ups of look-alike names cannot both pass it on SQLite (one
+    /// writer); on PostgreSQL two such inserts in the same instant may both land.
     pub(crate) async fn create_account(
         &self,
         name: &str,
         password_hash: &str,
-    ) -> anyhow::Result<Option<i64>> {
+    ) -> anyhow::Result<NewAccount> {
+        let skeleton = names::skeleton(name);
         let inserted = sqlx::query(
-            "INSERT INTO accounts (name, name_key, password_hash, created_ms) \
-             VALUES ($1, $2, $3, $4) RETURNING id",
+            "INSERT INTO accounts (name, name_key, password_hash, created_ms, name_skeleton) \
+             SELECT $1, $2, $3, $4, $5 \
+             WHERE NOT EXISTS (SELECT 1 FROM accounts WHERE name_skeleton = $5) RETURNING id",
         )
         .bind(name)
         .bind(name.to_ascii_lowercase())
         .bind(password_hash)
         .bind(now_ms())
-        .fetch_one(&self.pool)
+        .bind(&skeleton)
+        .fetch_optional(&self.pool)
         .await;
         match inserted {
-            Ok(row) => Ok(Some(row.try_get(0)?)),
-            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Ok(None),
+            Ok(Some(row)) => Ok(NewAccount::Created(row.try_get(0)?)),
+            Ok(None) => match self.account_like(&skeleton).await? {
+                Some(other) if other.eq_ignore_ascii_case(name) => Ok(NewAccount::Taken),
+                Some(other) => Ok(NewAccount::LooksLike(other)),
+                // The look-alike was deleted in between: the name is free, but say so
+                // rather than loop.
+                None => Ok(NewAccount::Taken),
+            },
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Ok(NewAccount::Taken),
             Err(e) => Err(e.into()),
         }
+    }
+
+    /// The name of an account whose name has this [`names::skeleton`], if any.
+    pub(crate) async fn account_like(&self, skeleton: &str) -> anyhow::Result<Option<String>> {
+        let row = sqlx::query("SELECT name FROM accounts WHERE name_skeleton = $1 LIMIT 1")
+            .bind(skeleton)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.map(|row| row.try_get(0)).transpose()?)
+    }
+
+    /// Gives every account made before skeletons were stored its [`names::skeleton`].
+    async fn fill_name_skeletons(&self) -> anyhow::Result<()> {
+        let rows = sqlx::query("SELECT id, name FROM accounts WHERE name_skeleton IS NULL")
+            .fetch_all(&self.pool)
+            .await?;
+        for row in rows {
+            let id: i64 = row.try_get(0)?;
+            let name: String = row.try_get(1)?;
+            sqlx::query("UPDATE accounts SET name_skeleton = $1 WHERE id = $2")
+                .bind(names::skeleton(&name))
+                .bind(id)
+                .execute(&self.pool)
+                .await?;
+        }
+        Ok(())
     }
 
     /// The account of that name (in any case), if any.

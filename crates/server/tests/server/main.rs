@@ -11,6 +11,7 @@ mod flood;
 mod games;
 mod live;
 mod moves;
+mod names;
 mod proxy;
 mod review;
 mod rooms;
