@@ -1,0 +1,118 @@
+//! Ratings and tournaments, with no I/O and no clock (issue 26).
+//!
+//! The server calls this crate from the one place a game's end is written, inside that
+//! transaction; the crate itself knows nothing of games' rules, storage or time: every instant
+//! is passed in as Unix seconds ([`UnixSeconds`]).
+//!
+//! - [`glicko2`]: Glicko-2 with lichess's parameters ([`glicko2::Params::LICHESS`]): one rated
+//!   game is one rating period ([`glicko2::rate_game`]), RD grows with inactivity
+//!   ([`glicko2::PlayerRating::as_of`]), a rating is provisional while RD >= 110.
+//! - [`multiplayer`]: Weng-Lin (OpenSkill) for a finished Swap 61 room
+//!   ([`multiplayer::rate_room`]).
+//! - [`rerate`]: replays rated games in order, the same numbers every run.
+//!
+//! `docs/RATINGS.md` gives the parameters, the tournament rules and how close the ratings come
+//! to known strengths in simulation (`examples/rating_accuracy.rs`).
+
+pub mod glicko2;
+pub mod multiplayer;
+pub mod rerate;
+
+/// An instant as seconds since 1970-01-01 UTC; the caller reads the clock, never this crate.
+pub type UnixSeconds = i64;
+
+/// Why a rating or tournament computation refused its input. Each names the input, the value
+/// and what was expected.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum Error {
+    /// A number of a rating is out of its range (not finite, or a deviation not positive).
+    #[error("{field} is {value}: {expected}")]
+    OutOfRange {
+        /// Which input, e.g. "opponent 2's rd".
+        field: String,
+        /// The value given.
+        value: f64,
+        /// What it must be.
+        expected: &'static str,
+    },
+    /// Glickman's iteration for the new volatility did not converge within its bound.
+    #[error("the volatility iteration did not converge in {0} steps")]
+    NoConvergence(u32),
+    /// Games given to a replay are out of time order.
+    #[error(
+        "game {index} ended at {at}, before game {previous} (at {previous_at}): games must be in order"
+    )]
+    OutOfOrder {
+        /// Position of the offending game in the input.
+        index: usize,
+        /// Its time.
+        at: UnixSeconds,
+        /// Position of the game before it.
+        previous: usize,
+        /// That game's time.
+        previous_at: UnixSeconds,
+    },
+    /// A game or room names one player twice.
+    #[error("{0}: a player cannot meet themself")]
+    SamePlayer(String),
+    /// Too few or too many players for what was asked.
+    #[error("{what} needs {min} to {max} players, got {got}")]
+    FieldSize {
+        /// What was asked.
+        what: &'static str,
+        /// Least allowed.
+        min: usize,
+        /// Most allowed.
+        max: usize,
+        /// Number given.
+        got: usize,
+    },
+    /// A rank of a room is out of range (ranks run from 1 to the number of seats).
+    #[error("seat {seat}'s rank is {rank}: ranks run from 1 to {seats}")]
+    BadRank {
+        /// The seat, from 0.
+        seat: usize,
+        /// The rank given.
+        rank: usize,
+        /// The number of seats.
+        seats: usize,
+    },
+    /// A tournament's input is inconsistent (a player twice, an unknown player, an unfinished
+    /// round before pairing the next, ...); the text says which.
+    #[error("{0}")]
+    Tournament(String),
+    /// No Swiss pairing satisfies the rules (no pair meets twice, colour difference at most 1).
+    #[error(
+        "no pairing of round {round} meets the rules (no rematch, colour difference at most 1)"
+    )]
+    NoPairing {
+        /// The round being paired.
+        round: u32,
+    },
+    /// The Swiss pairing search reached its bound before deciding.
+    #[error("pairing round {round} gave up after {nodes} search steps")]
+    SearchBound {
+        /// The round being paired.
+        round: u32,
+        /// Steps taken.
+        nodes: u64,
+    },
+}
+
+/// Checks that `value` is finite (and positive when `positive`), naming it otherwise.
+pub(crate) fn check(field: impl Fn() -> String, value: f64, positive: bool) -> Result<f64, Error> {
+    let ok = value.is_finite() && (!positive || value > 0.0);
+    if ok {
+        Ok(value)
+    } else {
+        Err(Error::OutOfRange {
+            field: field(),
+            value,
+            expected: if positive {
+                "a finite number above 0"
+            } else {
+                "a finite number"
+            },
+        })
+    }
+}
