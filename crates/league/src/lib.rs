@@ -10,6 +10,7 @@
 //! - [`multiplayer`]: Weng-Lin (OpenSkill) for a finished Swap 61 room
 //!   ([`multiplayer::rate_room`]).
 //! - [`rerate`]: replays rated games in order, the same numbers every run.
+//! - [`tournament`]: double round robin divisions, Swiss pairings, standings.
 //!
 //! `docs/RATINGS.md` gives the parameters, the tournament rules and how close the ratings come
 //! to known strengths in simulation (`examples/rating_accuracy.rs`).
@@ -17,6 +18,7 @@
 pub mod glicko2;
 pub mod multiplayer;
 pub mod rerate;
+pub mod tournament;
 
 /// An instant as seconds since 1970-01-01 UTC; the caller reads the clock, never this crate.
 pub type UnixSeconds = i64;

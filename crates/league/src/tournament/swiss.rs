@@ -1,0 +1,248 @@
+//! Swiss pairing: a depth-first search over pairings, so a round is found whenever one exists
+//! (within a bound), where a greedy pass can paint itself into a corner.
+//!
+//! Order: players ranked by points, then rating (then key). The highest-ranked unpaired
+//! player is paired first, trying opponents in the Dutch system's order: within its score
+//! group the top half meets the bottom half (1 against g/2+1, then outward from there), then
+//! lower groups in rank order. Every pairing tried must be a first meeting and leave both
+//! players' colour difference (firsts minus seconds) within one; before going deeper the
+//! search asks whether the players left can still all be paired (a perfect matching,
+//! `matching.rs`), so it never explores a dead end: each round costs at most n^2 matching
+//! checks, and the backtracking and its bound are a safety net. With an odd field the bye goes to the lowest-ranked player without one for whom the
+//! rest can be paired.
+
+use std::collections::BTreeMap;
+
+use super::matching::has_perfect_matching;
+use super::{Entrant, Game, Round, Side, check_field};
+use crate::Error;
+
+/// The most pairings the search tries for one round before giving up with
+/// [`Error::SearchBound`]; each try costs one perfect-matching check, O(players^3).
+pub const MAX_SEARCH_NODES: u64 = 200_000;
+
+/// What the search knows of an active player, indexed by rank.
+struct Player {
+    points: u32,
+    /// Firsts minus seconds so far.
+    colour_difference: i32,
+    last_colour: Option<Side>,
+    had_bye: bool,
+}
+
+struct Search {
+    players: Vec<Player>,
+    /// `met[a * n + b]`: a and b have met already.
+    met: Vec<bool>,
+    round: u32,
+    nodes: u64,
+}
+
+impl Search {
+    fn met(&self, a: usize, b: usize) -> bool {
+        self.met[a * self.players.len() + b]
+    }
+
+    /// Who plays first if `a` (ranked above `b`) meets `b`, or `None` when either colour would
+    /// take a player's difference past one. The player further behind on firsts gets it; on a
+    /// tie, the one who played second last; on a tie again, the higher-ranked in odd rounds.
+    fn first_of(&self, a: usize, b: usize) -> Option<usize> {
+        let (da, db) = (
+            self.players[a].colour_difference,
+            self.players[b].colour_difference,
+        );
+        let a_may = da < 1 && db > -1;
+        let b_may = db < 1 && da > -1;
+        match (a_may, b_may) {
+            (false, false) => None,
+            (true, false) => Some(a),
+            (false, true) => Some(b),
+            (true, true) => Some(if da != db {
+                if da < db { a } else { b }
+            } else {
+                match (self.players[a].last_colour, self.players[b].last_colour) {
+                    (Some(Side::Second), Some(Side::First)) => a,
+                    (Some(Side::First), Some(Side::Second)) => b,
+                    _ if self.round % 2 == 1 => a,
+                    _ => b,
+                }
+            }),
+        }
+    }
+
+    fn may_meet(&self, a: usize, b: usize) -> bool {
+        !self.met(a, b) && self.first_of(a.min(b), a.max(b)).is_some()
+    }
+
+    /// Pairs `unpaired` (in rank order) completely, appending (first, second) to `pairs`;
+    /// false when no pairing exists.
+    fn solve(
+        &mut self,
+        unpaired: &[usize],
+        pairs: &mut Vec<(usize, usize)>,
+    ) -> Result<bool, Error> {
+        let Some((&top, rest)) = unpaired.split_first() else {
+            return Ok(true);
+        };
+        let group: Vec<usize> = rest
+            .iter()
+            .copied()
+            .filter(|&p| self.players[p].points == self.players[top].points)
+            .collect();
+        // The top player's Dutch opponent: half a group further down (group counts the top too).
+        let mirror = group.len().div_ceil(2).saturating_sub(1);
+        let candidates = group[mirror..]
+            .iter()
+            .chain(group[..mirror].iter().rev())
+            .chain(
+                rest.iter()
+                    .filter(|&&p| self.players[p].points != self.players[top].points),
+            )
+            .copied()
+            .collect::<Vec<usize>>();
+        for candidate in candidates {
+            if !self.may_meet(top, candidate) {
+                continue;
+            }
+            self.nodes += 1;
+            if self.nodes > MAX_SEARCH_NODES {
+                return Err(Error::SearchBound {
+                    round: self.round,
+                    nodes: self.nodes,
+                });
+            }
+            let left: Vec<usize> = rest.iter().copied().filter(|&p| p != candidate).collect();
+            if !has_perfect_matching(left.len(), |i, j| self.may_meet(left[i], left[j])) {
+                continue;
+            }
+            let first = self.first_of(top, candidate).unwrap_or(top);
+            pairs.push(if first == top {
+                (top, candidate)
+            } else {
+                (candidate, top)
+            });
+            if self.solve(&left, pairs)? {
+                return Ok(true);
+            }
+            pairs.pop();
+        }
+        Ok(false)
+    }
+}
+
+/// The next round of a Swiss: `entrants` are the players still in (withdrawn players left
+/// out), `played` every round so far, all finished. The round's number is one more than the
+/// rounds played.
+pub fn swiss_round<P: Ord + Clone + std::fmt::Debug>(
+    entrants: &[Entrant<P>],
+    played: &[Round<P>],
+) -> Result<Round<P>, Error> {
+    check_field(entrants, "a Swiss round", 2)?;
+    let round = u32::try_from(played.len() + 1)
+        .map_err(|_| Error::Tournament("too many rounds".to_owned()))?;
+    let mut points: BTreeMap<&P, u32> = entrants.iter().map(|e| (&e.player, 0)).collect();
+    for r in played {
+        for game in &r.games {
+            let winner = match game.result {
+                Some(Side::First) => &game.first,
+                Some(Side::Second) => &game.second,
+                None => {
+                    return Err(Error::Tournament(format!(
+                        "round {} has a game without a result ({:?} against {:?}): it must end before round {round} is paired",
+                        r.number, game.first, game.second
+                    )));
+                }
+            };
+            if let Some(p) = points.get_mut(winner) {
+                *p += 1;
+            }
+        }
+        if let Some(p) = r.bye.as_ref().and_then(|bye| points.get_mut(bye)) {
+            *p += 1;
+        }
+    }
+    let mut ranked: Vec<&Entrant<P>> = entrants.iter().collect();
+    ranked.sort_by(|a, b| {
+        points[&b.player]
+            .cmp(&points[&a.player])
+            .then_with(|| super::by_rating(a, b))
+    });
+    let rank: BTreeMap<&P, usize> = ranked
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (&e.player, i))
+        .collect();
+    let n = ranked.len();
+    let mut search = Search {
+        players: ranked
+            .iter()
+            .map(|e| Player {
+                points: points[&e.player],
+                colour_difference: 0,
+                last_colour: None,
+                had_bye: false,
+            })
+            .collect(),
+        met: vec![false; n * n],
+        round,
+        nodes: 0,
+    };
+    for r in played {
+        for game in &r.games {
+            let (first, second) = (rank.get(&game.first), rank.get(&game.second));
+            if let Some(&f) = first {
+                search.players[f].colour_difference += 1;
+                search.players[f].last_colour = Some(Side::First);
+            }
+            if let Some(&s) = second {
+                search.players[s].colour_difference -= 1;
+                search.players[s].last_colour = Some(Side::Second);
+            }
+            if let (Some(&f), Some(&s)) = (first, second) {
+                search.met[f * n + s] = true;
+                search.met[s * n + f] = true;
+            }
+        }
+        if let Some(&b) = r.bye.as_ref().and_then(|bye| rank.get(bye)) {
+            search.players[b].had_bye = true;
+        }
+    }
+    let everyone: Vec<usize> = (0..n).collect();
+    let byes: Vec<Option<usize>> = if n.is_multiple_of(2) {
+        vec![None]
+    } else {
+        (0..n)
+            .rev()
+            .filter(|&p| !search.players[p].had_bye)
+            .map(Some)
+            .collect()
+    };
+    if byes.is_empty() {
+        return Err(Error::Tournament(format!(
+            "round {round} needs a bye and every player has had one"
+        )));
+    }
+    for bye in byes {
+        let field: Vec<usize> = everyone
+            .iter()
+            .copied()
+            .filter(|&p| Some(p) != bye)
+            .collect();
+        let mut pairs = Vec::with_capacity(n / 2);
+        if search.solve(&field, &mut pairs)? {
+            return Ok(Round {
+                number: round,
+                games: pairs
+                    .into_iter()
+                    .map(|(first, second)| Game {
+                        first: ranked[first].player.clone(),
+                        second: ranked[second].player.clone(),
+                        result: None,
+                    })
+                    .collect(),
+                bye: bye.map(|b| ranked[b].player.clone()),
+            });
+        }
+    }
+    Err(Error::NoPairing { round })
+}
