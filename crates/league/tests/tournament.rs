@@ -320,6 +320,12 @@ fn a_simulated_forty_player_seven_round_swiss() {
         opening.first
     };
     assert_eq!(opponent, by_rating[20].player);
+    // And colours alternate down the boards: the higher-rated plays first on boards 1, 3, ...
+    let rating: BTreeMap<u32, f64> = entrants.iter().map(|e| (e.player, e.rating)).collect();
+    for (board, game) in rounds[0].games.iter().enumerate() {
+        let higher_first = rating[&game.first] > rating[&game.second];
+        assert_eq!(higher_first, board % 2 == 0, "board {}", board + 1);
+    }
 }
 
 #[test]

@@ -43,35 +43,30 @@ impl Search {
         self.met[a * self.players.len() + b]
     }
 
-    /// Who plays first if `a` (ranked above `b`) meets `b`, or `None` when either colour would
-    /// take a player's difference past one. The player further behind on firsts gets it; on a
-    /// tie, the one who played second last; on a tie again, the higher-ranked in odd rounds.
-    fn first_of(&self, a: usize, b: usize) -> Option<usize> {
-        let (da, db) = (
-            self.players[a].colour_difference,
-            self.players[b].colour_difference,
-        );
-        let a_may = da < 1 && db > -1;
-        let b_may = db < 1 && da > -1;
-        match (a_may, b_may) {
-            (false, false) => None,
-            (true, false) => Some(a),
-            (false, true) => Some(b),
-            (true, true) => Some(if da != db {
-                if da < db { a } else { b }
-            } else {
-                match (self.players[a].last_colour, self.players[b].last_colour) {
-                    (Some(Side::Second), Some(Side::First)) => a,
-                    (Some(Side::First), Some(Side::Second)) => b,
-                    _ if self.round % 2 == 1 => a,
-                    _ => b,
-                }
-            }),
+    /// Whether `a` may be first against `b`: neither's colour difference may pass one.
+    fn may_be_first(&self, a: usize, b: usize) -> bool {
+        self.players[a].colour_difference < 1 && self.players[b].colour_difference > -1
+    }
+
+    /// Who plays first when `a` (ranked above `b`) meets `b` on board `board` (from 0): the
+    /// only one who may, else (both even on colours) the one who played second last, else
+    /// the higher-ranked on boards 1, 3, 5... of odd rounds and 2, 4, 6... of even rounds, so
+    /// colours alternate down the boards as in the Dutch system.
+    fn first_of(&self, a: usize, b: usize, board: usize) -> usize {
+        match (self.may_be_first(a, b), self.may_be_first(b, a)) {
+            (true, false) => a,
+            (false, true) => b,
+            _ => match (self.players[a].last_colour, self.players[b].last_colour) {
+                (Some(Side::Second), Some(Side::First)) => a,
+                (Some(Side::First), Some(Side::Second)) => b,
+                _ if (self.round as usize + board) % 2 == 1 => a,
+                _ => b,
+            },
         }
     }
 
     fn may_meet(&self, a: usize, b: usize) -> bool {
-        !self.met(a, b) && self.first_of(a.min(b), a.max(b)).is_some()
+        !self.met(a, b) && (self.may_be_first(a, b) || self.may_be_first(b, a))
     }
 
     /// Pairs `unpaired` (in rank order) completely, appending (first, second) to `pairs`;
@@ -115,7 +110,7 @@ impl Search {
             if !has_perfect_matching(left.len(), |i, j| self.may_meet(left[i], left[j])) {
                 continue;
             }
-            let first = self.first_of(top, candidate).unwrap_or(top);
+            let first = self.first_of(top, candidate, pairs.len());
             pairs.push(if first == top {
                 (top, candidate)
             } else {
