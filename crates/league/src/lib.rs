@@ -12,6 +12,18 @@
 //! - [`rerate`]: replays rated games in order, the same numbers every run.
 //! - [`tournament`]: double round robin divisions, Swiss pairings, standings.
 //!
+//! What the server calls, and when:
+//!
+//! | event | call | store |
+//! | --- | --- | --- |
+//! | a rated two-player game ends | [`glicko2::rate_game`] with both players' [`glicko2::PlayerRating`] (or `PlayerRating::new`), the first player's [`glicko2::Outcome`] and the end time | each [`glicko2::Change`]: `after` as the player's record and a history point; `before` and `delta()` for the game view |
+//! | a rating is shown | [`glicko2::PlayerRating::shown`] with the current time | nothing |
+//! | a Swap 61 room finishes | [`multiplayer::rate_room`] with every seat's [`multiplayer::Skill`] and final rank | each seat's new `Skill` |
+//! | `swapboard admin rerate` | [`rerate::rerate`] with the pool's games in order | every record and history point |
+//! | a round robin starts | [`tournament::divisions`], then [`tournament::double_round_robin`] per division | the rounds |
+//! | a Swiss starts, or its last round's last game ends | [`tournament::swiss_round`] with the players still in and the rounds played | the new round |
+//! | a tournament game ends | [`tournament::standings`] with every entrant and the rounds | the standings |
+//!
 //! `docs/RATINGS.md` gives the parameters, the tournament rules and how close the ratings come
 //! to known strengths in simulation (`examples/rating_accuracy.rs`).
 
