@@ -12,7 +12,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Error, UnixSeconds, check};
+use crate::{Error, UnixSeconds, check, positive_up_to};
 
 /// Glickman's factor between the Glicko scale (1500-centred points) and the Glicko-2 scale.
 const SCALE: f64 = 173.7178;
@@ -36,12 +36,31 @@ pub struct Glicko2 {
 }
 
 impl Glicko2 {
-    /// Refuses a rating whose numbers are not finite or whose RD or volatility is not positive;
-    /// `who` names it in the error.
+    /// Refuses a rating out of range: the rating within +-10000, RD above 0 and at most
+    /// 10000, volatility above 0 and at most 1 (far wider than any pool reaches, narrow enough
+    /// that no step overflows); `who` names it in the error.
     fn checked(self, who: &dyn Fn() -> String) -> Result<Self, Error> {
-        check(|| format!("{}'s rating", who()), self.rating, false)?;
-        check(|| format!("{}'s rd", who()), self.rd, true)?;
-        check(|| format!("{}'s volatility", who()), self.volatility, true)?;
+        let limit = "from -10000 to 10000";
+        check(
+            || format!("{}'s rating", who()),
+            self.rating,
+            -10_000.0..=10_000.0,
+            limit,
+        )?;
+        let rd = "above 0 and at most 10000";
+        check(
+            || format!("{}'s rd", who()),
+            self.rd,
+            positive_up_to(10_000.0),
+            rd,
+        )?;
+        let volatility = "above 0 and at most 1";
+        check(
+            || format!("{}'s volatility", who()),
+            self.volatility,
+            positive_up_to(1.0),
+            volatility,
+        )?;
         Ok(self)
     }
 }

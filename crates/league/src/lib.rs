@@ -39,7 +39,7 @@ pub type UnixSeconds = i64;
 /// and what was expected.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum Error {
-    /// A number of a rating is out of its range (not finite, or a deviation not positive).
+    /// A number is out of its range (e.g. a rating past 10000, a deviation not positive).
     #[error("{field} is {value}: {expected}")]
     OutOfRange {
         /// Which input, e.g. "opponent 2's rd".
@@ -113,20 +113,28 @@ pub enum Error {
     },
 }
 
-/// Checks that `value` is finite (and positive when `positive`), naming it otherwise.
-pub(crate) fn check(field: impl Fn() -> String, value: f64, positive: bool) -> Result<f64, Error> {
-    let ok = value.is_finite() && (!positive || value > 0.0);
-    if ok {
+/// Checks that `value` lies in `allowed` (so is not NaN nor infinite), naming it otherwise.
+pub(crate) fn check(
+    field: impl Fn() -> String,
+    value: f64,
+    allowed: impl std::ops::RangeBounds<f64>,
+    expected: &'static str,
+) -> Result<f64, Error> {
+    if allowed.contains(&value) {
         Ok(value)
     } else {
         Err(Error::OutOfRange {
             field: field(),
             value,
-            expected: if positive {
-                "a finite number above 0"
-            } else {
-                "a finite number"
-            },
+            expected,
         })
     }
+}
+
+/// Above 0 and at most `high`: a deviation's or volatility's range.
+pub(crate) fn positive_up_to(high: f64) -> (std::ops::Bound<f64>, std::ops::Bound<f64>) {
+    (
+        std::ops::Bound::Excluded(0.0),
+        std::ops::Bound::Included(high),
+    )
 }

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use skillratings::MultiTeamOutcome;
 use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_multi_team};
 
-use crate::{Error, check};
+use crate::{Error, check, positive_up_to};
 
 /// Most seats a rated room may have (Swap 61 seats 9 or 10; the bound keeps work small).
 pub const MAX_SEATS: usize = 64;
@@ -53,11 +53,20 @@ pub fn rate_room(seats: &[(Skill, usize)]) -> Result<Vec<Skill>, Error> {
     }
     let mut teams = Vec::with_capacity(seats.len());
     for (seat, (skill, rank)) in seats.iter().enumerate() {
-        check(|| format!("seat {seat}'s rating"), skill.rating, false)?;
+        let rating = "from -1000 to 1000";
+        check(
+            || format!("seat {seat}'s rating"),
+            skill.rating,
+            -1000.0..=1000.0,
+            rating,
+        )?;
+        let uncertainty = "above 0 and at most 1000";
+        let allowed = positive_up_to(1000.0);
         check(
             || format!("seat {seat}'s uncertainty"),
             skill.uncertainty,
-            true,
+            allowed,
+            uncertainty,
         )?;
         if !(1..=seats.len()).contains(rank) {
             return Err(Error::BadRank {

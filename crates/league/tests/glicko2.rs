@@ -294,12 +294,40 @@ fn close(ours: Glicko2, reference: Glicko2Rating) -> bool {
         && (ours.volatility - reference.volatility).abs() < VOLATILITY_TOLERANCE
 }
 
+fn anything_allowed() -> impl Strategy<Value = Glicko2> {
+    (-10_000.0..=10_000.0f64, 1e-6..=10_000.0f64, 1e-6..=1.0f64)
+        .prop_map(|(r, rd, v)| rating(r, rd, v))
+}
+
 fn start() -> impl Strategy<Value = Glicko2> {
     (800.0..2400.0f64, 45.0..500.0f64, 0.03..0.1f64).prop_map(|(r, rd, v)| rating(r, rd, v))
 }
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Any input the range checks let through gives finite numbers within the pool's clamps,
+    /// or says the iteration did not converge: never a panic, NaN or infinity.
+    #[test]
+    fn every_allowed_input_gives_finite_numbers(
+        tau in 0.3..1.2f64,
+        player in anything_allowed(),
+        games in proptest::collection::vec((anything_allowed(), any::<bool>()), 0..6),
+        days in 0.0..100_000.0f64,
+    ) {
+        let params = Params { tau, ..Params::LICHESS };
+        let games: Vec<(Glicko2, Outcome)> = games.iter().map(|&(o, w)| (o, outcome(w).0)).collect();
+        let grown = aged(player, days, &params).unwrap();
+        prop_assert!(grown.rd.is_finite() && grown.rd >= player.rd.min(500.0) && grown.rd <= player.rd.max(500.0));
+        match rate_period(player, &games, &params) {
+            Ok(after) => {
+                prop_assert!(after.rating.is_finite() && after.rating >= 400.0, "{:?}", after);
+                prop_assert!((45.0..=500.0).contains(&after.rd), "{:?}", after);
+                prop_assert!(after.volatility > 0.0 && after.volatility <= 0.1, "{:?}", after);
+            }
+            Err(err) => prop_assert!(matches!(err, Error::NoConvergence(_)), "{}", err),
+        }
+    }
 
     /// The bare algorithm against `skillratings::glicko2`, game after game among four players.
     #[test]

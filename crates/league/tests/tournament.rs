@@ -435,3 +435,25 @@ proptest! {
         }
     }
 }
+
+/// Rounds and standings go to storage and back unchanged, and results read as the API's
+/// `"first" | "second" | null`.
+#[test]
+fn rounds_and_standings_store_as_json() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+    let entrants = field(5, &mut rng);
+    let (rounds, _) = run_swiss(&entrants, 2, &mut rng);
+    let mut pending = swiss_round(&entrants, &rounds).unwrap();
+    pending.games[0].result = Some(Side::Second);
+    let text = serde_json::to_string(&pending).unwrap();
+    assert!(
+        text.contains(r#""result":"second""#) && text.contains(r#""result":null"#),
+        "{text}"
+    );
+    let back: Round<u32> = serde_json::from_str(&text).unwrap();
+    assert_eq!(back, pending);
+    let table = standings(&entrants, &rounds).unwrap();
+    let back: Vec<swapboard_league::tournament::Standing<u32>> =
+        serde_json::from_str(&serde_json::to_string(&table).unwrap()).unwrap();
+    assert_eq!(back, table);
+}

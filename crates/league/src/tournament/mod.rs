@@ -24,8 +24,9 @@ pub use swiss::{MAX_SEARCH_NODES, swiss_round};
 
 use crate::{Error, check};
 
-/// Most players a tournament may have; keeps every computation here small.
-pub const MAX_PLAYERS: usize = 1000;
+/// Most players a tournament may have; keeps every computation here small (a Swiss round
+/// checks perfect matchings, O(n^3) each).
+pub const MAX_PLAYERS: usize = 500;
 
 /// A player and the rating used for seeding, pairing order and the last tie-break.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -86,10 +87,12 @@ fn check_field<P: Ord + std::fmt::Debug>(
     }
     let mut seen = std::collections::BTreeSet::new();
     for entrant in entrants {
+        let (rating, allowed) = (entrant.rating, -1e5..=1e5);
         check(
             || format!("{:?}'s rating", entrant.player),
-            entrant.rating,
-            false,
+            rating,
+            allowed,
+            "from -100000 to 100000",
         )?;
         if !seen.insert(&entrant.player) {
             return Err(Error::Tournament(format!(
