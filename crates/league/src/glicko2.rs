@@ -71,8 +71,7 @@ impl Glicko2 {
 pub enum Outcome {
     /// The player won (score 1).
     Win,
-    /// Drawn (score 1/2); none of swapboard's two-player games ends drawn today, the
-    /// algorithm allows it.
+    /// Drawn (score 1/2): rare, but Swaptimum's and Flipstop's rules allow it.
     Draw,
     /// The player lost (score 0).
     Loss,

@@ -8,7 +8,8 @@ use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use swapboard_league::Error;
 use swapboard_league::tournament::{
-    Entrant, Game, MAX_DIVISION, Round, Side, divisions, double_round_robin, standings, swiss_round,
+    Entrant, Game, GameResult, MAX_DIVISION, Round, divisions, double_round_robin, standings,
+    swiss_round,
 };
 
 fn field(size: usize, rng: &mut Xoshiro256PlusPlus) -> Vec<Entrant<u32>> {
@@ -20,12 +21,13 @@ fn field(size: usize, rng: &mut Xoshiro256PlusPlus) -> Vec<Entrant<u32>> {
         .collect()
 }
 
+/// Random results, one game in ten drawn.
 fn play(round: &mut Round<u32>, rng: &mut Xoshiro256PlusPlus) {
     for game in &mut round.games {
-        game.result = Some(if rng.random_bool(0.5) {
-            Side::First
-        } else {
-            Side::Second
+        game.result = Some(match rng.random_range(0..20) {
+            0 | 1 => GameResult::Draw,
+            n if n % 2 == 0 => GameResult::First,
+            _ => GameResult::Second,
         });
     }
 }
@@ -40,55 +42,58 @@ fn colour_differences(rounds: &[Round<u32>]) -> BTreeMap<u32, i32> {
     difference
 }
 
-/// The standings computed the plain way, player by player over every game: (player, points,
-/// Sonneborn-Berger, wins as second) best first, ties by rating then key.
-fn plain_standings(entrants: &[Entrant<u32>], rounds: &[Round<u32>]) -> Vec<(u32, u32, u32, u32)> {
+/// A standings row: player, points, Sonneborn-Berger, wins as second.
+type Row = (u32, f64, f64, u32);
+
+/// The standings computed the plain way, player by player over every game, best first, ties
+/// by rating then key.
+fn plain_standings(entrants: &[Entrant<u32>], rounds: &[Round<u32>]) -> Vec<Row> {
     let games: Vec<&Game<u32>> = rounds.iter().flat_map(|r| &r.games).collect();
-    let winner = |g: &Game<u32>| match g.result {
-        Some(Side::First) => Some(g.first),
-        Some(Side::Second) => Some(g.second),
-        None => None,
+    // What `p` scored in `g`, if `p` played it.
+    let scored = |p: u32, g: &Game<u32>| match (g.result, p == g.first, p == g.second) {
+        (Some(GameResult::First), true, _) | (Some(GameResult::Second), _, true) => Some(1.0),
+        (Some(GameResult::Draw), true, _) | (Some(GameResult::Draw), _, true) => Some(0.5),
+        (Some(_), true, _) | (Some(_), _, true) => Some(0.0),
+        _ => None,
     };
     let points = |p: u32| {
-        let wins = games.iter().filter(|g| winner(g) == Some(p)).count() as u32;
-        let byes = rounds.iter().filter(|r| r.bye == Some(p)).count() as u32;
-        wins + byes
+        let from_games: f64 = games.iter().filter_map(|g| scored(p, g)).sum();
+        from_games + rounds.iter().filter(|r| r.bye == Some(p)).count() as f64
     };
-    let mut rows: Vec<(u32, u32, u32, u32, f64)> = entrants
+    let mut rows: Vec<(Row, f64)> = entrants
         .iter()
         .map(|e| {
             let p = e.player;
-            let beaten = games
+            let sonneborn_berger: f64 = games
                 .iter()
-                .filter(|g| winner(g) == Some(p))
-                .map(|g| if g.first == p { g.second } else { g.first });
+                .filter_map(|g| {
+                    let opponent = if g.first == p { g.second } else { g.first };
+                    scored(p, g).map(|s| s * points(opponent))
+                })
+                .sum();
             let second_wins = games
                 .iter()
-                .filter(|g| g.second == p && g.result == Some(Side::Second))
+                .filter(|g| g.second == p && g.result == Some(GameResult::Second))
                 .count();
             (
-                p,
-                points(p),
-                beaten.map(points).sum(),
-                second_wins as u32,
+                (p, points(p), sonneborn_berger, second_wins as u32),
                 e.rating,
             )
         })
         .collect();
-    rows.sort_by(|a, b| {
-        (b.1, b.2, b.3)
-            .cmp(&(a.1, a.2, a.3))
-            .then(b.4.total_cmp(&a.4))
+    rows.sort_by(|(a, ra), (b, rb)| {
+        b.1.total_cmp(&a.1)
+            .then(b.2.total_cmp(&a.2))
+            .then(b.3.cmp(&a.3))
+            .then(rb.total_cmp(ra))
             .then(a.0.cmp(&b.0))
     });
-    rows.into_iter()
-        .map(|(p, pts, sb, sw, _)| (p, pts, sb, sw))
-        .collect()
+    rows.into_iter().map(|(row, _)| row).collect()
 }
 
 fn assert_standings_match(entrants: &[Entrant<u32>], rounds: &[Round<u32>]) {
     let table = standings(entrants, rounds).unwrap();
-    let got: Vec<(u32, u32, u32, u32)> = table
+    let got: Vec<Row> = table
         .iter()
         .map(|s| (s.player, s.points, s.sonneborn_berger, s.second_player_wins))
         .collect();
@@ -239,7 +244,7 @@ fn a_simulated_ten_player_double_round_robin() {
     }
     assert_standings_match(&entrants, &rounds);
     let table = standings(&entrants, &rounds).unwrap();
-    assert_eq!(table.iter().map(|s| s.points).sum::<u32>(), 90);
+    assert_eq!(table.iter().map(|s| s.points).sum::<f64>(), 90.0);
 }
 
 /// Plays a Swiss of `rounds` rounds with random results, checking every round's rules as it
@@ -346,9 +351,9 @@ fn the_bye_goes_to_the_lowest_ranked_player_without_one() {
     assert_eq!(byes.len(), 5);
     let table = standings(&entrants, &rounds).unwrap();
     assert_eq!(
-        table.iter().map(|s| s.points).sum::<u32>(),
-        4 * 5 + 5,
-        "a win per game, a point per bye"
+        table.iter().map(|s| s.points).sum::<f64>(),
+        4.0 * 5.0 + 5.0,
+        "a point per game, a point per bye"
     );
 }
 
@@ -405,9 +410,9 @@ proptest! {
                 .collect();
             let table = standings(&entrants, &played).unwrap();
             // Pairing rank: points, then rating, then key.
-            let mut ranked: Vec<(u32, u32, f64)> =
+            let mut ranked: Vec<(u32, f64, f64)> =
                 table.iter().map(|s| (s.player, s.points, s.rating)).collect();
-            ranked.sort_by(|a, b| b.1.cmp(&a.1).then(b.2.total_cmp(&a.2)).then(a.0.cmp(&b.0)));
+            ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(b.2.total_cmp(&a.2)).then(a.0.cmp(&b.0)));
             let everyone: Vec<u32> = ranked.iter().map(|r| r.0).collect();
             let had_bye: BTreeSet<u32> = played.iter().filter_map(|r| r.bye).collect();
             let expected_bye: Option<Option<u32>> = if size % 2 == 0 {
@@ -444,10 +449,10 @@ fn rounds_and_standings_store_as_json() {
     let entrants = field(5, &mut rng);
     let (rounds, _) = run_swiss(&entrants, 2, &mut rng);
     let mut pending = swiss_round(&entrants, &rounds).unwrap();
-    pending.games[0].result = Some(Side::Second);
+    pending.games[0].result = Some(GameResult::Draw);
     let text = serde_json::to_string(&pending).unwrap();
     assert!(
-        text.contains(r#""result":"second""#) && text.contains(r#""result":null"#),
+        text.contains(r#""result":"draw""#) && text.contains(r#""result":null"#),
         "{text}"
     );
     let back: Round<u32> = serde_json::from_str(&text).unwrap();
@@ -456,4 +461,59 @@ fn rounds_and_standings_store_as_json() {
     let back: Vec<swapboard_league::tournament::Standing<u32>> =
         serde_json::from_str(&serde_json::to_string(&table).unwrap()).unwrap();
     assert_eq!(back, table);
+}
+
+/// Three players beat each other in a circle: equal points and Sonneborn-Berger, so the win
+/// as the second player puts A first, then rating puts C above B; two idle players equal on
+/// everything share a rank.
+#[test]
+fn tie_breaks_in_order() {
+    let (a, b, c, d, e) = (1u32, 2, 3, 4, 5);
+    let entrants: Vec<Entrant<u32>> = [
+        (a, 1500.0),
+        (b, 1600.0),
+        (c, 1700.0),
+        (d, 1650.0),
+        (e, 1650.0),
+    ]
+    .into_iter()
+    .map(|(player, rating)| Entrant { player, rating })
+    .collect();
+    let game = |first, second, result| Game {
+        first,
+        second,
+        result: Some(result),
+    };
+    let rounds = [Round {
+        number: 1,
+        games: vec![
+            game(b, a, GameResult::Second),
+            game(b, c, GameResult::First),
+            game(c, a, GameResult::First),
+        ],
+        bye: None,
+    }];
+    let table = standings(&entrants, &rounds).unwrap();
+    let order: Vec<(usize, u32, f64, f64, u32)> = table
+        .iter()
+        .map(|s| {
+            (
+                s.rank,
+                s.player,
+                s.points,
+                s.sonneborn_berger,
+                s.second_player_wins,
+            )
+        })
+        .collect();
+    assert_eq!(
+        order,
+        [
+            (1, a, 1.0, 1.0, 1),
+            (2, c, 1.0, 1.0, 0),
+            (3, b, 1.0, 1.0, 0),
+            (4, d, 0.0, 0.0, 0),
+            (4, e, 0.0, 0.0, 0)
+        ]
+    );
 }

@@ -5,7 +5,7 @@
 //!   circle method.
 //! - [`swiss_round`]: the next Swiss round from the rounds played (by score then rating, no
 //!   rematch, colour difference at most 1, a one-point bye when the field is odd).
-//! - [`standings`]: 1 point a win (and a bye), ties broken by Sonneborn-Berger, then by games
+//! - [`standings`]: 1 point a win (and a bye), 1/2 a draw, ties broken by Sonneborn-Berger, then by games
 //!   won as the second player, then by rating.
 //!
 //! Players are any ordered key `P` (an account id or name); every type is serde-ready so a
@@ -37,14 +37,17 @@ pub struct Entrant<P> {
     pub rating: f64,
 }
 
-/// Which side won a game.
+/// How a game ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Side {
-    /// The first player (who moves first).
+pub enum GameResult {
+    /// The first player (who moves first) won.
     First,
-    /// The second player.
+    /// The second player won.
     Second,
+    /// Drawn: half a point each. Rare, but the rules allow it (e.g. Swaptimum and Flipstop
+    /// when nobody ever swapped, or neither player has a legal move).
+    Draw,
 }
 
 /// One game of a round. A forfeit (a withdrawn player's remaining games) is stored as a win
@@ -55,8 +58,8 @@ pub struct Game<P> {
     pub first: P,
     /// Plays second.
     pub second: P,
-    /// The winner once the game has ended.
-    pub result: Option<Side>,
+    /// How it ended, once it has.
+    pub result: Option<GameResult>,
 }
 
 /// A round: its games and, in a Swiss with an odd field, the player with the one-point bye.

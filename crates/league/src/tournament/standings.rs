@@ -1,11 +1,11 @@
-//! Standings: 1 point a win or a bye, 0 a loss; ties broken by Sonneborn-Berger, then games
+//! Standings: 1 point a win or a bye, 1/2 a draw, 0 a loss; ties broken by Sonneborn-Berger, then games
 //! won as the second player, then rating.
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Entrant, Round, Side, check_field};
+use super::{Entrant, GameResult, Round, check_field};
 use crate::Error;
 
 /// One line of the standings.
@@ -15,11 +15,11 @@ pub struct Standing<P> {
     pub rank: usize,
     /// The player.
     pub player: P,
-    /// Wins plus byes.
-    pub points: u32,
-    /// Sonneborn-Berger: the sum of the final points of every opponent beaten (a bye adds
-    /// nothing, having no opponent).
-    pub sonneborn_berger: u32,
+    /// Wins plus byes plus half the draws.
+    pub points: f64,
+    /// Sonneborn-Berger: the final points of every opponent beaten plus half those of every
+    /// opponent drawn (a bye adds nothing, having no opponent).
+    pub sonneborn_berger: f64,
     /// Games won as the second player.
     pub second_player_wins: u32,
     /// The entrant's rating, the last tie-break.
@@ -44,35 +44,40 @@ pub fn standings<P: Ord + Clone + std::fmt::Debug>(
             Error::Tournament(format!("round {round} names {p:?}, who is not an entrant"))
         })
     };
-    let mut points = vec![0u32; entrants.len()];
+    // Counted in halves (points) and quarters (Sonneborn-Berger) so that every sum and every
+    // comparison is exact.
+    let mut halves = vec![0u32; entrants.len()];
     let mut second_wins = vec![0u32; entrants.len()];
-    // (winner, loser) of every finished game, for Sonneborn-Berger once points are known.
-    let mut wins = Vec::new();
+    // (player, opponent, halves scored) of every finished game and side, for
+    // Sonneborn-Berger once the final points are known.
+    let mut scored = Vec::new();
     for round in rounds {
         for game in &round.games {
-            let (first, second) = (
-                find(&game.first, round.number)?,
-                find(&game.second, round.number)?,
-            );
-            match game.result {
-                Some(Side::First) => wins.push((first, second)),
-                Some(Side::Second) => {
+            let first = find(&game.first, round.number)?;
+            let second = find(&game.second, round.number)?;
+            let (first_halves, second_halves) = match game.result {
+                Some(GameResult::First) => (2, 0),
+                Some(GameResult::Second) => {
                     second_wins[second] += 1;
-                    wins.push((second, first));
+                    (0, 2)
                 }
-                None => {}
-            }
+                Some(GameResult::Draw) => (1, 1),
+                None => continue,
+            };
+            scored.push((first, second, first_halves));
+            scored.push((second, first, second_halves));
         }
         if let Some(bye) = &round.bye {
-            points[find(bye, round.number)?] += 1;
+            halves[find(bye, round.number)?] += 2;
         }
     }
-    for &(winner, _) in &wins {
-        points[winner] += 1;
+    for &(player, _, got) in &scored {
+        halves[player] += got;
     }
-    let mut sonneborn_berger = vec![0u32; entrants.len()];
-    for &(winner, loser) in &wins {
-        sonneborn_berger[winner] += points[loser];
+    let mut quarters = vec![0u32; entrants.len()];
+    for &(player, opponent, got) in &scored {
+        // A win adds the opponent's points (2 halves = 4 quarters a point), a draw half that.
+        quarters[player] += got * halves[opponent];
     }
     let mut table: Vec<Standing<P>> = entrants
         .iter()
@@ -80,16 +85,18 @@ pub fn standings<P: Ord + Clone + std::fmt::Debug>(
         .map(|(i, e)| Standing {
             rank: 0,
             player: e.player.clone(),
-            points: points[i],
-            sonneborn_berger: sonneborn_berger[i],
+            points: f64::from(halves[i]) / 2.0,
+            sonneborn_berger: f64::from(quarters[i]) / 4.0,
             second_player_wins: second_wins[i],
             rating: e.rating,
         })
         .collect();
-    let key = |s: &Standing<P>| (s.points, s.sonneborn_berger, s.second_player_wins);
+    // Halves and quarters are exact in f64, so comparing the shown numbers is exact too.
     let better = |a: &Standing<P>, b: &Standing<P>| {
-        key(b)
-            .cmp(&key(a))
+        b.points
+            .total_cmp(&a.points)
+            .then_with(|| b.sonneborn_berger.total_cmp(&a.sonneborn_berger))
+            .then_with(|| b.second_player_wins.cmp(&a.second_player_wins))
             .then_with(|| b.rating.total_cmp(&a.rating))
     };
     table.sort_by(|a, b| better(a, b).then_with(|| a.player.cmp(&b.player)));

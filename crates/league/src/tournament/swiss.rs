@@ -14,16 +14,24 @@
 use std::collections::BTreeMap;
 
 use super::matching::has_perfect_matching;
-use super::{Entrant, Game, Round, Side, check_field};
+use super::{Entrant, Game, GameResult, Round, check_field};
 use crate::Error;
 
 /// The most pairings the search tries for one round before giving up with
 /// [`Error::SearchBound`]; each try costs one perfect-matching check, O(players^3).
 pub const MAX_SEARCH_NODES: u64 = 200_000;
 
+/// Which colour a player had.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Side {
+    First,
+    Second,
+}
+
 /// What the search knows of an active player, indexed by rank.
 struct Player {
-    points: u32,
+    /// Points counted in halves (a draw is one).
+    halves: u32,
     /// Firsts minus seconds so far.
     colour_difference: i32,
     last_colour: Option<Side>,
@@ -82,7 +90,7 @@ impl Search {
         let group: Vec<usize> = rest
             .iter()
             .copied()
-            .filter(|&p| self.players[p].points == self.players[top].points)
+            .filter(|&p| self.players[p].halves == self.players[top].halves)
             .collect();
         // The top player's Dutch opponent: half a group further down (group counts the top too).
         let mirror = group.len().div_ceil(2).saturating_sub(1);
@@ -91,7 +99,7 @@ impl Search {
             .chain(group[..mirror].iter().rev())
             .chain(
                 rest.iter()
-                    .filter(|&&p| self.players[p].points != self.players[top].points),
+                    .filter(|&&p| self.players[p].halves != self.players[top].halves),
             )
             .copied()
             .collect::<Vec<usize>>();
@@ -135,12 +143,19 @@ pub fn swiss_round<P: Ord + Clone + std::fmt::Debug>(
     check_field(entrants, "a Swiss round", 2)?;
     let round = u32::try_from(played.len() + 1)
         .map_err(|_| Error::Tournament("too many rounds".to_owned()))?;
-    let mut points: BTreeMap<&P, u32> = entrants.iter().map(|e| (&e.player, 0)).collect();
+    // Points in halves, so a draw's half point is exact.
+    let mut halves: BTreeMap<&P, u32> = entrants.iter().map(|e| (&e.player, 0)).collect();
+    let mut add = |player: &P, got: u32| {
+        if let Some(h) = halves.get_mut(player) {
+            *h += got;
+        }
+    };
     for r in played {
         for game in &r.games {
-            let winner = match game.result {
-                Some(Side::First) => &game.first,
-                Some(Side::Second) => &game.second,
+            let (first, second) = match game.result {
+                Some(GameResult::First) => (2, 0),
+                Some(GameResult::Second) => (0, 2),
+                Some(GameResult::Draw) => (1, 1),
                 None => {
                     return Err(Error::Tournament(format!(
                         "round {} has a game without a result ({:?} against {:?}): it must end before round {round} is paired",
@@ -148,18 +163,17 @@ pub fn swiss_round<P: Ord + Clone + std::fmt::Debug>(
                     )));
                 }
             };
-            if let Some(p) = points.get_mut(winner) {
-                *p += 1;
-            }
+            add(&game.first, first);
+            add(&game.second, second);
         }
-        if let Some(p) = r.bye.as_ref().and_then(|bye| points.get_mut(bye)) {
-            *p += 1;
+        if let Some(bye) = &r.bye {
+            add(bye, 2);
         }
     }
     let mut ranked: Vec<&Entrant<P>> = entrants.iter().collect();
     ranked.sort_by(|a, b| {
-        points[&b.player]
-            .cmp(&points[&a.player])
+        halves[&b.player]
+            .cmp(&halves[&a.player])
             .then_with(|| super::by_rating(a, b))
     });
     let rank: BTreeMap<&P, usize> = ranked
@@ -172,7 +186,7 @@ pub fn swiss_round<P: Ord + Clone + std::fmt::Debug>(
         players: ranked
             .iter()
             .map(|e| Player {
-                points: points[&e.player],
+                halves: halves[&e.player],
                 colour_difference: 0,
                 last_colour: None,
                 had_bye: false,
