@@ -71,7 +71,8 @@ impl Glicko2 {
 pub enum Outcome {
     /// The player won (score 1).
     Win,
-    /// Drawn (score 1/2): rare, but Swaptimum's and Flipstop's rules allow it.
+    /// Drawn (score 1/2): rare, but the rulings allow it (neither player has a legal move;
+    /// in Rapid Transit, equal networks and nobody ever swapped).
     Draw,
     /// The player lost (score 0).
     Loss,

@@ -45,8 +45,8 @@ pub enum GameResult {
     First,
     /// The second player won.
     Second,
-    /// Drawn: half a point each. Rare, but the rules allow it (e.g. Swaptimum and Flipstop
-    /// when nobody ever swapped, or neither player has a legal move).
+    /// Drawn: half a point each. Rare, but the rulings allow it (neither player has a legal
+    /// move; in Rapid Transit, equal networks and nobody ever swapped).
     Draw,
 }
 
