@@ -119,6 +119,10 @@ pub struct Params {
     pub periods_per_day: f64,
     /// A rating is provisional while its RD is at least this.
     pub provisional_rd: f64,
+    /// A leaderboard lists players whose RD (as of now) is at most this ...
+    pub leaderboard_rd: f64,
+    /// ... and whose last rated game is at most this many days old.
+    pub leaderboard_days: f64,
 }
 
 impl Params {
@@ -137,6 +141,8 @@ impl Params {
         rating_floor: 400.0,
         periods_per_day: 0.21436,
         provisional_rd: 110.0,
+        leaderboard_rd: 75.0,
+        leaderboard_days: 90.0,
     };
 
     /// No clamps, floor or inactivity: Glickman's bare algorithm with the given tau, as in
@@ -319,6 +325,16 @@ impl PlayerRating {
             games: self.games,
             provisional: glicko.rd >= params.provisional_rd,
         })
+    }
+
+    /// Whether the player belongs on the leaderboard at `now` (issue 26: RD at most 75 as of
+    /// now, a rated game in the last 90 days). The server keeps its top 100 by rating.
+    pub fn on_leaderboard(&self, now: UnixSeconds, params: &Params) -> Result<bool, Error> {
+        let Some(last) = self.last_game_at else {
+            return Ok(false);
+        };
+        let recent = (now.saturating_sub(last) as f64) / DAY <= params.leaderboard_days;
+        Ok(recent && self.as_of(now, params)?.rd <= params.leaderboard_rd)
     }
 }
 

@@ -18,6 +18,7 @@
 //! | --- | --- | --- |
 //! | a rated two-player game ends | [`glicko2::rate_game`] with both players' [`glicko2::PlayerRating`] (or `PlayerRating::new`), the first player's [`glicko2::Outcome`] and the end time | each [`glicko2::Change`]: `after` as the player's record and a history point; `before` and `delta()` for the game view |
 //! | a rating is shown | [`glicko2::PlayerRating::shown`] with the current time | nothing |
+//! | a leaderboard is listed | [`glicko2::PlayerRating::on_leaderboard`] with the current time, then the top 100 by rating | nothing |
 //! | a Swap 61 room finishes | [`multiplayer::rate_room`] with every seat's [`multiplayer::Skill`] and final rank | each seat's new `Skill` |
 //! | `swapboard admin rerate` | [`rerate::rerate`] with the pool's games in order | every record and history point |
 //! | a round robin starts | [`tournament::divisions`], then [`tournament::double_round_robin`] per division | the rounds |

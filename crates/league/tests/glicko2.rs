@@ -209,6 +209,41 @@ fn provisional_while_rd_is_at_least_110() {
     assert!(later.provisional && later.rd > 109.0, "{later:?}");
 }
 
+#[test]
+fn the_leaderboard_takes_rd_at_most_75_and_a_game_in_the_last_90_days() {
+    let params = Params::LICHESS;
+    let settled = PlayerRating {
+        glicko: rating(2100.0, 60.0, 0.06),
+        games: 80,
+        last_game_at: Some(0),
+    };
+    assert!(settled.on_leaderboard(0, &params).unwrap());
+    assert!(settled.on_leaderboard(30 * DAY, &params).unwrap());
+    // RD 60 grows past 75 within 90 days at volatility 0.06 (about 78 after 90 days).
+    let grown = settled.as_of(90 * DAY, &params).unwrap().rd;
+    assert!(grown > 75.0, "{grown}");
+    assert!(!settled.on_leaderboard(90 * DAY, &params).unwrap());
+    let steady = PlayerRating {
+        glicko: rating(2100.0, 45.0, 0.04),
+        ..settled
+    };
+    assert!(steady.on_leaderboard(90 * DAY, &params).unwrap());
+    assert!(
+        !steady.on_leaderboard(91 * DAY, &params).unwrap(),
+        "no game for 91 days"
+    );
+    let unsure = PlayerRating {
+        glicko: rating(2100.0, 80.0, 0.06),
+        ..settled
+    };
+    assert!(!unsure.on_leaderboard(0, &params).unwrap());
+    assert!(
+        !PlayerRating::new(&params)
+            .on_leaderboard(0, &params)
+            .unwrap()
+    );
+}
+
 /// Both players are rated from the ratings before the game: the second's update uses the
 /// first's old rating, not the new one.
 #[test]
