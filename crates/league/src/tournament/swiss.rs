@@ -8,8 +8,8 @@
 //! players' colour difference (firsts minus seconds) within one; before going deeper the
 //! search asks whether the players left can still all be paired (a perfect matching,
 //! `matching.rs`), so it never explores a dead end: each round costs at most n^2 matching
-//! checks, and the backtracking and its bound are a safety net. With an odd field the bye goes to the lowest-ranked player without one for whom the
-//! rest can be paired.
+//! checks, and the backtracking and its bound are a safety net. With an odd field the bye
+//! goes to the lowest-ranked player without one for whom the rest can be paired.
 
 use std::collections::BTreeMap;
 
