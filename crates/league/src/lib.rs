@@ -20,7 +20,7 @@
 //! | a rating is shown | [`glicko2::PlayerRating::shown`] with the current time | nothing |
 //! | a leaderboard is listed | [`glicko2::PlayerRating::on_leaderboard`] with the current time, then the top 100 by rating | nothing |
 //! | a Swap 61 room finishes | [`multiplayer::rate_room`] with every seat's [`multiplayer::Skill`] and final rank | each seat's new `Skill` |
-//! | `swapboard admin rerate` | [`rerate::rerate`] with the pool's games in order | every record and history point |
+//! | `swapboard admin rerate` | [`rerate::rerate`] with a pool's games in order, [`rerate::rerate_rooms`] with the Swap 61 rooms in order | every record and history point |
 //! | a round robin starts | [`tournament::divisions`], then [`tournament::double_round_robin`] per division | the rounds |
 //! | a Swiss starts, or its last round's last game ends | [`tournament::swiss_round`] with the players still in and the rounds played | the new round |
 //! | a tournament game ends | [`tournament::standings`] with every entrant and the rounds | the standings |

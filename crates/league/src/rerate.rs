@@ -1,8 +1,8 @@
 //! Rerating from scratch (`swapboard admin rerate`): every rated game of a pool replayed in
-//! the order given, through the same [`rate_game`] the server calls when a game ends, so a
-//! replay gives exactly the stored numbers and the same numbers on every run (the arithmetic
-//! is sequential and the players are kept in a `BTreeMap`, so nothing depends on hashing or
-//! threads).
+//! the order given, through the same [`rate_game`] the server calls when a game ends (and
+//! every Swap 61 room through [`rate_room`]), so a replay gives exactly the stored numbers
+//! and the same numbers on every run (the arithmetic is sequential and the players are kept
+//! in a `BTreeMap`, so nothing depends on hashing or threads).
 
 use std::collections::BTreeMap;
 use std::fmt::Debug;
@@ -10,6 +10,7 @@ use std::fmt::Debug;
 use serde::{Deserialize, Serialize};
 
 use crate::glicko2::{Change, Outcome, Params, PlayerRating, rate_game};
+use crate::multiplayer::{Skill, rate_room};
 use crate::{Error, UnixSeconds};
 
 /// A finished rated game, as the replay needs it.
@@ -79,5 +80,45 @@ pub fn rerate<P: Ord + Clone + Debug>(
     Ok(Rerated {
         players,
         games: changes,
+    })
+}
+
+/// What a replay of rooms gives: every player's final skill, and each room's new skills in
+/// seat order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RoomsRerated<P: Ord> {
+    /// Each player's skill after the last room.
+    pub players: BTreeMap<P, Skill>,
+    /// For each room, its seats' new skills.
+    pub rooms: Vec<Vec<Skill>>,
+}
+
+/// Replays finished Swap 61 rooms in the order given, every player starting new: each room
+/// is its seats' players with their final ranks (1 is first, ties share a rank).
+pub fn rerate_rooms<P: Ord + Clone + Debug>(
+    rooms: &[Vec<(P, usize)>],
+) -> Result<RoomsRerated<P>, Error> {
+    let mut skills: BTreeMap<P, Skill> = BTreeMap::new();
+    let mut history = Vec::with_capacity(rooms.len());
+    for (index, room) in rooms.iter().enumerate() {
+        let mut seen = std::collections::BTreeSet::new();
+        if let Some((twice, _)) = room.iter().find(|(p, _)| !seen.insert(p)) {
+            return Err(Error::SamePlayer(format!(
+                "room {index} seats {twice:?} twice"
+            )));
+        }
+        let seats: Vec<(Skill, usize)> = room
+            .iter()
+            .map(|(p, rank)| (skills.get(p).copied().unwrap_or_default(), *rank))
+            .collect();
+        let after = rate_room(&seats)?;
+        for ((player, _), skill) in room.iter().zip(&after) {
+            skills.insert(player.clone(), *skill);
+        }
+        history.push(after);
+    }
+    Ok(RoomsRerated {
+        players: skills,
+        rooms: history,
     })
 }

@@ -103,3 +103,55 @@ fn games_out_of_order_or_against_oneself_are_refused() {
         "game 0 (7): a player cannot meet themself"
     );
 }
+
+#[test]
+fn rooms_replay_the_same_and_as_rated_one_by_one() {
+    use swapboard_league::multiplayer::{Skill, rate_room};
+    use swapboard_league::rerate::rerate_rooms;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(610);
+    let rooms: Vec<Vec<(u32, usize)>> = (0..40)
+        .map(|_| {
+            let mut seats: Vec<u32> = (0..25).collect();
+            // Ten of 25 players, ranked with an occasional tie.
+            for i in 0..10 {
+                seats.swap(i, rng.random_range(i..25));
+            }
+            (0..10)
+                .map(|i| {
+                    (
+                        seats[i],
+                        if i == 9 && rng.random_bool(0.3) {
+                            9
+                        } else {
+                            i + 1
+                        },
+                    )
+                })
+                .collect()
+        })
+        .collect();
+    let replayed = rerate_rooms(&rooms).unwrap();
+    let again = rerate_rooms(&rooms).unwrap();
+    assert_eq!(
+        serde_json::to_string(&replayed).unwrap(),
+        serde_json::to_string(&again).unwrap()
+    );
+    let mut live: BTreeMap<u32, Skill> = BTreeMap::new();
+    for (room, after) in rooms.iter().zip(&replayed.rooms) {
+        let seats: Vec<(Skill, usize)> = room
+            .iter()
+            .map(|(p, rank)| (live.get(p).copied().unwrap_or_default(), *rank))
+            .collect();
+        let rated = rate_room(&seats).unwrap();
+        assert_eq!(&rated, after);
+        for ((p, _), s) in room.iter().zip(rated) {
+            live.insert(*p, s);
+        }
+    }
+    assert_eq!(live, replayed.players);
+    let twice = vec![vec![(1u32, 1), (2, 2), (1, 3)]];
+    assert_eq!(
+        rerate_rooms(&twice).unwrap_err().to_string(),
+        "room 0 seats 1 twice: a player cannot meet themself"
+    );
+}

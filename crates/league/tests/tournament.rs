@@ -517,3 +517,35 @@ fn tie_breaks_in_order() {
         ]
     );
 }
+
+/// A player who withdraws after round 2 is paired no more; the field turns odd, so byes
+/// begin; the withdrawn player's games stay in the standings.
+#[test]
+fn a_withdrawn_player_is_paired_no_more() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(12);
+    let everyone = field(12, &mut rng);
+    let (mut rounds, err) = run_swiss(&everyone, 2, &mut rng);
+    assert_eq!(err, None);
+    let gone = everyone[4].player;
+    let staying: Vec<Entrant<u32>> = everyone
+        .iter()
+        .filter(|e| e.player != gone)
+        .cloned()
+        .collect();
+    for number in 3..=5 {
+        let mut round = swiss_round(&staying, &rounds).unwrap();
+        assert_eq!(round.number, number);
+        assert!(round.bye.is_some(), "eleven players: a bye");
+        assert!(
+            round
+                .games
+                .iter()
+                .all(|g| g.first != gone && g.second != gone)
+        );
+        play(&mut round, &mut rng);
+        rounds.push(round);
+    }
+    let table = standings(&everyone, &rounds).unwrap();
+    assert_eq!(table.len(), 12);
+    assert_standings_match(&everyone, &rounds);
+}
