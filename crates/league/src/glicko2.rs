@@ -1,14 +1,15 @@
 //! Glicko-2 (Mark Glickman, "Example of the Glicko-2 system", 2013) with lichess's parameters.
 //!
 //! This is our own implementation, not `skillratings::glicko2`, which the tests use as the
-//! independent second implementation: the rules sit *inside* the algorithm's steps,
-//! where a wrapper cannot reach them. RD must grow by a fractional number of rating periods
-//! (days since the last game times 0.21436) before the update, capped at 500, while
-//! `skillratings` only decays by exactly one period; RD is clamped to [45, 500], volatility
-//! to at most 0.1 and the rating to at least 400 after it; and the volatility iteration is
-//! bounded here (an error instead of a loop that could spin on a pathological input). The
-//! arithmetic is Glickman's, step by step, so it agrees with `skillratings` to about 1e-9
-//! where no clamp applies (tests/glicko2.rs).
+//! independent second implementation. `skillratings` alone does not do the rules:
+//! its decay is exactly one period, not days since the last game times 0.21436 capped at
+//! 500, and it has no RD clamp to [45, 500], volatility cap of 0.1 or rating floor of 400. A
+//! wrapper could add those around it (the property test does exactly that to check us), but
+//! then production and its check would be the same arithmetic, and the wrapper would still
+//! inherit two things we do not want: its volatility iteration loops without a bound (here a
+//! runaway becomes [`Error::NoConvergence`]) and it takes any `f64` (here every input is
+//! range-checked and named in the error). The arithmetic is Glickman's, step by step; it
+//! agrees with `skillratings` to 1e-6 on rating and RD (tests/glicko2.rs).
 
 use serde::{Deserialize, Serialize};
 
