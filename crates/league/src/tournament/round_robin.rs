@@ -60,12 +60,12 @@ pub fn double_round_robin<P: Clone + Ord + std::fmt::Debug>(
     let mut first_half = Vec::with_capacity(turning);
     for round in 0..turning {
         let mut games = Vec::with_capacity(m / 2);
-        // The fixed slot m-1 meets the slot at the top of the circle; it alternates colours.
-        let top = round;
+        // The fixed slot m-1 meets the slot at the top of the circle (slot `round`),
+        // alternating colours.
         let fixed_pair = if round % 2 == 0 {
-            (top, m - 1)
+            (round, m - 1)
         } else {
-            (m - 1, top)
+            (m - 1, round)
         };
         let mut pairs = vec![fixed_pair];
         for offset in 1..m / 2 {
