@@ -91,6 +91,16 @@ fn plain_standings(entrants: &[Entrant<u32>], rounds: &[Round<u32>]) -> Vec<Row>
     rows.into_iter().map(|(row, _)| row).collect()
 }
 
+fn assert_every_player_played(entrants: &[Entrant<u32>], rounds: &[Round<u32>], games: usize) {
+    for e in entrants {
+        let played = rounds
+            .iter()
+            .flat_map(|r| &r.games)
+            .filter(|g| g.first == e.player || g.second == e.player);
+        assert_eq!(played.count(), games, "{}'s games", e.player);
+    }
+}
+
 fn assert_standings_match(entrants: &[Entrant<u32>], rounds: &[Round<u32>]) {
     let table = standings(entrants, rounds).unwrap();
     let got: Vec<Row> = table
@@ -235,13 +245,7 @@ fn a_simulated_ten_player_double_round_robin() {
         play(round, &mut rng);
     }
     assert_eq!(rounds.len(), 18);
-    for e in &entrants {
-        let games = rounds
-            .iter()
-            .flat_map(|r| &r.games)
-            .filter(|g| g.first == e.player || g.second == e.player);
-        assert_eq!(games.count(), 18);
-    }
+    assert_every_player_played(&entrants, &rounds, 18);
     assert_standings_match(&entrants, &rounds);
     let table = standings(&entrants, &rounds).unwrap();
     assert_eq!(table.iter().map(|s| s.points).sum::<f64>(), 90.0);
@@ -302,13 +306,7 @@ fn a_simulated_forty_player_seven_round_swiss() {
     let entrants = field(40, &mut rng);
     let (rounds, err) = run_swiss(&entrants, 7, &mut rng);
     assert_eq!(err, None);
-    for e in &entrants {
-        let games = rounds
-            .iter()
-            .flat_map(|r| &r.games)
-            .filter(|g| g.first == e.player || g.second == e.player);
-        assert_eq!(games.count(), 7);
-    }
+    assert_every_player_played(&entrants, &rounds, 7);
     assert_standings_match(&entrants, &rounds);
     // Round 1 is paired Dutch-fashion: the top-rated player meets the 21st.
     let mut by_rating = entrants.clone();
