@@ -127,20 +127,26 @@ pub(crate) async fn sign_up(
     }
 }
 
-/// Checks a login against both rate limits and the stored hash.
+/// Checks a login against the rate limits and the stored hash. Wrong passwords are counted
+/// per (name, address), which refuses, and per name, which only slows: an attacker elsewhere
+/// can delay an owner's login by a few seconds but never keep them out.
 async fn log_in(state: &AppState, addr: ClientAddr, credentials: Credentials) -> ApiResult<Holder> {
     let now = Instant::now();
     let name_key = credentials.name.0.to_ascii_lowercase();
-    state
-        .limits
+    let client_key = format!("{name_key} {}", addr.0);
+    let limits = &state.limits;
+    limits
         .login_per_address
         .check(&addr.0.to_string(), now)
         .map_err(ApiError::RateLimited)?;
-    state
-        .limits
-        .login_per_name
-        .check(&name_key, now)
+    limits
+        .login_failures_per_client
+        .peek(&client_key, now)
         .map_err(ApiError::RateLimited)?;
+    let delay = limits.login_failures_per_name.delay(&name_key, now);
+    if !delay.is_zero() {
+        tokio::time::sleep(delay).await;
+    }
     let login = state.store.login_of(&name_key).await?;
     let (hash, holder) = match login {
         Some(login) => (
@@ -155,6 +161,9 @@ async fn log_in(state: &AppState, addr: ClientAddr, credentials: Credentials) ->
     if state.passwords.verify(credentials.password.0, hash).await? {
         holder.ok_or_else(|| ApiError::Internal(anyhow::anyhow!("a password matched no account")))
     } else {
+        let now = Instant::now();
+        limits.login_failures_per_client.fail(&client_key, now);
+        limits.login_failures_per_name.fail(&name_key, now);
         Err(ApiError::Unauthenticated(
             "wrong name or password".to_owned(),
         ))

@@ -40,7 +40,8 @@ use crate::web;
 /// The rate limiters of one server.
 #[derive(Debug)]
 pub(crate) struct Limiters {
-    pub(crate) login_per_name: Limiter,
+    pub(crate) login_failures_per_client: Limiter,
+    pub(crate) login_failures_per_name: Limiter,
     pub(crate) login_per_address: Limiter,
     pub(crate) signup_per_address: Limiter,
     writes_per_address: Limiter,
@@ -52,7 +53,8 @@ pub(crate) struct Limiters {
 impl Limiters {
     fn new(limits: &Limits) -> Limiters {
         Limiters {
-            login_per_name: Limiter::new(limits.login_per_name),
+            login_failures_per_client: Limiter::new(limits.login_failures_per_client),
+            login_failures_per_name: Limiter::new(limits.login_failures_per_name),
             login_per_address: Limiter::new(limits.login_per_address),
             signup_per_address: Limiter::new(limits.signup_per_address),
             writes_per_address: Limiter::new(limits.writes_per_address),

@@ -23,8 +23,13 @@ impl Rate {
 /// The rate and time limits of a server.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Limits {
-    /// Login attempts (tokens and sessions) per account name.
-    pub login_per_name: Rate,
+    /// Wrong passwords for one account name from one client address: past it, that address
+    /// may not try that name until the bucket refills.
+    pub login_failures_per_client: Rate,
+    /// Wrong passwords for one account name from anywhere: past it, every login of that
+    /// name is slowed (a delay doubling with each further failure, at most
+    /// 4 s) but never refused, so nobody can lock an owner out.
+    pub login_failures_per_name: Rate,
     /// Login attempts per client address.
     pub login_per_address: Rate,
     /// Sign-ups per client address.
@@ -60,7 +65,8 @@ impl Limits {
     pub fn generous(per_second: u32) -> Limits {
         let plenty = Rate::new(per_second, Duration::from_secs(1));
         Limits {
-            login_per_name: plenty,
+            login_failures_per_client: plenty,
+            login_failures_per_name: plenty,
             login_per_address: plenty,
             signup_per_address: plenty,
             writes_per_address: plenty,
@@ -81,7 +87,8 @@ impl Default for Limits {
     fn default() -> Limits {
         let minute = Duration::from_secs(60);
         Limits {
-            login_per_name: Rate::new(10, minute),
+            login_failures_per_client: Rate::new(10, minute),
+            login_failures_per_name: Rate::new(10, minute),
             login_per_address: Rate::new(30, minute),
             signup_per_address: Rate::new(5, Duration::from_secs(3600)),
             writes_per_address: Rate::new(600, minute),
@@ -99,6 +106,16 @@ impl Default for Limits {
         }
     }
 }
+
+/// The longest a login is slowed for the failures of its name (from anywhere).
+pub(crate) const MAX_LOGIN_DELAY: Duration = Duration::from_secs(4);
+
+/// The first delay past a name's failure rate; each further failure doubles it.
+const FIRST_LOGIN_DELAY: Duration = Duration::from_millis(250);
+
+/// The most failures past its rate a name's bucket remembers (enough to reach the longest
+/// delay).
+const MAX_DEBT: f64 = 8.0;
 
 /// The most keys a limiter tracks: past it, full buckets are forgotten, and if none is
 /// full the request is refused rather than memory grown.
@@ -127,6 +144,65 @@ impl Limiter {
 
     /// Takes one token from `key`'s bucket at `now`, or says how long until one is there.
     pub(crate) fn check(&self, key: &str, now: Instant) -> Result<(), Duration> {
+        self.with_bucket(key, now, |tokens| {
+            if tokens >= 1.0 {
+                (tokens - 1.0, Ok(()))
+            } else {
+                (tokens, Err(1.0 - tokens))
+            }
+        })
+    }
+
+    /// Whether `key` has a token at `now` (none is taken), or how long until it has.
+    pub(crate) fn peek(&self, key: &str, now: Instant) -> Result<(), Duration> {
+        self.with_bucket(key, now, |tokens| {
+            (
+                tokens,
+                if tokens >= 1.0 {
+                    Ok(())
+                } else {
+                    Err(1.0 - tokens)
+                },
+            )
+        })
+    }
+
+    /// Counts a failure of `key` at `now` (its bucket may run into debt, up to a bound) and
+    /// answers how long the next attempt of `key` should wait: nothing while the failures
+    /// are within the rate, then a delay that doubles with each one past it.
+    pub(crate) fn fail(&self, key: &str, now: Instant) -> Duration {
+        self.with_bucket(key, now, |tokens| {
+            let left = (tokens - 1.0).max(-MAX_DEBT);
+            (left, Ok(()))
+        })
+        .ok();
+        self.delay(key, now)
+    }
+
+    /// How long an attempt of `key` at `now` waits for its past failures ([`Limiter::fail`]).
+    pub(crate) fn delay(&self, key: &str, now: Instant) -> Duration {
+        let debt = self
+            .with_bucket(key, now, |tokens| (tokens, Err(-tokens)))
+            .err()
+            .unwrap_or_default();
+        let per_token = self.rate.per / self.rate.burst.max(1);
+        // The debt is measured in refill time; in failures past the rate it is this many.
+        let failures = (debt.as_secs_f64() / per_token.as_secs_f64().max(1e-9)).ceil();
+        if failures < 1.0 {
+            return Duration::ZERO;
+        }
+        let doubled = FIRST_LOGIN_DELAY.as_secs_f64() * (failures - 1.0).exp2();
+        Duration::from_secs_f64(doubled.min(MAX_LOGIN_DELAY.as_secs_f64()))
+    }
+
+    /// Refills `key`'s bucket to `now` and lets `act` set its tokens; `act`'s error is a
+    /// number of tokens, answered as the time they take to refill.
+    fn with_bucket(
+        &self,
+        key: &str,
+        now: Instant,
+        act: impl FnOnce(f64) -> (f64, Result<(), f64>),
+    ) -> Result<(), Duration> {
         let burst = f64::from(self.rate.burst.max(1));
         let refill_per_second = burst / self.rate.per.as_secs_f64().max(1e-9);
         let refilled = |bucket: &Bucket| {
@@ -147,16 +223,9 @@ impl Limiter {
             tokens: burst,
             at: now,
         });
-        let tokens = refilled(bucket);
-        if tokens >= 1.0 {
-            *bucket = Bucket {
-                tokens: tokens - 1.0,
-                at: now,
-            };
-            Ok(())
-        } else {
-            Err(Duration::from_secs_f64((1.0 - tokens) / refill_per_second))
-        }
+        let (tokens, answer) = act(refilled(bucket));
+        *bucket = Bucket { tokens, at: now };
+        answer.map_err(|missing| Duration::from_secs_f64(missing.max(0.0) / refill_per_second))
     }
 }
 
@@ -179,6 +248,25 @@ mod tests {
         let later = start + Duration::from_secs(1);
         assert_eq!(limiter.check("ann", later), Ok(()));
         assert!(limiter.check("ann", later).is_err());
+    }
+
+    #[test]
+    fn failures_past_the_rate_slow_a_key_down_doubling_but_never_refuse_it() {
+        let limiter = Limiter::new(Rate::new(2, Duration::from_secs(60)));
+        let now = Instant::now();
+        assert_eq!(limiter.peek("ann", now), Ok(()));
+        assert_eq!(limiter.fail("ann", now), Duration::ZERO);
+        assert_eq!(limiter.fail("ann", now), Duration::ZERO);
+        assert!(limiter.peek("ann", now).is_err());
+        let delays: Vec<Duration> = (0..6).map(|_| limiter.fail("ann", now)).collect();
+        let millis: Vec<u128> = delays.iter().map(Duration::as_millis).collect();
+        assert_eq!(millis, [250, 500, 1000, 2000, 4000, 4000]);
+        assert_eq!(limiter.delay("ann", now), MAX_LOGIN_DELAY);
+        // Peeking takes nothing; another key is untouched; time pays the debt back.
+        assert_eq!(limiter.delay("bob", now), Duration::ZERO);
+        let later = now + Duration::from_secs(10 * 30);
+        assert_eq!(limiter.delay("ann", later), Duration::ZERO);
+        assert_eq!(limiter.peek("ann", later), Ok(()));
     }
 
     #[test]

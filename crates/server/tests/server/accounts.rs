@@ -269,7 +269,8 @@ async fn accounts_tokens_and_sessions_follow_the_contract() {
 async fn rate_limits(db: TestDb) -> TestDb {
     let minute = Duration::from_secs(60);
     let limits = Limits {
-        login_per_name: Rate::new(3, minute),
+        login_failures_per_client: Rate::new(3, minute),
+        login_failures_per_name: Rate::new(4, Duration::from_secs(3600)),
         login_per_address: Rate::new(6, minute),
         signup_per_address: Rate::new(2, Duration::from_secs(3600)),
         writes_per_address: Rate::new(1000, minute),
@@ -296,7 +297,8 @@ async fn rate_limits(db: TestDb) -> TestDb {
         .unwrap();
     assert!((1..=1800).contains(&retry), "{retry}");
 
-    // Per name: three attempts at ann, then even the right password waits.
+    // Per name and address: three wrong passwords for ann from here, then even the right
+    // one waits, here.
     let wrong = json!({"name": "ann", "password": "wrong horse"});
     for _ in 0..3 {
         client
@@ -311,6 +313,24 @@ async fn rate_limits(db: TestDb) -> TestDb {
         .post("/api/session", &ann(), &[SAME_ORIGIN])
         .await
         .assert_error(429, "rate_limited");
+    // Per name from anywhere only slows: two more failures from another address put ann's
+    // name past its rate, and ann, from a third, still logs in, a quarter second later.
+    let base = format!("http://{}", server.addr());
+    let elsewhere = Client::from(&base, "127.0.0.2".parse().unwrap());
+    for _ in 0..2 {
+        elsewhere
+            .post("/api/tokens", &wrong, &[])
+            .await
+            .assert_error(401, "unauthenticated");
+    }
+    let owner = Client::from(&base, "127.0.0.3".parse().unwrap());
+    let started = std::time::Instant::now();
+    assert_eq!(owner.post("/api/tokens", &ann(), &[]).await.status, 201);
+    let waited = started.elapsed();
+    assert!(
+        (Duration::from_millis(250)..Duration::from_secs(5)).contains(&waited),
+        "{waited:?}"
+    );
     // Per address: bob has attempts left, the address does not for long.
     assert_eq!(client.post("/api/tokens", &bob, &[]).await.status, 201);
     client
