@@ -48,7 +48,7 @@ impl TryFrom<String> for AccountName {
 /// A password as sent: 8 to 128 characters. Never printed, never logged.
 #[derive(Clone, PartialEq, Eq, Deserialize)]
 #[serde(try_from = "String")]
-pub(crate) struct Password(String);
+pub(crate) struct Password(pub(crate) String);
 
 impl fmt::Debug for Password {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -103,7 +103,7 @@ pub(crate) struct NewToken {
     responses(
         (status = 201, description = "The account is created", body = Account),
         (status = 400, description = "A missing or malformed name or password", body = ErrorBody),
-        (status = 409, description = "The name is taken (in any case)", body = ErrorBody),
+        (status = 409, description = "The name is taken (in any case), or looks like a taken one", body = ErrorBody),
         (status = 429, description = "Too many sign-ups from this address", body = ErrorBody),
     ))]
 pub(crate) async fn sign_up(
@@ -130,7 +130,11 @@ pub(crate) async fn sign_up(
 /// Checks a login against the rate limits and the stored hash. Wrong passwords are counted
 /// per (name, address), which refuses, and per name, which only slows: an attacker elsewhere
 /// can delay an owner's login by a few seconds but never keep them out.
-async fn log_in(state: &AppState, addr: ClientAddr, credentials: Credentials) -> ApiResult<Holder> {
+pub(crate) async fn log_in(
+    state: &AppState,
+    addr: ClientAddr,
+    credentials: Credentials,
+) -> ApiResult<Holder> {
     let now = Instant::now();
     let name_key = credentials.name.0.to_ascii_lowercase();
     let client_key = format!("{name_key} {}", addr.0);

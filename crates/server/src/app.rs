@@ -30,6 +30,7 @@ use crate::limits::{Limiter, Limits};
 use crate::listen::{Acceptor, Census, Ticket};
 use crate::lists;
 use crate::live::{self, Hub};
+use crate::me;
 use crate::openapi;
 use crate::proxy::TrustedProxies;
 use crate::review;
@@ -99,6 +100,12 @@ fn router(state: AppState) -> Router {
             post(accounts::log_in_session).delete(accounts::log_out_session),
         )
         .route("/api/me", get(accounts::me))
+        .route("/api/me/password", put(me::change_password))
+        .route(
+            "/api/me/credentials",
+            get(me::credentials).delete(me::end_other_credentials),
+        )
+        .route("/api/me/credentials/{id}", delete(me::end_credential))
         .route("/api/games", post(games::create))
         .route("/api/games/catalogue", get(games::catalogue))
         .route("/api/games/{id}", get(games::show))

@@ -23,6 +23,7 @@ mod listen;
 mod lists;
 mod live;
 mod loadtest;
+mod me;
 mod openapi;
 mod proxy;
 mod review;

@@ -4,7 +4,7 @@ use axum::Json;
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use crate::{accounts, analysis, app, games, lists, live, review, rooms};
+use crate::{accounts, analysis, app, games, lists, live, me, review, rooms};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -24,6 +24,10 @@ use crate::{accounts, analysis, app, games, lists, live, review, rooms};
         accounts::log_in_session,
         accounts::log_out_session,
         accounts::me,
+        me::change_password,
+        me::credentials,
+        me::end_credential,
+        me::end_other_credentials,
         games::create,
         games::catalogue,
         games::show,

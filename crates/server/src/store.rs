@@ -77,13 +77,38 @@ pub(crate) enum CredentialKind {
 }
 
 impl CredentialKind {
-    fn as_str(self) -> &'static str {
+    /// The kind a stored `kind` column names (the table's CHECK allows only these two).
+    fn of_str(text: &str) -> CredentialKind {
+        if text == "session" {
+            CredentialKind::Session
+        } else {
+            CredentialKind::Token
+        }
+    }
+
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             CredentialKind::Token => "token",
             CredentialKind::Session => "session",
         }
     }
 }
+
+/// A credential as its holder lists it (never its secret).
+#[derive(Clone, Debug)]
+pub(crate) struct CredentialRow {
+    /// The SHA-256 of its secret, in hex.
+    pub(crate) secret_hash: String,
+    /// A token or a session.
+    pub(crate) kind: CredentialKind,
+    /// When it was made.
+    pub(crate) created_ms: i64,
+    /// When it ends by itself, if it does.
+    pub(crate) expires_ms: Option<i64>,
+}
+
+/// The most credentials of one account a listing shows.
+const MAX_LISTED_CREDENTIALS: i64 = 500;
 
 /// The account a credential acts for.
 #[derive(Clone, Debug)]
@@ -546,6 +571,101 @@ impl Store {
             None => self.caches.credentials.remove(&key),
         }
         Ok(holder)
+    }
+
+    /// The account's unexpired credentials, newest first (at most 500).
+    pub(crate) async fn credentials_of(
+        &self,
+        account_id: i64,
+    ) -> anyhow::Result<Vec<CredentialRow>> {
+        let rows = sqlx::query(
+            "SELECT secret_hash, kind, created_ms, expires_ms FROM credentials \
+             WHERE account_id = $1 AND (expires_ms IS NULL OR expires_ms > $2) \
+             ORDER BY created_ms DESC, secret_hash LIMIT $3",
+        )
+        .bind(account_id)
+        .bind(now_ms())
+        .bind(MAX_LISTED_CREDENTIALS)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                let kind: String = row.try_get(1)?;
+                Ok(CredentialRow {
+                    secret_hash: row.try_get(0)?,
+                    kind: CredentialKind::of_str(&kind),
+                    created_ms: row.try_get(2)?,
+                    expires_ms: row.try_get(3)?,
+                })
+            })
+            .collect()
+    }
+
+    /// Ends the account's credentials whose hash starts with `prefix` (all of them for an
+    /// empty prefix) except the one hashed `keep`; how many ended. Instances other than
+    /// this one may trust an ended credential for [`cache::CREDENTIAL_TTL`] more.
+    pub(crate) async fn end_credentials(
+        &self,
+        account_id: i64,
+        prefix: &str,
+        keep: &str,
+    ) -> anyhow::Result<u64> {
+        let mut tx = self.pool.begin().await?;
+        let ended = Self::end_credentials_in(&mut tx, account_id, prefix, keep).await?;
+        tx.commit().await?;
+        Ok(self.forget_credentials(ended))
+    }
+
+    /// Sets the account's password hash and ends every other credential of it, in one
+    /// transaction; how many credentials ended.
+    pub(crate) async fn change_password(
+        &self,
+        account_id: i64,
+        password_hash: &str,
+        keep: &str,
+    ) -> anyhow::Result<u64> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("UPDATE accounts SET password_hash = $1 WHERE id = $2")
+            .bind(password_hash)
+            .bind(account_id)
+            .execute(&mut *tx)
+            .await?;
+        let ended = Self::end_credentials_in(&mut tx, account_id, "", keep).await?;
+        tx.commit().await?;
+        Ok(self.forget_credentials(ended))
+    }
+
+    async fn end_credentials_in(
+        tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+        account_id: i64,
+        prefix: &str,
+        keep: &str,
+    ) -> anyhow::Result<Vec<(String, CredentialKind)>> {
+        let rows = sqlx::query(
+            "DELETE FROM credentials WHERE account_id = $1 AND secret_hash <> $2 \
+             AND secret_hash LIKE $3 RETURNING secret_hash, kind",
+        )
+        .bind(account_id)
+        .bind(keep)
+        // The prefix is hex (checked at the edge), so it holds no wildcard of LIKE.
+        .bind(format!("{prefix}%"))
+        .fetch_all(&mut **tx)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                let kind: String = row.try_get(1)?;
+                Ok((row.try_get(0)?, CredentialKind::of_str(&kind)))
+            })
+            .collect()
+    }
+
+    /// Drops ended credentials from this instance's cache; how many there were.
+    fn forget_credentials(&self, ended: Vec<(String, CredentialKind)>) -> u64 {
+        let count = ended.len() as u64;
+        for key in ended {
+            self.caches.credentials.remove(&key);
+        }
+        count
     }
 
     /// Revokes a credential; whether one was there.

@@ -3,6 +3,8 @@
 
 mod common;
 
+mod controls;
+
 mod accounts;
 mod analysis;
 mod backup;

@@ -1,0 +1,182 @@
+//! What a person does to the security of their own account: change the password (which ends
+//! every other token and session), list their tokens and sessions, and end one of them or
+//! all the others ("log out everywhere else").
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::accounts::{AccountName, Credentials, Password, log_in};
+use crate::app::AppState;
+use crate::auth::{Caller, Proof};
+use crate::edge::{Body, ClientAddr};
+use crate::error::{ApiError, ApiResult, ErrorBody};
+
+/// How many hex digits of a credential's hash name it in the API: enough to tell an
+/// account's credentials apart, too few to look one up by (the hash is of 32 random bytes).
+const ID_DIGITS: usize = 16;
+
+/// The body of a password change.
+#[derive(Debug, Deserialize, ToSchema)]
+pub(crate) struct PasswordChange {
+    /// The password now, 8 to 128 characters.
+    #[schema(value_type = String, min_length = 8, max_length = 128)]
+    password: Password,
+    /// The new password, 8 to 128 characters.
+    #[schema(value_type = String, min_length = 8, max_length = 128)]
+    new_password: Password,
+}
+
+/// How many credentials a change ended.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct Ended {
+    /// Tokens and sessions ended (the one the request was made with is kept).
+    ended: u64,
+}
+
+/// One of the caller's tokens or sessions (never its secret).
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct CredentialView {
+    /// The first 16 hex digits of the SHA-256 of its secret: what `DELETE` takes.
+    id: String,
+    /// `token` (scripts and bots) or `session` (a browser).
+    kind: String,
+    /// When it was made, in milliseconds since the Unix epoch.
+    created_ms: i64,
+    /// When it ends by itself (sessions), if it does.
+    expires_ms: Option<i64>,
+    /// Whether this request was made with it.
+    current: bool,
+}
+
+/// The caller's tokens and sessions.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct CredentialList {
+    /// Newest first, at most 500.
+    credentials: Vec<CredentialView>,
+}
+
+/// The hash of the credential the caller proved itself with.
+fn current_hash(caller: &Caller) -> &str {
+    match &caller.proof {
+        Proof::Token(hash) | Proof::Session(hash) => hash,
+    }
+}
+
+/// Changes the caller's password and ends every other token and session of the account.
+#[utoipa::path(put, path = "/api/me/password", tag = "accounts", request_body = PasswordChange,
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "The password is changed; every other token and session has ended", body = Ended),
+        (status = 400, description = "A missing or malformed password", body = ErrorBody),
+        (status = 401, description = "No credentials, or the password given is not the account's", body = ErrorBody),
+        (status = 429, description = "Too many wrong passwords", body = ErrorBody),
+    ))]
+pub(crate) async fn change_password(
+    State(state): State<AppState>,
+    addr: ClientAddr,
+    caller: Caller,
+    Body(change): Body<PasswordChange>,
+) -> ApiResult<Json<Ended>> {
+    // The password now is checked like a login, under the same limits.
+    let name = AccountName::try_from(caller.holder.name.clone())
+        .map_err(|e| ApiError::Internal(anyhow::anyhow!("a stored name is refused: {e}")))?;
+    log_in(
+        &state,
+        addr,
+        Credentials {
+            name,
+            password: change.password,
+        },
+    )
+    .await?;
+    let hash = state.passwords.hash(change.new_password.0).await?;
+    let ended = state
+        .store
+        .change_password(caller.holder.account_id, &hash, current_hash(&caller))
+        .await?;
+    Ok(Json(Ended { ended }))
+}
+
+/// The caller's tokens and sessions.
+#[utoipa::path(get, path = "/api/me/credentials", tag = "accounts",
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "The account's unexpired tokens and sessions, newest first", body = CredentialList),
+        (status = 401, description = "No credentials", body = ErrorBody),
+    ))]
+pub(crate) async fn credentials(
+    State(state): State<AppState>,
+    caller: Caller,
+) -> ApiResult<Json<CredentialList>> {
+    let current = current_hash(&caller);
+    let rows = state.store.credentials_of(caller.holder.account_id).await?;
+    let credentials = rows
+        .into_iter()
+        .map(|row| CredentialView {
+            id: row.secret_hash[..ID_DIGITS.min(row.secret_hash.len())].to_owned(),
+            kind: row.kind.as_str().to_owned(),
+            created_ms: row.created_ms,
+            expires_ms: row.expires_ms,
+            current: row.secret_hash == current,
+        })
+        .collect();
+    Ok(Json(CredentialList { credentials }))
+}
+
+/// Ends one of the caller's tokens or sessions (not the one the request is made with: use
+/// `DELETE /api/tokens/current` or `DELETE /api/session` for that).
+#[utoipa::path(delete, path = "/api/me/credentials/{id}", tag = "accounts",
+    params(("id" = String, Path, description = "The credential's `id` from `GET /api/me/credentials`")),
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 204, description = "It has ended"),
+        (status = 400, description = "Not 16 hex digits", body = ErrorBody),
+        (status = 401, description = "No credentials", body = ErrorBody),
+        (status = 404, description = "No other credential of the caller's has that id", body = ErrorBody),
+    ))]
+pub(crate) async fn end_credential(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> ApiResult<StatusCode> {
+    if id.len() != ID_DIGITS || !id.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(ApiError::BadRequest(format!(
+            "id: must be {ID_DIGITS} hex digits, as GET /api/me/credentials lists them"
+        )));
+    }
+    let ended = state
+        .store
+        .end_credentials(
+            caller.holder.account_id,
+            &id.to_ascii_lowercase(),
+            current_hash(&caller),
+        )
+        .await?;
+    if ended == 0 {
+        return Err(ApiError::NotFound(format!(
+            "id: no other token or session of yours is {id}"
+        )));
+    }
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Ends every token and session of the caller's but the one the request is made with.
+#[utoipa::path(delete, path = "/api/me/credentials", tag = "accounts",
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "Every other token and session has ended", body = Ended),
+        (status = 401, description = "No credentials", body = ErrorBody),
+    ))]
+pub(crate) async fn end_other_credentials(
+    State(state): State<AppState>,
+    caller: Caller,
+) -> ApiResult<Json<Ended>> {
+    let ended = state
+        .store
+        .end_credentials(caller.holder.account_id, "", current_hash(&caller))
+        .await?;
+    Ok(Json(Ended { ended }))
+}

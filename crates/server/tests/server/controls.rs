@@ -1,0 +1,194 @@
+//! What a person does to their own account's security: list tokens and sessions, end one
+//! or all the others, change the password (which ends the others too).
+
+use reqwest::Method;
+use serde_json::{Value, json};
+
+use crate::common::{Client, TestDb, generous, on_both, sign_up_and_token, start};
+
+const SAME_ORIGIN: (&str, &str) = ("sec-fetch-site", "same-origin");
+
+fn zoe(password: &str) -> Value {
+    json!({"name": "zoe", "password": password})
+}
+
+/// The ids and kinds of the credentials `bearer`'s account lists, and which is current.
+async fn listed(client: &Client, bearer: &str) -> Vec<(String, String, bool)> {
+    let list = client
+        .get("/api/me/credentials", &[("authorization", bearer)])
+        .await;
+    assert_eq!(list.status, 200, "{}", list.text);
+    list.json["credentials"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["id"].as_str().unwrap().to_owned(),
+                c["kind"].as_str().unwrap().to_owned(),
+                c["current"].as_bool().unwrap(),
+            )
+        })
+        .collect()
+}
+
+async fn me_status(client: &Client, headers: &[(&str, &str)]) -> u16 {
+    let me = client.get("/api/me", headers).await;
+    if me.status == 200 && me.json.is_null() {
+        // A session that ended reads as the public.
+        return 401;
+    }
+    me.status.as_u16()
+}
+
+async fn controls(db: TestDb) -> TestDb {
+    let server = start(&db, generous()).await;
+    let client = Client::new(&server);
+    let first = format!(
+        "Bearer {}",
+        sign_up_and_token(&client, &zoe("correct horse")).await
+    );
+    let second = client.post("/api/tokens", &zoe("correct horse"), &[]).await;
+    let second = format!("Bearer {}", second.json["token"].as_str().unwrap());
+    let third = client.post("/api/tokens", &zoe("correct horse"), &[]).await;
+    let third = format!("Bearer {}", third.json["token"].as_str().unwrap());
+    let session = client
+        .post("/api/session", &zoe("correct horse"), &[SAME_ORIGIN])
+        .await;
+    let cookie = session.headers["set-cookie"]
+        .to_str()
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_owned();
+
+    // Four credentials, one of them the caller's own; no secret in the list.
+    let all = listed(&client, &first).await;
+    assert_eq!(all.len(), 4, "{all:?}");
+    assert_eq!(all.iter().filter(|c| c.2).count(), 1);
+    assert_eq!(all.iter().filter(|c| c.1 == "session").count(), 1);
+    assert!(all.iter().all(|c| c.0.len() == 16));
+
+    // End one by id: that token stops working at once, the others go on.
+    let second_id = listed(&client, &second)
+        .await
+        .into_iter()
+        .find(|c| c.2)
+        .unwrap()
+        .0;
+    let ended = client
+        .delete(
+            &format!("/api/me/credentials/{second_id}"),
+            &[("authorization", &first)],
+        )
+        .await;
+    assert_eq!(ended.status, 204, "{}", ended.text);
+    assert_eq!(me_status(&client, &[("authorization", &second)]).await, 401);
+    assert_eq!(me_status(&client, &[("authorization", &third)]).await, 200);
+    // Again, or a bad id, or one's own: refused, naming the id.
+    client
+        .delete(
+            &format!("/api/me/credentials/{second_id}"),
+            &[("authorization", &first)],
+        )
+        .await
+        .assert_error(404, "not_found");
+    client
+        .delete("/api/me/credentials/xyz", &[("authorization", &first)])
+        .await
+        .assert_error(400, "bad_request");
+    let own = listed(&client, &first)
+        .await
+        .into_iter()
+        .find(|c| c.2)
+        .unwrap()
+        .0;
+    client
+        .delete(
+            &format!("/api/me/credentials/{own}"),
+            &[("authorization", &first)],
+        )
+        .await
+        .assert_error(404, "not_found");
+
+    // A wrong password now changes nothing.
+    let change =
+        |password: &str, new: &str| json!({"password": password, "new_password": new}).to_string();
+    let wrong = client
+        .send(
+            Method::PUT,
+            "/api/me/password",
+            &[
+                ("authorization", &first),
+                ("content-type", "application/json"),
+            ],
+            Some(&change("wrong horse", "battery staple")),
+        )
+        .await;
+    wrong.assert_error(401, "unauthenticated");
+    assert_eq!(me_status(&client, &[("authorization", &third)]).await, 200);
+
+    // The right one: every other token and session ends, this one goes on, and only the
+    // new password logs in.
+    let changed = client
+        .send(
+            Method::PUT,
+            "/api/me/password",
+            &[
+                ("authorization", &first),
+                ("content-type", "application/json"),
+            ],
+            Some(&change("correct horse", "battery staple")),
+        )
+        .await;
+    assert_eq!(changed.status, 200, "{}", changed.text);
+    assert_eq!(changed.json, json!({"ended": 2}));
+    assert_eq!(me_status(&client, &[("authorization", &third)]).await, 401);
+    assert_eq!(me_status(&client, &[("cookie", &cookie)]).await, 401);
+    assert_eq!(me_status(&client, &[("authorization", &first)]).await, 200);
+    client
+        .post("/api/tokens", &zoe("correct horse"), &[])
+        .await
+        .assert_error(401, "unauthenticated");
+    let fourth = client
+        .post("/api/tokens", &zoe("battery staple"), &[])
+        .await;
+    assert_eq!(fourth.status, 201, "{}", fourth.text);
+    let fourth = format!("Bearer {}", fourth.json["token"].as_str().unwrap());
+
+    // Log out everywhere else.
+    let out = client
+        .delete("/api/me/credentials", &[("authorization", &fourth)])
+        .await;
+    assert_eq!(out.json, json!({"ended": 1}), "{}", out.text);
+    assert_eq!(me_status(&client, &[("authorization", &first)]).await, 401);
+    assert_eq!(listed(&client, &fourth).await.len(), 1);
+
+    // Nobody else's: another account cannot end zoe's credential by its id.
+    let other = format!(
+        "Bearer {}",
+        sign_up_and_token(
+            &client,
+            &json!({"name": "yan", "password": "correct horse"})
+        )
+        .await
+    );
+    let zoe_id = listed(&client, &fourth).await[0].0.clone();
+    client
+        .delete(
+            &format!("/api/me/credentials/{zoe_id}"),
+            &[("authorization", &other)],
+        )
+        .await
+        .assert_error(404, "not_found");
+    assert_eq!(me_status(&client, &[("authorization", &fourth)]).await, 200);
+
+    server.stop().await.unwrap();
+    db
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_person_lists_ends_and_changes_their_credentials() {
+    on_both(controls).await;
+}
