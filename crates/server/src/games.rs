@@ -9,6 +9,7 @@ use std::time::Instant;
 use swapboard_core::{MoveError as RulesError, Player};
 use swapboard_play::{
     AnyPosition, CatalogueEntry, Draft, Ending, GameId, Millis, Selection, TimeControl, step,
+    step::Early,
 };
 use utoipa::ToSchema;
 
@@ -708,7 +709,7 @@ pub(crate) async fn resign(
     let resigner = Player::from_index(usize::from(seat));
     let ending = |game: &StoredGame| {
         let ply = usize::try_from(game.ply).unwrap_or(usize::MAX);
-        Finish::of(step::resignation(ply, resigner))
+        Finish::of(step::resignation(ply, resigner, Early::Abort))
     };
     let game = state.store.resign(&id, ending).await.map_err(|e| match e {
         MoveError::NoSuchGame => ApiError::NotFound(format!("no game {id:?}")),
@@ -829,13 +830,13 @@ fn rule_code(refusal: &RulesError) -> &'static str {
     }
 }
 
-/// The play layer's judgement of a move, inside the pipeline's transaction: the clock first
-/// (a move after the flag fell is too late, whatever it is), then the rules, then the clock
-/// pressed for the next player; then every pass the rules force after it
-/// ([`AnyPosition::play_forced_passes`]), each a ply of its own with its own press of the
-/// clock, for people and the AI alike.
+/// The play layer's judgement of a move ([`step::judge`]), inside the pipeline's
+/// transaction: the clock first (a move after the flag fell is too late, whatever it is),
+/// then the rules, then the clock pressed for the next player; then every pass the rules
+/// force after it ([`AnyPosition::play_forced_passes`]), each a ply of its own with its own
+/// press of the clock, for people and the AI alike.
 pub(crate) fn judge(request: MoveRequest<'_>) -> Result<Played, Refusal> {
-    let mut position: AnyPosition = request
+    let position: AnyPosition = request
         .position
         .parse()
         .map_err(|e: swapboard_core::PositionError| Refusal::Corrupt(e.to_string()))?;
@@ -844,16 +845,17 @@ pub(crate) fn judge(request: MoveRequest<'_>) -> Result<Played, Refusal> {
         return Err(Refusal::NotYourTurn);
     }
     let now = Millis(u64::try_from(request.now_ms).unwrap_or(0));
-    let mut clock = request.times.map(|t| t.clock(request.clock, mover));
-    if clock.is_some_and(|c| c.flagged(now).is_some()) {
-        return Err(Refusal::OutOfTime);
-    }
-    position.play_text(request.text).map_err(Refusal::Rules)?;
-    if let Some(clock) = &mut clock {
-        clock
-            .press(position.to_move(), now)
-            .map_err(|_| Refusal::OutOfTime)?;
-    }
+    let clock = request.times.map(|t| t.clock(request.clock, mover));
+    let ply = usize::try_from(request.ply).unwrap_or(usize::MAX);
+    let moved =
+        step::judge(&position, request.text, clock, ply, now, Early::Abort).map_err(|refused| {
+            match refused {
+                step::Refused::OutOfTime(_) => Refusal::OutOfTime,
+                step::Refused::Rules(e) => Refusal::Rules(e),
+            }
+        })?;
+    let mut position = moved.position;
+    let mut clock = moved.clock.map(|(clock, _)| clock);
     let mut forced = Vec::new();
     position.play_forced_passes(|pass, passer| {
         // The passer's clock started at `now` and stops at once: it cannot have run out.
@@ -883,6 +885,7 @@ pub(crate) fn finish_on_time(game: &StoredGame) -> ApiResult<Finish> {
     Ok(Finish::of(step::flag_fall(
         ply,
         position_of(game)?.to_move(),
+        Early::Abort,
     )))
 }
 
