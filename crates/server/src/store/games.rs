@@ -13,7 +13,7 @@ pub use swapboard_play::Termination;
 use swapboard_play::{AnyPosition, Clock, Millis, TimeControl};
 
 use super::{Backend, Store, now_ms};
-use crate::auth::same_secret;
+use crate::secret::same_secret;
 
 /// Who sits in a seat of a new game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
