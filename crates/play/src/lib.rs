@@ -39,7 +39,7 @@ pub use position::{AnyPosition, PositionFn};
 pub use review::Review;
 /// The AI's strength levels, 1 to 8 (a front end names them; [`AiRequest`] takes one).
 pub use swapboard_ai::Level;
-pub use table::{Played, Seat, Table, TableError, TableState, UndoPolicy};
+pub use table::{Played, Seat, Table, TableError, UndoPolicy};
 pub use words::{Ending, Termination};
 
 /// Game records, written by matches (`swapboard-arena`, below this crate, writes them too)

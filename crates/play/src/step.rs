@@ -4,14 +4,19 @@
 //! - a pass the rules force: where a player's only legal move is a pass (Rapid Transit with
 //!   no swap, Flipstop or Scware with no legal stone), it is played for them at once, as a
 //!   ply like any other ([`play_forced_passes`], [`crate::AnyPosition::play_forced_passes`]);
+//! - a move with its clock: too late once the mover's flag has fallen, else played by the
+//!   rules and the clock pressed ([`judge`]);
 //! - a game called off: before its second move nobody has really begun, so an abort is
-//!   allowed then only ([`abortable`]), and a resignation or a fallen flag then aborts the
-//!   game instead of losing it ([`resignation`], [`flag_fall`]).
+//!   allowed then only ([`abortable`]), and where games are called off ([`Early::Abort`]) a
+//!   resignation or a fallen flag then aborts the game instead of losing it
+//!   ([`resignation`], [`flag_fall`]).
 
 use std::ops::ControlFlow;
 
-use swapboard_core::{Game, Player};
+use swapboard_core::{Game, MoveError, Player};
 
+use crate::AnyPosition;
+use crate::clock::{Clock, Millis};
 use crate::words::{Ending, Termination};
 
 /// The most forced passes in a row: two passes end a game in every game that has them, so
@@ -56,20 +61,31 @@ pub fn abortable(ply: usize) -> bool {
     ply < 2
 }
 
-/// How a game at `ply` ends when `player` gives it up: aborted while [`abortable`] (nobody
-/// wins), else resigned (the other player wins).
-pub fn resignation(ply: usize, player: Player) -> Ending {
-    off_the_board(ply, player, Termination::Resigned)
+/// How a game ends off the board while it is still [`abortable`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Early {
+    /// Called off, nobody wins: a server's games, where two people (or a person and the AI)
+    /// agreed to play and nobody has really begun.
+    Abort,
+    /// Lost like any later game: a table at the terminal, often set up from a position
+    /// whose first move already counts.
+    Lose,
 }
 
-/// How a game at `ply` ends when `player`'s time runs out: aborted while [`abortable`], else
-/// lost on time.
-pub fn flag_fall(ply: usize, player: Player) -> Ending {
-    off_the_board(ply, player, Termination::Timeout)
+/// How a game at `ply` ends when `player` gives it up: aborted while [`abortable`] where
+/// games are so called off (nobody wins), else resigned (the other player wins).
+pub fn resignation(ply: usize, player: Player, early: Early) -> Ending {
+    off_the_board(ply, player, Termination::Resigned, early)
 }
 
-fn off_the_board(ply: usize, loser: Player, reason: Termination) -> Ending {
-    if abortable(ply) {
+/// How a game at `ply` ends when `player`'s time runs out: aborted while [`abortable`]
+/// where games are so called off, else lost on time.
+pub fn flag_fall(ply: usize, player: Player, early: Early) -> Ending {
+    off_the_board(ply, player, Termination::Timeout, early)
+}
+
+fn off_the_board(ply: usize, loser: Player, reason: Termination, early: Early) -> Ending {
+    if early == Early::Abort && abortable(ply) {
         Ending {
             winner: None,
             reason: Termination::Aborted,
@@ -80,6 +96,116 @@ fn off_the_board(ply: usize, loser: Player, reason: Termination) -> Ending {
             reason,
         }
     }
+}
+
+/// What a step needs of a position: whose turn it is, how the rules ended it, and a move
+/// checked and played. One game's positions ([`Game`]) and any game's ([`AnyPosition`],
+/// whose moves are texts) both are.
+pub trait Turns: Clone {
+    /// A move of this position.
+    type Move: ?Sized;
+
+    /// The player whose turn it is.
+    fn mover(&self) -> Player;
+
+    /// How the rules ended the game here, if they have.
+    fn rules_ending(&self) -> Option<Ending>;
+
+    /// Checks `mv` by the rules and plays it.
+    fn play_checked(&mut self, mv: &Self::Move) -> Result<(), MoveError>;
+}
+
+impl<G: Game> Turns for G {
+    type Move = G::Move;
+
+    fn mover(&self) -> Player {
+        self.to_move()
+    }
+
+    fn rules_ending(&self) -> Option<Ending> {
+        self.outcome().map(Ending::of_outcome)
+    }
+
+    fn play_checked(&mut self, mv: &G::Move) -> Result<(), MoveError> {
+        self.check_move(mv).map_err(|reason| MoveError::Illegal {
+            text: mv.to_string(),
+            reason,
+        })?;
+        self.play_unchecked(mv);
+        Ok(())
+    }
+}
+
+impl Turns for AnyPosition {
+    type Move = str;
+
+    fn mover(&self) -> Player {
+        self.to_move()
+    }
+
+    fn rules_ending(&self) -> Option<Ending> {
+        self.outcome().map(Ending::of_outcome)
+    }
+
+    fn play_checked(&mut self, text: &str) -> Result<(), MoveError> {
+        self.play_text(text).map(drop)
+    }
+}
+
+/// A move [`judge`] let through.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Moved<P> {
+    /// The position after the move.
+    pub position: P,
+    /// The clock pressed for the next player and the time the move took, in a game with a
+    /// clock.
+    pub clock: Option<(Clock, Millis)>,
+    /// How the rules ended the game with this move, if they did.
+    pub ending: Option<Ending>,
+}
+
+/// Why [`judge`] did not play a move.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refused {
+    /// The mover's time ran out before the move came: the game ends so instead, whatever
+    /// the move was.
+    OutOfTime(Ending),
+    /// The rules forbid the move, or the text is no move of this game.
+    Rules(MoveError),
+}
+
+/// Judges `mv`, made at `now` in a game at `ply` whose clock is `clock` (`None`: the game
+/// has none): the clock first (a move after the mover's flag fell is too late, and the
+/// game ends as [`flag_fall`] says), then the rules, then the clock pressed for the next
+/// player. Every front end plays a chosen move through here.
+pub fn judge<P: Turns>(
+    position: &P,
+    mv: &P::Move,
+    clock: Option<Clock>,
+    ply: usize,
+    now: Millis,
+    early: Early,
+) -> Result<Moved<P>, Refused> {
+    let mover = position.mover();
+    if clock.is_some_and(|c| c.flagged(now).is_some()) {
+        return Err(Refused::OutOfTime(flag_fall(ply, mover, early)));
+    }
+    let mut next = position.clone();
+    next.play_checked(mv).map_err(Refused::Rules)?;
+    let clock = match clock {
+        Some(mut clock) => {
+            let took = clock
+                .press(next.mover(), now)
+                .map_err(|_| Refused::OutOfTime(flag_fall(ply, mover, early)))?;
+            Some((clock, took))
+        }
+        None => None,
+    };
+    Ok(Moved {
+        ending: next.rules_ending(),
+        position: next,
+        clock,
+    })
 }
 
 #[cfg(test)]
@@ -98,24 +224,62 @@ mod tests {
         };
         for ply in [0, 1] {
             assert!(abortable(ply));
-            assert_eq!(resignation(ply, Player::First), aborted);
-            assert_eq!(flag_fall(ply, Player::Second), aborted);
+            assert_eq!(resignation(ply, Player::First, Early::Abort), aborted);
+            assert_eq!(flag_fall(ply, Player::Second, Early::Abort), aborted);
+            assert_eq!(
+                resignation(ply, Player::First, Early::Lose).reason,
+                Termination::Resigned
+            );
         }
         assert!(!abortable(2));
         assert_eq!(
-            resignation(2, Player::First),
+            resignation(2, Player::First, Early::Abort),
             Ending {
                 winner: Some(Player::Second),
                 reason: Termination::Resigned
             }
         );
         assert_eq!(
-            flag_fall(7, Player::Second),
+            flag_fall(7, Player::Second, Early::Abort),
             Ending {
                 winner: Some(Player::First),
                 reason: Termination::Timeout
             }
         );
+    }
+
+    /// A move after the mover's flag fell is too late whatever it is, and the game ends as
+    /// `flag_fall` says; one in time is checked by the rules, played, and the clock pressed.
+    #[test]
+    fn judge_checks_the_clock_then_the_rules_then_presses_the_clock() {
+        use crate::clock::TimeControl;
+        let start = AnyPosition::start(crate::GameId::Swaptimum, 5).unwrap();
+        let control = TimeControl::live_seconds(10, 0).unwrap();
+        let clock = Clock::new(control, Player::First, Millis(0));
+        let moved = judge(&start, "c3", Some(clock), 0, Millis(4_000), Early::Abort).unwrap();
+        let (pressed, took) = moved.clock.unwrap();
+        assert_eq!(took, Millis(4_000));
+        assert_eq!(pressed.running(), Player::Second);
+        assert_eq!(moved.ending, None);
+        assert_eq!(moved.position.to_move(), Player::Second);
+        let refused = judge(&start, "z9", Some(clock), 0, Millis(1), Early::Abort);
+        assert!(matches!(refused, Err(Refused::Rules(_))), "{refused:?}");
+        assert_eq!(
+            judge(&start, "z9", Some(clock), 0, Millis(10_000), Early::Abort),
+            Err(Refused::OutOfTime(Ending {
+                winner: None,
+                reason: Termination::Aborted
+            }))
+        );
+        assert_eq!(
+            judge(&start, "c3", Some(clock), 0, Millis(10_000), Early::Lose),
+            Err(Refused::OutOfTime(Ending {
+                winner: Some(Player::Second),
+                reason: Termination::Timeout
+            }))
+        );
+        let untimed = judge(&start, "c3", None, 0, Millis(u64::MAX), Early::Abort).unwrap();
+        assert_eq!(untimed.clock, None);
     }
 
     /// The ruling's Flipstop case: Blue's only move is a pass; Red has a choice.

@@ -2,13 +2,16 @@
 //! undo, and how the game ended.
 
 use serde::{Deserialize, Serialize};
-use swapboard_core::{BoardView, Game, MoveError, Player, PositionError};
+use swapboard_core::{BoardView, Game, MoveError, Player};
 
 use crate::clock::{Clock, Millis, TimeControl};
-use crate::game::{GameId, Playable};
+use crate::game::Playable;
 use crate::opponent::seat_name;
 use crate::record::{GameRecord, RecordResult};
-use crate::step::{abortable, forced_pass, play_forced_passes};
+use crate::step::{
+    Early, Moved, Refused, abortable, flag_fall, forced_pass, judge, play_forced_passes,
+    resignation,
+};
 use crate::words::{Ending, Termination, describe, ending_text, marked_view};
 
 /// Who plays one side.
@@ -270,10 +273,7 @@ impl<G: Playable> Table<G> {
             return None;
         }
         let loser = self.clock.flagged(now)?;
-        let ending = Ending {
-            winner: Some(loser.other()),
-            reason: Termination::Timeout,
-        };
+        let ending = flag_fall(self.ply(), loser, Early::Lose);
         self.ended = Some(ending);
         Some(ending)
     }
@@ -304,9 +304,20 @@ impl<G: Playable> Table<G> {
             passes.push(pass.clone());
         });
         for pass in passes {
-            let mut next = self.position().clone();
-            next.play_unchecked(&pass);
-            self.push(next, pass, now);
+            // The passer's time started at `now`: a pass comes in time, and `judge` plays it
+            // and presses the clock as any move.
+            match judge(
+                self.position(),
+                &pass,
+                Some(self.clock),
+                self.ply(),
+                now,
+                Early::Lose,
+            ) {
+                Ok(moved) => self.push(pass, moved),
+                Err(Refused::OutOfTime(ending)) => self.ended = Some(ending),
+                Err(Refused::Rules(_)) => return,
+            }
         }
     }
 
@@ -319,35 +330,38 @@ impl<G: Playable> Table<G> {
             });
         }
         self.refuse_if_over()?;
-        if self.check_time(now).is_some() {
-            return self.refuse_if_over();
+        match judge(
+            self.position(),
+            mv,
+            Some(self.clock),
+            self.ply(),
+            now,
+            Early::Lose,
+        ) {
+            Ok(moved) => {
+                self.push(mv.clone(), moved);
+                Ok(())
+            }
+            Err(Refused::OutOfTime(ending)) => {
+                self.ended = Some(ending);
+                self.refuse_if_over()
+            }
+            Err(Refused::Rules(e)) => Err(e.into()),
         }
-        let next = self
-            .position()
-            .clone()
-            .play(mv)
-            .map_err(|e| MoveError::Illegal {
-                text: mv.to_string(),
-                reason: e.reason,
-            })?;
-        self.push(next, mv.clone(), now);
-        Ok(())
     }
 
-    /// Records a move that reached `next` at `now`, whose flag has been checked.
-    fn push(&mut self, next: G, mv: G::Move, now: Millis) {
-        let before = self.clock;
-        let took = self
-            .clock
-            .press(next.to_move(), now)
-            .expect("the flag was checked before the move");
-        self.clocks.push(before);
+    /// Records a move [`judge`] let through.
+    fn push(&mut self, mv: G::Move, moved: Moved<G>) {
+        // A table always runs a clock (one that never falls without a time control).
+        let (clock, took) = moved.clock.unwrap_or((self.clock, Millis(0)));
+        self.clocks.push(self.clock);
+        self.clock = clock;
         self.times.push(took);
         self.moves.push(mv);
-        if let Some(outcome) = next.outcome() {
-            self.ended = Some(Ending::of_outcome(outcome));
+        if moved.ending.is_some() {
+            self.ended = moved.ending;
         }
-        self.positions.push(next);
+        self.positions.push(moved.position);
     }
 
     /// Reads and plays a move given as text (see [`Table::play_move`]); returns it as the
@@ -370,10 +384,7 @@ impl<G: Playable> Table<G> {
     /// `player` gives the game up.
     pub fn resign(&mut self, player: Player) -> Result<Ending, TableError> {
         self.refuse_if_over()?;
-        let ending = Ending {
-            winner: Some(player.other()),
-            reason: Termination::Resigned,
-        };
+        let ending = resignation(self.ply(), player, Early::Lose);
         self.ended = Some(ending);
         Ok(ending)
     }
@@ -428,42 +439,6 @@ impl<G: Playable> Table<G> {
                 return Ok(taken);
             }
         }
-    }
-
-    /// What the table holds, to store it and rebuild it with [`Table::restore`].
-    pub fn state(&self) -> TableState {
-        TableState {
-            game: G::GAME,
-            start: self.start().to_string(),
-            seats: self.seats.clone(),
-            undo: self.undo,
-            clock: self.clock.control(),
-            moves: self.played(),
-            ending: self.ended,
-        }
-    }
-
-    /// Rebuilds a table from its stored state: the clock started at `started` and the moves
-    /// came at the times stored.
-    pub fn restore(state: &TableState, started: Millis) -> Result<Table<G>, TableError> {
-        if state.game != G::GAME {
-            return Err(TableError::Stored(format!(
-                "a {} game, not {}",
-                state.game,
-                G::GAME
-            )));
-        }
-        let start: G = state
-            .start
-            .parse()
-            .map_err(|e: PositionError| TableError::Stored(format!("start position: {e}")))?;
-        let table = Table::replaying(start, state.seats.clone(), state.clock, state.undo, started);
-        let mut now = started;
-        let moves = state.moves.iter().map(|played| {
-            now = Millis(now.0.saturating_add(played.ms));
-            (played.text.as_str(), now)
-        });
-        table.resume(moves, state.ending)
     }
 }
 
@@ -536,26 +511,6 @@ impl<G: Playable> Table<G> {
     }
 }
 
-/// A table's state as stored: the start, the seats, the rules of the table, the moves with
-/// their times, and the ending.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TableState {
-    /// The game.
-    pub game: GameId,
-    /// The start position's text.
-    pub start: String,
-    /// Who plays each side, first player first.
-    pub seats: [Seat; 2],
-    /// Whether moves may be taken back.
-    pub undo: UndoPolicy,
-    /// The time control.
-    pub clock: TimeControl,
-    /// The moves with their times.
-    pub moves: Vec<Played>,
-    /// How the game ended, if it has.
-    pub ending: Option<Ending>,
-}
-
 #[cfg(test)]
 mod tests {
     use swapboard_core::Outcome;
@@ -608,9 +563,7 @@ mod tests {
         replay.play(0, "d3", Millis(10)).unwrap();
         assert_eq!(replay.ply(), 1);
         replay.play(1, "pass", Millis(20)).unwrap();
-        // A restored game holds its passes and replays them as they stand.
-        let restored = Table::<Flipstop>::restore(&replay.state(), Millis(0)).unwrap();
-        assert_eq!(restored.ply(), 2);
+        assert_eq!(replay.ply(), 2);
     }
 
     #[test]
@@ -708,7 +661,7 @@ mod tests {
     }
 
     #[test]
-    fn the_rules_end_the_game_and_states_round_trip() {
+    fn the_rules_end_the_game() {
         let mut t = table(TimeControl::correspondence(2).unwrap());
         let mut ply = 0;
         while t.ending().is_none() {
@@ -721,14 +674,6 @@ mod tests {
             t.position().outcome(),
             Some(Outcome::Win(t.ending().unwrap().winner.unwrap()))
         );
-        let state = t.state();
-        let json = serde_json::to_string(&state).unwrap();
-        let back: TableState = serde_json::from_str(&json).unwrap();
-        assert_eq!(back, state);
-        let rebuilt = Table::<Swaptimum>::restore(&back, Millis(0)).unwrap();
-        assert_eq!(rebuilt.position(), t.position());
-        assert_eq!(rebuilt.state(), state);
-        assert!(Table::<Flipstop>::restore(&back, Millis(0)).is_err());
     }
 
     #[test]

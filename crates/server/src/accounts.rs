@@ -10,11 +10,28 @@ use axum::response::{AppendHeaders, IntoResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::app::AppState;
-use crate::auth::{Caller, Proof, SESSION_COOKIE, check_same_site, random_secret, secret_hash};
+use crate::auth::{Caller, Proof, SESSION_COOKIE, check_same_site};
 use crate::edge::{Body, ClientAddr};
 use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::me;
+use crate::secret::{random_secret, secret_hash};
+use crate::state::AppState;
 use crate::store::{CredentialKind, Holder, NewAccount, now_ms};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+/// The accounts' routes: sign-up, tokens, sessions and the caller's account, each with its OpenAPI entry.
+pub(crate) fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(sign_up))
+        .routes(routes!(create_token))
+        .routes(routes!(revoke_token))
+        .routes(routes!(log_in_session, log_out_session))
+        .routes(routes!(me))
+        .routes(routes!(me::change_password))
+        .routes(routes!(me::credentials, me::end_other_credentials))
+        .routes(routes!(me::end_credential))
+}
 
 /// How long a browser session lasts without logging in again.
 const SESSION_DAYS: i64 = 30;

@@ -17,8 +17,9 @@ use std::time::Duration;
 use swapboard_play::{AiRequest, AnyPosition, Level};
 use tokio::sync::Semaphore;
 
-use crate::app::AppState;
-use crate::games::{Plies, announce_plies, judge, now};
+use crate::games::moves::{Plies, announce_plies, judge};
+use crate::games::now;
+use crate::state::AppState;
 use crate::store::{Landed, MoveError, Status, seat_of};
 
 /// The search tree's node cap: a few hundred megabytes at most whatever the level.

@@ -15,11 +15,20 @@ use swapboard_play::{AiRequest, AnalysisView, AnyPosition, Level, MoveReview};
 use utoipa::ToSchema;
 
 use crate::ai::{MAX_NODES, NO_CLOCK_LIMIT, seed_of, think};
-use crate::app::AppState;
 use crate::edge::{ClientAddr, Params};
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::games::{start_of, stored};
+use crate::state::AppState;
 use crate::store::{ReviewState, Status, StoredGame, now_ms};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+/// The AI's routes on a game: its analysis and its review, each with its OpenAPI entry.
+pub(crate) fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(analysis))
+        .routes(routes!(review))
+}
 
 /// The most candidate moves an analysis shows.
 const LINES: usize = 5;

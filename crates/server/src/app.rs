@@ -1,6 +1,7 @@
-//! The router, its shared state, and the server's life: start, serve, shut down.
+//! The router (each area's routes merged, and the layers every request passes) and the
+//! server's life: start, serve, shut down.
 
-use std::net::{IpAddr, SocketAddr};
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -10,12 +11,15 @@ use axum::extract::{ConnectInfo, DefaultBodyLimit, Request, State};
 use axum::http::{HeaderMap, Method, StatusCode, Uri};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{delete, get, post, put};
+use axum::routing::{get, post, put};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 use tower_http::trace::TraceLayer;
 use tracing::Span;
+use utoipa::OpenApi as _;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::ServeOptions;
 use crate::accounts;
@@ -26,107 +30,40 @@ use crate::clocks;
 use crate::edge::{BODY_LIMIT, ClientAddr};
 use crate::error::{ApiError, ApiResult};
 use crate::games;
-use crate::limits::{Limiter, Limits};
-use crate::listen::{Acceptor, Census, Ticket};
+use crate::listen::{Acceptor, Census};
 use crate::lists;
 use crate::live::{self, Hub};
-use crate::me;
 use crate::openapi;
 use crate::proxy::TrustedProxies;
 use crate::review;
 use crate::rooms;
+use crate::state::{AppState, Limiters};
 use crate::store::{Store, StoreOptions, default_sqlite_url};
 use crate::web;
 
-/// The rate limiters of one server.
-#[derive(Debug)]
-pub(crate) struct Limiters {
-    pub(crate) login_failures_per_client: Limiter,
-    pub(crate) login_failures_per_name: Limiter,
-    pub(crate) login_per_address: Limiter,
-    pub(crate) signup_per_address: Limiter,
-    writes_per_address: Limiter,
-    pub(crate) moves_per_account: Limiter,
-    pub(crate) challenges_per_account: Limiter,
-    pub(crate) analyses_per_address: Limiter,
+/// Every route of the API, with its OpenAPI entry: each area registers its own (`router()`
+/// in its module), declared once with its handler's `#[utoipa::path]`.
+pub(crate) fn api() -> OpenApiRouter<AppState> {
+    let server = OpenApiRouter::new()
+        .routes(routes!(healthz))
+        .routes(routes!(readyz));
+    OpenApiRouter::with_openapi(openapi::ApiDoc::openapi())
+        .merge(server)
+        .merge(openapi::router())
+        .merge(accounts::router())
+        .merge(games::router())
+        .merge(live::router())
+        .merge(review::router())
+        .merge(lists::router())
+        .merge(analysis::router())
+        .merge(rooms_router())
 }
 
-impl Limiters {
-    fn new(limits: &Limits) -> Limiters {
-        Limiters {
-            login_failures_per_client: Limiter::new(limits.login_failures_per_client),
-            login_failures_per_name: Limiter::new(limits.login_failures_per_name),
-            login_per_address: Limiter::new(limits.login_per_address),
-            signup_per_address: Limiter::new(limits.signup_per_address),
-            writes_per_address: Limiter::new(limits.writes_per_address),
-            moves_per_account: Limiter::new(limits.moves_per_account),
-            challenges_per_account: Limiter::new(limits.challenges_per_account),
-            analyses_per_address: Limiter::new(limits.analyses_per_address),
-        }
-    }
-}
-
-/// What every handler shares.
-#[derive(Clone, Debug)]
-pub(crate) struct AppState {
-    pub(crate) store: Store,
-    pub(crate) passwords: Passwords,
-    pub(crate) limits: Arc<Limiters>,
-    /// Whether cookies are marked `Secure` (the server is reached through TLS).
-    pub(crate) secure_cookies: bool,
-    /// The longest a request may take.
-    request_time: Duration,
-    /// The AI's seats: its searches and the games it is thinking on.
-    pub(crate) ai: Arc<AiPlayers>,
-    /// This instance's live sockets.
-    pub(crate) live: Arc<Hub>,
-    /// Whose forwarding headers are believed (`--trusted-proxy`).
-    proxies: Arc<TrustedProxies>,
-    /// Live WebSockets per client address and per account.
-    sockets_per_address: Arc<Census<IpAddr>>,
-    sockets_per_account: Arc<Census<i64>>,
-    /// Turns true when the server begins to shut down: live sockets close then, so that
-    /// the graceful shutdown, which waits for every connection, can end.
-    pub(crate) closing: watch::Receiver<bool>,
-}
-
-fn router(state: AppState) -> Router {
-    let api = Router::new()
-        .route("/api/accounts", post(accounts::sign_up))
-        .route("/api/tokens", post(accounts::create_token))
-        .route("/api/tokens/current", delete(accounts::revoke_token))
-        .route(
-            "/api/session",
-            post(accounts::log_in_session).delete(accounts::log_out_session),
-        )
-        .route("/api/me", get(accounts::me))
-        .route("/api/me/password", put(me::change_password))
-        .route(
-            "/api/me/credentials",
-            get(me::credentials).delete(me::end_other_credentials),
-        )
-        .route("/api/me/credentials/{id}", delete(me::end_credential))
-        .route("/api/games", post(games::create))
-        .route("/api/games/catalogue", get(games::catalogue))
-        .route("/api/games/{id}", get(games::show))
-        .route("/api/games/{id}/join", post(games::join))
-        .route("/api/games/{id}/resign", post(games::resign))
-        .route("/api/games/{id}/draft", post(games::draft))
-        .route("/api/games/{id}/socket", get(live::socket))
-        .route("/api/games/{id}/view", get(review::view))
-        .route(
-            "/api/games/{id}/moves",
-            post(games::play).get(review::moves),
-        )
-        .route("/api/games/{id}/record", get(review::record))
-        .route("/api/games/{id}/svg", get(review::svg))
-        .route("/api/lobby", get(lists::lobby))
-        .route("/api/accounts/{name}/games", get(lists::games_of))
-        .route("/api/me/turn", get(games::my_turn))
+/// The Swap 61 rooms' routes, registered the old way (their OpenAPI entries are listed in
+/// `openapi::ApiDoc`) until the rooms area has a `router()` of its own.
+fn rooms_router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
         .route("/api/me/rooms", get(rooms::my_rooms))
-        .route("/api/games/{id}/rematch", post(games::rematch))
-        .route("/api/games/{id}/analysis", get(analysis::analysis))
-        .route("/api/games/{id}/review", get(analysis::review))
         .route("/api/rooms", post(rooms::create))
         .route(
             "/api/rooms/import",
@@ -149,9 +86,11 @@ fn router(state: AppState) -> Router {
         .route("/api/rooms/{id}/rounds/{round}/post", get(rooms::post))
         .route("/api/rooms/{id}/rounds/{round}/svg", get(rooms::picture))
         .route("/api/rooms/{id}/socket", get(rooms::socket))
-        .route("/api/openapi.json", get(openapi::document))
-        .route("/healthz", get(healthz))
-        .route("/readyz", get(readyz))
+}
+
+fn router(state: AppState) -> Router {
+    let (api, _) = api().split_for_parts();
+    let api = api
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed);
     api.layer(middleware::from_fn_with_state(state.clone(), limit_writes))
@@ -265,43 +204,6 @@ async fn method_not_allowed() -> Response {
 pub(crate) async fn healthz(State(state): State<AppState>) -> ApiResult<&'static str> {
     state.store.ping().await.context("health check")?;
     Ok("ok")
-}
-
-/// A live WebSocket's place in the counts per address and per account: held as long as the
-/// socket is open.
-#[derive(Debug)]
-pub(crate) struct SocketTickets {
-    _address: Ticket<IpAddr>,
-    _account: Option<Ticket<i64>>,
-}
-
-impl AppState {
-    /// Counts one more live WebSocket for this address and account, or answers 429 when
-    /// either has too many open already.
-    pub(crate) fn admit_socket(
-        &self,
-        addr: ClientAddr,
-        account: Option<i64>,
-    ) -> ApiResult<SocketTickets> {
-        // A socket is freed when its page closes: a few seconds is a fair wait.
-        let refused = || ApiError::RateLimited(Duration::from_secs(5));
-        let address = self
-            .sockets_per_address
-            .admit(Some(addr.0))
-            .ok_or_else(refused)?;
-        let account = match account {
-            Some(id) => Some(
-                self.sockets_per_account
-                    .admit(Some(id))
-                    .ok_or_else(refused)?,
-            ),
-            None => None,
-        };
-        Ok(SocketTickets {
-            _address: address,
-            _account: account,
-        })
-    }
 }
 
 /// Whether the server can take writes: its database stores and deletes a row now. A load
@@ -448,5 +350,48 @@ async fn termination() {
     tokio::select! {
         () = ctrl_c => {}
         () = term => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+
+    /// The paths an axum router serves, read from its route table as `Debug` shows it
+    /// (axum keeps the table private; its version is pinned in the workspace).
+    fn served_paths(router: &Router<AppState>) -> BTreeSet<String> {
+        let table = format!("{router:?}");
+        // The served routes' table comes first, the fallback's own (`/`) after it.
+        let routes = table.split("fallback_router").next().unwrap_or_default();
+        routes
+            .split('"')
+            .skip(1)
+            .step_by(2)
+            .filter(|text| text.starts_with('/'))
+            .map(str::to_owned)
+            .collect()
+    }
+
+    /// Every path the server serves is in its OpenAPI document, and the document names no
+    /// path the server does not serve.
+    #[test]
+    fn every_served_route_is_documented() {
+        let (router, document) = api().split_for_parts();
+        let served = served_paths(&router);
+        let documented: BTreeSet<String> = document.paths.paths.keys().cloned().collect();
+        assert!(
+            served.len() > 40,
+            "the route table was not read: {served:?}"
+        );
+        assert_eq!(served, documented);
+        for (path, item) in &document.paths.paths {
+            let operations = [&item.get, &item.post, &item.put, &item.delete, &item.patch];
+            assert!(
+                operations.iter().any(|operation| operation.is_some()),
+                "{path} has no operation"
+            );
+        }
     }
 }

@@ -1,6 +1,6 @@
-//! Who is calling: passwords (argon2id on the blocking pool), random secrets stored only as
-//! their SHA-256, and the `Caller` extractor reading a bearer token or a session cookie, with
-//! cross-site requests refused for the cookie.
+//! Who is calling: passwords (argon2id on the blocking pool), and the `Caller` extractor
+//! reading a bearer token or a session cookie (secrets stored only as their SHA-256,
+//! [`crate::secret`]), with cross-site requests refused for the cookie.
 
 use std::sync::Arc;
 
@@ -10,11 +10,11 @@ use argon2::password_hash::{PasswordHasher as _, PasswordVerifier as _};
 use axum::extract::{FromRequestParts, OptionalFromRequestParts};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, Method, header};
-use sha2::{Digest as _, Sha256};
 use tokio::sync::Semaphore;
 
-use crate::app::AppState;
 use crate::error::{ApiError, ApiResult};
+use crate::secret::{random_secret, secret_hash};
+use crate::state::AppState;
 use crate::store::{CredentialKind, Holder};
 
 /// The name of the browser session's cookie.
@@ -75,30 +75,6 @@ async fn run_hash(permits: &Semaphore, password: String) -> anyhow::Result<Strin
         Ok(hash.to_string())
     })
     .await?
-}
-
-/// 32 bytes from the operating system's random source, in hex: a token or a session id.
-pub(crate) fn random_secret() -> String {
-    let mut bytes = [0u8; 32];
-    // The OS random source failing leaves no safe way to go on.
-    getrandom::fill(&mut bytes).expect("the operating system's random source failed");
-    hex::encode(bytes)
-}
-
-/// Whether two secrets are the same, in a time that depends on their lengths only: a
-/// guesser timing the answers learns nothing of how much of a guess was right.
-pub(crate) fn same_secret(given: &str, secret: &str) -> bool {
-    given.len() == secret.len()
-        && given
-            .bytes()
-            .zip(secret.bytes())
-            .fold(0u8, |differ, (a, b)| differ | (a ^ b))
-            == 0
-}
-
-/// What is stored of a secret: its SHA-256, in hex.
-pub(crate) fn secret_hash(secret: &str) -> String {
-    hex::encode(Sha256::digest(secret.as_bytes()))
 }
 
 /// The value of the session cookie, if the request carries one.
@@ -238,28 +214,6 @@ mod tests {
             map.append(name, HeaderValue::from_static(value));
         }
         map
-    }
-
-    #[test]
-    fn secrets_are_random_and_stored_as_their_sha256() {
-        let (a, b) = (random_secret(), random_secret());
-        assert_ne!(a, b);
-        assert_eq!(a.len(), 64);
-        assert_eq!(
-            secret_hash("abc"),
-            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
-        );
-    }
-
-    #[test]
-    fn secrets_are_compared_whole() {
-        let secret = random_secret();
-        assert!(same_secret(&secret, &secret.clone()));
-        assert!(!same_secret(&secret[..63], &secret));
-        let mut other = secret.clone().into_bytes();
-        other[63] = if other[63] == b'0' { b'1' } else { b'0' };
-        assert!(!same_secret(&String::from_utf8(other).unwrap(), &secret));
-        assert!(!same_secret("", &secret));
     }
 
     #[test]

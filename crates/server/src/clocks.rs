@@ -9,8 +9,8 @@
 
 use std::time::Duration;
 
-use crate::app::AppState;
-use crate::games::end_on_time;
+use crate::games::moves::end_on_time;
+use crate::state::AppState;
 use crate::store::now_ms;
 
 /// How often the scheduler looks for due deadlines: a timeout is declared at most this late.

@@ -1,4 +1,5 @@
-//! Two-player games: creating, joining, watching and moving. The rules are the play layer's
+//! Two-player games: creating, joining, watching, drafting a move and rematches; the move
+//! pipeline (judge, resign, end on time) is [`moves`]. The rules are the play layer's
 //! ([`AnyPosition`]): the server knows no game of its own.
 
 use axum::Json;
@@ -6,22 +7,43 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
-use swapboard_core::{MoveError as RulesError, Player};
+use swapboard_core::Player;
 use swapboard_play::{
-    AnyPosition, CatalogueEntry, Draft, Ending, GameId, Millis, Selection, TimeControl, step,
+    AnyPosition, CatalogueEntry, Draft, Ending, GameId, Millis, Selection, TimeControl,
 };
 use utoipa::ToSchema;
 
-use crate::app::AppState;
-use crate::auth::{Caller, random_secret};
+use crate::auth::Caller;
 use crate::edge::{Body, MaybeBody};
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::limits::Limiter;
 use crate::live::Change;
+use crate::secret::random_secret;
+use crate::state::AppState;
+
+pub(crate) mod moves;
+
 use crate::store::{
-    Claim, Finish, JoinError, Landed, MoveError, MoveRequest, NewGame, Played, Rematch, Seat,
-    SeatRow, Status, StoredGame, Termination, Times, now_ms, seat_of,
+    JoinError, MoveError, NewGame, Rematch, Seat, SeatRow, Status, StoredGame, Termination, now_ms,
+    seat_of,
 };
+use moves::position_of;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+/// The two-player games' routes: creating, joining, moving, resigning, drafting, rematches and the catalogue, each with its OpenAPI entry.
+pub(crate) fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(create))
+        .routes(routes!(catalogue))
+        .routes(routes!(show))
+        .routes(routes!(join))
+        .routes(routes!(moves::play))
+        .routes(routes!(moves::resign))
+        .routes(routes!(draft))
+        .routes(routes!(my_turn))
+        .routes(routes!(rematch))
+}
 
 /// Who the creator plays against: `ai:L` (level 1-8), `open`, `user:NAME` or `invite`
 /// (whoever comes with the game's invite link).
@@ -92,17 +114,6 @@ pub(crate) struct CreateGame {
     #[serde(default)]
     #[schema(value_type = Option<Object>)]
     clock: TimeControl,
-}
-
-/// The body of `POST /api/games/{id}/moves`.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct MoveBody {
-    /// The move, as `spec/CONTRACT.md` writes it (cells in any case).
-    #[serde(rename = "move")]
-    text: String,
-    /// The number of moves the client has seen.
-    ply: u32,
 }
 
 /// A seat as the API shows it.
@@ -222,33 +233,6 @@ pub(crate) async fn after_change(state: &AppState, game_id: &str, change: Change
     state.live.announce(state, game_id, change).await;
 }
 
-/// After a person's move in a game with these seats: as [`after_change`], but the AI is
-/// woken only where it has a seat, so a move between people costs no look for it.
-async fn after_move(state: &AppState, game_id: &str, plies: Plies, seats: &[SeatRow]) {
-    if seats.iter().any(|seat| seat.ai_level.is_some()) {
-        crate::ai::wake(state, game_id);
-    }
-    announce_plies(state, game_id, plies).await;
-}
-
-/// The plies a move added: `before` (the ply it was played at) up to `after` (the game's
-/// ply once it and the passes the rules forced after it are stored).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Plies {
-    /// The game's ply before the move.
-    pub(crate) before: u32,
-    /// The game's ply after it.
-    pub(crate) after: u32,
-}
-
-/// Tells the watchers of each ply a move added, in order (a forced pass is announced like
-/// any move).
-pub(crate) async fn announce_plies(state: &AppState, game_id: &str, plies: Plies) {
-    for ply in plies.before + 1..=plies.after {
-        state.live.announce(state, game_id, Change::Move(ply)).await;
-    }
-}
-
 /// The name a seat shows: its account's, `ai:L`, or the invited account's.
 fn seat_name(seat: &SeatRow) -> Option<String> {
     if let Some((_, name)) = &seat.account {
@@ -258,13 +242,6 @@ fn seat_name(seat: &SeatRow) -> Option<String> {
         return Some(format!("ai:{level}"));
     }
     seat.invited.as_ref().map(|(_, name)| name.clone())
-}
-
-/// The stored position, read back; one the server wrote and cannot read is its own fault.
-fn position_of(game: &StoredGame) -> ApiResult<AnyPosition> {
-    game.position
-        .parse()
-        .map_err(|e| ApiError::Internal(anyhow::anyhow!("game {}: stored position: {e}", game.id)))
 }
 
 /// The start position of a stored game.
@@ -687,43 +664,6 @@ async fn seat_of_caller(
     Ok((seat, seats))
 }
 
-/// Resigns a game being played; before the second move, aborts it (nobody wins).
-#[utoipa::path(post, path = "/api/games/{id}/resign", tag = "games",
-    params(("id" = String, Path, description = "The game's id")),
-    security(("bearer" = []), ("session" = [])),
-    responses(
-        (status = 200, description = "The game is over: `resigned`, or `aborted` before the second move", body = GameView),
-        (status = 401, description = "No or bad credentials", body = ErrorBody),
-        (status = 403, description = "The caller does not play in this game", body = ErrorBody),
-        (status = 404, description = "No such game", body = ErrorBody),
-        (status = 409, description = "The game is not being played", body = ErrorBody),
-        (status = 429, description = "`rate_limited`: too many requests that change something from this address", body = ErrorBody),
-    ))]
-pub(crate) async fn resign(
-    State(state): State<AppState>,
-    caller: Caller,
-    Path(id): Path<String>,
-) -> ApiResult<Json<GameView>> {
-    let (seat, _) = seat_of_caller(&state, &id, &caller).await?;
-    let resigner = Player::from_index(usize::from(seat));
-    let ending = |game: &StoredGame| {
-        let ply = usize::try_from(game.ply).unwrap_or(usize::MAX);
-        Finish::of(step::resignation(ply, resigner))
-    };
-    let game = state.store.resign(&id, ending).await.map_err(|e| match e {
-        MoveError::NoSuchGame => ApiError::NotFound(format!("no game {id:?}")),
-        MoveError::NotPlaying(status) => {
-            ApiError::Conflict(format!("the game is {}", status.as_str()))
-        }
-        MoveError::Storage(e) => ApiError::Internal(e),
-        MoveError::Stale { .. } | MoveError::Refused(_) => {
-            ApiError::Internal(anyhow::anyhow!("resign: {e}"))
-        }
-    })?;
-    after_change(&state, &id, Change::State).await;
-    Ok(Json(view(&state, game).await?))
-}
-
 /// What the cells chosen so far make, for the player to move: the play layer's move builder
 /// (`AnyPosition::draft`), so that a client that knows no game can build a move cell by cell.
 #[utoipa::path(post, path = "/api/games/{id}/draft", tag = "games",
@@ -807,189 +747,6 @@ pub(crate) async fn my_turn(
     Ok(Json(TurnList { games }))
 }
 
-/// Why the rules refused a move.
-#[derive(Debug)]
-pub(crate) enum Refusal {
-    /// The mover's time ran out before the move came: the game ends on time instead.
-    OutOfTime,
-    /// The seat is not the one to move.
-    NotYourTurn,
-    /// The rules forbid it, or the text is not a move.
-    Rules(RulesError),
-    /// The stored position cannot be read.
-    Corrupt(String),
-}
-
-/// The stable code of the rule a refused move breaks (`docs/RULES-CODES.md` lists them), or
-/// `unreadable` for a text that is no move of this game on this board.
-fn rule_code(refusal: &RulesError) -> &'static str {
-    match refusal {
-        RulesError::Unreadable { .. } => "unreadable",
-        RulesError::Illegal { reason, .. } => reason.rule.as_str(),
-    }
-}
-
-/// The play layer's judgement of a move, inside the pipeline's transaction: the clock first
-/// (a move after the flag fell is too late, whatever it is), then the rules, then the clock
-/// pressed for the next player; then every pass the rules force after it
-/// ([`AnyPosition::play_forced_passes`]), each a ply of its own with its own press of the
-/// clock, for people and the AI alike.
-pub(crate) fn judge(request: MoveRequest<'_>) -> Result<Played, Refusal> {
-    let mut position: AnyPosition = request
-        .position
-        .parse()
-        .map_err(|e: swapboard_core::PositionError| Refusal::Corrupt(e.to_string()))?;
-    let mover = position.to_move();
-    if seat_of(mover) != request.seat {
-        return Err(Refusal::NotYourTurn);
-    }
-    let now = Millis(u64::try_from(request.now_ms).unwrap_or(0));
-    let mut clock = request.times.map(|t| t.clock(request.clock, mover));
-    if clock.is_some_and(|c| c.flagged(now).is_some()) {
-        return Err(Refusal::OutOfTime);
-    }
-    position.play_text(request.text).map_err(Refusal::Rules)?;
-    if let Some(clock) = &mut clock {
-        clock
-            .press(position.to_move(), now)
-            .map_err(|_| Refusal::OutOfTime)?;
-    }
-    let mut forced = Vec::new();
-    position.play_forced_passes(|pass, passer| {
-        // The passer's clock started at `now` and stops at once: it cannot have run out.
-        if let Some(clock) = &mut clock {
-            let _ = clock.press(passer.other(), now);
-        }
-        forced.push((seat_of(passer), pass.to_owned()));
-    });
-    let finish = position
-        .outcome()
-        .map(|outcome| Finish::of(Ending::of_outcome(outcome)));
-    Ok(Played {
-        forced,
-        position: position.to_string(),
-        finish,
-        deadline_ms: clock
-            .and_then(|c| c.deadline())
-            .and_then(|d| i64::try_from(d.0).ok()),
-        times: clock.as_ref().map(Times::of_clock),
-    })
-}
-
-/// How a game whose player to move ran out of time ends ([`step::flag_fall`]: aborted
-/// before the second move, else lost by that player).
-pub(crate) fn finish_on_time(game: &StoredGame) -> ApiResult<Finish> {
-    let ply = usize::try_from(game.ply).unwrap_or(usize::MAX);
-    Ok(Finish::of(step::flag_fall(
-        ply,
-        position_of(game)?.to_move(),
-    )))
-}
-
-/// Ends a game on time if it is still at the claim's ply and its player to move has run
-/// out; tells the watchers. Whether it ended.
-pub(crate) async fn end_on_time(state: &AppState, claim: &Claim) -> ApiResult<bool> {
-    let Some(game) = state.store.game(&claim.game_id).await? else {
-        return Ok(false);
-    };
-    if game.status != Status::Playing || game.ply != claim.ply {
-        return Ok(false);
-    }
-    let position = position_of(&game)?;
-    let flagged = game.times.is_some_and(|t| {
-        t.clock(game.clock, position.to_move())
-            .flagged(now())
-            .is_some()
-    });
-    if !flagged {
-        return Ok(false);
-    }
-    let ended = state
-        .store
-        .end_on_time(claim, finish_on_time(&game)?)
-        .await?;
-    if ended {
-        after_change(state, &claim.game_id, Change::State).await;
-    }
-    Ok(ended)
-}
-
-/// Plays a move at the ply the client has seen.
-#[utoipa::path(post, path = "/api/games/{id}/moves", tag = "games", request_body = MoveBody,
-    params(("id" = String, Path, description = "The game's id")),
-    security(("bearer" = []), ("session" = [])),
-    responses(
-        (status = 200, description = "The move is stored (or was, by this same request before)", body = GameView),
-        (status = 400, description = "A missing or malformed field", body = ErrorBody),
-        (status = 401, description = "No or bad credentials", body = ErrorBody),
-        (status = 403, description = "`not_your_turn`, or `forbidden` for a caller who does not play in the game", body = ErrorBody),
-        (status = 404, description = "No such game", body = ErrorBody),
-        (status = 409, description = "A stale ply, or a game not being played", body = ErrorBody),
-        (status = 422, description = "`illegal_move`, with the `rule` it breaks", body = ErrorBody),
-        (status = 429, description = "`rate_limited`: too many moves from this account", body = ErrorBody),
-    ))]
-pub(crate) async fn play(
-    State(state): State<AppState>,
-    caller: Caller,
-    Path(id): Path<String>,
-    Body(body): Body<MoveBody>,
-) -> ApiResult<Json<GameView>> {
-    limit_account(&state.limits.moves_per_account, &caller)?;
-    let (seat, seats) = seat_of_caller(&state, &id, &caller).await?;
-    let text = body.text.trim().to_ascii_lowercase();
-    let landed = state
-        .store
-        .play_move(&id, body.ply, seat, &text, judge)
-        .await;
-    if let Err(MoveError::Refused(Refusal::OutOfTime)) = landed {
-        let claim = Claim {
-            game_id: id.clone(),
-            ply: body.ply,
-        };
-        end_on_time(&state, &claim).await?;
-        return Err(ApiError::Conflict(
-            "your time ran out before this move came: the game is over".to_owned(),
-        ));
-    }
-    let landed = landed.map_err(|e| match e {
-        MoveError::NoSuchGame => ApiError::NotFound(format!("no game {id:?}")),
-        MoveError::NotPlaying(status) => {
-            ApiError::Conflict(format!("the game is {}", status.as_str()))
-        }
-        MoveError::Stale { ply } => ApiError::Conflict(format!(
-            "ply {} is stale: the game is at ply {ply}",
-            body.ply
-        )),
-        MoveError::Refused(Refusal::NotYourTurn) => {
-            ApiError::NotYourTurn("it is not your turn".to_owned())
-        }
-        MoveError::Refused(Refusal::Rules(refusal)) => ApiError::IllegalMove {
-            rule: rule_code(&refusal),
-            reason: refusal.to_string(),
-        },
-        MoveError::Refused(Refusal::Corrupt(reason)) => {
-            ApiError::Internal(anyhow::anyhow!("game {id}: stored position: {reason}"))
-        }
-        MoveError::Refused(Refusal::OutOfTime) => {
-            ApiError::Internal(anyhow::anyhow!("game {id}: a timeout handled above"))
-        }
-        MoveError::Storage(e) => ApiError::Internal(e),
-    })?;
-    let game = match landed {
-        Landed::Played(game) => {
-            let plies = Plies {
-                before: body.ply,
-                after: game.ply,
-            };
-            after_move(&state, &id, plies, &seats).await;
-            game
-        }
-        Landed::Repeated(game) => game,
-    };
-    // The seats did not change with the move: the answer reuses them.
-    Ok(Json(view_with_seats(&state, game, &seats).await?))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1009,39 +766,5 @@ mod tests {
         for bad in ["ai:0", "ai:9", "ai:x", "human", ""] {
             assert!(Opponent::try_from(bad.to_owned()).is_err(), "{bad}");
         }
-    }
-
-    #[test]
-    fn the_rules_refuse_moves_out_of_turn_and_illegal_ones() {
-        let start = AnyPosition::start(GameId::Flipstop, 5).unwrap().to_string();
-        let request = |seat, text| MoveRequest {
-            position: &start,
-            ply: 0,
-            seat,
-            text,
-            clock: TimeControl::None,
-            times: None,
-            now_ms: 0,
-        };
-        assert!(matches!(judge(request(1, "c3")), Err(Refusal::NotYourTurn)));
-        let Err(Refusal::Rules(unreadable)) = judge(request(0, "z9")) else {
-            panic!("z9 is no cell of a side-5 board");
-        };
-        assert_eq!(rule_code(&unreadable), "unreadable");
-        let played = judge(request(0, "c3")).unwrap();
-        assert_ne!(played.position, start);
-        let after = MoveRequest {
-            position: &played.position,
-            ply: 1,
-            seat: 1,
-            text: "c3",
-            clock: TimeControl::None,
-            times: None,
-            now_ms: 0,
-        };
-        let Err(Refusal::Rules(illegal)) = judge(after) else {
-            panic!("c3 is taken");
-        };
-        assert_eq!(rule_code(&illegal), "occupied");
     }
 }

@@ -28,6 +28,8 @@ mod openapi;
 mod proxy;
 mod review;
 mod rooms;
+mod secret;
+mod state;
 pub mod store;
 mod web;
 

@@ -6,11 +6,20 @@ use axum::extract::{Path, State};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::app::AppState;
 use crate::edge::Params;
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::games::{GameView, view};
+use crate::state::AppState;
 use crate::store::{Status, StoredGame};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+/// The lists' routes: the lobby and an account's games, each with its OpenAPI entry.
+pub(crate) fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(lobby))
+        .routes(routes!(games_of))
+}
 
 /// The most games one list shows.
 const LIST_LIMIT: u32 = 50;

@@ -24,11 +24,18 @@ use serde::Deserialize;
 use tokio::sync::broadcast;
 use tokio::time::{Instant, MissedTickBehavior};
 
-use crate::app::{AppState, SocketTickets};
 use crate::auth::Caller;
 use crate::edge::{ClientAddr, Params};
 use crate::error::{ApiError, ApiResult};
 use crate::games::{GameView, stored, view};
+use crate::state::{AppState, SocketTickets};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+/// The live socket's route of a game, with its OpenAPI entry.
+pub(crate) fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(socket))
+}
 
 /// Messages a socket may fall behind by before it is resynced with the whole game.
 const SOCKET_BUFFER: usize = 32;

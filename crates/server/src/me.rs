@@ -9,10 +9,10 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::accounts::{AccountName, Credentials, Password, log_in};
-use crate::app::AppState;
 use crate::auth::{Caller, Proof};
 use crate::edge::{Body, ClientAddr};
 use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::state::AppState;
 
 /// How many hex digits of a credential's hash name it in the API: enough to tell an
 /// account's credentials apart, too few to look one up by (the hash is of 32 random bytes).

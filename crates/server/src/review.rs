@@ -12,11 +12,22 @@ use swapboard_play::words::ply_caption;
 use swapboard_play::{Ending, Review, Seat};
 use utoipa::ToSchema;
 
-use crate::app::AppState;
 use crate::edge::Params;
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::games::{start_of, stored};
+use crate::state::AppState;
 use crate::store::{SeatRow, StoredGame, Termination};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+/// The routes that show a game: its board at a ply, moves, record and picture, each with its OpenAPI entry.
+pub(crate) fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(view))
+        .routes(routes!(moves))
+        .routes(routes!(record))
+        .routes(routes!(svg))
+}
 
 /// The seat as the play layer names it in records: the account, the AI, or an empty seat.
 fn table_seat(row: Option<&SeatRow>) -> Seat {

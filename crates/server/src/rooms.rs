@@ -32,11 +32,12 @@ use swapboard_swap61::{
 };
 use utoipa::ToSchema;
 
-use crate::app::AppState;
-use crate::auth::{Caller, random_secret, secret_hash};
+use crate::auth::Caller;
 use crate::edge::{Body, ClientAddr, MaybeBody, Params};
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::live::{Change, ROOM_KEY, upgrade_socket};
+use crate::secret::{random_secret, secret_hash};
+use crate::state::AppState;
 use crate::store::{
     AuditEntry, BotSubmission, ImportedRoom, NewRoom, Occupant, RoomError, RoomSeat, RoomStatus,
     RoundInput, RoundResult, SeatAssignment, Started, StoredRoom, StoredRound, StoredSubmission,

@@ -13,7 +13,7 @@ pub use swapboard_play::Termination;
 use swapboard_play::{AnyPosition, Clock, Millis, TimeControl};
 
 use super::{Backend, Store, now_ms};
-use crate::auth::same_secret;
+use crate::secret::same_secret;
 
 /// Who sits in a seat of a new game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -786,20 +786,7 @@ impl Store {
             return Err(MoveError::NotPlaying(game.status));
         }
         let finish = ending(&game);
-        sqlx::query(
-            "UPDATE games SET status = 'finished', winner_seat = $1, termination = $2, \
-             updated_ms = $3 WHERE id = $4",
-        )
-        .bind(finish.winner_seat.map(i64::from))
-        .bind(finish.termination.as_str())
-        .bind(now_ms())
-        .bind(id)
-        .execute(&mut *tx)
-        .await?;
-        sqlx::query("DELETE FROM deadlines WHERE game_id = $1")
-            .bind(id)
-            .execute(&mut *tx)
-            .await?;
+        Self::finish_in(&mut tx, id, game.ply, finish).await?;
         tx.commit().await?;
         Ok(StoredGame {
             status: Status::Finished,
@@ -1006,22 +993,14 @@ impl Store {
             };
             next_ply += 1;
         }
-        let status = if played.finish.is_some() {
-            Status::Finished
-        } else {
-            Status::Playing
-        };
         let (first, second, started) = times_columns(played.times);
         let updated = sqlx::query(
-            "UPDATE games SET ply = $1, position = $2, status = $3, winner_seat = $4, \
-             termination = $5, updated_ms = $6, clock_left_first_ms = $7, \
-             clock_left_second_ms = $8, turn_started_ms = $9 WHERE id = $10 AND ply = $11",
+            "UPDATE games SET ply = $1, position = $2, updated_ms = $3, \
+             clock_left_first_ms = $4, clock_left_second_ms = $5, turn_started_ms = $6 \
+             WHERE id = $7 AND ply = $8",
         )
         .bind(i64::from(next_ply))
         .bind(&played.position)
-        .bind(status.as_str())
-        .bind(played.finish.and_then(|f| f.winner_seat).map(i64::from))
-        .bind(played.finish.map(|f| f.termination.as_str()))
         .bind(now)
         .bind(first)
         .bind(second)
@@ -1033,15 +1012,23 @@ impl Store {
         if updated.rows_affected() != 1 {
             return Err(MoveError::Stale { ply: game.ply });
         }
-        match played.deadline_ms.filter(|_| played.finish.is_none()) {
-            Some(due) => Self::set_deadline(&mut tx, game_id, next_ply, due).await?,
-            None => {
+        let status = match (played.finish, played.deadline_ms) {
+            (Some(finish), _) => {
+                Self::finish_in(&mut tx, game_id, next_ply, finish).await?;
+                Status::Finished
+            }
+            (None, Some(due)) => {
+                Self::set_deadline(&mut tx, game_id, next_ply, due).await?;
+                Status::Playing
+            }
+            (None, None) => {
                 sqlx::query("DELETE FROM deadlines WHERE game_id = $1")
                     .bind(game_id)
                     .execute(&mut *tx)
                     .await?;
+                Status::Playing
             }
-        }
+        };
         tx.commit().await?;
         let stored_before = usize::try_from(ply).unwrap_or(usize::MAX);
         self.caches.moves.update(game_id, |moves| {
@@ -1102,23 +1089,50 @@ impl Store {
     /// `finish` says (a timeout, or an abort before the second move). Whether it ended.
     pub async fn end_on_time(&self, claim: &Claim, finish: Finish) -> anyhow::Result<bool> {
         let mut tx = self.begin_write().await?;
+        let ended = Self::finish_in(&mut tx, &claim.game_id, claim.ply, finish).await?;
+        if !ended {
+            // A void claim: its deadline goes, a later one stays.
+            sqlx::query("DELETE FROM deadlines WHERE game_id = $1 AND ply = $2")
+                .bind(&claim.game_id)
+                .bind(i64::from(claim.ply))
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(ended)
+    }
+
+    /// THE place where a game's end is written, whatever ended it (the rules after a move,
+    /// a resignation or abort, a fallen flag): in `tx`, the transaction of the event that
+    /// ended it, the game at `ply` and still being played becomes finished as `finish`
+    /// says, and its deadline goes. Storage picks no winner: `finish` is what the caller's
+    /// play layer decided. What follows a game's end (a rating, a tournament's next pairing,
+    /// a notification) is written here, once, so it commits or fails with the end itself.
+    /// Whether the game ended now (`false`: it had moved on or ended before).
+    async fn finish_in(
+        tx: &mut Transaction<'static, Any>,
+        game_id: &str,
+        ply: u32,
+        finish: Finish,
+    ) -> sqlx::Result<bool> {
         let ended = sqlx::query(
-            "UPDATE games SET status = 'finished', termination = $1, winner_seat = $2, \
+            "UPDATE games SET status = 'finished', winner_seat = $1, termination = $2, \
              updated_ms = $3 WHERE id = $4 AND ply = $5 AND status = 'playing'",
         )
-        .bind(finish.termination.as_str())
         .bind(finish.winner_seat.map(i64::from))
+        .bind(finish.termination.as_str())
         .bind(now_ms())
-        .bind(&claim.game_id)
-        .bind(i64::from(claim.ply))
-        .execute(&mut *tx)
+        .bind(game_id)
+        .bind(i64::from(ply))
+        .execute(&mut **tx)
         .await?;
-        sqlx::query("DELETE FROM deadlines WHERE game_id = $1 AND ply = $2")
-            .bind(&claim.game_id)
-            .bind(i64::from(claim.ply))
-            .execute(&mut *tx)
+        if ended.rows_affected() != 1 {
+            return Ok(false);
+        }
+        sqlx::query("DELETE FROM deadlines WHERE game_id = $1")
+            .bind(game_id)
+            .execute(&mut **tx)
             .await?;
-        tx.commit().await?;
-        Ok(ended.rows_affected() == 1)
+        Ok(true)
     }
 }

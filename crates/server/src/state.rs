@@ -1,0 +1,108 @@
+//! What every handler shares ([`AppState`]): the store, the password hasher, the rate
+//! limiters, the AI's seats, the live hub and the counts of open sockets.
+
+use std::net::IpAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::watch;
+
+use crate::ai::AiPlayers;
+use crate::auth::Passwords;
+use crate::edge::ClientAddr;
+use crate::error::{ApiError, ApiResult};
+use crate::limits::{Limiter, Limits};
+use crate::listen::{Census, Ticket};
+use crate::live::Hub;
+use crate::proxy::TrustedProxies;
+use crate::store::Store;
+
+/// The rate limiters of one server.
+#[derive(Debug)]
+pub(crate) struct Limiters {
+    pub(crate) login_failures_per_client: Limiter,
+    pub(crate) login_failures_per_name: Limiter,
+    pub(crate) login_per_address: Limiter,
+    pub(crate) signup_per_address: Limiter,
+    pub(crate) writes_per_address: Limiter,
+    pub(crate) moves_per_account: Limiter,
+    pub(crate) challenges_per_account: Limiter,
+    pub(crate) analyses_per_address: Limiter,
+}
+
+impl Limiters {
+    /// The limiters of these limits.
+    pub(crate) fn new(limits: &Limits) -> Limiters {
+        Limiters {
+            login_failures_per_client: Limiter::new(limits.login_failures_per_client),
+            login_failures_per_name: Limiter::new(limits.login_failures_per_name),
+            login_per_address: Limiter::new(limits.login_per_address),
+            signup_per_address: Limiter::new(limits.signup_per_address),
+            writes_per_address: Limiter::new(limits.writes_per_address),
+            moves_per_account: Limiter::new(limits.moves_per_account),
+            challenges_per_account: Limiter::new(limits.challenges_per_account),
+            analyses_per_address: Limiter::new(limits.analyses_per_address),
+        }
+    }
+}
+
+/// What every handler shares.
+#[derive(Clone, Debug)]
+pub(crate) struct AppState {
+    pub(crate) store: Store,
+    pub(crate) passwords: Passwords,
+    pub(crate) limits: Arc<Limiters>,
+    /// Whether cookies are marked `Secure` (the server is reached through TLS).
+    pub(crate) secure_cookies: bool,
+    /// The longest a request may take.
+    pub(crate) request_time: Duration,
+    /// The AI's seats: its searches and the games it is thinking on.
+    pub(crate) ai: Arc<AiPlayers>,
+    /// This instance's live sockets.
+    pub(crate) live: Arc<Hub>,
+    /// Whose forwarding headers are believed (`--trusted-proxy`).
+    pub(crate) proxies: Arc<TrustedProxies>,
+    /// Live WebSockets per client address and per account.
+    pub(crate) sockets_per_address: Arc<Census<IpAddr>>,
+    pub(crate) sockets_per_account: Arc<Census<i64>>,
+    /// Turns true when the server begins to shut down: live sockets close then, so that
+    /// the graceful shutdown, which waits for every connection, can end.
+    pub(crate) closing: watch::Receiver<bool>,
+}
+
+/// A live WebSocket's place in the counts per address and per account: held as long as the
+/// socket is open.
+#[derive(Debug)]
+pub(crate) struct SocketTickets {
+    _address: Ticket<IpAddr>,
+    _account: Option<Ticket<i64>>,
+}
+
+impl AppState {
+    /// Counts one more live WebSocket for this address and account, or answers 429 when
+    /// either has too many open already.
+    pub(crate) fn admit_socket(
+        &self,
+        addr: ClientAddr,
+        account: Option<i64>,
+    ) -> ApiResult<SocketTickets> {
+        // A socket is freed when its page closes: a few seconds is a fair wait.
+        let refused = || ApiError::RateLimited(Duration::from_secs(5));
+        let address = self
+            .sockets_per_address
+            .admit(Some(addr.0))
+            .ok_or_else(refused)?;
+        let account = match account {
+            Some(id) => Some(
+                self.sockets_per_account
+                    .admit(Some(id))
+                    .ok_or_else(refused)?,
+            ),
+            None => None,
+        };
+        Ok(SocketTickets {
+            _address: address,
+            _account: account,
+        })
+    }
+}
