@@ -31,6 +31,7 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(me::change_password))
         .routes(routes!(me::credentials, me::end_other_credentials))
         .routes(routes!(me::end_credential))
+        .routes(routes!(me::export))
 }
 
 /// How long a browser session lasts without logging in again.

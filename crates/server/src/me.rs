@@ -1,6 +1,6 @@
-//! What a person does to the security of their own account: change the password (which ends
-//! every other token and session), list their tokens and sessions, and end one of them or
-//! all the others ("log out everywhere else").
+//! What a person does to their own account: change the password (which ends every other
+//! token and session), list their tokens and sessions, end one of them or all the others
+//! ("log out everywhere else"), and take away everything stored of them (the export).
 
 use axum::Json;
 use axum::extract::{Path, State};
@@ -12,6 +12,7 @@ use crate::accounts::{AccountName, Credentials, Password, log_in};
 use crate::auth::{Caller, Proof};
 use crate::edge::{Body, ClientAddr};
 use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::review::record_text;
 use crate::state::AppState;
 
 /// How many hex digits of a credential's hash name it in the API: enough to tell an
@@ -56,6 +57,100 @@ pub(crate) struct CredentialView {
 pub(crate) struct CredentialList {
     /// Newest first, at most 500.
     credentials: Vec<CredentialView>,
+}
+
+/// The most games and rooms an export holds (the most recently changed): a bound on one
+/// answer's memory, far past what anyone plays.
+const EXPORT_LIMIT: u32 = 10_000;
+
+/// One of the caller's games in an export.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct ExportedGame {
+    /// The game's id.
+    id: String,
+    /// `waiting`, `playing` or `finished`.
+    status: String,
+    /// Its record (`docs/RECORDS.md`): the game, the players, every move and the result.
+    record: String,
+}
+
+/// One of the caller's Swap 61 rooms in an export.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct ExportedRoom {
+    /// The room's id.
+    id: String,
+    /// `lobby`, `playing` or `finished`.
+    status: String,
+    /// Whether the caller runs it as game master (else they sit in it).
+    master: bool,
+}
+
+/// Everything stored of the caller, in one document.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct Export {
+    /// The account's name.
+    name: String,
+    /// The caller's tokens and sessions (never a secret).
+    credentials: Vec<CredentialView>,
+    /// Every game the caller sits in, most recently changed first, with its record.
+    games: Vec<ExportedGame>,
+    /// Every room the caller runs or sits in, newest first.
+    rooms: Vec<ExportedRoom>,
+    /// Whether games or rooms were left out past 10,000 of each.
+    truncated: bool,
+}
+
+/// Everything stored of the caller: the account, its credentials (listed, never a secret),
+/// every game with its record, every room.
+#[utoipa::path(get, path = "/api/me/export", tag = "accounts",
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "The caller's data, as one JSON document", body = Export),
+        (status = 401, description = "No credentials", body = ErrorBody),
+        (status = 429, description = "Too many exports or analyses from this address", body = ErrorBody),
+    ))]
+pub(crate) async fn export(
+    State(state): State<AppState>,
+    ClientAddr(addr): ClientAddr,
+    caller: Caller,
+) -> ApiResult<Json<Export>> {
+    // An export replays every game: as costly as an analysis, limited like one.
+    state
+        .limits
+        .analyses_per_address
+        .check(&addr.to_string(), std::time::Instant::now())
+        .map_err(ApiError::RateLimited)?;
+    let account = caller.holder.account_id;
+    let stored = state
+        .store
+        .games_of_account(account, None, EXPORT_LIMIT)
+        .await?;
+    let mut truncated = stored.len() >= EXPORT_LIMIT as usize;
+    let mut games = Vec::with_capacity(stored.len());
+    for game in stored {
+        games.push(ExportedGame {
+            record: record_text(&state, &game.id).await?,
+            status: game.status.as_str().to_owned(),
+            id: game.id,
+        });
+    }
+    let rooms = state.store.rooms_of(account, EXPORT_LIMIT).await?;
+    truncated |= rooms.len() >= EXPORT_LIMIT as usize;
+    let rooms = rooms
+        .into_iter()
+        .map(|room| ExportedRoom {
+            status: room.status.as_str().to_owned(),
+            master: room.master.0 == account,
+            id: room.id,
+        })
+        .collect();
+    Ok(Json(Export {
+        credentials: listed(&state, &caller).await?,
+        name: caller.holder.name,
+        games,
+        rooms,
+        truncated,
+    }))
 }
 
 /// The hash of the credential the caller proved itself with.
@@ -111,9 +206,16 @@ pub(crate) async fn credentials(
     State(state): State<AppState>,
     caller: Caller,
 ) -> ApiResult<Json<CredentialList>> {
-    let current = current_hash(&caller);
+    Ok(Json(CredentialList {
+        credentials: listed(&state, &caller).await?,
+    }))
+}
+
+/// The caller's unexpired tokens and sessions, as listed, newest first.
+async fn listed(state: &AppState, caller: &Caller) -> ApiResult<Vec<CredentialView>> {
+    let current = current_hash(caller);
     let rows = state.store.credentials_of(caller.holder.account_id).await?;
-    let credentials = rows
+    Ok(rows
         .into_iter()
         .map(|row| CredentialView {
             id: row.secret_hash[..ID_DIGITS.min(row.secret_hash.len())].to_owned(),
@@ -122,8 +224,7 @@ pub(crate) async fn credentials(
             expires_ms: row.expires_ms,
             current: row.secret_hash == current,
         })
-        .collect();
-    Ok(Json(CredentialList { credentials }))
+        .collect())
 }
 
 /// Ends one of the caller's tokens or sessions (not the one the request is made with: use

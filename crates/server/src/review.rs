@@ -207,19 +207,25 @@ pub(crate) async fn record(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> ApiResult<Response> {
-    let (game, review) = replayed(&state, &id).await?;
-    let date = swapboard_play::record::date_of(game.created_ms);
-    let mut record = review.record(&date);
-    record.set_tag("Site", format!("swapboard, game {id}"));
+    let record = record_text(&state, &id).await?;
     let file = format!("attachment; filename=\"swapboard-{id}.txt\"");
     Ok((
         [
             (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_owned()),
             (header::CONTENT_DISPOSITION, file),
         ],
-        record.to_string(),
+        record,
     )
         .into_response())
+}
+
+/// The record (`docs/RECORDS.md`) of the stored game `id`, its site tag naming the game.
+pub(crate) async fn record_text(state: &AppState, id: &str) -> ApiResult<String> {
+    let (game, review) = replayed(state, id).await?;
+    let date = swapboard_play::record::date_of(game.created_ms);
+    let mut record = review.record(&date);
+    record.set_tag("Site", format!("swapboard, game {id}"));
+    Ok(record.to_string())
 }
 
 /// A picture of the board after any ply (the render crate's SVG), for anyone.

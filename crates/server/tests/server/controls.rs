@@ -4,7 +4,7 @@
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::common::{Client, TestDb, generous, on_both, sign_up_and_token, start};
+use crate::common::{Client, TestDb, game_between, generous, on_both, sign_up_and_token, start};
 
 const SAME_ORIGIN: (&str, &str) = ("sec-fetch-site", "same-origin");
 
@@ -183,6 +183,28 @@ async fn controls(db: TestDb) -> TestDb {
         .await
         .assert_error(404, "not_found");
     assert_eq!(me_status(&client, &[("authorization", &fourth)]).await, 200);
+
+    // The export: the account, its credentials (no secret), each game with its record.
+    let game = game_between(&client, "swaptimum", 5, &fourth, (&other, "yan")).await;
+    let export = client
+        .get("/api/me/export", &[("authorization", &fourth)])
+        .await;
+    assert_eq!(export.status, 200, "{}", export.text);
+    assert_eq!(export.json["name"], "zoe");
+    assert_eq!(export.json["truncated"], false);
+    assert_eq!(export.json["credentials"].as_array().unwrap().len(), 1);
+    assert_eq!(export.json["rooms"], json!([]));
+    let games = export.json["games"].as_array().unwrap();
+    assert_eq!(games.len(), 1, "{}", export.text);
+    assert_eq!(games[0]["id"], game.as_str());
+    assert_eq!(games[0]["status"], "playing");
+    let record = games[0]["record"].as_str().unwrap();
+    assert!(record.contains("[Game \"swaptimum\"]"), "{record}");
+    assert!(!export.text.contains(fourth.trim_start_matches("Bearer ")));
+    client
+        .get("/api/me/export", &[])
+        .await
+        .assert_error(401, "unauthenticated");
 
     server.stop().await.unwrap();
     db
