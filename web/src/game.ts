@@ -9,7 +9,7 @@ import { fill, h, s } from './dom';
 import { LiveGame, type LiveStatus } from './live';
 import {
   clickSelection, clocksNow, describeClock, endingWords, evaluationSeries, formatClock, judgementWords, loadDraft, pairMoves, percent,
-  positionSummary, reviewPly, reviewSummary, saveDraft, seatOf, seatToMove, type Route,
+  positionSummary, reviewPly, reviewSummary, saveDraft, seatIndex, type Route,
 } from './logic';
 import { gameTitle } from './catalogue';
 import { confirmStep } from './pages';
@@ -70,8 +70,10 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
     clicks = clicks.then(() => click(cell)).catch((error: unknown) => showRefusal(failureText(error)));
   });
 
-  const mySeat = (): 0 | 1 | null => seatOf(game, shell.me);
-  const myTurn = (): boolean => game.status === 'playing' && mySeat() !== null && seatToMove(game) === mySeat();
+  // The turn is the server's: the reader's own seat and the seat to move.
+  const mySeat = (): 0 | 1 | null => (game.your_seat === null ? null : seatIndex(game.your_seat));
+  const seatToMove = (): 0 | 1 | null => (game.status === 'playing' && game.seat_to_move !== null ? seatIndex(game.seat_to_move) : null);
+  const myTurn = (): boolean => game.status === 'playing' && mySeat() !== null && seatToMove() === mySeat();
   const interactive = (): boolean => myTurn() && following && !busy;
 
   function showRefusal(text: string): void {
@@ -111,14 +113,14 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
       const who = p.seated && p.name && !p.name.startsWith('ai:')
         ? h('a', { href: `/players/${encodeURIComponent(p.name)}` }, name)
         : h('span', {}, name);
-      return h('div', { class: `player${seatToMove(game) === k ? ' to-move' : ''}` },
+      return h('div', { class: `player${seatToMove() === k ? ' to-move' : ''}` },
         h('span', { class: `chip col-${p.colour}`, 'aria-hidden': 'true' }, p.colour), ' ', who,
         game.clock !== null && h('span', { class: 'clock', id: `clock-${k}`, 'aria-label': `${p.colour} clock` }));
     }));
     let words: string;
     if (game.status === 'waiting') words = 'Waiting for a player to join.';
     else if (game.status === 'playing') words = myTurn() ? 'Your move.' : `${game.to_move ?? '?'} to move.`;
-    else words = endingWords(game, shell.me) ?? moves.ending ?? shown.ending ?? 'The game is over.';
+    else words = endingWords(game) ?? moves.ending ?? shown.ending ?? 'The game is over.';
     const clock = `Clock: ${describeClock(game.clock)}`;
     // The status is a live region: only a change is announced.
     if (status.firstChild?.textContent !== words) fill(status, words, h('span', { class: 'clock-kind' }, clock));
@@ -127,7 +129,7 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
 
   function drawClocks(): void {
     if (!game.clocks) return;
-    const running = game.status === 'playing' ? seatToMove(game) : null;
+    const running = game.status === 'playing' ? seatToMove() : null;
     const now = clocksNow(game.clocks.remaining_ms, running, game.clocks.server_now_ms, Date.now(), offset);
     for (const k of [0, 1] as const) {
       const element = document.getElementById(`clock-${k}`);
@@ -251,7 +253,8 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
     // back to it): the server answers the same game.
     const take = (words: string): HTMLElement =>
       h('button', { type: 'button', class: 'primary', onclick: () => void rematch() }, words);
-    if (offerer && seat !== null && offerer.toLowerCase() !== shell.me?.toLowerCase()) {
+    // The reader made the offer when the server names the reader's seat in it.
+    if (offerer && seat !== null && offer?.your_seat === null) {
       if (declined) return;
       actions.append(h('div', { class: 'offer', role: 'status' },
         h('span', {}, `${offerer} offers a rematch`), ' ', take('Accept'),
@@ -429,7 +432,7 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
       resetDraft();
       typed.value = '';
       busy = false;
-      await changed(after);
+      await changed(after, false);
     } catch (error) {
       busy = false;
       resetDraft();
@@ -438,20 +441,29 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
     }
   }
 
-  /** Takes a newer game: the board, the list and the move builder follow it. */
-  async function changed(next: GameView): Promise<void> {
+  /**
+   * Takes a newer game: the board, the list and the move builder follow it. `everyone`: a
+   * socket's game, which names nobody's own seat; a game starting (a join) is then read
+   * again, so that a seat taken in another tab is known here.
+   */
+  async function changed(next: GameView, everyone: boolean): Promise<void> {
     if (next.ply < game.ply) return;
     const moved = next.ply !== game.ply || next.status !== game.status;
-    // The socket's games are anyone's: they never carry the invite only the creator sees.
-    game = next.invite ? next : { ...next, invite: game.invite };
+    // The socket's games are anyone's: they never carry the invite only the creator sees,
+    // nor the reader's seat.
+    const invite = next.invite ? next.invite : game.invite;
+    const before = game;
+    game = everyone ? { ...next, invite, your_seat: game.your_seat } : { ...next, invite };
     offset = game.clocks ? game.clocks.server_now_ms - Date.now() : 0;
     if (moved) {
       const plyNow = game.ply;
-      const [list, view] = await Promise.all([
+      const [list, view, mine] = await Promise.all([
         api<MoveList>('GET', `${path}/moves`),
         following ? api<PlyView>('GET', `${path}/view`) : Promise.resolve(shown),
+        everyone && before.status === 'waiting' ? api<GameView>('GET', path) : Promise.resolve(null),
       ]);
       if (game.ply !== plyNow) return;
+      if (mine && mine.ply === plyNow) game = { ...mine, invite: mine.invite ? mine.invite : game.invite };
       moves = list;
       shown = view;
       resetDraft();
@@ -465,7 +477,7 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
 
   async function refresh(): Promise<void> {
     try {
-      await changed(await api<GameView>('GET', path));
+      await changed(await api<GameView>('GET', path), false);
     } catch (error) {
       showRefusal(failureText(error));
     }
@@ -498,7 +510,7 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
   async function join(): Promise<void> {
     try {
       const body = route.page === 'game' && route.invite ? { invite: route.invite } : {};
-      await changed(await api<GameView>('POST', `${path}/join`, body));
+      await changed(await api<GameView>('POST', `${path}/join`, body), false);
       await refresh();
     } catch (error) {
       showRefusal(failureText(error));
@@ -507,7 +519,7 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
 
   async function resign(): Promise<void> {
     try {
-      await changed(await api<GameView>('POST', `${path}/resign`));
+      await changed(await api<GameView>('POST', `${path}/resign`), false);
     } catch (error) {
       showRefusal(failureText(error));
       drawAll();
@@ -632,7 +644,7 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
 
   const onLive = (message: LiveMessage): void => {
     if (message.type === 'move' && message.ply <= game.ply) return;
-    void changed(message.game);
+    void changed(message.game, true);
   };
   const onStatus = (state: LiveStatus): void => {
     const words: Record<LiveStatus, string> = {
