@@ -121,7 +121,7 @@ test('Rapid Transit to its end by clicks only: movable terminals marked, forced 
     const marked = await page.locator('svg.board g.next').evaluateAll((cells) => cells.map((c) => c.getAttribute('data-cell')));
     for (const name of marked) assert.ok(legal(game.position).some((m) => m.startsWith(`${name}-`)), `${name} is marked but cannot move`);
     await page.locator('.board-legend [data-legend="next"]', { hasText: 'terminal' }).waitFor();
-    await page.locator('.board-legend [data-legend="Terminal"]', { hasText: 'terminal piece' }).waitFor();
+    await page.locator('.board-legend [data-legend="terminal"]', { hasText: 'terminal piece' }).waitFor();
     if (clicked === 0) await shot(page, 'rapid-transit-turn-1280x800');
     await cell(page, terminal).click();
     await page.locator(`svg.board g.next[data-cell="${partner}"]`).click();

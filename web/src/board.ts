@@ -2,7 +2,7 @@
 // then only their attributes change, so a redraw of a 26 x 26 board stays within a frame.
 
 import { h, s } from './dom';
-import { cellIndex, cellLabel, cellName, MARK_WORDS, moveFocus, parseCell, playerIndex } from './logic';
+import { cellIndex, cellLabel, cellName, MARK_WORDS, moveFocus, parseCell, seatIndex } from './logic';
 import type { BoardView, CellMark } from './types';
 
 const CELL = 40;
@@ -29,12 +29,12 @@ const INK: Record<string, string> = { Red: '#ffffff', Blue: '#ffffff', White: '#
 type MarkShape = 'dot' | 'frame' | 'caret';
 /** Mark colours of the render crate, and their shapes. */
 const MARKS: Record<CellMark, [string, MarkShape]> = {
-  Placed: ['#ffd700', 'dot'],
-  Swapped: ['#ff8c00', 'frame'],
-  Replaced: ['#2ca02c', 'dot'],
-  Terminal: ['#222222', 'caret'],
-  Cornered: ['#9467bd', 'frame'],
-  Target: ['#2ca02c', 'frame'],
+  placed: ['#ffd700', 'dot'],
+  swapped: ['#ff8c00', 'frame'],
+  replaced: ['#2ca02c', 'dot'],
+  terminal: ['#222222', 'caret'],
+  cornered: ['#9467bd', 'frame'],
+  target: ['#2ca02c', 'frame'],
 };
 
 interface CellParts {
@@ -185,9 +185,9 @@ export class Board {
     view.sides.forEach((side, k) => {
       const colour = SIDE_FILLS[view.names[k]] ?? FILLS[view.names[k]] ?? '#7f7f7f';
       const rects =
-        side === 'TopBottom'
+        side === 'top_bottom'
           ? [[MARGIN, MARGIN - EDGE, total, EDGE], [MARGIN, MARGIN + total, total, EDGE]]
-          : side === 'LeftRight'
+          : side === 'left_right'
             ? [[MARGIN - EDGE, MARGIN, EDGE, total], [MARGIN + total, MARGIN, EDGE, total]]
             : [];
       for (const [x, y, width, height] of rects) {
@@ -199,7 +199,7 @@ export class Board {
     const next = new Set(highlights.next);
     const chosen = new Set(highlights.chosen);
     // The move being built is drawn as the mover's stones, half transparent (a ghost).
-    const mover = playerIndex(view.to_move);
+    const mover = seatIndex(view.to_move);
     for (let row = 0; row < size; row += 1) {
       for (let col = 0; col < size; col += 1) {
         const name = cellName(col, row);
@@ -214,7 +214,7 @@ export class Board {
         const key = `${owner ?? ''}|${ghost ? mover : ''}|${view.names[0]}|${view.names[1]}|${cellMarks.join()}|${label}`;
         if (parts.shown === key) continue;
         parts.shown = key;
-        const stone = owner ? playerIndex(owner) : ghost ? mover : null;
+        const stone = owner ? seatIndex(owner) : ghost ? mover : null;
         if (stone !== null) {
           parts.disc.setAttribute('fill', FILLS[view.names[stone]] ?? '#7f7f7f');
           parts.disc.setAttribute('visibility', 'visible');
@@ -256,7 +256,7 @@ export class Board {
     if (highlights.interactive && highlights.next.length > 0 && prompt !== '') {
       item(swatch(s('rect', { x: 1, y: 1, width: CELL - 2, height: CELL - 2, class: 'next-mark' })), prompt, 'next');
     }
-    const mover = view.names[playerIndex(view.to_move)];
+    const mover = view.names[seatIndex(view.to_move)];
     if (highlights.interactive && highlights.chosen.length > 0) {
       item(swatch(s('circle', { cx: CELL / 2, cy: CELL / 2, r: CELL / 2 - 4, fill: FILLS[mover] ?? '#7f7f7f', class: 'disc ghost-disc' })),
         'your move so far (not played yet)', 'ghost');
@@ -286,7 +286,7 @@ export class Board {
     const ownerName = (cell: string): string | null => {
       const at = parseCell(cell, view.size);
       const owner = at ? view.cells[cellIndex(at.col, at.row, view.size)] : null;
-      return owner ? view.names[playerIndex(owner)] : null;
+      return owner ? view.names[seatIndex(owner)] : null;
     };
     for (const [a, b] of view.links ?? []) {
       const [p, q, name] = [this.centre(a), this.centre(b), ownerName(a)];

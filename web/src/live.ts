@@ -3,6 +3,19 @@
 import { backoff } from './logic';
 import type { LiveMessage } from './types';
 
+/**
+ * What a page does with each type of message: one handler per type, each given the
+ * message of its type. A type the page has no handler for (a newer server's) is ignored.
+ */
+export type Handlers<M extends { type: string }> = { [T in M['type']]: (message: Extract<M, { type: T }>) => void };
+
+/** Hands a message to the handler of its type, if there is one. */
+export function dispatch<M extends { type: string }>(handlers: Handlers<M>, message: M): void {
+  if (typeof message !== 'object' || message === null || !Object.prototype.hasOwnProperty.call(handlers, message.type)) return;
+  const handler = handlers[message.type as M['type']] as (message: M) => void;
+  handler(message);
+}
+
 /** How the connection stands, for the page to show. */
 export type LiveStatus = 'connecting' | 'live' | 'reconnecting' | 'resynced';
 
@@ -21,7 +34,7 @@ export class LiveSocket<M extends { type: string }> {
   constructor(
     private readonly path: () => string,
     private readonly ready: M['type'],
-    private readonly onMessage: (message: M) => void,
+    private readonly handlers: Handlers<M>,
     private readonly onStatus: (status: LiveStatus) => void,
   ) {
     this.open();
@@ -45,7 +58,7 @@ export class LiveSocket<M extends { type: string }> {
         this.onStatus(this.lost ? 'resynced' : 'live');
         this.attempt = 0;
       }
-      this.onMessage(message);
+      dispatch(this.handlers, message);
     };
     socket.onclose = () => {
       if (this.closed || this.socket !== socket) return;
@@ -66,8 +79,8 @@ export class LiveSocket<M extends { type: string }> {
 
 /** A socket on one game; `since` gives the last ply the page has, so a reconnection is sent only what it missed. */
 export class LiveGame extends LiveSocket<LiveMessage> {
-  constructor(id: string, since: () => number, onMessage: (message: LiveMessage) => void, onStatus: (status: LiveStatus) => void) {
+  constructor(id: string, since: () => number, handlers: Handlers<LiveMessage>, onStatus: (status: LiveStatus) => void) {
     // The state ends the messages a (re)connection is sent first.
-    super(() => `/api/games/${encodeURIComponent(id)}/socket?since=${since()}`, 'state', onMessage, onStatus);
+    super(() => `/api/games/${encodeURIComponent(id)}/socket?since=${since()}`, 'state', handlers, onStatus);
   }
 }

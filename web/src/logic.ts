@@ -1,7 +1,7 @@
 // The client's own logic, free of the DOM so that node's test runner checks it.
 // Nothing here knows a game's rules: those come from the server's move builder.
 
-import type { BoardView, CellMark, GameView, MoveView, Player, ReviewedMove, TimeControl } from './types';
+import type { BoardView, CellMark, GameView, MoveView, ReviewedMove, Seat, TimeControl } from './types';
 
 /** A cell's name: column letter from `a`, row number from 1 at the bottom. */
 export function cellName(col: number, row: number): string {
@@ -24,19 +24,19 @@ export function cellIndex(col: number, row: number, size: number): number {
 
 /** A mark's meaning, as a cell's label and the board's legend say it. */
 export const MARK_WORDS: Record<CellMark, string> = {
-  Placed: 'placed by the last move',
-  Swapped: 'swapped by the last move',
-  Replaced: 'replaced by the last move',
-  Terminal: 'terminal piece',
-  Cornered: 'cornered piece',
-  Target: 'a target',
+  placed: 'placed by the last move',
+  swapped: 'swapped by the last move',
+  replaced: 'replaced by the last move',
+  terminal: 'terminal piece',
+  cornered: 'cornered piece',
+  target: 'a target',
 };
 
 /** What a cell holds, as a screen reader says it: `c3, Red` or `c3, empty`, then its marks. */
 export function cellLabel(view: BoardView, col: number, row: number, extra: string[] = []): string {
   const name = cellName(col, row);
   const owner = view.cells[cellIndex(col, row, view.size)];
-  const parts = [name, owner ? view.names[playerIndex(owner)] : 'empty'];
+  const parts = [name, owner ? view.names[seatIndex(owner)] : 'empty'];
   for (const [cell, mark] of view.marks) {
     if (cell === name) parts.push(MARK_WORDS[mark]);
   }
@@ -44,16 +44,16 @@ export function cellLabel(view: BoardView, col: number, row: number, extra: stri
   return [...parts, ...extra].join(', ');
 }
 
-/** 0 for the first player, 1 for the second. */
-export function playerIndex(player: Player): 0 | 1 {
-  return player === 'First' ? 0 : 1;
+/** 0 for the first seat, 1 for the second: the index of its player in a game's `players`. */
+export function seatIndex(seat: Seat): 0 | 1 {
+  return seat === 'first' ? 0 : 1;
 }
 
 /** A sentence describing the whole position for a screen reader. */
 export function positionSummary(view: BoardView): string {
   const lists: [string[], string[]] = [[], []];
   view.cells.forEach((owner, i) => {
-    if (owner) lists[playerIndex(owner)].push(cellName(i % view.size, Math.floor(i / view.size)));
+    if (owner) lists[seatIndex(owner)].push(cellName(i % view.size, Math.floor(i / view.size)));
   });
   const side = (k: 0 | 1): string =>
     `${view.names[k]} (${view.letters[k]}): ${lists[k].length === 0 ? 'none' : lists[k].join(' ')}`;
@@ -112,21 +112,6 @@ export function clocksNow(
 ): [number, number] {
   const gone = Math.max(0, localNow + offset - serverNow);
   return [0, 1].map((k) => (k === running ? Math.max(0, remaining[k] - gone) : remaining[k])) as [number, number];
-}
-
-/** The seat (0 or 1) a name sits in, or null. */
-export function seatOf(game: GameView, name: string | null): 0 | 1 | null {
-  if (!name) return null;
-  const k = game.players.findIndex((p) => p.seated && p.name?.toLowerCase() === name.toLowerCase());
-  return k === 0 || k === 1 ? k : null;
-}
-
-/** The seat to move, from the position's `<to-move>` letter. */
-export function seatToMove(game: GameView): 0 | 1 | null {
-  if (game.status !== 'playing') return null;
-  const letter = game.position.split(' ')[2];
-  const k = game.players.findIndex((p) => p.colour === letter);
-  return k === 0 || k === 1 ? k : null;
 }
 
 /** The delay before the n-th attempt to reconnect: 0.5 s doubling to at most 10 s. */
@@ -243,17 +228,17 @@ export function pairMoves(moves: MoveView[]): MoveRow[] {
 
 /**
  * A finished game's ending as its reader sees it: "You won by connection" to the winner,
- * "You lost on time" to the loser, "alice wins by resignation" to anyone else. The words
- * after the subject are the server's (`result.how`); null when the server gives none.
+ * "You lost on time" to the loser, "alice wins by resignation" to anyone else (the
+ * reader's seat is the server's `your_seat`). The words after the subject are the
+ * server's (`result.how`); null when the server gives none.
  */
-export function endingWords(game: GameView, me: string | null): string | null {
+export function endingWords(game: GameView): string | null {
   const result = game.result;
   if (game.status !== 'finished' || !result?.how) return null;
   const how = result.how;
   if (result.winner === null) return how === 'aborted' ? 'The game was aborted.' : `A draw ${how}.`;
-  const seat = seatOf(game, me);
-  if (seat === null) return `${result.winner} wins ${how}.`;
-  return result.winner.toLowerCase() === me?.toLowerCase() ? `You won ${how}.` : `You lost ${how}.`;
+  if (game.your_seat === null) return `${result.winner} wins ${how}.`;
+  return game.players[seatIndex(game.your_seat)]?.name === result.winner ? `You won ${how}.` : `You lost ${how}.`;
 }
 
 /**

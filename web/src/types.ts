@@ -35,7 +35,15 @@ export interface GameView {
   ply: number;
   position: string;
   moves: string[];
+  /** The name of the player to move, `null` unless the game is being played. */
   to_move: string | null;
+  /** The seat to move, `null` unless the game is being played. */
+  seat_to_move: Seat | null;
+  /**
+   * The caller's own seat: `null` for a caller who does not sit in the game, and in what is
+   * the same for everyone (lists, the socket's messages).
+   */
+  your_seat: Seat | null;
   result: ResultView | null;
   clock: TimeControl;
   clocks: ClocksView | null;
@@ -45,22 +53,26 @@ export interface GameView {
   rematch?: string | null;
 }
 
-export type Player = 'First' | 'Second';
-export type Outcome = { Win: Player } | 'Draw';
-export type SideOwner = 'TopBottom' | 'LeftRight' | 'None';
-export type CellMark = 'Placed' | 'Swapped' | 'Replaced' | 'Terminal' | 'Cornered' | 'Target';
+/** A seat of a two-player game, by turn order (the API's `first` and `second`). */
+export type Seat = 'first' | 'second';
+/** How a game shown ended, by the rules. */
+export type Outcome = { win: Seat } | 'draw';
+/** The pair of opposite edges a player joins. */
+export type SideOwner = 'top_bottom' | 'left_right' | 'none';
+/** A mark the board view puts on a cell. */
+export type CellMark = 'placed' | 'swapped' | 'replaced' | 'terminal' | 'cornered' | 'target';
 
 /** The board view of the play layer (`BoardView`). */
 export interface BoardView {
   title: string;
   size: number;
   /** Each cell's owner, bottom row first, left to right. */
-  cells: (Player | null)[];
+  cells: (Seat | null)[];
   letters: [string, string];
   names: [string, string];
   sides: [SideOwner, SideOwner];
   marks: [string, CellMark][];
-  to_move: Player;
+  to_move: Seat;
   outcome: Outcome | null;
   notes: string[];
   winning: string[];

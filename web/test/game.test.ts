@@ -5,13 +5,13 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { draftKey, endingWords, evaluationSeries, judgementWords, loadDraft, pairMoves, reviewSummary, saveDraft, type DraftStore } from '../src/logic';
-import type { GameView, MoveView, ReviewedMove } from '../src/types';
+import type { GameView, MoveView, ReviewedMove, Seat } from '../src/types';
 
-function finished(winner: string | null, how: string | undefined, termination = 'rules'): GameView {
+function finished(winner: string | null, how: string | undefined, termination = 'rules', yours: Seat | null = null): GameView {
   return {
     id: 'g', game: 'rapid-transit', size: 8, status: 'finished', ply: 40, position: '', moves: [],
     players: [{ name: 'ann', colour: 'R', seated: true }, { name: 'bob', colour: 'C', seated: true }],
-    to_move: null, result: { winner, termination, how }, clock: null, clocks: null,
+    to_move: null, seat_to_move: null, your_seat: yours, result: { winner, termination, how }, clock: null, clocks: null,
   };
 }
 
@@ -23,17 +23,17 @@ test('the move list is paired by move number, an odd last ply alone on its row',
 });
 
 test('an ending says You won / You lost to the players and names the winner to others', () => {
-  const byNetwork = finished('ann', 'by the largest network (31 to 22)');
-  assert.equal(endingWords(byNetwork, 'ann'), 'You won by the largest network (31 to 22).');
-  assert.equal(endingWords(byNetwork, 'Bob'), 'You lost by the largest network (31 to 22).');
-  assert.equal(endingWords(byNetwork, 'carol'), 'ann wins by the largest network (31 to 22).');
-  assert.equal(endingWords(byNetwork, null), 'ann wins by the largest network (31 to 22).');
-  assert.equal(endingWords(finished('bob', 'on time', 'timeout'), 'ann'), 'You lost on time.');
-  assert.equal(endingWords(finished('ann', 'by resignation', 'resigned'), 'bob'), 'You lost by resignation.');
-  assert.equal(endingWords(finished(null, 'aborted', 'aborted'), 'ann'), 'The game was aborted.');
+  // The reader's seat is the server's `your_seat`: ann sits first, bob second.
+  const byNetwork = (yours: Seat | null): GameView => finished('ann', 'by the largest network (31 to 22)', 'rules', yours);
+  assert.equal(endingWords(byNetwork('first')), 'You won by the largest network (31 to 22).');
+  assert.equal(endingWords(byNetwork('second')), 'You lost by the largest network (31 to 22).');
+  assert.equal(endingWords(byNetwork(null)), 'ann wins by the largest network (31 to 22).');
+  assert.equal(endingWords(finished('bob', 'on time', 'timeout', 'first')), 'You lost on time.');
+  assert.equal(endingWords(finished('ann', 'by resignation', 'resigned', 'second')), 'You lost by resignation.');
+  assert.equal(endingWords(finished(null, 'aborted', 'aborted', 'first')), 'The game was aborted.');
   // A server without `how` (before issue 22): the page keeps its ending line.
-  assert.equal(endingWords(finished('ann', undefined), 'ann'), null);
-  assert.equal(endingWords({ ...byNetwork, status: 'playing' }, 'ann'), null);
+  assert.equal(endingWords(finished('ann', undefined, 'rules', 'first')), null);
+  assert.equal(endingWords({ ...byNetwork('first'), status: 'playing' }), null);
 });
 
 /** A review as `GET /api/games/{id}/review` answered it for a 4-ply game. */

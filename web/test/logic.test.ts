@@ -5,25 +5,17 @@ import { test } from 'node:test';
 
 import {
   backoff, cellLabel, cellName, clickSelection, clocksNow, describeClock, formatClock, moveFocus,
-  opponentField, parseCell, parseRoute, positionSummary, reviewPly, safeNext, seatOf, seatToMove, timeControl,
+  opponentField, parseCell, parseRoute, positionSummary, reviewPly, safeNext, seatIndex, timeControl,
 } from '../src/logic';
-import type { BoardView, GameView } from '../src/types';
+import type { BoardView } from '../src/types';
 
 function view(): BoardView {
   // 3 x 3, bottom row first: Red on a1 and b2, Blue on c3.
   return {
     title: 'Swaptimum', size: 3,
-    cells: ['First', null, null, null, 'First', null, null, null, 'Second'],
-    letters: ['R', 'B'], names: ['Red', 'Blue'], sides: ['TopBottom', 'LeftRight'],
-    marks: [['b2', 'Placed']], to_move: 'Second', outcome: null, notes: [], winning: [],
-  };
-}
-
-function game(position: string): GameView {
-  return {
-    id: 'g', game: 'swaptimum', size: 3, status: 'playing', ply: 2, position, moves: [],
-    players: [{ name: 'Ann', colour: 'R', seated: true }, { name: 'ai:3', colour: 'B', seated: true }],
-    to_move: 'Ann', result: null, clock: null, clocks: null,
+    cells: ['first', null, null, null, 'first', null, null, null, 'second'],
+    letters: ['R', 'B'], names: ['Red', 'Blue'], sides: ['top_bottom', 'left_right'],
+    marks: [['b2', 'placed']], to_move: 'second', outcome: null, notes: [], winning: [],
   };
 }
 
@@ -84,13 +76,9 @@ test('only the running clock counts down, from the server time whatever ours say
   assert.deepEqual(clocksNow([2_000, 50_000], 0, serverNow, localNow, 10_000), [0, 50_000]);
 });
 
-test('seats are found by name in any case, and the mover by the position', () => {
-  const g = game('swaptimum ./.R./R.. B');
-  assert.equal(seatOf(g, 'ann'), 0);
-  assert.equal(seatOf(g, 'bob'), null);
-  assert.equal(seatOf(g, null), null);
-  assert.equal(seatToMove(g), 1);
-  assert.equal(seatToMove({ ...g, status: 'finished' }), null);
+test('a seat of the API is the index of its player', () => {
+  assert.equal(seatIndex('first'), 0);
+  assert.equal(seatIndex('second'), 1);
 });
 
 test('reconnection waits longer each time, up to ten seconds', () => {

@@ -5,8 +5,10 @@ use serde::{Deserialize, Serialize};
 /// One of the two players of a two-player game, by turn order.
 ///
 /// Which colour each is depends on the game (Swaptimum's first player is Red, Scware's is
-/// White); [`crate::Game::colour_letter`] names them.
+/// White); [`crate::Game::colour_letter`] names them. In JSON `first` and `second`, like
+/// every word of the API.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Player {
     /// The player who moves first from the start position.
     First,
@@ -44,8 +46,9 @@ impl Player {
     }
 }
 
-/// How a finished game ended.
+/// How a finished game ended. In JSON `{"win": "first"}` or `"draw"`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Outcome {
     /// The player won.
     Win(Player),

@@ -3,8 +3,10 @@ use swapboard_grid::Cell;
 
 use crate::{Outcome, Player, StoneBoard};
 
-/// Which pair of opposite board edges a player must join.
+/// Which pair of opposite board edges a player must join (in JSON `top_bottom`,
+/// `left_right`, `none`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum SideOwner {
     /// The top and bottom rows.
     TopBottom,
@@ -14,8 +16,10 @@ pub enum SideOwner {
     None,
 }
 
-/// Something a picture of the board should point out on a cell.
+/// Something a picture of the board should point out on a cell (in JSON `placed`,
+/// `swapped`, `replaced`, `terminal`, `cornered`, `target`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum CellMark {
     /// The cell of the last placement.
     Placed,
@@ -208,5 +212,57 @@ impl BoardView {
             .iter()
             .filter(move |(c, _)| *c == cell)
             .map(|&(_, m)| m)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// The board view speaks the API's words: every enum in snake_case.
+    #[test]
+    fn the_view_is_written_in_snake_case() {
+        let board = StoneBoard::parse_rows(".R./.RB/.R.", ['R', 'B'], 3..=9).unwrap();
+        let mut view = BoardView::connection(
+            "Test",
+            &board,
+            ['R', 'B'],
+            ["Red", "Blue"],
+            Player::Second,
+            Some(Outcome::Win(Player::First)),
+        );
+        view.marks = vec![
+            (Cell::new(1, 1), CellMark::Placed),
+            (Cell::new(2, 1), CellMark::Terminal),
+        ];
+        let json = serde_json::to_value(&view).unwrap();
+        assert_eq!(json["to_move"], "second");
+        assert_eq!(json["outcome"], json!({"win": "first"}));
+        assert_eq!(json["sides"], json!(["top_bottom", "left_right"]));
+        assert_eq!(json["marks"], json!([["b2", "placed"], ["c2", "terminal"]]));
+        assert_eq!(json["cells"][1], "first");
+        assert_eq!(json["cells"][5], "second");
+        assert_eq!(json["cells"][0], serde_json::Value::Null);
+        view.outcome = Some(Outcome::Draw);
+        view.sides = [SideOwner::None; 2];
+        let json = serde_json::to_value(&view).unwrap();
+        assert_eq!(json["outcome"], "draw");
+        assert_eq!(json["sides"], json!(["none", "none"]));
+        let every_mark = [
+            CellMark::Placed,
+            CellMark::Swapped,
+            CellMark::Replaced,
+            CellMark::Terminal,
+            CellMark::Cornered,
+            CellMark::Target,
+        ];
+        assert_eq!(
+            serde_json::to_value(every_mark).unwrap(),
+            json!([
+                "placed", "swapped", "replaced", "terminal", "cornered", "target"
+            ])
+        );
     }
 }

@@ -207,6 +207,13 @@ pub(crate) struct GameView {
     pub(crate) moves: Vec<String>,
     /// The name of the player to move, `null` unless the game is being played.
     to_move: Option<String>,
+    /// The seat to move, `first` or `second`; `null` unless the game is being played.
+    #[schema(value_type = Option<String>, example = "first")]
+    seat_to_move: Option<Player>,
+    /// The caller's own seat, `first` or `second`; `null` for a caller who does not sit in
+    /// the game, and in what is the same for everyone (lists, the socket's messages).
+    #[schema(value_type = Option<String>, example = "second")]
+    your_seat: Option<Player>,
     /// How the game ended, `null` until it has.
     result: Option<ResultView>,
     /// The time control: `null`, `{"days_per_move": D}` or `{"initial_s": S, "increment_s": I}`.
@@ -252,17 +259,39 @@ pub(crate) fn start_of(game: &StoredGame) -> ApiResult<AnyPosition> {
     AnyPosition::start(kind, size).map_err(|e| internal(format!("start: {e}")))
 }
 
-/// The game as the API shows it.
+/// The game as the API shows it to anyone (no `your_seat`).
 pub(crate) async fn view(state: &AppState, game: StoredGame) -> ApiResult<GameView> {
-    let seats = state.store.seats(&game.id).await?;
-    view_with_seats(state, game, &seats).await
+    view_for(state, game, None).await
 }
 
-/// [`view`], with the game's seats already read.
+/// The game as the API shows it to `caller`, with their own seat.
+async fn view_for(
+    state: &AppState,
+    game: StoredGame,
+    caller: Option<&Caller>,
+) -> ApiResult<GameView> {
+    let seats = state.store.seats(&game.id).await?;
+    view_with_seats(state, game, &seats, caller).await
+}
+
+/// The seat of the caller's account among a game's seats, if it sits there.
+fn seat_of_account(seats: &[SeatRow], caller: &Caller) -> Option<u8> {
+    seats
+        .iter()
+        .find(|row| {
+            row.account
+                .as_ref()
+                .is_some_and(|(account, _)| *account == caller.holder.account_id)
+        })
+        .map(|row| row.seat)
+}
+
+/// [`view_for`], with the game's seats already read.
 async fn view_with_seats(
     state: &AppState,
     game: StoredGame,
     seats: &[SeatRow],
+    caller: Option<&Caller>,
 ) -> ApiResult<GameView> {
     // Moves are only ever added: the game's first `ply` moves are those of this view.
     let moves = state.store.moves_up_to(&game.id, game.ply).await?;
@@ -284,9 +313,11 @@ async fn view_with_seats(
             }
         })
         .collect();
-    let to_move = (game.status == crate::store::Status::Playing)
-        .then(|| name_of(seat_of(position.to_move())))
-        .flatten();
+    let seat_to_move = (game.status == crate::store::Status::Playing).then(|| position.to_move());
+    let to_move = seat_to_move.and_then(|player| name_of(seat_of(player)));
+    let your_seat = caller
+        .and_then(|caller| seat_of_account(seats, caller))
+        .map(|seat| Player::from_index(usize::from(seat)));
     let result = game.finish.map(|finish| ResultView {
         winner: finish.winner_seat.and_then(name_of),
         termination: finish.termination.as_str(),
@@ -312,6 +343,8 @@ async fn view_with_seats(
         position: game.position,
         moves,
         to_move,
+        seat_to_move,
+        your_seat,
         result,
         clock: game.clock,
     })
@@ -401,7 +434,7 @@ pub(crate) async fn create(
     state.store.create_game(&new).await?;
     after_change(&state, id, Change::State).await;
     let game = stored(&state, id).await?;
-    let mut shown = view(&state, game).await?;
+    let mut shown = view_for(&state, game, Some(&caller)).await?;
     shown.invite = invite;
     Ok((StatusCode::CREATED, Json(shown)))
 }
@@ -456,14 +489,10 @@ pub(crate) async fn show(
     let invite = game.invite.clone();
     let seats = state.store.seats(&id).await?;
     // While an invite game waits, the one account seated in it is its creator.
-    let creator = caller.is_some_and(|caller| {
-        seats.iter().any(|row| {
-            row.account
-                .as_ref()
-                .is_some_and(|(account, _)| *account == caller.holder.account_id)
-        })
-    });
-    let mut shown = view_with_seats(&state, game, &seats).await?;
+    let creator = caller
+        .as_ref()
+        .is_some_and(|caller| seat_of_account(&seats, caller).is_some());
+    let mut shown = view_with_seats(&state, game, &seats, caller.as_ref()).await?;
     if creator {
         shown.invite = invite;
     }
@@ -502,7 +531,7 @@ pub(crate) async fn join(
     limit_account(&state.limits.challenges_per_account, &caller)?;
     let invite = body.and_then(|body| body.invite);
     let game = take_seat(&state, &id, &caller, invite.as_deref()).await?;
-    Ok(Json(view(&state, game).await?))
+    Ok(Json(view_for(&state, game, Some(&caller)).await?))
 }
 
 /// Seats the caller in a waiting game and tells its watchers.
@@ -617,7 +646,10 @@ pub(crate) async fn rematch(
     // The finished game's watchers learn that a rematch is offered.
     state.live.announce(&state, &id, Change::State).await;
     let created = stored(&state, new_id).await?;
-    Ok((StatusCode::CREATED, Json(view(&state, created).await?)))
+    Ok((
+        StatusCode::CREATED,
+        Json(view_for(&state, created, Some(&caller)).await?),
+    ))
 }
 
 /// The rematch offered before, asked for again by a player of the first game: the caller
@@ -637,7 +669,7 @@ async fn rematch_taken(state: &AppState, id: &str, caller: &Caller) -> ApiResult
     } else {
         stored(state, id).await?
     };
-    view(state, game).await
+    view_for(state, game, Some(caller)).await
 }
 
 /// The caller's seat in a game: 404 for no such game, 403 `forbidden` for a caller who does
@@ -652,14 +684,7 @@ async fn seat_of_caller(
         // Every game has seats: none means no game (a 404, not a 403).
         stored(state, id).await?;
     }
-    let seat = seats
-        .iter()
-        .find(|row| {
-            row.account
-                .as_ref()
-                .is_some_and(|(account, _)| *account == caller.holder.account_id)
-        })
-        .map(|row| row.seat)
+    let seat = seat_of_account(&seats, caller)
         .ok_or_else(|| ApiError::Forbidden("you do not play in this game".to_owned()))?;
     Ok((seat, seats))
 }
@@ -741,7 +766,7 @@ pub(crate) async fn my_turn(
     let mut games = Vec::new();
     for (game, seat) in state.store.playing(caller.holder.account_id).await? {
         if seat_of(position_of(&game)?.to_move()) == seat {
-            games.push(view(&state, game).await?);
+            games.push(view_for(&state, game, Some(&caller)).await?);
         }
     }
     Ok(Json(TurnList { games }))

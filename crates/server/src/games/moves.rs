@@ -11,7 +11,9 @@ use swapboard_play::step::{self, Early};
 use swapboard_play::{AnyPosition, Ending, Millis};
 use utoipa::ToSchema;
 
-use super::{GameView, after_change, limit_account, now, seat_of_caller, view, view_with_seats};
+use super::{
+    GameView, after_change, limit_account, now, seat_of_caller, view_for, view_with_seats,
+};
 use crate::auth::Caller;
 use crate::edge::Body;
 use crate::error::{ApiError, ApiResult, ErrorBody};
@@ -101,7 +103,7 @@ pub(crate) async fn resign(
         }
     })?;
     after_change(&state, &id, Change::State).await;
-    Ok(Json(view(&state, game).await?))
+    Ok(Json(view_for(&state, game, Some(&caller)).await?))
 }
 
 /// Why the rules refused a move.
@@ -286,7 +288,9 @@ pub(crate) async fn play(
         Landed::Repeated(game) => game,
     };
     // The seats did not change with the move: the answer reuses them.
-    Ok(Json(view_with_seats(&state, game, &seats).await?))
+    Ok(Json(
+        view_with_seats(&state, game, &seats, Some(&caller)).await?,
+    ))
 }
 
 #[cfg(test)]

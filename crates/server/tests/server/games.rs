@@ -138,6 +138,9 @@ async fn creation(db: TestDb) -> TestDb {
     assert_eq!(open["players"][1]["name"], "ann");
     assert_eq!(open["players"][1]["colour"], "B");
     assert_eq!(open["to_move"], Value::Null);
+    assert_eq!(open["seat_to_move"], Value::Null);
+    // The game tells its caller their own seat: no client reads it from names or the position.
+    assert_eq!(open["your_seat"], "second");
     let early = client
         .post(
             &format!("/api/games/{id}/moves"),
@@ -160,6 +163,8 @@ async fn creation(db: TestDb) -> TestDb {
     assert_eq!(joined.json["status"], "playing");
     assert_eq!(joined.json["players"][0]["name"], "bob");
     assert_eq!(joined.json["to_move"], "bob");
+    assert_eq!(joined.json["seat_to_move"], "first");
+    assert_eq!(joined.json["your_seat"], "first");
     client
         .post(&join, &json!({}), &auth(&cat))
         .await
@@ -174,9 +179,14 @@ async fn creation(db: TestDb) -> TestDb {
     assert_eq!(deadline - now, bob_left);
     let watched = client.get(&format!("/api/games/{id}"), &[]).await;
     assert_eq!(watched.status, 200);
+    // A watcher sits nowhere; the creator reads their own seat.
+    assert_eq!(watched.json["your_seat"], Value::Null);
+    let by_ann = client.get(&format!("/api/games/{id}"), &auth(&ann)).await;
+    assert_eq!(by_ann.json["your_seat"], "second");
     let without_clocks = |game: &Value| {
         let mut game = game.clone();
         game["clocks"] = Value::Null;
+        game["your_seat"] = Value::Null;
         game
     };
     assert_eq!(without_clocks(&watched.json), without_clocks(&joined.json));
@@ -262,6 +272,8 @@ async fn moves(db: TestDb) -> TestDb {
     assert_eq!(played.json["ply"], 1);
     assert_eq!(played.json["moves"], json!(["c3"]));
     assert_eq!(played.json["to_move"], "bob");
+    assert_eq!(played.json["seat_to_move"], "second");
+    assert_eq!(played.json["your_seat"], "first");
     // A retry of the stored move answers the game as it is; nothing is played twice.
     let retry = send(&client, &path, &ann, "c3", 0).await;
     assert_eq!(retry.status, 200, "{}", retry.text);
@@ -300,6 +312,7 @@ async fn moves(db: TestDb) -> TestDb {
         json!({"winner": winner, "termination": "rules", "how": "by connection"})
     );
     assert_eq!(game["to_move"], Value::Null);
+    assert_eq!(game["seat_to_move"], Value::Null);
     assert_eq!(
         game["moves"].as_array().unwrap().len() as u64,
         game["ply"].as_u64().unwrap()
@@ -309,6 +322,8 @@ async fn moves(db: TestDb) -> TestDb {
         .await
         .assert_error(409, "conflict");
     let watched = client.get(&format!("/api/games/{id}"), &[]).await;
+    // A watcher reads the game its players were answered, but for a seat of their own.
+    game["your_seat"] = Value::Null;
     assert_eq!(watched.json, game);
     server.stop().await.unwrap();
     db

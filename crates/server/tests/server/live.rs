@@ -78,6 +78,9 @@ async fn the_ai_answers_live(db: TestDb) -> TestDb {
         moved
     };
     assert_eq!(after_ai["game"]["to_move"], "ann");
+    assert_eq!(after_ai["game"]["seat_to_move"], "second");
+    // A socket's messages are everyone's: they name nobody's own seat.
+    assert_eq!(after_ai["game"]["your_seat"], Value::Null);
     assert_eq!(after_ai["game"]["moves"].as_array().unwrap().len(), 1);
 
     // ann answers with any legal move (one cell the AI left empty), and the AI replies.

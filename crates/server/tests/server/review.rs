@@ -73,6 +73,17 @@ async fn shown(db: TestDb) -> TestDb {
         .get(&format!("/api/games/{id}/view?ply=2"), &[])
         .await;
     assert_eq!(second.json["move"], "d4");
+    // The board view speaks the API's words (snake_case), like the rest of the API.
+    let board = &second.json["board"];
+    assert_eq!(board["to_move"], "first");
+    assert_eq!(board["sides"], json!(["top_bottom", "left_right"]));
+    assert!(
+        board["marks"]
+            .as_array()
+            .unwrap()
+            .contains(&json!(["d4", "placed"])),
+        "{board}"
+    );
     assert!(second.json["description"].as_str().unwrap().contains("d4"));
     let now = client.get(&format!("/api/games/{id}/view"), &[]).await;
     assert_eq!(
