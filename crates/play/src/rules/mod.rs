@@ -242,8 +242,9 @@ impl Rules {
 }
 
 impl Diagram {
-    /// The picture as a standalone SVG document, captioned: the render crate's board for a
-    /// square game (marked cells framed in green), the game master's hexagon for Swap 61.
+    /// The picture as a standalone SVG document: the render crate's board for a square game
+    /// (marked cells framed in green), the game master's hexagon for Swap 61. The caption
+    /// stays out of it (a page sets it under the picture, where it wraps).
     ///
     /// # Panics
     ///
@@ -252,12 +253,12 @@ impl Diagram {
         match &self.board {
             Board::Square(text) => {
                 let view = self.square_view(text);
-                swapboard_render::svg_with_caption(&view, Some(self.caption))
+                swapboard_render::svg(&view)
             }
             Board::Hex(round) => {
                 let (board, swaps) = round.shown();
                 let names: Vec<String> = (1..=round.seats).map(|s| format!("seat {s}")).collect();
-                let title = format!("Swap 61 by 'pseudonam': {}", self.caption);
+                let title = "Swap 61 by 'pseudonam'".to_string();
                 swapboard_swap61::svg::svg(&swapboard_swap61::svg::Picture {
                     board: &board,
                     names: &names,
