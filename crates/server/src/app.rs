@@ -34,6 +34,7 @@ use crate::openapi;
 use crate::proxy::TrustedProxies;
 use crate::review;
 use crate::rooms;
+use crate::rules;
 use crate::store::{Store, StoreOptions, default_sqlite_url};
 use crate::web;
 
@@ -99,6 +100,8 @@ fn router(state: AppState) -> Router {
         .route("/api/me", get(accounts::me))
         .route("/api/games", post(games::create))
         .route("/api/games/catalogue", get(games::catalogue))
+        .route("/api/rules", get(rules::list))
+        .route("/api/rules/{game}", get(rules::show))
         .route("/api/games/{id}", get(games::show))
         .route("/api/games/{id}/join", post(games::join))
         .route("/api/games/{id}/resign", post(games::resign))

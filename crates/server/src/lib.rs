@@ -27,6 +27,7 @@ mod openapi;
 mod proxy;
 mod review;
 mod rooms;
+mod rules;
 pub mod store;
 mod web;
 

@@ -4,7 +4,7 @@ use axum::Json;
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use crate::{accounts, analysis, app, games, lists, live, review, rooms};
+use crate::{accounts, analysis, app, games, lists, live, review, rooms, rules};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -26,6 +26,8 @@ use crate::{accounts, analysis, app, games, lists, live, review, rooms};
         accounts::me,
         games::create,
         games::catalogue,
+        rules::list,
+        rules::show,
         games::show,
         games::join,
         games::play,

@@ -14,6 +14,7 @@ mod moves;
 mod proxy;
 mod review;
 mod rooms;
+mod rules;
 mod shutdown;
 mod social;
 mod web;
