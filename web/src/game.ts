@@ -8,7 +8,7 @@ import { Board } from './board';
 import { fill, h, s } from './dom';
 import { LiveGame, type LiveStatus } from './live';
 import {
-  clickSelection, clocksNow, describeClock, endingWords, evaluationSeries, formatClock, judgementWords, loadDraft, pairMoves, percent,
+  clickSelection, clocksNow, describeClock, edgesToJoin, endingWords, evaluationSeries, formatClock, judgementWords, loadDraft, pairMoves, percent,
   positionSummary, reviewPly, reviewSummary, saveDraft, seatOf, seatToMove, type Route,
 } from './logic';
 import { gameTitle } from './catalogue';
@@ -100,7 +100,7 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
     };
     board.draw(shown.board, highlights);
     board.element.setAttribute('data-draw-ms', (performance.now() - t0).toFixed(2));
-    credit.textContent = shown.board.title;
+    fill(credit, shown.board.title, ' · ', h('a', { href: `/rules/${game.game}` }, 'Rules'), edgesToJoin(shown.board) && ` · ${edgesToJoin(shown.board)}`);
     fill(legend, board.legend(shown.board, highlights, draft?.prompt ?? ''));
   }
 
