@@ -130,6 +130,7 @@ export type Route =
   | { page: 'settings' }
   | { page: 'newRoom' }
   | { page: 'room'; id: string; invite: string | null }
+  | { page: 'rules'; game: string | null }
   | { page: 'missing' };
 
 /** The page a location shows. */
@@ -143,6 +144,7 @@ export function parseRoute(pathname: string, search: string): Route {
       case 'signup': return { page: 'signup' };
       case 'new': return { page: 'new' };
       case 'settings': return { page: 'settings' };
+      case 'rules': return { page: 'rules', game: null };
     }
   }
   if (parts.length === 2 && parts[0] === 'games' && /^[0-9a-zA-Z_-]{1,64}$/.test(parts[1])) {
@@ -153,6 +155,7 @@ export function parseRoute(pathname: string, search: string): Route {
   if (parts.length === 2 && parts[0] === 'rooms' && /^[0-9a-zA-Z_-]{1,64}$/.test(parts[1])) {
     return { page: 'room', id: parts[1], invite: params.get('invite') };
   }
+  if (parts.length === 2 && parts[0] === 'rules' && /^[a-z0-9-]{1,32}$/.test(parts[1])) return { page: 'rules', game: parts[1] };
   if (parts.length === 2 && parts[0] === 'players') {
     return { page: 'player', name: decodeURIComponent(parts[1]) };
   }
@@ -318,4 +321,14 @@ export function loadDraft(store: DraftStore, id: string, ply: number): SavedDraf
   } catch {
     return null;
   }
+}
+
+/** Which edges the player to move must join, read from the view's sides, or null when the
+ * game is over or not won by joining edges: `Blue to move joins the left and right edges.` */
+export function edgesToJoin(view: BoardView): string | null {
+  if (view.outcome !== null) return null;
+  const k = seatIndex(view.to_move);
+  const side = view.sides[k];
+  if (side === 'none') return null;
+  return `${view.names[k]} to move joins the ${side === 'top_bottom' ? 'top and bottom' : 'left and right'} edges.`;
 }

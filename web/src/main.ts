@@ -4,6 +4,12 @@ import { start } from './app';
 import { gamePage } from './game/page';
 import { PAGES } from './pages';
 import { newRoomPage, roomPage } from './room/page';
+import { frontPage, rulesPage } from './rules';
 
 const root = document.getElementById('app');
-if (root) start(root, { ...PAGES, game: gamePage, newRoom: newRoomPage, room: roomPage });
+if (root) start(root, {
+    ...PAGES,
+    // A visitor who is not logged in sees the front page (`src/rules.ts`).
+    home: (main, shell) => (shell.me ? PAGES.home(main, shell) : frontPage(main, shell)),
+    game: gamePage, newRoom: newRoomPage, room: roomPage, rules: rulesPage,
+  });

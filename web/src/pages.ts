@@ -149,17 +149,21 @@ function select(name: string, options: [string, string][], value: string): HTMLS
 
 async function newGame(main: HTMLElement, shell: Shell): Promise<void> {
   if (!shell.me) {
-    shell.go(`/login?next=${encodeURIComponent('/new')}`, true);
+    shell.go(`/login?next=${encodeURIComponent(`/new${location.search}`)}`, true);
     return;
   }
   const games = await loadCatalogue();
   // Each game credited to its author, as the rule sheets ask.
-  const game = select('game', games.map((g) => [g.id, `${g.name} by ${g.author}`]), games[0]?.id ?? '');
+  const asked = new URLSearchParams(location.search).get('game');
+  const game = select('game', games.map((g) => [g.id, `${g.name} by ${g.author}`]), games.find((g) => g.id === asked)?.id ?? games[0]?.id ?? '');
+  const rules = h('a', { class: 'rules-link' });
   const size = h('input', { name: 'size', type: 'number', required: true });
   // The sides the game's engine accepts (Rapid Transit's are even: a step of 2).
   const fitSize = (): void => {
     const entry = catalogueEntry(game.value);
     if (!entry) return;
+    rules.href = `/rules/${entry.id}`;
+    rules.textContent = `Rules of ${entry.name}`;
     const sizes = entry.sizes;
     size.min = String(sizes[0]);
     size.max = String(sizes[sizes.length - 1]);
@@ -192,7 +196,7 @@ async function newGame(main: HTMLElement, shell: Shell): Promise<void> {
   show();
   const message = h('p', { class: 'error', role: 'alert' });
   const form = h('form', { class: 'new-game' },
-    field('Game', game), field('Board size', size), field('Your colour', colour), field('Opponent', opponent),
+    field('Game', game), rules, field('Board size', size), field('Your colour', colour), field('Opponent', opponent),
     levelField, playerField, field('Time control', clock), daysField, liveFields, message,
     h('button', { type: 'submit', class: 'primary' }, 'Create the game'));
   form.addEventListener('submit', async (event) => {
@@ -251,4 +255,4 @@ export const PAGES = {
   player: playerPage,
   settings: (main: HTMLElement): Promise<void> => settings(main),
   missing: (main: HTMLElement): Promise<void> => missing(main),
-} satisfies Record<Exclude<Route['page'], 'game' | 'newRoom' | 'room'>, (main: HTMLElement, shell: Shell, route: Route) => Promise<Cleanup | void>>;
+} satisfies Record<Exclude<Route['page'], 'game' | 'newRoom' | 'room' | 'rules'>, (main: HTMLElement, shell: Shell, route: Route) => Promise<Cleanup | void>>;

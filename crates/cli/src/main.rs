@@ -20,6 +20,7 @@ mod output;
 mod play;
 mod replay;
 mod research;
+mod rules;
 mod solve;
 mod stats;
 mod swap61;
@@ -51,6 +52,11 @@ struct Cli {
 enum Command {
     /// A short scripted tour of the five games, the AI thinking and a Swap 61 game.
     Demo,
+    /// The rules of a game (swaptimum, flipstop, scware, rapid-transit, swap61), with diagrams.
+    Rules {
+        /// The game.
+        game: String,
+    },
     #[command(flatten)]
     Game(GameCommand),
     /// Speak the engine protocol on standard input and output (docs/ENGINE-PROTOCOL.md).
@@ -238,6 +244,7 @@ impl GameFn for RunGame<'_> {
 fn run(command: Command, out: &mut Output) -> CliResult {
     match command {
         Command::Demo => demo::demo(out),
+        Command::Rules { game } => rules::rules(&game, out),
         Command::Game(command) => command.game()?.run(RunGame { command, out }),
         Command::Engine => engine::engine(),
         Command::Swap61(args) => swap61::run(args, out),

@@ -7,6 +7,8 @@
 //! - [`Table`]: a game in progress, with seats, the moves and their times, a [`Clock`]
 //!   under a [`TimeControl`], undo, and the [`Ending`];
 //! - [`builder`]: moves built cell by cell with live validation;
+//! - [`rules`]: the rules of the five games in the project's words, with diagrams whose
+//!   claims the tests check through the engines;
 //! - [`step`]: the steps nobody chooses (a pass the rules force), decided once;
 //! - [`words`]: what a move did and how a game ended, worded once for every front end;
 //! - [`names`]: names shown to people, normalised and checked against look-alikes;
@@ -26,6 +28,7 @@ mod opponent;
 mod position;
 pub mod protocol;
 mod review;
+pub mod rules;
 pub mod step;
 mod table;
 pub mod words;

@@ -37,6 +37,7 @@ use crate::openapi;
 use crate::proxy::TrustedProxies;
 use crate::review;
 use crate::rooms;
+use crate::rules;
 use crate::state::{AppState, Limiters};
 use crate::store::{Store, StoreOptions, default_sqlite_url};
 use crate::web;
@@ -56,6 +57,7 @@ pub(crate) fn api() -> OpenApiRouter<AppState> {
         .merge(review::router())
         .merge(lists::router())
         .merge(analysis::router())
+        .merge(rules::router())
         .merge(rooms_router())
 }
 

@@ -28,6 +28,7 @@ mod openapi;
 mod proxy;
 mod review;
 mod rooms;
+mod rules;
 mod secret;
 mod state;
 pub mod store;

@@ -6,7 +6,7 @@
 import { Board } from '../board';
 import { gameTitle } from '../catalogue';
 import { fill, h } from '../dom';
-import { clocksNow, describeClock, formatClock, pairMoves, positionSummary } from '../logic';
+import { clocksNow, describeClock, edgesToJoin, formatClock, pairMoves, positionSummary } from '../logic';
 import type { LiveStatus } from '../live';
 import {
   controls, highlights, joinChoice, mySeat, promptWords, rematchChoice, resignWord, seatToMove, shownWords, statusWords,
@@ -139,7 +139,8 @@ export function drawBoard(e: GameElements, state: GameState): void {
   const marked = highlights(state);
   e.board.draw(state.shown.board, marked);
   e.board.element.setAttribute('data-draw-ms', (performance.now() - t0).toFixed(2));
-  e.credit.textContent = state.shown.board.title;
+  const edges = edgesToJoin(state.shown.board);
+  fill(e.credit, state.shown.board.title, ' · ', h('a', { href: `/rules/${state.game.game}` }, 'Rules'), edges && ` · ${edges}`);
   fill(e.legend, e.board.legend(state.shown.board, marked, state.building.draft?.prompt ?? ''));
 }
 

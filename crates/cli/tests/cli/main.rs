@@ -11,6 +11,7 @@ mod engine;
 mod play;
 mod rapid_transit;
 mod replay;
+mod rules;
 mod scware;
 mod serve;
 mod solve;

@@ -17,6 +17,7 @@ mod names;
 mod proxy;
 mod review;
 mod rooms;
+mod rules;
 mod shutdown;
 mod social;
 mod web;

@@ -1,0 +1,29 @@
+//! `swapboard rules GAME` prints the rules of `swapboard_play::rules`, diagrams drawn.
+
+#[test]
+fn the_rules_of_every_game_print_with_their_credit_and_diagrams() {
+    for game in swapboard_play::rules::ALL {
+        let text = crate::common::ok(&["rules", game.id()]);
+        assert_eq!(text, game.text(), "{}", game.id());
+        assert!(text.contains(game.author()), "{}", game.id());
+    }
+    let swaptimum = crate::common::ok(&["rules", "swaptimum"]);
+    assert!(swaptimum.starts_with("Swaptimum by Mark Steere (2023)\n"));
+    // A diagram drawn by the render crate, with its marked cells and caption.
+    assert!(
+        swaptimum.contains("   3 B| . B . . . |B 3\n"),
+        "{swaptimum}"
+    );
+    assert!(swaptimum.contains("marked: b2 b3 c2 c3\n"));
+    let rapid = crate::common::ok(&["rules", "rapid-transit"]);
+    assert!(rapid.contains("contact him for permission"));
+    let swap61 = crate::common::ok(&["rules", "swap61"]);
+    assert!(swap61.contains("A: N1 P1 P1 P2 N2"), "{swap61}");
+}
+
+#[test]
+fn an_unknown_game_is_refused_with_the_list() {
+    let err = crate::common::bad(&["rules", "chess"]);
+    assert!(err.contains("unknown game 'chess'"), "{err}");
+    assert!(err.contains("swap61"), "{err}");
+}

@@ -1,0 +1,418 @@
+//! The rules of the five games in swapboard's own words, one source for every front end:
+//! the terminal (`swapboard rules GAME`), the server (`GET /api/rules/{game}`) and the web
+//! pages read them from here.
+//!
+//! Every rule is illustrated by [`Diagram`]s: a position in the contract's text (or a Swap
+//! 61 grid with a round's bids), the cells to point out, a caption, and the [`Claim`]s the
+//! caption makes, which the tests (`tests/rules.rs`) check through the engines. A diagram
+//! whose claim the engine contradicts fails the build's tests, so the pictures cannot drift
+//! from the rules.
+//!
+//! The texts are the project's own, written from the rule sheets and `spec/RULINGS.md`; each
+//! game credits its author with the year and the terms the author's sheet states.
+
+mod flipstop;
+mod rapid_transit;
+mod scware;
+mod swap61;
+mod swaptimum;
+
+use std::fmt::Write as _;
+
+use swapboard_core::{CellMark, Outcome, Rule};
+use swapboard_grid::Cell;
+use swapboard_swap61::{Board as HexBoard, RoundSpec, Seat, Variation, parse_pairs, play_round};
+
+use crate::{AnyPosition, GameId};
+
+/// The game a page of rules is about: one of the board games, or Swap 61.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Subject {
+    /// A two-player board game; its name, author and year come from [`GameId`].
+    Board(GameId),
+    /// Swap 61, played by 9-10 players with a game master.
+    Swap61,
+}
+
+/// The rules of one game.
+#[derive(Debug)]
+pub struct Rules {
+    /// Which game.
+    pub subject: Subject,
+    /// One line of what the game is about.
+    pub summary: &'static str,
+    /// The credit: who designed the game, when, and the terms the author's sheet states.
+    pub credit: &'static [&'static str],
+    /// The rules, section by section.
+    pub sections: &'static [Section],
+}
+
+/// A section of the rules: a heading, paragraphs, and the diagrams that show them.
+#[derive(Debug)]
+pub struct Section {
+    /// The heading.
+    pub heading: &'static str,
+    /// The text, paragraph by paragraph.
+    pub paragraphs: &'static [&'static str],
+    /// The pictures, each with its caption.
+    pub diagrams: &'static [Diagram],
+}
+
+/// A picture of a position with a caption, and what the caption claims about it.
+#[derive(Debug)]
+pub struct Diagram {
+    /// The position shown.
+    pub board: Board,
+    /// Cells of a square board to point out (`c3`); a Swap 61 picture marks the edges of its
+    /// round instead.
+    pub marked: &'static [&'static str],
+    /// What the picture shows, in words.
+    pub caption: &'static str,
+    /// What the caption claims, each checked through the engine by the tests.
+    pub claims: &'static [Claim],
+}
+
+/// The position of a [`Diagram`].
+#[derive(Debug)]
+pub enum Board {
+    /// A square-board position in the contract's text (`swaptimum ...../..... R`).
+    Square(&'static str),
+    /// A Swap 61 grid, and a round played on it.
+    Hex(HexRound),
+}
+
+/// A Swap 61 round shown by a diagram: the grid before it and the bids of its players.
+#[derive(Debug)]
+pub struct HexRound {
+    /// The grid at the start of the round, in the contract's nine lines.
+    pub grid: &'static str,
+    /// How many seats play (9 or 10).
+    pub seats: usize,
+    /// The round: 0 (the pregame) to 5.
+    pub round: usize,
+    /// The round's variation.
+    pub variation: Variation,
+    /// The three pairs the round joins, like `N1-N2,N3-N4,N5-N6` (empty when it joins none).
+    pub pairs: &'static str,
+    /// Each bidding seat (from 1) with its submission text.
+    pub bids: &'static [(usize, &'static str)],
+    /// Whether the picture shows the grid after the round, its swaps marked, rather than
+    /// before it, the edges bid on marked.
+    pub after: bool,
+}
+
+/// What a diagram claims, in terms an engine can check.
+#[derive(Debug, Clone, Copy)]
+pub enum Claim {
+    /// The move is legal here; with `after`, it leads to exactly that position text.
+    Plays {
+        /// The move, in the contract's notation.
+        mv: &'static str,
+        /// The position it leads to.
+        after: Option<&'static str>,
+    },
+    /// The move is refused, for breaking this rule.
+    Refused {
+        /// The move, in the contract's notation.
+        mv: &'static str,
+        /// The rule it breaks.
+        rule: Rule,
+    },
+    /// The legal moves here are exactly these.
+    Moves(&'static [&'static str]),
+    /// The number of legal moves here.
+    MoveCount(usize),
+    /// How the position stands: `None` while the game goes on.
+    Result(Option<Outcome>),
+    /// Exactly these cells carry this mark in the engine's picture of the position.
+    Marks {
+        /// The mark.
+        mark: CellMark,
+        /// The cells, in any order.
+        cells: &'static [&'static str],
+    },
+    /// One line of the engine's notes about the position (Rapid Transit's network sizes).
+    Note(&'static str),
+    /// Swap 61: whether two tiles share an edge.
+    Touching {
+        /// One tile.
+        a: &'static str,
+        /// The other.
+        b: &'static str,
+        /// Whether they touch.
+        touching: bool,
+    },
+    /// Swap 61: the round rejects this line of a seat's submission, for this reason.
+    Rejects {
+        /// The seat, from 1.
+        seat: usize,
+        /// The line, from 1.
+        line: usize,
+        /// The reason, as the engine words it.
+        reason: &'static str,
+    },
+    /// Swap 61: the round's edges as resolved, in order (the contract's `swap A2 A3 9` and
+    /// `fail ...` lines).
+    Resolves(&'static [&'static str]),
+    /// Swap 61: each seat's points for the round, in seat order.
+    Scores(&'static [u32]),
+}
+
+/// The rules of every game: the four board games in [`GameId::ALL`]'s order, then Swap 61.
+pub static ALL: [&Rules; 5] = [
+    &swaptimum::RULES,
+    &flipstop::RULES,
+    &scware::RULES,
+    &rapid_transit::RULES,
+    &swap61::RULES,
+];
+
+/// The rules of the game with this id (`rapid-transit`, `swap61`), if there is one.
+pub fn of(id: &str) -> Option<&'static Rules> {
+    ALL.into_iter().find(|r| r.id() == id)
+}
+
+/// Swap 61's id in commands and the API.
+const SWAP61_ID: &str = "swap61";
+
+impl Rules {
+    /// The game's id in commands and the API (`rapid-transit`, `swap61`).
+    pub fn id(&self) -> &'static str {
+        match self.subject {
+            Subject::Board(game) => game.as_str(),
+            Subject::Swap61 => SWAP61_ID,
+        }
+    }
+
+    /// The game's name (`Rapid Transit`).
+    pub fn name(&self) -> &'static str {
+        match self.subject {
+            Subject::Board(game) => game.catalogue_entry().name,
+            Subject::Swap61 => "Swap 61",
+        }
+    }
+
+    /// The game's designer (`Phil Leduc`).
+    pub fn author(&self) -> &'static str {
+        match self.subject {
+            Subject::Board(game) => game.catalogue_entry().author,
+            Subject::Swap61 => "'pseudonam'",
+        }
+    }
+
+    /// The year(s) of the rule sheet, or "" when it names none (Swap 61's).
+    pub fn year(&self) -> &'static str {
+        match self.subject {
+            Subject::Board(game) => game.catalogue_entry().year,
+            Subject::Swap61 => "",
+        }
+    }
+
+    /// The diagrams of every section, in order.
+    pub fn diagrams(&self) -> impl Iterator<Item = &'static Diagram> + use<> {
+        let sections: &'static [Section] = self.sections;
+        sections.iter().flat_map(|s| s.diagrams.iter())
+    }
+
+    /// The whole text for a terminal: the title and credit, then each section with its
+    /// paragraphs wrapped at 78 columns and its diagrams drawn as text.
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        let title = match self.year() {
+            "" => format!("{} by {}", self.name(), self.author()),
+            year => format!("{} by {} ({year})", self.name(), self.author()),
+        };
+        let _ = writeln!(out, "{title}\n{}\n", "=".repeat(title.chars().count()));
+        let _ = writeln!(out, "{}\n", wrap(self.summary));
+        for paragraph in self.credit {
+            let _ = writeln!(out, "{}\n", wrap(paragraph));
+        }
+        for section in self.sections {
+            let heading = section.heading;
+            let _ = writeln!(out, "{heading}\n{}\n", "-".repeat(heading.chars().count()));
+            for paragraph in section.paragraphs {
+                let _ = writeln!(out, "{}\n", wrap(paragraph));
+            }
+            for diagram in section.diagrams {
+                let _ = writeln!(out, "{}", diagram.text());
+            }
+        }
+        out
+    }
+}
+
+impl Diagram {
+    /// The picture as a standalone SVG document: the render crate's board for a square game
+    /// (marked cells framed in green), the game master's hexagon for Swap 61. The caption
+    /// stays out of it (a page sets it under the picture, where it wraps).
+    ///
+    /// # Panics
+    ///
+    /// If the diagram's position cannot be read: the tests read every diagram of [`ALL`].
+    pub fn svg(&self) -> String {
+        match &self.board {
+            Board::Square(text) => {
+                let view = self.square_view(text);
+                swapboard_render::svg(&view)
+            }
+            Board::Hex(round) => {
+                let (board, swaps) = round.shown();
+                let names: Vec<String> = (1..=round.seats).map(|s| format!("seat {s}")).collect();
+                let title = "Swap 61 by 'pseudonam'".to_string();
+                swapboard_swap61::svg::svg(&swapboard_swap61::svg::Picture {
+                    board: &board,
+                    names: &names,
+                    title,
+                    swaps,
+                    focus: None,
+                })
+            }
+        }
+    }
+
+    /// The picture as terminal text, followed by the marked cells and the caption.
+    ///
+    /// # Panics
+    ///
+    /// If the diagram's position cannot be read: the tests read every diagram of [`ALL`].
+    pub fn text(&self) -> String {
+        let mut out = match &self.board {
+            Board::Square(text) => swapboard_render::text(&self.square_view(text)),
+            Board::Hex(round) => {
+                let (board, swaps) = round.shown();
+                let mut out = board.rows().join("\n");
+                out.push('\n');
+                if !swaps.is_empty() {
+                    let list: Vec<String> = swaps.iter().map(ToString::to_string).collect();
+                    let _ = writeln!(out, "swapped this round: {}", list.join(", "));
+                }
+                out
+            }
+        };
+        if !self.marked.is_empty() {
+            let _ = writeln!(out, "marked: {}", self.marked.join(" "));
+        }
+        let _ = writeln!(out, "{}", wrap(self.caption));
+        out
+    }
+
+    /// The square position's view with the marked cells as targets.
+    fn square_view(&self, text: &str) -> swapboard_core::BoardView {
+        let position: AnyPosition = text
+            .parse()
+            .unwrap_or_else(|e| panic!("the rules' diagram {text:?} is refused: {e}"));
+        let mut view = position.view();
+        view.marks.extend(
+            self.marked
+                .iter()
+                .filter_map(|name| name.parse::<Cell>().ok())
+                .map(|cell| (cell, CellMark::Target)),
+        );
+        view
+    }
+}
+
+impl HexRound {
+    /// The grid at the start of the round.
+    ///
+    /// # Panics
+    ///
+    /// If the grid cannot be read: the tests read every diagram of [`ALL`].
+    pub fn board(&self) -> HexBoard {
+        HexBoard::parse(self.grid, self.seats)
+            .unwrap_or_else(|e| panic!("the rules' Swap 61 grid is refused: {e}"))
+    }
+
+    /// The round played: every seat's bids checked and resolved, and the scores.
+    ///
+    /// # Panics
+    ///
+    /// If the grid, the pairs or a seat cannot be read: the tests play every round of [`ALL`].
+    pub fn play(&self) -> swapboard_swap61::RoundOutcome {
+        let pairs = if self.pairs.is_empty() {
+            Vec::new()
+        } else {
+            parse_pairs(self.pairs)
+                .unwrap_or_else(|e| panic!("the rules' pairs are refused: {e}"))
+                .to_vec()
+        };
+        let spec = RoundSpec {
+            variation: self.variation,
+            pairs,
+        };
+        let bids: Vec<(Seat, &str)> = self
+            .bids
+            .iter()
+            .map(|&(seat, text)| (Seat::new(seat).expect("a seat from 1 to 10"), text))
+            .collect();
+        play_round(&self.board(), self.round, &spec, &bids)
+    }
+
+    /// The grid the picture shows, with the swaps to mark.
+    fn shown(&self) -> (HexBoard, Vec<swapboard_swap61::Edge>) {
+        if self.after {
+            let outcome = self.play();
+            let swaps = outcome
+                .resolution
+                .edges
+                .iter()
+                .filter(|e| e.outcome == swapboard_swap61::EdgeOutcome::Swapped)
+                .map(|e| e.edge)
+                .collect();
+            (outcome.resolution.board, swaps)
+        } else if self.bids.is_empty() {
+            (self.board(), Vec::new())
+        } else {
+            let outcome = self.play();
+            let bid = outcome.resolution.edges.iter().map(|e| e.edge).collect();
+            (self.board(), bid)
+        }
+    }
+}
+
+/// A paragraph broken into lines of at most 78 columns at spaces.
+fn wrap(paragraph: &str) -> String {
+    let mut out = String::new();
+    let mut line = 0;
+    for word in paragraph.split_whitespace() {
+        let width = word.chars().count();
+        if line > 0 && line + 1 + width > 78 {
+            out.push('\n');
+            line = 0;
+        } else if line > 0 {
+            out.push(' ');
+            line += 1;
+        }
+        out.push_str(word);
+        line += width;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paragraphs_wrap_at_78_columns_between_words() {
+        let long = "word ".repeat(40);
+        let wrapped = wrap(&long);
+        assert!(wrapped.lines().all(|l| l.len() <= 78), "{wrapped}");
+        assert_eq!(wrapped.split_whitespace().count(), 40);
+        assert_eq!(wrap("a  b\nc"), "a b c");
+    }
+
+    #[test]
+    fn every_game_has_rules_found_by_its_id() {
+        let ids: Vec<&str> = ALL.iter().map(|r| r.id()).collect();
+        let mut expected: Vec<&str> = GameId::ALL.iter().map(|g| g.as_str()).collect();
+        expected.push("swap61");
+        assert_eq!(ids, expected);
+        for rules in ALL {
+            assert!(std::ptr::eq(of(rules.id()).unwrap(), rules));
+            assert!(rules.diagrams().next().is_some(), "{}", rules.id());
+        }
+        assert!(of("chess").is_none());
+        assert_eq!(of("swap61").unwrap().author(), "'pseudonam'");
+    }
+}

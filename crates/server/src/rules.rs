@@ -1,0 +1,190 @@
+//! The rules of the five games for pages, as `swapboard_play::rules` words them: every
+//! game in short with its first picture (`GET /api/rules`), and one game's whole rules with
+//! every diagram drawn as the engine's SVG (`GET /api/rules/{game}`).
+//!
+//! The rules never change while the server runs, so each answer is serialised once, on the
+//! first request, and served from memory after that.
+
+use std::sync::LazyLock;
+
+use axum::extract::Path;
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use swapboard_play::rules::{self, Rules, Subject};
+use utoipa::ToSchema;
+
+use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::state::AppState;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+/// The rules' routes (the games' rules, for anyone), each with its OpenAPI entry.
+pub(crate) fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list))
+        .routes(routes!(show))
+}
+
+/// A game in short, for a front page.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct RulesSummary {
+    /// The game's id (`rapid-transit`, `swap61`).
+    id: &'static str,
+    /// Its name (`Rapid Transit`).
+    name: &'static str,
+    /// Its designer, credited wherever the game is named.
+    author: &'static str,
+    /// The year(s) of its rule sheet ("" when the sheet names none).
+    year: &'static str,
+    /// One line of what the game is about.
+    summary: &'static str,
+    /// Whether it is a two-player board game (played on game pages, against people or the
+    /// AI) rather than Swap 61 (played in rooms with a game master).
+    board: bool,
+    /// The first diagram of its rules, an SVG document.
+    picture: String,
+}
+
+/// Every game in short.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct RulesList {
+    /// The five games, the board games first.
+    games: Vec<RulesSummary>,
+}
+
+/// A game's rules.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct RulesPage {
+    /// The game's id.
+    id: &'static str,
+    /// Its name.
+    name: &'static str,
+    /// Its designer.
+    author: &'static str,
+    /// The year(s) of its rule sheet ("" when the sheet names none).
+    year: &'static str,
+    /// Whether it is a two-player board game (else Swap 61, played in rooms).
+    board: bool,
+    /// One line of what the game is about.
+    summary: &'static str,
+    /// The credit, paragraph by paragraph: who designed it, when, and the author's terms.
+    credit: &'static [&'static str],
+    /// The rules, section by section.
+    sections: Vec<RulesSection>,
+}
+
+/// A section of a game's rules.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct RulesSection {
+    /// The heading.
+    heading: &'static str,
+    /// The text, paragraph by paragraph.
+    paragraphs: &'static [&'static str],
+    /// The pictures that show it.
+    diagrams: Vec<RulesDiagram>,
+}
+
+/// A picture of the rules: the engine's drawing of a real position, and its caption (the
+/// caption's claims are checked through the engines by the play crate's tests).
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct RulesDiagram {
+    /// The picture, a standalone SVG document with the caption under the board.
+    svg: String,
+    /// What it shows, in words.
+    caption: &'static str,
+}
+
+fn board(rules: &Rules) -> bool {
+    matches!(rules.subject, Subject::Board(_))
+}
+
+fn page(rules: &Rules) -> RulesPage {
+    RulesPage {
+        id: rules.id(),
+        name: rules.name(),
+        author: rules.author(),
+        year: rules.year(),
+        board: board(rules),
+        summary: rules.summary,
+        credit: rules.credit,
+        sections: rules
+            .sections
+            .iter()
+            .map(|s| RulesSection {
+                heading: s.heading,
+                paragraphs: s.paragraphs,
+                diagrams: s
+                    .diagrams
+                    .iter()
+                    .map(|d| RulesDiagram {
+                        svg: d.svg(),
+                        caption: d.caption,
+                    })
+                    .collect(),
+            })
+            .collect(),
+    }
+}
+
+fn json(value: &impl Serialize) -> String {
+    serde_json::to_string(value).expect("the rules serialise")
+}
+
+/// The answers, serialised once.
+static LIST: LazyLock<String> = LazyLock::new(|| {
+    json(&RulesList {
+        games: rules::ALL
+            .iter()
+            .map(|r| RulesSummary {
+                id: r.id(),
+                name: r.name(),
+                author: r.author(),
+                year: r.year(),
+                summary: r.summary,
+                board: board(r),
+                picture: r.diagrams().next().map(|d| d.svg()).unwrap_or_default(),
+            })
+            .collect(),
+    })
+});
+static PAGES: LazyLock<Vec<(&'static str, String)>> = LazyLock::new(|| {
+    rules::ALL
+        .iter()
+        .map(|r| (r.id(), json(&page(r))))
+        .collect()
+});
+
+fn json_response(body: &'static str) -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], body).into_response()
+}
+
+/// Every game in short, with its author, one line and a picture, for anyone.
+#[utoipa::path(get, path = "/api/rules", tag = "rules",
+    responses(
+        (status = 200, description = "The five games in short", body = RulesList),
+    ))]
+pub(crate) async fn list() -> Response {
+    json_response(LIST.as_str())
+}
+
+/// A game's rules in the project's words, every diagram drawn by the engine, for anyone.
+#[utoipa::path(get, path = "/api/rules/{game}", tag = "rules",
+    params(("game" = String, Path, description = "The game: swaptimum, flipstop, scware, rapid-transit or swap61")),
+    responses(
+        (status = 200, description = "The rules", body = RulesPage),
+        (status = 404, description = "No such game", body = ErrorBody),
+    ))]
+pub(crate) async fn show(Path(game): Path<String>) -> ApiResult<Response> {
+    PAGES
+        .iter()
+        .find(|(id, _)| *id == game)
+        .map(|(_, body)| json_response(body.as_str()))
+        .ok_or_else(|| {
+            let known: Vec<&str> = PAGES.iter().map(|(id, _)| *id).collect();
+            ApiError::NotFound(format!(
+                "no such game: rules are served for {}",
+                known.join(", ")
+            ))
+        })
+}
