@@ -19,9 +19,10 @@ use sqlx::migrate::{Migration, MigrationType, Migrator};
 use sqlx::{AnyConnection, AnyPool, Connection as _, Executor as _, Row as _};
 use swapboard_play::names;
 
+pub use games::moves::{Claim, Landed, MoveRequest, Played};
 pub use games::{
-    Claim, Finish, JoinError, Landed, MoveError, MoveRequest, NewGame, Played, Rematch, Seat,
-    SeatRow, Status, StoredGame, Termination, Times, seat_of,
+    Finish, JoinError, MoveError, NewGame, Rematch, Seat, SeatRow, Status, StoredGame, Termination,
+    Times, seat_of,
 };
 pub use reviews::ReviewState;
 pub use rooms::{

@@ -1,0 +1,331 @@
+//! The move pipeline's storage: a move checked by the rules its caller passes, inside the
+//! transaction that stores it, so a move is acknowledged only once it is checked and
+//! committed; the deadlines of the clocks and the scheduler's claim; a resignation; and
+//! [`Store::finish_in`], the one place a game's end is written.
+
+use std::sync::Arc;
+
+use sqlx::{Any, Row as _, Transaction};
+use swapboard_play::TimeControl;
+
+use super::{Finish, MoveError, Status, StoredGame, Times, number, times_columns};
+use crate::store::{Backend, Store, now_ms};
+
+/// The game as the rules see it when a move comes.
+#[derive(Clone, Copy, Debug)]
+pub struct MoveRequest<'a> {
+    /// The position before the move.
+    pub position: &'a str,
+    /// The number of moves played so far.
+    pub ply: u32,
+    /// The seat of the player sending the move.
+    pub seat: u8,
+    /// The move's text.
+    pub text: &'a str,
+    /// The time control.
+    pub clock: TimeControl,
+    /// The running clock, if the game has one.
+    pub times: Option<Times>,
+    /// When the move came, in ms since the Unix epoch.
+    pub now_ms: i64,
+}
+
+/// What the rules made of an accepted move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Played {
+    /// The position after the move.
+    pub position: String,
+    /// Set when the move ends the game.
+    pub finish: Option<Finish>,
+    /// When the next player's clock runs out, in ms since the Unix epoch (`None`: no clock,
+    /// or the game is over).
+    pub deadline_ms: Option<i64>,
+    /// The clock after the move (`None`: no clock).
+    pub times: Option<Times>,
+    /// The passes the rules forced after the move, each a ply of its own: the seat that
+    /// passed and the move's text. Stored in the move's transaction.
+    pub forced: Vec<(u8, String)>,
+}
+
+/// A move that is in the game after the call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Landed {
+    /// Played now.
+    Played(StoredGame),
+    /// The same player had sent the same move at the same ply before (a retry): nothing was
+    /// played again.
+    Repeated(StoredGame),
+}
+
+/// A due deadline this caller has claimed and must act on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Claim {
+    /// The game.
+    pub game_id: String,
+    /// The ply the deadline was set for: a move since makes it void.
+    pub ply: u32,
+}
+
+impl Store {
+    /// Sets (or moves) the deadline of a game, for the turn at `ply`.
+    pub(super) async fn set_deadline(
+        tx: &mut Transaction<'static, Any>,
+        game_id: &str,
+        ply: u32,
+        due_ms: i64,
+    ) -> sqlx::Result<()> {
+        sqlx::query(
+            "INSERT INTO deadlines (game_id, ply, due_ms, claimed_until_ms) \
+             VALUES ($1, $2, $3, NULL) ON CONFLICT (game_id) DO UPDATE \
+             SET ply = excluded.ply, due_ms = excluded.due_ms, claimed_until_ms = NULL",
+        )
+        .bind(game_id)
+        .bind(i64::from(ply))
+        .bind(due_ms)
+        .execute(&mut **tx)
+        .await?;
+        Ok(())
+    }
+
+    /// Ends a game being played at a player's request, as `ending` decides from the game
+    /// locked in the transaction (the play layer's `step::resignation`: storage picks no
+    /// winner). Refused as [`MoveError::NoSuchGame`] or [`MoveError::NotPlaying`]: the rules
+    /// have no say.
+    pub async fn resign(
+        &self,
+        id: &str,
+        ending: impl FnOnce(&StoredGame) -> Finish,
+    ) -> Result<StoredGame, MoveError<std::convert::Infallible>> {
+        let mut tx = self.begin_write().await?;
+        let game = self.locked_game(&mut tx, id).await?;
+        if game.status != Status::Playing {
+            return Err(MoveError::NotPlaying(game.status));
+        }
+        let finish = ending(&game);
+        Self::finish_in(&mut tx, id, game.ply, finish).await?;
+        tx.commit().await?;
+        Ok(StoredGame {
+            status: Status::Finished,
+            finish: Some(finish),
+            ..game
+        })
+    }
+
+    /// The move pipeline: in one transaction, checks that the game is being played at
+    /// `ply`, asks `rules` about the move, stores it at `ply` (and the passes the rules
+    /// forced after it at the plies that follow) with the new position (and the next
+    /// deadline), and commits; only then does it return. Two requests racing for one
+    /// ply land exactly once: the game's row is locked (PostgreSQL) or the database's writer
+    /// is (SQLite), and the moves' primary key `(game_id, ply)` would refuse a second row
+    /// anyway. The same seat sending again the move stored at `ply` gets
+    /// [`Landed::Repeated`] and nothing is played twice.
+    pub async fn play_move<R>(
+        &self,
+        game_id: &str,
+        ply: u32,
+        seat: u8,
+        text: &str,
+        rules: impl FnOnce(MoveRequest<'_>) -> Result<Played, R>,
+    ) -> Result<Landed, MoveError<R>> {
+        let mut tx = self.begin_write().await?;
+        let game = self.locked_game(&mut tx, game_id).await?;
+        if game.ply != ply {
+            let stored =
+                sqlx::query("SELECT seat, move FROM moves WHERE game_id = $1 AND ply = $2")
+                    .bind(game_id)
+                    .bind(i64::from(ply))
+                    .fetch_optional(&mut *tx)
+                    .await?;
+            if let Some(stored) = stored {
+                let same_seat = stored.try_get::<i64, _>(0)? == i64::from(seat);
+                if same_seat && stored.try_get::<String, _>(1)? == text {
+                    return Ok(Landed::Repeated(game));
+                }
+            }
+            return Err(MoveError::Stale { ply: game.ply });
+        }
+        if game.status != Status::Playing {
+            return Err(MoveError::NotPlaying(game.status));
+        }
+        let now = now_ms();
+        let request = MoveRequest {
+            position: &game.position,
+            ply,
+            seat,
+            text,
+            clock: game.clock,
+            times: game.times,
+            now_ms: now,
+        };
+        let played = rules(request).map_err(MoveError::Refused)?;
+        let plies = std::iter::once((seat, text)).chain(
+            played
+                .forced
+                .iter()
+                .map(|(seat, text)| (*seat, text.as_str())),
+        );
+        let mut next_ply = ply;
+        for (seat, text) in plies {
+            let inserted = sqlx::query(
+                "INSERT INTO moves (game_id, ply, seat, move, played_ms) VALUES ($1, $2, $3, $4, $5)",
+            )
+            .bind(game_id)
+            .bind(i64::from(next_ply))
+            .bind(i64::from(seat))
+            .bind(text)
+            .bind(now)
+            .execute(&mut *tx)
+            .await;
+            match inserted {
+                // The locks above keep a second writer out; should one get here all the
+                // same, the key refuses its row and it lost the race.
+                Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
+                    return Err(MoveError::Stale { ply: ply + 1 });
+                }
+                inserted => inserted?,
+            };
+            next_ply += 1;
+        }
+        let (first, second, started) = times_columns(played.times);
+        let updated = sqlx::query(
+            "UPDATE games SET ply = $1, position = $2, updated_ms = $3, \
+             clock_left_first_ms = $4, clock_left_second_ms = $5, turn_started_ms = $6 \
+             WHERE id = $7 AND ply = $8",
+        )
+        .bind(i64::from(next_ply))
+        .bind(&played.position)
+        .bind(now)
+        .bind(first)
+        .bind(second)
+        .bind(started)
+        .bind(game_id)
+        .bind(i64::from(ply))
+        .execute(&mut *tx)
+        .await?;
+        if updated.rows_affected() != 1 {
+            return Err(MoveError::Stale { ply: game.ply });
+        }
+        let status = match (played.finish, played.deadline_ms) {
+            (Some(finish), _) => {
+                Self::finish_in(&mut tx, game_id, next_ply, finish).await?;
+                Status::Finished
+            }
+            (None, Some(due)) => {
+                Self::set_deadline(&mut tx, game_id, next_ply, due).await?;
+                Status::Playing
+            }
+            (None, None) => {
+                sqlx::query("DELETE FROM deadlines WHERE game_id = $1")
+                    .bind(game_id)
+                    .execute(&mut *tx)
+                    .await?;
+                Status::Playing
+            }
+        };
+        tx.commit().await?;
+        let stored_before = usize::try_from(ply).unwrap_or(usize::MAX);
+        self.caches.moves.update(game_id, |moves| {
+            if moves.len() == stored_before {
+                let moves = Arc::make_mut(moves);
+                moves.push(text.to_owned());
+                moves.extend(played.forced.iter().map(|(_, pass)| pass.clone()));
+            }
+        });
+        Ok(Landed::Played(StoredGame {
+            status,
+            ply: next_ply,
+            position: played.position,
+            finish: played.finish,
+            times: played.times,
+            ..game
+        }))
+    }
+
+    /// The scheduler's claim: marks up to `limit` deadlines due at `now_ms` as this caller's
+    /// until `lease_until_ms` and returns them. Claims never overlap, on any number of
+    /// instances: PostgreSQL skips the rows another claimer holds (`FOR UPDATE SKIP
+    /// LOCKED`); SQLite runs one write at a time. A claim not acted on (its instance died)
+    /// is due again once its lease has passed.
+    pub async fn claim_due_deadlines(
+        &self,
+        now_ms: i64,
+        lease_until_ms: i64,
+        limit: u32,
+    ) -> anyhow::Result<Vec<Claim>> {
+        let skip_locked = match self.backend {
+            Backend::Postgres => " FOR UPDATE SKIP LOCKED",
+            Backend::Sqlite => "",
+        };
+        let rows = sqlx::query(&format!(
+            "UPDATE deadlines SET claimed_until_ms = $1 WHERE game_id IN \
+             (SELECT game_id FROM deadlines WHERE due_ms <= $2 \
+              AND (claimed_until_ms IS NULL OR claimed_until_ms <= $2) \
+              ORDER BY due_ms LIMIT $3{skip_locked}) \
+             RETURNING game_id, ply"
+        ))
+        .bind(lease_until_ms)
+        .bind(now_ms)
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                Ok(Claim {
+                    game_id: row.try_get("game_id")?,
+                    ply: number(row, "ply")?,
+                })
+            })
+            .collect()
+    }
+
+    /// Ends a claimed game on time, if it is still at the claim's ply and being played, as
+    /// `finish` says (a timeout, or an abort before the second move). Whether it ended.
+    pub async fn end_on_time(&self, claim: &Claim, finish: Finish) -> anyhow::Result<bool> {
+        let mut tx = self.begin_write().await?;
+        let ended = Self::finish_in(&mut tx, &claim.game_id, claim.ply, finish).await?;
+        if !ended {
+            // A void claim: its deadline goes, a later one stays.
+            sqlx::query("DELETE FROM deadlines WHERE game_id = $1 AND ply = $2")
+                .bind(&claim.game_id)
+                .bind(i64::from(claim.ply))
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(ended)
+    }
+
+    /// THE place where a game's end is written, whatever ended it (the rules after a move,
+    /// a resignation or abort, a fallen flag): in `tx`, the transaction of the event that
+    /// ended it, the game at `ply` and still being played becomes finished as `finish`
+    /// says, and its deadline goes. Storage picks no winner: `finish` is what the caller's
+    /// play layer decided. What follows a game's end (a rating, a tournament's next pairing,
+    /// a notification) is written here, once, so it commits or fails with the end itself.
+    /// Whether the game ended now (`false`: it had moved on or ended before).
+    async fn finish_in(
+        tx: &mut Transaction<'static, Any>,
+        game_id: &str,
+        ply: u32,
+        finish: Finish,
+    ) -> sqlx::Result<bool> {
+        let ended = sqlx::query(
+            "UPDATE games SET status = 'finished', winner_seat = $1, termination = $2, \
+             updated_ms = $3 WHERE id = $4 AND ply = $5 AND status = 'playing'",
+        )
+        .bind(finish.winner_seat.map(i64::from))
+        .bind(finish.termination.as_str())
+        .bind(now_ms())
+        .bind(game_id)
+        .bind(i64::from(ply))
+        .execute(&mut **tx)
+        .await?;
+        if ended.rows_affected() != 1 {
+            return Ok(false);
+        }
+        sqlx::query("DELETE FROM deadlines WHERE game_id = $1")
+            .bind(game_id)
+            .execute(&mut **tx)
+            .await?;
+        Ok(true)
+    }
+}
