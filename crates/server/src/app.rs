@@ -32,6 +32,7 @@ use crate::lists;
 use crate::live::{self, Hub};
 use crate::openapi;
 use crate::proxy::TrustedProxies;
+use crate::ratings;
 use crate::review;
 use crate::rooms;
 use crate::store::{Store, StoreOptions, default_sqlite_url};
@@ -113,6 +114,9 @@ fn router(state: AppState) -> Router {
         .route("/api/games/{id}/svg", get(review::svg))
         .route("/api/lobby", get(lists::lobby))
         .route("/api/accounts/{name}/games", get(lists::games_of))
+        .route("/api/accounts/{name}", get(ratings::show_account))
+        .route("/api/accounts/{name}/ratings/{game}", get(ratings::history))
+        .route("/api/leaderboards/{game}", get(ratings::leaderboard))
         .route("/api/me/turn", get(games::my_turn))
         .route("/api/me/rooms", get(rooms::my_rooms))
         .route("/api/games/{id}/rematch", post(games::rematch))

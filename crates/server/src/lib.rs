@@ -25,6 +25,7 @@ mod live;
 mod loadtest;
 mod openapi;
 mod proxy;
+mod ratings;
 mod review;
 mod rooms;
 pub mod store;
@@ -37,6 +38,7 @@ pub use backup::{BackupOptions, RestoreOptions, backup, backup_to, restore, rest
 pub use limits::{Limits, Rate};
 pub use loadtest::{LoadtestOptions, loadtest};
 pub use proxy::TrustedProxy;
+pub use ratings::{RerateOptions, rerate};
 
 /// How to serve: the options of `swapboard serve`.
 #[derive(Clone, Debug, clap::Args)]

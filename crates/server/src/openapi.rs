@@ -4,7 +4,7 @@ use axum::Json;
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use crate::{accounts, analysis, app, games, lists, live, review, rooms};
+use crate::{accounts, analysis, app, games, lists, live, ratings, review, rooms};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -65,6 +65,9 @@ use crate::{accounts, analysis, app, games, lists, live, review, rooms};
         rooms::post,
         rooms::picture,
         rooms::socket,
+        ratings::show_account,
+        ratings::history,
+        ratings::leaderboard,
     ),
     modifiers(&Credentials)
 )]
@@ -126,6 +129,9 @@ mod tests {
             "/api/rooms",
             "/api/rooms/{id}",
             "/api/rooms/{id}/submission",
+            "/api/accounts/{name}",
+            "/api/accounts/{name}/ratings/{game}",
+            "/api/leaderboards/{game}",
         ] {
             assert!(doc["paths"][path].is_object(), "{path} is missing");
         }

@@ -45,6 +45,8 @@ pub struct NewGame<'a> {
     pub clock: TimeControl,
     /// The secret of an invite link: only a joiner who shows it takes the open seat.
     pub invite: Option<&'a str>,
+    /// Whether the game counts for the ratings (never against the AI).
+    pub rated: bool,
 }
 
 /// Whether a game waits for players, is being played or has ended.
@@ -184,6 +186,8 @@ pub struct StoredGame {
     pub invite: Option<String>,
     /// The id of the rematch offered after it, once one is.
     pub rematch: Option<String>,
+    /// Whether the game counts for the ratings.
+    pub rated: bool,
 }
 
 /// Who sits in a seat of a stored game.
@@ -338,7 +342,7 @@ pub struct Claim {
 const GAME_COLUMNS: &str = "id, game, size, status, ply, position, winner_seat, termination, \
                             clock_days, clock_initial_ms, clock_increment_ms, \
                             clock_left_first_ms, clock_left_second_ms, turn_started_ms, \
-                            created_ms, invite, rematch_id";
+                            created_ms, invite, rematch_id, rated";
 
 /// [`GAME_COLUMNS`] of a query in which the games table is `g`.
 fn prefixed_game_columns() -> String {
@@ -450,6 +454,7 @@ fn game_of_row(row: &AnyRow) -> anyhow::Result<StoredGame> {
         created_ms: row.try_get("created_ms")?,
         invite: row.try_get("invite")?,
         rematch: row.try_get("rematch_id")?,
+        rated: row.try_get::<i64, _>("rated")? != 0,
     })
 }
 
@@ -561,8 +566,8 @@ impl Store {
         let (days, initial, increment) = clock_columns(new.clock);
         sqlx::query(
             "INSERT INTO games (id, game, size, status, ply, position, created_ms, updated_ms, \
-             clock_days, clock_initial_ms, clock_increment_ms, invite) \
-             VALUES ($1, $2, $3, $4, 0, $5, $6, $6, $7, $8, $9, $10)",
+             clock_days, clock_initial_ms, clock_increment_ms, invite, rated) \
+             VALUES ($1, $2, $3, $4, 0, $5, $6, $6, $7, $8, $9, $10, $11)",
         )
         .bind(new.id)
         .bind(new.game)
@@ -574,6 +579,7 @@ impl Store {
         .bind(initial)
         .bind(increment)
         .bind(new.invite)
+        .bind(i64::from(new.rated))
         .execute(&mut **tx)
         .await?;
         for (index, seat) in (0i64..).zip(new.seats) {
@@ -786,16 +792,18 @@ impl Store {
             return Err(MoveError::NotPlaying(game.status));
         }
         let finish = ending(&game);
+        let now = now_ms();
         sqlx::query(
             "UPDATE games SET status = 'finished', winner_seat = $1, termination = $2, \
              updated_ms = $3 WHERE id = $4",
         )
         .bind(finish.winner_seat.map(i64::from))
         .bind(finish.termination.as_str())
-        .bind(now_ms())
+        .bind(now)
         .bind(id)
         .execute(&mut *tx)
         .await?;
+        super::ratings::on_game_end(&mut tx, self.backend, id, finish, now).await?;
         sqlx::query("DELETE FROM deadlines WHERE game_id = $1")
             .bind(id)
             .execute(&mut *tx)
@@ -1033,6 +1041,9 @@ impl Store {
         if updated.rows_affected() != 1 {
             return Err(MoveError::Stale { ply: game.ply });
         }
+        if let Some(finish) = played.finish {
+            super::ratings::on_game_end(&mut tx, self.backend, game_id, finish, now).await?;
+        }
         match played.deadline_ms.filter(|_| played.finish.is_none()) {
             Some(due) => Self::set_deadline(&mut tx, game_id, next_ply, due).await?,
             None => {
@@ -1102,17 +1113,21 @@ impl Store {
     /// `finish` says (a timeout, or an abort before the second move). Whether it ended.
     pub async fn end_on_time(&self, claim: &Claim, finish: Finish) -> anyhow::Result<bool> {
         let mut tx = self.begin_write().await?;
+        let now = now_ms();
         let ended = sqlx::query(
             "UPDATE games SET status = 'finished', termination = $1, winner_seat = $2, \
              updated_ms = $3 WHERE id = $4 AND ply = $5 AND status = 'playing'",
         )
         .bind(finish.termination.as_str())
         .bind(finish.winner_seat.map(i64::from))
-        .bind(now_ms())
+        .bind(now)
         .bind(&claim.game_id)
         .bind(i64::from(claim.ply))
         .execute(&mut *tx)
         .await?;
+        if ended.rows_affected() == 1 {
+            super::ratings::on_game_end(&mut tx, self.backend, &claim.game_id, finish, now).await?;
+        }
         sqlx::query("DELETE FROM deadlines WHERE game_id = $1 AND ply = $2")
             .bind(&claim.game_id)
             .bind(i64::from(claim.ply))

@@ -13,6 +13,7 @@ mod live;
 mod moves;
 mod names;
 mod proxy;
+mod ratings;
 mod review;
 mod rooms;
 mod shutdown;
