@@ -394,3 +394,73 @@ async fn leaderboards(db: TestDb) -> TestDb {
 async fn the_leaderboard_lists_only_eligible_players() {
     on_both(leaderboards).await;
 }
+
+/// Plays one live game to its end by a resignation sent through `racer` (another instance)
+/// `delay_ms` after the second move, racing the scheduler's flag on either instance: the
+/// game's termination.
+async fn race(client: &Client, racer: &Client, ann: &str, bob: &str, delay_ms: u64) -> String {
+    let body = json!({"game": "flipstop", "size": 5, "opponent": "user:bob",
+                      "colour": "first", "clock": {"initial_s": 2, "increment_s": 0}});
+    let created = client.post("/api/games", &body, &auth(ann)).await;
+    assert_eq!(created.status, 201, "{}", created.text);
+    let id = created.json["id"].as_str().unwrap().to_owned();
+    let joined = client
+        .post(&format!("/api/games/{id}/join"), &json!({}), &auth(bob))
+        .await;
+    assert_eq!(joined.status, 200, "{}", joined.text);
+    two_moves(client, &id, ann, bob).await;
+    tokio::time::sleep(std::time::Duration::from_millis(delay_ms)).await;
+    let resigned = racer
+        .post(&format!("/api/games/{id}/resign"), &json!({}), &auth(ann))
+        .await;
+    // Either the resignation ended it, or the flag did first.
+    assert!(
+        [200, 409].contains(&resigned.status.as_u16()),
+        "{}",
+        resigned.text
+    );
+    // The flag comes at most a poll after the deadline.
+    for _ in 0..100 {
+        let game = client.get(&format!("/api/games/{id}"), &[]).await;
+        if game.json["status"] == "finished" {
+            let termination = game.json["result"]["termination"].as_str().unwrap();
+            return termination.to_owned();
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("game {id} did not end");
+}
+
+#[tokio::test]
+async fn two_instances_racing_flag_and_resignation_rate_a_game_once() {
+    let db = TestDb::postgres().await;
+    let one = start(&db, generous()).await;
+    let two = start(&db, generous()).await;
+    let client = Client::new(&one);
+    let racer = Client::new(&two);
+    let ann = bearer(&client, "ann").await;
+    let bob = bearer(&client, "bob").await;
+    // Around the 2 s deadline, on both sides of it; games run at once, so both players'
+    // records are also updated by several games ending together.
+    let delays = [1700, 1850, 1950, 2000, 2050, 2150, 2300, 2500];
+    let terminations = futures_util::future::join_all(
+        delays.map(|delay| race(&client, &racer, &ann, &bob, delay)),
+    )
+    .await;
+    let rated = terminations
+        .iter()
+        .filter(|termination| *termination != "aborted")
+        .count();
+    assert!(rated > 0, "{terminations:?}");
+    for name in ["ann", "bob"] {
+        assert_eq!(
+            history(&client, name).await.len(),
+            rated,
+            "{terminations:?}"
+        );
+        assert_eq!(ratings(&client, name).await["flipstop"]["games"], rated);
+    }
+    one.stop().await.unwrap();
+    two.stop().await.unwrap();
+    db.drop_it().await;
+}
