@@ -34,6 +34,27 @@ async fn two_moves(client: &Client, id: &str, first: &str, second: &str) {
     assert_eq!(replied.status, 200, "{}", replied.text);
 }
 
+/// Plays a game to its end by the rules, each player to move playing its first legal move:
+/// the winner's name (`null` for a draw).
+async fn play_out(client: &Client, id: &str, players: [(&str, &str); 2]) -> Value {
+    let moves = format!("/api/games/{id}/moves");
+    let mut game = client.get(&format!("/api/games/{id}"), &[]).await.json;
+    while game["status"] == "playing" {
+        let position: AnyPosition = game["position"].as_str().unwrap().parse().unwrap();
+        let text = position.legal_moves(usize::MAX).unwrap()[0].clone();
+        let (_, mover) = players
+            .into_iter()
+            .find(|(name, _)| game["to_move"] == *name)
+            .unwrap();
+        let body = json!({"move": text, "ply": game["ply"]});
+        let played = client.post(&moves, &body, &auth(mover)).await;
+        assert_eq!(played.status, 200, "{}", played.text);
+        game = played.json;
+    }
+    assert_eq!(game["result"]["termination"], "rules", "{game}");
+    game["result"]["winner"].clone()
+}
+
 async fn resign(client: &Client, id: &str, who: &str) -> Value {
     let resigned = client
         .post(&format!("/api/games/{id}/resign"), &json!({}), &auth(who))
@@ -248,6 +269,30 @@ async fn live_updates(db: TestDb) -> TestDb {
         &ratings(&client, "ann").await["flipstop"],
         &ann_second.after,
     );
+
+    // A third, played to its end by the rules (the move pipeline's end): bob first, cat
+    // second, each from the record the games above left.
+    let third = game_between(&client, "flipstop", 5, &bob, (&cat, "cat")).await;
+    let winner = play_out(&client, &third, [("bob", &bob), ("cat", &cat)]).await;
+    let outcome = match winner.as_str() {
+        Some("bob") => Outcome::Win,
+        Some(_) => Outcome::Loss,
+        None => Outcome::Draw,
+    };
+    let bob_points = history(&client, "bob").await;
+    let at = at_seconds(&bob_points[1]);
+    let (bob_third, cat_third) =
+        rate_game(&bob_first.after, &cat_second.after, outcome, at, &PARAMS).unwrap();
+    let (_, shown) = game_ratings(&client, &third).await;
+    assert_change(&shown[0], &bob_points[1], &third, &bob_third);
+    assert_change(
+        &shown[1],
+        &history(&client, "cat").await[1],
+        &third,
+        &cat_third,
+    );
+    assert_record(&ratings(&client, "cat").await["flipstop"], &cat_third.after);
+
     client
         .get("/api/accounts/ann/ratings/chess", &[])
         .await
@@ -261,6 +306,7 @@ async fn live_updates(db: TestDb) -> TestDb {
     let before: Vec<_> = [
         game_ratings(&client, &first).await,
         game_ratings(&client, &second).await,
+        game_ratings(&client, &third).await,
     ]
     .into();
     let records = [
@@ -271,13 +317,14 @@ async fn live_updates(db: TestDb) -> TestDb {
     let points = history(&client, "ann").await;
     server.stop().await.unwrap();
     let store = Store::open(&db.url).await.unwrap();
-    assert_eq!(store.rerate().await.unwrap(), 2);
+    assert_eq!(store.rerate().await.unwrap(), 3);
     store.close().await;
     let server = start(&db, generous()).await;
     let client = Client::new(&server);
     let after: Vec<_> = [
         game_ratings(&client, &first).await,
         game_ratings(&client, &second).await,
+        game_ratings(&client, &third).await,
     ]
     .into();
     assert_eq!(after, before);
