@@ -118,7 +118,9 @@ pub(crate) struct PlayerView {
     colour: String,
     /// Whether someone sits there (an empty seat waits for a join).
     seated: bool,
-    /// For a finished rated game, the player's rating before it and the change; else `null`.
+    /// For a finished rated game, the player's rating before it and the change; absent
+    /// otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
     rating: Option<crate::ratings::ChangeView>,
 }
 
