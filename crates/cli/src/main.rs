@@ -75,6 +75,17 @@ enum Command {
     Backup(swapboard_server::BackupOptions),
     /// Put a backup into an empty database (docs/DEPLOY.md, "Backups").
     Restore(swapboard_server::RestoreOptions),
+    /// Administer a server's database (`admin --help`).
+    #[command(subcommand)]
+    Admin(AdminCommand),
+}
+
+/// The commands that administer a server's database.
+#[derive(Subcommand)]
+enum AdminCommand {
+    /// Recompute every rating from scratch: replay every rated game in the order the games
+    /// ended (docs/RATINGS.md).
+    Rerate(swapboard_server::RerateOptions),
 }
 
 /// The commands about one board game, named by an argument or by a position text.
@@ -261,6 +272,9 @@ fn run(command: Command, out: &mut Output) -> CliResult {
         }
         Command::Restore(options) => {
             swapboard_server::restore(options).map_err(error::CliError::Failure)
+        }
+        Command::Admin(AdminCommand::Rerate(options)) => {
+            swapboard_server::rerate(options).map_err(error::CliError::Failure)
         }
     }
 }

@@ -35,6 +35,7 @@ use crate::lists;
 use crate::live::{self, Hub};
 use crate::openapi;
 use crate::proxy::TrustedProxies;
+use crate::ratings;
 use crate::review;
 use crate::rooms;
 use crate::rules;
@@ -58,6 +59,7 @@ pub(crate) fn api() -> OpenApiRouter<AppState> {
         .merge(lists::router())
         .merge(analysis::router())
         .merge(rules::router())
+        .merge(ratings::router())
         .merge(rooms_router())
 }
 

@@ -67,7 +67,8 @@ pub fn restore(options: RestoreOptions) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+/// A runtime for a command that runs one database job.
+pub(crate) fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
     Ok(tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?)

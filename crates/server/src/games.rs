@@ -114,6 +114,9 @@ pub(crate) struct CreateGame {
     #[serde(default)]
     #[schema(value_type = Option<Object>)]
     clock: TimeControl,
+    /// Whether the game counts for the ratings (default: yes between two accounts; a game
+    /// against the AI never does, and asking for it is refused).
+    rated: Option<bool>,
 }
 
 /// A seat as the API shows it.
@@ -126,6 +129,10 @@ pub(crate) struct PlayerView {
     colour: String,
     /// Whether someone sits there (an empty seat waits for a join).
     seated: bool,
+    /// For a finished rated game, the player's rating before it and the change; absent
+    /// otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rating: Option<crate::ratings::ChangeView>,
 }
 
 /// How a finished game ended.
@@ -226,6 +233,8 @@ pub(crate) struct GameView {
     invite: Option<String>,
     /// The id of the rematch offered after this game, `null` until one is.
     rematch: Option<String>,
+    /// Whether the game counts for the ratings.
+    rated: bool,
 }
 
 /// The most games against the AI one account may have in progress at once.
@@ -302,6 +311,7 @@ async fn view_with_seats(
             .find(|row| row.seat == seat)
             .and_then(seat_name)
     };
+    let changes = crate::ratings::changes_of(state, &game).await?;
     let players = seats
         .iter()
         .map(|row| {
@@ -310,6 +320,7 @@ async fn view_with_seats(
                 name: seat_name(row),
                 colour: colour.chars().take(1).collect(),
                 seated: row.account.is_some() || row.ai_level.is_some(),
+                rating: crate::ratings::change_view(&changes, row.seat),
             }
         })
         .collect();
@@ -334,6 +345,7 @@ async fn view_with_seats(
         // Shown by the handlers that know the caller is the creator, and by them only.
         invite: None,
         rematch: game.rematch,
+        rated: game.rated,
         id: game.id,
         game: game.game,
         size: game.size,
@@ -389,7 +401,13 @@ pub(crate) async fn create(
         })?;
     let position =
         AnyPosition::start(game, size).map_err(|e| ApiError::BadRequest(format!("size: {e}")))?;
-    check_caps(&state, &caller, matches!(body.opponent, Opponent::Ai(_))).await?;
+    let against_ai = matches!(body.opponent, Opponent::Ai(_));
+    if against_ai && body.rated == Some(true) {
+        return Err(ApiError::BadRequest(
+            "rated: a game against the AI is never rated".to_owned(),
+        ));
+    }
+    check_caps(&state, &caller, against_ai).await?;
     let invite = (body.opponent == Opponent::Invite).then(random_secret);
     let opponent = match body.opponent {
         Opponent::Ai(level) => Seat::Ai(level),
@@ -430,6 +448,7 @@ pub(crate) async fn create(
         seats,
         clock: body.clock,
         invite: invite.as_deref(),
+        rated: !against_ai && body.rated.unwrap_or(true),
     };
     state.store.create_game(&new).await?;
     after_change(&state, id, Change::State).await;
@@ -619,6 +638,7 @@ pub(crate) async fn rematch(
         seats: [seat_again(1), seat_again(0)],
         clock: game.clock,
         invite: None,
+        rated: game.rated,
     };
     let offered = state
         .store

@@ -26,6 +26,7 @@ mod loadtest;
 mod me;
 mod openapi;
 mod proxy;
+mod ratings;
 mod review;
 mod rooms;
 mod rules;
@@ -41,6 +42,7 @@ pub use backup::{BackupOptions, RestoreOptions, backup, backup_to, restore, rest
 pub use limits::{Limits, Rate};
 pub use loadtest::{LoadtestOptions, loadtest};
 pub use proxy::TrustedProxy;
+pub use ratings::{RerateOptions, rerate};
 
 /// How to serve: the options of `swapboard serve`.
 #[derive(Clone, Debug, clap::Args)]

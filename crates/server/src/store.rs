@@ -5,6 +5,7 @@
 
 mod cache;
 mod games;
+pub(crate) mod ratings;
 mod reviews;
 mod rooms;
 
@@ -183,6 +184,11 @@ impl Backend {
                     "name skeletons",
                     include_str!("../migrations/sqlite/0006_name_skeletons.sql"),
                 ),
+                (
+                    7,
+                    "ratings",
+                    include_str!("../migrations/sqlite/0007_ratings.sql"),
+                ),
             ],
             Backend::Postgres => &[
                 (
@@ -214,6 +220,11 @@ impl Backend {
                     6,
                     "name skeletons",
                     include_str!("../migrations/postgres/0006_name_skeletons.sql"),
+                ),
+                (
+                    7,
+                    "ratings",
+                    include_str!("../migrations/postgres/0007_ratings.sql"),
                 ),
             ],
         };

@@ -49,6 +49,8 @@ pub struct NewGame<'a> {
     pub clock: TimeControl,
     /// The secret of an invite link: only a joiner who shows it takes the open seat.
     pub invite: Option<&'a str>,
+    /// Whether the game counts for the ratings (never against the AI).
+    pub rated: bool,
 }
 
 /// Whether a game waits for players, is being played or has ended.
@@ -188,6 +190,8 @@ pub struct StoredGame {
     pub invite: Option<String>,
     /// The id of the rematch offered after it, once one is.
     pub rematch: Option<String>,
+    /// Whether the game counts for the ratings.
+    pub rated: bool,
 }
 
 /// Who sits in a seat of a stored game.
@@ -287,7 +291,7 @@ pub enum Rematch {
 const GAME_COLUMNS: &str = "id, game, size, status, ply, position, winner_seat, termination, \
                             clock_days, clock_initial_ms, clock_increment_ms, \
                             clock_left_first_ms, clock_left_second_ms, turn_started_ms, \
-                            created_ms, invite, rematch_id";
+                            created_ms, invite, rematch_id, rated";
 
 /// [`GAME_COLUMNS`] of a query in which the games table is `g`.
 fn prefixed_game_columns() -> String {
@@ -399,6 +403,7 @@ fn game_of_row(row: &AnyRow) -> anyhow::Result<StoredGame> {
         created_ms: row.try_get("created_ms")?,
         invite: row.try_get("invite")?,
         rematch: row.try_get("rematch_id")?,
+        rated: row.try_get::<i64, _>("rated")? != 0,
     })
 }
 
@@ -490,8 +495,8 @@ impl Store {
         let (days, initial, increment) = clock_columns(new.clock);
         sqlx::query(
             "INSERT INTO games (id, game, size, status, ply, position, created_ms, updated_ms, \
-             clock_days, clock_initial_ms, clock_increment_ms, invite) \
-             VALUES ($1, $2, $3, $4, 0, $5, $6, $6, $7, $8, $9, $10)",
+             clock_days, clock_initial_ms, clock_increment_ms, invite, rated) \
+             VALUES ($1, $2, $3, $4, 0, $5, $6, $6, $7, $8, $9, $10, $11)",
         )
         .bind(new.id)
         .bind(new.game)
@@ -503,6 +508,7 @@ impl Store {
         .bind(initial)
         .bind(increment)
         .bind(new.invite)
+        .bind(i64::from(new.rated))
         .execute(&mut **tx)
         .await?;
         for (index, seat) in (0i64..).zip(new.seats) {

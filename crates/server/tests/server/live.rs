@@ -230,6 +230,7 @@ async fn the_ai_resumes(db: TestDb) -> TestDb {
         seats: [Seat::Ai(1), Seat::Ai(1)],
         clock: swapboard_play::TimeControl::None,
         invite: None,
+        rated: false,
     };
     store.create_game(&new).await.unwrap();
     store.close().await;

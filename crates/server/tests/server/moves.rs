@@ -42,6 +42,7 @@ async fn new_game(store: &Store, id: &str) {
         seats: [Seat::Ai(1), Seat::Ai(2)],
         clock: swapboard_play::TimeControl::None,
         invite: None,
+        rated: false,
     };
     store.create_game(&game).await.unwrap();
 }

@@ -102,7 +102,7 @@ impl Store {
             return Err(MoveError::NotPlaying(game.status));
         }
         let finish = ending(&game);
-        Self::finish_in(&mut tx, id, game.ply, finish).await?;
+        self.finish_in(&mut tx, id, game.ply, finish).await?;
         tx.commit().await?;
         Ok(StoredGame {
             status: Status::Finished,
@@ -207,7 +207,7 @@ impl Store {
         }
         let status = match (played.finish, played.deadline_ms) {
             (Some(finish), _) => {
-                Self::finish_in(&mut tx, game_id, next_ply, finish).await?;
+                self.finish_in(&mut tx, game_id, next_ply, finish).await?;
                 Status::Finished
             }
             (None, Some(due)) => {
@@ -282,7 +282,7 @@ impl Store {
     /// `finish` says (a timeout, or an abort before the second move). Whether it ended.
     pub async fn end_on_time(&self, claim: &Claim, finish: Finish) -> anyhow::Result<bool> {
         let mut tx = self.begin_write().await?;
-        let ended = Self::finish_in(&mut tx, &claim.game_id, claim.ply, finish).await?;
+        let ended = self.finish_in(&mut tx, &claim.game_id, claim.ply, finish).await?;
         if !ended {
             // A void claim: its deadline goes, a later one stays.
             sqlx::query("DELETE FROM deadlines WHERE game_id = $1 AND ply = $2")
@@ -303,18 +303,20 @@ impl Store {
     /// a notification) is written here, once, so it commits or fails with the end itself.
     /// Whether the game ended now (`false`: it had moved on or ended before).
     async fn finish_in(
+        &self,
         tx: &mut Transaction<'static, Any>,
         game_id: &str,
         ply: u32,
         finish: Finish,
-    ) -> sqlx::Result<bool> {
+    ) -> anyhow::Result<bool> {
+        let now = now_ms();
         let ended = sqlx::query(
             "UPDATE games SET status = 'finished', winner_seat = $1, termination = $2, \
              updated_ms = $3 WHERE id = $4 AND ply = $5 AND status = 'playing'",
         )
         .bind(finish.winner_seat.map(i64::from))
         .bind(finish.termination.as_str())
-        .bind(now_ms())
+        .bind(now)
         .bind(game_id)
         .bind(i64::from(ply))
         .execute(&mut **tx)
@@ -326,6 +328,8 @@ impl Store {
             .bind(game_id)
             .execute(&mut **tx)
             .await?;
+        // The status guard above lets this run once per game.
+        super::super::ratings::on_game_end(tx, self.backend, game_id, finish, now).await?;
         Ok(true)
     }
 }

@@ -1,0 +1,277 @@
+//! Ratings as the API shows them (issue 26): an account's ratings, its history in one game,
+//! the leaderboards, a finished rated game's changes in the game view, and `swapboard admin
+//! rerate`. The numbers are `swapboard_league`'s; they change in the transaction that ends a
+//! game (`store::ratings::on_game_end`).
+
+use std::collections::BTreeMap;
+
+use axum::Json;
+use axum::extract::{Path, State};
+use serde::Serialize;
+use swapboard_play::GameId;
+use utoipa::ToSchema;
+
+use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::state::AppState;
+use crate::store::ratings::{PARAMS, StoredChange};
+use crate::store::{Status, Store, StoredGame, now_ms};
+
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+/// The ratings' routes: an account's ratings and their history, and the leaderboards, each
+/// with its OpenAPI entry.
+pub(crate) fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(show_account))
+        .routes(routes!(history))
+        .routes(routes!(leaderboard))
+}
+
+/// The most players a leaderboard lists.
+const LEADERBOARD_SIZE: usize = 100;
+
+/// A player's side of a finished rated game.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct ChangeView {
+    /// The rating before the game (RD grown to the game's end).
+    before: f64,
+    /// The points won or lost (unrounded; pages show "+12" / "-12").
+    change: f64,
+    /// Whether the rating before the game was provisional (RD >= 110: "1612?").
+    provisional: bool,
+}
+
+/// The rating changes of a game for its view: none unless it is finished and rated.
+pub(crate) async fn changes_of(
+    state: &AppState,
+    game: &StoredGame,
+) -> ApiResult<Vec<StoredChange>> {
+    if game.rated && game.status == Status::Finished {
+        Ok(state.store.rating_changes(&game.id).await?)
+    } else {
+        Ok(Vec::new())
+    }
+}
+
+/// The change of `seat` among a game's `changes`, as the game view shows it.
+pub(crate) fn change_view(changes: &[StoredChange], seat: u8) -> Option<ChangeView> {
+    changes
+        .iter()
+        .find(|change| change.seat == seat)
+        .map(|change| ChangeView {
+            before: change.before.rating,
+            change: change.after.rating - change.before.rating,
+            provisional: change.before.rd >= PARAMS.provisional_rd,
+        })
+}
+
+/// A rating as shown now.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct RatingView {
+    /// Rating.
+    rating: f64,
+    /// Rating deviation as of now (grown by the days since the last rated game).
+    rd: f64,
+    /// Volatility.
+    volatility: f64,
+    /// Rated games played in this game.
+    games: u32,
+    /// Whether RD is at least 110 ("1612?").
+    provisional: bool,
+}
+
+/// An account, for anyone.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct AccountView {
+    /// The account's name.
+    name: String,
+    /// Its rating in each game it has played rated, by game name (`swaptimum`, ...).
+    ratings: BTreeMap<String, RatingView>,
+}
+
+/// The account of `name`, or 404.
+async fn account(state: &AppState, name: &str) -> ApiResult<(i64, String)> {
+    match state.store.login_of(name).await? {
+        Some(login) => Ok((login.account_id, login.name)),
+        None => Err(ApiError::NotFound(format!("no account named {name:?}"))),
+    }
+}
+
+/// A two-player game named in a path, or 400.
+fn game_named(text: &str) -> ApiResult<GameId> {
+    text.parse()
+        .map_err(|e| ApiError::BadRequest(format!("game: {e}")))
+}
+
+/// An account and its ratings, for anyone.
+#[utoipa::path(get, path = "/api/accounts/{name}", tag = "ratings",
+    params(("name" = String, Path, description = "The account's name")),
+    responses(
+        (status = 200, description = "The account and its ratings", body = AccountView),
+        (status = 404, description = "No such account", body = ErrorBody),
+    ))]
+pub(crate) async fn show_account(
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+) -> ApiResult<Json<AccountView>> {
+    let (id, name) = account(&state, &name).await?;
+    let now = now_ms().div_euclid(1000);
+    let mut ratings = BTreeMap::new();
+    for (game, record) in state.store.ratings_of(id).await? {
+        let shown = record.shown(now, &PARAMS).map_err(anyhow::Error::from)?;
+        ratings.insert(
+            game,
+            RatingView {
+                rating: shown.rating,
+                rd: shown.rd,
+                volatility: shown.volatility,
+                games: shown.games,
+                provisional: shown.provisional,
+            },
+        );
+    }
+    Ok(Json(AccountView { name, ratings }))
+}
+
+/// One point of a rating's history: the rating after a rated game.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct HistoryPointView {
+    /// When the game ended, in ms since the Unix epoch.
+    at_ms: i64,
+    /// The game's id.
+    game_id: String,
+    /// The rating after it.
+    rating: f64,
+    /// RD after it.
+    rd: f64,
+}
+
+/// A player's rating history in one game.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct HistoryView {
+    /// The account's name.
+    name: String,
+    /// The game.
+    game: String,
+    /// One point per rated game, oldest first (at most the latest 10,000).
+    points: Vec<HistoryPointView>,
+}
+
+/// An account's rating history in one game, for anyone.
+#[utoipa::path(get, path = "/api/accounts/{name}/ratings/{game}", tag = "ratings",
+    params(
+        ("name" = String, Path, description = "The account's name"),
+        ("game" = String, Path, description = "`swaptimum`, `flipstop`, `scware` or `rapid-transit`"),
+    ),
+    responses(
+        (status = 200, description = "One point per rated game, oldest first", body = HistoryView),
+        (status = 400, description = "An unknown game", body = ErrorBody),
+        (status = 404, description = "No such account", body = ErrorBody),
+    ))]
+pub(crate) async fn history(
+    State(state): State<AppState>,
+    Path((name, game)): Path<(String, String)>,
+) -> ApiResult<Json<HistoryView>> {
+    let game = game_named(&game)?;
+    let (id, name) = account(&state, &name).await?;
+    let points = state
+        .store
+        .rating_history(id, game.as_str())
+        .await?
+        .into_iter()
+        .map(|point| HistoryPointView {
+            at_ms: point.at_ms,
+            game_id: point.game_id,
+            rating: point.rating.rating,
+            rd: point.rating.rd,
+        })
+        .collect();
+    Ok(Json(HistoryView {
+        name,
+        game: game.as_str().to_owned(),
+        points,
+    }))
+}
+
+/// A row of a leaderboard.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct LeaderView {
+    /// 1 for the best.
+    rank: usize,
+    /// The account's name.
+    name: String,
+    /// Rating.
+    rating: f64,
+    /// RD as of now.
+    rd: f64,
+    /// Rated games played in this game.
+    games: u32,
+}
+
+/// A game's leaderboard.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct LeaderboardView {
+    /// The game.
+    game: String,
+    /// The best 100 at most, best first.
+    players: Vec<LeaderView>,
+}
+
+/// The top 100 of a game among players with RD at most 75 now and a rated game in the last
+/// 90 days, for anyone.
+#[utoipa::path(get, path = "/api/leaderboards/{game}", tag = "ratings",
+    params(("game" = String, Path, description = "`swaptimum`, `flipstop`, `scware` or `rapid-transit`")),
+    responses(
+        (status = 200, description = "At most 100 players, the best first", body = LeaderboardView),
+        (status = 400, description = "An unknown game", body = ErrorBody),
+    ))]
+pub(crate) async fn leaderboard(
+    State(state): State<AppState>,
+    Path(game): Path<String>,
+) -> ApiResult<Json<LeaderboardView>> {
+    let game = game_named(&game)?;
+    let now = now_ms();
+    let listed = state
+        .store
+        .leaderboard(game.as_str(), now, LEADERBOARD_SIZE)
+        .await?;
+    let mut players = Vec::with_capacity(listed.len());
+    for (rank, (name, record)) in (1..).zip(listed) {
+        let shown = record
+            .shown(now.div_euclid(1000), &PARAMS)
+            .map_err(anyhow::Error::from)?;
+        players.push(LeaderView {
+            rank,
+            name,
+            rating: shown.rating,
+            rd: shown.rd,
+            games: shown.games,
+        });
+    }
+    Ok(Json(LeaderboardView {
+        game: game.as_str().to_owned(),
+        players,
+    }))
+}
+
+/// The options of `swapboard admin rerate`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct RerateOptions {
+    /// The database (default: $DATABASE_URL, else swapboard.db here).
+    #[arg(long, value_name = "URL")]
+    pub database: Option<String>,
+}
+
+/// Runs `swapboard admin rerate` on a runtime of its own: every rated game replayed in the
+/// order the games ended, every record and change rewritten in one transaction.
+pub fn rerate(options: RerateOptions) -> anyhow::Result<()> {
+    let url = crate::backup::database_url(options.database.as_deref());
+    crate::backup::runtime()?.block_on(async {
+        let store = Store::open(&url).await?;
+        let replayed = store.rerate().await;
+        store.close().await;
+        eprintln!("rerated {} games", replayed?);
+        Ok(())
+    })
+}
