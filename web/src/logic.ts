@@ -45,6 +45,15 @@ export function cellLabel(view: BoardView, col: number, row: number, extra: stri
 }
 
 /** 0 for the first seat, 1 for the second: the index of its player in a game's `players`. */
+/**
+ * A name set apart from the text around it (Unicode's first-strong isolate and its pop), so
+ * that a name written right to left never reorders the words beside it. Swap 61 seat names
+ * come from game files and may be in any script; account names are ASCII.
+ */
+export function isolated(name: string): string {
+  return `\u2068${name}\u2069`;
+}
+
 export function seatIndex(seat: Seat): 0 | 1 {
   return seat === 'first' ? 0 : 1;
 }

@@ -52,9 +52,11 @@ test('the game master, and an invited reader\'s way to a seat', () => {
 
 test('the legend names the reader\'s seat and the seats they borrow', () => {
   const r = room({ you: ANN });
-  assert.equal(legendLine(r, r.seats[0]), ' P1 ann (you)');
-  assert.equal(legendLine(r, r.seats[1]), ' P2 bot (bot) (borrowed this round)');
-  assert.equal(legendLine(room(), { seat: 3, name: 'cat', bot: false, vacant: true }), ' P3 cat (vacant)');
+  assert.equal(legendLine(r, r.seats[0]), ' P1 \u2068ann\u2069 (you)');
+  assert.equal(legendLine(r, r.seats[1]), ' P2 \u2068bot\u2069 (bot) (borrowed this round)');
+  assert.equal(legendLine(room(), { seat: 3, name: 'cat', bot: false, vacant: true }), ' P3 \u2068cat\u2069 (vacant)');
+  // A name written right to left stays between its seat and its marks.
+  assert.equal(legendLine(room(), { seat: 4, name: '\u05d3\u05e0\u05d9', bot: false, vacant: false }), ' P4 \u2068\u05d3\u05e0\u05d9\u2069');
 });
 
 test('two touching tiles add a bid line; a player\'s clicks only, while the room plays', () => {
@@ -121,3 +123,4 @@ test('the room is read one request at a time, and once more for changes during o
   await read();
   assert.equal(reads, 3);
 });
+

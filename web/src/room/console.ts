@@ -3,6 +3,7 @@
 
 import { api, failureText } from '../api';
 import { fill, h } from '../dom';
+import { isolated } from '../logic';
 import { roundName, type AuditEntry } from '../swap61';
 import { inviteKey, isMaster, type RoomState } from './state';
 import { field, type RoomElements } from './views';
@@ -47,14 +48,14 @@ export function drawConsole(e: RoomElements, state: RoomState, me: string | null
     );
     const list = h('ul', { class: 'submissions' }, ...(room.submissions ?? []).map((sub) => {
       const seat = room.seats.find((s) => s.seat === sub.seat);
-      return h('li', {}, h('strong', {}, `P${sub.seat} ${seat?.name ?? ''}`),
+      return h('li', {}, h('strong', {}, `P${sub.seat} ${isolated(seat?.name ?? '')}`),
         ` ${sub.check.tokens.spent} of ${sub.check.tokens.allowance} tokens${sub.final ? ', final' : ''}, receipt ${sub.check.receipt.slice(0, 12)}…`,
         h('pre', {}, sub.submission));
     }));
     box.append(h('h3', {}, `Submissions (${room.submissions?.length ?? 0})`), list);
   }
   if (room.status !== 'lobby') {
-    const seat = h('select', { name: 'seat' }, ...room.seats.map((one) => h('option', { value: String(one.seat) }, `P${one.seat} ${one.name}${one.bot ? ' (bot)' : ''}`)));
+    const seat = h('select', { name: 'seat' }, ...room.seats.map((one) => h('option', { value: String(one.seat) }, `P${one.seat} ${isolated(one.name)}${one.bot ? ' (bot)' : ''}`)));
     const account = h('input', { name: 'account', maxlength: 24, autocomplete: 'off' });
     const put = (body: unknown): Promise<unknown> => api('PUT', `${path}/seats/${seat.value}`, body);
     box.append(h('h3', {}, 'Seats'),

@@ -2,7 +2,7 @@
 // the caller may see it, the tile half-chosen for a bid, whether the bid text was typed in,
 // and what follows from them (the words of the status and the deadline, the caller's part).
 
-import { formatClock } from '../logic';
+import { formatClock, isolated } from '../logic';
 import { addBidLine, clickBid, roundName, type Check, type RoomView } from '../swap61';
 
 /** What the room page holds besides its elements. */
@@ -76,7 +76,7 @@ export function deadlineWords(state: RoomState, now: number): string | null {
 export function legendLine(room: RoomView, seat: RoomView['seats'][number]): string {
   const you = room.you;
   const mark = seat.seat === you?.seat ? ' (you)' : you?.borrowed.some((b) => b.seat === seat.seat) ? ' (borrowed this round)' : '';
-  return ` P${seat.seat} ${seat.name}${seat.bot ? ' (bot)' : ''}${seat.vacant ? ' (vacant)' : ''}${mark}`;
+  return ` P${seat.seat} ${isolated(seat.name)}${seat.bot ? ' (bot)' : ''}${seat.vacant ? ' (vacant)' : ''}${mark}`;
 }
 
 /** The hint under the bid editor before any click. */
