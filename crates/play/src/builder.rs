@@ -152,7 +152,7 @@ impl<M> Draft<M> {
         }
     }
 
-    fn complete(mv: M) -> Draft<M> {
+    pub(crate) fn complete(mv: M) -> Draft<M> {
         Draft {
             verdict: Verdict::Complete { mv },
             more: false,
@@ -162,7 +162,7 @@ impl<M> Draft<M> {
         }
     }
 
-    fn more(next: Vec<Cell>, prompt: impl Into<String>) -> Draft<M> {
+    pub(crate) fn more(next: Vec<Cell>, prompt: impl Into<String>) -> Draft<M> {
         Draft {
             verdict: Verdict::More,
             more: true,
@@ -219,21 +219,22 @@ pub trait Build: Stepwise {
 }
 
 /// The draft of a whole move: complete if the rules allow it, else refused with their words.
-fn checked<G: Game>(pos: &G, mv: G::Move) -> Draft<G::Move> {
+pub(crate) fn checked<G: Game>(pos: &G, mv: G::Move) -> Draft<G::Move> {
     match pos.check_move(&mv) {
         Ok(()) => Draft::complete(mv),
         Err(e) => Draft::refused(e.to_string()),
     }
 }
 
-fn sorted(mut cells: Vec<Cell>) -> Vec<Cell> {
+/// The cells in board order, each once.
+pub(crate) fn sorted(mut cells: Vec<Cell>) -> Vec<Cell> {
     cells.sort();
     cells.dedup();
     cells
 }
 
 /// A refusal of every cell once the game is over; `None` while it goes on.
-fn game_over<G: Game>(pos: &G) -> Option<Draft<G::Move>> {
+pub(crate) fn game_over<G: Game>(pos: &G) -> Option<Draft<G::Move>> {
     pos.outcome()
         .map(|o| Draft::refused(format!("the game is over: {}", outcome_text::<G>(o))))
 }
@@ -241,7 +242,7 @@ fn game_over<G: Game>(pos: &G) -> Option<Draft<G::Move>> {
 /// The draft before any cell is chosen: the cells that can start a legal move, and `pass`
 /// among the actions when the rules allow it (the contract writes a pass `pass` in every
 /// game).
-fn opening<G: Game>(pos: &G, starts: Vec<Cell>, prompt: String) -> Draft<G::Move> {
+pub(crate) fn opening<G: Game>(pos: &G, starts: Vec<Cell>, prompt: String) -> Draft<G::Move> {
     if let Some(over) = game_over(pos) {
         return over;
     }
@@ -261,263 +262,6 @@ fn opening<G: Game>(pos: &G, starts: Vec<Cell>, prompt: String) -> Draft<G::Move
     draft
 }
 
-impl Build for Swaptimum {
-    fn draft(&self, selection: &Selection) -> Draft<SwaptimumMove> {
-        let cells = &selection.cells;
-        let Some(&placed) = cells.first() else {
-            let starts = self.legal_moves().iter().filter_map(|m| m.cell()).collect();
-            return opening(self, starts, self.first_prompt());
-        };
-        let moves: Vec<SwaptimumMove> = self
-            .legal_moves()
-            .into_iter()
-            .filter(|m| m.cell() == Some(placed))
-            .collect();
-        if moves.is_empty() {
-            let reason = match self.check_move(&SwaptimumMove::Place(placed)) {
-                Err(e) => e.to_string(),
-                Ok(()) => format!("{placed} is not a legal placement"),
-            };
-            return Draft::refused(reason);
-        }
-        if let [SwaptimumMove::Place(_)] = moves[..] {
-            return Draft::complete(moves[0]);
-        }
-        let swap_cells = |m: &SwaptimumMove| match *m {
-            SwaptimumMove::PlaceSwap { a, b, .. } => Some([a, b]),
-            _ => None,
-        };
-        match cells[1..] {
-            [] => Draft::more(
-                sorted(moves.iter().filter_map(swap_cells).flatten().collect()),
-                format!("{placed} forms a crosscut: choose the two checkers to swap"),
-            ),
-            [x] => {
-                let partners: Vec<Cell> = moves
-                    .iter()
-                    .filter_map(swap_cells)
-                    .filter_map(|[a, b]| {
-                        if a == x {
-                            Some(b)
-                        } else {
-                            (b == x).then_some(a)
-                        }
-                    })
-                    .collect();
-                if partners.is_empty() {
-                    Draft::refused(format!(
-                        "no swap that kills the crosscut at {placed} without forming a new one moves {x}"
-                    ))
-                } else {
-                    Draft::more(sorted(partners), format!("swap {x} with which checker?"))
-                }
-            }
-            [x, y] => {
-                let mv = SwaptimumMove::place_swap(placed, x, y);
-                checked(self, mv)
-            }
-            _ => Draft::refused("a Swaptimum move has at most three cells"),
-        }
-    }
-
-    fn first_prompt(&self) -> String {
-        "choose an empty cell to place on".to_string()
-    }
-}
-
-impl Build for Flipstop {
-    fn draft(&self, selection: &Selection) -> Draft<FlipstopMove> {
-        match selection.cells[..] {
-            [] => {
-                let starts = self
-                    .legal_moves()
-                    .into_iter()
-                    .filter_map(|m| match m {
-                        FlipstopMove::Place(c) => Some(c),
-                        FlipstopMove::Pass => None,
-                    })
-                    .collect();
-                opening(self, starts, self.first_prompt())
-            }
-            [cell] => {
-                let mv = FlipstopMove::Place(cell);
-                checked(self, mv)
-            }
-            _ => Draft::refused("a Flipstop move is one cell"),
-        }
-    }
-
-    fn first_prompt(&self) -> String {
-        "choose an empty cell to place on (replacements follow by themselves)".to_string()
-    }
-}
-
-impl Build for RapidTransit {
-    fn draft(&self, selection: &Selection) -> Draft<RapidTransitMove> {
-        let cells = &selection.cells;
-        let Some(&piece) = cells.first() else {
-            let starts = self
-                .legal_moves()
-                .into_iter()
-                .filter_map(|m| match m {
-                    RapidTransitMove::Swap { terminal, .. } => Some(terminal),
-                    RapidTransitMove::Pass => None,
-                })
-                .collect();
-            return opening(self, starts, self.first_prompt());
-        };
-        let mover = self.to_move();
-        let name = Self::colour_name(mover);
-        match cells[1..] {
-            [] => {
-                if self.board().at(piece).player() != Some(mover) {
-                    return Draft::refused(format!(
-                        "{piece} is not a {name} piece: first choose one of {name}'s terminal pieces"
-                    ));
-                }
-                if !self.terminals(mover).contains(piece) {
-                    return Draft::refused(format!(
-                        "{piece} is not a terminal piece: it has two or more {name} neighbours"
-                    ));
-                }
-                let partners: Vec<Cell> = self
-                    .legal_moves()
-                    .into_iter()
-                    .filter_map(|m| match m {
-                        RapidTransitMove::Swap { terminal, partner } if terminal == piece => {
-                            Some(partner)
-                        }
-                        _ => None,
-                    })
-                    .collect();
-                if partners.is_empty() {
-                    return Draft::refused(format!(
-                        "the terminal piece on {piece} has no legal swap"
-                    ));
-                }
-                Draft::more(sorted(partners), format!("swap {piece} with which piece?"))
-            }
-            [partner] => {
-                let mv = RapidTransitMove::Swap {
-                    terminal: piece,
-                    partner,
-                };
-                checked(self, mv)
-            }
-            _ => Draft::refused(
-                "a Rapid Transit move is two cells: a terminal piece and its partner",
-            ),
-        }
-    }
-
-    fn first_prompt(&self) -> String {
-        format!(
-            "choose one of {}'s terminal pieces that can swap (marked)",
-            Self::colour_name(self.to_move())
-        )
-    }
-}
-
-impl Build for Scware {
-    fn draft(&self, selection: &Selection) -> Draft<ScwareMove> {
-        if let Some(over) = game_over(self) {
-            return over;
-        }
-        let growths = GrowthBuilder::new(self);
-        let cells = &selection.cells;
-        let Some(&last) = cells.last() else {
-            let mut starts = growths.new_group_cells(&[]);
-            starts.extend(growths.next(&[]));
-            return opening(self, starts, self.first_prompt());
-        };
-        if cells[..cells.len() - 1].contains(&last) {
-            return Draft::refused(format!("{last} is chosen already"));
-        }
-        match selection.split {
-            Some(k) if k < cells.len() => {
-                if cells.len() > k + 1 {
-                    return Draft::refused("the balancing move ends with one new group's cell");
-                }
-                let growth: CellSet = cells[..k].iter().copied().collect();
-                checked(self, ScwareMove::balanced(growth, last))
-            }
-            Some(_) => {
-                let next = growths.new_group_cells(cells);
-                if !may_balance(self, &growths, cells) {
-                    return Draft::refused(
-                        "no new group can follow this growth (Red's balancing move needs a legal growth and a cell clear of every Red stone)",
-                    );
-                }
-                Draft::more(next, "choose the cell of Red's new group")
-            }
-            None => growth_draft(self, &growths, cells),
-        }
-    }
-
-    fn first_prompt(&self) -> String {
-        "choose a cell: a new group, or the first stone of a growth".to_string()
-    }
-}
-
-/// Whether Red may end the growth `cells` with a new group: the balancing move is still
-/// open, the growth is legal by itself, and some cell stays clear of it.
-fn may_balance(pos: &Scware, growths: &GrowthBuilder, cells: &[Cell]) -> bool {
-    pos.to_move() == Player::Second
-        && pos.balancing_available()
-        && pos
-            .check_move(&ScwareMove::growth(cells.iter().copied().collect()))
-            .is_ok()
-        && !growths.new_group_cells(cells).is_empty()
-}
-
-/// The draft of Scware cells with no `+`: a placement (one cell touching none of the
-/// mover's stones), or a growth that is legal, or that more stones can still make legal.
-fn growth_draft(pos: &Scware, growths: &GrowthBuilder, cells: &[Cell]) -> Draft<ScwareMove> {
-    let mv = ScwareMove::growth(cells.iter().copied().collect());
-    let judged = pos.check_move(&mv);
-    if !growths.completes(cells) {
-        return match judged {
-            // A lone cell that starts a group (or breaks a rule of its own).
-            _ if cells.len() == 1 => checked(pos, mv),
-            Err(e) if e.rule != Rule::DiagonalRestriction => Draft::refused(e.to_string()),
-            _ => Draft::refused(format!(
-                "no legal growth holds {}: the restriction could never be met",
-                cells
-                    .iter()
-                    .map(ToString::to_string)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )),
-        };
-    }
-    let next = growths.next(cells);
-    match judged {
-        Ok(()) => {
-            let mut actions = Vec::new();
-            if may_balance(pos, growths, cells) {
-                actions.push(Action::EndGrowth);
-            }
-            let more = !next.is_empty() || !actions.is_empty();
-            let prompt = match (next.is_empty(), actions.is_empty()) {
-                (true, true) => String::new(),
-                (false, true) => format!("growth {mv}: play it, or add cells"),
-                (false, false) => {
-                    format!("growth {mv}: play it, add cells, or + then a cell for a new group")
-                }
-                (true, false) => format!("growth {mv}: play it, or + then a cell for a new group"),
-            };
-            Draft {
-                verdict: Verdict::Complete { mv },
-                more,
-                next,
-                actions,
-                prompt,
-            }
-        }
-        Err(e) => Draft::more(next, format!("not legal yet: {e}")),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -527,68 +271,6 @@ mod tests {
             cells: names.iter().map(|n| n.parse().unwrap()).collect(),
             split: None,
         }
-    }
-
-    /// A Scware growth that breaks only the restriction stays open ("not legal yet") until
-    /// a stone joins the groups; a stone that can never belong to a growth is refused.
-    #[test]
-    fn a_scware_growth_waits_for_the_stone_that_mends_the_restriction() {
-        let pos: Scware = "scware ...../..W../...../.W.../..... W g".parse().unwrap();
-        let waiting = pos.draft(&selection(&["b3"]));
-        assert_eq!(waiting.verdict, Verdict::More);
-        assert!(waiting.more);
-        assert!(
-            waiting.prompt.starts_with("not legal yet"),
-            "{}",
-            waiting.prompt
-        );
-        let mended = pos.draft(&selection(&["b3", "c3"]));
-        assert!(mended.ready().is_some(), "{mended:?}");
-        let refused = pos.draft(&selection(&["b3", "e5"]));
-        assert!(refused.refusal().is_some(), "{refused:?}");
-    }
-
-    /// The dead end a player met: a lone stone diagonal to White's own, touching none of
-    /// them, can start no group and grow none; it is refused at once, not kept "not legal
-    /// yet" with cells offered that would all be refused.
-    #[test]
-    fn a_lone_stone_that_no_move_can_hold_is_refused_at_once() {
-        let pos: Scware = "scware ...../...W./...../.W.../..... W g".parse().unwrap();
-        let draft = pos.draft(&selection(&["e5"]));
-        let reason = draft.refusal().expect("refused");
-        assert!(
-            reason.contains("diagonal") || reason.contains("restriction"),
-            "{reason}"
-        );
-        let start = pos.draft(&selection(&[]));
-        assert!(!start.next.contains(&"e5".parse().unwrap()), "{start:?}");
-        assert!(start.next.contains(&"a5".parse().unwrap()), "{start:?}");
-    }
-
-    /// Red's balancing move: a growth, `+`, then a cell touching none of Red's stones,
-    /// offered among the next cells and completing the move at once.
-    #[test]
-    fn a_balancing_move_ends_with_a_new_group() {
-        let pos: Scware = "scware ...../..W../...../.R.../..... R -".parse().unwrap();
-        let mut s = selection(&["a2"]);
-        let growth = pos.draft(&s);
-        assert!(growth.ready().is_some() && growth.more, "{growth:?}");
-        assert!(growth.prompt.contains("+ then a cell"), "{}", growth.prompt);
-        assert_eq!(growth.actions, vec![Action::EndGrowth]);
-        assert!(s.end_growth());
-        let after_plus = pos.draft(&s);
-        let a4: Cell = "a4".parse().unwrap();
-        assert!(after_plus.next.contains(&a4), "{after_plus:?}");
-        assert!(
-            !after_plus.next.contains(&"a3".parse().unwrap()),
-            "a3 touches a2"
-        );
-        let done = pos.draft(&s.with(a4));
-        assert_eq!(
-            done.ready().map(ToString::to_string).as_deref(),
-            Some("a2+a4")
-        );
-        assert!(!done.more);
     }
 
     #[test]

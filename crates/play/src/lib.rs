@@ -23,6 +23,7 @@ mod analysis;
 pub mod builder;
 pub mod clock;
 mod game;
+mod games;
 pub mod names;
 mod opponent;
 mod position;

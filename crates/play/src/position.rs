@@ -43,30 +43,6 @@ macro_rules! each {
     };
 }
 
-macro_rules! playable {
-    ($g:ident) => {
-        impl Playable for $g {
-            const GAME: GameId = GameId::$g;
-
-            fn erase(self) -> AnyPosition {
-                AnyPosition::$g(self)
-            }
-
-            fn unerase(any: &AnyPosition) -> Option<&$g> {
-                match any {
-                    AnyPosition::$g(p) => Some(p),
-                    _ => None,
-                }
-            }
-        }
-    };
-}
-
-playable!(Swaptimum);
-playable!(Flipstop);
-playable!(Scware);
-playable!(RapidTransit);
-
 /// Reads a position text of game `G` (a [`GameFn`]).
 struct Parse<'a>(&'a str);
 

@@ -189,63 +189,11 @@ pub trait Describe: Game {
 }
 
 /// Cells in board order, separated by commas.
-fn cell_list(mut cells: Vec<Cell>) -> String {
+pub(crate) fn cell_list(mut cells: Vec<Cell>) -> String {
     cells.sort();
     cells.dedup();
     let names: Vec<String> = cells.iter().map(Cell::to_string).collect();
     names.join(", ")
-}
-
-impl Describe for Swaptimum {
-    const CANNOT: &'static str = "place";
-}
-
-impl Describe for Flipstop {
-    const CANNOT: &'static str = "place";
-}
-
-impl Describe for Scware {
-    fn did(&self, _after: &Scware, mv: &ScwareMove) -> String {
-        let ScwareMove::Stones { cells, new_group } = mv else {
-            return String::new();
-        };
-        let cells: Vec<Cell> = cells.iter().collect();
-        let own = Some(self.to_move());
-        let touches_own = |c: Cell| {
-            let square = self.board().square();
-            square.orthogonal().iter().any(|&d| {
-                self.board()
-                    .get(square.slot(c).wrapping_add_signed(d))
-                    .player()
-                    == own
-            })
-        };
-        let mut text = match cells[..] {
-            [single] if !touches_own(single) => format!("started a group at {single}"),
-            _ => format!("grew the groups at {}", cell_list(cells)),
-        };
-        if let Some(g) = new_group {
-            text.push_str(&format!("; started a group at {g}"));
-        }
-        text
-    }
-}
-
-impl Describe for RapidTransit {
-    const CANNOT: &'static str = "swap";
-
-    fn rules_how(&self) -> String {
-        self.verdict().map(|v| v.how).unwrap_or_default()
-    }
-
-    fn did(&self, _after: &RapidTransit, mv: &RapidTransitMove) -> String {
-        match mv {
-            RapidTransitMove::Swap { terminal, partner } => {
-                format!("swapped the terminal piece on {terminal} with {partner}")
-            }
-            RapidTransitMove::Pass => String::new(),
-        }
-    }
 }
 
 /// What `mv`, played from `before` to reach `after`, did, in words: `Red c3:d4-e5: placed
