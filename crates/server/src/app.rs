@@ -5,17 +5,18 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
-use axum::Router;
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Request, State};
 use axum::http::{HeaderMap, Method, StatusCode, Uri};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{delete, get, post, put};
+use axum::routing::{delete, get, post};
+use axum::{Extension, Router};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 use tower_http::trace::TraceLayer;
 use tracing::Span;
+use utoipa_axum::router::OpenApiRouter;
 
 use crate::ServeOptions;
 use crate::accounts;
@@ -88,6 +89,10 @@ pub(crate) struct AppState {
 }
 
 fn router(state: AppState) -> Router {
+    // The areas that declare their own routes, each with its OpenAPI entry.
+    let (areas, areas_doc) = OpenApiRouter::new()
+        .merge(rooms::router())
+        .split_for_parts();
     let api = Router::new()
         .route("/api/accounts", post(accounts::sign_up))
         .route("/api/tokens", post(accounts::create_token))
@@ -114,35 +119,16 @@ fn router(state: AppState) -> Router {
         .route("/api/lobby", get(lists::lobby))
         .route("/api/accounts/{name}/games", get(lists::games_of))
         .route("/api/me/turn", get(games::my_turn))
-        .route("/api/me/rooms", get(rooms::my_rooms))
         .route("/api/games/{id}/rematch", post(games::rematch))
         .route("/api/games/{id}/analysis", get(analysis::analysis))
         .route("/api/games/{id}/review", get(analysis::review))
-        .route("/api/rooms", post(rooms::create))
         .route(
-            "/api/rooms/import",
-            post(rooms::import).layer(DefaultBodyLimit::max(rooms::IMPORT_LIMIT)),
+            "/api/openapi.json",
+            get(openapi::document).layer(Extension(openapi::Document::with(areas_doc))),
         )
-        .route("/api/rooms/{id}", get(rooms::show))
-        .route("/api/rooms/{id}/join", post(rooms::join))
-        .route("/api/rooms/{id}/start", post(rooms::start))
-        .route("/api/rooms/{id}/submission", put(rooms::submit))
-        .route("/api/rooms/{id}/final", post(rooms::mark_final))
-        .route("/api/rooms/{id}/resolve", post(rooms::resolve))
-        .route("/api/rooms/{id}/deadline", post(rooms::extend))
-        .route("/api/rooms/{id}/pause", post(rooms::pause))
-        .route("/api/rooms/{id}/resume", post(rooms::resume))
-        .route("/api/rooms/{id}/seats/{seat}", put(rooms::replace_seat))
-        .route("/api/rooms/{id}/undo", post(rooms::undo))
-        .route("/api/rooms/{id}/invite", post(rooms::new_invite))
-        .route("/api/rooms/{id}/audit", get(rooms::audit))
-        .route("/api/rooms/{id}/file", get(rooms::file))
-        .route("/api/rooms/{id}/rounds/{round}/post", get(rooms::post))
-        .route("/api/rooms/{id}/rounds/{round}/svg", get(rooms::picture))
-        .route("/api/rooms/{id}/socket", get(rooms::socket))
-        .route("/api/openapi.json", get(openapi::document))
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
+        .merge(areas)
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed);
     api.layer(middleware::from_fn_with_state(state.clone(), limit_writes))
