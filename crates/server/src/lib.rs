@@ -22,7 +22,6 @@ mod limits;
 mod listen;
 mod lists;
 mod live;
-mod loadtest;
 mod openapi;
 mod proxy;
 mod review;
@@ -32,10 +31,11 @@ mod web;
 
 use std::net::SocketAddr;
 
+pub use accounts::NewToken;
 pub use app::Server;
 pub use backup::{BackupOptions, RestoreOptions, backup, backup_to, restore, restore_from};
+pub use games::GameView;
 pub use limits::{Limits, Rate};
-pub use loadtest::{LoadtestOptions, loadtest};
 pub use proxy::TrustedProxy;
 
 /// How to serve: the options of `swapboard serve`.

@@ -4,6 +4,9 @@
 //! plays many games at once through real HTTP, each move acknowledged only once durable,
 //! and times every answer; then it watches one game from many WebSockets and times how long
 //! a move takes to reach them all. Bounded in time and in count; it prints its figures.
+//!
+//! A client of the server, apart from it: it reads the server's answers as the server's own
+//! wire types ([`GameView`], [`NewToken`]), and chooses its moves with the play layer.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -11,10 +14,10 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use futures_util::StreamExt as _;
+use serde::de::{DeserializeOwned, IgnoredAny};
 use serde_json::{Value, json};
 use swapboard_play::AnyPosition;
-
-use crate::{Limits, ServeOptions, Server};
+use swapboard_server::{GameView, Limits, NewToken, ServeOptions, Server};
 
 /// The options of `swapboard loadtest`.
 #[derive(Clone, Debug, clap::Args)]
@@ -130,7 +133,13 @@ struct Client {
 }
 
 impl Client {
-    async fn post(&self, path: &str, bearer: &str, body: &Value) -> anyhow::Result<Value> {
+    /// Posts `body` for the holder of `bearer`; the answer, read as `T`.
+    async fn post<T: DeserializeOwned>(
+        &self,
+        path: &str,
+        bearer: &str,
+        body: &Value,
+    ) -> anyhow::Result<T> {
         let response = self
             .http
             .post(format!("{}{path}", self.base))
@@ -139,19 +148,17 @@ impl Client {
             .send()
             .await?;
         let status = response.status();
-        let value: Value = response.json().await?;
-        anyhow::ensure!(status.is_success(), "{path}: {status}: {value}");
-        Ok(value)
+        let text = response.text().await?;
+        anyhow::ensure!(status.is_success(), "{path}: {status}: {text}");
+        serde_json::from_str(&text).with_context(|| format!("{path}: the answer {text}"))
     }
 
     async fn account(&self, name: &str) -> anyhow::Result<String> {
         let credentials = json!({"name": name, "password": "load-test-password"});
-        self.post("/api/accounts", "", &credentials).await?;
-        let token = self.post("/api/tokens", "", &credentials).await?;
-        Ok(format!(
-            "Bearer {}",
-            token["token"].as_str().unwrap_or_default()
-        ))
+        self.post::<IgnoredAny>("/api/accounts", "", &credentials)
+            .await?;
+        let token: NewToken = self.post("/api/tokens", "", &credentials).await?;
+        Ok(format!("Bearer {}", token.token))
     }
 
     /// Plays a move for the player of `bearer`; the game after it.
@@ -161,7 +168,7 @@ impl Client {
         bearer: &str,
         ply: impl Into<u64>,
         text: &str,
-    ) -> anyhow::Result<Value> {
+    ) -> anyhow::Result<GameView> {
         let body = json!({"move": text, "ply": ply.into()});
         self.post(&format!("/api/games/{id}/moves"), bearer, &body)
             .await
@@ -169,25 +176,29 @@ impl Client {
 
     /// The position of a game now.
     async fn position(&self, id: &str) -> anyhow::Result<String> {
-        let game: Value = self
+        let game: GameView = self
             .http
             .get(format!("{}/api/games/{id}", self.base))
             .send()
             .await?
+            .error_for_status()?
             .json()
             .await?;
-        Ok(game["position"].as_str().unwrap_or_default().to_owned())
+        Ok(game.position)
     }
 
     /// A new game between the two accounts, started; its id.
     async fn game(&self, players: &[String; 2]) -> anyhow::Result<String> {
         let body = json!({"game": "swaptimum", "size": 13,
                           "opponent": format!("user:{}", self.opponent), "colour": "first"});
-        let game = self.post("/api/games", &players[0], &body).await?;
-        let id = game["id"].as_str().unwrap_or_default().to_owned();
-        self.post(&format!("/api/games/{id}/join"), &players[1], &json!({}))
-            .await?;
-        Ok(id)
+        let game: GameView = self.post("/api/games", &players[0], &body).await?;
+        self.post::<GameView>(
+            &format!("/api/games/{}/join", game.id),
+            &players[1],
+            &json!({}),
+        )
+        .await?;
+        Ok(game.id)
     }
 }
 
@@ -238,8 +249,8 @@ async fn play_until(
         let game = client.play(&id, mover, ply, &text).await?;
         latencies.push(sent.elapsed());
         ply += 1;
-        position = game["position"].as_str().unwrap_or_default().to_owned();
-        if game["status"] != "playing" {
+        position = game.position;
+        if game.status != "playing" {
             id = client.game(&players).await?;
             (ply, first) = (0, true);
         }
@@ -457,7 +468,7 @@ async fn fan_out(
         let game = client
             .play(&id, &players[usize::from(ply % 2 == 1)], ply, &text)
             .await?;
-        position = game["position"].as_str().unwrap_or_default().to_owned();
+        position = game.position;
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     let mut delays = Vec::new();
@@ -479,7 +490,7 @@ async fn review_time(client: &Client, players: &[String; 2], plies: u32) -> anyh
     let id = client.game(players).await?;
     let mut position = client.position(&id).await?;
     let mut ply = 0u32;
-    let mut status = Value::from("playing");
+    let mut status = "playing".to_owned();
     while ply < plies && status == "playing" {
         let Some(text) = some_move(&position, ply as usize * 13) else {
             break;
@@ -487,13 +498,13 @@ async fn review_time(client: &Client, players: &[String; 2], plies: u32) -> anyh
         let game = client
             .play(&id, &players[usize::from(ply % 2 == 1)], ply, &text)
             .await?;
-        position = game["position"].as_str().unwrap_or_default().to_owned();
-        status = game["status"].clone();
+        position = game.position;
+        status = game.status;
         ply += 1;
     }
     if status == "playing" {
         client
-            .post(&format!("/api/games/{id}/resign"), &players[0], &json!({}))
+            .post::<GameView>(&format!("/api/games/{id}/resign"), &players[0], &json!({}))
             .await?;
     }
     let began = Instant::now();
@@ -501,7 +512,7 @@ async fn review_time(client: &Client, players: &[String; 2], plies: u32) -> anyh
     loop {
         let response = client.http.get(&url).send().await?;
         let code = response.status().as_u16();
-        let body: Value = response.json().await?;
+        let body = response.text().await?;
         match code {
             200 => break,
             202 => tokio::time::sleep(Duration::from_millis(100)).await,
