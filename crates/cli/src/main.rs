@@ -70,7 +70,7 @@ enum Command {
     /// Play an account of a swapboard server with the AI or an engine program (docs/API.md).
     Bot(bot::BotArgs),
     /// Measure a server under load on loopback: moves per second, latency, live fan-out.
-    Loadtest(swapboard_server::LoadtestOptions),
+    Loadtest(swapboard_loadtest::LoadtestOptions),
     /// Copy a server's database consistently while it runs (docs/DEPLOY.md, "Backups").
     Backup(swapboard_server::BackupOptions),
     /// Put a backup into an empty database (docs/DEPLOY.md, "Backups").
@@ -265,7 +265,7 @@ fn run(command: Command, out: &mut Output) -> CliResult {
         }
         Command::Bot(args) => bot::bot(&args, out),
         Command::Loadtest(options) => {
-            swapboard_server::loadtest(options).map_err(error::CliError::Failure)
+            swapboard_loadtest::loadtest(options).map_err(error::CliError::Failure)
         }
         Command::Backup(options) => {
             swapboard_server::backup(options).map_err(error::CliError::Failure)

@@ -110,10 +110,10 @@ pub(crate) struct Account {
 }
 
 /// A new bearer token, shown this once.
-#[derive(Serialize, ToSchema)]
-pub(crate) struct NewToken {
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct NewToken {
     /// The secret to send as `Authorization: Bearer <token>`.
-    token: String,
+    pub token: String,
 }
 
 /// Creates an account.

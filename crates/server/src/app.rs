@@ -60,36 +60,7 @@ pub(crate) fn api() -> OpenApiRouter<AppState> {
         .merge(analysis::router())
         .merge(rules::router())
         .merge(ratings::router())
-        .merge(rooms_router())
-}
-
-/// The Swap 61 rooms' routes, registered the old way (their OpenAPI entries are listed in
-/// `openapi::ApiDoc`) until the rooms area has a `router()` of its own.
-fn rooms_router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-        .route("/api/me/rooms", get(rooms::my_rooms))
-        .route("/api/rooms", post(rooms::create))
-        .route(
-            "/api/rooms/import",
-            post(rooms::import).layer(DefaultBodyLimit::max(rooms::IMPORT_LIMIT)),
-        )
-        .route("/api/rooms/{id}", get(rooms::show))
-        .route("/api/rooms/{id}/join", post(rooms::join))
-        .route("/api/rooms/{id}/start", post(rooms::start))
-        .route("/api/rooms/{id}/submission", put(rooms::submit))
-        .route("/api/rooms/{id}/final", post(rooms::mark_final))
-        .route("/api/rooms/{id}/resolve", post(rooms::resolve))
-        .route("/api/rooms/{id}/deadline", post(rooms::extend))
-        .route("/api/rooms/{id}/pause", post(rooms::pause))
-        .route("/api/rooms/{id}/resume", post(rooms::resume))
-        .route("/api/rooms/{id}/seats/{seat}", put(rooms::replace_seat))
-        .route("/api/rooms/{id}/undo", post(rooms::undo))
-        .route("/api/rooms/{id}/invite", post(rooms::new_invite))
-        .route("/api/rooms/{id}/audit", get(rooms::audit))
-        .route("/api/rooms/{id}/file", get(rooms::file))
-        .route("/api/rooms/{id}/rounds/{round}/post", get(rooms::post))
-        .route("/api/rooms/{id}/rounds/{round}/svg", get(rooms::picture))
-        .route("/api/rooms/{id}/socket", get(rooms::socket))
+        .merge(rooms::router())
 }
 
 fn router(state: AppState) -> Router {

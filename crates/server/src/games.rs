@@ -120,7 +120,7 @@ pub(crate) struct CreateGame {
 }
 
 /// A seat as the API shows it.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub(crate) struct PlayerView {
     /// The account's name, `ai:L`, or for an empty seat the account it is kept for (`null`:
     /// open to anyone).
@@ -136,12 +136,12 @@ pub(crate) struct PlayerView {
 }
 
 /// How a finished game ended.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub(crate) struct ResultView {
     /// The winner's name, `null` for a draw or an aborted game.
     winner: Option<String>,
     /// `rules`, `resigned`, `timeout` or `aborted`.
-    termination: &'static str,
+    termination: String,
     /// How it ended, in words that follow the winner's name or "You won"/"You lost": `by
     /// connection`, `by the largest network (31 to 22)`, `on time`, `by resignation`;
     /// `aborted`.
@@ -149,7 +149,7 @@ pub(crate) struct ResultView {
 }
 
 /// The players' clocks as they stand when the game is read.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub(crate) struct ClocksView {
     /// Each player's time left in ms, first player first (for correspondence, the time left
     /// for the move under way and a whole period for the other side).
@@ -193,11 +193,11 @@ pub(crate) fn now() -> Millis {
     Millis(u64::try_from(now_ms()).unwrap_or(0))
 }
 
-/// A two-player game, as `spec/API.md` shows it.
-#[derive(Debug, Serialize, ToSchema)]
-pub(crate) struct GameView {
+/// A two-player game, as `spec/API.md` shows it (and as `swapboard loadtest` reads it).
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct GameView {
     /// The game's id.
-    id: String,
+    pub id: String,
     /// The game's name (`swaptimum`, ...).
     game: String,
     /// The board side.
@@ -205,11 +205,11 @@ pub(crate) struct GameView {
     /// The seats, the first player's first.
     players: Vec<PlayerView>,
     /// `waiting`, `playing` or `finished`.
-    status: &'static str,
+    pub status: String,
     /// The number of moves in `moves`.
     pub(crate) ply: u32,
     /// The position now, as `spec/CONTRACT.md` writes it.
-    position: String,
+    pub position: String,
     /// The moves played, in order.
     pub(crate) moves: Vec<String>,
     /// The name of the player to move, `null` unless the game is being played.
@@ -331,7 +331,7 @@ async fn view_with_seats(
         .map(|seat| Player::from_index(usize::from(seat)));
     let result = game.finish.map(|finish| ResultView {
         winner: finish.winner_seat.and_then(name_of),
-        termination: finish.termination.as_str(),
+        termination: finish.termination.as_str().to_owned(),
         how: position.ending_how(Ending {
             winner: finish
                 .winner_seat
@@ -350,7 +350,7 @@ async fn view_with_seats(
         game: game.game,
         size: game.size,
         players,
-        status: game.status.as_str(),
+        status: game.status.as_str().to_owned(),
         ply: game.ply,
         position: game.position,
         moves,

@@ -22,7 +22,6 @@ mod limits;
 mod listen;
 mod lists;
 mod live;
-mod loadtest;
 mod me;
 mod openapi;
 mod proxy;
@@ -37,10 +36,11 @@ mod web;
 
 use std::net::SocketAddr;
 
+pub use accounts::NewToken;
 pub use app::Server;
 pub use backup::{BackupOptions, RestoreOptions, backup, backup_to, restore, restore_from};
+pub use games::GameView;
 pub use limits::{Limits, Rate};
-pub use loadtest::{LoadtestOptions, loadtest};
 pub use proxy::TrustedProxy;
 pub use ratings::{RerateOptions, rerate};
 

@@ -8,11 +8,10 @@ use utoipa::{Modify, OpenApi};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::rooms;
 use crate::state::AppState;
 
-/// The document's frame: its title and description, the ways to authenticate, and the
-/// routes not yet declared by an area's `router()`.
+/// The document's frame: its title and description and the ways to authenticate (every
+/// route is declared with its entry by its area's `router()`).
 #[derive(OpenApi)]
 #[openapi(
     info(
@@ -21,32 +20,9 @@ use crate::state::AppState;
                        Rapid Transit (Phil Leduc) and Swap 61 over HTTP. Served now: accounts, \
                        tokens and sessions; two-player games against people or the AI, with \
                        clocks, live sockets, records and pictures, invite links, rematches \
-                       and the AI's analysis of finished games; Swap 61 rooms come next \
+                       and the AI's analysis of finished games; ratings and leaderboards; \
+                       the rules of each game; Swap 61 rooms run by a game master \
                        (docs/API.md)."
-    ),
-    // Every other area declares its routes with their entries in its `router()`; the rooms'
-    // are listed here until the rooms area has one.
-    paths(
-        rooms::create,
-        rooms::import,
-        rooms::show,
-        rooms::my_rooms,
-        rooms::join,
-        rooms::start,
-        rooms::submit,
-        rooms::mark_final,
-        rooms::resolve,
-        rooms::extend,
-        rooms::pause,
-        rooms::resume,
-        rooms::replace_seat,
-        rooms::undo,
-        rooms::new_invite,
-        rooms::audit,
-        rooms::file,
-        rooms::post,
-        rooms::picture,
-        rooms::socket,
     ),
     modifiers(&Credentials)
 )]

@@ -413,6 +413,49 @@ fn the_load_test_runs_and_reports_its_figures() {
     );
 }
 
+#[test]
+fn the_load_test_keeps_going_past_refusals_and_counts_them_by_status() {
+    // Two accounts under the server's real limits (120 moves a minute each, in a burst)
+    // asked for 400 moves in 2 s: the moves past the bursts are refused with 429, counted,
+    // and the run goes on to its end.
+    let output = Command::new(env!("CARGO_BIN_EXE_swapboard"))
+        .args([
+            "loadtest",
+            "--games",
+            "4",
+            "--seconds",
+            "2",
+            "--rate",
+            "200",
+            "--watchers",
+            "0",
+            "--accounts",
+            "2",
+            "--real-limits",
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .expect("the swapboard binary runs");
+    let said = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{said} {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(said.contains("its real rate limits on"), "{said}");
+    let refused = said
+        .lines()
+        .find_map(|line| line.strip_prefix("refused: "))
+        .unwrap_or_else(|| panic!("no refusals line in {said}"));
+    let count: u32 = refused
+        .split(" x 429")
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no 429 counted: {refused}"));
+    assert!(count > 0, "{said}");
+    assert!(said.contains("from the moment each move was due"), "{said}");
+}
+
 /// The number after `"name":` in an answer (`"round":2`).
 fn number_field(body: &str, name: &str) -> i64 {
     let start = body

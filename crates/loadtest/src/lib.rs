@@ -4,17 +4,23 @@
 //! plays many games at once through real HTTP, each move acknowledged only once durable,
 //! and times every answer; then it watches one game from many WebSockets and times how long
 //! a move takes to reach them all. Bounded in time and in count; it prints its figures.
+//!
+//! A client of the server, apart from it: it reads the server's answers as the server's own
+//! wire types ([`GameView`], [`swapboard_server::NewToken`]), and chooses its moves with the play layer.
+
+mod client;
 
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use futures_util::StreamExt as _;
-use serde_json::{Value, json};
+use serde_json::json;
 use swapboard_play::AnyPosition;
+use swapboard_server::{GameView, Limits, ServeOptions, Server, TrustedProxy};
 
-use crate::{Limits, ServeOptions, Server};
+use client::{Account, Client, Refusals, Refused, client_address};
+use tokio_tungstenite::tungstenite::client::IntoClientRequest as _;
 
 /// The options of `swapboard loadtest`.
 #[derive(Clone, Debug, clap::Args)]
@@ -43,9 +49,18 @@ pub struct LoadtestOptions {
     pub idle_seconds: u32,
     /// Load a server already running at this URL (http://HOST:PORT) instead of starting one
     /// in this process: its memory and CPU are then its own process's, measured apart. Its
-    /// rate limits apply: keep the games few.
+    /// rate limits apply; started with `--trusted-proxy 127.0.0.1` it believes each
+    /// account's own address (below), otherwise every request comes from one address.
     #[arg(long, value_name = "URL", conflicts_with = "database")]
     pub server: Option<String>,
+    /// Accounts the games are spread over, game i between accounts 2i and 2i+1 (modulo
+    /// N); each speaks from a client address of its own, sent as `X-Forwarded-For`.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(2..=100_000))]
+    pub accounts: u32,
+    /// Start the server in this process with its real rate limits (`swapboard serve`'s)
+    /// instead of limits out of the way; refusals are counted by status.
+    #[arg(long, conflicts_with = "server")]
+    pub real_limits: bool,
     /// Times the review of a finished game of this many plies (0: none).
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=1_000))]
     pub review_plies: u32,
@@ -120,77 +135,6 @@ fn rss_kib() -> u64 {
         .unwrap_or(0)
 }
 
-/// A client of the server under test.
-#[derive(Clone)]
-struct Client {
-    base: String,
-    http: reqwest::Client,
-    /// The account the games are offered to.
-    opponent: String,
-}
-
-impl Client {
-    async fn post(&self, path: &str, bearer: &str, body: &Value) -> anyhow::Result<Value> {
-        let response = self
-            .http
-            .post(format!("{}{path}", self.base))
-            .header("authorization", bearer)
-            .json(body)
-            .send()
-            .await?;
-        let status = response.status();
-        let value: Value = response.json().await?;
-        anyhow::ensure!(status.is_success(), "{path}: {status}: {value}");
-        Ok(value)
-    }
-
-    async fn account(&self, name: &str) -> anyhow::Result<String> {
-        let credentials = json!({"name": name, "password": "load-test-password"});
-        self.post("/api/accounts", "", &credentials).await?;
-        let token = self.post("/api/tokens", "", &credentials).await?;
-        Ok(format!(
-            "Bearer {}",
-            token["token"].as_str().unwrap_or_default()
-        ))
-    }
-
-    /// Plays a move for the player of `bearer`; the game after it.
-    async fn play(
-        &self,
-        id: &str,
-        bearer: &str,
-        ply: impl Into<u64>,
-        text: &str,
-    ) -> anyhow::Result<Value> {
-        let body = json!({"move": text, "ply": ply.into()});
-        self.post(&format!("/api/games/{id}/moves"), bearer, &body)
-            .await
-    }
-
-    /// The position of a game now.
-    async fn position(&self, id: &str) -> anyhow::Result<String> {
-        let game: Value = self
-            .http
-            .get(format!("{}/api/games/{id}", self.base))
-            .send()
-            .await?
-            .json()
-            .await?;
-        Ok(game["position"].as_str().unwrap_or_default().to_owned())
-    }
-
-    /// A new game between the two accounts, started; its id.
-    async fn game(&self, players: &[String; 2]) -> anyhow::Result<String> {
-        let body = json!({"game": "swaptimum", "size": 13,
-                          "opponent": format!("user:{}", self.opponent), "colour": "first"});
-        let game = self.post("/api/games", &players[0], &body).await?;
-        let id = game["id"].as_str().unwrap_or_default().to_owned();
-        self.post(&format!("/api/games/{id}/join"), &players[1], &json!({}))
-            .await?;
-        Ok(id)
-    }
-}
-
 /// A move for the player to move in a game, chosen by the client (the first legal one in
 /// a shuffled order, so games differ).
 fn some_move(position: &str, salt: usize) -> Option<String> {
@@ -199,54 +143,145 @@ fn some_move(position: &str, salt: usize) -> Option<String> {
     (!moves.is_empty()).then(|| moves[salt % moves.len()].clone())
 }
 
-/// One client task: plays its games move after move until `until`; the latency of each
-/// move.
-async fn play_until(
-    client: Client,
-    players: Arc<[String; 2]>,
-    until: Instant,
-    salt: usize,
-    every: Option<Duration>,
-    mut id: String,
-) -> anyhow::Result<Vec<Duration>> {
-    let mut latencies = Vec::new();
-    let mut pace = every.map(|every| {
-        // Spread the games' first moves over one period, so they do not all come at once.
-        let offset = every.mul_f64((salt % 997) as f64 / 997.0);
-        let mut pace = tokio::time::interval_at(tokio::time::Instant::now() + offset, every);
-        pace.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        pace
-    });
-    let mut position = String::new();
-    let mut ply = 0u64;
-    let mut first = true;
-    while Instant::now() < until {
-        if first {
-            position = client.position(&id).await?;
-            first = false;
-        }
-        let Some(text) = some_move(&position, salt.wrapping_add(ply as usize * 7)) else {
-            id = client.game(&players).await?;
-            (ply, first) = (0, true);
-            continue;
-        };
-        if let Some(pace) = &mut pace {
-            pace.tick().await;
-        }
-        let mover = &players[usize::from(ply % 2 == 1)];
-        let sent = Instant::now();
-        let game = client.play(&id, mover, ply, &text).await?;
-        latencies.push(sent.elapsed());
-        ply += 1;
-        position = game["position"].as_str().unwrap_or_default().to_owned();
-        if game["status"] != "playing" {
-            id = client.game(&players).await?;
-            (ply, first) = (0, true);
-        }
-    }
-    Ok(latencies)
+/// What one game's client saw.
+#[derive(Debug, Default)]
+struct Tally {
+    /// Each accepted move's latency, from the moment it was due to be sent.
+    accepted: Vec<Duration>,
+    /// Every refused request: moves, and the reads and games made between them.
+    refused: Refusals,
 }
 
+/// Where one game's client stands.
+enum Stage {
+    /// A new game is to be made (the last ended, or making it was refused).
+    NoGame,
+    /// The game's position is to be read (it is new, or a move was refused).
+    Unread(String),
+    /// Playing game `id` at `ply` in `position`.
+    Playing {
+        id: String,
+        ply: u64,
+        position: String,
+    },
+}
+
+/// One client task: plays its games until `until`, each move due at its time on the
+/// schedule (`every` apart, from `start`; or, with no schedule, as soon as the last is
+/// answered). A move's latency runs from the moment it was due, not from when it was sent,
+/// so a client that falls behind counts the wait (no coordinated omission); a refused
+/// request is counted and the game goes on at the next due time.
+async fn play_until(
+    client: Client,
+    players: [Account; 2],
+    start: Instant,
+    until: Instant,
+    every: Option<Duration>,
+    salt: usize,
+    id: Option<String>,
+) -> Tally {
+    let mut tally = Tally::default();
+    let mut stage = id.map_or(Stage::NoGame, Stage::Unread);
+    let mut due = start;
+    loop {
+        // The reads and games made between moves take no turn of the schedule: their
+        // time shows in the next move's latency if they made it late.
+        stage = match stage {
+            Stage::NoGame => match client.game(&players).await {
+                Ok(id) => Stage::Unread(id),
+                Err(refused) => {
+                    tally.refused.count(&refused);
+                    due = later(due, every);
+                    wait_until(due).await;
+                    Stage::NoGame
+                }
+            },
+            Stage::Unread(id) => match client.position(&id).await {
+                Ok(position) => Stage::Playing {
+                    id,
+                    ply: 0,
+                    position,
+                },
+                Err(refused) => {
+                    tally.refused.count(&refused);
+                    due = later(due, every);
+                    wait_until(due).await;
+                    Stage::Unread(id)
+                }
+            },
+            Stage::Playing { id, ply, position } => {
+                let salt = salt.wrapping_add(usize::try_from(ply).unwrap_or(0) * 7);
+                let Some(text) = some_move(&position, salt) else {
+                    stage = Stage::NoGame;
+                    continue;
+                };
+                // With no schedule a move is due as soon as it can be sent.
+                let sent_due = match every {
+                    Some(_) => due,
+                    None => due.max(Instant::now()),
+                };
+                if sent_due >= until {
+                    break;
+                }
+                wait_until(sent_due).await;
+                let mover = &players[usize::from(ply % 2 == 1)];
+                let answer = client.play(&id, mover, ply, &text).await;
+                let latency = Instant::now().saturating_duration_since(sent_due);
+                due = match every {
+                    Some(every) => sent_due + every,
+                    None => sent_due,
+                };
+                match answer {
+                    Ok(game) if game.status == "playing" => {
+                        tally.accepted.push(latency);
+                        Stage::Playing {
+                            id,
+                            ply: ply + 1,
+                            position: game.position,
+                        }
+                    }
+                    Ok(_) => {
+                        tally.accepted.push(latency);
+                        Stage::NoGame
+                    }
+                    Err(refused) => {
+                        tally.refused.count(&refused);
+                        if every.is_none() {
+                            due = later(due, every);
+                        }
+                        if refused.status == 429 {
+                            // Too fast: the same move again when it is next due.
+                            Stage::Playing { id, ply, position }
+                        } else {
+                            Stage::Unread(id)
+                        }
+                    }
+                }
+            }
+        };
+        if Instant::now() >= until {
+            break;
+        }
+    }
+    tally
+}
+
+/// How long a client with no schedule waits after a refusal before it tries again.
+const RETRY: Duration = Duration::from_millis(100);
+
+/// When to try again after a refusal: the next due time on the schedule, or with none a
+/// little later.
+fn later(due: Instant, every: Option<Duration>) -> Instant {
+    match every {
+        Some(every) => due + every,
+        None => Instant::now() + RETRY,
+    }
+}
+
+/// Sleeps until `due` (at once if it has passed).
+async fn wait_until(due: Instant) {
+    tokio::time::sleep_until(due.into()).await;
+}
 /// Runs the load test and prints its figures.
 pub fn loadtest(options: LoadtestOptions) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -276,11 +311,20 @@ async fn run(options: LoadtestOptions) -> anyhow::Result<()> {
                 addr: "127.0.0.1:0".parse()?,
                 database: Some(database.clone()),
                 behind_tls: false,
-                trusted_proxies: Vec::new(),
+                // The load test's accounts each speak from an address of their own.
+                trusted_proxies: vec![
+                    "127.0.0.1"
+                        .parse::<TrustedProxy>()
+                        .map_err(anyhow::Error::msg)?,
+                ],
                 sqlite_max_mib: None,
                 log: tracing::Level::INFO,
                 ai_searches: Some(1),
-                limits: Limits::generous(10_000_000),
+                limits: if options.real_limits {
+                    Limits::default()
+                } else {
+                    Limits::generous(10_000_000)
+                },
             })
             .await?,
         ),
@@ -296,23 +340,21 @@ async fn run(options: LoadtestOptions) -> anyhow::Result<()> {
         http: reqwest::Client::builder()
             .pool_max_idle_per_host(usize::try_from(options.games).unwrap_or(usize::MAX))
             .build()?,
-        opponent: String::new(),
     };
     // Names of this run only, so that a database may be loaded again.
-    let second = format!("load{}_1", std::process::id());
-    let players = Arc::new([
-        client
-            .account(&format!("load{}_0", std::process::id()))
-            .await?,
-        client.account(&second).await?,
-    ]);
-    let client = Client {
-        opponent: second,
-        ..client
+    let mut accounts = Vec::new();
+    for n in 0..options.accounts {
+        let name = format!("load{}_{n}", std::process::id());
+        accounts.push(client.account(&name, n).await?);
+    }
+    let pair = |game: u32| {
+        let at = |k: u32| accounts[usize::try_from(k % options.accounts).unwrap_or(0)].clone();
+        [at(2 * game), at(2 * game + 1)]
     };
     println!(
-        "swapboard loadtest: {} games at once for {} s, {} on {}",
+        "swapboard loadtest: {} games at once over {} accounts for {} s, {} on {}{}",
         options.games,
+        options.accounts,
         options.seconds,
         match options.rate {
             0 => "each game moving as soon as its last move is answered".to_owned(),
@@ -322,6 +364,11 @@ async fn run(options: LoadtestOptions) -> anyhow::Result<()> {
             Some(url) => format!("the server at {url}"),
             None if database.starts_with("postgres") => "PostgreSQL".to_owned(),
             None => "SQLite".to_owned(),
+        },
+        match (&options.server, options.real_limits) {
+            (Some(_), _) => "",
+            (None, true) => ", its real rate limits on",
+            (None, false) => ", rate limits out of the way",
         }
     );
     if server.is_some() {
@@ -331,45 +378,75 @@ async fn run(options: LoadtestOptions) -> anyhow::Result<()> {
     }
 
     // The games are made one after the other: an account may have only so many challenges
-    // waiting at once.
+    // waiting at once. A game refused now is tried again during the run.
+    let mut setup = Refusals::default();
     let mut ids = Vec::new();
-    for _ in 0..options.games {
-        ids.push(client.game(&players).await?);
+    for game in 0..options.games {
+        match client.game(&pair(game)).await {
+            Ok(id) => ids.push(Some(id)),
+            Err(refused) => {
+                setup.count(&refused);
+                ids.push(None);
+            }
+        }
+    }
+    if setup.total() > 0 {
+        println!("setting up: games refused: {setup}");
     }
     let every = (options.rate > 0)
         .then(|| Duration::from_secs_f64(f64::from(options.games) / f64::from(options.rate)));
     let began = Instant::now();
     let until = began + Duration::from_secs(u64::from(options.seconds));
-    let tasks: Vec<_> = ids
-        .into_iter()
-        .enumerate()
-        .map(|(i, id)| {
+    let tasks: Vec<_> = (0u32..)
+        .zip(ids)
+        .map(|(game, id)| {
+            // Spread the games' first moves over one period, so they do not all come at once.
+            let offset = every.map_or(Duration::ZERO, |every| {
+                every.mul_f64(f64::from(game) / f64::from(options.games))
+            });
             tokio::spawn(play_until(
                 client.clone(),
-                Arc::clone(&players),
+                pair(game),
+                began + offset,
                 until,
-                i * 31,
                 every,
+                usize::try_from(game).unwrap_or(0) * 31,
                 id,
             ))
         })
         .collect();
     let mut latencies = Vec::new();
+    let mut refused = Refusals::default();
     for task in tasks {
-        latencies.extend(task.await??);
+        let tally = task.await?;
+        latencies.extend(tally.accepted);
+        refused.add(tally.refused);
     }
     let elapsed = began.elapsed().as_secs_f64();
     let loaded_kib = rss_kib();
     println!(
-        "moves: {:.0} accepted per second; latency {}",
+        "moves: {:.0} accepted per second; latency {} ({})",
         latencies.len() as f64 / elapsed,
-        Spread::of(latencies)
+        Spread::of(latencies),
+        match every {
+            Some(_) =>
+                "from the moment each move was due, so a client fallen behind counts the wait",
+            None => "from each move's sending",
+        }
     );
+    println!("refused: {refused} (moves, and the games and reads between them)");
     println!(
         "memory with {} games played: {} KiB (this process: server and clients)",
         options.games, loaded_kib
     );
 
+    // Two accounts of their own, whose moves no limit has counted yet.
+    let name = |n: u32| format!("load{}_{n}", std::process::id());
+    let (first, second) = (options.accounts, options.accounts + 1);
+    let players = [
+        client.account(&name(first), first).await?,
+        client.account(&name(second), second).await?,
+    ];
     if options.watchers > 0 {
         fan_out(&client, &players, options.watchers, options.idle_seconds).await?;
     }
@@ -391,7 +468,7 @@ async fn run(options: LoadtestOptions) -> anyhow::Result<()> {
 /// meanwhile.
 async fn fan_out(
     client: &Client,
-    players: &[String; 2],
+    players: &[Account; 2],
     watchers: u32,
     idle_seconds: u32,
 ) -> anyhow::Result<()> {
@@ -402,23 +479,41 @@ async fn fan_out(
     );
     let before_kib = rss_kib();
     let mut sockets = Vec::new();
-    for _ in 0..watchers {
+    let mut refused = Refusals::default();
+    for watcher in 0..watchers {
         // Small buffers, as a browser's: the defaults (128 KiB each way) would measure the
         // client's memory rather than the server's.
         let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
             .read_buffer_size(4 * 1024)
             .write_buffer_size(0);
-        let (mut socket, _) =
-            tokio_tungstenite::connect_async_with_config(&url, Some(config), false).await?;
-        // The first message is the state.
-        socket.next().await.context("the first message")??;
-        sockets.push(socket);
+        // Each watcher from an address of its own, after the accounts'.
+        let mut request = url.as_str().into_client_request()?;
+        let address = client_address(1_000_000 + watcher);
+        request
+            .headers_mut()
+            .insert("x-forwarded-for", address.parse()?);
+        match tokio_tungstenite::connect_async_with_config(request, Some(config), false).await {
+            Ok((mut socket, _)) => {
+                // The first message is the state.
+                socket.next().await.context("the first message")??;
+                sockets.push(socket);
+            }
+            Err(tokio_tungstenite::tungstenite::Error::Http(response)) => refused.count(&Refused {
+                status: response.status().as_u16(),
+                detail: String::new(),
+            }),
+            Err(e) => refused.count(&Refused {
+                status: 0,
+                detail: e.to_string(),
+            }),
+        }
     }
     let after_kib = rss_kib();
+    let open = u32::try_from(sockets.len()).unwrap_or(u32::MAX);
     println!(
-        "sockets: {watchers} open watching one game; memory {} KiB more ({:.1} KiB each, this process: the clients, and the server unless --server)",
+        "sockets: {open} open watching one game (refused: {refused}); memory {} KiB more ({:.1} KiB each, this process: the clients, and the server unless --server)",
         after_kib.saturating_sub(before_kib),
-        after_kib.saturating_sub(before_kib) as f64 / f64::from(watchers)
+        after_kib.saturating_sub(before_kib) as f64 / f64::from(open.max(1))
     );
     let receivers: Vec<_> = sockets
         .into_iter()
@@ -457,7 +552,7 @@ async fn fan_out(
         let game = client
             .play(&id, &players[usize::from(ply % 2 == 1)], ply, &text)
             .await?;
-        position = game["position"].as_str().unwrap_or_default().to_owned();
+        position = game.position;
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     let mut delays = Vec::new();
@@ -467,7 +562,7 @@ async fn fan_out(
         }
     }
     println!(
-        "fan-out: a move reaches the {watchers} watchers: {}",
+        "fan-out: a move reaches the {open} watchers: {}",
         Spread::of(delays)
     );
     Ok(())
@@ -475,11 +570,11 @@ async fn fan_out(
 
 /// Plays a game of `plies` plies (or to its end, if sooner), resigns it, and times its
 /// review from the first request to the answer that it is done.
-async fn review_time(client: &Client, players: &[String; 2], plies: u32) -> anyhow::Result<()> {
+async fn review_time(client: &Client, players: &[Account; 2], plies: u32) -> anyhow::Result<()> {
     let id = client.game(players).await?;
     let mut position = client.position(&id).await?;
     let mut ply = 0u32;
-    let mut status = Value::from("playing");
+    let mut status = "playing".to_owned();
     while ply < plies && status == "playing" {
         let Some(text) = some_move(&position, ply as usize * 13) else {
             break;
@@ -487,13 +582,17 @@ async fn review_time(client: &Client, players: &[String; 2], plies: u32) -> anyh
         let game = client
             .play(&id, &players[usize::from(ply % 2 == 1)], ply, &text)
             .await?;
-        position = game["position"].as_str().unwrap_or_default().to_owned();
-        status = game["status"].clone();
+        position = game.position;
+        status = game.status;
         ply += 1;
     }
     if status == "playing" {
         client
-            .post(&format!("/api/games/{id}/resign"), &players[0], &json!({}))
+            .post::<GameView>(
+                &format!("/api/games/{id}/resign"),
+                Some(&players[0]),
+                &json!({}),
+            )
             .await?;
     }
     let began = Instant::now();
@@ -501,7 +600,7 @@ async fn review_time(client: &Client, players: &[String; 2], plies: u32) -> anyh
     loop {
         let response = client.http.get(&url).send().await?;
         let code = response.status().as_u16();
-        let body: Value = response.json().await?;
+        let body = response.text().await?;
         match code {
             200 => break,
             202 => tokio::time::sleep(Duration::from_millis(100)).await,
@@ -518,4 +617,45 @@ async fn review_time(client: &Client, players: &[String; 2], plies: u32) -> anyh
         began.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_client_has_an_address_of_its_own() {
+        assert_eq!(client_address(0), "10.0.0.1");
+        assert_eq!(client_address(255), "10.0.1.0");
+        assert_eq!(client_address(1_000_000), "10.15.66.65");
+    }
+
+    #[test]
+    fn refusals_are_counted_by_status() {
+        let mut refusals = Refusals::default();
+        assert_eq!(refusals.to_string(), "none");
+        for status in [429, 0, 429, 409] {
+            refusals.count(&Refused {
+                status,
+                detail: String::new(),
+            });
+        }
+        let mut more = Refusals::default();
+        more.count(&Refused {
+            status: 429,
+            detail: String::new(),
+        });
+        refusals.add(more);
+        assert_eq!(refusals.total(), 5);
+        assert_eq!(refusals.to_string(), "1 unanswered, 1 x 409, 3 x 429");
+    }
+
+    #[test]
+    fn a_refused_move_is_tried_again_when_next_due() {
+        let due = Instant::now();
+        let every = Duration::from_millis(200);
+        assert_eq!(later(due, Some(every)), due + every);
+        let retry = later(due, None);
+        assert!(retry >= due + RETRY);
+    }
 }

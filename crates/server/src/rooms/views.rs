@@ -1,0 +1,489 @@
+//! How a room is seen: by the public, by a player (its own seat and submission only) and
+//! by its game master (everything), over HTTP and live.
+
+use axum::Json;
+use axum::extract::ws::WebSocketUpgrade;
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
+use axum::extract::{Path, State};
+use axum::response::Response;
+use serde::Serialize;
+use swapboard_swap61::{
+    Board, LAST_ROUND, Seat, Setup, TILES, Tile, allowance, blocking_seats, cell_of,
+    check_submission, standings,
+};
+use utoipa::ToSchema;
+
+use super::{Role, board_of, role_of, seat, setup_of, stored_room};
+use crate::state::AppState;
+use crate::auth::Caller;
+use crate::edge::ClientAddr;
+use crate::error::{ApiResult, ErrorBody};
+use crate::live::{ROOM_KEY, upgrade_socket};
+use crate::store::{RoomSeat, RoomStatus, StoredRoom, StoredSubmission, now_ms};
+
+/// A seat as the room shows it.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct SeatView {
+    /// The seat, from 1, in the published order.
+    seat: u8,
+    /// Who plays it: the account's name, or the seat's name in the game file (`bot:N` for
+    /// a bot seat).
+    name: String,
+    /// Whether the bidding bot plays it.
+    bot: bool,
+    /// Whether nobody plays it (after an import, until the game master gives it away).
+    vacant: bool,
+}
+
+/// One line of a checked submission.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct LineView {
+    /// The line number, from 1 (blank and `#` lines are counted and not listed).
+    line: usize,
+    /// `accepted` or `rejected`.
+    status: &'static str,
+    /// Why a rejected line was rejected.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<String>,
+    /// An accepted line's edge, like `A2 A3`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    edge: Option<String>,
+    /// An accepted line's tokens.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tokens: Option<u32>,
+}
+
+/// Tokens placed and the round's allowance.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct TokensView {
+    /// Tokens on accepted lines.
+    spent: u32,
+    /// The round's allowance (4 in the pregame, 9 after).
+    allowance: u32,
+}
+
+/// A submission checked against the grid at the start of its round: `spec/API.md`'s
+/// `<check>`.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct CheckView {
+    /// The round it is for.
+    round: u8,
+    /// Every bid line, accepted or rejected.
+    lines: Vec<LineView>,
+    /// Tokens placed and allowed.
+    tokens: TokensView,
+    /// The SHA-256 of the text as stored, in hex.
+    receipt: String,
+}
+
+/// A seat whose walls the caller borrows this round.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct BorrowedView {
+    /// The seat lent from.
+    seat: u8,
+    /// Who plays it.
+    name: String,
+    /// Its walls now.
+    walls: Vec<String>,
+}
+
+/// What only the caller's seat sees.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct YouView {
+    /// The caller's seat.
+    seat: u8,
+    /// The caller's walls now.
+    walls: Vec<String>,
+    /// The walls borrowed in the open round (none in the pregame).
+    borrowed: Vec<BorrowedView>,
+    /// The caller's submission for the open round, as sent.
+    submission: Option<String>,
+    /// Its check.
+    check: Option<CheckView>,
+    /// Whether the caller marked it final.
+    #[serde(rename = "final")]
+    is_final: bool,
+}
+
+/// One seat's submission, for the game master.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct SubmissionView {
+    /// The seat.
+    seat: u8,
+    /// The text as sent.
+    submission: String,
+    /// Its check.
+    check: CheckView,
+    /// Whether the player marked it final.
+    #[serde(rename = "final")]
+    is_final: bool,
+}
+
+/// A resolved round, as everyone sees it.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct RoundView {
+    /// The round (0 = the pregame).
+    round: u8,
+    /// Its variation.
+    variation: String,
+    /// Its pairs.
+    pairs: Vec<String>,
+    /// The grid after it.
+    grid: Vec<String>,
+    /// Its scores in seat order (none for the pregame).
+    scores: Option<Vec<u32>>,
+}
+
+/// A place in the standings.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct StandingView {
+    /// The rank, shared on ties.
+    rank: usize,
+    /// The seat.
+    seat: u8,
+    /// The cumulative score.
+    total: u32,
+}
+
+/// A room as the caller may see it: `spec/API.md`'s `<room>`.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct RoomView {
+    /// The room's id.
+    id: String,
+    /// `lobby`, `playing` or `finished`.
+    status: &'static str,
+    /// The game master's name.
+    master: String,
+    /// The seats: wanted (lobby) or drawn.
+    size: u8,
+    /// Round 5's variation.
+    round5: String,
+    /// How long each round is open, in hours.
+    round_hours: f64,
+    /// The open round (0 = the pregame; 6 once over).
+    round: u8,
+    /// The open round's variation, `null` in the lobby and once over.
+    variation: Option<String>,
+    /// In the lobby, who has joined, in order; empty once started.
+    joined: Vec<String>,
+    /// The published seat order (empty in the lobby).
+    seats: Vec<SeatView>,
+    /// The grid now.
+    grid: Vec<String>,
+    /// The open round's pairs.
+    pairs: Vec<String>,
+    /// The next round's pairs, published one round ahead.
+    next_pairs: Vec<String>,
+    /// How many seats have submitted for the open round.
+    submitted: u32,
+    /// How many of them marked final.
+    finals: u32,
+    /// Cumulative scores, seat order.
+    totals: Vec<u32>,
+    /// The standings, shared ranks on ties.
+    standings: Vec<StandingView>,
+    /// The resolved rounds.
+    rounds: Vec<RoundView>,
+    /// When the open round resolves by itself (ms since 1970); `null` in the lobby, while
+    /// paused and once over.
+    deadline_ms: Option<i64>,
+    /// Whether the game master paused the open round's clock.
+    paused: bool,
+    /// The server's time when it answered, to count down from.
+    server_now_ms: i64,
+    /// The invite: only in the game master's answer that made it (creation, a new invite).
+    invite: Option<String>,
+    /// The caller's own seat, for a player.
+    you: Option<YouView>,
+    /// Every submission of the open round, for the game master only.
+    submissions: Option<Vec<SubmissionView>>,
+}
+
+/// The cells of a seat's walls on a grid.
+fn walls(board: &Board, seat: Seat) -> Vec<String> {
+    (0..TILES)
+        .filter(|&t| board.tile(t) == Tile::Wall(seat))
+        .map(|t| cell_of(t).to_string())
+        .collect()
+}
+
+/// A submission checked against the grid at the start of its round.
+pub(super) fn check_view(
+    round: u8,
+    board: &Board,
+    seat: Seat,
+    text: &str,
+    receipt: &str,
+) -> CheckView {
+    let allowed = allowance(usize::from(round));
+    let checked = check_submission(text, board, seat, allowed);
+    let mut lines: Vec<LineView> = checked
+        .bids
+        .iter()
+        .map(|b| LineView {
+            line: b.line,
+            status: "accepted",
+            reason: None,
+            edge: Some(b.edge.to_string()),
+            tokens: Some(b.tokens),
+        })
+        .chain(checked.rejections.iter().map(|r| LineView {
+            line: r.line,
+            status: "rejected",
+            reason: Some(r.reason.to_string()),
+            edge: None,
+            tokens: None,
+        }))
+        .collect();
+    lines.sort_by_key(|l| l.line);
+    CheckView {
+        round,
+        lines,
+        tokens: TokensView {
+            spent: checked.spent(),
+            allowance: allowed,
+        },
+        receipt: receipt.to_owned(),
+    }
+}
+
+/// The seat's occupant's name: its account's, or its name in the game file.
+fn occupant(seat: &RoomSeat) -> String {
+    seat.account
+        .as_ref()
+        .map_or_else(|| seat.name.clone(), |(_, name)| name.clone())
+}
+
+fn pairs_text(setup: &Setup, round: usize) -> Vec<String> {
+    setup
+        .rounds
+        .get(round)
+        .filter(|_| round > 0)
+        .map(|spec| spec.pairs.iter().map(ToString::to_string).collect())
+        .unwrap_or_default()
+}
+
+/// The room as `caller` may see it; `invite` is shown only to the game master.
+pub(super) async fn room_view(
+    state: &AppState,
+    room: StoredRoom,
+    caller: Option<&Caller>,
+    invite: Option<String>,
+) -> ApiResult<RoomView> {
+    let seats = state.store.room_seats(&room.id).await?;
+    let role = role_of(&room, &seats, caller);
+    let mut view = RoomView {
+        id: room.id.clone(),
+        status: room.status.as_str(),
+        master: room.master.1.clone(),
+        size: room.seats,
+        round5: room.round5.clone(),
+        round_hours: room.round_ms as f64 / 3_600_000.0,
+        round: room.round,
+        variation: None,
+        joined: Vec::new(),
+        seats: Vec::new(),
+        grid: Vec::new(),
+        pairs: Vec::new(),
+        next_pairs: Vec::new(),
+        submitted: 0,
+        finals: 0,
+        totals: Vec::new(),
+        standings: Vec::new(),
+        rounds: Vec::new(),
+        deadline_ms: room.deadline_ms,
+        paused: room.paused_left_ms.is_some(),
+        server_now_ms: now_ms(),
+        invite: invite.filter(|_| role == Role::Master),
+        you: None,
+        submissions: None,
+    };
+    if room.status == RoomStatus::Lobby {
+        view.joined = seats.iter().map(occupant).collect();
+        return Ok(view);
+    }
+    let setup = setup_of(&room)?;
+    let board = board_of(&room)?;
+    let round = usize::from(room.round);
+    let open = room.status == RoomStatus::Playing && round <= LAST_ROUND;
+    view.seats = seats
+        .iter()
+        .map(|s| SeatView {
+            seat: s.seat,
+            name: occupant(s),
+            bot: s.bot,
+            vacant: s.account.is_none() && !s.bot,
+        })
+        .collect();
+    view.grid = board.rows();
+    let stored_rounds = state.store.room_rounds(&room.id).await?;
+    let mut totals = vec![0u32; setup.seats()];
+    for r in &stored_rounds {
+        for (total, score) in totals.iter_mut().zip(r.scores.iter().flatten()) {
+            *total += score;
+        }
+        let spec = &setup.rounds[usize::from(r.round)];
+        view.rounds.push(RoundView {
+            round: r.round,
+            variation: spec.variation.to_string(),
+            pairs: pairs_text(&setup, usize::from(r.round)),
+            grid: r.grid.lines().map(str::to_owned).collect(),
+            scores: r.scores.clone(),
+        });
+    }
+    view.standings = standings(&totals)
+        .into_iter()
+        .map(|(rank, seat, total)| StandingView {
+            rank,
+            seat: u8::from(seat),
+            total,
+        })
+        .collect();
+    view.totals = totals;
+    if !open {
+        return Ok(view);
+    }
+    view.variation = Some(setup.rounds[round].variation.to_string());
+    view.pairs = pairs_text(&setup, round);
+    view.next_pairs = pairs_text(&setup, round + 1);
+    let submissions = state
+        .store
+        .room_submissions(&room.id, Some(room.round))
+        .await?;
+    view.submitted = u32::try_from(submissions.len()).unwrap_or(u32::MAX);
+    view.finals = u32::try_from(submissions.iter().filter(|s| s.is_final).count()).unwrap_or(0);
+    let checked = |s: &StoredSubmission| -> anyhow::Result<CheckView> {
+        Ok(check_view(
+            room.round,
+            &board,
+            seat(s.seat)?,
+            &s.text,
+            &s.receipt,
+        ))
+    };
+    match role {
+        Role::Public => {}
+        Role::Master => {
+            let mut all = Vec::with_capacity(submissions.len());
+            for s in &submissions {
+                all.push(SubmissionView {
+                    seat: s.seat,
+                    submission: s.text.clone(),
+                    check: checked(s)?,
+                    is_final: s.is_final,
+                });
+            }
+            view.submissions = Some(all);
+        }
+        Role::Player(number) => {
+            let me = seat(number)?;
+            let borrowed = blocking_seats(me, setup.seats(), round)
+                .into_iter()
+                .skip(1)
+                .map(|lender| BorrowedView {
+                    seat: u8::from(lender),
+                    name: seats
+                        .iter()
+                        .find(|s| s.seat == u8::from(lender))
+                        .map_or_else(|| setup.name(lender).to_owned(), occupant),
+                    walls: walls(&board, lender),
+                })
+                .collect();
+            let mine = submissions.iter().find(|s| s.seat == number);
+            view.you = Some(YouView {
+                seat: number,
+                walls: walls(&board, me),
+                borrowed,
+                submission: mine.map(|s| s.text.clone()),
+                check: mine.map(checked).transpose()?,
+                is_final: mine.is_some_and(|s| s.is_final),
+            });
+        }
+    }
+    Ok(view)
+}
+
+/// A room, as the caller may see it: the public view, a player's own seat, or everything
+/// for the game master.
+#[utoipa::path(get, path = "/api/rooms/{id}", tag = "rooms",
+    params(("id" = String, Path, description = "The room's id")),
+    security((), ("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "The room as the caller may see it", body = RoomView),
+        (status = 401, description = "Bad credentials (none at all is the public)", body = ErrorBody),
+        (status = 404, description = "No such room", body = ErrorBody),
+    ))]
+pub(crate) async fn show(
+    State(state): State<AppState>,
+    caller: Option<Caller>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<RoomView>> {
+    let room = stored_room(&state, &id).await?;
+    Ok(Json(room_view(&state, room, caller.as_ref(), None).await?))
+}
+
+/// The most rooms `GET /api/me/rooms` lists.
+const MY_ROOMS: u32 = 50;
+
+/// The caller's rooms.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct MyRooms {
+    /// The rooms the caller runs as game master or holds a seat in, newest first (at most
+    /// 50), each as the caller may see it.
+    rooms: Vec<RoomView>,
+}
+
+/// The caller's rooms: those it runs as game master and those it sits in, newest first.
+#[utoipa::path(get, path = "/api/me/rooms", tag = "rooms",
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "The caller's rooms, newest first", body = MyRooms),
+        (status = 401, description = "No credentials, or unknown ones", body = ErrorBody),
+    ))]
+pub(crate) async fn my_rooms(
+    State(state): State<AppState>,
+    caller: Caller,
+) -> ApiResult<Json<MyRooms>> {
+    let stored = state
+        .store
+        .rooms_of(caller.holder.account_id, MY_ROOMS)
+        .await?;
+    let mut rooms = Vec::with_capacity(stored.len());
+    for room in stored {
+        rooms.push(room_view(&state, room, Some(&caller), None).await?);
+    }
+    Ok(Json(MyRooms { rooms }))
+}
+
+/// The live messages of a room, for anyone: `{"type": "room", "room": <public room>}` now
+/// and after every change (a client re-reads its own view for its private part).
+#[utoipa::path(get, path = "/api/rooms/{id}/socket", tag = "rooms",
+    params(("id" = String, Path, description = "The room's id")),
+    responses(
+        (status = 101, description = "A WebSocket of JSON text messages `{\"type\": \"room\", \"room\": <room>}`, the public view only"),
+        (status = 400, description = "Not a WebSocket request", body = ErrorBody),
+        (status = 404, description = "No such room", body = ErrorBody),
+        (status = 429, description = "`rate_limited`: too many live sockets open from this address or for this account", body = ErrorBody),
+    ))]
+pub(crate) async fn socket(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    addr: ClientAddr,
+    caller: Option<Caller>,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+) -> ApiResult<Response> {
+    stored_room(&state, &id).await?;
+    let tickets = state.admit_socket(addr, caller.map(|c| c.holder.account_id))?;
+    upgrade_socket(state, format!("{ROOM_KEY}{id}"), None, upgrade, tickets)
+}
+
+/// The live message of a room: its public view (each client reads its own view again).
+pub(crate) async fn live_message(
+    state: &AppState,
+    id: &str,
+) -> ApiResult<axum::extract::ws::Utf8Bytes> {
+    let view = room_view(state, stored_room(state, id).await?, None, None).await?;
+    Ok(serde_json::json!({"type": "room", "room": view})
+        .to_string()
+        .into())
+}
