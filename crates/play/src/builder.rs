@@ -17,12 +17,8 @@
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
-use swapboard_core::{Game, Player, Rule, Stepwise};
-use swapboard_flipstop::{Flipstop, FlipstopMove};
-use swapboard_grid::{Cell, CellSet};
-use swapboard_rapid_transit::{RapidTransit, RapidTransitMove};
-use swapboard_scware::{GrowthBuilder, Scware, ScwareMove};
-use swapboard_swaptimum::{Swaptimum, SwaptimumMove};
+use swapboard_core::{Game, Stepwise};
+use swapboard_grid::Cell;
 
 use crate::words::outcome_text;
 
@@ -264,6 +260,8 @@ pub(crate) fn opening<G: Game>(pos: &G, starts: Vec<Cell>, prompt: String) -> Dr
 
 #[cfg(test)]
 mod tests {
+    use swapboard_flipstop::Flipstop;
+
     use super::*;
 
     fn selection(names: &[&str]) -> Selection {

@@ -3,11 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 use swapboard_core::{BoardView, CellMark, Game, Outcome, Player};
-use swapboard_flipstop::Flipstop;
 use swapboard_grid::Cell;
-use swapboard_rapid_transit::{RapidTransit, RapidTransitMove};
-use swapboard_scware::{Scware, ScwareMove};
-use swapboard_swaptimum::Swaptimum;
 
 /// Why a game ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -219,6 +215,11 @@ pub fn describe<G: Describe>(before: &G, after: &G, mv: &G::Move) -> String {
 
 #[cfg(test)]
 mod tests {
+    use swapboard_flipstop::Flipstop;
+    use swapboard_rapid_transit::RapidTransit;
+    use swapboard_scware::Scware;
+    use swapboard_swaptimum::Swaptimum;
+
     use super::*;
 
     /// The words of the API and the records read back to the same termination, and

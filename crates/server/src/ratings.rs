@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use axum::Json;
 use axum::extract::{Path, State};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use swapboard_play::GameId;
 use utoipa::ToSchema;
 
@@ -32,7 +32,7 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
 const LEADERBOARD_SIZE: usize = 100;
 
 /// A player's side of a finished rated game.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub(crate) struct ChangeView {
     /// The rating before the game (RD grown to the game's end).
     before: f64,

@@ -25,11 +25,6 @@ macro_rules! playable {
     };
 }
 
-playable!(Swaptimum);
-playable!(Flipstop);
-playable!(Scware);
-playable!(RapidTransit);
-
 mod flipstop;
 mod rapid_transit;
 mod scware;

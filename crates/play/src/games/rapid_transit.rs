@@ -2,8 +2,8 @@
 //! with.
 
 use swapboard_core::Game;
-use swapboard_rapid_transit::{RapidTransit, RapidTransitMove};
 use swapboard_grid::Cell;
+use swapboard_rapid_transit::{RapidTransit, RapidTransitMove};
 
 use crate::builder::{Build, Draft, Selection, checked, opening, sorted};
 use crate::words::Describe;

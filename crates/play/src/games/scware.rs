@@ -2,7 +2,7 @@
 //! groups at once stone by stone (the cells offered come from the turn's growth structure,
 //! `GrowthBuilder`), and Red's balancing move after `+`.
 
-use swapboard_core::{Game, Player, Rule, Stepwise};
+use swapboard_core::{Game, Player, Rule};
 use swapboard_grid::{Cell, CellSet};
 use swapboard_scware::{GrowthBuilder, Scware, ScwareMove};
 

@@ -2,6 +2,7 @@
 //! when it forms a crosscut.
 
 use swapboard_core::Game;
+use swapboard_grid::Cell;
 use swapboard_swaptimum::{Swaptimum, SwaptimumMove};
 
 use crate::builder::{Build, Draft, Selection, checked, opening, sorted};

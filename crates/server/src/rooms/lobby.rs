@@ -16,11 +16,11 @@ use utoipa::ToSchema;
 use super::rounds::{bot_submissions, draw};
 use super::views::{RoomView, room_view};
 use super::{IMPORT_LIMIT, changed, mastered_room, stored_room};
-use crate::state::AppState;
 use crate::auth::Caller;
-use crate::secret::{random_secret, secret_hash};
 use crate::edge::{Body, MaybeBody, Params};
 use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::secret::{random_secret, secret_hash};
+use crate::state::AppState;
 use crate::store::{BotSubmission, ImportedRoom, NewRoom, SeatAssignment, StoredRound, now_ms};
 
 /// The most rooms not yet over one account may run as game master.

@@ -11,11 +11,11 @@ use utoipa::ToSchema;
 use super::rounds::{bot_submissions, resolve_rules};
 use super::views::RoomView;
 use super::{RoundQuery, board_of, changed, mastered_room, setup_of};
-use crate::state::AppState;
 use crate::auth::Caller;
-use crate::secret::{random_secret, secret_hash};
 use crate::edge::{Body, Params};
 use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::secret::{random_secret, secret_hash};
+use crate::state::AppState;
 use crate::store::{AuditEntry, Occupant, RoomStatus, Trigger};
 
 /// The most a deadline may be extended at once, in seconds: 14 days.

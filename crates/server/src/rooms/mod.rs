@@ -26,10 +26,10 @@ use swapboard_swap61::{Board, Seat, Setup};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::state::AppState;
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult};
 use crate::live::{Change, ROOM_KEY};
+use crate::state::AppState;
 use crate::store::{RoomError, RoomSeat, StoredRoom};
 
 pub(crate) use rounds::resolve_due;

@@ -8,9 +8,9 @@ use axum::response::{IntoResponse, Response};
 use swapboard_swap61::{EdgeOutcome, RoundOutcome, Swap61Game, report, svg};
 
 use super::{mastered_room, setup_of, stored_room};
-use crate::state::AppState;
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::state::AppState;
 use crate::store::{RoomStatus, StoredRoom};
 
 /// The game replayed from its stored rounds, through round `upto` (all, and the open

@@ -5,8 +5,8 @@
 use swapboard_swap61::{Board, LAST_ROUND, MIN_SEATS, Seat, Setup, Variation, bot, play_round};
 
 use super::{announce, board_of, seat, setup_of};
-use crate::state::AppState;
 use crate::secret::{random_secret, secret_hash};
+use crate::state::AppState;
 use crate::store::{
     BotSubmission, RoomError, RoomSeat, RoundInput, RoundResult, SeatAssignment, Started,
     StoredRoom, now_ms,

@@ -10,11 +10,11 @@ use swapboard_swap61::Board;
 use super::rounds::resolve_rules;
 use super::views::{CheckView, RoomView, check_view};
 use super::{RoundQuery, announce, changed, seat, stored_room};
-use crate::state::AppState;
 use crate::auth::Caller;
-use crate::secret::secret_hash;
 use crate::edge::Params;
 use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::secret::secret_hash;
+use crate::state::AppState;
 use crate::store::{RoomError, Trigger};
 
 /// The largest submission, in bytes: nine tokens take a few lines, comments included.

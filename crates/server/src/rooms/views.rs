@@ -14,11 +14,11 @@ use swapboard_swap61::{
 use utoipa::ToSchema;
 
 use super::{Role, board_of, role_of, seat, setup_of, stored_room};
-use crate::state::AppState;
 use crate::auth::Caller;
 use crate::edge::ClientAddr;
 use crate::error::{ApiResult, ErrorBody};
 use crate::live::{ROOM_KEY, upgrade_socket};
+use crate::state::AppState;
 use crate::store::{RoomSeat, RoomStatus, StoredRoom, StoredSubmission, now_ms};
 
 /// A seat as the room shows it.

@@ -282,7 +282,9 @@ impl Store {
     /// `finish` says (a timeout, or an abort before the second move). Whether it ended.
     pub async fn end_on_time(&self, claim: &Claim, finish: Finish) -> anyhow::Result<bool> {
         let mut tx = self.begin_write().await?;
-        let ended = self.finish_in(&mut tx, &claim.game_id, claim.ply, finish).await?;
+        let ended = self
+            .finish_in(&mut tx, &claim.game_id, claim.ply, finish)
+            .await?;
         if !ended {
             // A void claim: its deadline goes, a later one stays.
             sqlx::query("DELETE FROM deadlines WHERE game_id = $1 AND ply = $2")
