@@ -259,12 +259,13 @@ pub(crate) fn opening<G: Game>(pos: &G, starts: Vec<Cell>, prompt: String) -> Dr
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use swapboard_flipstop::Flipstop;
 
     use super::*;
 
-    fn selection(names: &[&str]) -> Selection {
+    /// The selection of these cells, in order, with no `+`.
+    pub(crate) fn selection(names: &[&str]) -> Selection {
         Selection {
             cells: names.iter().map(|n| n.parse().unwrap()).collect(),
             split: None,

@@ -141,14 +141,7 @@ impl Describe for Scware {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::builder::Verdict;
-
-    fn selection(names: &[&str]) -> Selection {
-        Selection {
-            cells: names.iter().map(|n| n.parse().unwrap()).collect(),
-            split: None,
-        }
-    }
+    use crate::builder::tests::selection;
 
     /// A Scware growth that breaks only the restriction stays open ("not legal yet") until
     /// a stone joins the groups; a stone that can never belong to a growth is refused.
