@@ -5,7 +5,6 @@
 
 import { fill, h } from '../dom';
 import { HexGrid } from '../hexgrid';
-import { isolated } from '../logic';
 import type { LiveStatus } from '../live';
 import { readGrid, roundName, tokensTyped, type Check, type RoomView } from '../swap61';
 import { CLICK_HINT, checkLines, deadlineWords, historyKey, joinChoice, legendLine, statusWords, type RoomState } from './state';
@@ -106,7 +105,7 @@ export function drawTyped(e: RoomElements, state: RoomState): void {
 export function drawGrid(e: RoomElements, state: RoomState): void {
   const { room } = state;
   e.board.hidden = room.grid.length === 0;
-  e.grid.update(readGrid(room.grid), room.seats.map((seat) => isolated(seat.name)), {
+  e.grid.update(readGrid(room.grid), room.seats.map((seat) => seat.name), {
     own: room.you?.seat ?? null,
     borrowed: room.you?.borrowed.map((b) => b.seat) ?? [],
     chosen: state.first,
@@ -161,7 +160,7 @@ export function drawSeats(e: RoomElements, room: RoomView): void {
     const seat = room.seats.find((s) => s.seat === standing.seat);
     return h('tr', { class: standing.seat === room.you?.seat ? 'mine' : '' },
       h('td', {}, String(standing.rank)), h('td', {}, swatch(standing.seat), ` P${standing.seat}`),
-      h('td', {}, `${isolated(seat?.name ?? '')}${seat?.bot ? ' (bot)' : ''}`), h('td', {}, String(standing.total)));
+      h('td', {}, h('bdi', {}, seat?.name ?? ''), seat?.bot ? ' (bot)' : ''), h('td', {}, String(standing.total)));
   }));
   e.seatsBox.append(h('table', { class: 'standings' }, head, body));
 }
@@ -188,7 +187,7 @@ export function drawYou(e: RoomElements, state: RoomState): void {
   else e.checkBox.replaceChildren();
   fill(e.youBox, h('h2', { id: 'you-h' }, `You: seat P${you.seat}`),
     h('p', {}, `Your walls: ${you.walls.join(' ') || 'none'}.`),
-    ...you.borrowed.map((b) => h('p', { class: 'borrowed' }, `Borrowed this round from P${b.seat} ${isolated(b.name)}: ${b.walls.join(' ') || 'no walls'}.`)),
+    ...you.borrowed.map((b) => h('p', { class: 'borrowed' }, `Borrowed this round from P${b.seat} `, h('bdi', {}, b.name), `: ${b.walls.join(' ') || 'no walls'}.`)),
     room.status === 'playing' && e.editor);
 }
 
@@ -204,7 +203,7 @@ export function drawHistory(e: RoomElements, room: RoomView, path: string): void
   }
   for (const record of [...room.rounds].reverse()) {
     const picture = new HexGrid(`The grid after ${roundName(record.round).toLowerCase()}`);
-    picture.update(readGrid(record.grid), room.seats.map((seat) => isolated(seat.name)), { own: room.you?.seat ?? null, borrowed: [], chosen: null });
+    picture.update(readGrid(record.grid), room.seats.map((seat) => seat.name), { own: room.you?.seat ?? null, borrowed: [], chosen: null });
     const scores = record.scores
       ? h('p', { class: 'scores' }, 'Scores: ', record.scores.map((score, k) => `P${k + 1} ${score}`).join(', '))
       : h('p', {}, 'Walls placed; no scores.');
