@@ -35,13 +35,13 @@ use utoipa::ToSchema;
 use crate::auth::Caller;
 use crate::edge::{Body, ClientAddr, MaybeBody, Params};
 use crate::error::{ApiError, ApiResult, ErrorBody};
-use crate::live::{Change, ROOM_KEY, upgrade_socket};
+use crate::live::{Change, Topic};
 use crate::secret::{random_secret, secret_hash};
 use crate::state::AppState;
 use crate::store::{
     AuditEntry, BotSubmission, ImportedRoom, NewRoom, Occupant, RoomError, RoomSeat, RoomStatus,
-    RoundInput, RoundResult, SeatAssignment, Started, StoredRoom, StoredRound, StoredSubmission,
-    Trigger, now_ms,
+    RoundInput, RoundResult, SeatAssignment, Started, Store, StoredRoom, StoredRound,
+    StoredSubmission, Trigger, now_ms,
 };
 
 /// The largest submission, in bytes: nine tokens take a few lines, comments included.
@@ -365,7 +365,12 @@ fn role_of(room: &StoredRoom, seats: &[RoomSeat], caller: Option<&Caller>) -> Ro
 
 /// The room of that id, or 404.
 async fn stored_room(state: &AppState, id: &str) -> ApiResult<StoredRoom> {
-    Ok(state.store.room(id).await?.ok_or(RoomError::NoSuchRoom)?)
+    room_in(&state.store, id).await
+}
+
+/// The room of that id in the store, or 404.
+async fn room_in(store: &Store, id: &str) -> ApiResult<StoredRoom> {
+    Ok(store.room(id).await?.ok_or(RoomError::NoSuchRoom)?)
 }
 
 /// The room, if the caller is its game master; 403 otherwise.
@@ -474,12 +479,12 @@ fn pairs_text(setup: &Setup, round: usize) -> Vec<String> {
 
 /// The room as `caller` may see it; `invite` is shown only to the game master.
 async fn room_view(
-    state: &AppState,
+    store: &Store,
     room: StoredRoom,
     caller: Option<&Caller>,
     invite: Option<String>,
 ) -> ApiResult<RoomView> {
-    let seats = state.store.room_seats(&room.id).await?;
+    let seats = store.room_seats(&room.id).await?;
     let role = role_of(&room, &seats, caller);
     let mut view = RoomView {
         id: room.id.clone(),
@@ -525,7 +530,7 @@ async fn room_view(
         })
         .collect();
     view.grid = board.rows();
-    let stored_rounds = state.store.room_rounds(&room.id).await?;
+    let stored_rounds = store.room_rounds(&room.id).await?;
     let mut totals = vec![0u32; setup.seats()];
     for r in &stored_rounds {
         for (total, score) in totals.iter_mut().zip(r.scores.iter().flatten()) {
@@ -555,10 +560,7 @@ async fn room_view(
     view.variation = Some(setup.rounds[round].variation.to_string());
     view.pairs = pairs_text(&setup, round);
     view.next_pairs = pairs_text(&setup, round + 1);
-    let submissions = state
-        .store
-        .room_submissions(&room.id, Some(room.round))
-        .await?;
+    let submissions = store.room_submissions(&room.id, Some(room.round)).await?;
     view.submitted = u32::try_from(submissions.len()).unwrap_or(u32::MAX);
     view.finals = u32::try_from(submissions.iter().filter(|s| s.is_final).count()).unwrap_or(0);
     let checked = |s: &StoredSubmission| -> anyhow::Result<CheckView> {
@@ -662,19 +664,14 @@ fn resolve_rules(input: RoundInput<'_>) -> anyhow::Result<RoundResult> {
 async fn announce(state: &AppState, id: &str) {
     state
         .live
-        .announce(state, &format!("{ROOM_KEY}{id}"), Change::State)
+        .announce(&Topic::Room(id.to_owned()), Change::State)
         .await;
 }
 
-/// The live message of a room: its public view (each client reads its own view again).
-pub(crate) async fn live_message(
-    state: &AppState,
-    id: &str,
-) -> ApiResult<axum::extract::ws::Utf8Bytes> {
-    let view = room_view(state, stored_room(state, id).await?, None, None).await?;
-    Ok(serde_json::json!({"type": "room", "room": view})
-        .to_string()
-        .into())
+/// A room's public view, what its live socket is sent (each client reads its own view
+/// again).
+pub(crate) async fn public_view(store: &Store, id: &str) -> ApiResult<RoomView> {
+    room_view(store, room_in(store, id).await?, None, None).await
 }
 
 /// The scheduler's pass over the rooms whose deadline passed.
@@ -693,7 +690,9 @@ pub(crate) async fn resolve_due(state: &AppState) -> anyhow::Result<usize> {
 async fn changed(state: &AppState, id: &str, caller: &Caller) -> ApiResult<Json<RoomView>> {
     announce(state, id).await;
     let room = stored_room(state, id).await?;
-    Ok(Json(room_view(state, room, Some(caller), None).await?))
+    Ok(Json(
+        room_view(&state.store, room, Some(caller), None).await?,
+    ))
 }
 
 /// Creates a room; the caller is its game master.
@@ -744,7 +743,7 @@ pub(crate) async fn create(
     };
     state.store.create_room(&new).await?;
     let room = stored_room(&state, id).await?;
-    let view = room_view(&state, room, Some(&caller), Some(invite)).await?;
+    let view = room_view(&state.store, room, Some(&caller), Some(invite)).await?;
     Ok((StatusCode::CREATED, Json(view)))
 }
 
@@ -883,7 +882,7 @@ pub(crate) async fn import(
     };
     state.store.import_room(&imported).await?;
     let room = stored_room(&state, id).await?;
-    let view = room_view(&state, room, Some(&caller), Some(invite)).await?;
+    let view = room_view(&state.store, room, Some(&caller), Some(invite)).await?;
     Ok((StatusCode::CREATED, Json(view)))
 }
 
@@ -903,7 +902,9 @@ pub(crate) async fn show(
     Path(id): Path<String>,
 ) -> ApiResult<Json<RoomView>> {
     let room = stored_room(&state, &id).await?;
-    Ok(Json(room_view(&state, room, caller.as_ref(), None).await?))
+    Ok(Json(
+        room_view(&state.store, room, caller.as_ref(), None).await?,
+    ))
 }
 
 /// The most rooms `GET /api/me/rooms` lists.
@@ -934,7 +935,7 @@ pub(crate) async fn my_rooms(
         .await?;
     let mut rooms = Vec::with_capacity(stored.len());
     for room in stored {
-        rooms.push(room_view(&state, room, Some(&caller), None).await?);
+        rooms.push(room_view(&state.store, room, Some(&caller), None).await?);
     }
     Ok(Json(MyRooms { rooms }))
 }
@@ -1550,7 +1551,7 @@ pub(crate) async fn picture(
 #[utoipa::path(get, path = "/api/rooms/{id}/socket", tag = "rooms",
     params(("id" = String, Path, description = "The room's id")),
     responses(
-        (status = 101, description = "A WebSocket of JSON text messages `{\"type\": \"room\", \"room\": <room>}`, the public view only"),
+        (status = 101, description = "A WebSocket of JSON text messages, each a `LiveMessage` of type `room` (`{\"type\": \"room\", \"room\": <room>}`), the public view only"),
         (status = 400, description = "Not a WebSocket request", body = ErrorBody),
         (status = 404, description = "No such room", body = ErrorBody),
         (status = 429, description = "`rate_limited`: too many live sockets open from this address or for this account", body = ErrorBody),
@@ -1564,5 +1565,5 @@ pub(crate) async fn socket(
 ) -> ApiResult<Response> {
     stored_room(&state, &id).await?;
     let tickets = state.admit_socket(addr, caller.map(|c| c.holder.account_id))?;
-    upgrade_socket(state, format!("{ROOM_KEY}{id}"), None, upgrade, tickets)
+    state.live.upgrade(Topic::Room(id), None, upgrade, tickets)
 }
