@@ -1,7 +1,7 @@
 // The live WebSockets (a game's, a room's), reconnected after a loss.
 
 import { backoff } from './logic';
-import type { LiveMessage } from './types';
+import type { GameMessage } from './types';
 
 /**
  * What a page does with each type of message: one handler per type, each given the
@@ -78,8 +78,8 @@ export class LiveSocket<M extends { type: string }> {
 }
 
 /** A socket on one game; `since` gives the last ply the page has, so a reconnection is sent only what it missed. */
-export class LiveGame extends LiveSocket<LiveMessage> {
-  constructor(id: string, since: () => number, handlers: Handlers<LiveMessage>, onStatus: (status: LiveStatus) => void) {
+export class LiveGame extends LiveSocket<GameMessage> {
+  constructor(id: string, since: () => number, handlers: Handlers<GameMessage>, onStatus: (status: LiveStatus) => void) {
     // The state ends the messages a (re)connection is sent first.
     super(() => `/api/games/${encodeURIComponent(id)}/socket?since=${since()}`, 'state', handlers, onStatus);
   }

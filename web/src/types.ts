@@ -1,5 +1,7 @@
 // The shapes of the server's JSON, as docs/API.md describes them. Only what the client reads.
 
+import type { RoomView } from './swap61';
+
 /** A seat of a two-player game. */
 export interface PlayerView {
   name: string | null;
@@ -120,10 +122,21 @@ export interface Draft {
   actions?: DraftAction[];
 }
 
-/** A message of the game's WebSocket. */
+/**
+ * A message of a live socket: the server's `LiveMessage` (its OpenAPI components), one
+ * member per `type`; a server test checks these are exactly the server's. A game's socket
+ * sends `move` and `state`, a room's sends `room`.
+ */
 export type LiveMessage =
+  | { type: 'move'; ply: number; move: string; game: GameView }
   | { type: 'state'; game: GameView }
-  | { type: 'move'; ply: number; move: string; game: GameView };
+  | { type: 'room'; room: RoomView };
+
+/** A message of a game's socket. */
+export type GameMessage = Extract<LiveMessage, { type: 'move' | 'state' }>;
+
+/** A message of a Swap 61 room's socket. */
+export type RoomMessage = Extract<LiveMessage, { type: 'room' }>;
 
 /** One line of the analysis of a position. */
 export interface AnalysisLine {

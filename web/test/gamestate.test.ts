@@ -10,7 +10,7 @@ import {
   shownWords, statusWords, takeAnswer, takeGame, type GameState,
 } from '../src/game/state';
 import { dispatch, type Handlers } from '../src/live';
-import type { BoardView, Draft, GameView, LiveMessage, PlyView, Seat } from '../src/types';
+import type { BoardView, Draft, GameMessage, GameView, PlyView, Seat } from '../src/types';
 
 const BOARD: BoardView = {
   title: 'Swaptimum', size: 3, cells: Array(9).fill(null), letters: ['R', 'B'], names: ['Red', 'Blue'],
@@ -130,7 +130,7 @@ test('a socket\'s game keeps the reader\'s seat and invite; the reader\'s own an
 
 test('a move the page has is no news; a state always is', () => {
   const g = game('first');
-  const move = (ply: number): LiveMessage => ({ type: 'move', ply, move: 'c3', game: g });
+  const move = (ply: number): GameMessage => ({ type: 'move', ply, move: 'c3', game: g });
   assert.equal(isNews(g, move(2)), false);
   assert.equal(isNews(g, move(3)), true);
   assert.equal(isNews(g, { type: 'state', game: g }), true);
@@ -138,16 +138,16 @@ test('a move the page has is no news; a state always is', () => {
 
 test('the socket\'s messages go to the handler of their type; an unknown type is ignored', () => {
   const seen: string[] = [];
-  const handlers: Handlers<LiveMessage> = {
+  const handlers: Handlers<GameMessage> = {
     state: (m) => seen.push(`state ${m.game.ply}`),
     move: (m) => seen.push(`move ${m.ply} ${m.move}`),
   };
   const g = game('first');
   dispatch(handlers, { type: 'move', ply: 3, move: 'c3', game: g });
   dispatch(handlers, { type: 'state', game: g });
-  dispatch(handlers, { type: 'chat', text: 'hi' } as unknown as LiveMessage);
-  dispatch(handlers, { type: 'toString' } as unknown as LiveMessage);
-  dispatch(handlers, null as unknown as LiveMessage);
+  dispatch(handlers, { type: 'chat', text: 'hi' } as unknown as GameMessage);
+  dispatch(handlers, { type: 'toString' } as unknown as GameMessage);
+  dispatch(handlers, null as unknown as GameMessage);
   assert.deepEqual(seen, ['move 3 c3', 'state 2']);
 });
 

@@ -82,7 +82,7 @@ pub(crate) struct AnalysisAnswer {
 
 /// The finished game of that id, or 409 for one still waiting or being played.
 async fn finished(state: &AppState, id: &str) -> ApiResult<StoredGame> {
-    let game = stored(state, id).await?;
+    let game = stored(&state.store, id).await?;
     if game.status != Status::Finished {
         return Err(ApiError::Conflict(format!(
             "the game is {}: only a finished game is analysed",

@@ -31,6 +31,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::games;
 use crate::listen::{Acceptor, Census};
 use crate::lists;
+use crate::live::messages::Views;
 use crate::live::{self, Hub};
 use crate::openapi;
 use crate::proxy::TrustedProxies;
@@ -53,7 +54,7 @@ pub(crate) fn api() -> OpenApiRouter<AppState> {
         .merge(openapi::router())
         .merge(accounts::router())
         .merge(games::router())
-        .merge(live::router())
+        .merge(live::messages::router())
         .merge(review::router())
         .merge(lists::router())
         .merge(analysis::router())
@@ -228,14 +229,13 @@ impl Server {
             .map_or_else(|| parallel.saturating_sub(1).max(1), usize::from);
         let (closing, closing_seen) = watch::channel(false);
         let state = AppState {
-            closing: closing_seen,
             store: store.clone(),
             passwords: Passwords::new(parallel).await?,
             limits: Arc::new(Limiters::new(&options.limits)),
             secure_cookies: options.behind_tls,
             request_time: options.limits.request_time,
             ai: Arc::new(AiPlayers::new(searches)),
-            live: Arc::new(Hub::default()),
+            live: Arc::new(Hub::new(store.clone(), Box::new(Views), closing_seen)),
             proxies: Arc::new(TrustedProxies::new(&options.trusted_proxies)),
             sockets_per_address: Census::new(options.limits.sockets_per_address, u32::MAX),
             sockets_per_account: Census::new(options.limits.sockets_per_account, u32::MAX),
@@ -244,7 +244,10 @@ impl Server {
         // restart, and (PostgreSQL) the other instances' live messages.
         let mut background = vec![tokio::spawn(clocks::run(state.clone()))];
         if store.fans_out_through_database() {
-            background.push(tokio::spawn(live::listen(state.clone(), url.clone())));
+            background.push(tokio::spawn(live::listen(
+                Arc::clone(&state.live),
+                url.clone(),
+            )));
         }
         let resumed = ai::resume_all(&state).await?;
         if resumed > 0 {

@@ -17,15 +17,16 @@ use crate::auth::Caller;
 use crate::edge::{Body, MaybeBody};
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::limits::Limiter;
-use crate::live::Change;
+use crate::live::{Change, Topic};
 use crate::secret::random_secret;
 use crate::state::AppState;
 
 pub(crate) mod moves;
+mod socket;
 
 use crate::store::{
-    JoinError, MoveError, NewGame, Rematch, Seat, SeatRow, Status, StoredGame, Termination, now_ms,
-    seat_of,
+    JoinError, MoveError, NewGame, Rematch, Seat, SeatRow, Status, Store, StoredGame, Termination,
+    now_ms, seat_of,
 };
 use moves::position_of;
 use utoipa_axum::router::OpenApiRouter;
@@ -43,6 +44,7 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(draft))
         .routes(routes!(my_turn))
         .routes(routes!(rematch))
+        .routes(routes!(socket::socket))
 }
 
 /// Who the creator plays against: `ai:L` (level 1-8), `open`, `user:NAME` or `invite`
@@ -246,7 +248,10 @@ pub(crate) const MAX_WAITING_GAMES: u32 = 20;
 /// the watchers on every instance are told.
 pub(crate) async fn after_change(state: &AppState, game_id: &str, change: Change) {
     crate::ai::wake(state, game_id);
-    state.live.announce(state, game_id, change).await;
+    state
+        .live
+        .announce(&Topic::Game(game_id.to_owned()), change)
+        .await;
 }
 
 /// The name a seat shows: its account's, `ai:L`, or the invited account's.
@@ -269,18 +274,14 @@ pub(crate) fn start_of(game: &StoredGame) -> ApiResult<AnyPosition> {
 }
 
 /// The game as the API shows it to anyone (no `your_seat`).
-pub(crate) async fn view(state: &AppState, game: StoredGame) -> ApiResult<GameView> {
-    view_for(state, game, None).await
+pub(crate) async fn view(store: &Store, game: StoredGame) -> ApiResult<GameView> {
+    view_for(store, game, None).await
 }
 
 /// The game as the API shows it to `caller`, with their own seat.
-async fn view_for(
-    state: &AppState,
-    game: StoredGame,
-    caller: Option<&Caller>,
-) -> ApiResult<GameView> {
-    let seats = state.store.seats(&game.id).await?;
-    view_with_seats(state, game, &seats, caller).await
+async fn view_for(store: &Store, game: StoredGame, caller: Option<&Caller>) -> ApiResult<GameView> {
+    let seats = store.seats(&game.id).await?;
+    view_with_seats(store, game, &seats, caller).await
 }
 
 /// The seat of the caller's account among a game's seats, if it sits there.
@@ -297,13 +298,13 @@ fn seat_of_account(seats: &[SeatRow], caller: &Caller) -> Option<u8> {
 
 /// [`view_for`], with the game's seats already read.
 async fn view_with_seats(
-    state: &AppState,
+    store: &Store,
     game: StoredGame,
     seats: &[SeatRow],
     caller: Option<&Caller>,
 ) -> ApiResult<GameView> {
     // Moves are only ever added: the game's first `ply` moves are those of this view.
-    let moves = state.store.moves_up_to(&game.id, game.ply).await?;
+    let moves = store.moves_up_to(&game.id, game.ply).await?;
     let position = position_of(&game)?;
     let name_of = |seat: u8| {
         seats
@@ -363,9 +364,8 @@ async fn view_with_seats(
 }
 
 /// The game of that id, or 404.
-pub(crate) async fn stored(state: &AppState, id: &str) -> ApiResult<StoredGame> {
-    state
-        .store
+pub(crate) async fn stored(store: &Store, id: &str) -> ApiResult<StoredGame> {
+    store
         .game(id)
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("no game {id:?}")))
@@ -452,8 +452,8 @@ pub(crate) async fn create(
     };
     state.store.create_game(&new).await?;
     after_change(&state, id, Change::State).await;
-    let game = stored(&state, id).await?;
-    let mut shown = view_for(&state, game, Some(&caller)).await?;
+    let game = stored(&state.store, id).await?;
+    let mut shown = view_for(&state.store, game, Some(&caller)).await?;
     shown.invite = invite;
     Ok((StatusCode::CREATED, Json(shown)))
 }
@@ -504,14 +504,14 @@ pub(crate) async fn show(
     caller: Option<Caller>,
     Path(id): Path<String>,
 ) -> ApiResult<Json<GameView>> {
-    let game = stored(&state, &id).await?;
+    let game = stored(&state.store, &id).await?;
     let invite = game.invite.clone();
     let seats = state.store.seats(&id).await?;
     // While an invite game waits, the one account seated in it is its creator.
     let creator = caller
         .as_ref()
         .is_some_and(|caller| seat_of_account(&seats, caller).is_some());
-    let mut shown = view_with_seats(&state, game, &seats, caller.as_ref()).await?;
+    let mut shown = view_with_seats(&state.store, game, &seats, caller.as_ref()).await?;
     if creator {
         shown.invite = invite;
     }
@@ -550,7 +550,7 @@ pub(crate) async fn join(
     limit_account(&state.limits.challenges_per_account, &caller)?;
     let invite = body.and_then(|body| body.invite);
     let game = take_seat(&state, &id, &caller, invite.as_deref()).await?;
-    Ok(Json(view_for(&state, game, Some(&caller)).await?))
+    Ok(Json(view_for(&state.store, game, Some(&caller)).await?))
 }
 
 /// Seats the caller in a waiting game and tells its watchers.
@@ -596,7 +596,7 @@ pub(crate) async fn rematch(
     Path(id): Path<String>,
 ) -> ApiResult<(StatusCode, Json<GameView>)> {
     let (seat, seats) = seat_of_caller(&state, &id, &caller).await?;
-    let game = stored(&state, &id).await?;
+    let game = stored(&state.store, &id).await?;
     if game.status != Status::Finished {
         return Err(ApiError::Conflict(format!(
             "the game is {}: a rematch follows a finished game",
@@ -664,11 +664,14 @@ pub(crate) async fn rematch(
     }
     after_change(&state, new_id, Change::State).await;
     // The finished game's watchers learn that a rematch is offered.
-    state.live.announce(&state, &id, Change::State).await;
-    let created = stored(&state, new_id).await?;
+    state
+        .live
+        .announce(&Topic::Game(id.clone()), Change::State)
+        .await;
+    let created = stored(&state.store, new_id).await?;
     Ok((
         StatusCode::CREATED,
-        Json(view_for(&state, created, Some(&caller)).await?),
+        Json(view_for(&state.store, created, Some(&caller)).await?),
     ))
 }
 
@@ -687,9 +690,9 @@ async fn rematch_taken(state: &AppState, id: &str, caller: &Caller) -> ApiResult
         limit_account(&state.limits.challenges_per_account, caller)?;
         take_seat(state, id, caller, None).await?
     } else {
-        stored(state, id).await?
+        stored(&state.store, id).await?
     };
-    view_for(state, game, Some(caller)).await
+    view_for(&state.store, game, Some(caller)).await
 }
 
 /// The caller's seat in a game: 404 for no such game, 403 `forbidden` for a caller who does
@@ -702,7 +705,7 @@ async fn seat_of_caller(
     let seats = state.store.seats(id).await?;
     if seats.is_empty() {
         // Every game has seats: none means no game (a 404, not a 403).
-        stored(state, id).await?;
+        stored(&state.store, id).await?;
     }
     let seat = seat_of_account(&seats, caller)
         .ok_or_else(|| ApiError::Forbidden("you do not play in this game".to_owned()))?;
@@ -731,7 +734,7 @@ pub(crate) async fn draft(
     Body(selection): Body<Selection>,
 ) -> ApiResult<Json<Draft<String>>> {
     let (seat, _) = seat_of_caller(&state, &id, &caller).await?;
-    let game = stored(&state, &id).await?;
+    let game = stored(&state.store, &id).await?;
     if game.status != crate::store::Status::Playing {
         return Err(ApiError::Conflict(format!(
             "the game is {}",
@@ -786,7 +789,7 @@ pub(crate) async fn my_turn(
     let mut games = Vec::new();
     for (game, seat) in state.store.playing(caller.holder.account_id).await? {
         if seat_of(position_of(&game)?.to_move()) == seat {
-            games.push(view_for(&state, game, Some(&caller)).await?);
+            games.push(view_for(&state.store, game, Some(&caller)).await?);
         }
     }
     Ok(Json(TurnList { games }))

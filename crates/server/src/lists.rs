@@ -27,7 +27,7 @@ const LIST_LIMIT: u32 = 50;
 async fn views(state: &AppState, games: Vec<StoredGame>) -> ApiResult<Vec<GameView>> {
     let mut shown = Vec::with_capacity(games.len());
     for game in games {
-        shown.push(view(state, game).await?);
+        shown.push(view(&state.store, game).await?);
     }
     Ok(shown)
 }

@@ -1,41 +1,38 @@
-//! Live games: the WebSocket of `spec/API.md` and the fan-out that feeds it. Swap 61 rooms
-//! share the hub under keys with [`ROOM_KEY`] before the room's id; their messages are the
-//! room's public view (`rooms::live_message`).
+//! Live games and rooms: the WebSockets of `spec/API.md` and the fan-out that feeds them.
+//! A socket listens to a [`Topic`], a game or a Swap 61 room; what it is sent is rendered by
+//! the hub's [`Render`] (the messages themselves, [`messages::LiveMessage`], are the game
+//! and room views, so they are rendered above this module, which knows neither).
 //!
-//! Every committed change of a game is announced once ([`Hub::announce`]). With SQLite (one
+//! Every committed change of a topic is announced once ([`Hub::announce`]). With SQLite (one
 //! instance) the announcement goes straight to this process's sockets; with PostgreSQL it
 //! goes through `NOTIFY`, and every instance, this one included, hears it on its `LISTEN`
-//! connection and feeds its own sockets. An announcement carries only the game and what
-//! changed; each instance reads the game once and sends the same message to all its sockets
-//! of that game, so the work per change does not grow with the watchers.
+//! connection and feeds its own sockets. An announcement carries only the topic and what
+//! changed; each instance reads the game or room once and sends the same message to all its
+//! sockets of that topic, so the work per change does not grow with the watchers.
 //!
 //! A socket's messages pass through a bounded broadcast channel: a reader too slow to keep
 //! up loses its place, and is sent the whole game again instead (it resyncs by ply), so it
 //! never holds up a move or another watcher.
+//!
+//! The hub owns what it needs (the store, the renderer, the shutdown flag): it takes no
+//! handler's state, so this module imports nothing of the server but the store and errors.
+
+pub(crate) mod messages;
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, State};
 use axum::response::Response;
-use serde::Deserialize;
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, watch};
 use tokio::time::{Instant, MissedTickBehavior};
 
-use crate::auth::Caller;
-use crate::edge::{ClientAddr, Params};
 use crate::error::{ApiError, ApiResult};
-use crate::games::{GameView, stored, view};
-use crate::state::{AppState, SocketTickets};
-use utoipa_axum::router::OpenApiRouter;
-use utoipa_axum::routes;
-
-/// The live socket's route of a game, with its OpenAPI entry.
-pub(crate) fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(socket))
-}
+use crate::store::Store;
 
 /// Messages a socket may fall behind by before it is resynced with the whole game.
 const SOCKET_BUFFER: usize = 32;
@@ -45,6 +42,43 @@ const PING_EVERY: Duration = Duration::from_secs(20);
 const SILENT_LIMIT: Duration = Duration::from_secs(60);
 /// A socket that cannot take a message in this time is closed.
 const SEND_LIMIT: Duration = Duration::from_secs(10);
+
+/// What a socket listens to.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Topic {
+    /// A game, by id.
+    Game(String),
+    /// A Swap 61 room, by id.
+    Room(String),
+}
+
+impl Topic {
+    /// The prefix of a room's id in an announcement's payload (a game's id goes bare).
+    const ROOM_PAYLOAD: &str = "room:";
+
+    /// The topic in an announcement's payload.
+    fn payload(&self) -> String {
+        match self {
+            Topic::Game(id) => id.clone(),
+            Topic::Room(id) => format!("{}{id}", Topic::ROOM_PAYLOAD),
+        }
+    }
+
+    /// Reads a topic back from an announcement's payload.
+    fn of_payload(word: &str) -> Topic {
+        match word.strip_prefix(Topic::ROOM_PAYLOAD) {
+            Some(room) => Topic::Room(room.to_owned()),
+            None => Topic::Game(word.to_owned()),
+        }
+    }
+
+    /// The topic's id, for the logs.
+    fn id(&self) -> &str {
+        match self {
+            Topic::Game(id) | Topic::Room(id) => id,
+        }
+    }
+}
 
 /// What changed in a game, for its watchers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,93 +90,244 @@ pub(crate) enum Change {
 }
 
 impl Change {
-    /// The change as an announcement's payload: `GAME_ID move PLY` or `GAME_ID state`.
-    fn payload(self, game_id: &str) -> String {
+    /// The change of a topic as an announcement's payload: `GAME_ID move PLY`,
+    /// `GAME_ID state` or `room:ROOM_ID state`.
+    fn payload(self, topic: &Topic) -> String {
+        let topic = topic.payload();
         match self {
-            Change::Move(ply) => format!("{game_id} move {ply}"),
-            Change::State => format!("{game_id} state"),
+            Change::Move(ply) => format!("{topic} move {ply}"),
+            Change::State => format!("{topic} state"),
         }
     }
 
     /// Reads an announcement's payload back; `None` for one this version does not know.
-    fn of_payload(payload: &str) -> Option<(&str, Change)> {
+    fn of_payload(payload: &str) -> Option<(Topic, Change)> {
         let mut words = payload.split(' ');
-        let id = words.next()?;
+        let topic = Topic::of_payload(words.next()?);
         let change = match (words.next()?, words.next()) {
             ("move", Some(ply)) => Change::Move(ply.parse().ok()?),
             ("state", None) => Change::State,
             _ => return None,
         };
-        words.next().is_none().then_some((id, change))
+        words.next().is_none().then_some((topic, change))
     }
 }
 
-/// This instance's sockets, by game.
-#[derive(Debug, Default)]
+/// A rendering under way: what [`Render`]'s methods answer.
+pub(crate) type Rendering<'a, T> = Pin<Box<dyn Future<Output = ApiResult<T>> + Send + 'a>>;
+
+/// The first messages of a new socket, each rendered as it goes out.
+pub(crate) type Greeting = Box<dyn Iterator<Item = ApiResult<Utf8Bytes>> + Send>;
+
+/// What the hub sends: the messages of a topic as JSON text, read from the store.
+pub(crate) trait Render: Send + Sync {
+    /// The message that tells a topic's sockets of a change.
+    fn change<'a>(
+        &'a self,
+        store: &'a Store,
+        topic: &'a Topic,
+        change: Change,
+    ) -> Rendering<'a, Utf8Bytes>;
+
+    /// The first messages of a new socket: what it missed after ply `since` (a game's
+    /// moves), then the whole state.
+    fn greeting<'a>(
+        &'a self,
+        store: &'a Store,
+        topic: &'a Topic,
+        since: Option<u32>,
+    ) -> Rendering<'a, Greeting>;
+}
+
+/// This instance's sockets, by topic, and what feeds them.
 pub(crate) struct Hub {
-    games: Mutex<HashMap<String, broadcast::Sender<Utf8Bytes>>>,
+    store: Store,
+    render: Box<dyn Render>,
+    /// Turns true when the server begins to shut down: the sockets close then, so that
+    /// the graceful shutdown, which waits for every connection, can end.
+    closing: watch::Receiver<bool>,
+    topics: Mutex<HashMap<Topic, broadcast::Sender<Utf8Bytes>>>,
+}
+
+impl fmt::Debug for Hub {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Hub").finish_non_exhaustive()
+    }
 }
 
 impl Hub {
-    /// Tells every watcher of the game, on every instance, what changed. Called after the
+    /// A hub reading the store and rendering with `render`, whose sockets close when
+    /// `closing` turns true.
+    pub(crate) fn new(
+        store: Store,
+        render: Box<dyn Render>,
+        closing: watch::Receiver<bool>,
+    ) -> Hub {
+        Hub {
+            store,
+            render,
+            closing,
+            topics: Mutex::default(),
+        }
+    }
+
+    /// Tells every watcher of the topic, on every instance, what changed. Called after the
     /// change is committed; a failure to announce is logged (the watchers resync on their
     /// next message or reconnect), never the caller's.
-    pub(crate) async fn announce(&self, state: &AppState, game_id: &str, change: Change) {
-        if state.store.fans_out_through_database() {
-            if let Err(e) = state.store.notify(&change.payload(game_id)).await {
+    pub(crate) async fn announce(&self, topic: &Topic, change: Change) {
+        if self.store.fans_out_through_database() {
+            if let Err(e) = self.store.notify(&change.payload(topic)).await {
                 tracing::warn!(
-                    game = game_id,
+                    topic = topic.id(),
                     "live: cannot notify the other instances: {e:#}"
                 );
             }
         } else {
-            self.deliver(state, game_id, change).await;
+            self.deliver(topic, change).await;
         }
     }
 
-    /// Sends a change to this instance's sockets of the game (none: nothing is read).
-    async fn deliver(&self, state: &AppState, game_id: &str, change: Change) {
-        let Some(sender) = self.sender(game_id) else {
+    /// Sends a change to this instance's sockets of the topic (none: nothing is read).
+    async fn deliver(&self, topic: &Topic, change: Change) {
+        let Some(sender) = self.sender(topic) else {
             return;
         };
-        match message(state, game_id, change).await {
+        match self.render.change(&self.store, topic, change).await {
             // Nobody listening any more is not an error.
             Ok(text) => drop(sender.send(text)),
-            Err(e) => tracing::warn!(game = game_id, "live: cannot read the game: {e:?}"),
+            Err(e) => tracing::warn!(topic = topic.id(), "live: cannot read it: {e:?}"),
         }
     }
 
-    /// The channel of a game's sockets on this instance, if any are open.
-    fn sender(&self, game_id: &str) -> Option<broadcast::Sender<Utf8Bytes>> {
-        let games = self.games.lock().unwrap_or_else(|e| e.into_inner());
-        games.get(game_id).cloned()
+    /// The channel of a topic's sockets on this instance, if any are open.
+    fn sender(&self, topic: &Topic) -> Option<broadcast::Sender<Utf8Bytes>> {
+        let topics = self.topics.lock().unwrap_or_else(|e| e.into_inner());
+        topics.get(topic).cloned()
     }
 
-    /// A receiver of a game's messages for a new socket.
-    fn subscribe(&self, game_id: &str) -> broadcast::Receiver<Utf8Bytes> {
-        let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
-        games
-            .entry(game_id.to_owned())
+    /// A receiver of a topic's messages for a new socket.
+    fn subscribe(&self, topic: &Topic) -> broadcast::Receiver<Utf8Bytes> {
+        let mut topics = self.topics.lock().unwrap_or_else(|e| e.into_inner());
+        topics
+            .entry(topic.clone())
             .or_insert_with(|| broadcast::channel(SOCKET_BUFFER).0)
             .subscribe()
     }
 
-    /// Forgets a game's channel once its last socket has closed.
-    fn unsubscribe(&self, game_id: &str, receiver: broadcast::Receiver<Utf8Bytes>) {
+    /// Forgets a topic's channel once its last socket has closed.
+    fn unsubscribe(&self, topic: &Topic, receiver: broadcast::Receiver<Utf8Bytes>) {
         drop(receiver);
-        let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
-        if games
-            .get(game_id)
+        let mut topics = self.topics.lock().unwrap_or_else(|e| e.into_inner());
+        if topics
+            .get(topic)
             .is_some_and(|sender| sender.receiver_count() == 0)
         {
-            games.remove(game_id);
+            topics.remove(topic);
         }
+    }
+
+    /// Turns a request into a socket of the topic, sent the moves after `since` first,
+    /// and holding `tickets` (its place in the counts of open sockets) while it is open.
+    pub(crate) fn upgrade(
+        self: &Arc<Hub>,
+        topic: Topic,
+        since: Option<u32>,
+        upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
+        tickets: impl Send + 'static,
+    ) -> ApiResult<Response> {
+        let upgrade = upgrade.map_err(|e| {
+            ApiError::BadRequest(format!("this endpoint is a WebSocket: {}", e.body_text()))
+        })?;
+        let hub = Arc::clone(self);
+        // Small buffers: a socket's messages are a few KiB and go out one at a time, and
+        // tungstenite's defaults (128 KiB each way) would cost a quarter of a megabyte per
+        // watcher.
+        Ok(upgrade
+            .read_buffer_size(4 * 1024)
+            .write_buffer_size(0)
+            .max_message_size(1024)
+            .on_upgrade(move |socket| async move {
+                hub.watch(topic, since, socket).await;
+                drop(tickets);
+            }))
+    }
+
+    /// Serves one socket until it closes, falls silent or cannot keep up.
+    async fn watch(&self, topic: Topic, since: Option<u32>, mut socket: WebSocket) {
+        // Subscribed before the topic is read, so no change between the two is missed.
+        let mut receiver = self.subscribe(&topic);
+        if let Err(e) = self.greet(&topic, since, &mut socket).await {
+            tracing::debug!(topic = topic.id(), "live: greeting failed: {e:#}");
+            self.unsubscribe(&topic, receiver);
+            return;
+        }
+        let mut ping = tokio::time::interval_at(Instant::now() + PING_EVERY, PING_EVERY);
+        ping.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        let mut heard = Instant::now();
+        let mut closing = self.closing.clone();
+        loop {
+            let outgoing = tokio::select! {
+                // The flag only ever turns true (or its sender goes with the server).
+                _ = closing.changed() => {
+                    let _ = socket.send(Message::Close(None)).await;
+                    break;
+                }
+                received = receiver.recv() => match received {
+                    Ok(text) => Message::Text(text),
+                    Err(broadcast::error::RecvError::Lagged(_)) => {
+                        match self.render.change(&self.store, &topic, Change::State).await {
+                            Ok(text) => Message::Text(text),
+                            Err(_) => break,
+                        }
+                    }
+                    Err(broadcast::error::RecvError::Closed) => break,
+                },
+                incoming = socket.recv() => match incoming {
+                    // The client has nothing to say but pongs; any message proves it alive.
+                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
+                    Some(Ok(_)) => {
+                        heard = Instant::now();
+                        continue;
+                    }
+                },
+                _ = ping.tick() => {
+                    if heard.elapsed() > SILENT_LIMIT {
+                        break;
+                    }
+                    Message::Ping(Default::default())
+                }
+            };
+            match tokio::time::timeout(SEND_LIMIT, socket.send(outgoing)).await {
+                Ok(Ok(())) => {}
+                _ => break,
+            }
+        }
+        self.unsubscribe(&topic, receiver);
+    }
+
+    /// The first messages of a socket, as the renderer's greeting says.
+    async fn greet(
+        &self,
+        topic: &Topic,
+        since: Option<u32>,
+        socket: &mut WebSocket,
+    ) -> anyhow::Result<()> {
+        let failed = |e: ApiError| anyhow::anyhow!("{e:?}");
+        let greeting = self
+            .render
+            .greeting(&self.store, topic, since)
+            .await
+            .map_err(failed)?;
+        for text in greeting {
+            socket.send(Message::Text(text.map_err(failed)?)).await?;
+        }
+        Ok(())
     }
 }
 
 /// Listens for other instances' announcements (PostgreSQL) and feeds this instance's sockets,
 /// reconnecting after a lost connection, until the server stops.
-pub(crate) async fn listen(state: AppState, url: String) {
+pub(crate) async fn listen(hub: Arc<Hub>, url: String) {
     loop {
         match sqlx::postgres::PgListener::connect(&url).await {
             Ok(mut listener) => {
@@ -152,10 +337,10 @@ pub(crate) async fn listen(state: AppState, url: String) {
                     loop {
                         match listener.recv().await {
                             Ok(notification) => {
-                                if let Some((id, change)) =
+                                if let Some((topic, change)) =
                                     Change::of_payload(notification.payload())
                                 {
-                                    state.live.deliver(&state, id, change).await;
+                                    hub.deliver(&topic, change).await;
                                 }
                             }
                             Err(e) => {
@@ -172,193 +357,25 @@ pub(crate) async fn listen(state: AppState, url: String) {
     }
 }
 
-/// The prefix that marks a Swap 61 room's key on the hub (a game's key is its bare id).
-pub(crate) const ROOM_KEY: &str = "room:";
-
-/// A message of the socket, as JSON text.
-async fn message(state: &AppState, game_id: &str, change: Change) -> ApiResult<Utf8Bytes> {
-    if let Some(room_id) = game_id.strip_prefix(ROOM_KEY) {
-        return crate::rooms::live_message(state, room_id).await;
-    }
-    let game = view(state, stored(state, game_id).await?).await?;
-    Ok(match change {
-        Change::Move(ply) => move_message(&game, ply),
-        Change::State => state_message(&game),
-    })
-}
-
-fn state_message(game: &GameView) -> Utf8Bytes {
-    serde_json::json!({"type": "state", "game": game})
-        .to_string()
-        .into()
-}
-
-/// The message of the move that made `ply`; a move the game no longer shows (it cannot
-/// happen: moves are never taken back on the server) is sent as the state.
-fn move_message(game: &GameView, ply: u32) -> Utf8Bytes {
-    let text = ply
-        .checked_sub(1)
-        .and_then(|k| game.moves.get(usize::try_from(k).ok()?));
-    match text {
-        Some(text) => serde_json::json!({"type": "move", "ply": ply, "move": text, "game": game})
-            .to_string()
-            .into(),
-        None => state_message(game),
-    }
-}
-
-/// The query of a game's socket.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct SocketQuery {
-    /// The ply the client has seen: the moves after it are sent first.
-    since: Option<u32>,
-}
-
-/// The live messages of a game, for anyone to watch.
-#[utoipa::path(get, path = "/api/games/{id}/socket", tag = "games",
-    params(
-        ("id" = String, Path, description = "The game's id"),
-        ("since" = Option<u32>, Query, description = "The ply the client has seen: the moves after it are replayed first"),
-    ),
-    responses(
-        (status = 101, description = "A WebSocket of JSON text messages: `{\"type\": \"move\", \"ply\": N, \"move\": \"...\", \"game\": <game>}` and `{\"type\": \"state\", \"game\": <game>}`"),
-        (status = 400, description = "A malformed `since`", body = crate::error::ErrorBody),
-        (status = 404, description = "No such game", body = crate::error::ErrorBody),
-        (status = 429, description = "`rate_limited`: too many live sockets open from this address or for this account", body = crate::error::ErrorBody),
-    ))]
-pub(crate) async fn socket(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-    Params(query): Params<SocketQuery>,
-    addr: ClientAddr,
-    caller: Option<Caller>,
-    upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
-) -> ApiResult<Response> {
-    // A game that does not exist answers 404 before any upgrade.
-    stored(&state, &id).await?;
-    let tickets = state.admit_socket(addr, caller.map(|c| c.holder.account_id))?;
-    upgrade_socket(state, id, query.since, upgrade, tickets)
-}
-
-/// Turns a request into a socket fed by the hub's messages of `key` (a game's id, or a
-/// room's with [`ROOM_KEY`] before it), counted in `tickets` while it is open.
-pub(crate) fn upgrade_socket(
-    state: AppState,
-    key: String,
-    since: Option<u32>,
-    upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
-    tickets: SocketTickets,
-) -> ApiResult<Response> {
-    let upgrade = upgrade.map_err(|e| {
-        ApiError::BadRequest(format!("this endpoint is a WebSocket: {}", e.body_text()))
-    })?;
-    // Small buffers: a socket's messages are a few KiB and go out one at a time, and
-    // tungstenite's defaults (128 KiB each way) would cost a quarter of a megabyte per
-    // watcher.
-    Ok(upgrade
-        .read_buffer_size(4 * 1024)
-        .write_buffer_size(0)
-        .max_message_size(1024)
-        .on_upgrade(move |socket| async move {
-            watch(state, key, since, socket).await;
-            drop(tickets);
-        }))
-}
-
-/// Serves one socket until it closes, falls silent or cannot keep up.
-async fn watch(state: AppState, game_id: String, since: Option<u32>, mut socket: WebSocket) {
-    // Subscribed before the game is read, so no change between the two is missed.
-    let mut receiver = state.live.subscribe(&game_id);
-    if let Err(e) = greet(&state, &game_id, since, &mut socket).await {
-        tracing::debug!(game = game_id, "live: greeting failed: {e:?}");
-        state.live.unsubscribe(&game_id, receiver);
-        return;
-    }
-    let mut ping = tokio::time::interval_at(Instant::now() + PING_EVERY, PING_EVERY);
-    ping.set_missed_tick_behavior(MissedTickBehavior::Delay);
-    let mut heard = Instant::now();
-    let mut closing = state.closing.clone();
-    loop {
-        let outgoing = tokio::select! {
-            // The flag only ever turns true (or its sender goes with the server).
-            _ = closing.changed() => {
-                let _ = socket.send(Message::Close(None)).await;
-                break;
-            }
-            received = receiver.recv() => match received {
-                Ok(text) => Message::Text(text),
-                Err(broadcast::error::RecvError::Lagged(_)) => {
-                    match message(&state, &game_id, Change::State).await {
-                        Ok(text) => Message::Text(text),
-                        Err(_) => break,
-                    }
-                }
-                Err(broadcast::error::RecvError::Closed) => break,
-            },
-            incoming = socket.recv() => match incoming {
-                // The client has nothing to say but pongs; any message proves it alive.
-                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
-                Some(Ok(_)) => {
-                    heard = Instant::now();
-                    continue;
-                }
-            },
-            _ = ping.tick() => {
-                if heard.elapsed() > SILENT_LIMIT {
-                    break;
-                }
-                Message::Ping(Default::default())
-            }
-        };
-        match tokio::time::timeout(SEND_LIMIT, socket.send(outgoing)).await {
-            Ok(Ok(())) => {}
-            _ => break,
-        }
-    }
-    state.live.unsubscribe(&game_id, receiver);
-}
-
-/// The first messages of a socket: the moves after `since`, then the state.
-async fn greet(
-    state: &AppState,
-    game_id: &str,
-    since: Option<u32>,
-    socket: &mut WebSocket,
-) -> anyhow::Result<()> {
-    if game_id.starts_with(ROOM_KEY) {
-        let first = message(state, game_id, Change::State)
-            .await
-            .map_err(to_anyhow)?;
-        socket.send(Message::Text(first)).await?;
-        return Ok(());
-    }
-    let game = view(state, stored(state, game_id).await.map_err(to_anyhow)?)
-        .await
-        .map_err(to_anyhow)?;
-    if let Some(since) = since {
-        for ply in since.saturating_add(1)..=game.ply {
-            socket.send(Message::Text(move_message(&game, ply))).await?;
-        }
-    }
-    socket.send(Message::Text(state_message(&game))).await?;
-    Ok(())
-}
-
-fn to_anyhow(e: ApiError) -> anyhow::Error {
-    anyhow::anyhow!("{e:?}")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn announcements_read_back_and_strange_ones_are_ignored() {
-        for change in [Change::Move(12), Change::State] {
-            let payload = change.payload("abc123");
-            assert_eq!(Change::of_payload(&payload), Some(("abc123", change)));
+        let game = Topic::Game("abc123".to_owned());
+        let room = Topic::Room("def456".to_owned());
+        for (topic, change) in [
+            (&game, Change::Move(12)),
+            (&game, Change::State),
+            (&room, Change::State),
+        ] {
+            let payload = change.payload(topic);
+            assert_eq!(Change::of_payload(&payload), Some((topic.clone(), change)));
         }
+        // The payloads other instances of this version and the last one write.
+        assert_eq!(Change::State.payload(&room), "room:def456 state");
+        assert_eq!(Change::Move(3).payload(&game), "abc123 move 3");
         for bad in [
             "",
             "abc",

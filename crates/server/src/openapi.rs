@@ -94,4 +94,71 @@ mod tests {
         assert!(doc["components"]["schemas"]["ErrorBody"].is_object());
         assert!(doc["components"]["securitySchemes"]["bearer"].is_object());
     }
+
+    /// The live sockets' messages are one schema in the components, `LiveMessage`, whose
+    /// variants are told apart by `type`; both sockets' entries name it, and the web
+    /// client's `LiveMessage` type (`web/src/types.ts`) has exactly those `type`s.
+    #[test]
+    fn live_messages_are_one_schema_the_web_client_follows() {
+        let doc = serde_json::to_value(served()).unwrap();
+        let schema = &doc["components"]["schemas"]["LiveMessage"];
+        let variants = schema["oneOf"].as_array().expect("LiveMessage is a oneOf");
+        let mut types: Vec<&str> = variants
+            .iter()
+            .map(|variant| {
+                let tag = &variant["properties"]["type"];
+                assert!(
+                    variant["required"]
+                        .as_array()
+                        .is_some_and(|r| r.contains(&"type".into())),
+                    "{variant}"
+                );
+                match tag["enum"].as_array().map(Vec::as_slice) {
+                    Some([only]) => only.as_str().unwrap(),
+                    _ => panic!("a variant without one `type`: {variant}"),
+                }
+            })
+            .collect();
+        types.sort_unstable();
+        assert_eq!(types, ["move", "room", "state"]);
+        for path in ["/api/games/{id}/socket", "/api/rooms/{id}/socket"] {
+            let upgrade = doc["paths"][path]["get"]["responses"]["101"]["description"]
+                .as_str()
+                .unwrap();
+            assert!(upgrade.contains("`LiveMessage`"), "{path}: {upgrade}");
+        }
+        let web = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web/src/types.ts"),
+        )
+        .unwrap();
+        assert_eq!(web_live_types(&web), types);
+    }
+
+    /// The `type`s of the web client's `LiveMessage`: the `type: '...'` of each member of
+    /// the union `export type LiveMessage = ...;` in `types.ts`.
+    fn web_live_types(types_ts: &str) -> Vec<&str> {
+        let start = types_ts
+            .find("export type LiveMessage =")
+            .expect("web/src/types.ts declares LiveMessage");
+        // The union ends at the first `;` outside its members' braces.
+        let mut depth = 0i32;
+        let end = types_ts[start..]
+            .find(|c: char| {
+                depth += match c {
+                    '{' => 1,
+                    '}' => -1,
+                    _ => 0,
+                };
+                c == ';' && depth == 0
+            })
+            .expect("the union ends");
+        let union = &types_ts[start..start + end];
+        let mut types: Vec<&str> = union
+            .split("type: '")
+            .skip(1)
+            .map(|rest| &rest[..rest.find('\'').expect("a quoted type")])
+            .collect();
+        types.sort_unstable();
+        types
+    }
 }

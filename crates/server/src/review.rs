@@ -46,7 +46,7 @@ fn table_seat(row: Option<&SeatRow>) -> Seat {
 
 /// The game of that id replayed to its last move.
 async fn replayed(state: &AppState, id: &str) -> ApiResult<(StoredGame, Box<dyn Review>)> {
-    let game = stored(state, id).await?;
+    let game = stored(&state.store, id).await?;
     let seats = state.store.seats(id).await?;
     let moves = state.store.moves_up_to(id, game.ply).await?;
     let internal = |what: String| ApiError::Internal(anyhow::anyhow!("game {id}: {what}"));

@@ -5,8 +5,6 @@ use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::sync::watch;
-
 use crate::ai::AiPlayers;
 use crate::auth::Passwords;
 use crate::edge::ClientAddr;
@@ -65,9 +63,6 @@ pub(crate) struct AppState {
     /// Live WebSockets per client address and per account.
     pub(crate) sockets_per_address: Arc<Census<IpAddr>>,
     pub(crate) sockets_per_account: Arc<Census<i64>>,
-    /// Turns true when the server begins to shut down: live sockets close then, so that
-    /// the graceful shutdown, which waits for every connection, can end.
-    pub(crate) closing: watch::Receiver<bool>,
 }
 
 /// A live WebSocket's place in the counts per address and per account: held as long as the

@@ -10,7 +10,7 @@ import { fill, h } from '../dom';
 import { LiveGame, type Handlers } from '../live';
 import { loadDraft, reviewPly, saveDraft, type Route } from '../logic';
 import { confirmStep } from '../pages';
-import type { Analysis, Draft, GameReview, GameView, LiveMessage, MoveList, PlyView } from '../types';
+import type { Analysis, Draft, GameReview, GameMessage, GameView, MoveList, PlyView } from '../types';
 import { analysisView, reviewView } from './analysis';
 import { clickStep, clockOffset, gameState, isNews, mySeat, myTurn, noBuilding, takeAnswer, takeGame } from './state';
 import {
@@ -354,7 +354,7 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
   document.addEventListener('keydown', onKey);
 
   /** What each message of the game's socket does. */
-  const handlers: Handlers<LiveMessage> = {
+  const handlers: Handlers<GameMessage> = {
     state: (message) => void changed(message.game, true),
     move: (message) => {
       if (isNews(state.game, message)) void changed(message.game, true);

@@ -5,7 +5,7 @@
 
 import type { Highlights } from '../board';
 import { clickSelection, endingWords, seatIndex } from '../logic';
-import type { Draft, GameView, LiveMessage, MoveList, PlyView } from '../types';
+import type { Draft, GameMessage, GameView, MoveList, PlyView } from '../types';
 
 /** The move being built: the cells chosen, where a new group starts, the builder's answer. */
 export interface Building {
@@ -181,7 +181,7 @@ export function takeGame(current: GameView, next: GameView, everyone: boolean): 
 }
 
 /** Whether a socket's message tells the page something new (a move it has is skipped). */
-export function isNews(game: GameView, message: LiveMessage): boolean {
+export function isNews(game: GameView, message: GameMessage): boolean {
   return message.type !== 'move' || message.ply > game.ply;
 }
 

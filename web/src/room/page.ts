@@ -10,6 +10,7 @@ import { fill, h } from '../dom';
 import { LiveSocket, type Handlers } from '../live';
 import type { Route } from '../logic';
 import type { Check, RoomView } from '../swap61';
+import type { RoomMessage } from '../types';
 import { drawConsole, type MasterRun } from './console';
 import { CLICK_HINT, inviteKey, roomState, serially, takeRoom, tileStep } from './state';
 import {
@@ -159,14 +160,14 @@ export async function roomPage(main: HTMLElement, shell: Shell, route: Route): P
 
   let seen = false;
   /** What each message of the room's socket does: the public view says something changed. */
-  const handlers: Handlers<{ type: 'room' }> = {
+  const handlers: Handlers<RoomMessage> = {
     room: () => {
       // The first message is the room the page has just read.
       if (seen) void refresh();
       seen = true;
     },
   };
-  const live = new LiveSocket<{ type: 'room' }>(() => `${path}/socket`, 'room', handlers, (status) => {
+  const live = new LiveSocket<RoomMessage>(() => `${path}/socket`, 'room', handlers, (status) => {
     if (status === 'reconnecting') seen = true;
     drawLive(e, status);
   });

@@ -17,7 +17,7 @@ use super::{
 use crate::auth::Caller;
 use crate::edge::Body;
 use crate::error::{ApiError, ApiResult, ErrorBody};
-use crate::live::Change;
+use crate::live::{Change, Topic};
 use crate::state::AppState;
 use crate::store::{
     Claim, Finish, Landed, MoveError, MoveRequest, Played, SeatRow, Status, StoredGame, Times,
@@ -57,8 +57,9 @@ pub(crate) struct Plies {
 /// Tells the watchers of each ply a move added, in order (a forced pass is announced like
 /// any move).
 pub(crate) async fn announce_plies(state: &AppState, game_id: &str, plies: Plies) {
+    let topic = Topic::Game(game_id.to_owned());
     for ply in plies.before + 1..=plies.after {
-        state.live.announce(state, game_id, Change::Move(ply)).await;
+        state.live.announce(&topic, Change::Move(ply)).await;
     }
 }
 
@@ -103,7 +104,7 @@ pub(crate) async fn resign(
         }
     })?;
     after_change(&state, &id, Change::State).await;
-    Ok(Json(view_for(&state, game, Some(&caller)).await?))
+    Ok(Json(view_for(&state.store, game, Some(&caller)).await?))
 }
 
 /// Why the rules refused a move.
@@ -289,7 +290,7 @@ pub(crate) async fn play(
     };
     // The seats did not change with the move: the answer reuses them.
     Ok(Json(
-        view_with_seats(&state, game, &seats, Some(&caller)).await?,
+        view_with_seats(&state.store, game, &seats, Some(&caller)).await?,
     ))
 }
 

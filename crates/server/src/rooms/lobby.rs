@@ -129,7 +129,7 @@ pub(crate) async fn create(
     };
     state.store.create_room(&new).await?;
     let room = stored_room(&state, id).await?;
-    let view = room_view(&state, room, Some(&caller), Some(invite)).await?;
+    let view = room_view(&state.store, room, Some(&caller), Some(invite)).await?;
     Ok((StatusCode::CREATED, Json(view)))
 }
 
@@ -268,7 +268,7 @@ pub(crate) async fn import(
     };
     state.store.import_room(&imported).await?;
     let room = stored_room(&state, id).await?;
-    let view = room_view(&state, room, Some(&caller), Some(invite)).await?;
+    let view = room_view(&state.store, room, Some(&caller), Some(invite)).await?;
     Ok((StatusCode::CREATED, Json(view)))
 }
 

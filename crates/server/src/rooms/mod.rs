@@ -28,13 +28,14 @@ use utoipa_axum::routes;
 
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult};
-use crate::live::{Change, ROOM_KEY};
+use crate::live::{Change, Topic};
 use crate::state::AppState;
-use crate::store::{RoomError, RoomSeat, StoredRoom};
+use crate::store::{RoomError, RoomSeat, Store, StoredRoom};
 
 pub(crate) use rounds::resolve_due;
-pub(crate) use views::live_message;
-use views::{RoomView, room_view};
+pub(crate) use views::public_view;
+pub(crate) use views::RoomView;
+use views::room_view;
 
 /// The largest game file an import takes, in bytes.
 pub(crate) const IMPORT_LIMIT: usize = 256 * 1024;
@@ -109,7 +110,12 @@ fn role_of(room: &StoredRoom, seats: &[RoomSeat], caller: Option<&Caller>) -> Ro
 
 /// The room of that id, or 404.
 async fn stored_room(state: &AppState, id: &str) -> ApiResult<StoredRoom> {
-    Ok(state.store.room(id).await?.ok_or(RoomError::NoSuchRoom)?)
+    room_in(&state.store, id).await
+}
+
+/// The room of that id in the store, or 404.
+async fn room_in(store: &Store, id: &str) -> ApiResult<StoredRoom> {
+    Ok(store.room(id).await?.ok_or(RoomError::NoSuchRoom)?)
 }
 
 /// The room, if the caller is its game master; 403 otherwise.
@@ -150,7 +156,7 @@ fn seat(number: u8) -> anyhow::Result<Seat> {
 async fn announce(state: &AppState, id: &str) {
     state
         .live
-        .announce(state, &format!("{ROOM_KEY}{id}"), Change::State)
+        .announce(&Topic::Room(id.to_owned()), Change::State)
         .await;
 }
 
@@ -158,5 +164,7 @@ async fn announce(state: &AppState, id: &str) {
 async fn changed(state: &AppState, id: &str, caller: &Caller) -> ApiResult<Json<RoomView>> {
     announce(state, id).await;
     let room = stored_room(state, id).await?;
-    Ok(Json(room_view(state, room, Some(caller), None).await?))
+    Ok(Json(
+        room_view(&state.store, room, Some(caller), None).await?,
+    ))
 }

@@ -13,13 +13,13 @@ use swapboard_swap61::{
 };
 use utoipa::ToSchema;
 
-use super::{Role, board_of, role_of, seat, setup_of, stored_room};
+use super::{Role, board_of, role_of, room_in, seat, setup_of, stored_room};
 use crate::auth::Caller;
 use crate::edge::ClientAddr;
 use crate::error::{ApiResult, ErrorBody};
-use crate::live::{ROOM_KEY, upgrade_socket};
+use crate::live::Topic;
 use crate::state::AppState;
-use crate::store::{RoomSeat, RoomStatus, StoredRoom, StoredSubmission, now_ms};
+use crate::store::{RoomSeat, RoomStatus, Store, StoredRoom, StoredSubmission, now_ms};
 
 /// A seat as the room shows it.
 #[derive(Debug, Serialize, ToSchema)]
@@ -265,12 +265,12 @@ fn pairs_text(setup: &Setup, round: usize) -> Vec<String> {
 
 /// The room as `caller` may see it; `invite` is shown only to the game master.
 pub(super) async fn room_view(
-    state: &AppState,
+    store: &Store,
     room: StoredRoom,
     caller: Option<&Caller>,
     invite: Option<String>,
 ) -> ApiResult<RoomView> {
-    let seats = state.store.room_seats(&room.id).await?;
+    let seats = store.room_seats(&room.id).await?;
     let role = role_of(&room, &seats, caller);
     let mut view = RoomView {
         id: room.id.clone(),
@@ -316,7 +316,7 @@ pub(super) async fn room_view(
         })
         .collect();
     view.grid = board.rows();
-    let stored_rounds = state.store.room_rounds(&room.id).await?;
+    let stored_rounds = store.room_rounds(&room.id).await?;
     let mut totals = vec![0u32; setup.seats()];
     for r in &stored_rounds {
         for (total, score) in totals.iter_mut().zip(r.scores.iter().flatten()) {
@@ -346,10 +346,7 @@ pub(super) async fn room_view(
     view.variation = Some(setup.rounds[round].variation.to_string());
     view.pairs = pairs_text(&setup, round);
     view.next_pairs = pairs_text(&setup, round + 1);
-    let submissions = state
-        .store
-        .room_submissions(&room.id, Some(room.round))
-        .await?;
+    let submissions = store.room_submissions(&room.id, Some(room.round)).await?;
     view.submitted = u32::try_from(submissions.len()).unwrap_or(u32::MAX);
     view.finals = u32::try_from(submissions.iter().filter(|s| s.is_final).count()).unwrap_or(0);
     let checked = |s: &StoredSubmission| -> anyhow::Result<CheckView> {
@@ -419,7 +416,9 @@ pub(crate) async fn show(
     Path(id): Path<String>,
 ) -> ApiResult<Json<RoomView>> {
     let room = stored_room(&state, &id).await?;
-    Ok(Json(room_view(&state, room, caller.as_ref(), None).await?))
+    Ok(Json(
+        room_view(&state.store, room, caller.as_ref(), None).await?,
+    ))
 }
 
 /// The most rooms `GET /api/me/rooms` lists.
@@ -450,7 +449,7 @@ pub(crate) async fn my_rooms(
         .await?;
     let mut rooms = Vec::with_capacity(stored.len());
     for room in stored {
-        rooms.push(room_view(&state, room, Some(&caller), None).await?);
+        rooms.push(room_view(&state.store, room, Some(&caller), None).await?);
     }
     Ok(Json(MyRooms { rooms }))
 }
@@ -460,7 +459,7 @@ pub(crate) async fn my_rooms(
 #[utoipa::path(get, path = "/api/rooms/{id}/socket", tag = "rooms",
     params(("id" = String, Path, description = "The room's id")),
     responses(
-        (status = 101, description = "A WebSocket of JSON text messages `{\"type\": \"room\", \"room\": <room>}`, the public view only"),
+        (status = 101, description = "A WebSocket of JSON text messages, each a `LiveMessage` of type `room` (`{\"type\": \"room\", \"room\": <room>}`), the public view only"),
         (status = 400, description = "Not a WebSocket request", body = ErrorBody),
         (status = 404, description = "No such room", body = ErrorBody),
         (status = 429, description = "`rate_limited`: too many live sockets open from this address or for this account", body = ErrorBody),
@@ -474,16 +473,11 @@ pub(crate) async fn socket(
 ) -> ApiResult<Response> {
     stored_room(&state, &id).await?;
     let tickets = state.admit_socket(addr, caller.map(|c| c.holder.account_id))?;
-    upgrade_socket(state, format!("{ROOM_KEY}{id}"), None, upgrade, tickets)
+    state.live.upgrade(Topic::Room(id), None, upgrade, tickets)
 }
 
-/// The live message of a room: its public view (each client reads its own view again).
-pub(crate) async fn live_message(
-    state: &AppState,
-    id: &str,
-) -> ApiResult<axum::extract::ws::Utf8Bytes> {
-    let view = room_view(state, stored_room(state, id).await?, None, None).await?;
-    Ok(serde_json::json!({"type": "room", "room": view})
-        .to_string()
-        .into())
+/// A room's public view, what its live socket is sent (each client reads its own view
+/// again).
+pub(crate) async fn public_view(store: &Store, id: &str) -> ApiResult<RoomView> {
+    room_view(store, room_in(store, id).await?, None, None).await
 }
