@@ -312,7 +312,7 @@ async fn view_with_seats(
             .find(|row| row.seat == seat)
             .and_then(seat_name)
     };
-    let changes = crate::ratings::changes_of(state, &game).await?;
+    let changes = crate::ratings::changes_of(store, &game).await?;
     let players = seats
         .iter()
         .map(|row| {

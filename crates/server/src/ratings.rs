@@ -43,12 +43,9 @@ pub(crate) struct ChangeView {
 }
 
 /// The rating changes of a game for its view: none unless it is finished and rated.
-pub(crate) async fn changes_of(
-    state: &AppState,
-    game: &StoredGame,
-) -> ApiResult<Vec<StoredChange>> {
+pub(crate) async fn changes_of(store: &Store, game: &StoredGame) -> ApiResult<Vec<StoredChange>> {
     if game.rated && game.status == Status::Finished {
-        Ok(state.store.rating_changes(&game.id).await?)
+        Ok(store.rating_changes(&game.id).await?)
     } else {
         Ok(Vec::new())
     }

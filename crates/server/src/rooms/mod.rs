@@ -33,8 +33,8 @@ use crate::state::AppState;
 use crate::store::{RoomError, RoomSeat, Store, StoredRoom};
 
 pub(crate) use rounds::resolve_due;
-pub(crate) use views::public_view;
 pub(crate) use views::RoomView;
+pub(crate) use views::public_view;
 use views::room_view;
 
 /// The largest game file an import takes, in bytes.
