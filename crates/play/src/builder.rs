@@ -11,8 +11,9 @@
 //! The cells offered next are exactly those that lead on to at least one legal move, so a
 //! player never meets a dead end, and every legal move can be built (a property test checks
 //! both against the full move list). No answer lists moves a position can have millions of:
-//! Scware's cells come from the turn's growth structure ([`GrowthBuilder`]), one exact check
-//! per liberty.
+//! Scware's cells come from the turn's growth structure
+//! ([`GrowthBuilder`](swapboard_scware::GrowthBuilder)), one exact check per liberty. Each
+//! game's `Build` is in its adapter file, `crate::games`.
 
 use std::fmt;
 
