@@ -121,11 +121,13 @@ pub(crate) async fn export(
         .check(&addr.to_string(), std::time::Instant::now())
         .map_err(ApiError::RateLimited)?;
     let account = caller.holder.account_id;
-    let stored = state
+    // One more than is kept tells whether any was left out.
+    let mut stored = state
         .store
-        .games_of_account(account, None, EXPORT_LIMIT)
+        .games_of_account(account, None, EXPORT_LIMIT + 1)
         .await?;
-    let mut truncated = stored.len() >= EXPORT_LIMIT as usize;
+    let mut truncated = stored.len() > EXPORT_LIMIT as usize;
+    stored.truncate(EXPORT_LIMIT as usize);
     let mut games = Vec::with_capacity(stored.len());
     for game in stored {
         games.push(ExportedGame {
@@ -134,8 +136,9 @@ pub(crate) async fn export(
             id: game.id,
         });
     }
-    let rooms = state.store.rooms_of(account, EXPORT_LIMIT).await?;
-    truncated |= rooms.len() >= EXPORT_LIMIT as usize;
+    let mut rooms = state.store.rooms_of(account, EXPORT_LIMIT + 1).await?;
+    truncated |= rooms.len() > EXPORT_LIMIT as usize;
+    rooms.truncate(EXPORT_LIMIT as usize);
     let rooms = rooms
         .into_iter()
         .map(|room| ExportedRoom {
