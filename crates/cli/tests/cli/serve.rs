@@ -383,29 +383,35 @@ fn a_bot_joins_its_challenges_and_answers_with_the_ai_or_an_engine() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
-#[test]
-fn the_load_test_runs_and_reports_its_figures() {
+/// Runs `swapboard loadtest` with these arguments; what it printed, once it succeeded.
+fn load_test(args: &[&str]) -> String {
     let output = Command::new(env!("CARGO_BIN_EXE_swapboard"))
-        .args([
-            "loadtest",
-            "--games",
-            "2",
-            "--seconds",
-            "1",
-            "--rate",
-            "20",
-            "--watchers",
-            "3",
-        ])
+        .arg("loadtest")
+        .args(args)
         .stdin(Stdio::null())
         .output()
         .expect("the swapboard binary runs");
-    let said = String::from_utf8_lossy(&output.stdout);
+    let said = String::from_utf8_lossy(&output.stdout).into_owned();
     assert!(
         output.status.success(),
         "{said} {}",
         String::from_utf8_lossy(&output.stderr)
     );
+    said
+}
+
+#[test]
+fn the_load_test_runs_and_reports_its_figures() {
+    let said = load_test(&[
+        "--games",
+        "2",
+        "--seconds",
+        "1",
+        "--rate",
+        "20",
+        "--watchers",
+        "3",
+    ]);
     assert!(said.contains("accepted per second"), "{said}");
     assert!(
         said.contains("reaches the 3 watchers: 60 samples"),
@@ -418,30 +424,19 @@ fn the_load_test_keeps_going_past_refusals_and_counts_them_by_status() {
     // Two accounts under the server's real limits (120 moves a minute each, in a burst)
     // asked for 400 moves in 2 s: the moves past the bursts are refused with 429, counted,
     // and the run goes on to its end.
-    let output = Command::new(env!("CARGO_BIN_EXE_swapboard"))
-        .args([
-            "loadtest",
-            "--games",
-            "4",
-            "--seconds",
-            "2",
-            "--rate",
-            "200",
-            "--watchers",
-            "0",
-            "--accounts",
-            "2",
-            "--real-limits",
-        ])
-        .stdin(Stdio::null())
-        .output()
-        .expect("the swapboard binary runs");
-    let said = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "{said} {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let said = load_test(&[
+        "--games",
+        "4",
+        "--seconds",
+        "2",
+        "--rate",
+        "200",
+        "--watchers",
+        "0",
+        "--accounts",
+        "2",
+        "--real-limits",
+    ]);
     assert!(said.contains("its real rate limits on"), "{said}");
     let refused = said
         .lines()
