@@ -15,9 +15,7 @@ pub(super) const RULES: Rules = Rules {
               turns the enemy checkers in it to your colour wherever it safely can.",
     credit: &[
         "Flipstop was designed by Mark Steere in August 2023.",
-        "Mark Steere lets anyone publish his rule sheet and program the game without a fee, \
-         asking that the name and the rules stay unchanged and that the game is credited to \
-         him. His games are at marksteeregames.com.",
+        super::STEERE_TERMS,
     ],
     sections: &[
         Section {

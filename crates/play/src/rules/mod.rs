@@ -25,6 +25,11 @@ use swapboard_swap61::{Board as HexBoard, RoundSpec, Seat, Variation, parse_pair
 
 use crate::{AnyPosition, GameId};
 
+/// Mark Steere's terms for his games, which Swaptimum's and Flipstop's credits both state.
+const STEERE_TERMS: &str = "Mark Steere lets anyone publish his rule sheet and program the game \
+     without a fee, asking that the name and the rules stay unchanged and that the game is \
+     credited to him. His games are at marksteeregames.com.";
+
 /// The game a page of rules is about: one of the board games, or Swap 61.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Subject {
