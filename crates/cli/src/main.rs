@@ -86,6 +86,9 @@ enum AdminCommand {
     /// Recompute every rating from scratch: replay every rated game in the order the games
     /// ended (docs/RATINGS.md).
     Rerate(swapboard_server::RerateOptions),
+    /// Roles, bans and the admin log (docs/DEPLOY.md, "Administration").
+    #[command(flatten)]
+    Accounts(swapboard_server::AdminAct),
 }
 
 /// The commands about one board game, named by an argument or by a position text.
@@ -272,6 +275,11 @@ fn run(command: Command, out: &mut Output) -> CliResult {
         }
         Command::Restore(options) => {
             swapboard_server::restore(options).map_err(error::CliError::Failure)
+        }
+        Command::Admin(AdminCommand::Accounts(act)) => {
+            let done = swapboard_server::administer(act).map_err(error::CliError::Failure)?;
+            out.line(done)?;
+            out.flush()
         }
         Command::Admin(AdminCommand::Rerate(options)) => {
             swapboard_server::rerate(options).map_err(error::CliError::Failure)

@@ -320,6 +320,7 @@ async fn run(options: LoadtestOptions) -> anyhow::Result<()> {
                 sqlite_max_mib: None,
                 log: tracing::Level::INFO,
                 ai_searches: Some(1),
+                metrics_addr: None,
                 limits: if options.real_limits {
                     Limits::default()
                 } else {

@@ -157,6 +157,7 @@ pub(crate) async fn log_in(
         tokio::time::sleep(delay).await;
     }
     let login = state.store.login_of(&name_key).await?;
+    let banned = login.as_ref().is_some_and(|login| login.banned);
     let (hash, holder) = match login {
         Some(login) => (
             Some(login.password_hash),
@@ -168,6 +169,10 @@ pub(crate) async fn log_in(
         None => (None, None),
     };
     if state.passwords.verify(credentials.password.0, hash).await? {
+        // Told only to whoever knows the password: a ban is no secret from its owner.
+        if banned {
+            return Err(ApiError::Forbidden("this account is banned".to_owned()));
+        }
         holder.ok_or_else(|| ApiError::Internal(anyhow::anyhow!("a password matched no account")))
     } else {
         let now = Instant::now();

@@ -18,6 +18,7 @@ use swapboard_play::{AiRequest, AnyPosition, Level};
 
 use crate::games::moves::{Plies, announce_plies, judge};
 use crate::games::view::now;
+use crate::instruments;
 use crate::state::AppState;
 use crate::store::{Landed, MoveError, Status, seat_of};
 use players::{MAX_NODES, NO_CLOCK_LIMIT, Wakeups, seed_of};
@@ -94,7 +95,10 @@ async fn play_turn(state: &AppState, game_id: &str) -> anyhow::Result<Option<Pli
         seed: seed_of(game_id, game.ply),
         max_nodes: MAX_NODES,
     };
-    let thought = state.ai.think(move || position.ai_move(request)).await?;
+    let thought = state
+        .ai
+        .think("move", level.number(), move || position.ai_move(request))
+        .await?;
     let Some(text) = thought else {
         return Ok(None);
     };
@@ -103,10 +107,13 @@ async fn play_turn(state: &AppState, game_id: &str) -> anyhow::Result<Option<Pli
         .play_move(game_id, game.ply, seat, &text, judge)
         .await
     {
-        Ok(Landed::Played(played)) => Ok(Some(Plies {
-            before: game.ply,
-            after: played.ply,
-        })),
+        Ok(Landed::Played(played)) => {
+            instruments::move_offered(None, true);
+            Ok(Some(Plies {
+                before: game.ply,
+                after: played.ply,
+            }))
+        }
         Ok(Landed::Repeated(_)) | Err(MoveError::Stale { .. } | MoveError::NotPlaying(_)) => {
             Ok(None)
         }

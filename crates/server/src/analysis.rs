@@ -164,7 +164,9 @@ pub(crate) async fn analysis(
     };
     let view = state
         .ai
-        .think(move || position.analyse(request, LINES))
+        .think("analysis", level.number(), move || {
+            position.analyse(request, LINES)
+        })
         .await?;
     Ok(Json(AnalysisAnswer {
         ply,
@@ -315,7 +317,13 @@ async fn compute_review(state: &AppState, game: &StoredGame) -> anyhow::Result<(
     let mut views: Vec<AnalysisView> = Vec::with_capacity(positions.len());
     for (ply, position) in (0u32..).zip(positions) {
         let request = AiRequest::review(seed_of(id, ply));
-        views.push(state.ai.think(move || position.analyse(request, 1)).await?);
+        let level = request.level.number();
+        views.push(
+            state
+                .ai
+                .think("review", level, move || position.analyse(request, 1))
+                .await?,
+        );
         state
             .store
             .review_progress(id, ply + 1, lease_from_now())

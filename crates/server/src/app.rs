@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use axum::Router;
-use axum::extract::{ConnectInfo, DefaultBodyLimit, Request, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, MatchedPath, Request, State};
 use axum::http::{HeaderMap, Method, StatusCode, Uri};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -21,12 +21,14 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::accounts;
+use crate::admin;
 use crate::ai::{self, players::AiPlayers};
 use crate::analysis;
 use crate::clocks;
 use crate::edge::{BODY_LIMIT, ClientAddr};
 use crate::error::{ApiError, ApiResult};
 use crate::games;
+use crate::instruments;
 use crate::listen::{Acceptor, Census};
 use crate::lists;
 use crate::live::messages::Views;
@@ -61,6 +63,7 @@ pub(crate) fn api() -> OpenApiRouter<AppState> {
         .merge(rules::router())
         .merge(ratings::router())
         .merge(rooms::router())
+        .merge(admin::router())
 }
 
 fn router(state: AppState) -> Router {
@@ -71,6 +74,8 @@ fn router(state: AppState) -> Router {
     api.layer(middleware::from_fn_with_state(state.clone(), limit_writes))
         .layer(middleware::from_fn_with_state(state.clone(), limit_time))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        // Outside the limits, so that their refusals are timed and counted too.
+        .layer(middleware::from_fn(record_request))
         .layer(
             TraceLayer::new_for_http()
                 // Method and path only: bodies, queries and headers may hold names, passwords
@@ -104,6 +109,25 @@ fn router(state: AppState) -> Router {
             resolve_client,
         ))
         .with_state(state)
+}
+
+/// Records each request's latency by its route's template (never the path itself, which
+/// holds ids: one series per route, whatever is asked).
+async fn record_request(request: Request, next: Next) -> Response {
+    let route = request
+        .extensions()
+        .get::<MatchedPath>()
+        .map_or_else(|| "unmatched".to_owned(), |path| path.as_str().to_owned());
+    let method = request.method().clone();
+    let began = Instant::now();
+    let response = next.run(request).await;
+    instruments::request(
+        method.as_str(),
+        &route,
+        response.status().as_u16(),
+        began.elapsed(),
+    );
+    response
 }
 
 /// Puts the client's address ([`ClientAddr`]) into the request's extensions: the TCP peer, or
@@ -198,6 +222,7 @@ pub(crate) async fn readyz(State(state): State<AppState>) -> ApiResult<&'static 
 #[derive(Debug)]
 pub struct Server {
     addr: SocketAddr,
+    metrics_addr: Option<SocketAddr>,
     stop: watch::Sender<bool>,
     task: JoinHandle<anyhow::Result<()>>,
 }
@@ -270,6 +295,18 @@ impl Server {
             header_time: options.limits.header_time,
             proxies: Arc::clone(&state.proxies),
         };
+        let metrics_addr = match options.metrics_addr {
+            Some(wanted) => Some(
+                serve_metrics(
+                    wanted,
+                    &state,
+                    Arc::clone(&acceptor.connections),
+                    stop.subscribe(),
+                )
+                .await?,
+            ),
+            None => None,
+        };
         let app = router(state);
         let task = tokio::spawn(async move {
             let shutdown = async move {
@@ -289,12 +326,22 @@ impl Server {
             Ok(())
         });
         tracing::info!("listening on http://{addr}");
-        Ok(Server { addr, stop, task })
+        Ok(Server {
+            addr,
+            metrics_addr,
+            stop,
+            task,
+        })
     }
 
     /// The address the server listens on (the real port when 0 was asked for).
     pub fn addr(&self) -> SocketAddr {
         self.addr
+    }
+
+    /// The address of the metrics' listener, if `--metrics-addr` asked for one.
+    pub fn metrics_addr(&self) -> Option<SocketAddr> {
+        self.metrics_addr
     }
 
     /// Waits until the server has stopped (after SIGTERM, Ctrl-C or [`Server::stop`]).
@@ -308,6 +355,34 @@ impl Server {
         let _ = self.stop.send(true);
         self.wait().await
     }
+}
+
+/// Starts the metrics' listener at `wanted`, sampling the pool, the connections and the live
+/// sockets at each scrape, until the server stops; the address it listens on.
+async fn serve_metrics(
+    wanted: SocketAddr,
+    state: &AppState,
+    connections: Arc<Census<std::net::IpAddr>>,
+    mut stopped: watch::Receiver<bool>,
+) -> anyhow::Result<SocketAddr> {
+    let handle = instruments::install()?;
+    let listener = TcpListener::bind(wanted)
+        .await
+        .map_err(|e| anyhow::anyhow!("--metrics-addr: cannot listen on {wanted}: {e}"))?;
+    let addr = listener.local_addr()?;
+    let store = state.store.clone();
+    let sockets = Arc::clone(&state.sockets_per_address);
+    let sample = move || {
+        let (size, idle) = store.pool_use();
+        instruments::pool(size, idle);
+        instruments::connections(connections.open(), connections.refused(), sockets.open());
+    };
+    let shutdown = async move {
+        let _ = stopped.wait_for(|&stop| stop).await;
+    };
+    tokio::spawn(instruments::serve(listener, handle, sample, shutdown));
+    tracing::info!("metrics on http://{addr}/metrics");
+    Ok(addr)
 }
 
 /// Resolves on SIGTERM or Ctrl-C.

@@ -9,6 +9,7 @@
 //! from the play layer) and the deadline scheduler's claim. The library is synchronous to its callers: [`serve`] builds its own runtime.
 
 mod accounts;
+mod admin;
 mod ai;
 mod analysis;
 pub mod api;
@@ -19,6 +20,7 @@ mod clocks;
 mod edge;
 mod error;
 mod games;
+mod instruments;
 mod limits;
 mod listen;
 mod lists;
@@ -37,6 +39,7 @@ mod state;
 pub mod store;
 mod web;
 
+pub use admin::{AdminAct, DatabaseOption, administer};
 pub use api::GameView;
 pub use api::NewToken;
 pub use app::Server;

@@ -4,6 +4,8 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use crate::instruments;
+
 /// How many requests a key may make: a burst, refilled one every `per / burst`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Rate {
@@ -124,6 +126,8 @@ const MAX_KEYS: usize = 100_000;
 /// Token buckets per key.
 #[derive(Debug)]
 pub(crate) struct Limiter {
+    /// The limit's name in the metrics (`writes_per_address`, ...).
+    name: &'static str,
     rate: Rate,
     buckets: Mutex<HashMap<String, Bucket>>,
 }
@@ -135,8 +139,10 @@ struct Bucket {
 }
 
 impl Limiter {
-    pub(crate) fn new(rate: Rate) -> Limiter {
+    /// A limiter of `rate` per key, counted in the metrics as `name`.
+    pub(crate) fn new(name: &'static str, rate: Rate) -> Limiter {
         Limiter {
+            name,
             rate,
             buckets: Mutex::new(HashMap::new()),
         }
@@ -151,6 +157,7 @@ impl Limiter {
                 (tokens, Err(1.0 - tokens))
             }
         })
+        .inspect_err(|_| instruments::rate_limited(self.name))
     }
 
     /// Whether `key` has a token at `now` (none is taken), or how long until it has.
@@ -165,6 +172,7 @@ impl Limiter {
                 },
             )
         })
+        .inspect_err(|_| instruments::rate_limited(self.name))
     }
 
     /// Counts a failure of `key` at `now` (its bucket may run into debt, up to a bound) and
@@ -235,7 +243,7 @@ mod tests {
 
     #[test]
     fn a_burst_passes_then_waits_for_the_refill() {
-        let limiter = Limiter::new(Rate::new(3, Duration::from_secs(3)));
+        let limiter = Limiter::new("test", Rate::new(3, Duration::from_secs(3)));
         let start = Instant::now();
         for _ in 0..3 {
             assert_eq!(limiter.check("ann", start), Ok(()));
@@ -252,7 +260,7 @@ mod tests {
 
     #[test]
     fn failures_past_the_rate_slow_a_key_down_doubling_but_never_refuse_it() {
-        let limiter = Limiter::new(Rate::new(2, Duration::from_secs(60)));
+        let limiter = Limiter::new("test", Rate::new(2, Duration::from_secs(60)));
         let now = Instant::now();
         assert_eq!(limiter.peek("ann", now), Ok(()));
         assert_eq!(limiter.fail("ann", now), Duration::ZERO);
@@ -271,7 +279,7 @@ mod tests {
 
     #[test]
     fn memory_stays_bounded() {
-        let limiter = Limiter::new(Rate::new(1, Duration::from_secs(3600)));
+        let limiter = Limiter::new("test", Rate::new(1, Duration::from_secs(3600)));
         let now = Instant::now();
         for i in 0..MAX_KEYS {
             assert_eq!(limiter.check(&i.to_string(), now), Ok(()));

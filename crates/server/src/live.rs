@@ -32,6 +32,7 @@ use tokio::sync::{broadcast, watch};
 use tokio::time::{Instant, MissedTickBehavior};
 
 use crate::error::{ApiError, ApiResult};
+use crate::instruments;
 use crate::store::Store;
 
 /// Messages a socket may fall behind by before it is resynced with the whole game.
@@ -192,9 +193,13 @@ impl Hub {
         let Some(sender) = self.sender(topic) else {
             return;
         };
+        let began = Instant::now();
         match self.render.change(&self.store, topic, change).await {
             // Nobody listening any more is not an error.
-            Ok(text) => drop(sender.send(text)),
+            Ok(text) => {
+                drop(sender.send(text));
+                instruments::fanout(began.elapsed());
+            }
             Err(e) => tracing::warn!(topic = topic.id(), "live: cannot read it: {e:?}"),
         }
     }

@@ -49,6 +49,11 @@ pub struct ServeOptions {
         default_value = "info"
     )]
     pub log: tracing::Level,
+    /// Serve the server's metrics (`GET /metrics`, Prometheus's text format) on this
+    /// address, a listener of their own: keep it private (127.0.0.1 or an internal network).
+    /// Without it no metrics are served or kept.
+    #[arg(long, value_name = "ADDR", env = "SWAPBOARD_METRICS_ADDR")]
+    pub metrics_addr: Option<SocketAddr>,
     /// Rate limits (the defaults; tests set their own).
     #[arg(skip)]
     pub limits: Limits,

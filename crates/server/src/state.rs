@@ -32,14 +32,23 @@ impl Limiters {
     /// The limiters of these limits.
     pub(crate) fn new(limits: &Limits) -> Limiters {
         Limiters {
-            login_failures_per_client: Limiter::new(limits.login_failures_per_client),
-            login_failures_per_name: Limiter::new(limits.login_failures_per_name),
-            login_per_address: Limiter::new(limits.login_per_address),
-            signup_per_address: Limiter::new(limits.signup_per_address),
-            writes_per_address: Limiter::new(limits.writes_per_address),
-            moves_per_account: Limiter::new(limits.moves_per_account),
-            challenges_per_account: Limiter::new(limits.challenges_per_account),
-            analyses_per_address: Limiter::new(limits.analyses_per_address),
+            login_failures_per_client: Limiter::new(
+                "login_failures_per_client",
+                limits.login_failures_per_client,
+            ),
+            login_failures_per_name: Limiter::new(
+                "login_failures_per_name",
+                limits.login_failures_per_name,
+            ),
+            login_per_address: Limiter::new("login_per_address", limits.login_per_address),
+            signup_per_address: Limiter::new("signup_per_address", limits.signup_per_address),
+            writes_per_address: Limiter::new("writes_per_address", limits.writes_per_address),
+            moves_per_account: Limiter::new("moves_per_account", limits.moves_per_account),
+            challenges_per_account: Limiter::new(
+                "challenges_per_account",
+                limits.challenges_per_account,
+            ),
+            analyses_per_address: Limiter::new("analyses_per_address", limits.analyses_per_address),
         }
     }
 }

@@ -4,6 +4,7 @@
 //! differ (transaction start, row locks) are chosen here.
 
 mod accounts;
+mod admin;
 mod cache;
 mod games;
 mod pool;
@@ -13,6 +14,8 @@ mod rooms;
 mod rows;
 
 pub(crate) use accounts::NewAccount;
+pub(crate) use admin::MAX_LOG_LINES;
+pub use admin::{AdminEntry, Role};
 pub use games::moves::{Claim, Landed, MoveRequest, Played};
 pub use games::{
     Finish, JoinError, MoveError, NewGame, Rematch, Seat, Status, StoredGame, Termination, Times,

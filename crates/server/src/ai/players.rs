@@ -7,9 +7,11 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use tokio::sync::{Semaphore, mpsc};
+
+use crate::instruments;
 
 /// The search tree's node cap: a few hundred megabytes at most whatever the level.
 pub(crate) const MAX_NODES: usize = 1_000_000;
@@ -87,14 +89,23 @@ impl AiPlayers {
 
     /// Runs a search on the blocking pool once one of the permits is free: every search of
     /// the server (the AI's moves, analyses, reviews) shares the cores the permits allow.
+    /// `kind` (`move`, `analysis`, `review`) and `level` label its time in the metrics.
     pub(crate) async fn think<T: Send + 'static>(
         &self,
+        kind: &'static str,
+        level: u8,
         search: impl FnOnce() -> T + Send + 'static,
     ) -> anyhow::Result<T> {
-        let permit = self.permits.clone().acquire_owned().await?;
+        instruments::ai_waiting(1.0);
+        let permit = self.permits.clone().acquire_owned().await;
+        instruments::ai_waiting(-1.0);
+        let permit = permit?;
         Ok(tokio::task::spawn_blocking(move || {
             let _permit = permit;
-            search()
+            let began = Instant::now();
+            let thought = search();
+            instruments::ai_search(kind, level, began.elapsed());
+            thought
         })
         .await?)
     }

@@ -3,6 +3,8 @@
 //! a resignation, and a game ended on time; each change then told to the AI and the
 //! watchers.
 
+use std::time::Duration;
+
 use axum::Json;
 use axum::extract::{Path, State};
 use serde::Deserialize;
@@ -18,6 +20,7 @@ use crate::api::GameView;
 use crate::auth::Caller;
 use crate::edge::Body;
 use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::instruments;
 use crate::live::{Change, Topic};
 use crate::state::AppState;
 use crate::store::{
@@ -82,23 +85,32 @@ pub(crate) async fn resign(
     Path(id): Path<String>,
 ) -> ApiResult<Json<GameView>> {
     let (seat, _) = seat_of_caller(&state, &id, &caller).await?;
-    let resigner = Player::from_index(usize::from(seat));
-    let ending = |game: &StoredGame| {
-        let ply = usize::try_from(game.ply).unwrap_or(usize::MAX);
-        Finish::of(step::resignation(ply, resigner, Early::Abort))
-    };
-    let game = state.store.resign(&id, ending).await.map_err(|e| match e {
-        MoveError::NoSuchGame => ApiError::NotFound(format!("no game {id:?}")),
-        MoveError::NotPlaying(status) => {
-            ApiError::Conflict(format!("the game is {}", status.as_str()))
-        }
-        MoveError::Storage(e) => ApiError::Internal(e),
-        MoveError::Stale { .. } | MoveError::Refused(_) => {
-            ApiError::Internal(anyhow::anyhow!("resign: {e}"))
-        }
-    })?;
+    let game = state
+        .store
+        .resign(&id, resignation(seat))
+        .await
+        .map_err(|e| match e {
+            MoveError::NoSuchGame => ApiError::NotFound(format!("no game {id:?}")),
+            MoveError::NotPlaying(status) => {
+                ApiError::Conflict(format!("the game is {}", status.as_str()))
+            }
+            MoveError::Storage(e) => ApiError::Internal(e),
+            MoveError::Stale { .. } | MoveError::Refused(_) => {
+                ApiError::Internal(anyhow::anyhow!("resign: {e}"))
+            }
+        })?;
     after_change(&state, &id, Change::State).await;
     Ok(Json(view_for(&state.store, game, Some(&caller)).await?))
+}
+
+/// How a game ends when `seat` resigns it (or forfeits it): the other side wins, and before
+/// the second move nobody does (the game is aborted).
+pub(crate) fn resignation(seat: u8) -> impl Fn(&StoredGame) -> Finish {
+    let resigner = Player::from_index(usize::from(seat));
+    move |game: &StoredGame| {
+        let ply = usize::try_from(game.ply).unwrap_or(usize::MAX);
+        Finish::of(step::resignation(ply, resigner, Early::Abort))
+    }
 }
 
 /// Why the rules refused a move.
@@ -192,19 +204,21 @@ pub(crate) async fn end_on_time(state: &AppState, claim: &Claim) -> ApiResult<bo
         return Ok(false);
     }
     let position = position_of(&game)?;
-    let flagged = game.times.is_some_and(|t| {
-        t.clock(game.clock, position.to_move())
-            .flagged(now())
-            .is_some()
-    });
-    if !flagged {
+    let now = now();
+    let Some(deadline) = game
+        .times
+        .map(|t| t.clock(game.clock, position.to_move()))
+        .filter(|clock| clock.flagged(now).is_some())
+        .and_then(|clock| clock.deadline())
+    else {
         return Ok(false);
-    }
+    };
     let ended = state
         .store
         .end_on_time(claim, finish_on_time(&game)?)
         .await?;
     if ended {
+        instruments::flag_lag(Duration::from_millis(now.0.saturating_sub(deadline.0)));
         after_change(state, &claim.game_id, Change::State).await;
     }
     Ok(ended)
@@ -259,10 +273,14 @@ pub(crate) async fn play(
         MoveError::Refused(Refusal::NotYourTurn) => {
             ApiError::NotYourTurn("it is not your turn".to_owned())
         }
-        MoveError::Refused(Refusal::Rules(refusal)) => ApiError::IllegalMove {
-            rule: rule_code(&refusal),
-            reason: refusal.to_string(),
-        },
+        MoveError::Refused(Refusal::Rules(refusal)) => {
+            let rule = rule_code(&refusal);
+            instruments::move_offered(Some(rule), false);
+            ApiError::IllegalMove {
+                rule,
+                reason: refusal.to_string(),
+            }
+        }
         MoveError::Refused(Refusal::Corrupt(reason)) => {
             ApiError::Internal(anyhow::anyhow!("game {id}: stored position: {reason}"))
         }
@@ -273,6 +291,7 @@ pub(crate) async fn play(
     })?;
     let game = match landed {
         Landed::Played(game) => {
+            instruments::move_offered(None, false);
             let plies = Plies {
                 before: body.ply,
                 after: game.ply,

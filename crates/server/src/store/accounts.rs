@@ -15,6 +15,8 @@ pub(crate) struct Login {
     pub(crate) account_id: i64,
     pub(crate) name: String,
     pub(crate) password_hash: String,
+    /// Whether the account is banned: it may not log in.
+    pub(crate) banned: bool,
 }
 
 /// What became of a sign-up.
@@ -109,15 +111,18 @@ impl Store {
 
     /// The account of that name (in any case), if any.
     pub(crate) async fn login_of(&self, name: &str) -> anyhow::Result<Option<Login>> {
-        let row = sqlx::query("SELECT id, name, password_hash FROM accounts WHERE name_key = $1")
-            .bind(name.to_ascii_lowercase())
-            .fetch_optional(&self.pool)
-            .await?;
+        let row = sqlx::query(
+            "SELECT id, name, password_hash, banned_ms FROM accounts WHERE name_key = $1",
+        )
+        .bind(name.to_ascii_lowercase())
+        .fetch_optional(&self.pool)
+        .await?;
         row.map(|row| {
             Ok(Login {
                 account_id: row.try_get(0)?,
                 name: row.try_get(1)?,
                 password_hash: row.try_get(2)?,
+                banned: row.try_get::<Option<i64>, _>(3)?.is_some(),
             })
         })
         .transpose()
@@ -247,7 +252,7 @@ impl Store {
         Ok(self.forget_credentials(ended))
     }
 
-    async fn end_credentials_in(
+    pub(super) async fn end_credentials_in(
         tx: &mut sqlx::Transaction<'static, sqlx::Any>,
         account_id: i64,
         prefix: &str,
@@ -272,7 +277,7 @@ impl Store {
     }
 
     /// Drops ended credentials from this instance's cache; how many there were.
-    fn forget_credentials(&self, ended: Vec<(String, CredentialKind)>) -> u64 {
+    pub(super) fn forget_credentials(&self, ended: Vec<(String, CredentialKind)>) -> u64 {
         let count = ended.len() as u64;
         for key in ended {
             self.caches.credentials.remove(&key);

@@ -103,6 +103,11 @@ impl Backend {
                     "ratings",
                     include_str!("../../migrations/sqlite/0007_ratings.sql"),
                 ),
+                (
+                    8,
+                    "admin",
+                    include_str!("../../migrations/sqlite/0008_admin.sql"),
+                ),
             ],
             Backend::Postgres => &[
                 (
@@ -139,6 +144,11 @@ impl Backend {
                     7,
                     "ratings",
                     include_str!("../../migrations/postgres/0007_ratings.sql"),
+                ),
+                (
+                    8,
+                    "admin",
+                    include_str!("../../migrations/postgres/0008_admin.sql"),
                 ),
             ],
         };
@@ -314,6 +324,11 @@ impl Store {
             .await
             .map_err(|e| anyhow::anyhow!("cannot prepare the {} database: {e}", backend.name()))?;
         Ok(store)
+    }
+
+    /// The pool's connections now, and how many of them are idle (for the metrics).
+    pub(crate) fn pool_use(&self) -> (u32, usize) {
+        (self.pool.size(), self.pool.num_idle())
     }
 
     /// Closes every connection (a SQLite file is checkpointed and released).

@@ -6,12 +6,14 @@ mod common;
 mod controls;
 
 mod accounts;
+mod admin;
 mod analysis;
 mod backup;
 mod faults;
 mod flood;
 mod games;
 mod live;
+mod metrics;
 mod moves;
 mod names;
 mod proxy;

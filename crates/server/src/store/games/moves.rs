@@ -4,11 +4,13 @@
 //! [`Store::finish_in`], the one place a game's end is written.
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use sqlx::{Any, Row as _, Transaction};
 use swapboard_play::TimeControl;
 
 use super::{Finish, MoveError, Status, StoredGame, Times, number, times_columns};
+use crate::instruments;
 use crate::store::pool::{Backend, Store, now_ms};
 
 /// The game as the rules see it when a move comes.
@@ -222,7 +224,9 @@ impl Store {
                 Status::Playing
             }
         };
+        let committing = Instant::now();
         tx.commit().await?;
+        instruments::commit(committing.elapsed());
         let stored_before = usize::try_from(ply).unwrap_or(usize::MAX);
         self.caches.moves.update(game_id, |moves| {
             if moves.len() == stored_before {

@@ -1,0 +1,388 @@
+//! The operators' tools (issue 24): roles, bans and the admin log, over HTTP for accounts
+//! holding a role and at the command line (`swapboard admin`) for the operator.
+//!
+//! A ban ends the account's tokens and sessions at once (other instances stop trusting a
+//! cached credential within 5 s), refuses its logins with 403, and forfeits every game it is
+//! playing: each ends as if it resigned (aborted before the second move; a rated game is
+//! rated as a resignation). Swap 61 seats are left to their game master, who can replace a
+//! player. Every act is a line of the append-only admin log.
+
+use axum::Json;
+use axum::extract::{Path, State};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::auth::Caller;
+use crate::edge::{Body, Params};
+use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::games::moves::resignation;
+use crate::games::view::after_change;
+use crate::live::Change;
+use crate::state::AppState;
+use crate::store::{AdminEntry, MAX_LOG_LINES, MoveError, Role, Store};
+
+/// The longest reason a ban takes, in characters.
+const MAX_REASON: usize = 500;
+
+/// The admin routes, each with its OpenAPI entry.
+pub(crate) fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(ban))
+        .routes(routes!(unban))
+        .routes(routes!(log))
+}
+
+/// Why an account is banned or unbanned.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Reason {
+    /// Words for the admin log, 1 to 500 characters.
+    #[schema(min_length = 1, max_length = 500)]
+    reason: String,
+}
+
+/// What a ban or an unban did.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct BanView {
+    /// The account.
+    name: String,
+    /// Whether it is banned now.
+    banned: bool,
+    /// Whether this request changed anything (a second ban does not).
+    changed: bool,
+    /// The games it was playing that the ban forfeited.
+    forfeited: Vec<String>,
+}
+
+/// The query of the admin log.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct LogQuery {
+    /// How many lines, newest first: 1 to 1,000 (default 100).
+    limit: Option<u32>,
+}
+
+/// One line of the admin log.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct LogLine {
+    /// When, in ms since the Unix epoch.
+    at_ms: i64,
+    /// Who: an account, or `operator` for the command line.
+    actor: String,
+    /// `grant`, `ban` or `unban`.
+    action: String,
+    /// The account acted on.
+    target: String,
+    /// The reason given, or the role granted.
+    detail: String,
+}
+
+/// The admin log.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct AdminLog {
+    /// Newest first.
+    lines: Vec<LogLine>,
+}
+
+/// The caller, if it holds one of `roles`; 403 otherwise.
+async fn holding(state: &AppState, caller: &Caller, roles: &[Role]) -> ApiResult<()> {
+    if state
+        .store
+        .has_role(caller.holder.account_id, roles)
+        .await?
+    {
+        Ok(())
+    } else {
+        let names: Vec<&str> = roles.iter().map(|role| role.as_str()).collect();
+        Err(ApiError::Forbidden(format!(
+            "this needs the role {}",
+            names.join(" or ")
+        )))
+    }
+}
+
+/// A reason checked for length.
+fn reason_of(reason: Reason) -> ApiResult<String> {
+    let text = reason.reason.trim();
+    let length = text.chars().count();
+    if length == 0 || length > MAX_REASON {
+        return Err(ApiError::BadRequest(format!(
+            "reason: {length} characters, expected 1 to {MAX_REASON}"
+        )));
+    }
+    Ok(text.to_owned())
+}
+
+/// Forfeits every game the account `account_id` is playing; their ids.
+async fn forfeit_all(store: &Store, account_id: i64) -> anyhow::Result<Vec<String>> {
+    let mut forfeited = Vec::new();
+    for (game, seat) in store.playing(account_id).await? {
+        match store.resign(&game.id, resignation(seat)).await {
+            Ok(_) => forfeited.push(game.id),
+            // Ended meanwhile (a move, a flag): nothing to forfeit.
+            Err(MoveError::NotPlaying(_) | MoveError::NoSuchGame) => {}
+            Err(e) => return Err(anyhow::anyhow!("forfeit {}: {e}", game.id)),
+        }
+    }
+    Ok(forfeited)
+}
+
+/// Bans an account: its tokens and sessions end, it cannot log in, and its games being
+/// played are forfeited.
+#[utoipa::path(post, path = "/api/admin/accounts/{name}/ban", tag = "admin", request_body = Reason,
+    params(("name" = String, Path, description = "The account to ban")),
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "The account is banned", body = BanView),
+        (status = 400, description = "A missing or too long reason", body = ErrorBody),
+        (status = 401, description = "No or bad credentials", body = ErrorBody),
+        (status = 403, description = "The caller is no admin or moderator, or a moderator names an admin or moderator, or the caller names itself", body = ErrorBody),
+        (status = 404, description = "No such account", body = ErrorBody),
+    ))]
+pub(crate) async fn ban(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(name): Path<String>,
+    Body(reason): Body<Reason>,
+) -> ApiResult<Json<BanView>> {
+    holding(&state, &caller, &[Role::Admin, Role::Moderator]).await?;
+    let reason = reason_of(reason)?;
+    if name.eq_ignore_ascii_case(&caller.holder.name) {
+        return Err(ApiError::Forbidden("you cannot ban yourself".to_owned()));
+    }
+    let target = state
+        .store
+        .login_of(&name)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("no account {name:?}")))?;
+    let store = &state.store;
+    if store
+        .has_role(target.account_id, &[Role::Admin, Role::Moderator])
+        .await?
+        && !store
+            .has_role(caller.holder.account_id, &[Role::Admin])
+            .await?
+    {
+        return Err(ApiError::Forbidden(
+            "only an admin may ban an admin or a moderator".to_owned(),
+        ));
+    }
+    let (account_id, changed) = state
+        .store
+        .set_banned(&name, true, &caller.holder.name, &reason)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("no account {name:?}")))?;
+    let forfeited = forfeit_all(&state.store, account_id).await?;
+    for id in &forfeited {
+        after_change(&state, id, Change::State).await;
+    }
+    Ok(Json(BanView {
+        name: target.name,
+        banned: true,
+        changed,
+        forfeited,
+    }))
+}
+
+/// Lifts a ban: the account may log in again (its forfeited games stay lost).
+#[utoipa::path(post, path = "/api/admin/accounts/{name}/unban", tag = "admin", request_body = Reason,
+    params(("name" = String, Path, description = "The account to unban")),
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "The account is in good standing", body = BanView),
+        (status = 400, description = "A missing or too long reason", body = ErrorBody),
+        (status = 401, description = "No or bad credentials", body = ErrorBody),
+        (status = 403, description = "The caller is no admin or moderator", body = ErrorBody),
+        (status = 404, description = "No such account", body = ErrorBody),
+    ))]
+pub(crate) async fn unban(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(name): Path<String>,
+    Body(reason): Body<Reason>,
+) -> ApiResult<Json<BanView>> {
+    holding(&state, &caller, &[Role::Admin, Role::Moderator]).await?;
+    let reason = reason_of(reason)?;
+    let (_, changed) = state
+        .store
+        .set_banned(&name, false, &caller.holder.name, &reason)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("no account {name:?}")))?;
+    Ok(Json(BanView {
+        name,
+        banned: false,
+        changed,
+        forfeited: Vec::new(),
+    }))
+}
+
+/// The admin log, for admins.
+#[utoipa::path(get, path = "/api/admin/log", tag = "admin",
+    params(("limit" = Option<u32>, Query, minimum = 1, maximum = 1000, description = "How many lines, newest first (default 100)")),
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "The latest lines, newest first", body = AdminLog),
+        (status = 400, description = "A limit not 1 to 1,000", body = ErrorBody),
+        (status = 401, description = "No or bad credentials", body = ErrorBody),
+        (status = 403, description = "The caller is no admin", body = ErrorBody),
+    ))]
+pub(crate) async fn log(
+    State(state): State<AppState>,
+    caller: Caller,
+    Params(query): Params<LogQuery>,
+) -> ApiResult<Json<AdminLog>> {
+    holding(&state, &caller, &[Role::Admin]).await?;
+    let limit = query.limit.unwrap_or(100);
+    if !(1..=MAX_LOG_LINES).contains(&limit) {
+        return Err(ApiError::BadRequest(format!(
+            "limit: {limit} is not 1 to {MAX_LOG_LINES}"
+        )));
+    }
+    let lines = state.store.admin_log(limit).await?;
+    Ok(Json(AdminLog {
+        lines: lines.into_iter().map(line_view).collect(),
+    }))
+}
+
+fn line_view(entry: AdminEntry) -> LogLine {
+    LogLine {
+        at_ms: entry.at_ms,
+        actor: entry.actor,
+        action: entry.action,
+        target: entry.target,
+        detail: entry.detail,
+    }
+}
+
+/// The database `swapboard admin` acts on.
+#[derive(Clone, Debug, clap::Args)]
+pub struct DatabaseOption {
+    /// The database (default: $DATABASE_URL, else swapboard.db here).
+    #[arg(long, value_name = "URL")]
+    pub database: Option<String>,
+}
+
+/// What `swapboard admin` does to an account, at the command line (acting as `operator` in
+/// the admin log).
+#[derive(Clone, Debug, clap::Subcommand)]
+pub enum AdminAct {
+    /// Grant a role: `admin` (everything) or `moderator` (bans).
+    Grant {
+        /// The account.
+        name: String,
+        /// `admin` or `moderator`.
+        role: Role,
+        /// The database.
+        #[command(flatten)]
+        db: DatabaseOption,
+    },
+    /// Ban an account: its tokens and sessions end, it cannot log in, its games being played
+    /// are forfeited.
+    Ban {
+        /// The account.
+        name: String,
+        /// Why, for the admin log.
+        #[arg(long)]
+        reason: String,
+        /// The database.
+        #[command(flatten)]
+        db: DatabaseOption,
+    },
+    /// Lift a ban.
+    Unban {
+        /// The account.
+        name: String,
+        /// Why, for the admin log.
+        #[arg(long)]
+        reason: String,
+        /// The database.
+        #[command(flatten)]
+        db: DatabaseOption,
+    },
+    /// Print the admin log, newest first.
+    Log {
+        /// How many lines, 1 to 1,000.
+        #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=1000))]
+        limit: u32,
+        /// The database.
+        #[command(flatten)]
+        db: DatabaseOption,
+    },
+}
+
+impl AdminAct {
+    fn database(&self) -> Option<&str> {
+        match self {
+            AdminAct::Grant { db, .. }
+            | AdminAct::Ban { db, .. }
+            | AdminAct::Unban { db, .. }
+            | AdminAct::Log { db, .. } => db.database.as_deref(),
+        }
+    }
+}
+
+/// Runs `swapboard admin grant|ban|unban|log` on a runtime of its own; what it did, in words.
+pub fn administer(act: AdminAct) -> anyhow::Result<String> {
+    let url = crate::backup::database_url(act.database());
+    crate::backup::runtime()?.block_on(async {
+        let store = Store::open(&url).await?;
+        let done = run(&store, act).await;
+        store.close().await;
+        done
+    })
+}
+
+async fn run(store: &Store, act: AdminAct) -> anyhow::Result<String> {
+    let missing = |name: &str| anyhow::anyhow!("no account {name:?}");
+    Ok(match act {
+        AdminAct::Grant { name, role, .. } => {
+            let granted = store
+                .grant_role(&name, role, OPERATOR)
+                .await?
+                .ok_or_else(|| missing(&name))?;
+            if granted {
+                format!("{name} is now {}", role.as_str())
+            } else {
+                format!("{name} was {} already", role.as_str())
+            }
+        }
+        AdminAct::Ban { name, reason, .. } => {
+            let (id, changed) = store
+                .set_banned(&name, true, OPERATOR, &reason)
+                .await?
+                .ok_or_else(|| missing(&name))?;
+            let forfeited = forfeit_all(store, id).await?;
+            let was = if changed { "banned" } else { "banned already" };
+            format!("{name} {was}; {} games forfeited", forfeited.len())
+        }
+        AdminAct::Unban { name, reason, .. } => {
+            let (_, changed) = store
+                .set_banned(&name, false, OPERATOR, &reason)
+                .await?
+                .ok_or_else(|| missing(&name))?;
+            if changed {
+                format!("{name} may log in again")
+            } else {
+                format!("{name} was not banned")
+            }
+        }
+        AdminAct::Log { limit, .. } => {
+            let lines = store.admin_log(limit).await?;
+            lines
+                .iter()
+                .map(|e| {
+                    format!(
+                        "{} {} {} {} {}",
+                        e.at_ms, e.actor, e.action, e.target, e.detail
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("\n")
+        }
+    })
+}
+
+/// Who the command line acts as, in the admin log.
+const OPERATOR: &str = "operator";

@@ -1,0 +1,196 @@
+//! The server's instruments: counters, gauges and histograms kept by the `metrics` crate and
+//! served in Prometheus's text format at `GET /metrics` on a listener of their own
+//! (`swapboard serve --metrics-addr`), never on the public one. Without the option nothing is
+//! recorded: the `metrics` macros find no recorder and do nothing.
+//!
+//! Every name is written here once, with its description; the rest of the server calls the
+//! functions below. Labels come from closed sets (a route's template, a rule code, a limit's
+//! name, a level), so the number of series stays bounded whatever the requests.
+
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use axum::Router;
+use axum::http::header;
+use axum::response::IntoResponse;
+use axum::routing::get;
+use metrics::{counter, describe_counter, describe_gauge, describe_histogram, gauge, histogram};
+use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
+use tokio::net::TcpListener;
+
+const MOVES: &str = "swapboard_moves_total";
+const REQUESTS: &str = "swapboard_http_request_duration_seconds";
+const CONNECTIONS: &str = "swapboard_http_connections";
+const CONNECTIONS_REFUSED: &str = "swapboard_http_connections_refused_total";
+const SOCKETS: &str = "swapboard_live_sockets";
+const FANOUT: &str = "swapboard_live_fanout_seconds";
+const FLAG_LAG: &str = "swapboard_clock_flag_lag_seconds";
+const AI_QUEUE: &str = "swapboard_ai_searches_waiting";
+const AI_SEARCH: &str = "swapboard_ai_search_seconds";
+const POOL: &str = "swapboard_db_pool_connections";
+const COMMIT: &str = "swapboard_db_commit_seconds";
+const RATE_LIMITED: &str = "swapboard_rate_limited_total";
+
+/// Latency buckets, in seconds: from a cached read to a slow search.
+const BUCKETS: &[f64] = &[
+    0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0,
+];
+
+/// The recorder of this process, installed by the first server that asks for metrics (the
+/// `metrics` crate has one global recorder; servers sharing a process share it).
+static RECORDER: OnceLock<Result<PrometheusHandle, String>> = OnceLock::new();
+
+/// Installs the recorder (once per process) and describes every instrument.
+pub(crate) fn install() -> anyhow::Result<PrometheusHandle> {
+    RECORDER
+        .get_or_init(|| {
+            let handle = PrometheusBuilder::new()
+                .set_buckets(BUCKETS)
+                .map_err(|e| e.to_string())?
+                .install_recorder()
+                .map_err(|e| e.to_string())?;
+            describe();
+            Ok(handle)
+        })
+        .clone()
+        .map_err(|e| anyhow::anyhow!("metrics: {e}"))
+}
+
+fn describe() {
+    describe_counter!(
+        MOVES,
+        "Moves offered, by outcome (accepted, or the rule code that refused them) and by who played (player, ai)"
+    );
+    describe_histogram!(
+        REQUESTS,
+        metrics::Unit::Seconds,
+        "HTTP request latency, by method, route template and status class"
+    );
+    describe_gauge!(CONNECTIONS, "Open HTTP connections");
+    describe_counter!(
+        CONNECTIONS_REFUSED,
+        "HTTP connections refused by the per-address or total cap"
+    );
+    describe_gauge!(SOCKETS, "Open live sockets (WebSockets)");
+    describe_histogram!(
+        FANOUT,
+        metrics::Unit::Seconds,
+        "Time to render and hand one change to this instance's live sockets"
+    );
+    describe_histogram!(
+        FLAG_LAG,
+        metrics::Unit::Seconds,
+        "How long after a player's time ran out the game was ended on time"
+    );
+    describe_gauge!(
+        AI_QUEUE,
+        "Searches (AI moves, analyses, reviews) waiting for a permit"
+    );
+    describe_histogram!(
+        AI_SEARCH,
+        metrics::Unit::Seconds,
+        "Search time, by kind (move, analysis) and level"
+    );
+    describe_gauge!(POOL, "Database pool connections, by state (idle, in_use)");
+    describe_histogram!(
+        COMMIT,
+        metrics::Unit::Seconds,
+        "Time to commit a move's transaction"
+    );
+    describe_counter!(RATE_LIMITED, "Requests refused by a rate limit, by limit");
+}
+
+/// Serves `GET /metrics` at `addr` until `shutdown` resolves; `sample` is called before
+/// each rendering to set the gauges that are read rather than counted (the pool, the
+/// connections).
+pub(crate) async fn serve(
+    listener: TcpListener,
+    handle: PrometheusHandle,
+    sample: impl Fn() + Clone + Send + Sync + 'static,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) {
+    let app = Router::new().route(
+        "/metrics",
+        get(move || {
+            let handle = handle.clone();
+            let sample = sample.clone();
+            async move {
+                sample();
+                (
+                    [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
+                    handle.render(),
+                )
+                    .into_response()
+            }
+        }),
+    );
+    if let Err(e) = axum::serve(listener, app)
+        .with_graceful_shutdown(shutdown)
+        .await
+    {
+        tracing::error!("metrics listener: {e}");
+    }
+}
+
+/// A move accepted (`rule` is `None`) or refused with a rule code, by a player or the AI.
+pub(crate) fn move_offered(rule: Option<&'static str>, by_ai: bool) {
+    let by = if by_ai { "ai" } else { "player" };
+    counter!(MOVES, "outcome" => rule.unwrap_or("accepted"), "by" => by).increment(1);
+}
+
+/// A request answered: its method, route template (`/api/games/{id}`), status and time.
+pub(crate) fn request(method: &str, route: &str, status: u16, took: Duration) {
+    let class = match status {
+        100..=199 => "1xx",
+        200..=299 => "2xx",
+        300..=399 => "3xx",
+        400..=499 => "4xx",
+        _ => "5xx",
+    };
+    histogram!(REQUESTS, "method" => method.to_owned(), "route" => route.to_owned(), "status" => class)
+        .record(took.as_secs_f64());
+}
+
+/// The open HTTP connections and live sockets now, and the connections refused so far.
+pub(crate) fn connections(open: u32, refused: u64, sockets: u32) {
+    gauge!(CONNECTIONS).set(f64::from(open));
+    counter!(CONNECTIONS_REFUSED).absolute(refused);
+    gauge!(SOCKETS).set(f64::from(sockets));
+}
+
+/// One change handed to this instance's sockets.
+pub(crate) fn fanout(took: Duration) {
+    histogram!(FANOUT).record(took.as_secs_f64());
+}
+
+/// A game ended on time `late` after its player's time ran out.
+pub(crate) fn flag_lag(late: Duration) {
+    histogram!(FLAG_LAG).record(late.as_secs_f64());
+}
+
+/// A search begins to wait for a permit (`+1`) or stops waiting (`-1`).
+pub(crate) fn ai_waiting(change: f64) {
+    gauge!(AI_QUEUE).increment(change);
+}
+
+/// A search done: what for (`move`, `analysis`) and at which level.
+pub(crate) fn ai_search(kind: &'static str, level: u8, took: Duration) {
+    histogram!(AI_SEARCH, "kind" => kind, "level" => level.to_string()).record(took.as_secs_f64());
+}
+
+/// The database pool now.
+pub(crate) fn pool(size: u32, idle: usize) {
+    let idle = u32::try_from(idle).unwrap_or(u32::MAX);
+    gauge!(POOL, "state" => "idle").set(f64::from(idle));
+    gauge!(POOL, "state" => "in_use").set(f64::from(size.saturating_sub(idle)));
+}
+
+/// A move's transaction committed in `took`.
+pub(crate) fn commit(took: Duration) {
+    histogram!(COMMIT).record(took.as_secs_f64());
+}
+
+/// A request refused by the limit of this name.
+pub(crate) fn rate_limited(limit: &'static str) {
+    counter!(RATE_LIMITED, "limit" => limit).increment(1);
+}

@@ -1,0 +1,190 @@
+//! What the operators' tools store: roles, bans and the append-only admin log. A ban and its
+//! log line are written in one transaction, and the account's credentials end in it.
+
+use sqlx::Row as _;
+
+use super::pool::{Store, now_ms};
+
+/// A role beyond playing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// May do everything the admin tools offer.
+    Admin,
+    /// May ban and unban accounts.
+    Moderator,
+}
+
+impl Role {
+    /// The word stored and typed (`admin`, `moderator`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Admin => "admin",
+            Role::Moderator => "moderator",
+        }
+    }
+}
+
+impl std::str::FromStr for Role {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Role, String> {
+        match text {
+            "admin" => Ok(Role::Admin),
+            "moderator" => Ok(Role::Moderator),
+            other => Err(format!("{other:?} is no role: admin or moderator")),
+        }
+    }
+}
+
+/// One line of the admin log.
+#[derive(Clone, Debug)]
+pub struct AdminEntry {
+    /// When, in ms since the Unix epoch.
+    pub at_ms: i64,
+    /// Who: an account's name, or `operator` for the command line.
+    pub actor: String,
+    /// What: `grant`, `ban`, `unban`.
+    pub action: String,
+    /// On whom: an account's name.
+    pub target: String,
+    /// Why, or what else: the reason given, the role granted.
+    pub detail: String,
+}
+
+/// The most lines of the admin log one read answers.
+pub(crate) const MAX_LOG_LINES: u32 = 1_000;
+
+impl Store {
+    /// Grants `role` to the account `name`, logged as done by `actor`: `None` for no such
+    /// account, else whether it is new.
+    pub async fn grant_role(
+        &self,
+        name: &str,
+        role: Role,
+        actor: &str,
+    ) -> anyhow::Result<Option<bool>> {
+        let mut tx = self.pool.begin().await?;
+        let Some(row) = sqlx::query("SELECT id, name FROM accounts WHERE name_key = $1")
+            .bind(name.to_ascii_lowercase())
+            .fetch_optional(&mut *tx)
+            .await?
+        else {
+            return Ok(None);
+        };
+        let (id, shown): (i64, String) = (row.try_get(0)?, row.try_get(1)?);
+        let granted = sqlx::query(
+            "INSERT INTO roles (account_id, role, granted_ms) VALUES ($1, $2, $3)
+             ON CONFLICT (account_id, role) DO NOTHING",
+        )
+        .bind(id)
+        .bind(role.as_str())
+        .bind(now_ms())
+        .execute(&mut *tx)
+        .await?
+        .rows_affected()
+            == 1;
+        if granted {
+            Self::log_in(&mut tx, actor, "grant", &shown, role.as_str()).await?;
+        }
+        tx.commit().await?;
+        Ok(Some(granted))
+    }
+
+    /// Whether the account holds one of `roles`.
+    pub(crate) async fn has_role(&self, account_id: i64, roles: &[Role]) -> anyhow::Result<bool> {
+        let rows = sqlx::query("SELECT role FROM roles WHERE account_id = $1")
+            .bind(account_id)
+            .fetch_all(&self.pool)
+            .await?;
+        for row in rows {
+            let held: String = row.try_get(0)?;
+            if roles.iter().any(|role| role.as_str() == held) {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Bans (`banned`) or unbans the account `name`, logged as done by `actor` with
+    /// `reason`; a ban ends every credential of the account in the same transaction. `None`
+    /// for no such account, else its id and whether anything changed (a second ban changes
+    /// nothing and logs nothing).
+    pub async fn set_banned(
+        &self,
+        name: &str,
+        banned: bool,
+        actor: &str,
+        reason: &str,
+    ) -> anyhow::Result<Option<(i64, bool)>> {
+        let mut tx = self.pool.begin().await?;
+        let Some(row) = sqlx::query("SELECT id, name, banned_ms FROM accounts WHERE name_key = $1")
+            .bind(name.to_ascii_lowercase())
+            .fetch_optional(&mut *tx)
+            .await?
+        else {
+            return Ok(None);
+        };
+        let (id, shown): (i64, String) = (row.try_get(0)?, row.try_get(1)?);
+        let was: Option<i64> = row.try_get(2)?;
+        if was.is_some() == banned {
+            return Ok(Some((id, false)));
+        }
+        sqlx::query("UPDATE accounts SET banned_ms = $1 WHERE id = $2")
+            .bind(banned.then(now_ms))
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        let ended = if banned {
+            Self::end_credentials_in(&mut tx, id, "", "").await?
+        } else {
+            Vec::new()
+        };
+        let action = if banned { "ban" } else { "unban" };
+        Self::log_in(&mut tx, actor, action, &shown, reason).await?;
+        tx.commit().await?;
+        self.forget_credentials(ended);
+        Ok(Some((id, true)))
+    }
+
+    /// Adds a line to the admin log within `tx`.
+    async fn log_in(
+        tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+        actor: &str,
+        action: &str,
+        target: &str,
+        detail: &str,
+    ) -> anyhow::Result<()> {
+        sqlx::query(
+            "INSERT INTO admin_log (at_ms, actor, action, target, detail) VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(now_ms())
+        .bind(actor)
+        .bind(action)
+        .bind(target)
+        .bind(detail)
+        .execute(&mut **tx)
+        .await?;
+        Ok(())
+    }
+
+    /// The latest `limit` lines of the admin log, newest first.
+    pub async fn admin_log(&self, limit: u32) -> anyhow::Result<Vec<AdminEntry>> {
+        let rows = sqlx::query(
+            "SELECT at_ms, actor, action, target, detail FROM admin_log ORDER BY id DESC LIMIT $1",
+        )
+        .bind(i64::from(limit.min(MAX_LOG_LINES)))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.into_iter()
+            .map(|row| {
+                Ok(AdminEntry {
+                    at_ms: row.try_get(0)?,
+                    actor: row.try_get(1)?,
+                    action: row.try_get(2)?,
+                    target: row.try_get(3)?,
+                    detail: row.try_get(4)?,
+                })
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,155 @@
+//! The operators' tools (issue 24): roles, bans that end credentials and forfeit games,
+//! and the append-only admin log.
+
+use serde_json::json;
+use swapboard_server::api::GameView;
+use swapboard_server::store::{Role, Store};
+
+use crate::common::{Client, TestDb, auth, bearer, game_between, generous, on_both, start};
+
+#[tokio::test]
+async fn a_moderator_bans_an_account_its_credentials_end_and_its_games_are_forfeited() {
+    on_both(|db: TestDb| async move {
+        let server = start(&db, generous()).await;
+        let client = Client::new(&server);
+        let ann = bearer(&client, "ann").await;
+        let bob = bearer(&client, "bob").await;
+        let carl = bearer(&client, "carl").await;
+        let dave = bearer(&client, "dave").await;
+        let ban = |name: &str| format!("/api/admin/accounts/{name}/ban");
+        let reason = json!({"reason": "abuse in chat"});
+
+        // Nobody holds a role yet.
+        client
+            .post(&ban("dave"), &reason, &auth(&carl))
+            .await
+            .assert_error(403, "forbidden");
+        let store = Store::open(&db.url).await.unwrap();
+        assert_eq!(
+            store
+                .grant_role("Ann", Role::Admin, "operator")
+                .await
+                .unwrap(),
+            Some(true)
+        );
+        assert_eq!(
+            store
+                .grant_role("ann", Role::Admin, "operator")
+                .await
+                .unwrap(),
+            Some(false)
+        );
+        assert_eq!(
+            store
+                .grant_role("bob", Role::Moderator, "operator")
+                .await
+                .unwrap(),
+            Some(true)
+        );
+        assert_eq!(
+            store
+                .grant_role("nobody", Role::Admin, "operator")
+                .await
+                .unwrap(),
+            None
+        );
+
+        let id = game_between(&client, "swaptimum", 5, &carl, (&dave, "dave")).await;
+        for (ply, (mover, cell)) in [(&carl, "c3"), (&dave, "b2")].into_iter().enumerate() {
+            let played = client
+                .post(
+                    &format!("/api/games/{id}/moves"),
+                    &json!({"move": cell, "ply": ply}),
+                    &auth(mover),
+                )
+                .await;
+            assert_eq!(played.status, 200, "{}", played.text);
+        }
+
+        client
+            .post(&ban("carl"), &json!({"reason": "  "}), &auth(&bob))
+            .await
+            .assert_error(400, "bad_request");
+        client
+            .post(&ban("bob"), &reason, &auth(&bob))
+            .await
+            .assert_error(403, "forbidden");
+        // A moderator may not ban an admin.
+        client
+            .post(&ban("ann"), &reason, &auth(&bob))
+            .await
+            .assert_error(403, "forbidden");
+        client
+            .post(&ban("zed"), &reason, &auth(&bob))
+            .await
+            .assert_error(404, "not_found");
+
+        let banned = client.post(&ban("carl"), &reason, &auth(&bob)).await;
+        assert_eq!(banned.status, 200, "{}", banned.text);
+        assert_eq!(banned.json["banned"], true);
+        assert_eq!(banned.json["changed"], true);
+        assert_eq!(banned.json["forfeited"], json!([id]));
+        let again = client.post(&ban("carl"), &reason, &auth(&bob)).await;
+        assert_eq!(again.json["changed"], false, "{}", again.text);
+
+        // The game is over: carl forfeited, dave won.
+        let game: GameView = client.get(&format!("/api/games/{id}"), &[]).await.read();
+        assert_eq!(game.status, "finished");
+        let result = game.result.expect("a result");
+        assert_eq!(result.winner.as_deref(), Some("dave"));
+        assert_eq!(result.termination, "resigned");
+
+        // carl's token ended, and carl cannot get another.
+        client
+            .get("/api/me/turn", &auth(&carl))
+            .await
+            .assert_error(401, "unauthenticated");
+        let credentials = json!({"name": "carl", "password": "correct horse"});
+        let refused = client.post("/api/tokens", &credentials, &[]).await;
+        refused.assert_error(403, "forbidden");
+        assert!(refused.message().contains("banned"), "{}", refused.text);
+        // A wrong password is told as wrong, not as banned.
+        let wrong = json!({"name": "carl", "password": "wrong horse"});
+        client
+            .post("/api/tokens", &wrong, &[])
+            .await
+            .assert_error(401, "unauthenticated");
+
+        // The log is the admin's only, newest first.
+        client
+            .get("/api/admin/log", &auth(&bob))
+            .await
+            .assert_error(403, "forbidden");
+        client
+            .get("/api/admin/log?limit=0", &auth(&ann))
+            .await
+            .assert_error(400, "bad_request");
+        let log = client.get("/api/admin/log", &auth(&ann)).await;
+        assert_eq!(log.status, 200, "{}", log.text);
+        let lines = log.json["lines"].as_array().unwrap();
+        assert_eq!(lines.len(), 3, "{}", log.text);
+        assert_eq!(lines[0]["actor"], "bob");
+        assert_eq!(lines[0]["action"], "ban");
+        assert_eq!(lines[0]["target"], "carl");
+        assert_eq!(lines[0]["detail"], "abuse in chat");
+        assert_eq!(lines[2]["action"], "grant");
+        assert_eq!(lines[2]["detail"], "admin");
+
+        let lifted = client
+            .post(
+                "/api/admin/accounts/carl/unban",
+                &json!({"reason": "appeal"}),
+                &auth(&ann),
+            )
+            .await;
+        assert_eq!(lifted.status, 200, "{}", lifted.text);
+        assert_eq!(lifted.json["banned"], false);
+        let token = client.post("/api/tokens", &credentials, &[]).await;
+        assert_eq!(token.status, 201, "{}", token.text);
+
+        store.close().await;
+        server.stop().await.unwrap();
+        db
+    })
+    .await;
+}
