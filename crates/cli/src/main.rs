@@ -66,7 +66,7 @@ enum Command {
     /// Check a game record move by move and show it, up to any ply (docs/RECORDS.md).
     Replay(replay::ReplayArgs),
     /// Serve the games over HTTP (docs/API.md): SQLite file by default, or PostgreSQL.
-    Serve(swapboard_server::ServeOptions),
+    Serve(Box<swapboard_server::ServeOptions>),
     /// Play an account of a swapboard server with the AI or an engine program (docs/API.md).
     Bot(bot::BotArgs),
     /// Measure a server under load on loopback: moves per second, latency, live fan-out.
@@ -264,7 +264,7 @@ fn run(command: Command, out: &mut Output) -> CliResult {
         Command::Swap61(args) => swap61::run(args, out),
         Command::Replay(args) => replay::replay(&args, out),
         Command::Serve(options) => {
-            swapboard_server::serve(options).map_err(error::CliError::Failure)
+            swapboard_server::serve(*options).map_err(error::CliError::Failure)
         }
         Command::Bot(args) => bot::bot(&args, out),
         Command::Loadtest(options) => {

@@ -28,7 +28,7 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(create_token))
         .routes(routes!(revoke_token))
         .routes(routes!(log_in_session, log_out_session))
-        .routes(routes!(me))
+        .routes(routes!(me, me::delete_account))
         .routes(routes!(me::change_password))
         .routes(routes!(me::credentials, me::end_other_credentials))
         .routes(routes!(me::end_credential))

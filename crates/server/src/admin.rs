@@ -32,6 +32,7 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(ban))
         .routes(routes!(unban))
         .routes(routes!(log))
+        .routes(routes!(annul))
 }
 
 /// Why an account is banned or unbanned.
@@ -71,9 +72,9 @@ pub(crate) struct LogLine {
     at_ms: i64,
     /// Who: an account, or `operator` for the command line.
     actor: String,
-    /// `grant`, `ban` or `unban`.
+    /// `grant`, `ban`, `unban` or `annul`.
     action: String,
-    /// The account acted on.
+    /// The account or game acted on.
     target: String,
     /// The reason given, or the role granted.
     detail: String,
@@ -116,7 +117,7 @@ fn reason_of(reason: Reason) -> ApiResult<String> {
 }
 
 /// Forfeits every game the account `account_id` is playing; their ids.
-async fn forfeit_all(store: &Store, account_id: i64) -> anyhow::Result<Vec<String>> {
+pub(crate) async fn forfeit_all(store: &Store, account_id: i64) -> anyhow::Result<Vec<String>> {
     let mut forfeited = Vec::new();
     for (game, seat) in store.playing(account_id).await? {
         match store.resign(&game.id, resignation(seat)).await {
@@ -218,6 +219,44 @@ pub(crate) async fn unban(
     }))
 }
 
+/// What an annulment did.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct Annulled {
+    /// The game.
+    id: String,
+    /// Whether every rating was recomputed (the game had counted).
+    rerated: bool,
+}
+
+/// Annuls a game, for admins: one being played ends aborted, and it no longer counts for the
+/// ratings (which are recomputed from scratch when it had counted).
+#[utoipa::path(post, path = "/api/admin/games/{id}/annul", tag = "admin", request_body = Reason,
+    params(("id" = String, Path, description = "The game's id")),
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "The game is annulled", body = Annulled),
+        (status = 400, description = "A missing or too long reason", body = ErrorBody),
+        (status = 401, description = "No or bad credentials", body = ErrorBody),
+        (status = 403, description = "The caller is no admin", body = ErrorBody),
+        (status = 404, description = "No such game", body = ErrorBody),
+    ))]
+pub(crate) async fn annul(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    Body(reason): Body<Reason>,
+) -> ApiResult<Json<Annulled>> {
+    holding(&state, &caller, &[Role::Admin]).await?;
+    let reason = reason_of(reason)?;
+    let rerated = state
+        .store
+        .annul(&id, &caller.holder.name, &reason)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("no game {id:?}")))?;
+    after_change(&state, &id, Change::State).await;
+    Ok(Json(Annulled { id, rerated }))
+}
+
 /// The admin log, for admins.
 #[utoipa::path(get, path = "/api/admin/log", tag = "admin",
     params(("limit" = Option<u32>, Query, minimum = 1, maximum = 1000, description = "How many lines, newest first (default 100)")),
@@ -301,6 +340,18 @@ pub enum AdminAct {
         #[command(flatten)]
         db: DatabaseOption,
     },
+    /// Annul a game: one being played ends aborted, and it no longer counts for the
+    /// ratings (recomputed from scratch when it had counted).
+    Annul {
+        /// The game's id.
+        id: String,
+        /// Why, for the admin log.
+        #[arg(long)]
+        reason: String,
+        /// The database.
+        #[command(flatten)]
+        db: DatabaseOption,
+    },
     /// Print the admin log, newest first.
     Log {
         /// How many lines, 1 to 1,000.
@@ -318,6 +369,7 @@ impl AdminAct {
             AdminAct::Grant { db, .. }
             | AdminAct::Ban { db, .. }
             | AdminAct::Unban { db, .. }
+            | AdminAct::Annul { db, .. }
             | AdminAct::Log { db, .. } => db.database.as_deref(),
         }
     }
@@ -366,6 +418,17 @@ async fn run(store: &Store, act: AdminAct) -> anyhow::Result<String> {
                 format!("{name} may log in again")
             } else {
                 format!("{name} was not banned")
+            }
+        }
+        AdminAct::Annul { id, reason, .. } => {
+            let rerated = store
+                .annul(&id, OPERATOR, &reason)
+                .await?
+                .ok_or_else(|| anyhow::anyhow!("no game {id:?}"))?;
+            if rerated {
+                format!("{id} annulled; every rating recomputed")
+            } else {
+                format!("{id} annulled")
             }
         }
         AdminAct::Log { limit, .. } => {

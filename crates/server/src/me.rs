@@ -9,9 +9,12 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::accounts::{AccountName, Credentials, Password, log_in};
+use crate::admin::forfeit_all;
 use crate::auth::{Caller, Proof};
 use crate::edge::{Body, ClientAddr};
 use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::games::view::after_change;
+use crate::live::Change;
 use crate::review::record_text;
 use crate::state::AppState;
 
@@ -196,6 +199,64 @@ pub(crate) async fn change_password(
         .change_password(caller.holder.account_id, &hash, current_hash(&caller))
         .await?;
     Ok(Json(Ended { ended }))
+}
+
+/// The body of an account's deletion: its password, once more.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Deletion {
+    /// The password now.
+    #[schema(value_type = String, min_length = 8, max_length = 128)]
+    password: Password,
+}
+
+/// What a deletion left.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct Deleted {
+    /// The neutral name the account's games and rooms are shown under now (`deleted:ID`).
+    shown_as: String,
+    /// The games the account was playing, forfeited.
+    forfeited: Vec<String>,
+}
+
+/// Deletes the caller's account: every game it was playing is forfeited, then in one
+/// transaction its name becomes a neutral one, its password, tokens, sessions, roles and
+/// ratings go. Finished games and rooms stay, under the neutral name.
+#[utoipa::path(delete, path = "/api/me", tag = "accounts", request_body = Deletion,
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "The account is anonymised; no credential of it works any more", body = Deleted),
+        (status = 400, description = "A missing or malformed password", body = ErrorBody),
+        (status = 401, description = "No credentials, or the password given is not the account's", body = ErrorBody),
+        (status = 429, description = "Too many wrong passwords", body = ErrorBody),
+    ))]
+pub(crate) async fn delete_account(
+    State(state): State<AppState>,
+    addr: ClientAddr,
+    caller: Caller,
+    Body(deletion): Body<Deletion>,
+) -> ApiResult<Json<Deleted>> {
+    let name = AccountName::try_from(caller.holder.name.clone())
+        .map_err(|e| ApiError::Internal(anyhow::anyhow!("a stored name is refused: {e}")))?;
+    log_in(
+        &state,
+        addr,
+        Credentials {
+            name,
+            password: deletion.password,
+        },
+    )
+    .await?;
+    let account = caller.holder.account_id;
+    let forfeited = forfeit_all(&state.store, account).await?;
+    for id in &forfeited {
+        after_change(&state, id, Change::State).await;
+    }
+    let shown_as = state.store.anonymise(account).await?;
+    Ok(Json(Deleted {
+        shown_as,
+        forfeited,
+    }))
 }
 
 /// The caller's tokens and sessions.

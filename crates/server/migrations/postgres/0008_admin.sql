@@ -21,3 +21,10 @@ CREATE TABLE admin_log (
     target TEXT   NOT NULL,
     detail TEXT   NOT NULL
 );
+CREATE FUNCTION admin_log_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    RAISE EXCEPTION 'admin_log is append-only';
+END;
+$$;
+CREATE TRIGGER admin_log_no_change BEFORE UPDATE OR DELETE ON admin_log
+    FOR EACH ROW EXECUTE FUNCTION admin_log_append_only();

@@ -21,3 +21,11 @@ CREATE TABLE admin_log (
     target TEXT    NOT NULL,
     detail TEXT    NOT NULL
 );
+CREATE TRIGGER admin_log_no_update BEFORE UPDATE ON admin_log
+BEGIN
+    SELECT RAISE(ABORT, 'admin_log is append-only');
+END;
+CREATE TRIGGER admin_log_no_delete BEFORE DELETE ON admin_log
+BEGIN
+    SELECT RAISE(ABORT, 'admin_log is append-only');
+END;

@@ -128,6 +128,35 @@ impl Store {
         .transpose()
     }
 
+    /// Takes away what identifies an account, in one transaction: its name becomes
+    /// `deleted:ID` (a name no sign-up can take), its password can match nothing, and its
+    /// credentials, roles and ratings are deleted. Its games and rooms stay, shown under the
+    /// new name. The new name.
+    pub(crate) async fn anonymise(&self, account_id: i64) -> anyhow::Result<String> {
+        let neutral = format!("deleted:{account_id}");
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "UPDATE accounts SET name = $1, name_key = $1, name_skeleton = $1, password_hash = '!' \
+             WHERE id = $2",
+        )
+        .bind(&neutral)
+        .bind(account_id)
+        .execute(&mut *tx)
+        .await?;
+        let ended = Self::end_credentials_in(&mut tx, account_id, "", "").await?;
+        for table in ["roles", "ratings"] {
+            sqlx::query(&format!("DELETE FROM {table} WHERE account_id = $1"))
+                .bind(account_id)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        self.forget_credentials(ended);
+        // The seats cached here name the account; other instances' expire (SEATS_TTL).
+        self.caches.seats.clear();
+        Ok(neutral)
+    }
+
     /// Stores a credential (by the hash of its secret) for an account.
     pub(crate) async fn insert_credential(
         &self,

@@ -3,6 +3,7 @@
 
 use sqlx::Row as _;
 
+use super::games::{Finish, MoveError, Status, StoredGame, Termination};
 use super::pool::{Store, now_ms};
 
 /// A role beyond playing.
@@ -43,9 +44,9 @@ pub struct AdminEntry {
     pub at_ms: i64,
     /// Who: an account's name, or `operator` for the command line.
     pub actor: String,
-    /// What: `grant`, `ban`, `unban`.
+    /// What: `grant`, `ban`, `unban`, `annul`.
     pub action: String,
-    /// On whom: an account's name.
+    /// On whom or what: an account's name, a game's id.
     pub target: String,
     /// Why, or what else: the reason given, the role granted.
     pub detail: String,
@@ -144,6 +145,45 @@ impl Store {
         tx.commit().await?;
         self.forget_credentials(ended);
         Ok(Some((id, true)))
+    }
+
+    /// Annuls a game, logged as done by `actor` with `reason`: one being played ends
+    /// aborted (nobody wins), and the game no longer counts for the ratings; when it had
+    /// counted, every rating is recomputed from scratch ([`Store::rerate`]). `None` for no
+    /// such game, else whether the ratings were recomputed.
+    pub async fn annul(&self, id: &str, actor: &str, reason: &str) -> anyhow::Result<Option<bool>> {
+        let Some(game) = self.game(id).await? else {
+            return Ok(None);
+        };
+        if game.status == Status::Playing {
+            let aborted = |_: &StoredGame| Finish {
+                winner_seat: None,
+                termination: Termination::Aborted,
+            };
+            match self.resign(id, aborted).await {
+                // Ended meanwhile: annulled all the same.
+                Ok(_) | Err(MoveError::NotPlaying(_)) => {}
+                Err(e) => return Err(anyhow::anyhow!("annul {id}: {e}")),
+            }
+        }
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("UPDATE games SET rated = 0 WHERE id = $1")
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        // The rerating replays the stored changes: without its own, the game is left out.
+        let counted = sqlx::query("DELETE FROM rating_changes WHERE game_id = $1")
+            .bind(id)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected()
+            > 0;
+        Self::log_in(&mut tx, actor, "annul", id, reason).await?;
+        tx.commit().await?;
+        if counted {
+            self.rerate().await?;
+        }
+        Ok(Some(counted))
     }
 
     /// Adds a line to the admin log within `tx`.

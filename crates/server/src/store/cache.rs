@@ -17,6 +17,10 @@ use super::rows::{CredentialKind, Holder, SeatRow};
 /// by the instance that made it and within this time by the others.
 pub(crate) const CREDENTIAL_TTL: Duration = Duration::from_secs(5);
 
+/// How long an instance trusts a full game's seats: a deleted account's name is gone from
+/// every instance's views this long after its deletion.
+pub(crate) const SEATS_TTL: Duration = Duration::from_secs(30);
+
 /// The most entries a cache holds before it starts again empty.
 const CAPACITY: usize = 20_000;
 
@@ -62,6 +66,11 @@ impl<K: Eq + Hash, V: Clone> Bounded<K, V> {
         self.lock().remove(key);
     }
 
+    /// Forgets every entry.
+    pub(crate) fn clear(&self) {
+        self.lock().clear();
+    }
+
     /// Changes the cached value of `key` in place, if there is one.
     pub(crate) fn update<Q: Hash + Eq + ?Sized>(&self, key: &Q, change: impl FnOnce(&mut V))
     where
@@ -79,8 +88,9 @@ pub(crate) struct Caches {
     /// A credential's hash and kind: the account it acts for, and until when that is
     /// trusted without asking the database again.
     pub(crate) credentials: Bounded<(String, CredentialKind), (Holder, Instant)>,
-    /// The seats of games whose every seat is taken.
-    pub(crate) seats: Bounded<String, Arc<[SeatRow]>>,
+    /// The seats of games whose every seat is taken, and until when they are trusted: a
+    /// seat never changes then, but its account's name can (a deleted account's).
+    pub(crate) seats: Bounded<String, (Arc<[SeatRow]>, Instant)>,
     /// The first moves of games, in ply order (a prefix of the game's moves).
     pub(crate) moves: Bounded<String, Arc<Vec<String>>>,
 }
@@ -118,5 +128,8 @@ mod tests {
         assert_eq!(cache.get(&u32::MAX), Some(2));
         cache.remove(&u32::MAX);
         assert_eq!(cache.get(&u32::MAX), None);
+        cache.insert(1, 1);
+        cache.clear();
+        assert_eq!(cache.get(&1), None);
     }
 }

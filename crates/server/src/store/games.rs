@@ -8,12 +8,14 @@
 
 use std::fmt;
 use std::sync::Arc;
+use std::time::Instant;
 
 use sqlx::any::AnyRow;
 use sqlx::{Any, Row as _, Transaction};
 pub use swapboard_play::Termination;
 use swapboard_play::{AnyPosition, Clock, Millis, TimeControl};
 
+use super::cache::SEATS_TTL;
 use super::pool::{Backend, Store, now_ms};
 pub(super) use super::rows::SeatRow;
 
@@ -566,7 +568,9 @@ impl Store {
     /// The seats of a game whose every seat is taken never change again: they are kept in
     /// memory and read once.
     pub async fn seats(&self, id: &str) -> anyhow::Result<Vec<SeatRow>> {
-        if let Some(seats) = self.caches.seats.get(id) {
+        if let Some((seats, until)) = self.caches.seats.get(id)
+            && Instant::now() < until
+        {
             return Ok(seats.to_vec());
         }
         let seats = self.read_seats(id).await?;
@@ -575,9 +579,10 @@ impl Store {
                 .iter()
                 .all(|seat| seat.account.is_some() || seat.ai_level.is_some());
         if full {
-            self.caches
-                .seats
-                .insert(id.to_owned(), seats.as_slice().into());
+            self.caches.seats.insert(
+                id.to_owned(),
+                (seats.as_slice().into(), Instant::now() + SEATS_TTL),
+            );
         }
         Ok(seats)
     }

@@ -135,6 +135,36 @@ async fn a_moderator_bans_an_account_its_credentials_end_and_its_games_are_forfe
         assert_eq!(lines[2]["action"], "grant");
         assert_eq!(lines[2]["detail"], "admin");
 
+        // The forfeited game was rated; annulled, it no longer counts (admins only).
+        let rated: GameView = client.get(&format!("/api/games/{id}"), &[]).await.read();
+        assert!(rated.players[1].rating.is_some(), "a rated game's change");
+        let annul = format!("/api/admin/games/{id}/annul");
+        client
+            .post(&annul, &reason, &auth(&bob))
+            .await
+            .assert_error(403, "forbidden");
+        let annulled = client
+            .post(&annul, &json!({"reason": "collusion"}), &auth(&ann))
+            .await;
+        assert_eq!(annulled.status, 200, "{}", annulled.text);
+        assert_eq!(annulled.json["rerated"], true);
+        let unrated: GameView = client.get(&format!("/api/games/{id}"), &[]).await.read();
+        assert!(
+            unrated.players.iter().all(|p| p.rating.is_none()),
+            "{unrated:?}"
+        );
+        assert!(!unrated.rated);
+        let profile = client.get("/api/accounts/dave", &[]).await;
+        assert!(
+            profile.json["ratings"]["swaptimum"].is_null(),
+            "{}",
+            profile.text
+        );
+        client
+            .post("/api/admin/games/nope/annul", &reason, &auth(&ann))
+            .await
+            .assert_error(404, "not_found");
+
         let lifted = client
             .post(
                 "/api/admin/accounts/carl/unban",

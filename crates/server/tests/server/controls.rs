@@ -214,3 +214,74 @@ async fn controls(db: TestDb) -> TestDb {
 async fn a_person_lists_ends_and_changes_their_credentials() {
     on_both(controls).await;
 }
+
+#[tokio::test]
+async fn deleting_an_account_forfeits_its_games_and_leaves_them_under_a_neutral_name() {
+    on_both(|db: TestDb| async move {
+        let server = start(&db, generous()).await;
+        let client = Client::new(&server);
+        let zoe_token = format!(
+            "Bearer {}",
+            sign_up_and_token(&client, &zoe("correct horse")).await
+        );
+        let yan = crate::common::bearer(&client, "yan").await;
+        let id = game_between(&client, "swaptimum", 5, &zoe_token, (&yan, "yan")).await;
+        for (ply, (mover, cell)) in [(&zoe_token, "c3"), (&yan, "b2")].into_iter().enumerate() {
+            let played = client
+                .post(
+                    &format!("/api/games/{id}/moves"),
+                    &json!({"move": cell, "ply": ply}),
+                    &[("authorization", mover)],
+                )
+                .await;
+            assert_eq!(played.status, 200, "{}", played.text);
+        }
+        let delete = |password: &str| {
+            let body = json!({"password": password}).to_string();
+            let headers = [
+                ("authorization", zoe_token.as_str()),
+                ("content-type", "application/json"),
+            ];
+            let client = &client;
+            async move {
+                client
+                    .send(Method::DELETE, "/api/me", &headers, Some(&body))
+                    .await
+            }
+        };
+        delete("wrong horse")
+            .await
+            .assert_error(401, "unauthenticated");
+        let deleted = delete("correct horse").await;
+        assert_eq!(deleted.status, 200, "{}", deleted.text);
+        let shown_as = deleted.json["shown_as"].as_str().unwrap().to_owned();
+        assert!(shown_as.starts_with("deleted:"), "{}", deleted.text);
+        assert_eq!(deleted.json["forfeited"], json!([id]));
+
+        // The game stays, under the neutral name, won by the opponent.
+        let game = client.get(&format!("/api/games/{id}"), &[]).await;
+        assert_eq!(game.json["status"], "finished", "{}", game.text);
+        assert_eq!(game.json["players"][0]["name"], shown_as.as_str());
+        assert_eq!(game.json["result"]["winner"], "yan");
+        assert!(!game.text.contains("zoe"), "{}", game.text);
+        // No credential works, the old name logs nobody in, and it is free again.
+        client
+            .get("/api/me/turn", &[("authorization", &zoe_token)])
+            .await
+            .assert_error(401, "unauthenticated");
+        client
+            .post("/api/tokens", &zoe("correct horse"), &[])
+            .await
+            .assert_error(401, "unauthenticated");
+        assert_eq!(
+            client
+                .post("/api/accounts", &zoe("another horse"), &[])
+                .await
+                .status,
+            201
+        );
+        server.stop().await.unwrap();
+        db
+    })
+    .await;
+}
