@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use swapboard_arena::{Bot, PlayerSpec};
-use swapboard_play::{AiRequest, AnyPosition, Level, Playable, PositionFn};
+use swapboard_play::{AiRequest, AnyPosition, Level, Millis, Playable, PositionFn, ThinkBudget};
 
 use crate::error::{CliError, CliResult};
 use crate::output::Output;
@@ -219,8 +219,11 @@ impl Chooser {
     fn choose(&mut self, game: &Value, seat: usize) -> anyhow::Result<String> {
         let text = game["position"].as_str().unwrap_or_default();
         let left = game["clocks"]["remaining_ms"][seat].as_u64();
-        // A share of the time left, as the play layer's clock budgets it.
-        let limit = left.map(|ms| Duration::from_millis((ms / 25).max(1)));
+        // The play layer's budget of the time left (the increment is not known here).
+        let (limit, extra) = left.map_or((None, Duration::ZERO), |ms| {
+            let (limit, extra) = ThinkBudget::live(Millis(ms), Millis(0)).limits();
+            (Some(limit), extra)
+        });
         let seed = game["ply"].as_u64().unwrap_or(0);
         let position = || -> anyhow::Result<AnyPosition> {
             text.parse()
@@ -232,6 +235,7 @@ impl Chooser {
                 let request = AiRequest {
                     level: *level,
                     limit,
+                    extra,
                     seed,
                     max_nodes: 1_000_000,
                 };

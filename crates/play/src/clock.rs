@@ -1,6 +1,8 @@
 //! Time controls and the clock. Nothing here reads a clock: every instant is passed in as
 //! [`Millis`] since any fixed origin (the server's Unix time, a test's zero).
 
+use std::time::Duration;
+
 use serde::{Deserialize, Serialize};
 use swapboard_core::Player;
 
@@ -267,25 +269,53 @@ impl Clock {
     /// (its level decides). Live: a share of the time left plus most of the increment,
     /// never more than the time left minus a safety margin.
     pub fn ai_budget(&self, now: Millis) -> Option<ThinkBudget> {
-        let left = self.remaining(self.running, now)?.0;
-        let (recommended, max) = match self.control {
-            TimeControl::None => return None,
-            TimeControl::Correspondence { .. } => {
-                (CORRESPONDENCE_THINK_MS / 2, CORRESPONDENCE_THINK_MS)
-            }
+        let left = self.remaining(self.running, now)?;
+        match self.control {
+            TimeControl::None => None,
+            TimeControl::Correspondence { .. } => Some(ThinkBudget::within(
+                left,
+                CORRESPONDENCE_THINK_MS / 2,
+                CORRESPONDENCE_THINK_MS,
+            )),
             TimeControl::Live { increment_ms, .. } => {
-                let recommended = left / MOVES_LEFT + increment_ms * 4 / 5;
-                (recommended, 4 * recommended)
+                Some(ThinkBudget::live(left, Millis(increment_ms)))
             }
-        };
-        let ceiling = left.saturating_sub(SAFETY_MS.min(left / 10));
+        }
+    }
+}
+
+impl ThinkBudget {
+    /// The budget of a move with `left` on a live clock gaining `increment` a move: a
+    /// share of the time left ([`MOVES_LEFT`] more moves expected) plus most of the
+    /// increment; up to four times that in a critical position; never more than the time
+    /// left minus a margin ([`SAFETY_MS`], or a tenth of a short time), so the AI never
+    /// loses on time by its own thinking.
+    pub fn live(left: Millis, increment: Millis) -> ThinkBudget {
+        let recommended = left.0 / MOVES_LEFT + increment.0 * 4 / 5;
+        ThinkBudget::within(left, recommended, 4 * recommended)
+    }
+
+    /// `recommended` and `max`, both cut to the time `left` minus the safety margin.
+    fn within(left: Millis, recommended: u64, max: u64) -> ThinkBudget {
+        let ceiling = left.0.saturating_sub(SAFETY_MS.min(left.0 / 10));
         let max = max.min(ceiling);
         let recommended = recommended.min(max);
-        Some(ThinkBudget {
+        ThinkBudget {
             min: Millis(recommended / 4),
             recommended: Millis(recommended),
             max: Millis(max),
-        })
+        }
+    }
+
+    /// What a search is given: the time to aim for (at least a millisecond), and how much
+    /// longer it may go on in a critical position, up to `max`
+    /// ([`swapboard_ai::Mcts::think_extended`]).
+    pub fn limits(&self) -> (Duration, Duration) {
+        let limit = self.recommended.0.max(1);
+        (
+            Duration::from_millis(limit),
+            Duration::from_millis(self.max.0.saturating_sub(limit)),
+        )
     }
 }
 
@@ -366,6 +396,49 @@ mod tests {
         assert_eq!(none_left.max, Millis(0));
         let corr = Clock::new(TimeControl::correspondence(1).unwrap(), R, Millis(0));
         assert_eq!(corr.ai_budget(Millis(0)).unwrap().max, Millis(10_000));
+    }
+
+    #[test]
+    fn a_live_budget_never_spends_the_time_left_even_in_a_critical_position() {
+        // From bullet to a day a side, with and without increments, and down to nothing.
+        for left in [
+            0, 1, 5, 99, 1_000, 2_500, 10_000, 60_000, 300_000, 86_400_000,
+        ] {
+            for increment in [0, 1_000, 5_000, 600_000] {
+                let budget = ThinkBudget::live(Millis(left), Millis(increment));
+                let (limit, extra) = budget.limits();
+                let spent = (limit + extra).as_millis() as u64;
+                let margin = SAFETY_MS.min(left / 10);
+                assert!(
+                    spent <= (left - margin).max(1),
+                    "{left} + {increment}: {budget:?} spends {spent}"
+                );
+                assert!(budget.min <= budget.recommended && budget.recommended <= budget.max);
+            }
+        }
+    }
+
+    #[test]
+    fn a_live_budget_is_a_share_of_the_time_left_plus_the_increment_and_more_when_critical() {
+        let budget = ThinkBudget::live(Millis(60_000), Millis(0));
+        assert_eq!(
+            budget.limits(),
+            (Duration::from_millis(2_400), Duration::from_millis(7_200))
+        );
+        let with_increment = ThinkBudget::live(Millis(60_000), Millis(2_000));
+        assert_eq!(with_increment.recommended, Millis(2_400 + 1_600));
+        assert_eq!(with_increment.max, Millis(4 * 4_000));
+        // Late in a game the increment is most of it, and the margin binds the rest.
+        let late = ThinkBudget::live(Millis(3_000), Millis(2_000));
+        assert_eq!(late.recommended, Millis(120 + 1_600));
+        assert_eq!(late.max, Millis(2_700), "3 s left less a tenth");
+        let large_increment = ThinkBudget::live(Millis(10_000), Millis(10_000));
+        assert_eq!(large_increment.recommended, Millis(400 + 8_000));
+        assert_eq!(
+            large_increment.max,
+            Millis(9_000),
+            "10 s left less the 1 s margin"
+        );
     }
 
     #[test]
