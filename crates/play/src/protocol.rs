@@ -901,6 +901,30 @@ mod tests {
         assert!(answers[2].starts_with("= swapboard"), "{answers:?}");
     }
 
+    /// On a solved board a won position is played from the book whatever the budget: with
+    /// one iteration, Blue's every answer to each of Red's first moves on 4x4 Flipstop
+    /// keeps a proven win (the solver says so after it).
+    #[test]
+    fn genmove_plays_a_proven_win_from_the_book() {
+        use swapboard_core::Player;
+        use swapboard_flipstop::Flipstop;
+        let mut solver = Solver::new(Options::default());
+        for first in ["a1", "b1", "a2", "b2", "c3", "d4"] {
+            let answers = responses(&format!("new flipstop 4\nplay {first}\ngenmove iters=1"));
+            assert_eq!(answers.len(), 3, "{answers:?}");
+            let reply = answers[2].trim_start_matches("= ");
+            let mut position = Flipstop::start(4).unwrap();
+            position.play_text(first).unwrap();
+            position.play_text(reply).unwrap();
+            let proof = solver.solve(&position, &mut |_| {});
+            assert_eq!(
+                proof.outcome,
+                Some(Outcome::Win(Player::Second)),
+                "{first} {reply}"
+            );
+        }
+    }
+
     #[test]
     fn a_line_that_is_not_utf8_is_a_bad_line() {
         let mut input = b"name\n\xff\xfe play\nresult\n".to_vec();
