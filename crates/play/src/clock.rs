@@ -286,10 +286,10 @@ impl Clock {
 
 impl ThinkBudget {
     /// The budget of a move with `left` on a live clock gaining `increment` a move: a
-    /// share of the time left ([`MOVES_LEFT`] more moves expected) plus most of the
+    /// share of the time left (as if 25 more moves were to come) plus most of the
     /// increment; up to four times that in a critical position; never more than the time
-    /// left minus a margin ([`SAFETY_MS`], or a tenth of a short time), so the AI never
-    /// loses on time by its own thinking.
+    /// left minus a margin (1 s, or a tenth of a short time), so the AI never loses on time
+    /// by its own thinking.
     pub fn live(left: Millis, increment: Millis) -> ThinkBudget {
         let recommended = left.0 / MOVES_LEFT + increment.0 * 4 / 5;
         ThinkBudget::within(left, recommended, 4 * recommended)
