@@ -149,6 +149,10 @@ pub struct ThinkBudget {
 /// The moves a live game is expected to last from any point, for the share of the time
 /// left one move may take (KataGo's time controls reason the same way).
 const MOVES_LEFT: u64 = 25;
+/// A critical position's time is at most the time left divided by this, plus most of the
+/// increment (without an increment, 2.5 times the share of 25 moves): in 15+0 Flipstop
+/// games, four times the share left one side 29 ms (docs/AI.md).
+const CRITICAL_SHARE: u64 = 10;
 /// The safety margin kept on the clock, at most (the move must still reach the server).
 const SAFETY_MS: u64 = 1_000;
 /// The longest the AI thinks in a correspondence game: days are for people.
@@ -287,12 +291,15 @@ impl Clock {
 impl ThinkBudget {
     /// The budget of a move with `left` on a live clock gaining `increment` a move: a
     /// share of the time left (as if 25 more moves were to come) plus most of the
-    /// increment; up to four times that in a critical position; never more than the time
-    /// left minus a margin (1 s, or a tenth of a short time), so the AI never loses on time
-    /// by its own thinking.
+    /// increment; up to four times that in a critical position, but never more than a
+    /// tenth of the time left plus most of the increment (so that a game of many critical
+    /// positions keeps a reserve); never more than the time left minus a margin (1 s, or a
+    /// tenth of a short time), so the AI never loses on time by its own thinking.
     pub fn live(left: Millis, increment: Millis) -> ThinkBudget {
-        let recommended = left.0 / MOVES_LEFT + increment.0 * 4 / 5;
-        ThinkBudget::within(left, recommended, 4 * recommended)
+        let from_increment = increment.0 * 4 / 5;
+        let recommended = left.0 / MOVES_LEFT + from_increment;
+        let critical = (4 * recommended).min(left.0 / CRITICAL_SHARE + from_increment);
+        ThinkBudget::within(left, recommended, critical)
     }
 
     /// `recommended` and `max`, both cut to the time `left` minus the safety margin.
@@ -423,15 +430,24 @@ mod tests {
         let budget = ThinkBudget::live(Millis(60_000), Millis(0));
         assert_eq!(
             budget.limits(),
-            (Duration::from_millis(2_400), Duration::from_millis(7_200))
+            (Duration::from_millis(2_400), Duration::from_millis(3_600))
         );
+        let large_increment_early = ThinkBudget::live(Millis(300_000), Millis(20_000));
+        assert_eq!(large_increment_early.recommended, Millis(12_000 + 16_000));
+        assert_eq!(large_increment_early.max, Millis(30_000 + 16_000));
+        let small_increment = ThinkBudget::live(Millis(300_000), Millis(100));
+        assert_eq!(small_increment.max, Millis(30_000 + 80), "the tenth binds");
         let with_increment = ThinkBudget::live(Millis(60_000), Millis(2_000));
         assert_eq!(with_increment.recommended, Millis(2_400 + 1_600));
-        assert_eq!(with_increment.max, Millis(4 * 4_000));
-        // Late in a game the increment is most of it, and the margin binds the rest.
+        assert_eq!(
+            with_increment.max,
+            Millis(6_000 + 1_600),
+            "a tenth of the time left"
+        );
+        // Late in a game the increment is most of it; a tenth of the rest is kept for more.
         let late = ThinkBudget::live(Millis(3_000), Millis(2_000));
         assert_eq!(late.recommended, Millis(120 + 1_600));
-        assert_eq!(late.max, Millis(2_700), "3 s left less a tenth");
+        assert_eq!(late.max, Millis(300 + 1_600));
         let large_increment = ThinkBudget::live(Millis(10_000), Millis(10_000));
         assert_eq!(large_increment.recommended, Millis(400 + 8_000));
         assert_eq!(
