@@ -4,7 +4,7 @@
 //!
 //! Its constants are written out here rather than taken from [`Config::default`], so that
 //! tuning the default search cannot move the reference. The iteration code is shared with
-//! the default search; the test `classic_is_frozen` in `tests/search.rs` pins the moves it
+//! the default search; the test `classic_is_frozen` in `tests/classic.rs` pins the moves it
 //! chooses for fixed seeds and budgets, so a change to that code that alters what `classic`
 //! plays fails CI instead of silently moving the yardstick.
 

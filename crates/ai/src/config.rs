@@ -2,6 +2,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+use crate::Analysis;
+
 /// How the search searches: its constants, its memory, its threads and its seed.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Config {
@@ -109,6 +111,21 @@ impl Budget {
             (None, None, None) => Budget::DEFAULT_ITERATIONS,
             _ => u64::MAX,
         }
+    }
+
+    /// The budget of the extra search [`crate::Mcts::think_extended`] gives a critical
+    /// position after a search within this budget found `first`: up to `extra` more, within
+    /// the iterations left. `None` when the search ran its iterations (the time did not cut
+    /// it short), was stopped, or settled its best move
+    /// ([`crate::Analysis::is_unsettled`]).
+    pub fn extension<M>(&self, first: &Analysis<M>, extra: Duration) -> Option<Budget> {
+        let iterations_left = self.iterations.map(|n| n.saturating_sub(first.iterations));
+        let cut_short = self.time.is_some() && iterations_left != Some(0);
+        (cut_short && !extra.is_zero() && !self.stopped() && first.is_unsettled()).then(|| Budget {
+            iterations: iterations_left,
+            time: Some(extra),
+            stop: self.stop.clone(),
+        })
     }
 
     /// Whether the stop flag is set.

@@ -26,7 +26,7 @@ mod level;
 mod search;
 mod tree;
 
-pub use analysis::{Analysis, Line};
+pub use analysis::{Analysis, Line, UNSETTLED_SHARE};
 pub use config::{Budget, Config};
 pub use level::Level;
 pub use search::Mcts;

@@ -148,6 +148,18 @@ impl<G: Stepwise> Mcts<G> {
         self.think_with(budget, Duration::MAX, |_| {})
     }
 
+    /// Searches within `budget`; then, if its time ran out before its iterations (a clock's
+    /// share cut it short) and the best move is still unsettled
+    /// ([`Analysis::is_unsettled`]), goes on for up to `extra` more, within the iterations
+    /// left. Time management from a clock: a critical position gets more of it.
+    pub fn think_extended(&mut self, budget: &Budget, extra: Duration) -> Analysis<G::Move> {
+        let first = self.think(budget);
+        match budget.extension(&first, extra) {
+            Some(more) => self.think(&more),
+            None => first,
+        }
+    }
+
     /// Searches within `budget`, calling `report` with an analysis snapshot about every
     /// `interval`, and returns the final analysis.
     pub fn think_with(

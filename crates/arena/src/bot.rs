@@ -1,13 +1,18 @@
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use swapboard_ai::{Budget, Mcts, baseline};
 use swapboard_core::{IllegalMove, Stepwise};
+use swapboard_solver::book;
 
-use crate::PlayerSpec;
+use crate::{Engine, PlayerSpec};
 
 /// A player of one game: a baseline bot, or a search that keeps its tree between moves.
+///
+/// The `mcts:` search plays from the solver's books first: on a board with a shipped book,
+/// a position proven won is played by a proven winning move
+/// ([`swapboard_solver::book::proven_move`]); `classic:` never looks.
 pub struct Bot<G: Stepwise> {
     kind: Kind<G>,
     rng: Xoshiro256PlusPlus,
@@ -16,7 +21,13 @@ pub struct Bot<G: Stepwise> {
 enum Kind<G: Stepwise> {
     Random,
     Greedy,
-    Search(Box<Mcts<G>>, Budget),
+    Search {
+        search: Box<Mcts<G>>,
+        budget: Budget,
+        /// The frozen `classic:` search, which neither plays from the books nor extends
+        /// its time when critical.
+        classic: bool,
+    },
 }
 
 impl<G: Stepwise> Bot<G> {
@@ -27,7 +38,11 @@ impl<G: Stepwise> Bot<G> {
             PlayerSpec::Greedy => Kind::Greedy,
             PlayerSpec::Search(engine, budget) => {
                 let (config, budget) = engine.setup::<G>(budget, seed);
-                Kind::Search(Box::new(Mcts::new(start.clone(), config)), budget)
+                Kind::Search {
+                    search: Box::new(Mcts::new(start.clone(), config)),
+                    budget,
+                    classic: engine == Engine::Classic,
+                }
             }
         };
         Bot {
@@ -45,16 +60,45 @@ impl<G: Stepwise> Bot<G> {
     /// [`Bot::choose`], a search thinking no longer than `limit` whatever its budget (the
     /// time a clock allows).
     pub fn choose_within(&mut self, position: &G, limit: Option<Duration>) -> Option<G::Move> {
+        self.choose_by_clock(position, limit, Duration::ZERO)
+    }
+
+    /// [`Bot::choose_within`], the `mcts:` search going on for up to `extra` more when
+    /// `limit` cut it short with its best move still unsettled (a critical position:
+    /// [`swapboard_ai::Analysis::is_unsettled`]); `classic:` never does.
+    pub fn choose_by_clock(
+        &mut self,
+        position: &G,
+        limit: Option<Duration>,
+        extra: Duration,
+    ) -> Option<G::Move> {
         match &mut self.kind {
             Kind::Random => baseline::random_move(position, &mut self.rng),
             Kind::Greedy => baseline::greedy_move(position, &mut self.rng),
-            Kind::Search(search, budget) => {
+            Kind::Search {
+                search,
+                budget,
+                classic,
+            } => {
+                // A position off the book is given to the solver for half the time at most;
+                // the search has what is left.
+                let started = Instant::now();
+                if !*classic && let Some(mv) = book::proven_move(position, limit.map(|l| l / 2)) {
+                    return Some(mv);
+                }
                 search.set_position(position.clone());
                 let mut budget = budget.clone();
                 if let Some(limit) = limit {
+                    let limit = limit
+                        .saturating_sub(started.elapsed())
+                        .max(Duration::from_millis(1));
                     budget.time = Some(budget.time.map_or(limit, |t| t.min(limit)));
                 }
-                search.think(&budget);
+                if *classic {
+                    search.think(&budget);
+                } else {
+                    search.think_extended(&budget, extra);
+                }
                 search.best_move()
             }
         }
@@ -63,7 +107,7 @@ impl<G: Stepwise> Bot<G> {
     /// Tells the bot that `mv` was played (by either side), so a search keeps its tree.
     pub fn observe(&mut self, mv: &G::Move) -> Result<(), IllegalMove> {
         match &mut self.kind {
-            Kind::Search(search, _) => search.advance(mv),
+            Kind::Search { search, .. } => search.advance(mv),
             _ => Ok(()),
         }
     }

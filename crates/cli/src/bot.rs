@@ -13,7 +13,7 @@ use std::time::Duration;
 use serde::de::{DeserializeOwned, IgnoredAny};
 use serde_json::json;
 use swapboard_arena::{Bot, PlayerSpec};
-use swapboard_play::{AiRequest, AnyPosition, Level, Playable, PositionFn};
+use swapboard_play::{AiRequest, AnyPosition, Level, Millis, Playable, PositionFn, ThinkBudget};
 use swapboard_server::api::{Account, ErrorBody, GameView, Lobby, PlayerView, TurnList};
 
 use crate::error::{CliError, CliResult};
@@ -230,8 +230,11 @@ impl Chooser {
             .clocks
             .as_ref()
             .and_then(|clocks| clocks.remaining_ms.get(seat).copied());
-        // A share of the time left, as the play layer's clock budgets it.
-        let limit = left.map(|ms| Duration::from_millis((ms / 25).max(1)));
+        // The play layer's budget of the time left (the increment is not known here).
+        let (limit, extra) = left.map_or((None, Duration::ZERO), |ms| {
+            let (limit, extra) = ThinkBudget::live(Millis(ms), Millis(0)).limits();
+            (Some(limit), extra)
+        });
         let seed = u64::from(game.ply);
         let position = || -> anyhow::Result<AnyPosition> {
             text.parse()
@@ -243,6 +246,7 @@ impl Chooser {
                 let request = AiRequest {
                     level: *level,
                     limit,
+                    extra,
                     seed,
                     max_nodes: 1_000_000,
                 };

@@ -9,6 +9,7 @@
 
 mod analyze;
 mod arena;
+mod book;
 mod bot;
 mod commands;
 mod demo;
@@ -176,6 +177,9 @@ enum GameCommand {
     },
     /// Prove who wins a position with perfect play (proof-number search), with a winning move.
     Solve(solve::SolveArgs),
+    /// Write the book of a board the solver proves: one proven winning strategy, which the
+    /// AI plays from instead of searching (docs/AI.md, Books).
+    Book(book::BookArgs),
     /// Self-play games with a ply cap: do games end, how long are they, do positions repeat.
     Research(research::ResearchArgs),
     /// Play a game in the terminal: two people, against the AI, or watch the AI (docs/PLAY.md).
@@ -191,6 +195,7 @@ impl GameCommand {
             GameCommand::New { game, .. } | GameCommand::Bench { game, .. } => game.parse(),
             GameCommand::Arena(args) => args.game.parse(),
             GameCommand::Research(args) => args.game.parse(),
+            GameCommand::Book(args) => args.game.parse(),
             GameCommand::Play(args) => args.game.parse(),
             GameCommand::Stats(args) => args.game.parse(),
             GameCommand::Moves { position }
@@ -249,6 +254,7 @@ impl GameFn for RunGame<'_> {
             } => commands::bench_search::<G>(size, seconds, seed, out),
             GameCommand::Solve(args) => solve::solve::<G>(&args, out),
             GameCommand::Research(args) => research::research::<G>(&args, out),
+            GameCommand::Book(args) => book::book::<G>(&args, out),
             GameCommand::Play(args) => play::play::<G>(&args, out),
             GameCommand::Stats(args) => stats::stats::<G>(&args, out),
         }

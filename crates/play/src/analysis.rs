@@ -61,6 +61,7 @@ impl AiRequest {
         AiRequest {
             level: Level::new(REVIEW_LEVEL).unwrap_or(Level::MAX),
             limit: Some(REVIEW_TIME),
+            extra: Duration::ZERO,
             seed,
             max_nodes: REVIEW_MAX_NODES,
         }
@@ -458,6 +459,7 @@ mod tests {
         AiRequest {
             level: Level::new(level).unwrap(),
             limit: Some(Duration::from_secs(5)),
+            extra: Duration::ZERO,
             seed: 7,
             max_nodes: 100_000,
         }

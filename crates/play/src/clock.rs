@@ -1,6 +1,8 @@
 //! Time controls and the clock. Nothing here reads a clock: every instant is passed in as
 //! [`Millis`] since any fixed origin (the server's Unix time, a test's zero).
 
+use std::time::Duration;
+
 use serde::{Deserialize, Serialize};
 use swapboard_core::Player;
 
@@ -147,6 +149,10 @@ pub struct ThinkBudget {
 /// The moves a live game is expected to last from any point, for the share of the time
 /// left one move may take (KataGo's time controls reason the same way).
 const MOVES_LEFT: u64 = 25;
+/// A critical position's time is at most the time left divided by this, plus most of the
+/// increment (without an increment, 2.5 times the share of 25 moves): in 15+0 Flipstop
+/// games, four times the share left one side 29 ms (docs/AI.md).
+const CRITICAL_SHARE: u64 = 10;
 /// The safety margin kept on the clock, at most (the move must still reach the server).
 const SAFETY_MS: u64 = 1_000;
 /// The longest the AI thinks in a correspondence game: days are for people.
@@ -267,25 +273,56 @@ impl Clock {
     /// (its level decides). Live: a share of the time left plus most of the increment,
     /// never more than the time left minus a safety margin.
     pub fn ai_budget(&self, now: Millis) -> Option<ThinkBudget> {
-        let left = self.remaining(self.running, now)?.0;
-        let (recommended, max) = match self.control {
-            TimeControl::None => return None,
-            TimeControl::Correspondence { .. } => {
-                (CORRESPONDENCE_THINK_MS / 2, CORRESPONDENCE_THINK_MS)
-            }
+        let left = self.remaining(self.running, now)?;
+        match self.control {
+            TimeControl::None => None,
+            TimeControl::Correspondence { .. } => Some(ThinkBudget::within(
+                left,
+                CORRESPONDENCE_THINK_MS / 2,
+                CORRESPONDENCE_THINK_MS,
+            )),
             TimeControl::Live { increment_ms, .. } => {
-                let recommended = left / MOVES_LEFT + increment_ms * 4 / 5;
-                (recommended, 4 * recommended)
+                Some(ThinkBudget::live(left, Millis(increment_ms)))
             }
-        };
-        let ceiling = left.saturating_sub(SAFETY_MS.min(left / 10));
+        }
+    }
+}
+
+impl ThinkBudget {
+    /// The budget of a move with `left` on a live clock gaining `increment` a move: a
+    /// share of the time left (as if 25 more moves were to come) plus most of the
+    /// increment; up to four times that in a critical position, but never more than a
+    /// tenth of the time left plus most of the increment (so that a game of many critical
+    /// positions keeps a reserve); never more than the time left minus a margin (1 s, or a
+    /// tenth of a short time), so the AI never loses on time by its own thinking.
+    pub fn live(left: Millis, increment: Millis) -> ThinkBudget {
+        let from_increment = increment.0 * 4 / 5;
+        let recommended = left.0 / MOVES_LEFT + from_increment;
+        let critical = (4 * recommended).min(left.0 / CRITICAL_SHARE + from_increment);
+        ThinkBudget::within(left, recommended, critical)
+    }
+
+    /// `recommended` and `max`, both cut to the time `left` minus the safety margin.
+    fn within(left: Millis, recommended: u64, max: u64) -> ThinkBudget {
+        let ceiling = left.0.saturating_sub(SAFETY_MS.min(left.0 / 10));
         let max = max.min(ceiling);
         let recommended = recommended.min(max);
-        Some(ThinkBudget {
+        ThinkBudget {
             min: Millis(recommended / 4),
             recommended: Millis(recommended),
             max: Millis(max),
-        })
+        }
+    }
+
+    /// What a search is given: the time to aim for (at least a millisecond), and how much
+    /// longer it may go on in a critical position, up to `max`
+    /// ([`swapboard_ai::Mcts::think_extended`]).
+    pub fn limits(&self) -> (Duration, Duration) {
+        let limit = self.recommended.0.max(1);
+        (
+            Duration::from_millis(limit),
+            Duration::from_millis(self.max.0.saturating_sub(limit)),
+        )
     }
 }
 
@@ -366,6 +403,58 @@ mod tests {
         assert_eq!(none_left.max, Millis(0));
         let corr = Clock::new(TimeControl::correspondence(1).unwrap(), R, Millis(0));
         assert_eq!(corr.ai_budget(Millis(0)).unwrap().max, Millis(10_000));
+    }
+
+    #[test]
+    fn a_live_budget_never_spends_the_time_left_even_in_a_critical_position() {
+        // From bullet to a day a side, with and without increments, and down to nothing.
+        for left in [
+            0, 1, 5, 99, 1_000, 2_500, 10_000, 60_000, 300_000, 86_400_000,
+        ] {
+            for increment in [0, 1_000, 5_000, 600_000] {
+                let budget = ThinkBudget::live(Millis(left), Millis(increment));
+                let (limit, extra) = budget.limits();
+                let spent = (limit + extra).as_millis() as u64;
+                let margin = SAFETY_MS.min(left / 10);
+                assert!(
+                    spent <= (left - margin).max(1),
+                    "{left} + {increment}: {budget:?} spends {spent}"
+                );
+                assert!(budget.min <= budget.recommended && budget.recommended <= budget.max);
+            }
+        }
+    }
+
+    #[test]
+    fn a_live_budget_is_a_share_of_the_time_left_plus_the_increment_and_more_when_critical() {
+        let budget = ThinkBudget::live(Millis(60_000), Millis(0));
+        assert_eq!(
+            budget.limits(),
+            (Duration::from_millis(2_400), Duration::from_millis(3_600))
+        );
+        let large_increment_early = ThinkBudget::live(Millis(300_000), Millis(20_000));
+        assert_eq!(large_increment_early.recommended, Millis(12_000 + 16_000));
+        assert_eq!(large_increment_early.max, Millis(30_000 + 16_000));
+        let small_increment = ThinkBudget::live(Millis(300_000), Millis(100));
+        assert_eq!(small_increment.max, Millis(30_000 + 80), "the tenth binds");
+        let with_increment = ThinkBudget::live(Millis(60_000), Millis(2_000));
+        assert_eq!(with_increment.recommended, Millis(2_400 + 1_600));
+        assert_eq!(
+            with_increment.max,
+            Millis(6_000 + 1_600),
+            "a tenth of the time left"
+        );
+        // Late in a game the increment is most of it; a tenth of the rest is kept for more.
+        let late = ThinkBudget::live(Millis(3_000), Millis(2_000));
+        assert_eq!(late.recommended, Millis(120 + 1_600));
+        assert_eq!(late.max, Millis(300 + 1_600));
+        let large_increment = ThinkBudget::live(Millis(10_000), Millis(10_000));
+        assert_eq!(large_increment.recommended, Millis(400 + 8_000));
+        assert_eq!(
+            large_increment.max,
+            Millis(9_000),
+            "10 s left less the 1 s margin"
+        );
     }
 
     #[test]

@@ -1,14 +1,19 @@
 //! The AI at a table: it plays its side, and gives hints to people.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use swapboard_ai::{Budget, Level, Mcts};
 use swapboard_arena::{Bot, PlayerSpec};
+use swapboard_solver::book;
 
 use crate::clock::Millis;
 use crate::game::Playable;
 use crate::position::{AnyPosition, PositionFn};
 use crate::table::{Seat, Table, TableError};
+
+/// The least time a search is given, however little the clock leaves: it needs one chunk
+/// of iterations to have a move.
+const MIN_LIMIT: Duration = Duration::from_millis(1);
 
 /// A search at a strength level, kept between moves.
 pub struct Opponent<G: Playable> {
@@ -40,19 +45,23 @@ impl<G: Playable> Opponent<G> {
     }
 
     /// Chooses and plays the move of the side to move at `now`, thinking at its level but
-    /// no longer than the table's clock recommends (see [`crate::Clock::ai_budget`]).
+    /// no longer than the table's clock recommends, or allows in a critical position (see
+    /// [`crate::Clock::ai_budget`] and [`crate::ThinkBudget::limits`]).
     pub fn play(&mut self, table: &mut Table<G>, now: Millis) -> Result<G::Move, TableError> {
         let over = || TableError::Over(table.ending_text().unwrap_or_default());
         if table.ending().is_some() {
             return Err(over());
         }
-        let limit = table
-            .clock()
-            .ai_budget(now)
-            .map(|b| Duration::from_millis(b.recommended.0.max(1)));
+        let (limit, extra) = match table.clock().ai_budget(now) {
+            Some(budget) => {
+                let (limit, extra) = budget.limits();
+                (Some(limit), extra)
+            }
+            None => (None, Duration::ZERO),
+        };
         let mv = self
             .bot
-            .choose_within(table.position(), limit)
+            .choose_by_clock(table.position(), limit, extra)
             .ok_or_else(over)?;
         table.play_move(table.ply(), &mv, now)?;
         Ok(mv)
@@ -60,12 +69,17 @@ impl<G: Playable> Opponent<G> {
 }
 
 /// One AI move, thought afresh: what a server asks for, holding no search between moves.
+/// A position proven won on a board with a book is played from it
+/// ([`swapboard_solver::book::proven_move`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AiRequest {
     /// The strength level.
     pub level: Level,
     /// Think no longer than this, whatever the level's budget (a clock's share).
     pub limit: Option<Duration>,
+    /// How much longer it may think when `limit` cut its search short with the best move
+    /// still unsettled (a critical position; [`crate::ThinkBudget::limits`]).
+    pub extra: Duration,
     /// The seed of the search's random choices.
     pub seed: u64,
     /// The search tree stops growing at this many nodes, which bounds its memory.
@@ -96,8 +110,20 @@ impl PositionFn for AiRequest {
         if position.outcome().is_some() {
             return None;
         }
-        let (mut search, budget) = self.search(position);
-        search.think(&budget);
+        // A position off the book is given to the solver for half the time at most; the
+        // search has what is left.
+        let started = Instant::now();
+        if let Some(mv) = book::proven_move(position, self.limit.map(|l| l / 2)) {
+            return Some(mv.to_string());
+        }
+        let request = AiRequest {
+            limit: self
+                .limit
+                .map(|l| l.saturating_sub(started.elapsed()).max(MIN_LIMIT)),
+            ..self
+        };
+        let (mut search, budget) = request.search(position);
+        search.think_extended(&budget, self.extra);
         search.best_move().map(|mv| mv.to_string())
     }
 }
@@ -157,6 +183,7 @@ mod tests {
             let request = AiRequest {
                 level: Level::MIN,
                 limit: Some(Duration::from_secs(5)),
+                extra: Duration::ZERO,
                 seed: 3,
                 max_nodes: 10_000,
             };

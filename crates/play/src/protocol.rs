@@ -22,7 +22,7 @@ use crate::table::{Seat, Table, UndoPolicy};
 use crate::words::result_line;
 use swapboard_ai::{Analysis, Budget, Config, Level, Line, Mcts};
 use swapboard_core::{Game, Outcome};
-use swapboard_solver::{Options, Solver};
+use swapboard_solver::{Options, Solver, book};
 
 /// The version of this protocol (bumped when a command changes meaning).
 const PROTOCOL_VERSION: u32 = 1;
@@ -68,6 +68,9 @@ struct SearchArgs {
     budget: SearchSpec,
     threads: usize,
     multipv: usize,
+    /// How much longer a search cut short by its time may go on in a critical position (a
+    /// `genmove` by the clock; [`swapboard_ai::Mcts::think_extended`]).
+    extra: Duration,
 }
 
 /// A game in progress, whatever the game: what the protocol needs of it.
@@ -83,8 +86,9 @@ trait Session {
         search: &SearchArgs,
         interrupted: &mut dyn FnMut() -> bool,
     ) -> Result<String, String>;
-    /// The thinking time the clock of the side to move allows, from `time_left`.
-    fn clock_budget(&self, left_ms: u64, increment_ms: u64) -> SearchSpec;
+    /// The thinking time the clock of the side to move allows, from `time_left`, and how
+    /// much longer in a critical position.
+    fn clock_budget(&self, left_ms: u64, increment_ms: u64) -> (SearchSpec, Duration);
     /// Every legal move.
     fn moves(&self) -> Vec<String>;
     /// The board drawn as text.
@@ -137,6 +141,7 @@ impl SearchArgs {
             budget: default,
             threads: 1,
             multipv: 1,
+            extra: Duration::ZERO,
         };
         let mut budgets = 0;
         for &arg in args {
@@ -276,9 +281,20 @@ impl<G: Playable> GameSession<G> {
         &mut self,
         search: &SearchArgs,
         interrupted: &mut dyn FnMut() -> bool,
-        mut report: impl FnMut(&Analysis<G::Move>),
+        report: impl FnMut(&Analysis<G::Move>),
     ) -> Analysis<G::Move> {
         let (config, budget) = search.config_and_budget::<G>();
+        self.think_within(config, budget, interrupted, report)
+    }
+
+    /// [`GameSession::think`] with `config` and `budget` as given.
+    fn think_within(
+        &mut self,
+        config: Config,
+        budget: Budget,
+        interrupted: &mut dyn FnMut() -> bool,
+        mut report: impl FnMut(&Analysis<G::Move>),
+    ) -> Analysis<G::Move> {
         let stop = Arc::new(AtomicBool::new(false));
         let budget = budget.with_stop(Arc::clone(&stop));
         let interval = report_interval(&budget);
@@ -372,24 +388,36 @@ impl<G: Playable> Session for GameSession<G> {
         if search.budget == SearchSpec::Infinite {
             return Err("genmove needs a budget that ends: ms=T, iters=N or level=K".into());
         }
-        self.think(search, interrupted, |_| {});
-        let mv = self
-            .search
-            .as_mut()
-            .and_then(Mcts::best_move)
-            .ok_or_else(|| "the search found no move".to_string())?;
+        // A proven win on a board with a book is played from it, unsearched.
+        let mv = match book::proven_move(self.current(), None) {
+            Some(mv) => mv,
+            None => {
+                let first = self.think(search, interrupted, |_| {});
+                // By the clock, a critical position gets more of it.
+                let (config, budget) = search.config_and_budget::<G>();
+                if let Some(more) = budget.extension(&first, search.extra) {
+                    self.think_within(config, more, interrupted, |_| {});
+                }
+                self.search
+                    .as_mut()
+                    .and_then(Mcts::best_move)
+                    .ok_or_else(|| "the search found no move".to_string())?
+            }
+        };
         self.push(&mv)?;
         Ok(mv.to_string())
     }
 
-    fn clock_budget(&self, left_ms: u64, increment_ms: u64) -> SearchSpec {
+    fn clock_budget(&self, left_ms: u64, increment_ms: u64) -> (SearchSpec, Duration) {
         let control = TimeControl::Live {
             initial_ms: left_ms,
             increment_ms,
         };
         let clock = Clock::new(control, self.current().to_move(), Millis(0));
-        let think = clock.ai_budget(Millis(0)).map_or(1, |b| b.recommended.0);
-        SearchSpec::Millis(think.max(1))
+        let (limit, extra) = clock
+            .ai_budget(Millis(0))
+            .map_or((Duration::from_millis(1), Duration::ZERO), |b| b.limits());
+        (SearchSpec::Millis(limit.as_millis() as u64), extra)
     }
 
     fn moves(&self) -> Vec<String> {
@@ -596,11 +624,17 @@ impl Engine {
             "genmove" => {
                 let time_left = self.time_left;
                 let game = self.game()?;
-                let default = match time_left {
+                let (default, extra) = match time_left {
                     Some((left, increment)) => game.clock_budget(left, increment),
-                    None => SearchSpec::Level(Level::new(DEFAULT_LEVEL).expect("a level")),
+                    None => (
+                        SearchSpec::Level(Level::new(DEFAULT_LEVEL).expect("a level")),
+                        Duration::ZERO,
+                    ),
                 };
-                let search = SearchArgs::parse(args, default, false)?;
+                let mut search = SearchArgs::parse(args, default, false)?;
+                if search.budget == default {
+                    search.extra = extra;
+                }
                 done(game.genmove(&search, interrupted)?)
             }
             "time_left" => {
@@ -839,7 +873,8 @@ mod tests {
             Ok(SearchArgs {
                 budget: SearchSpec::Iterations(5),
                 threads: 2,
-                multipv: 3
+                multipv: 3,
+                extra: Duration::ZERO,
             })
         );
         assert_eq!(parse(&[]).map(|a| a.budget), Ok(default));
@@ -864,6 +899,30 @@ mod tests {
         let answers = responses("new swaptimum 4\nanalyze iters=500\nname");
         assert_eq!(answers.len(), 3, "{answers:?}");
         assert!(answers[2].starts_with("= swapboard"), "{answers:?}");
+    }
+
+    /// On a solved board a won position is played from the book whatever the budget: with
+    /// one iteration, Blue's every answer to each of Red's first moves on 4x4 Flipstop
+    /// keeps a proven win (the solver says so after it).
+    #[test]
+    fn genmove_plays_a_proven_win_from_the_book() {
+        use swapboard_core::Player;
+        use swapboard_flipstop::Flipstop;
+        let mut solver = Solver::new(Options::default());
+        for first in ["a1", "b1", "a2", "b2", "c3", "d4"] {
+            let answers = responses(&format!("new flipstop 4\nplay {first}\ngenmove iters=1"));
+            assert_eq!(answers.len(), 3, "{answers:?}");
+            let reply = answers[2].trim_start_matches("= ");
+            let mut position = Flipstop::start(4).unwrap();
+            position.play_text(first).unwrap();
+            position.play_text(reply).unwrap();
+            let proof = solver.solve(&position, &mut |_| {});
+            assert_eq!(
+                proof.outcome,
+                Some(Outcome::Win(Player::Second)),
+                "{first} {reply}"
+            );
+        }
     }
 
     #[test]

@@ -12,7 +12,7 @@
 
 pub(crate) mod players;
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use swapboard_play::{AiRequest, AnyPosition, Level};
 
@@ -82,22 +82,39 @@ async fn play_turn(state: &AppState, game_id: &str) -> anyhow::Result<Option<Pli
     else {
         return Ok(None);
     };
-    let limit = match game.times {
+    let (limit, extra) = match game.times {
         Some(times) => times
             .clock(game.clock, position.to_move())
             .ai_budget(now())
-            .map(|budget| Duration::from_millis(budget.recommended.0.max(1))),
-        None => Some(NO_CLOCK_LIMIT),
+            .map_or((None, Duration::ZERO), |budget| {
+                let (limit, extra) = budget.limits();
+                (Some(limit), extra)
+            }),
+        None => (Some(NO_CLOCK_LIMIT), Duration::ZERO),
     };
-    let request = AiRequest {
-        level,
-        limit,
-        seed: seed_of(game_id, game.ply),
-        max_nodes: MAX_NODES,
-    };
+    let seed = seed_of(game_id, game.ply);
+    // The clock runs while the search waits for a permit: the wait comes off its time.
+    let asked = Instant::now();
     let thought = state
         .ai
-        .think("move", level.number(), move || position.ai_move(request))
+        .think("move", level.number(), move || {
+            let waited = asked.elapsed();
+            let (limit, extra) = match limit {
+                Some(limit) if limit > waited => (Some(limit - waited), extra),
+                Some(limit) => (
+                    Some(Duration::from_millis(1)),
+                    (limit + extra).saturating_sub(waited),
+                ),
+                None => (None, extra),
+            };
+            position.ai_move(AiRequest {
+                level,
+                limit,
+                extra,
+                seed,
+                max_nodes: MAX_NODES,
+            })
+        })
         .await?;
     let Some(text) = thought else {
         return Ok(None);

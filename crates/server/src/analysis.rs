@@ -159,6 +159,7 @@ pub(crate) async fn analysis(
     let request = AiRequest {
         level,
         limit: Some(NO_CLOCK_LIMIT),
+        extra: Duration::ZERO,
         seed: seed_of(&id, ply),
         max_nodes: MAX_NODES,
     };

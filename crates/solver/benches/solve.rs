@@ -1,6 +1,7 @@
 //! Solver speed on the empty 4x4 boards of Swaptimum and Flipstop (Mark Steere), both
 //! second-player wins: `cargo bench -p swapboard-solver --bench solve`. Each sample solves
-//! from an empty table, so the figure is the whole proof.
+//! from an empty table, so the figure is the whole proof; then a lookup in the shipped 4x4
+//! books.
 
 use swapboard_core::{Game, Outcome, Player};
 use swapboard_flipstop::Flipstop;
@@ -31,4 +32,29 @@ fn swaptimum_4x4(bencher: divan::Bencher) {
 fn flipstop_4x4(bencher: divan::Bencher) {
     let start = Flipstop::start(4).expect("4x4 exists");
     bencher.bench_local(|| solve(&start));
+}
+
+/// A book lookup: Blue's proven winning answer to Red's corner opening on 4x4 Flipstop, from
+/// the shipped book (one binary search per legal move, no search).
+#[divan::bench]
+fn book_lookup_flipstop_4x4(bencher: divan::Bencher) {
+    let mut position = Flipstop::start(4).expect("4x4 exists");
+    position.play_text("a1").expect("a1 is legal");
+    let book = swapboard_solver::Book::shipped::<Flipstop>(4).expect("a shipped book");
+    bencher.bench_local(|| {
+        book.winning_move(divan::black_box(&position))
+            .expect("a win")
+    });
+}
+
+/// The same for 4x4 Swaptimum.
+#[divan::bench]
+fn book_lookup_swaptimum_4x4(bencher: divan::Bencher) {
+    let mut position = Swaptimum::start(4).expect("4x4 exists");
+    position.play_text("a1").expect("a1 is legal");
+    let book = swapboard_solver::Book::shipped::<Swaptimum>(4).expect("a shipped book");
+    bencher.bench_local(|| {
+        book.winning_move(divan::black_box(&position))
+            .expect("a win")
+    });
 }

@@ -32,6 +32,7 @@
 //! assert!(solution.best_move.is_some());
 //! ```
 
+pub mod book;
 mod search;
 mod table;
 
@@ -40,6 +41,7 @@ use std::time::Duration;
 
 use swapboard_core::{Game, Outcome, Player};
 
+pub use book::{Book, BookError};
 pub use search::Solver;
 
 /// How the solver searches, and when it gives up.

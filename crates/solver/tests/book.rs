@@ -1,0 +1,158 @@
+//! Books from the solver: the shipped books' strategies win against every first move and
+//! random replies to the end, each of their answers is a win by an independent solve, a
+//! book is what `swapboard book` generates, its file is checked when read, and off the
+//! book the solver still finds the win.
+
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use swapboard_core::{Game, Outcome, Player};
+use swapboard_flipstop::Flipstop;
+use swapboard_solver::book::{self, Book};
+use swapboard_solver::{BookError, Options, Solver};
+use swapboard_swaptimum::Swaptimum;
+
+fn fresh_solver<G: Game>() -> Solver<G> {
+    Solver::new(Options {
+        table_bytes: 16 << 20,
+        ..Options::default()
+    })
+}
+
+/// The outcome of `position` by a solve from an empty table.
+fn solved<G: Game>(position: &G) -> Option<Outcome> {
+    fresh_solver().solve(position, &mut |_| {}).outcome
+}
+
+/// The book of `G` on `size`: every first move of Red (the start is a second-player win on
+/// 3x3 and 4x4) is answered with a move the solver proves wins for Blue, and Blue playing
+/// from the book wins `games` games against random replies, every position of Blue's
+/// found in the book.
+fn check_shipped<G: Game>(size: usize, games: usize) {
+    let start = G::start(size).unwrap();
+    let book = Book::shipped::<G>(size).expect("a shipped book");
+    assert_eq!(solved(&start), Some(Outcome::Win(Player::Second)));
+    assert!(book.is_lost(&start), "the start is lost for Red");
+    assert_eq!(book.winning_move(&start), None, "no win for the loser");
+    let mut solver = fresh_solver::<G>();
+    for first in start.legal_moves() {
+        let after = start.clone().play(&first).unwrap();
+        let reply = book
+            .winning_move(&after)
+            .unwrap_or_else(|| panic!("{after}: no book move"));
+        let next = after.clone().play(&reply).unwrap();
+        let proof = solver.solve(&next, &mut |_| {});
+        assert_eq!(
+            proof.outcome,
+            Some(Outcome::Win(Player::Second)),
+            "{after}: {reply}"
+        );
+    }
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(28);
+    for _ in 0..games {
+        let mut position = start.clone();
+        while !position.is_over() {
+            let mv = match position.to_move() {
+                Player::First => position.random_move(&mut rng),
+                Player::Second => book.winning_move(&position),
+            };
+            let mv = mv.unwrap_or_else(|| panic!("{position}: no move"));
+            position.play_unchecked(&mv);
+        }
+        assert_eq!(position.outcome(), Some(Outcome::Win(Player::Second)));
+    }
+}
+
+#[test]
+fn the_shipped_books_win_every_first_move_and_every_random_game() {
+    check_shipped::<Swaptimum>(3, 50);
+    check_shipped::<Flipstop>(3, 50);
+    check_shipped::<Swaptimum>(4, 100);
+    check_shipped::<Flipstop>(4, 100);
+}
+
+#[test]
+fn a_book_is_what_the_generator_makes_and_round_trips_through_its_file() {
+    for (made, shipped) in [
+        (
+            Book::generate(&Swaptimum::start(3).unwrap(), Options::default()).unwrap(),
+            Book::shipped::<Swaptimum>(3).unwrap(),
+        ),
+        (
+            Book::generate(&Flipstop::start(3).unwrap(), Options::default()).unwrap(),
+            Book::shipped::<Flipstop>(3).unwrap(),
+        ),
+    ] {
+        assert_eq!(&made, shipped);
+        assert_eq!(Book::from_bytes(&made.to_bytes()).unwrap(), made);
+    }
+    assert!(Book::shipped::<Swaptimum>(5).is_none());
+    assert!(Book::shipped::<Swaptimum>(9).is_none());
+}
+
+#[test]
+fn a_damaged_book_file_is_refused_with_its_reason() {
+    let bytes = Book::shipped::<Flipstop>(3).unwrap().to_bytes();
+    let refused = |bytes: &[u8], why: &str| match Book::from_bytes(bytes) {
+        Err(BookError::Format(message)) => assert!(message.contains(why), "{message}"),
+        other => panic!("{other:?}"),
+    };
+    refused(&bytes[..bytes.len() - 3], "bytes of hashes");
+    refused(b"no newline", "no header line");
+    refused(b"swapboard-book 2 flipstop 3 0\n", "version 2");
+    refused(b"swapboard-book 1 flipstop 3\n", "expected");
+    refused(b"swapboard-book 1 flipstop 3 999999999\n", "count");
+    refused(b"chessboard-book 1 flipstop 3 0\n", "does not start");
+    let mut unsorted = b"swapboard-book 1 flipstop 3 2\n".to_vec();
+    unsorted.extend_from_slice(&5u64.to_le_bytes());
+    unsorted.extend_from_slice(&4u64.to_le_bytes());
+    refused(&unsorted, "increasing order");
+}
+
+#[test]
+fn a_book_answers_only_its_own_game_and_board() {
+    let book = Book::shipped::<Flipstop>(4).unwrap();
+    let mut swaptimum = Swaptimum::start(4).unwrap();
+    swaptimum.play_text("a1").unwrap();
+    assert_eq!(book.winning_move(&swaptimum), None);
+    assert!(!book.is_lost(&Swaptimum::start(4).unwrap()));
+    let mut five = Flipstop::start(5).unwrap();
+    five.play_text("a1").unwrap();
+    assert_eq!(book.winning_move(&five), None);
+}
+
+/// A position of 4x4 `G` won for the player to move but off the book's strategy: Red, the
+/// book's loser, to move after Blue strayed. The solver's move there wins.
+fn off_book_win<G: Game>() {
+    let book = Book::shipped::<G>(4).unwrap();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+    let mut found = 0;
+    for _ in 0..400 {
+        let mut position = G::start(4).unwrap();
+        for _ in 0..4 {
+            if let Some(mv) = position.random_move(&mut rng) {
+                position.play_unchecked(&mv);
+            }
+        }
+        if position.is_over()
+            || book.is_lost(&position)
+            || book.winning_move(&position).is_some()
+            || solved(&position) != Some(Outcome::Win(position.to_move()))
+        {
+            continue;
+        }
+        let mv = book::proven_move(&position, None).expect("the solver finds the win");
+        let next = position.clone().play(&mv).unwrap();
+        assert_eq!(solved(&next), Some(Outcome::Win(position.to_move())));
+        found += 1;
+        if found == 3 {
+            return;
+        }
+    }
+    panic!("fewer than 3 won positions off the book in 400 random openings");
+}
+
+#[test]
+fn off_the_book_a_won_position_is_played_by_the_solver() {
+    off_book_win::<Swaptimum>();
+    off_book_win::<Flipstop>();
+}
