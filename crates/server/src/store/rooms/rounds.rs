@@ -28,6 +28,20 @@ impl Store {
         }
     }
 
+    /// The open round of a room being played (round `asked`, when given) if it still takes
+    /// submissions, final marks and the game master's changes to its clock at `now`: its
+    /// deadline is a hard cut-off, whenever the scheduler gets to resolving it.
+    pub(super) fn taking(room: &StoredRoom, asked: Option<u8>, now: i64) -> Result<u8, RoomError> {
+        let round = Self::open_round(room, asked)?;
+        match room.deadline_ms {
+            Some(due) if now >= due => Err(RoomError::Conflict(format!(
+                "round {round} closed at its deadline, {}: it is being resolved",
+                instant_text(due)
+            ))),
+            _ => Ok(round),
+        }
+    }
+
     /// The seat of an account in a started room.
     fn seat_of_account(seats: &[RoomSeat], account_id: i64) -> Result<u8, RoomError> {
         seats
@@ -52,7 +66,7 @@ impl Store {
         let room = self.held_room(&mut tx, id, Hold::Share).await?;
         let seats = seats_with(&mut *tx, id).await?;
         let seat = Self::seat_of_account(&seats, account.0)?;
-        let round = Self::open_round(&room, asked)?;
+        let round = Self::taking(&room, asked, now_ms())?;
         let submission = BotSubmission {
             seat,
             text: text.to_owned(),
@@ -81,7 +95,7 @@ impl Store {
         let room = self.held_room(&mut tx, id, Hold::Share).await?;
         let seats = seats_with(&mut *tx, id).await?;
         let seat = Self::seat_of_account(&seats, account.0)?;
-        let round = Self::open_round(&room, asked)?;
+        let round = Self::taking(&room, asked, now_ms())?;
         sqlx::query(
             "INSERT INTO room_submissions \
              (room_id, round, seat, text, receipt, is_final, submitted_ms) \
@@ -242,5 +256,34 @@ impl Store {
         );
         Self::audit(tx, &room.id, actor, "resolved", &detail).await?;
         Ok(Some(round))
+    }
+}
+
+/// An instant (ms since 1970) for people and machines alike:
+/// `2026.11.26 13:00:00.250 UTC (1764162000250 ms since 1970)`.
+fn instant_text(ms: i64) -> String {
+    let of_day = ms.rem_euclid(86_400_000);
+    let (h, m) = (of_day / 3_600_000, of_day / 60_000 % 60);
+    let (s, milli) = (of_day / 1000 % 60, of_day % 1000);
+    format!(
+        "{} {h:02}:{m:02}:{s:02}.{milli:03} UTC ({ms} ms since 1970)",
+        swapboard_play::record::date_of(ms)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::instant_text;
+
+    #[test]
+    fn instants_are_written_in_utc_to_the_millisecond() {
+        assert_eq!(
+            instant_text(1_764_162_000_250),
+            "2025.11.26 13:00:00.250 UTC (1764162000250 ms since 1970)"
+        );
+        assert_eq!(
+            instant_text(0),
+            "1970.01.01 00:00:00.000 UTC (0 ms since 1970)"
+        );
     }
 }
