@@ -320,6 +320,10 @@ async fn run(options: LoadtestOptions) -> anyhow::Result<()> {
                 sqlite_max_mib: None,
                 log: tracing::Level::INFO,
                 ai_searches: Some(1),
+                // The load test mails nothing.
+                smtp: None,
+                mail_from: None,
+                public_url: None,
                 limits: if options.real_limits {
                     Limits::default()
                 } else {

@@ -43,6 +43,9 @@ pub(crate) enum ApiError {
     /// The request was not done in time (a body sent too slowly, ...).
     #[error("the request took longer than {} s", .0.as_secs())]
     Timeout(Duration),
+    /// A service the server depends on (the mail server) failed: try again later.
+    #[error("{0}")]
+    Unavailable(String),
     /// The server's own failure: logged, never shown.
     #[error("internal error")]
     Internal(#[from] anyhow::Error),
@@ -58,8 +61,8 @@ pub(crate) struct ErrorBody {
 #[derive(Serialize, ToSchema)]
 pub(crate) struct ErrorDetail {
     /// A stable code: `bad_request`, `unauthenticated`, `forbidden`, `not_your_turn`,
-    /// `not_found`, `conflict`, `illegal_move`, `rate_limited`, `timeout`, `storage_full`
-    /// or `internal`.
+    /// `not_found`, `conflict`, `illegal_move`, `rate_limited`, `timeout`, `storage_full`,
+    /// `unavailable` or `internal`.
     code: &'static str,
     /// Words for a person.
     message: String,
@@ -85,6 +88,7 @@ impl ApiError {
             ApiError::Conflict(_) => (StatusCode::CONFLICT, "conflict"),
             ApiError::RateLimited(_) => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
             ApiError::Timeout(_) => (StatusCode::REQUEST_TIMEOUT, "timeout"),
+            ApiError::Unavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
             ApiError::Internal(e) if storage_full(e) => {
                 (StatusCode::SERVICE_UNAVAILABLE, "storage_full")
             }

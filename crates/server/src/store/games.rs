@@ -14,6 +14,7 @@ use sqlx::{Any, Row as _, Transaction};
 pub use swapboard_play::Termination;
 use swapboard_play::{AnyPosition, Clock, Millis, TimeControl};
 
+use super::outbox::Kind;
 use super::{Backend, Store, now_ms};
 
 pub(super) mod moves;
@@ -471,16 +472,17 @@ impl Store {
     /// Stores a new game and its seats.
     pub async fn create_game(&self, new: &NewGame<'_>) -> anyhow::Result<()> {
         let mut tx = self.begin_write().await?;
-        Self::insert_game(&mut tx, new).await?;
+        Self::insert_game(&mut tx, new, Kind::Challenge).await?;
         tx.commit().await?;
         Ok(())
     }
 
     /// Inserts a new game and its seats in a transaction, its clock started if no seat
-    /// waits for a player.
+    /// waits for a player; the accounts seats are kept for are told, as `invitation`.
     async fn insert_game(
         tx: &mut Transaction<'static, Any>,
         new: &NewGame<'_>,
+        invitation: Kind,
     ) -> anyhow::Result<()> {
         let now = now_ms();
         let waiting = new
@@ -533,6 +535,7 @@ impl Store {
         if status == Status::Playing {
             Self::start_clock(tx, new.id, new.position, new.clock, now).await?;
         }
+        Self::invited_in(tx, new.id, invitation).await?;
         Ok(())
     }
 
@@ -553,7 +556,7 @@ impl Store {
         if let Some(existing) = game.rematch {
             return Ok(Rematch::Existing(existing));
         }
-        Self::insert_game(&mut tx, new).await?;
+        Self::insert_game(&mut tx, new, Kind::Rematch).await?;
         sqlx::query("UPDATE games SET rematch_id = $1, updated_ms = $2 WHERE id = $3")
             .bind(new.id)
             .bind(now_ms())

@@ -97,6 +97,9 @@ pub(crate) fn options(db: &TestDb, limits: Limits) -> ServeOptions {
         sqlite_max_mib: None,
         log: tracing::Level::INFO,
         ai_searches: Some(1),
+        smtp: None,
+        mail_from: None,
+        public_url: None,
         limits,
     }
 }

@@ -14,6 +14,7 @@ mod games;
 mod live;
 mod moves;
 mod names;
+mod notify;
 mod proxy;
 mod ratings;
 mod review;

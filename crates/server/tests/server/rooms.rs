@@ -628,6 +628,25 @@ async fn controls(db: TestDb) -> TestDb {
         .await;
     assert_eq!(resolved.json["round"], 1);
     assert_eq!(resolved.json["submitted"], 1, "the bot submits each round");
+    // The room's people are told of the rounds that opened and of the results, without a bid.
+    let told = |who: &str, kind: &str, words: &str| {
+        let (client, id) = (&client, &id);
+        let (who, kind, words) = (who.to_owned(), kind.to_owned(), words.to_owned());
+        async move {
+            let inbox = client.get("/api/me/notifications", &auth(&who)).await.json;
+            let notices = inbox["notifications"].as_array().unwrap().clone();
+            assert!(
+                notices.iter().any(|n| n["kind"] == kind.as_str()
+                    && n["room_id"] == id.as_str()
+                    && n["message"].as_str().unwrap().contains(&words)),
+                "{kind} {words:?}: {inbox}"
+            );
+            assert!(!inbox.to_string().contains("mine"), "a bid told: {inbox}");
+        }
+    };
+    told(token, "round_opened", "round 0 is open").await;
+    told(&people.outsider, "round_opened", "round 1 is open").await;
+    told(&people.master, "round_results", "round 0 is resolved").await;
     // A clock change meant for the closed round is refused, not applied to the next.
     for (path, body) in [
         ("pause", json!({})),

@@ -8,6 +8,7 @@ use super::{
     Trigger,
 };
 use super::{scores_text, seats_with, submissions_with};
+use crate::store::outbox::Kind;
 use crate::store::{Store, now_ms};
 
 impl Store {
@@ -245,6 +246,14 @@ impl Store {
         for bot in &result.next_bots {
             Self::put_submission(tx, &room.id, next, bot).await?;
         }
+        let results = format!("Swap 61 room {}: round {round} is resolved.", room.id);
+        let key = round.to_string();
+        Self::room_event_in(tx, &room.id, Kind::RoundResults, &key, &results, true).await?;
+        if !over {
+            let opened = opened_message(&room.id, next, deadline);
+            let key = next.to_string();
+            Self::room_event_in(tx, &room.id, Kind::RoundOpened, &key, &opened, false).await?;
+        }
         let (actor, why) = match trigger {
             Trigger::Deadline => ("server", "its deadline passed"),
             Trigger::AllFinal => ("server", "every player marked final"),
@@ -257,6 +266,15 @@ impl Store {
         Self::audit(tx, &room.id, actor, "resolved", &detail).await?;
         Ok(Some(round))
     }
+}
+
+/// The words of a round's opening: until when it is open, or that it is paused.
+pub(super) fn opened_message(room_id: &str, round: u8, deadline: Option<i64>) -> String {
+    let until = deadline.map_or_else(
+        || "its clock is paused".to_owned(),
+        |due| format!("it closes at {}", instant_text(due)),
+    );
+    format!("Swap 61 room {room_id}: round {round} is open; {until}.")
 }
 
 /// An instant (ms since 1970) for people and machines alike:
