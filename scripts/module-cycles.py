@@ -5,9 +5,10 @@ Reads every `.rs` file under a crate's `src/` (default: crates/server/src), take
 for one module (`games/moves.rs` is `games::moves`), and draws an edge from a module to every
 module its code names by path (`use crate::…`, `crate::…` anywhere in the code, `super::…`, and a
 child module's name). Prints the strongly connected components with more than one module:
-the import circles. `--edges` prints the edges too.
+the import circles. `--edges` prints the edges too; `--check` fails (exit 1) when a circle is
+larger than a pair (CI runs it: issue 23 keeps the server's modules so).
 
-    python3 scripts/module-cycles.py [crates/server/src] [--edges]
+    python3 scripts/module-cycles.py [crates/server/src] [--edges] [--check]
 """
 
 import pathlib
@@ -137,6 +138,10 @@ def main():
           f"{len(circles)} circle(s)")
     for c in circles:
         print(f"  {len(c)}: " + ", ".join(sorted(name(m) for m in c)))
+    if "--check" in sys.argv and any(len(c) > 2 for c in circles):
+        print("a circle larger than a pair: import a sibling or a lower module instead",
+              file=sys.stderr)
+        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -10,9 +10,11 @@ use std::io::{BufRead as _, BufReader, Write as _};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::Duration;
 
-use serde_json::{Value, json};
+use serde::de::{DeserializeOwned, IgnoredAny};
+use serde_json::json;
 use swapboard_arena::{Bot, PlayerSpec};
 use swapboard_play::{AiRequest, AnyPosition, Level, Playable, PositionFn};
+use swapboard_server::api::{Account, ErrorBody, GameView, Lobby, PlayerView, TurnList};
 
 use crate::error::{CliError, CliResult};
 use crate::output::Output;
@@ -83,24 +85,26 @@ impl Server {
         })
     }
 
-    fn answer(
+    /// The answer read as the server's wire type `T`, or why not.
+    fn answer<T: DeserializeOwned>(
         response: Result<ureq::http::Response<ureq::Body>, ureq::Error>,
-    ) -> Result<Value, Failure> {
+    ) -> Result<T, Failure> {
         let mut response = response.map_err(|e| Failure::Unreachable(e.to_string()))?;
         let status = response.status().as_u16();
         let text = response
             .body_mut()
             .read_to_string()
             .map_err(|e| Failure::Unreachable(e.to_string()))?;
-        let value: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
         if status >= 400 {
-            let message = value["error"]["message"].as_str().unwrap_or(&text);
-            return Err(Failure::Refused(status, message.to_owned()));
+            let message =
+                serde_json::from_str::<ErrorBody>(&text).map_or(text, |body| body.error.message);
+            return Err(Failure::Refused(status, message));
         }
-        Ok(value)
+        serde_json::from_str(&text)
+            .map_err(|e| Failure::Unreachable(format!("an answer it cannot read: {e}")))
     }
 
-    fn get(&self, path: &str) -> Result<Value, Failure> {
+    fn get<T: DeserializeOwned>(&self, path: &str) -> Result<T, Failure> {
         let url = format!("{}{path}", self.base);
         Self::answer(
             self.agent
@@ -110,7 +114,11 @@ impl Server {
         )
     }
 
-    fn post(&self, path: &str, body: &Value) -> Result<Value, Failure> {
+    fn post<T: DeserializeOwned>(
+        &self,
+        path: &str,
+        body: &serde_json::Value,
+    ) -> Result<T, Failure> {
         let url = format!("{}{path}", self.base);
         Self::answer(
             self.agent
@@ -216,12 +224,15 @@ impl PositionFn for SpecMove {
 
 impl Chooser {
     /// The move for the player to move in `game` (a `<game>` of the API), who is the bot.
-    fn choose(&mut self, game: &Value, seat: usize) -> anyhow::Result<String> {
-        let text = game["position"].as_str().unwrap_or_default();
-        let left = game["clocks"]["remaining_ms"][seat].as_u64();
+    fn choose(&mut self, game: &GameView, seat: usize) -> anyhow::Result<String> {
+        let text = game.position.as_str();
+        let left = game
+            .clocks
+            .as_ref()
+            .and_then(|clocks| clocks.remaining_ms.get(seat).copied());
         // A share of the time left, as the play layer's clock budgets it.
         let limit = left.map(|ms| Duration::from_millis((ms / 25).max(1)));
-        let seed = game["ply"].as_u64().unwrap_or(0);
+        let seed = u64::from(game.ply);
         let position = || -> anyhow::Result<AnyPosition> {
             text.parse()
                 .map_err(|e| anyhow::anyhow!("the server's position: {e}"))
@@ -265,8 +276,13 @@ pub(crate) fn bot(args: &BotArgs, out: &mut Output) -> CliResult {
         .transpose()
         .map_err(|e| CliError::bad(format!("--player: {e}")))?;
     let server = Server::new(&args.server, &args.token)?;
-    let me = match server.get("/api/me") {
-        Ok(me) => me["name"].as_str().unwrap_or_default().to_owned(),
+    let me = match server.get::<Option<Account>>("/api/me") {
+        Ok(Some(me)) => me.name,
+        Ok(None) => {
+            return Err(CliError::bad(
+                "--token: the server does not know it".to_owned(),
+            ));
+        }
         Err(Failure::Refused(status, message)) => {
             return Err(CliError::bad(format!(
                 "--token: the server refused it ({status}: {message})"
@@ -288,9 +304,9 @@ pub(crate) fn bot(args: &BotArgs, out: &mut Output) -> CliResult {
         if let Err(e) = join_challenges(&server, &me, args.open, out) {
             report(e, out)?;
         }
-        match server.get("/api/me/turn") {
+        match server.get::<TurnList>("/api/me/turn") {
             Ok(turn) => {
-                for game in turn["games"].as_array().into_iter().flatten() {
+                for game in &turn.games {
                     if play_one(&server, &me, game, &mut chooser, out)? {
                         played += 1;
                         if args.moves.is_some_and(|n| played >= n) {
@@ -318,21 +334,16 @@ fn report(failure: Failure, out: &mut Output) -> CliResult {
 /// Joins the waiting games whose open seat is kept for the bot (or open to anyone, with
 /// `--open`).
 fn join_challenges(server: &Server, me: &str, open: bool, out: &mut Output) -> Result<(), Failure> {
-    let lobby = server.get("/api/lobby")?;
-    for game in lobby["open"].as_array().into_iter().flatten() {
-        let players = game["players"].as_array().map_or(&[][..], Vec::as_slice);
-        let mine = |p: &Value| {
-            p["name"]
-                .as_str()
-                .is_some_and(|n| n.eq_ignore_ascii_case(me))
-        };
-        let seated_already = players.iter().any(|p| p["seated"] == true && mine(p));
-        let for_me = players
+    let lobby: Lobby = server.get("/api/lobby")?;
+    for game in &lobby.open {
+        let seated_already = game.players.iter().any(|p| p.seated && is_me(p, me));
+        let for_me = game
+            .players
             .iter()
-            .any(|p| p["seated"] == false && (mine(p) || (open && p["name"].is_null())));
+            .any(|p| !p.seated && (is_me(p, me) || (open && p.name.is_none())));
         if for_me && !seated_already {
-            let id = game["id"].as_str().unwrap_or_default();
-            match server.post(&format!("/api/games/{id}/join"), &json!({})) {
+            let id = &game.id;
+            match server.post::<IgnoredAny>(&format!("/api/games/{id}/join"), &json!({})) {
                 Ok(_) => {
                     let _ = out.line(format!("joined {id}"));
                     let _ = out.flush();
@@ -346,27 +357,27 @@ fn join_challenges(server: &Server, me: &str, open: bool, out: &mut Output) -> R
     Ok(())
 }
 
+/// Whether a seat is the bot's (names are unique in any case).
+fn is_me(player: &PlayerView, me: &str) -> bool {
+    player
+        .name
+        .as_deref()
+        .is_some_and(|name| name.eq_ignore_ascii_case(me))
+}
+
 /// Plays the bot's move in one game where it is to move; whether a move was played.
 fn play_one(
     server: &Server,
     me: &str,
-    game: &Value,
+    game: &GameView,
     chooser: &mut Chooser,
     out: &mut Output,
 ) -> Result<bool, CliError> {
-    let id = game["id"].as_str().unwrap_or_default();
-    let ply = game["ply"].as_u64().unwrap_or(0);
-    let players = game["players"].as_array().map_or(&[][..], Vec::as_slice);
-    let seat = players
-        .iter()
-        .position(|p| {
-            p["name"]
-                .as_str()
-                .is_some_and(|n| n.eq_ignore_ascii_case(me))
-        })
-        .unwrap_or(0);
+    let id = &game.id;
+    let ply = game.ply;
+    let seat = game.players.iter().position(|p| is_me(p, me)).unwrap_or(0);
     let text = chooser.choose(game, seat).map_err(CliError::Failure)?;
-    match server.post(
+    match server.post::<IgnoredAny>(
         &format!("/api/games/{id}/moves"),
         &json!({"move": text, "ply": ply}),
     ) {

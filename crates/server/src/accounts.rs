@@ -7,9 +7,10 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::{AppendHeaders, IntoResponse};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use utoipa::ToSchema;
 
+use crate::api::{Account, NewToken};
 use crate::auth::{Caller, Proof, SESSION_COOKIE, check_same_site};
 use crate::edge::{Body, ClientAddr};
 use crate::error::{ApiError, ApiResult, ErrorBody};
@@ -100,20 +101,6 @@ pub(crate) struct Credentials {
     /// The password, 8 to 128 characters.
     #[schema(value_type = String, min_length = 8, max_length = 128)]
     pub(crate) password: Password,
-}
-
-/// An account as the API shows it.
-#[derive(Debug, Serialize, ToSchema)]
-pub(crate) struct Account {
-    /// The name, as written at sign-up.
-    name: String,
-}
-
-/// A new bearer token, shown this once.
-#[derive(Serialize, Deserialize, ToSchema)]
-pub struct NewToken {
-    /// The secret to send as `Authorization: Bearer <token>`.
-    pub token: String,
 }
 
 /// Creates an account.

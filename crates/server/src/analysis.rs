@@ -14,10 +14,10 @@ use serde::{Deserialize, Serialize};
 use swapboard_play::{AiRequest, AnalysisView, AnyPosition, Level, MoveReview};
 use utoipa::ToSchema;
 
-use crate::ai::{MAX_NODES, NO_CLOCK_LIMIT, seed_of, think};
+use crate::ai::players::{MAX_NODES, NO_CLOCK_LIMIT, seed_of};
 use crate::edge::{ClientAddr, Params};
 use crate::error::{ApiError, ApiResult, ErrorBody};
-use crate::games::{start_of, stored};
+use crate::games::view::{start_of, stored};
 use crate::state::AppState;
 use crate::store::{ReviewState, Status, StoredGame, now_ms};
 use utoipa_axum::router::OpenApiRouter;
@@ -162,7 +162,10 @@ pub(crate) async fn analysis(
         seed: seed_of(&id, ply),
         max_nodes: MAX_NODES,
     };
-    let view = think(&state, move || position.analyse(request, LINES)).await?;
+    let view = state
+        .ai
+        .think(move || position.analyse(request, LINES))
+        .await?;
     Ok(Json(AnalysisAnswer {
         ply,
         to_move: view.colour.to_string(),
@@ -312,7 +315,7 @@ async fn compute_review(state: &AppState, game: &StoredGame) -> anyhow::Result<(
     let mut views: Vec<AnalysisView> = Vec::with_capacity(positions.len());
     for (ply, position) in (0u32..).zip(positions) {
         let request = AiRequest::review(seed_of(id, ply));
-        views.push(think(state, move || position.analyse(request, 1)).await?);
+        views.push(state.ai.think(move || position.analyse(request, 1)).await?);
         state
             .store
             .review_progress(id, ply + 1, lease_from_now())

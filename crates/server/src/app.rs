@@ -20,11 +20,9 @@ use utoipa::OpenApi as _;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::ServeOptions;
 use crate::accounts;
-use crate::ai::{self, AiPlayers};
+use crate::ai::{self, players::AiPlayers};
 use crate::analysis;
-use crate::auth::Passwords;
 use crate::clocks;
 use crate::edge::{BODY_LIMIT, ClientAddr};
 use crate::error::{ApiError, ApiResult};
@@ -35,6 +33,8 @@ use crate::live::messages::Views;
 use crate::live::{self, Hub};
 use crate::notify::{self, mail::Mailer, worker::Deliveries};
 use crate::openapi;
+use crate::options::ServeOptions;
+use crate::passwords::Passwords;
 use crate::proxy::TrustedProxies;
 use crate::ratings;
 use crate::review;
@@ -235,13 +235,14 @@ impl Server {
             _ => None,
         };
         let (closing, closing_seen) = watch::channel(false);
+        let (ai_players, ai_wakeups) = AiPlayers::new(searches);
         let state = AppState {
             store: store.clone(),
             passwords: Passwords::new(parallel).await?,
             limits: Arc::new(Limiters::new(&options.limits)),
             secure_cookies: options.behind_tls,
             request_time: options.limits.request_time,
-            ai: Arc::new(AiPlayers::new(searches)),
+            ai: Arc::new(ai_players),
             live: Arc::new(Hub::new(store.clone(), Box::new(Views), closing_seen)),
             proxies: Arc::new(TrustedProxies::new(&options.trusted_proxies)),
             sockets_per_address: Census::new(options.limits.sockets_per_address, u32::MAX),
@@ -257,6 +258,7 @@ impl Server {
         };
         let mut background = vec![
             tokio::spawn(clocks::run(state.clone())),
+            tokio::spawn(ai::serve(state.clone(), ai_wakeups)),
             tokio::spawn(notify::worker::run(deliveries)),
         ];
         if store.fans_out_through_database() {

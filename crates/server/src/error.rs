@@ -5,8 +5,8 @@ use std::time::Duration;
 use axum::Json;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use serde::Serialize;
-use utoipa::ToSchema;
+
+pub(crate) use crate::api::{ErrorBody, ErrorDetail};
 
 /// A refused or failed request.
 #[derive(Debug, thiserror::Error)]
@@ -49,26 +49,6 @@ pub(crate) enum ApiError {
     /// The server's own failure: logged, never shown.
     #[error("internal error")]
     Internal(#[from] anyhow::Error),
-}
-
-/// The body of every error answer.
-#[derive(Serialize, ToSchema)]
-pub(crate) struct ErrorBody {
-    error: ErrorDetail,
-}
-
-/// What went wrong, for a program (`code`) and for a person (`message`).
-#[derive(Serialize, ToSchema)]
-pub(crate) struct ErrorDetail {
-    /// A stable code: `bad_request`, `unauthenticated`, `forbidden`, `not_your_turn`,
-    /// `not_found`, `conflict`, `illegal_move`, `rate_limited`, `timeout`, `storage_full`,
-    /// `unavailable` or `internal`.
-    code: &'static str,
-    /// Words for a person.
-    message: String,
-    /// With `illegal_move` only: the stable code of the rule the move breaks.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    rule: Option<&'static str>,
 }
 
 /// Whole seconds, rounded up, and never 0 (a client told 0 would retry at once).
@@ -138,10 +118,10 @@ impl IntoResponse for ApiError {
         }
         let body = ErrorBody {
             error: ErrorDetail {
-                code,
+                code: code.into(),
                 message: self.message(),
                 rule: match self {
-                    ApiError::IllegalMove { rule, .. } => Some(rule),
+                    ApiError::IllegalMove { rule, .. } => Some(rule.into()),
                     _ => None,
                 },
             },

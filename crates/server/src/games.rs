@@ -6,31 +6,30 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
-use std::time::Instant;
-use swapboard_core::Player;
-use swapboard_play::{
-    AnyPosition, CatalogueEntry, Draft, Ending, GameId, Millis, Selection, TimeControl,
-};
+use swapboard_play::{AnyPosition, CatalogueEntry, Draft, GameId, Selection, TimeControl};
 use utoipa::ToSchema;
 
 use crate::auth::Caller;
 use crate::edge::{Body, MaybeBody};
 use crate::error::{ApiError, ApiResult, ErrorBody};
-use crate::limits::Limiter;
 use crate::live::{Change, Topic};
 use crate::secret::random_secret;
 use crate::state::AppState;
 
 pub(crate) mod moves;
 mod socket;
+pub(crate) mod view;
 
+use crate::api::{GameView, TurnList};
 use crate::store::{
-    JoinError, MoveError, NewGame, Rematch, Seat, SeatRow, Status, Store, StoredGame, Termination,
-    now_ms, seat_of,
+    JoinError, MoveError, NewGame, Rematch, Seat, SeatRow, Status, StoredGame, seat_of,
 };
-use moves::position_of;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
+use view::{
+    after_change, limit_account, position_of, seat_of_account, seat_of_caller, start_of, stored,
+    view_for, view_with_seats,
+};
 
 /// The two-player games' routes: creating, joining, moving, resigning, drafting, rematches and the catalogue, each with its OpenAPI entry.
 pub(crate) fn router() -> OpenApiRouter<AppState> {
@@ -121,255 +120,10 @@ pub(crate) struct CreateGame {
     rated: Option<bool>,
 }
 
-/// A seat as the API shows it.
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
-pub(crate) struct PlayerView {
-    /// The account's name, `ai:L`, or for an empty seat the account it is kept for (`null`:
-    /// open to anyone).
-    name: Option<String>,
-    /// The seat's colour letter (`R`, `B`, ...).
-    colour: String,
-    /// Whether someone sits there (an empty seat waits for a join).
-    seated: bool,
-    /// For a finished rated game, the player's rating before it and the change; absent
-    /// otherwise.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    rating: Option<crate::ratings::ChangeView>,
-}
-
-/// How a finished game ended.
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
-pub(crate) struct ResultView {
-    /// The winner's name, `null` for a draw or an aborted game.
-    winner: Option<String>,
-    /// `rules`, `resigned`, `timeout` or `aborted`.
-    termination: String,
-    /// How it ended, in words that follow the winner's name or "You won"/"You lost": `by
-    /// connection`, `by the largest network (31 to 22)`, `on time`, `by resignation`;
-    /// `aborted`.
-    how: String,
-}
-
-/// The players' clocks as they stand when the game is read.
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
-pub(crate) struct ClocksView {
-    /// Each player's time left in ms, first player first (for correspondence, the time left
-    /// for the move under way and a whole period for the other side).
-    remaining_ms: [u64; 2],
-    /// When the player to move runs out of time, in ms since the Unix epoch; `null` once
-    /// the game is over.
-    deadline_ms: Option<u64>,
-    /// The server's time when it answered, in ms since the Unix epoch, so that a client can
-    /// count down from the server's times whatever its own clock says.
-    server_now_ms: u64,
-}
-
-/// The clocks of a game that has them, at `now`.
-fn clocks_view(game: &StoredGame, position: &AnyPosition, now: Millis) -> Option<ClocksView> {
-    let clock = game.times?.clock(game.clock, position.to_move());
-    let playing = game.status == Status::Playing;
-    let flagged = game
-        .finish
-        .filter(|f| f.termination == Termination::Timeout)
-        .map(|_| position.to_move());
-    let left = |player| {
-        if flagged == Some(player) {
-            // The flag fell: whatever the clock held at the last move has run out.
-            0
-        } else if playing {
-            clock.remaining(player, now).map_or(0, |m| m.0)
-        } else {
-            // A finished game's clock stopped at its last move.
-            clock.remaining(player, clock.since()).map_or(0, |m| m.0)
-        }
-    };
-    Some(ClocksView {
-        remaining_ms: [left(Player::First), left(Player::Second)],
-        deadline_ms: playing.then(|| clock.deadline().map(|d| d.0)).flatten(),
-        server_now_ms: now.0,
-    })
-}
-
-/// The server's time, for the play layer's clocks.
-pub(crate) fn now() -> Millis {
-    Millis(u64::try_from(now_ms()).unwrap_or(0))
-}
-
-/// A two-player game, as `spec/API.md` shows it (and as `swapboard loadtest` reads it).
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
-pub struct GameView {
-    /// The game's id.
-    pub id: String,
-    /// The game's name (`swaptimum`, ...).
-    game: String,
-    /// The board side.
-    size: u32,
-    /// The seats, the first player's first.
-    players: Vec<PlayerView>,
-    /// `waiting`, `playing` or `finished`.
-    pub status: String,
-    /// The number of moves in `moves`.
-    pub(crate) ply: u32,
-    /// The position now, as `spec/CONTRACT.md` writes it.
-    pub position: String,
-    /// The moves played, in order.
-    pub(crate) moves: Vec<String>,
-    /// The name of the player to move, `null` unless the game is being played.
-    to_move: Option<String>,
-    /// The seat to move, `first` or `second`; `null` unless the game is being played.
-    #[schema(value_type = Option<String>, example = "first")]
-    seat_to_move: Option<Player>,
-    /// The caller's own seat, `first` or `second`; `null` for a caller who does not sit in
-    /// the game, and in what is the same for everyone (lists, the socket's messages).
-    #[schema(value_type = Option<String>, example = "second")]
-    your_seat: Option<Player>,
-    /// How the game ended, `null` until it has.
-    result: Option<ResultView>,
-    /// The time control: `null`, `{"days_per_move": D}` or `{"initial_s": S, "increment_s": I}`.
-    #[schema(value_type = Option<Object>)]
-    clock: TimeControl,
-    /// The clocks now, `null` without a time control or before the game starts.
-    clocks: Option<ClocksView>,
-    /// The secret of the game's invite link (`/games/{id}?invite=...`), shown to its
-    /// creator only, while the game waits; `null` for everyone else.
-    invite: Option<String>,
-    /// The id of the rematch offered after this game, `null` until one is.
-    rematch: Option<String>,
-    /// Whether the game counts for the ratings.
-    rated: bool,
-}
-
 /// The most games against the AI one account may have in progress at once.
 pub(crate) const MAX_AI_GAMES: u32 = 10;
 /// The most open or invited challenges one account may have waiting at once.
 pub(crate) const MAX_WAITING_GAMES: u32 = 20;
-
-/// What follows every committed change of a game: the AI is woken if it is to move, and
-/// the watchers on every instance are told.
-pub(crate) async fn after_change(state: &AppState, game_id: &str, change: Change) {
-    crate::ai::wake(state, game_id);
-    state
-        .live
-        .announce(&Topic::Game(game_id.to_owned()), change)
-        .await;
-}
-
-/// The name a seat shows: its account's, `ai:L`, or the invited account's.
-fn seat_name(seat: &SeatRow) -> Option<String> {
-    if let Some((_, name)) = &seat.account {
-        return Some(name.clone());
-    }
-    if let Some(level) = seat.ai_level {
-        return Some(format!("ai:{level}"));
-    }
-    seat.invited.as_ref().map(|(_, name)| name.clone())
-}
-
-/// The start position of a stored game.
-pub(crate) fn start_of(game: &StoredGame) -> ApiResult<AnyPosition> {
-    let internal = |what: String| ApiError::Internal(anyhow::anyhow!("game {}: {what}", game.id));
-    let kind: GameId = game.game.parse().map_err(|e| internal(format!("{e}")))?;
-    let size = usize::try_from(game.size).map_err(|e| internal(format!("size: {e}")))?;
-    AnyPosition::start(kind, size).map_err(|e| internal(format!("start: {e}")))
-}
-
-/// The game as the API shows it to anyone (no `your_seat`).
-pub(crate) async fn view(store: &Store, game: StoredGame) -> ApiResult<GameView> {
-    view_for(store, game, None).await
-}
-
-/// The game as the API shows it to `caller`, with their own seat.
-async fn view_for(store: &Store, game: StoredGame, caller: Option<&Caller>) -> ApiResult<GameView> {
-    let seats = store.seats(&game.id).await?;
-    view_with_seats(store, game, &seats, caller).await
-}
-
-/// The seat of the caller's account among a game's seats, if it sits there.
-fn seat_of_account(seats: &[SeatRow], caller: &Caller) -> Option<u8> {
-    seats
-        .iter()
-        .find(|row| {
-            row.account
-                .as_ref()
-                .is_some_and(|(account, _)| *account == caller.holder.account_id)
-        })
-        .map(|row| row.seat)
-}
-
-/// [`view_for`], with the game's seats already read.
-async fn view_with_seats(
-    store: &Store,
-    game: StoredGame,
-    seats: &[SeatRow],
-    caller: Option<&Caller>,
-) -> ApiResult<GameView> {
-    // Moves are only ever added: the game's first `ply` moves are those of this view.
-    let moves = store.moves_up_to(&game.id, game.ply).await?;
-    let position = position_of(&game)?;
-    let name_of = |seat: u8| {
-        seats
-            .iter()
-            .find(|row| row.seat == seat)
-            .and_then(seat_name)
-    };
-    let changes = crate::ratings::changes_of(store, &game).await?;
-    let players = seats
-        .iter()
-        .map(|row| {
-            let colour = position.colour_name(Player::from_index(usize::from(row.seat)));
-            PlayerView {
-                name: seat_name(row),
-                colour: colour.chars().take(1).collect(),
-                seated: row.account.is_some() || row.ai_level.is_some(),
-                rating: crate::ratings::change_view(&changes, row.seat),
-            }
-        })
-        .collect();
-    let seat_to_move = (game.status == crate::store::Status::Playing).then(|| position.to_move());
-    let to_move = seat_to_move.and_then(|player| name_of(seat_of(player)));
-    let your_seat = caller
-        .and_then(|caller| seat_of_account(seats, caller))
-        .map(|seat| Player::from_index(usize::from(seat)));
-    let result = game.finish.map(|finish| ResultView {
-        winner: finish.winner_seat.and_then(name_of),
-        termination: finish.termination.as_str().to_owned(),
-        how: position.ending_how(Ending {
-            winner: finish
-                .winner_seat
-                .map(|seat| Player::from_index(usize::from(seat))),
-            reason: finish.termination,
-        }),
-    });
-    let clocks = clocks_view(&game, &position, now());
-    Ok(GameView {
-        clocks,
-        // Shown by the handlers that know the caller is the creator, and by them only.
-        invite: None,
-        rematch: game.rematch,
-        rated: game.rated,
-        id: game.id,
-        game: game.game,
-        size: game.size,
-        players,
-        status: game.status.as_str().to_owned(),
-        ply: game.ply,
-        position: game.position,
-        moves,
-        to_move,
-        seat_to_move,
-        your_seat,
-        result,
-        clock: game.clock,
-    })
-}
-
-/// The game of that id, or 404.
-pub(crate) async fn stored(store: &Store, id: &str) -> ApiResult<StoredGame> {
-    store
-        .game(id)
-        .await?
-        .ok_or_else(|| ApiError::NotFound(format!("no game {id:?}")))
-}
 
 /// Creates a game against the AI, open to anyone, or kept for one account.
 #[utoipa::path(post, path = "/api/games", tag = "games", request_body = CreateGame,
@@ -482,13 +236,6 @@ async fn check_caps(state: &AppState, caller: &Caller, against_ai: bool) -> ApiR
         )));
     }
     Ok(())
-}
-
-/// Takes one of the caller's tokens from an account's limiter, or answers 429.
-fn limit_account(limiter: &Limiter, caller: &Caller) -> ApiResult<()> {
-    limiter
-        .check(&caller.holder.account_id.to_string(), Instant::now())
-        .map_err(ApiError::RateLimited)
 }
 
 /// A game, for anyone to watch (its creator also sees the invite link's secret).
@@ -695,23 +442,6 @@ async fn rematch_taken(state: &AppState, id: &str, caller: &Caller) -> ApiResult
     view_for(&state.store, game, Some(caller)).await
 }
 
-/// The caller's seat in a game: 404 for no such game, 403 `forbidden` for a caller who does
-/// not sit in it (a spectator reads, never acts).
-async fn seat_of_caller(
-    state: &AppState,
-    id: &str,
-    caller: &Caller,
-) -> ApiResult<(u8, Vec<SeatRow>)> {
-    let seats = state.store.seats(id).await?;
-    if seats.is_empty() {
-        // Every game has seats: none means no game (a 404, not a 403).
-        stored(&state.store, id).await?;
-    }
-    let seat = seat_of_account(&seats, caller)
-        .ok_or_else(|| ApiError::Forbidden("you do not play in this game".to_owned()))?;
-    Ok((seat, seats))
-}
-
 /// What the cells chosen so far make, for the player to move: the play layer's move builder
 /// (`AnyPosition::draft`), so that a client that knows no game can build a move cell by cell.
 #[utoipa::path(post, path = "/api/games/{id}/draft", tag = "games",
@@ -766,13 +496,6 @@ pub(crate) async fn catalogue() -> Json<Catalogue> {
     Json(Catalogue {
         games: swapboard_play::catalogue(),
     })
-}
-
-/// The games waiting for the caller's move.
-#[derive(Debug, Serialize, ToSchema)]
-pub(crate) struct TurnList {
-    /// The games being played in which it is the caller's turn, oldest first.
-    games: Vec<GameView>,
 }
 
 /// The caller's games waiting for its move.

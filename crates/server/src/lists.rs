@@ -3,12 +3,12 @@
 
 use axum::Json;
 use axum::extract::{Path, State};
-use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
+use serde::Deserialize;
 
+use crate::api::{GameList, GameView, Lobby};
 use crate::edge::Params;
 use crate::error::{ApiError, ApiResult, ErrorBody};
-use crate::games::{GameView, view};
+use crate::games::view::view;
 use crate::state::AppState;
 use crate::store::{Status, StoredGame};
 use utoipa_axum::router::OpenApiRouter;
@@ -30,16 +30,6 @@ async fn views(state: &AppState, games: Vec<StoredGame>) -> ApiResult<Vec<GameVi
         shown.push(view(&state.store, game).await?);
     }
     Ok(shown)
-}
-
-/// The lobby.
-#[derive(Debug, Serialize, ToSchema)]
-pub(crate) struct Lobby {
-    /// Games waiting for an opponent (open challenges, and challenges kept for one
-    /// account), newest first.
-    open: Vec<GameView>,
-    /// Games being played, the most recently moved first.
-    playing: Vec<GameView>,
 }
 
 /// Open challenges and games being played now, for anyone.
@@ -66,13 +56,6 @@ pub(crate) async fn lobby(State(state): State<AppState>) -> ApiResult<Json<Lobby
 pub(crate) struct GamesQuery {
     /// Only the games of this status: `waiting`, `playing` or `finished`.
     status: Option<String>,
-}
-
-/// A player's games.
-#[derive(Debug, Serialize, ToSchema)]
-pub(crate) struct GameList {
-    /// The games, the most recently changed first.
-    games: Vec<GameView>,
 }
 
 /// A player's games, for anyone.

@@ -7,10 +7,11 @@ use std::collections::BTreeMap;
 
 use axum::Json;
 use axum::extract::{Path, State};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use swapboard_play::GameId;
 use utoipa::ToSchema;
 
+use crate::api::ChangeView;
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::state::AppState;
 use crate::store::ratings::{PARAMS, StoredChange};
@@ -30,17 +31,6 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
 
 /// The most players a leaderboard lists.
 const LEADERBOARD_SIZE: usize = 100;
-
-/// A player's side of a finished rated game.
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
-pub(crate) struct ChangeView {
-    /// The rating before the game (RD grown to the game's end).
-    before: f64,
-    /// The points won or lost (unrounded; pages show "+12" / "-12").
-    change: f64,
-    /// Whether the rating before the game was provisional (RD >= 110: "1612?").
-    provisional: bool,
-}
 
 /// The rating changes of a game for its view: none unless it is finished and rated.
 pub(crate) async fn changes_of(store: &Store, game: &StoredGame) -> ApiResult<Vec<StoredChange>> {

@@ -14,7 +14,7 @@ use utoipa::ToSchema;
 
 use crate::edge::Params;
 use crate::error::{ApiError, ApiResult, ErrorBody};
-use crate::games::{start_of, stored};
+use crate::games::view::{start_of, stored};
 use crate::state::AppState;
 use crate::store::{SeatRow, StoredGame, Termination};
 use utoipa_axum::router::OpenApiRouter;

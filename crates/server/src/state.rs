@@ -5,14 +5,14 @@ use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::ai::AiPlayers;
-use crate::auth::Passwords;
+use crate::ai::players::AiPlayers;
 use crate::edge::ClientAddr;
 use crate::error::{ApiError, ApiResult};
 use crate::limits::{Limiter, Limits};
 use crate::listen::{Census, Ticket};
 use crate::live::Hub;
 use crate::notify::mail::Mailer;
+use crate::passwords::Passwords;
 use crate::proxy::TrustedProxies;
 use crate::store::Store;
 

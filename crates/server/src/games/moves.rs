@@ -11,9 +11,10 @@ use swapboard_play::step::{self, Early};
 use swapboard_play::{AnyPosition, Ending, Millis};
 use utoipa::ToSchema;
 
-use super::{
-    GameView, after_change, limit_account, now, seat_of_caller, view_for, view_with_seats,
+use super::view::{
+    after_change, limit_account, now, position_of, seat_of_caller, view_for, view_with_seats,
 };
+use crate::api::GameView;
 use crate::auth::Caller;
 use crate::edge::Body;
 use crate::error::{ApiError, ApiResult, ErrorBody};
@@ -39,7 +40,7 @@ pub(crate) struct MoveBody {
 /// woken only where it has a seat, so a move between people costs no look for it.
 async fn after_move(state: &AppState, game_id: &str, plies: Plies, seats: &[SeatRow]) {
     if seats.iter().any(|seat| seat.ai_level.is_some()) {
-        crate::ai::wake(state, game_id);
+        state.ai.wake(game_id);
     }
     announce_plies(state, game_id, plies).await;
 }
@@ -61,13 +62,6 @@ pub(crate) async fn announce_plies(state: &AppState, game_id: &str, plies: Plies
     for ply in plies.before + 1..=plies.after {
         state.live.announce(&topic, Change::Move(ply)).await;
     }
-}
-
-/// The stored position, read back; one the server wrote and cannot read is its own fault.
-pub(crate) fn position_of(game: &StoredGame) -> ApiResult<AnyPosition> {
-    game.position
-        .parse()
-        .map_err(|e| ApiError::Internal(anyhow::anyhow!("game {}: stored position: {e}", game.id)))
 }
 
 /// Resigns a game being played; before the second move, aborts it (nobody wins).

@@ -8,7 +8,7 @@ use axum::extract::{Path, State};
 use axum::response::Response;
 use serde::Deserialize;
 
-use super::stored;
+use super::view::stored;
 use crate::auth::Caller;
 use crate::edge::{ClientAddr, Params};
 use crate::error::ApiResult;

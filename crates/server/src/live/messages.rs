@@ -11,8 +11,9 @@ use utoipa::{OpenApi, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 
 use super::{Change, Greeting, Render, Rendering, Topic};
+use crate::api::GameView;
 use crate::error::{ApiError, ApiResult};
-use crate::games::{GameView, stored, view};
+use crate::games::view::{stored, view};
 use crate::notify::views::{NotificationView, inbox_head};
 use crate::rooms::{RoomView, public_view};
 use crate::store::Store;

@@ -13,15 +13,18 @@ use swapboard_play::names;
 use swapboard_swap61::{LAST_ROUND, Seat, Swap61Game, Variation};
 use utoipa::ToSchema;
 
+use super::access::{mastered_room, stored_room};
 use super::rounds::{bot_submissions, draw};
-use super::views::{RoomView, room_view};
-use super::{IMPORT_LIMIT, changed, mastered_room, stored_room};
+use super::views::{RoomView, changed, room_view};
 use crate::auth::Caller;
 use crate::edge::{Body, MaybeBody, Params};
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::secret::{random_secret, secret_hash};
 use crate::state::AppState;
 use crate::store::{BotSubmission, ImportedRoom, NewRoom, SeatAssignment, StoredRound, now_ms};
+
+/// The largest game file an import takes, in bytes.
+pub(crate) const IMPORT_LIMIT: usize = 256 * 1024;
 
 /// The most rooms not yet over one account may run as game master.
 const MAX_OPEN_ROOMS: u32 = 20;

@@ -8,9 +8,9 @@ use serde::{Deserialize, Serialize};
 use swapboard_swap61::Seat;
 use utoipa::ToSchema;
 
+use super::access::{RoundQuery, board_of, mastered_room, setup_of};
 use super::rounds::{bot_submissions, resolve_rules};
-use super::views::RoomView;
-use super::{RoundQuery, board_of, changed, mastered_room, setup_of};
+use super::views::{RoomView, changed};
 use crate::auth::Caller;
 use crate::edge::{Body, Params};
 use crate::error::{ApiError, ApiResult, ErrorBody};

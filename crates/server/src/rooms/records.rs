@@ -7,7 +7,7 @@ use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use swapboard_swap61::{EdgeOutcome, RoundOutcome, Swap61Game, report, svg};
 
-use super::{mastered_room, setup_of, stored_room};
+use super::access::{mastered_room, setup_of, stored_room};
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::state::AppState;

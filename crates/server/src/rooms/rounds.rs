@@ -4,7 +4,7 @@
 
 use swapboard_swap61::{Board, LAST_ROUND, MIN_SEATS, Seat, Setup, Variation, bot, play_round};
 
-use super::{announce, board_of, seat, setup_of};
+use super::access::{announce, board_of, seat, setup_of};
 use crate::secret::{random_secret, secret_hash};
 use crate::state::AppState;
 use crate::store::{

@@ -7,9 +7,9 @@ use axum::extract::rejection::BytesRejection;
 use axum::extract::{Path, State};
 use swapboard_swap61::Board;
 
+use super::access::{RoundQuery, announce, seat, stored_room};
 use super::rounds::resolve_rules;
-use super::views::{CheckView, RoomView, check_view};
-use super::{RoundQuery, announce, changed, seat, stored_room};
+use super::views::{CheckView, RoomView, changed, check_view};
 use crate::auth::Caller;
 use crate::edge::Params;
 use crate::error::{ApiError, ApiResult, ErrorBody};

@@ -13,7 +13,7 @@ use swapboard_swap61::{
 };
 use utoipa::ToSchema;
 
-use super::{Role, board_of, role_of, room_in, seat, setup_of, stored_room};
+use super::access::{Role, announce, board_of, role_of, room_in, seat, setup_of, stored_room};
 use crate::auth::Caller;
 use crate::edge::ClientAddr;
 use crate::error::{ApiResult, ErrorBody};
@@ -480,4 +480,17 @@ pub(crate) async fn socket(
 /// again).
 pub(crate) async fn public_view(store: &Store, id: &str) -> ApiResult<RoomView> {
     room_view(store, room_in(store, id).await?, None, None).await
+}
+
+/// Tells the room's watchers of a change the caller made, and answers the caller's view.
+pub(crate) async fn changed(
+    state: &AppState,
+    id: &str,
+    caller: &Caller,
+) -> ApiResult<Json<RoomView>> {
+    announce(state, id).await;
+    let room = stored_room(state, id).await?;
+    Ok(Json(
+        room_view(&state.store, room, Some(caller), None).await?,
+    ))
 }

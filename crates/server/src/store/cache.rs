@@ -11,8 +11,7 @@ use std::hash::Hash;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::games::SeatRow;
-use super::{CredentialKind, Holder};
+use super::rows::{CredentialKind, Holder, SeatRow};
 
 /// How long an instance trusts what it read of a credential. A revocation is seen at once
 /// by the instance that made it and within this time by the others.

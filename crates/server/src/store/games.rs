@@ -15,7 +15,8 @@ pub use swapboard_play::Termination;
 use swapboard_play::{AnyPosition, Clock, Millis, TimeControl};
 
 use super::outbox::Kind;
-use super::{Backend, Store, now_ms};
+use super::pool::{Backend, Store, now_ms};
+pub(super) use super::rows::SeatRow;
 
 pub(super) mod moves;
 use crate::secret::same_secret;
@@ -193,19 +194,6 @@ pub struct StoredGame {
     pub rematch: Option<String>,
     /// Whether the game counts for the ratings.
     pub rated: bool,
-}
-
-/// Who sits in a seat of a stored game.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SeatRow {
-    /// The seat's index (0: the first player).
-    pub seat: u8,
-    /// The account sitting there and its name.
-    pub account: Option<(i64, String)>,
-    /// The AI's level, for an AI seat.
-    pub ai_level: Option<u8>,
-    /// The account the seat is kept for, by id and name, until it joins.
-    pub invited: Option<(i64, String)>,
 }
 
 /// Why a join was refused.

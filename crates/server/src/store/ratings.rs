@@ -13,7 +13,8 @@ use sqlx::{Any, Row as _, Transaction};
 use swapboard_league::glicko2::{Change, Glicko2, Outcome, Params, PlayerRating, rate_game};
 use swapboard_league::rerate::{RatedGame, rerate};
 
-use super::{Backend, Finish, Store, Termination};
+use super::games::{Finish, Termination};
+use super::pool::{Backend, Store};
 
 /// The pools' constants: lichess's, as issue 26 asks.
 pub(crate) const PARAMS: Params = Params::LICHESS;

@@ -7,7 +7,7 @@
 
 use sqlx::Row as _;
 
-use super::{Store, now_ms};
+use super::pool::{Store, now_ms};
 
 /// Where a game's review stands, when someone has begun it.
 #[derive(Clone, Debug, PartialEq, Eq)]

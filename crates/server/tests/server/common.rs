@@ -8,6 +8,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use reqwest::{Method, StatusCode};
 use serde_json::Value;
 use sqlx::Connection as _;
+use swapboard_server::api::{ErrorBody, ErrorDetail, GameView, NewToken};
 use swapboard_server::{Limits, ServeOptions, Server};
 
 /// A database of one backend that lives as long as the test.
@@ -123,14 +124,29 @@ pub(crate) struct Answer {
 }
 
 impl Answer {
+    /// The body read as the server's wire type `T` (`swapboard_server::api`): a body the
+    /// type cannot read fails the test, so the types and the wire cannot drift apart.
+    pub(crate) fn read<T: serde::de::DeserializeOwned>(&self) -> T {
+        serde_json::from_str(&self.text)
+            .unwrap_or_else(|e| panic!("not a {}: {e}: {}", std::any::type_name::<T>(), self.text))
+    }
+
     /// The error code of an error answer.
-    pub(crate) fn code(&self) -> &str {
-        self.json["error"]["code"].as_str().unwrap_or("")
+    pub(crate) fn code(&self) -> String {
+        self.error()
+            .map(|e| e.code.into_owned())
+            .unwrap_or_default()
     }
 
     /// The error message of an error answer.
-    pub(crate) fn message(&self) -> &str {
-        self.json["error"]["message"].as_str().unwrap_or("")
+    pub(crate) fn message(&self) -> String {
+        self.error().map(|e| e.message).unwrap_or_default()
+    }
+
+    fn error(&self) -> Option<ErrorDetail> {
+        serde_json::from_str::<ErrorBody>(&self.text)
+            .ok()
+            .map(|body| body.error)
     }
 
     /// Asserts an error answer of this status and code.
@@ -235,7 +251,7 @@ pub(crate) async fn sign_up_and_token(client: &Client, credentials: &Value) -> S
     assert_eq!(created.status, 201, "{}", created.text);
     let token = client.post("/api/tokens", credentials, &[]).await;
     assert_eq!(token.status, 201, "{}", token.text);
-    token.json["token"].as_str().unwrap().to_owned()
+    token.read::<NewToken>().token
 }
 
 /// Signs up an account of this name (password `correct horse`); the `Authorization` value
@@ -263,7 +279,7 @@ pub(crate) async fn game_between(
         "opponent": format!("user:{joiner_name}"), "colour": "first"});
     let created = client.post("/api/games", &body, &auth(creator)).await;
     assert_eq!(created.status, 201, "{}", created.text);
-    let id = created.json["id"].as_str().unwrap().to_owned();
+    let id = created.read::<GameView>().id;
     let joined = client
         .post(
             &format!("/api/games/{id}/join"),
@@ -272,5 +288,6 @@ pub(crate) async fn game_between(
         )
         .await;
     assert_eq!(joined.status, 200, "{}", joined.text);
+    assert_eq!(joined.read::<GameView>().status, "playing");
     id
 }

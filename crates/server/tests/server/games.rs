@@ -3,7 +3,9 @@
 
 use crate::common::{Answer, Client, TestDb, auth, bearer, game_between, generous, on_both, start};
 use serde_json::{Value, json};
+use swapboard_core::Player;
 use swapboard_play::AnyPosition;
+use swapboard_server::api::GameView;
 
 async fn create(client: &Client, bearer: &str, body: Value) -> Value {
     let created = client.post("/api/games", &body, &auth(bearer)).await;
@@ -269,11 +271,12 @@ async fn moves(db: TestDb) -> TestDb {
 
     let played = send(&client, &path, &ann, "C3", 0).await;
     assert_eq!(played.status, 200, "{}", played.text);
-    assert_eq!(played.json["ply"], 1);
-    assert_eq!(played.json["moves"], json!(["c3"]));
-    assert_eq!(played.json["to_move"], "bob");
-    assert_eq!(played.json["seat_to_move"], "second");
-    assert_eq!(played.json["your_seat"], "first");
+    let view: GameView = played.read();
+    assert_eq!(view.ply, 1);
+    assert_eq!(view.moves, ["c3"]);
+    assert_eq!(view.to_move.as_deref(), Some("bob"));
+    assert_eq!(view.seat_to_move, Some(Player::Second));
+    assert_eq!(view.your_seat, Some(Player::First));
     // A retry of the stored move answers the game as it is; nothing is played twice.
     let retry = send(&client, &path, &ann, "c3", 0).await;
     assert_eq!(retry.status, 200, "{}", retry.text);

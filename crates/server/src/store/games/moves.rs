@@ -9,7 +9,7 @@ use sqlx::{Any, Row as _, Transaction};
 use swapboard_play::TimeControl;
 
 use super::{Finish, MoveError, Status, StoredGame, Times, number, times_columns};
-use crate::store::{Backend, Store, now_ms};
+use crate::store::pool::{Backend, Store, now_ms};
 
 /// The game as the rules see it when a move comes.
 #[derive(Clone, Copy, Debug)]

@@ -5,7 +5,7 @@ use sqlx::{Any, Row as _, Transaction};
 use super::{Hold, RoomError, RoomSeat, RoomStatus, Started, StoredRoom};
 use super::{ImportedRoom, NewRoom, scores_text, seats_with};
 use crate::store::outbox::Kind;
-use crate::store::{Store, now_ms};
+use crate::store::pool::{Store, now_ms};
 
 impl Store {
     /// Creates a room in the lobby.

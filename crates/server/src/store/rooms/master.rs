@@ -3,7 +3,7 @@
 use sqlx::{Any, Row as _, Transaction};
 
 use super::{Hold, Occupant, RoomError, RoomStatus, StoredRoom};
-use crate::store::{Store, now_ms};
+use crate::store::pool::{Store, now_ms};
 
 impl Store {
     /// A change of the game master's to a room being played, in one transaction holding

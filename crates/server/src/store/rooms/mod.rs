@@ -26,7 +26,7 @@ pub use types::{
     Trigger,
 };
 
-use super::{Backend, Store, now_ms};
+use super::pool::{Backend, Store, now_ms};
 
 /// How a transaction holds a room's row (PostgreSQL; SQLite's writer holds everything).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

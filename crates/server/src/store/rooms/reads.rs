@@ -4,7 +4,7 @@ use sqlx::Row as _;
 
 use super::{AuditEntry, ROOM_COLUMNS, RoomSeat, StoredRoom, StoredRound, StoredSubmission};
 use super::{room_of_row, seats_with, small, submissions_with};
-use crate::store::Store;
+use crate::store::pool::Store;
 
 impl Store {
     /// The room of that id.

@@ -9,7 +9,7 @@ use super::{
 };
 use super::{scores_text, seats_with, submissions_with};
 use crate::store::outbox::Kind;
-use crate::store::{Store, now_ms};
+use crate::store::pool::{Store, now_ms};
 
 impl Store {
     /// The open round of a room being played, read in a transaction holding the room.

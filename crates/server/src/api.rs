@@ -1,0 +1,170 @@
+//! The wire types of the HTTP API that clients read back: an account, a new token, a
+//! two-player game as the API shows it and its parts, the lists of games, and the error body. Written once, with `Serialize` for the server and `Deserialize` for
+//! whoever reads them (`swapboard bot`, `swapboard loadtest`, the server's own tests), and
+//! listed in the OpenAPI document through their `ToSchema`.
+
+use std::borrow::Cow;
+
+use serde::{Deserialize, Serialize};
+use swapboard_core::Player;
+use swapboard_play::TimeControl;
+use utoipa::ToSchema;
+
+/// A seat as the API shows it.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct PlayerView {
+    /// The account's name, `ai:L`, or for an empty seat the account it is kept for (`null`:
+    /// open to anyone).
+    pub name: Option<String>,
+    /// The seat's colour letter (`R`, `B`, ...).
+    pub colour: String,
+    /// Whether someone sits there (an empty seat waits for a join).
+    pub seated: bool,
+    /// For a finished rated game, the player's rating before it and the change; absent
+    /// otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rating: Option<ChangeView>,
+}
+
+/// How a finished game ended.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct ResultView {
+    /// The winner's name, `null` for a draw or an aborted game.
+    pub winner: Option<String>,
+    /// `rules`, `resigned`, `timeout` or `aborted`.
+    pub termination: String,
+    /// How it ended, in words that follow the winner's name or "You won"/"You lost": `by
+    /// connection`, `by the largest network (31 to 22)`, `on time`, `by resignation`;
+    /// `aborted`.
+    pub how: String,
+}
+
+/// The players' clocks as they stand when the game is read.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct ClocksView {
+    /// Each player's time left in ms, first player first (for correspondence, the time left
+    /// for the move under way and a whole period for the other side).
+    pub remaining_ms: [u64; 2],
+    /// When the player to move runs out of time, in ms since the Unix epoch; `null` once
+    /// the game is over.
+    pub deadline_ms: Option<u64>,
+    /// The server's time when it answered, in ms since the Unix epoch, so that a client can
+    /// count down from the server's times whatever its own clock says.
+    pub server_now_ms: u64,
+}
+
+/// A two-player game, as `spec/API.md` shows it (and as `swapboard loadtest` reads it).
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct GameView {
+    /// The game's id.
+    pub id: String,
+    /// The game's name (`swaptimum`, ...).
+    pub game: String,
+    /// The board side.
+    pub size: u32,
+    /// The seats, the first player's first.
+    pub players: Vec<PlayerView>,
+    /// `waiting`, `playing` or `finished`.
+    pub status: String,
+    /// The number of moves in `moves`.
+    pub ply: u32,
+    /// The position now, as `spec/CONTRACT.md` writes it.
+    pub position: String,
+    /// The moves played, in order.
+    pub moves: Vec<String>,
+    /// The name of the player to move, `null` unless the game is being played.
+    pub to_move: Option<String>,
+    /// The seat to move, `first` or `second`; `null` unless the game is being played.
+    #[schema(value_type = Option<String>, example = "first")]
+    pub seat_to_move: Option<Player>,
+    /// The caller's own seat, `first` or `second`; `null` for a caller who does not sit in
+    /// the game, and in what is the same for everyone (lists, the socket's messages).
+    #[schema(value_type = Option<String>, example = "second")]
+    pub your_seat: Option<Player>,
+    /// How the game ended, `null` until it has.
+    pub result: Option<ResultView>,
+    /// The time control: `null`, `{"days_per_move": D}` or `{"initial_s": S, "increment_s": I}`.
+    #[schema(value_type = Option<Object>)]
+    pub clock: TimeControl,
+    /// The clocks now, `null` without a time control or before the game starts.
+    pub clocks: Option<ClocksView>,
+    /// The secret of the game's invite link (`/games/{id}?invite=...`), shown to its
+    /// creator only, while the game waits; `null` for everyone else.
+    pub invite: Option<String>,
+    /// The id of the rematch offered after this game, `null` until one is.
+    pub rematch: Option<String>,
+    /// Whether the game counts for the ratings.
+    pub rated: bool,
+}
+
+/// A player's side of a finished rated game.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct ChangeView {
+    /// The rating before the game (RD grown to the game's end).
+    pub before: f64,
+    /// The points won or lost (unrounded; pages show "+12" / "-12").
+    pub change: f64,
+    /// Whether the rating before the game was provisional (RD >= 110: "1612?").
+    pub provisional: bool,
+}
+
+/// The body of every error answer.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct ErrorBody {
+    /// What went wrong.
+    pub error: ErrorDetail,
+}
+
+/// What went wrong, for a program (`code`) and for a person (`message`).
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct ErrorDetail {
+    /// A stable code: `bad_request`, `unauthenticated`, `forbidden`, `not_your_turn`,
+    /// `not_found`, `conflict`, `illegal_move`, `rate_limited`, `timeout`, `storage_full`,
+    /// `unavailable` or `internal`.
+    #[schema(value_type = String)]
+    pub code: Cow<'static, str>,
+    /// Words for a person.
+    pub message: String,
+    /// With `illegal_move` only: the stable code of the rule the move breaks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<String>)]
+    pub rule: Option<Cow<'static, str>>,
+}
+
+/// An account as the API shows it.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct Account {
+    /// The name, as written at sign-up.
+    pub name: String,
+}
+
+/// A new bearer token, shown this once.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct NewToken {
+    /// The secret to send as `Authorization: Bearer <token>`.
+    pub token: String,
+}
+
+/// The lobby.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct Lobby {
+    /// Games waiting for an opponent (open challenges, and challenges kept for one
+    /// account), newest first.
+    pub open: Vec<GameView>,
+    /// Games being played, the most recently moved first.
+    pub playing: Vec<GameView>,
+}
+
+/// A player's games.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct GameList {
+    /// The games, the most recently changed first.
+    pub games: Vec<GameView>,
+}
+
+/// The games waiting for the caller's move.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct TurnList {
+    /// The games being played in which it is the caller's turn, oldest first.
+    pub games: Vec<GameView>,
+}

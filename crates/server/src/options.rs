@@ -1,0 +1,67 @@
+//! The options of `swapboard serve`, read by clap at the command line and by whoever starts
+//! a [`crate::Server`] in-process (the tests, `swapboard loadtest`).
+
+use std::net::SocketAddr;
+
+use crate::limits::Limits;
+use crate::proxy::TrustedProxy;
+
+/// How to serve: the options of `swapboard serve`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct ServeOptions {
+    /// The address to listen on.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: SocketAddr,
+    /// The database: postgres://USER@HOST/NAME or sqlite:FILE (default: $DATABASE_URL, else
+    /// swapboard.db in the working directory, created if missing).
+    #[arg(long, value_name = "URL")]
+    pub database: Option<String>,
+    /// The server is reached through TLS (a proxy in front): mark cookies Secure.
+    #[arg(long)]
+    pub behind_tls: bool,
+    /// A reverse proxy's address or range (10.0.0.0/8, ::1/128, 127.0.0.1), repeatable: only
+    /// requests whose TCP peer is inside one have their Forwarded / X-Forwarded-For headers
+    /// read, for the client's address (the rightmost one not itself trusted) that limits and
+    /// logs use. From anyone else those headers are ignored. Default: nobody.
+    #[arg(
+        long = "trusted-proxy",
+        value_name = "CIDR",
+        env = "SWAPBOARD_TRUSTED_PROXIES",
+        value_delimiter = ','
+    )]
+    pub trusted_proxies: Vec<TrustedProxy>,
+    /// The most AI searches run at once, one core each (default: all cores but one, at
+    /// least one), so the AI never takes the cores the HTTP workers need.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub ai_searches: Option<u16>,
+    /// SQLite only: the most the database may grow to, in MiB (a quota below the disk's
+    /// size); past it writes answer 503 `storage_full` until rows are deleted. Default: no
+    /// quota but the disk's.
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u32).range(1..=16_000_000))]
+    pub sqlite_max_mib: Option<u32>,
+    /// The most detailed log lines written to standard error: error, warn, info (the
+    /// default: start, stop, refusals, failures) or debug (also one line per request), or
+    /// trace.
+    #[arg(
+        long,
+        value_name = "LEVEL",
+        env = "SWAPBOARD_LOG",
+        default_value = "info"
+    )]
+    pub log: tracing::Level,
+    /// Mail notifications through this SMTP server: smtp://[USER:PASS@]HOST[:PORT] (plain;
+    /// add ?tls=required for STARTTLS) or smtps://[USER:PASS@]HOST[:PORT] (TLS). Needs
+    /// --mail-from and --public-url. Default: no mail (the inbox still works).
+    #[arg(long, value_name = "URL", env = "SWAPBOARD_SMTP", requires_all = ["mail_from", "public_url"])]
+    pub smtp: Option<String>,
+    /// The sender of the mails: an address, or `Name <address>`.
+    #[arg(long, value_name = "ADDRESS", env = "SWAPBOARD_MAIL_FROM")]
+    pub mail_from: Option<String>,
+    /// The site's address as its users reach it (https://swapboard.example): the links in
+    /// mails start with it.
+    #[arg(long, value_name = "URL", env = "SWAPBOARD_PUBLIC_URL")]
+    pub public_url: Option<String>,
+    /// Rate limits (the defaults; tests set their own).
+    #[arg(skip)]
+    pub limits: Limits,
+}

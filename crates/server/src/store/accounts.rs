@@ -1,0 +1,300 @@
+//! Accounts and their credentials: sign-up (with the look-alike name check), login,
+//! tokens and sessions, a password change.
+
+use std::time::Instant;
+
+use sqlx::Row as _;
+use swapboard_play::names;
+
+use super::cache::CREDENTIAL_TTL;
+use super::pool::{Store, now_ms};
+use super::rows::{CredentialKind, Holder};
+
+/// What logging in needs to know of an account.
+pub(crate) struct Login {
+    pub(crate) account_id: i64,
+    pub(crate) name: String,
+    pub(crate) password_hash: String,
+}
+
+/// What became of a sign-up.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum NewAccount {
+    /// Made, with this id.
+    Created(i64),
+    /// The name is taken, in some case.
+    Taken,
+    /// The name looks like this account's.
+    LooksLike(String),
+}
+
+/// A credential as its holder lists it (never its secret).
+#[derive(Clone, Debug)]
+pub(crate) struct CredentialRow {
+    /// The SHA-256 of its secret, in hex.
+    pub(crate) secret_hash: String,
+    /// A token or a session.
+    pub(crate) kind: CredentialKind,
+    /// When it was made.
+    pub(crate) created_ms: i64,
+    /// When it ends by itself, if it does.
+    pub(crate) expires_ms: Option<i64>,
+}
+
+/// The most credentials of one account a listing shows.
+const MAX_LISTED_CREDENTIALS: i64 = 500;
+
+impl Store {
+    /// Creates an account, unless its name is taken (in any case) or looks like one that is
+    /// (the same [`names::skeleton`]: "rnike" beside "mike"). The look-alike test is part of
+    /// the insert, so two sign-ups of look-alike names cannot both pass it on SQLite (one
+    /// writer); on PostgreSQL two such inserts in the same instant may both land.
+    pub(crate) async fn create_account(
+        &self,
+        name: &str,
+        password_hash: &str,
+    ) -> anyhow::Result<NewAccount> {
+        let skeleton = names::skeleton(name);
+        let inserted = sqlx::query(
+            "INSERT INTO accounts (name, name_key, password_hash, created_ms, name_skeleton) \
+             SELECT $1, $2, $3, $4, $5 \
+             WHERE NOT EXISTS (SELECT 1 FROM accounts WHERE name_skeleton = $5) RETURNING id",
+        )
+        .bind(name)
+        .bind(name.to_ascii_lowercase())
+        .bind(password_hash)
+        .bind(now_ms())
+        .bind(&skeleton)
+        .fetch_optional(&self.pool)
+        .await;
+        match inserted {
+            Ok(Some(row)) => Ok(NewAccount::Created(row.try_get(0)?)),
+            Ok(None) => match self.account_like(&skeleton).await? {
+                Some(other) if other.eq_ignore_ascii_case(name) => Ok(NewAccount::Taken),
+                Some(other) => Ok(NewAccount::LooksLike(other)),
+                // The look-alike was deleted in between: the name is free, but say so
+                // rather than loop.
+                None => Ok(NewAccount::Taken),
+            },
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Ok(NewAccount::Taken),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// The name of an account whose name has this [`names::skeleton`], if any.
+    pub(crate) async fn account_like(&self, skeleton: &str) -> anyhow::Result<Option<String>> {
+        let row = sqlx::query("SELECT name FROM accounts WHERE name_skeleton = $1 LIMIT 1")
+            .bind(skeleton)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.map(|row| row.try_get(0)).transpose()?)
+    }
+
+    /// Gives every account made before skeletons were stored its [`names::skeleton`].
+    pub(super) async fn fill_name_skeletons(&self) -> anyhow::Result<()> {
+        let rows = sqlx::query("SELECT id, name FROM accounts WHERE name_skeleton IS NULL")
+            .fetch_all(&self.pool)
+            .await?;
+        for row in rows {
+            let id: i64 = row.try_get(0)?;
+            let name: String = row.try_get(1)?;
+            sqlx::query("UPDATE accounts SET name_skeleton = $1 WHERE id = $2")
+                .bind(names::skeleton(&name))
+                .bind(id)
+                .execute(&self.pool)
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// The account of that name (in any case), if any.
+    pub(crate) async fn login_of(&self, name: &str) -> anyhow::Result<Option<Login>> {
+        let row = sqlx::query("SELECT id, name, password_hash FROM accounts WHERE name_key = $1")
+            .bind(name.to_ascii_lowercase())
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|row| {
+            Ok(Login {
+                account_id: row.try_get(0)?,
+                name: row.try_get(1)?,
+                password_hash: row.try_get(2)?,
+            })
+        })
+        .transpose()
+    }
+
+    /// Stores a credential (by the hash of its secret) for an account.
+    pub(crate) async fn insert_credential(
+        &self,
+        secret_hash: &str,
+        account_id: i64,
+        kind: CredentialKind,
+        expires_ms: Option<i64>,
+    ) -> anyhow::Result<()> {
+        sqlx::query(
+            "INSERT INTO credentials (secret_hash, account_id, kind, created_ms, expires_ms) \
+             VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(secret_hash)
+        .bind(account_id)
+        .bind(kind.as_str())
+        .bind(now_ms())
+        .bind(expires_ms)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// The account an unexpired credential of that kind acts for.
+    pub(crate) async fn holder_of(
+        &self,
+        secret_hash: &str,
+        kind: CredentialKind,
+    ) -> anyhow::Result<Option<Holder>> {
+        let key = (secret_hash.to_owned(), kind);
+        if let Some((holder, until)) = self.caches.credentials.get(&key)
+            && Instant::now() < until
+        {
+            return Ok(Some(holder));
+        }
+        let row = sqlx::query(
+            "SELECT a.id, a.name FROM credentials c JOIN accounts a ON a.id = c.account_id \
+             WHERE c.secret_hash = $1 AND c.kind = $2 \
+             AND (c.expires_ms IS NULL OR c.expires_ms > $3)",
+        )
+        .bind(secret_hash)
+        .bind(kind.as_str())
+        .bind(now_ms())
+        .fetch_optional(&self.pool)
+        .await?;
+        let holder = row
+            .map(|row| {
+                anyhow::Ok(Holder {
+                    account_id: row.try_get(0)?,
+                    name: row.try_get(1)?,
+                })
+            })
+            .transpose()?;
+        match &holder {
+            Some(holder) => self
+                .caches
+                .credentials
+                .insert(key, (holder.clone(), Instant::now() + CREDENTIAL_TTL)),
+            None => self.caches.credentials.remove(&key),
+        }
+        Ok(holder)
+    }
+
+    /// The account's unexpired credentials, newest first (at most 500).
+    pub(crate) async fn credentials_of(
+        &self,
+        account_id: i64,
+    ) -> anyhow::Result<Vec<CredentialRow>> {
+        let rows = sqlx::query(
+            "SELECT secret_hash, kind, created_ms, expires_ms FROM credentials \
+             WHERE account_id = $1 AND (expires_ms IS NULL OR expires_ms > $2) \
+             ORDER BY created_ms DESC, secret_hash LIMIT $3",
+        )
+        .bind(account_id)
+        .bind(now_ms())
+        .bind(MAX_LISTED_CREDENTIALS)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                let kind: String = row.try_get(1)?;
+                Ok(CredentialRow {
+                    secret_hash: row.try_get(0)?,
+                    kind: CredentialKind::of_str(&kind),
+                    created_ms: row.try_get(2)?,
+                    expires_ms: row.try_get(3)?,
+                })
+            })
+            .collect()
+    }
+
+    /// Ends the account's credentials whose hash starts with `prefix` (all of them for an
+    /// empty prefix) except the one hashed `keep`; how many ended. Instances other than
+    /// this one may trust an ended credential for [`cache::CREDENTIAL_TTL`] more.
+    pub(crate) async fn end_credentials(
+        &self,
+        account_id: i64,
+        prefix: &str,
+        keep: &str,
+    ) -> anyhow::Result<u64> {
+        let mut tx = self.pool.begin().await?;
+        let ended = Self::end_credentials_in(&mut tx, account_id, prefix, keep).await?;
+        tx.commit().await?;
+        Ok(self.forget_credentials(ended))
+    }
+
+    /// Sets the account's password hash and ends every other credential of it, in one
+    /// transaction; how many credentials ended.
+    pub(crate) async fn change_password(
+        &self,
+        account_id: i64,
+        password_hash: &str,
+        keep: &str,
+    ) -> anyhow::Result<u64> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("UPDATE accounts SET password_hash = $1 WHERE id = $2")
+            .bind(password_hash)
+            .bind(account_id)
+            .execute(&mut *tx)
+            .await?;
+        let ended = Self::end_credentials_in(&mut tx, account_id, "", keep).await?;
+        tx.commit().await?;
+        Ok(self.forget_credentials(ended))
+    }
+
+    async fn end_credentials_in(
+        tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+        account_id: i64,
+        prefix: &str,
+        keep: &str,
+    ) -> anyhow::Result<Vec<(String, CredentialKind)>> {
+        let rows = sqlx::query(
+            "DELETE FROM credentials WHERE account_id = $1 AND secret_hash <> $2 \
+             AND secret_hash LIKE $3 RETURNING secret_hash, kind",
+        )
+        .bind(account_id)
+        .bind(keep)
+        // The prefix is hex (checked at the edge), so it holds no wildcard of LIKE.
+        .bind(format!("{prefix}%"))
+        .fetch_all(&mut **tx)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                let kind: String = row.try_get(1)?;
+                Ok((row.try_get(0)?, CredentialKind::of_str(&kind)))
+            })
+            .collect()
+    }
+
+    /// Drops ended credentials from this instance's cache; how many there were.
+    fn forget_credentials(&self, ended: Vec<(String, CredentialKind)>) -> u64 {
+        let count = ended.len() as u64;
+        for key in ended {
+            self.caches.credentials.remove(&key);
+        }
+        count
+    }
+
+    /// Revokes a credential; whether one was there.
+    pub(crate) async fn delete_credential(
+        &self,
+        secret_hash: &str,
+        kind: CredentialKind,
+    ) -> anyhow::Result<bool> {
+        let done = sqlx::query("DELETE FROM credentials WHERE secret_hash = $1 AND kind = $2")
+            .bind(secret_hash)
+            .bind(kind.as_str())
+            .execute(&self.pool)
+            .await?;
+        // After the delete: a request reading the credential meanwhile may have cached it.
+        self.caches
+            .credentials
+            .remove(&(secret_hash.to_owned(), kind));
+        Ok(done.rows_affected() > 0)
+    }
+}

@@ -1,0 +1,371 @@
+//! The store itself: which database (the backend), the pool, opening and migrating it, and
+//! the statements that are not about any one kind of row (a ping, a write probe, a
+//! notification to the other instances).
+
+use std::borrow::Cow;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use super::cache::Caches;
+
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
+use sqlx::migrate::{Migration, MigrationType, Migrator};
+use sqlx::{AnyConnection, AnyPool, Connection as _, Executor as _};
+
+/// The PostgreSQL channel on which instances tell each other what changed.
+pub(crate) const NOTIFY_CHANNEL: &str = "swapboard_changes";
+
+/// The file created in the working directory when no database is named.
+pub(crate) const DEFAULT_SQLITE_FILE: &str = "swapboard.db";
+
+/// Which database the server stores into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// The database and what the server asks of it.
+#[derive(Clone, Debug)]
+pub struct Store {
+    pub(super) pool: AnyPool,
+    pub(super) backend: Backend,
+    pub(super) caches: Arc<Caches>,
+}
+
+/// Milliseconds since the Unix epoch, as stored.
+pub(crate) fn now_ms() -> i64 {
+    let since = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or_default();
+    i64::try_from(since.as_millis()).unwrap_or(i64::MAX)
+}
+
+impl Backend {
+    fn name(self) -> &'static str {
+        match self {
+            Backend::Sqlite => "SQLite",
+            Backend::Postgres => "PostgreSQL",
+        }
+    }
+
+    /// The backend a database URL names: `postgres://` or `postgresql://`, else SQLite.
+    pub(crate) fn of_url(url: &str) -> anyhow::Result<Backend> {
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            Ok(Backend::Postgres)
+        } else if url.starts_with("sqlite:") {
+            Ok(Backend::Sqlite)
+        } else {
+            anyhow::bail!(
+                "database URL: expected postgres://... or sqlite:FILE, got a URL of another scheme"
+            )
+        }
+    }
+
+    fn migrator(self) -> Migrator {
+        // The migrations are embedded by hand rather than by `migrate!`: that macro needs
+        // sqlx's proc-macro crate built with both drivers (SQLite's C library compiled a second
+        // time for the host), a cost CI's two cores would pay on every clean build.
+        let files: &[(i64, &str, &'static str)] = match self {
+            Backend::Sqlite => &[
+                (
+                    1,
+                    "schema",
+                    include_str!("../../migrations/sqlite/0001_schema.sql"),
+                ),
+                (
+                    2,
+                    "invitations",
+                    include_str!("../../migrations/sqlite/0002_invitations.sql"),
+                ),
+                (
+                    3,
+                    "clocks and live",
+                    include_str!("../../migrations/sqlite/0003_clocks_and_live.sql"),
+                ),
+                (
+                    4,
+                    "invites, rematches and reviews",
+                    include_str!("../../migrations/sqlite/0004_invites_rematch.sql"),
+                ),
+                (
+                    5,
+                    "rooms",
+                    include_str!("../../migrations/sqlite/0005_rooms.sql"),
+                ),
+                (
+                    6,
+                    "name skeletons",
+                    include_str!("../../migrations/sqlite/0006_name_skeletons.sql"),
+                ),
+                (
+                    7,
+                    "ratings",
+                    include_str!("../../migrations/sqlite/0007_ratings.sql"),
+                ),
+                (
+                    8,
+                    "notifications",
+                    include_str!("../../migrations/sqlite/0008_notifications.sql"),
+                ),
+            ],
+            Backend::Postgres => &[
+                (
+                    1,
+                    "schema",
+                    include_str!("../../migrations/postgres/0001_schema.sql"),
+                ),
+                (
+                    2,
+                    "invitations",
+                    include_str!("../../migrations/postgres/0002_invitations.sql"),
+                ),
+                (
+                    3,
+                    "clocks and live",
+                    include_str!("../../migrations/postgres/0003_clocks_and_live.sql"),
+                ),
+                (
+                    4,
+                    "invites, rematches and reviews",
+                    include_str!("../../migrations/postgres/0004_invites_rematch.sql"),
+                ),
+                (
+                    5,
+                    "rooms",
+                    include_str!("../../migrations/postgres/0005_rooms.sql"),
+                ),
+                (
+                    6,
+                    "name skeletons",
+                    include_str!("../../migrations/postgres/0006_name_skeletons.sql"),
+                ),
+                (
+                    7,
+                    "ratings",
+                    include_str!("../../migrations/postgres/0007_ratings.sql"),
+                ),
+                (
+                    8,
+                    "notifications",
+                    include_str!("../../migrations/postgres/0008_notifications.sql"),
+                ),
+            ],
+        };
+        let migrations = files
+            .iter()
+            .map(|&(version, description, sql)| {
+                Migration::new(
+                    version,
+                    Cow::Borrowed(description),
+                    MigrationType::Simple,
+                    Cow::Borrowed(sql),
+                    false,
+                )
+            })
+            .collect::<Vec<_>>();
+        Migrator {
+            migrations: Cow::Owned(migrations),
+            ..Migrator::DEFAULT
+        }
+    }
+}
+
+/// The URL of the default database: `swapboard.db` in the working directory, created if
+/// missing.
+pub(crate) fn default_sqlite_url() -> String {
+    format!("sqlite:{DEFAULT_SQLITE_FILE}?mode=rwc")
+}
+
+/// A SQLite URL that creates its file when it is missing (`mode=rwc`), as the default does:
+/// an operator naming a new file means it. A URL that names its own `mode` keeps it.
+pub(crate) fn creating(url: &str) -> Cow<'_, str> {
+    let Some(rest) = url.strip_prefix("sqlite:") else {
+        return Cow::Borrowed(url);
+    };
+    let (path, query) = rest.split_once('?').unwrap_or((rest, ""));
+    if query.split('&').any(|pair| pair.starts_with("mode=")) || path.contains(":memory:") {
+        return Cow::Borrowed(url);
+    }
+    let joiner = if query.is_empty() { "?" } else { "&" };
+    Cow::Owned(format!("{url}{joiner}mode=rwc"))
+}
+
+/// The file a SQLite URL names (`sqlite:FILE`, `sqlite://FILE`, `sqlite:///ABSOLUTE`), if any.
+pub(crate) fn sqlite_file(url: &str) -> Option<std::path::PathBuf> {
+    let rest = url.strip_prefix("sqlite:")?;
+    let path = rest.split_once('?').map_or(rest, |(path, _)| path);
+    let path = path.strip_prefix("//").unwrap_or(path);
+    (!path.is_empty() && !path.contains(":memory:")).then(|| std::path::PathBuf::from(path))
+}
+
+/// Creates a missing SQLite file readable by its owner only (0600): it holds credential
+/// hashes. SQLite gives its `-wal` and `-shm` files the database file's permissions.
+pub(crate) fn create_private(path: &std::path::Path) -> anyhow::Result<()> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    match options.open(path) {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(anyhow::anyhow!(
+            "cannot create the SQLite database {}: {e}",
+            path.display()
+        )),
+    }
+}
+
+/// How a store is opened beyond its URL.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct StoreOptions {
+    /// SQLite only: the most pages (4 KiB each) the database may grow to (`PRAGMA
+    /// max_page_count`), a quota below the disk's size. Past it writes fail as on a full
+    /// disk (503 `storage_full`) until rows are deleted.
+    pub sqlite_max_pages: Option<u32>,
+}
+
+impl Store {
+    /// Connects to `url` (`postgres://...` or `sqlite:FILE`) and brings its schema up to
+    /// date.
+    pub async fn open(url: &str) -> anyhow::Result<Store> {
+        Store::open_with(url, StoreOptions::default()).await
+    }
+
+    /// [`Store::open`] with options.
+    pub async fn open_with(url: &str, store_options: StoreOptions) -> anyhow::Result<Store> {
+        let backend = Backend::of_url(url)?;
+        sqlx::any::install_default_drivers();
+        let url = creating(url);
+        if let Some(file) = sqlite_file(&url) {
+            create_private(&file)?;
+        }
+        // The causes are put in the message itself: the command prints only the outermost.
+        let options: AnyConnectOptions = url
+            .parse()
+            .map_err(|e| anyhow::anyhow!("database URL: cannot be read: {e}"))?;
+        let max_pages = store_options.sqlite_max_pages;
+        let pool_options = match backend {
+            // SQLite writes one transaction at a time whatever the pool; a few connections
+            // let reads go on beside the writer (WAL).
+            Backend::Sqlite => {
+                AnyPoolOptions::new()
+                    .max_connections(4)
+                    .after_connect(move |conn, _| {
+                        Box::pin(async move {
+                            // WAL: readers never block the writer. synchronous=FULL: each commit is
+                            // fsynced before it returns, so an acknowledged write survives a kill -9
+                            // and a power cut too (NORMAL would survive the kill only).
+                            conn.execute(
+                                "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; \
+                         PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;",
+                            )
+                            .await?;
+                            if let Some(pages) = max_pages {
+                                conn.execute(format!("PRAGMA max_page_count = {pages}").as_str())
+                                    .await?;
+                            }
+                            Ok(())
+                        })
+                    })
+            }
+            Backend::Postgres => AnyPoolOptions::new().max_connections(16),
+        };
+        // A connection whose transaction could not be ended (a COMMIT or ROLLBACK that failed,
+        // as on a full disk, where SQLite may already have rolled back on its own and then
+        // refuses the ROLLBACK) would fail every later `BEGIN` of whoever got it next: such a
+        // connection is closed instead of reused. A dropped transaction's rollback may still
+        // be queued on the connection: the ping runs after it.
+        let pool_options = pool_options.after_release(|conn, _| {
+            Box::pin(async move {
+                if !conn.is_in_transaction() {
+                    return Ok(true);
+                }
+                if conn.ping().await.is_err() {
+                    return Ok(false);
+                }
+                let clean = !conn.is_in_transaction();
+                if !clean {
+                    tracing::warn!("a database connection left in a transaction is closed");
+                }
+                Ok(clean)
+            })
+        });
+        // One connection first, alone: the pool would report a refused connection only as
+        // a timeout.
+        AnyConnection::connect_with(&options)
+            .await
+            .map_err(|e| anyhow::anyhow!("cannot open the {} database: {e}", backend.name()))?
+            .close()
+            .await?;
+        let pool = pool_options
+            .acquire_timeout(Duration::from_secs(10))
+            .connect_with(options)
+            .await
+            .map_err(|e| anyhow::anyhow!("cannot open the {} database: {e}", backend.name()))?;
+        backend
+            .migrator()
+            .run(&pool)
+            .await
+            .map_err(|e| anyhow::anyhow!("cannot migrate the {} database: {e}", backend.name()))?;
+        // Not a migration: a scratch table no query reads, made where missing, so that it
+        // never takes a migration's number.
+        sqlx::raw_sql("CREATE TABLE IF NOT EXISTS write_probe (filler TEXT NOT NULL)")
+            .execute(&pool)
+            .await
+            .map_err(|e| anyhow::anyhow!("cannot prepare the {} database: {e}", backend.name()))?;
+        let store = Store {
+            pool,
+            backend,
+            caches: Arc::new(Caches::new()),
+        };
+        store
+            .fill_name_skeletons()
+            .await
+            .map_err(|e| anyhow::anyhow!("cannot prepare the {} database: {e}", backend.name()))?;
+        Ok(store)
+    }
+
+    /// Closes every connection (a SQLite file is checkpointed and released).
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+
+    /// Whether the database answers a trivial query.
+    pub(crate) async fn ping(&self) -> anyhow::Result<()> {
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
+    }
+
+    /// Whether the database accepts writes now: one transaction stores a row of 8 KiB in
+    /// `write_probe` and deletes it again, and commits. The row needs new pages, as a game's
+    /// growth does (a quota or a full disk refuses it) and the commit goes to the disk.
+    pub(crate) async fn probe_write(&self) -> anyhow::Result<()> {
+        let mut tx = self.begin_write().await?;
+        sqlx::query("INSERT INTO write_probe (filler) VALUES ($1)")
+            .bind("x".repeat(8 * 1024))
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("DELETE FROM write_probe")
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Whether live messages cross instances through the database (PostgreSQL's
+    /// `LISTEN/NOTIFY`) rather than staying in this process (SQLite: one instance).
+    pub(crate) fn fans_out_through_database(&self) -> bool {
+        self.backend == Backend::Postgres
+    }
+
+    /// Sends `payload` to every instance listening on [`NOTIFY_CHANNEL`] (PostgreSQL only).
+    pub(crate) async fn notify(&self, payload: &str) -> anyhow::Result<()> {
+        sqlx::query("SELECT pg_notify($1, $2)")
+            .bind(NOTIFY_CHANNEL)
+            .bind(payload)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+}
