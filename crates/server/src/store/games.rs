@@ -14,7 +14,6 @@ use sqlx::{Any, Row as _, Transaction};
 pub use swapboard_play::Termination;
 use swapboard_play::{AnyPosition, Clock, Millis, TimeControl};
 
-use super::outbox::Kind;
 use super::pool::{Backend, Store, now_ms};
 pub(super) use super::rows::SeatRow;
 
@@ -460,17 +459,18 @@ impl Store {
     /// Stores a new game and its seats.
     pub async fn create_game(&self, new: &NewGame<'_>) -> anyhow::Result<()> {
         let mut tx = self.begin_write().await?;
-        Self::insert_game(&mut tx, new, Kind::Challenge).await?;
+        Self::insert_game(&mut tx, new, false).await?;
         tx.commit().await?;
         Ok(())
     }
 
     /// Inserts a new game and its seats in a transaction, its clock started if no seat
-    /// waits for a player; the accounts seats are kept for are told, as `invitation`.
+    /// waits for a player; the accounts seats are kept for are told of a challenge, or of
+    /// a `rematch`.
     async fn insert_game(
         tx: &mut Transaction<'static, Any>,
         new: &NewGame<'_>,
-        invitation: Kind,
+        rematch: bool,
     ) -> anyhow::Result<()> {
         let now = now_ms();
         let waiting = new
@@ -523,7 +523,7 @@ impl Store {
         if status == Status::Playing {
             Self::start_clock(tx, new.id, new.position, new.clock, now).await?;
         }
-        Self::invited_in(tx, new.id, invitation).await?;
+        Self::invited_in(tx, new.id, rematch).await?;
         Ok(())
     }
 
@@ -544,7 +544,7 @@ impl Store {
         if let Some(existing) = game.rematch {
             return Ok(Rematch::Existing(existing));
         }
-        Self::insert_game(&mut tx, new, Kind::Rematch).await?;
+        Self::insert_game(&mut tx, new, true).await?;
         sqlx::query("UPDATE games SET rematch_id = $1, updated_ms = $2 WHERE id = $3")
             .bind(new.id)
             .bind(now_ms())

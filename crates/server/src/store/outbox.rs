@@ -15,7 +15,9 @@
 use sqlx::any::AnyRow;
 use sqlx::{Any, Row as _, Transaction};
 
-use super::{Backend, Store, now_ms};
+use super::games::Finish;
+use super::pool::{Backend, Store, now_ms};
+use swapboard_play::Termination;
 
 /// What a notification is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -772,7 +774,7 @@ impl Store {
     pub(crate) async fn game_ended_in(
         tx: &mut Transaction<'static, Any>,
         game_id: &str,
-        finish: super::Finish,
+        finish: Finish,
     ) -> anyhow::Result<()> {
         let rows = sqlx::query(
             "SELECT s.seat, s.account_id, a.name, s.ai_level, g.game, \
@@ -796,12 +798,12 @@ impl Store {
                 .collect::<Vec<_>>()
                 .join(", ");
             let result = match (finish.termination, finish.winner_seat) {
-                (super::Termination::Aborted, _) => "it was called off".to_owned(),
+                (Termination::Aborted, _) => "it was called off".to_owned(),
                 (_, None) => "a draw".to_owned(),
                 (how, Some(winner)) => {
                     let by = match how {
-                        super::Termination::Resigned => " by resignation",
-                        super::Termination::Timeout => " on time",
+                        Termination::Resigned => " by resignation",
+                        Termination::Timeout => " on time",
                         _ => "",
                     };
                     let won = i64::from(winner) == seat;
@@ -837,13 +839,18 @@ impl Store {
     }
 
     /// In the transaction that creates a game: tells each account a seat is kept for
-    /// that it is challenged (`kind` [`Kind::Challenge`]) or offered a rematch
+    /// that it is challenged ([`Kind::Challenge`]) or, for a `rematch`, offered one
     /// ([`Kind::Rematch`]), by the account seated already.
     pub(crate) async fn invited_in(
         tx: &mut Transaction<'static, Any>,
         game_id: &str,
-        kind: Kind,
+        rematch: bool,
     ) -> anyhow::Result<()> {
+        let kind = if rematch {
+            Kind::Rematch
+        } else {
+            Kind::Challenge
+        };
         let rows = sqlx::query(
             "SELECT s.invited_id, a.name, g.game, g.size FROM seats s \
              JOIN games g ON g.id = s.game_id \
