@@ -4,6 +4,7 @@
 import { ApiFailure, api, whenUnauthenticated } from './api';
 import { loadCatalogue } from './catalogue';
 import { fill, h } from './dom';
+import { LiveInbox } from './live';
 import { backoff, parseRoute, type Route } from './logic';
 
 /** What a page gives back: how to stop its timers and sockets when it is left. */
@@ -25,12 +26,33 @@ type Page = (main: HTMLElement, shell: Shell, route: Route) => Promise<Cleanup |
 
 const state = { me: null as string | null, cleanup: null as Cleanup | null, retries: 0, retryTimer: 0, generation: 0 };
 
+/** The unread count in the header, kept by the inbox's socket while someone is logged in. */
+const inbox = { socket: null as LiveInbox | null, badge: h('span', { class: 'badge', 'aria-live': 'polite' }) };
+
+/** Opens the inbox's socket when someone is logged in, closes it when nobody is. */
+function followInbox(me: string | null): void {
+  if (me && !inbox.socket) {
+    inbox.socket = new LiveInbox({
+      inbox: (message) => {
+        inbox.badge.textContent = message.unread > 0 ? ` ${message.unread}` : '';
+        inbox.badge.setAttribute('aria-label', `${message.unread} unread`);
+      },
+    });
+  } else if (!me && inbox.socket) {
+    inbox.socket.close();
+    inbox.socket = null;
+    inbox.badge.textContent = '';
+  }
+}
+
 function header(shell: Shell): HTMLElement {
   const link = (href: string, text: string): HTMLAnchorElement => h('a', { href }, text);
   const nav = h('nav', { 'aria-label': 'main' }, link('/', 'Home'), link('/new', 'New game'));
+  followInbox(shell.me);
   if (shell.me) {
     nav.append(
       link(`/players/${encodeURIComponent(shell.me)}`, shell.me),
+      h('a', { href: '/notifications' }, 'Inbox', inbox.badge),
       link('/settings', 'Settings'),
       h('button', {
         type: 'button', class: 'link', onclick: () => {

@@ -1,7 +1,7 @@
 // The live WebSockets (a game's, a room's), reconnected after a loss.
 
 import { backoff } from './logic';
-import type { GameMessage } from './types';
+import type { GameMessage, InboxMessage } from './types';
 
 /**
  * What a page does with each type of message: one handler per type, each given the
@@ -82,5 +82,12 @@ export class LiveGame extends LiveSocket<GameMessage> {
   constructor(id: string, since: () => number, handlers: Handlers<GameMessage>, onStatus: (status: LiveStatus) => void) {
     // The state ends the messages a (re)connection is sent first.
     super(() => `/api/games/${encodeURIComponent(id)}/socket?since=${since()}`, 'state', handlers, onStatus);
+  }
+}
+
+/** The account's inbox: its unread count and newest notifications, on every change. */
+export class LiveInbox extends LiveSocket<InboxMessage> {
+  constructor(handlers: Handlers<InboxMessage>) {
+    super(() => '/api/me/notifications/socket', 'inbox', handlers, () => {});
   }
 }

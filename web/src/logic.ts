@@ -140,6 +140,8 @@ export type Route =
   | { page: 'newRoom' }
   | { page: 'room'; id: string; invite: string | null }
   | { page: 'rules'; game: string | null }
+  | { page: 'notifications' }
+  | { page: 'confirmEmail'; token: string | null }
   | { page: 'missing' };
 
 /** The page a location shows. */
@@ -154,6 +156,8 @@ export function parseRoute(pathname: string, search: string): Route {
       case 'new': return { page: 'new' };
       case 'settings': return { page: 'settings' };
       case 'rules': return { page: 'rules', game: null };
+      case 'notifications': return { page: 'notifications' };
+      case 'confirm-email': return { page: 'confirmEmail', token: params.get('token') };
     }
   }
   if (parts.length === 2 && parts[0] === 'games' && /^[0-9a-zA-Z_-]{1,64}$/.test(parts[1])) {

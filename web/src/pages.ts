@@ -255,4 +255,4 @@ export const PAGES = {
   player: playerPage,
   settings: (main: HTMLElement): Promise<void> => settings(main),
   missing: (main: HTMLElement): Promise<void> => missing(main),
-} satisfies Record<Exclude<Route['page'], 'game' | 'newRoom' | 'room' | 'rules'>, (main: HTMLElement, shell: Shell, route: Route) => Promise<Cleanup | void>>;
+} satisfies Record<Exclude<Route['page'], 'game' | 'newRoom' | 'room' | 'rules' | 'notifications' | 'confirmEmail'>, (main: HTMLElement, shell: Shell, route: Route) => Promise<Cleanup | void>>;

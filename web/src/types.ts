@@ -125,18 +125,47 @@ export interface Draft {
 /**
  * A message of a live socket: the server's `LiveMessage` (its OpenAPI components), one
  * member per `type`; a server test checks these are exactly the server's. A game's socket
- * sends `move` and `state`, a room's sends `room`.
+ * sends `move` and `state`, a room's sends `room`, the account's inbox sends `inbox`.
  */
 export type LiveMessage =
   | { type: 'move'; ply: number; move: string; game: GameView }
   | { type: 'state'; game: GameView }
-  | { type: 'room'; room: RoomView };
+  | { type: 'room'; room: RoomView }
+  | { type: 'inbox'; unread: number; latest: NotificationView[] };
 
 /** A message of a game's socket. */
 export type GameMessage = Extract<LiveMessage, { type: 'move' | 'state' }>;
 
 /** A message of a Swap 61 room's socket. */
 export type RoomMessage = Extract<LiveMessage, { type: 'room' }>;
+
+/** A message of the account's inbox socket. */
+export type InboxMessage = Extract<LiveMessage, { type: 'inbox' }>;
+
+/** One notification of the account's inbox (`GET /api/me/notifications`). */
+export interface NotificationView {
+  id: number;
+  kind: string;
+  message: string;
+  game_id: string | null;
+  room_id: string | null;
+  created_ms: number;
+  read: boolean;
+  delivery: string;
+}
+
+/** A page of the inbox. */
+export interface Inbox {
+  unread: number;
+  notifications: NotificationView[];
+}
+
+/** The account's notification settings (`GET /api/me/notifications/settings`). */
+export interface NotificationSettings {
+  mail_enabled: boolean;
+  email: { email: string; confirmed: boolean; digest_hour: number } | null;
+  mail: Record<string, 'immediate' | 'digest' | 'off'>;
+}
 
 /** One line of the analysis of a position. */
 export interface AnalysisLine {

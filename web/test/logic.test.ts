@@ -94,6 +94,9 @@ test('every page has its URL', () => {
   assert.deepEqual(parseRoute('/games/ab12/', ''), { page: 'game', id: 'ab12', invite: null, ply: null });
   assert.deepEqual(parseRoute('/games/ab12', '?ply=-1'), { page: 'game', id: 'ab12', invite: null, ply: null });
   assert.deepEqual(parseRoute('/players/Ann%20B', ''), { page: 'player', name: 'Ann B' });
+  assert.deepEqual(parseRoute('/notifications', ''), { page: 'notifications' });
+  assert.deepEqual(parseRoute('/confirm-email', '?token=ab12'), { page: 'confirmEmail', token: 'ab12' });
+  assert.deepEqual(parseRoute('/confirm-email', ''), { page: 'confirmEmail', token: null });
   assert.deepEqual(parseRoute('/nowhere/at/all', ''), { page: 'missing' });
 });
 

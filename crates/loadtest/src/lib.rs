@@ -321,6 +321,10 @@ async fn run(options: LoadtestOptions) -> anyhow::Result<()> {
                 log: tracing::Level::INFO,
                 ai_searches: Some(1),
                 metrics_addr: None,
+                // The load test mails nothing.
+                smtp: None,
+                mail_from: None,
+                public_url: None,
                 limits: if options.real_limits {
                     Limits::default()
                 } else {

@@ -119,8 +119,8 @@ pub struct ErrorBody {
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct ErrorDetail {
     /// A stable code: `bad_request`, `unauthenticated`, `forbidden`, `not_your_turn`,
-    /// `not_found`, `conflict`, `illegal_move`, `rate_limited`, `timeout`, `storage_full`
-    /// or `internal`.
+    /// `not_found`, `conflict`, `illegal_move`, `rate_limited`, `timeout`, `storage_full`,
+    /// `unavailable` or `internal`.
     #[schema(value_type = String)]
     pub code: Cow<'static, str>,
     /// Words for a person.

@@ -33,6 +33,7 @@ use crate::listen::{Acceptor, Census};
 use crate::lists;
 use crate::live::messages::Views;
 use crate::live::{self, Hub};
+use crate::notify::{self, mail::Mailer, worker::Deliveries};
 use crate::openapi;
 use crate::options::ServeOptions;
 use crate::passwords::Passwords;
@@ -64,6 +65,7 @@ pub(crate) fn api() -> OpenApiRouter<AppState> {
         .merge(ratings::router())
         .merge(rooms::router())
         .merge(admin::router())
+        .merge(notify::router())
 }
 
 fn router(state: AppState) -> Router {
@@ -252,6 +254,11 @@ impl Server {
         let searches = options
             .ai_searches
             .map_or_else(|| parallel.saturating_sub(1).max(1), usize::from);
+        let mail = match (&options.smtp, &options.mail_from, &options.public_url) {
+            (Some(smtp), Some(from), Some(url)) => Some(Arc::new(Mailer::new(smtp, from, url)?)),
+            (Some(_), _, _) => anyhow::bail!("--smtp needs --mail-from and --public-url"),
+            _ => None,
+        };
         let (closing, closing_seen) = watch::channel(false);
         let (ai_players, ai_wakeups) = AiPlayers::new(searches);
         let state = AppState {
@@ -265,12 +272,19 @@ impl Server {
             proxies: Arc::new(TrustedProxies::new(&options.trusted_proxies)),
             sockets_per_address: Census::new(options.limits.sockets_per_address, u32::MAX),
             sockets_per_account: Census::new(options.limits.sockets_per_account, u32::MAX),
+            mail,
         };
         // The work no request starts: the clocks, the AI's turns left from before a
         // restart, and (PostgreSQL) the other instances' live messages.
+        let deliveries = Deliveries {
+            store: store.clone(),
+            live: Arc::clone(&state.live),
+            mailer: state.mail.clone(),
+        };
         let mut background = vec![
             tokio::spawn(clocks::run(state.clone())),
             tokio::spawn(ai::serve(state.clone(), ai_wakeups)),
+            tokio::spawn(notify::worker::run(deliveries)),
         ];
         if store.fans_out_through_database() {
             background.push(tokio::spawn(live::listen(

@@ -43,6 +43,9 @@ pub(crate) enum ApiError {
     /// The request was not done in time (a body sent too slowly, ...).
     #[error("the request took longer than {} s", .0.as_secs())]
     Timeout(Duration),
+    /// A service the server depends on (the mail server) failed: try again later.
+    #[error("{0}")]
+    Unavailable(String),
     /// The server's own failure: logged, never shown.
     #[error("internal error")]
     Internal(#[from] anyhow::Error),
@@ -65,6 +68,7 @@ impl ApiError {
             ApiError::Conflict(_) => (StatusCode::CONFLICT, "conflict"),
             ApiError::RateLimited(_) => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
             ApiError::Timeout(_) => (StatusCode::REQUEST_TIMEOUT, "timeout"),
+            ApiError::Unavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
             ApiError::Internal(e) if storage_full(e) => {
                 (StatusCode::SERVICE_UNAVAILABLE, "storage_full")
             }

@@ -26,6 +26,7 @@ mod listen;
 mod lists;
 mod live;
 mod me;
+mod notify;
 mod openapi;
 mod options;
 mod passwords;

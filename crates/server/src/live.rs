@@ -51,32 +51,41 @@ pub(crate) enum Topic {
     Game(String),
     /// A Swap 61 room, by id.
     Room(String),
+    /// An account's inbox (`GET /api/me/notifications/socket`), by the account's id.
+    Inbox(i64),
 }
 
 impl Topic {
     /// The prefix of a room's id in an announcement's payload (a game's id goes bare).
     const ROOM_PAYLOAD: &str = "room:";
+    /// The prefix of an inbox's account id in an announcement's payload.
+    const INBOX_PAYLOAD: &str = "inbox:";
 
     /// The topic in an announcement's payload.
     fn payload(&self) -> String {
         match self {
             Topic::Game(id) => id.clone(),
             Topic::Room(id) => format!("{}{id}", Topic::ROOM_PAYLOAD),
+            Topic::Inbox(account) => format!("{}{account}", Topic::INBOX_PAYLOAD),
         }
     }
 
     /// Reads a topic back from an announcement's payload.
-    fn of_payload(word: &str) -> Topic {
-        match word.strip_prefix(Topic::ROOM_PAYLOAD) {
+    fn of_payload(word: &str) -> Option<Topic> {
+        if let Some(account) = word.strip_prefix(Topic::INBOX_PAYLOAD) {
+            return account.parse().ok().map(Topic::Inbox);
+        }
+        Some(match word.strip_prefix(Topic::ROOM_PAYLOAD) {
             Some(room) => Topic::Room(room.to_owned()),
             None => Topic::Game(word.to_owned()),
-        }
+        })
     }
 
     /// The topic's id, for the logs.
-    fn id(&self) -> &str {
+    fn id(&self) -> String {
         match self {
-            Topic::Game(id) | Topic::Room(id) => id,
+            Topic::Game(id) | Topic::Room(id) => id.clone(),
+            Topic::Inbox(account) => format!("inbox of {account}"),
         }
     }
 }
@@ -104,7 +113,7 @@ impl Change {
     /// Reads an announcement's payload back; `None` for one this version does not know.
     fn of_payload(payload: &str) -> Option<(Topic, Change)> {
         let mut words = payload.split(' ');
-        let topic = Topic::of_payload(words.next()?);
+        let topic = Topic::of_payload(words.next()?)?;
         let change = match (words.next()?, words.next()) {
             ("move", Some(ply)) => Change::Move(ply.parse().ok()?),
             ("state", None) => Change::State,
@@ -179,7 +188,7 @@ impl Hub {
         if self.store.fans_out_through_database() {
             if let Err(e) = self.store.notify(&change.payload(topic)).await {
                 tracing::warn!(
-                    topic = topic.id(),
+                    topic = %topic.id(),
                     "live: cannot notify the other instances: {e:#}"
                 );
             }
@@ -200,7 +209,7 @@ impl Hub {
                 drop(sender.send(text));
                 instruments::fanout(began.elapsed());
             }
-            Err(e) => tracing::warn!(topic = topic.id(), "live: cannot read it: {e:?}"),
+            Err(e) => tracing::warn!(topic = %topic.id(), "live: cannot read it: {e:?}"),
         }
     }
 
@@ -262,7 +271,7 @@ impl Hub {
         // Subscribed before the topic is read, so no change between the two is missed.
         let mut receiver = self.subscribe(&topic);
         if let Err(e) = self.greet(&topic, since, &mut socket).await {
-            tracing::debug!(topic = topic.id(), "live: greeting failed: {e:#}");
+            tracing::debug!(topic = %topic.id(), "live: greeting failed: {e:#}");
             self.unsubscribe(&topic, receiver);
             return;
         }
@@ -370,10 +379,12 @@ mod tests {
     fn announcements_read_back_and_strange_ones_are_ignored() {
         let game = Topic::Game("abc123".to_owned());
         let room = Topic::Room("def456".to_owned());
+        let inbox = Topic::Inbox(42);
         for (topic, change) in [
             (&game, Change::Move(12)),
             (&game, Change::State),
             (&room, Change::State),
+            (&inbox, Change::State),
         ] {
             let payload = change.payload(topic);
             assert_eq!(Change::of_payload(&payload), Some((topic.clone(), change)));
@@ -389,6 +400,7 @@ mod tests {
             "abc state 3",
             "abc jump 1",
             "a move 1 2",
+            "inbox:x state",
         ] {
             assert_eq!(Change::of_payload(bad), None, "{bad:?}");
         }

@@ -120,8 +120,12 @@ mod tests {
             })
             .collect();
         types.sort_unstable();
-        assert_eq!(types, ["move", "room", "state"]);
-        for path in ["/api/games/{id}/socket", "/api/rooms/{id}/socket"] {
+        assert_eq!(types, ["inbox", "move", "room", "state"]);
+        for path in [
+            "/api/games/{id}/socket",
+            "/api/rooms/{id}/socket",
+            "/api/me/notifications/socket",
+        ] {
             let upgrade = doc["paths"][path]["get"]["responses"]["101"]["description"]
                 .as_str()
                 .unwrap();

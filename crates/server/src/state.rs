@@ -11,6 +11,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::limits::{Limiter, Limits};
 use crate::listen::{Census, Ticket};
 use crate::live::Hub;
+use crate::notify::mail::Mailer;
 use crate::passwords::Passwords;
 use crate::proxy::TrustedProxies;
 use crate::store::Store;
@@ -69,6 +70,8 @@ pub(crate) struct AppState {
     pub(crate) live: Arc<Hub>,
     /// Whose forwarding headers are believed (`--trusted-proxy`).
     pub(crate) proxies: Arc<TrustedProxies>,
+    /// How mail is sent (`--smtp`), if it is.
+    pub(crate) mail: Option<Arc<Mailer>>,
     /// Live WebSockets per client address and per account.
     pub(crate) sockets_per_address: Arc<Census<IpAddr>>,
     pub(crate) sockets_per_account: Arc<Census<i64>>,

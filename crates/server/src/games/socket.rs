@@ -13,6 +13,7 @@ use crate::auth::Caller;
 use crate::edge::{ClientAddr, Params};
 use crate::error::ApiResult;
 use crate::live::Topic;
+use crate::notify::watch::Watching;
 use crate::state::AppState;
 
 /// The query of a game's socket.
@@ -45,8 +46,14 @@ pub(crate) async fn socket(
 ) -> ApiResult<Response> {
     // A game that does not exist answers 404 before any upgrade.
     stored(&state.store, &id).await?;
-    let tickets = state.admit_socket(addr, caller.map(|c| c.holder.account_id))?;
+    let account = caller.map(|c| c.holder.account_id);
+    let tickets = state.admit_socket(addr, account)?;
+    // A player watching the game is mailed no "your turn" (`docs/NOTIFICATIONS.md`).
+    let watching = match account {
+        Some(account) => Some(Watching::start(&state.store, account, &id).await?),
+        None => None,
+    };
     state
         .live
-        .upgrade(Topic::Game(id), query.since, upgrade, tickets)
+        .upgrade(Topic::Game(id), query.since, upgrade, (tickets, watching))
 }

@@ -14,6 +14,7 @@ use super::{Change, Greeting, Render, Rendering, Topic};
 use crate::api::GameView;
 use crate::error::{ApiError, ApiResult};
 use crate::games::view::{stored, view};
+use crate::notify::views::{NotificationView, inbox_head};
 use crate::rooms::{RoomView, public_view};
 use crate::store::Store;
 
@@ -28,7 +29,7 @@ pub(crate) fn router<S: Clone + Send + Sync + 'static>() -> OpenApiRouter<S> {
 struct Schemas;
 
 /// A message of a live socket, JSON text tagged by its `type`: a game's socket sends `move`
-/// and `state`, a Swap 61 room's sends `room`.
+/// and `state`, a Swap 61 room's sends `room`, an account's inbox sends `inbox`.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub(crate) enum LiveMessage<'a> {
@@ -54,6 +55,14 @@ pub(crate) enum LiveMessage<'a> {
     Room {
         /// The room now, as anyone may see it.
         room: &'a RoomView,
+    },
+    /// The account's notifications changed (one came, or some were read), or the socket
+    /// opened: the unread count and the newest.
+    Inbox {
+        /// How many of the account's notifications are unread.
+        unread: u64,
+        /// The newest (at most 5), newest first.
+        latest: &'a [NotificationView],
     },
 }
 
@@ -87,6 +96,7 @@ impl Render for Views {
                     }
                 }
                 Topic::Room(id) => room_message(store, id).await,
+                Topic::Inbox(account) => inbox_message(store, *account).await,
             }
         })
     }
@@ -112,6 +122,9 @@ impl Render for Views {
                     }))
                 }
                 Topic::Room(id) => Box::new(std::iter::once(Ok(room_message(store, id).await?))),
+                Topic::Inbox(account) => {
+                    Box::new(std::iter::once(Ok(inbox_message(store, *account).await?)))
+                }
             };
             Ok(greeting)
         })
@@ -134,4 +147,14 @@ fn move_message(game: &GameView, ply: u32) -> ApiResult<Utf8Bytes> {
 async fn room_message(store: &Store, id: &str) -> ApiResult<Utf8Bytes> {
     let room = public_view(store, id).await?;
     LiveMessage::Room { room: &room }.text()
+}
+
+/// The message of an account's inbox: its head.
+async fn inbox_message(store: &Store, account_id: i64) -> ApiResult<Utf8Bytes> {
+    let inbox = inbox_head(store, account_id).await?;
+    LiveMessage::Inbox {
+        unread: inbox.unread,
+        latest: &inbox.latest,
+    }
+    .text()
 }

@@ -98,7 +98,10 @@ pub(crate) async fn resolve(
 
 /// Gives the open round more time (game master).
 #[utoipa::path(post, path = "/api/rooms/{id}/deadline", tag = "rooms", request_body = Extend,
-    params(("id" = String, Path, description = "The room's id")),
+    params(
+        ("id" = String, Path, description = "The room's id"),
+        ("round" = Option<u8>, Query, description = "The round meant: another round, or this one past its deadline, answers 409"),
+    ),
     security(("bearer" = []), ("session" = [])),
     responses(
         (status = 200, description = "The deadline moved (while paused: the time left grew)", body = RoomView),
@@ -106,12 +109,13 @@ pub(crate) async fn resolve(
         (status = 401, description = "No or bad credentials", body = ErrorBody),
         (status = 403, description = "The caller is not the game master", body = ErrorBody),
         (status = 404, description = "No such room", body = ErrorBody),
-        (status = 409, description = "No round is open", body = ErrorBody),
+        (status = 409, description = "No round is open, not the round meant, or its deadline passed", body = ErrorBody),
     ))]
 pub(crate) async fn extend(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,
+    Params(query): Params<RoundQuery>,
     Body(body): Body<Extend>,
 ) -> ApiResult<Json<RoomView>> {
     if !(1..=MAX_EXTEND_S).contains(&body.seconds) {
@@ -123,28 +127,32 @@ pub(crate) async fn extend(
     let by = i64::from(body.seconds) * 1000;
     state
         .store
-        .extend_room(&id, &caller.holder.name, by)
+        .extend_room(&id, &caller.holder.name, query.round, by)
         .await?;
     changed(&state, &id, &caller).await
 }
 
 /// Stops the open round's clock (game master); submissions are still taken.
 #[utoipa::path(post, path = "/api/rooms/{id}/pause", tag = "rooms",
-    params(("id" = String, Path, description = "The room's id")),
+    params(
+        ("id" = String, Path, description = "The room's id"),
+        ("round" = Option<u8>, Query, description = "The round meant: another round, or this one past its deadline, answers 409"),
+    ),
     security(("bearer" = []), ("session" = [])),
     responses(
         (status = 200, description = "Paused: no deadline until resumed", body = RoomView),
         (status = 401, description = "No or bad credentials", body = ErrorBody),
         (status = 403, description = "The caller is not the game master", body = ErrorBody),
         (status = 404, description = "No such room", body = ErrorBody),
-        (status = 409, description = "No round is open, or paused already", body = ErrorBody),
+        (status = 409, description = "No round is open, not the round meant, its deadline passed, or paused already", body = ErrorBody),
     ))]
 pub(crate) async fn pause(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,
+    Params(query): Params<RoundQuery>,
 ) -> ApiResult<Json<RoomView>> {
-    set_paused(&state, &id, &caller, true).await
+    set_paused(&state, &id, &caller, query.round, true).await
 }
 
 /// Pauses or resumes a room (game master).
@@ -152,33 +160,38 @@ async fn set_paused(
     state: &AppState,
     id: &str,
     caller: &Caller,
+    asked: Option<u8>,
     pause: bool,
 ) -> ApiResult<Json<RoomView>> {
     mastered_room(state, id, caller).await?;
     state
         .store
-        .pause_room(id, &caller.holder.name, pause)
+        .pause_room(id, &caller.holder.name, asked, pause)
         .await?;
     changed(state, id, caller).await
 }
 
 /// Starts the open round's clock again with the time it had left (game master).
 #[utoipa::path(post, path = "/api/rooms/{id}/resume", tag = "rooms",
-    params(("id" = String, Path, description = "The room's id")),
+    params(
+        ("id" = String, Path, description = "The room's id"),
+        ("round" = Option<u8>, Query, description = "The round meant: another round, or this one past its deadline, answers 409"),
+    ),
     security(("bearer" = []), ("session" = [])),
     responses(
         (status = 200, description = "Running again", body = RoomView),
         (status = 401, description = "No or bad credentials", body = ErrorBody),
         (status = 403, description = "The caller is not the game master", body = ErrorBody),
         (status = 404, description = "No such room", body = ErrorBody),
-        (status = 409, description = "No round is open, or not paused", body = ErrorBody),
+        (status = 409, description = "No round is open, not the round meant, or not paused", body = ErrorBody),
     ))]
 pub(crate) async fn resume(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,
+    Params(query): Params<RoundQuery>,
 ) -> ApiResult<Json<RoomView>> {
-    set_paused(&state, &id, &caller, false).await
+    set_paused(&state, &id, &caller, query.round, false).await
 }
 
 /// Gives a seat to another account, or to the bot (game master). The seat keeps its name

@@ -35,7 +35,7 @@ pub(crate) const SUBMISSION_LIMIT: usize = 4 * 1024;
         (status = 401, description = "No or bad credentials", body = ErrorBody),
         (status = 403, description = "The caller plays no seat here", body = ErrorBody),
         (status = 404, description = "No such room", body = ErrorBody),
-        (status = 409, description = "No round is open, or not the round meant (it closed)", body = ErrorBody),
+        (status = 409, description = "No round is open, not the round meant (it closed), or its deadline passed (the message names it)", body = ErrorBody),
     ))]
 pub(crate) async fn submit(
     State(state): State<AppState>,
@@ -78,7 +78,7 @@ pub(crate) async fn submit(
         (status = 401, description = "No or bad credentials", body = ErrorBody),
         (status = 403, description = "The caller plays no seat here", body = ErrorBody),
         (status = 404, description = "No such room", body = ErrorBody),
-        (status = 409, description = "No round is open, or not the round meant", body = ErrorBody),
+        (status = 409, description = "No round is open, not the round meant, or its deadline passed (the message names it)", body = ErrorBody),
     ))]
 pub(crate) async fn mark_final(
     State(state): State<AppState>,

@@ -130,7 +130,7 @@ impl Store {
 
     /// Takes away what identifies an account, in one transaction: its name becomes
     /// `deleted:ID` (a name no sign-up can take), its password can match nothing, and its
-    /// credentials, roles and ratings are deleted. Its games and rooms stay, shown under the
+    /// credentials, roles, ratings, notifications, mail address and its choices are deleted. Its games and rooms stay, shown under the
     /// new name. The new name.
     pub(crate) async fn anonymise(&self, account_id: i64) -> anyhow::Result<String> {
         let neutral = format!("deleted:{account_id}");
@@ -144,7 +144,15 @@ impl Store {
         .execute(&mut *tx)
         .await?;
         let ended = Self::end_credentials_in(&mut tx, account_id, "", "").await?;
-        for table in ["roles", "ratings"] {
+        let personal = [
+            "roles",
+            "ratings",
+            "outbox",
+            "email_addresses",
+            "notification_prefs",
+            "watchers",
+        ];
+        for table in personal {
             sqlx::query(&format!("DELETE FROM {table} WHERE account_id = $1"))
                 .bind(account_id)
                 .execute(&mut *tx)

@@ -461,16 +461,18 @@ impl Store {
     /// Stores a new game and its seats.
     pub async fn create_game(&self, new: &NewGame<'_>) -> anyhow::Result<()> {
         let mut tx = self.begin_write().await?;
-        Self::insert_game(&mut tx, new).await?;
+        Self::insert_game(&mut tx, new, false).await?;
         tx.commit().await?;
         Ok(())
     }
 
     /// Inserts a new game and its seats in a transaction, its clock started if no seat
-    /// waits for a player.
+    /// waits for a player; the accounts seats are kept for are told of a challenge, or of
+    /// a `rematch`.
     async fn insert_game(
         tx: &mut Transaction<'static, Any>,
         new: &NewGame<'_>,
+        rematch: bool,
     ) -> anyhow::Result<()> {
         let now = now_ms();
         let waiting = new
@@ -523,6 +525,7 @@ impl Store {
         if status == Status::Playing {
             Self::start_clock(tx, new.id, new.position, new.clock, now).await?;
         }
+        Self::invited_in(tx, new.id, rematch).await?;
         Ok(())
     }
 
@@ -543,7 +546,7 @@ impl Store {
         if let Some(existing) = game.rematch {
             return Ok(Rematch::Existing(existing));
         }
-        Self::insert_game(&mut tx, new).await?;
+        Self::insert_game(&mut tx, new, true).await?;
         sqlx::query("UPDATE games SET rematch_id = $1, updated_ms = $2 WHERE id = $3")
             .bind(new.id)
             .bind(now_ms())

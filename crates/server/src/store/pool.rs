@@ -108,6 +108,11 @@ impl Backend {
                     "admin",
                     include_str!("../../migrations/sqlite/0008_admin.sql"),
                 ),
+                (
+                    9,
+                    "notifications",
+                    include_str!("../../migrations/sqlite/0009_notifications.sql"),
+                ),
             ],
             Backend::Postgres => &[
                 (
@@ -149,6 +154,11 @@ impl Backend {
                     8,
                     "admin",
                     include_str!("../../migrations/postgres/0008_admin.sql"),
+                ),
+                (
+                    9,
+                    "notifications",
+                    include_str!("../../migrations/postgres/0009_notifications.sql"),
                 ),
             ],
         };

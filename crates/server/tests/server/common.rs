@@ -99,6 +99,9 @@ pub(crate) fn options(db: &TestDb, limits: Limits) -> ServeOptions {
         log: tracing::Level::INFO,
         ai_searches: Some(1),
         metrics_addr: None,
+        smtp: None,
+        mail_from: None,
+        public_url: None,
         limits,
     }
 }

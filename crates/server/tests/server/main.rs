@@ -16,6 +16,7 @@ mod live;
 mod metrics;
 mod moves;
 mod names;
+mod notify;
 mod proxy;
 mod ratings;
 mod review;

@@ -4,7 +4,7 @@
 //! controls, submissions racing a deadline, and authorization.
 
 use std::collections::HashMap;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use futures_util::StreamExt as _;
 use reqwest::Method;
@@ -52,6 +52,12 @@ async fn put_text(client: &Client, path: &str, token: &str, text: &str) -> Answe
             Some(text),
         )
         .await
+}
+
+/// The time now, as the server writes deadlines (the same machine's clock).
+fn since_1970_ms() -> i64 {
+    let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap();
+    i64::try_from(now.as_millis()).unwrap()
 }
 
 fn sha256(text: &str) -> String {
@@ -569,7 +575,7 @@ async fn controls(db: TestDb) -> TestDb {
     assert_eq!(master["submitted"], 1);
     let deadline = master["deadline_ms"].as_i64().unwrap();
     let paused = client
-        .post(&format!("/api/rooms/{id}/pause"), &json!({}), &gm)
+        .post(&format!("/api/rooms/{id}/pause?round=0"), &json!({}), &gm)
         .await;
     assert_eq!(paused.status, 200, "{}", paused.text);
     assert!(paused.json["deadline_ms"].is_null() && paused.json["paused"] == true);
@@ -582,7 +588,7 @@ async fn controls(db: TestDb) -> TestDb {
         .await;
     assert_eq!(extended.status, 200, "{}", extended.text);
     let resumed = client
-        .post(&format!("/api/rooms/{id}/resume"), &json!({}), &gm)
+        .post(&format!("/api/rooms/{id}/resume?round=0"), &json!({}), &gm)
         .await;
     assert_eq!(resumed.status, 200, "{}", resumed.text);
     let new_deadline = resumed.json["deadline_ms"].as_i64().unwrap();
@@ -622,6 +628,44 @@ async fn controls(db: TestDb) -> TestDb {
         .await;
     assert_eq!(resolved.json["round"], 1);
     assert_eq!(resolved.json["submitted"], 1, "the bot submits each round");
+    // The room's people are told of the rounds that opened and of the results, without a bid.
+    let told = |who: &str, kind: &str, words: &str| {
+        let (client, id) = (&client, &id);
+        let (who, kind, words) = (who.to_owned(), kind.to_owned(), words.to_owned());
+        async move {
+            let inbox = client.get("/api/me/notifications", &auth(&who)).await.json;
+            let notices = inbox["notifications"].as_array().unwrap().clone();
+            assert!(
+                notices.iter().any(|n| n["kind"] == kind.as_str()
+                    && n["room_id"] == id.as_str()
+                    && n["message"].as_str().unwrap().contains(&words)),
+                "{kind} {words:?}: {inbox}"
+            );
+            assert!(!inbox.to_string().contains("mine"), "a bid told: {inbox}");
+        }
+    };
+    told(token, "round_opened", "round 0 is open").await;
+    told(&people.outsider, "round_opened", "round 1 is open").await;
+    told(&people.master, "round_results", "round 0 is resolved").await;
+    // A clock change meant for the closed round is refused, not applied to the next.
+    for (path, body) in [
+        ("pause", json!({})),
+        ("deadline", json!({"seconds": 60})),
+        ("resume", json!({})),
+    ] {
+        let late = client
+            .post(&format!("/api/rooms/{id}/{path}?round=0"), &body, &gm)
+            .await;
+        late.assert_error(409, "conflict");
+        assert!(
+            late.message().contains("round 0 is not open"),
+            "{}",
+            late.text
+        );
+    }
+    let after = view(&client, &id, Some(&people.master)).await;
+    assert_eq!(after["paused"], false);
+    assert_eq!(after["deadline_ms"], resolved.json["deadline_ms"]);
     let undone = client
         .post(&format!("/api/rooms/{id}/undo"), &json!({}), &gm)
         .await;
@@ -744,19 +788,48 @@ async fn racing_the_deadline(db: TestDb) -> TestDb {
     let body = json!({"seats": 10, "round_hours": 2.5 / 3600.0});
     let id = room_with(&client, &people, body, 10, false).await;
     let opened = Instant::now();
+    let deadline = view(&client, &id, None).await["deadline_ms"]
+        .as_i64()
+        .unwrap();
     let mut racers = Vec::new();
-    for (name, token) in people.players.clone() {
+    for (i, (name, token)) in people.players.clone().into_iter().enumerate() {
         let client = Client::new(&server);
         let id = id.clone();
         racers.push(tokio::spawn(async move {
             let mut last_accepted = None;
             for k in 0.. {
+                // The first player marks final between its submissions: both are cut off.
+                let marks = i == 0 && k % 2 == 1;
                 let text = format!("# {name} try {k}\n");
-                let path = format!("/api/rooms/{id}/submission?round=0");
-                let answer = put_text(&client, &path, &token, &text).await;
+                let sent = since_1970_ms();
+                let answer = if marks {
+                    let path = format!("/api/rooms/{id}/final?round=0");
+                    client.post(&path, &json!({}), &auth(&token)).await
+                } else {
+                    let path = format!("/api/rooms/{id}/submission?round=0");
+                    put_text(&client, &path, &token, &text).await
+                };
                 match answer.status.as_u16() {
-                    200 => last_accepted = Some(text),
-                    409 => break,
+                    200 => {
+                        // The deadline is a hard cut-off, whenever the round is resolved.
+                        assert!(
+                            sent < deadline,
+                            "{name} was answered 200 to a call sent at {sent}, deadline {deadline}"
+                        );
+                        if !marks {
+                            last_accepted = Some(text);
+                        }
+                    }
+                    409 => {
+                        let message = answer.message();
+                        let closed = message.contains("closed at its deadline")
+                            && message.contains(&format!("({deadline} ms since 1970)"));
+                        assert!(
+                            closed || message.contains("round 0 is not open"),
+                            "{message}"
+                        );
+                        break;
+                    }
                     _ => panic!("{}", answer.text),
                 }
             }
@@ -770,6 +843,14 @@ async fn racing_the_deadline(db: TestDb) -> TestDb {
     }
     let fired = opened.elapsed();
     assert!(fired < Duration::from_millis(2500 + 1500), "{fired:?}");
+    // The racers were cut off at the deadline; the scheduler resolves the round soon after.
+    while view(&client, &id, None).await["round"] == 0 {
+        assert!(
+            opened.elapsed() < Duration::from_secs(10),
+            "round 0 was not resolved"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     // Every accepted submission is the one the round was resolved with.
     let game = file(&client, &id, &people.master).await;
     let resolved = &game.resolved_submissions()[0];

@@ -224,6 +224,10 @@ impl Store {
                 Status::Playing
             }
         };
+        if status == Status::Playing {
+            let last_seat = played.forced.last().map_or(seat, |(passer, _)| *passer);
+            Self::your_turn_in(&mut tx, game_id, last_seat, next_ply).await?;
+        }
         let committing = Instant::now();
         tx.commit().await?;
         instruments::commit(committing.elapsed());
@@ -336,6 +340,7 @@ impl Store {
             .await?;
         // The status guard above lets this run once per game.
         super::super::ratings::on_game_end(tx, self.backend, game_id, finish, now).await?;
+        Self::game_ended_in(tx, game_id, finish).await?;
         Ok(true)
     }
 }

@@ -4,6 +4,7 @@ use sqlx::{Any, Row as _, Transaction};
 
 use super::{Hold, RoomError, RoomSeat, RoomStatus, Started, StoredRoom};
 use super::{ImportedRoom, NewRoom, scores_text, seats_with};
+use crate::store::outbox::Kind;
 use crate::store::pool::{Store, now_ms};
 
 impl Store {
@@ -214,6 +215,8 @@ impl Store {
         }
         let order: Vec<String> = started.seats.iter().map(|s| s.name.clone()).collect();
         Self::audit(&mut tx, id, actor, "started", &order.join(", ")).await?;
+        let opened = super::rounds::opened_message(id, 0, Some(now + room.round_ms));
+        Self::room_event_in(&mut tx, id, Kind::RoundOpened, "0", &opened, false).await?;
         tx.commit().await?;
         Ok(())
     }

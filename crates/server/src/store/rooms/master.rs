@@ -28,18 +28,30 @@ impl Store {
     }
 
     /// Moves the open round's deadline `by_ms` later (or, while paused, gives it that much
-    /// more time when it resumes).
-    pub async fn extend_room(&self, id: &str, actor: &str, by_ms: i64) -> Result<(), RoomError> {
-        self.master_change(id, actor, RoomChange::Extend(by_ms))
+    /// more time when it resumes). `asked`: the round meant, refused once it is not open.
+    pub async fn extend_room(
+        &self,
+        id: &str,
+        actor: &str,
+        asked: Option<u8>,
+        by_ms: i64,
+    ) -> Result<(), RoomError> {
+        self.master_change(id, actor, RoomChange::Extend { asked, by: by_ms })
             .await
     }
 
-    /// Stops the open round's clock, or starts it again.
-    pub async fn pause_room(&self, id: &str, actor: &str, pause: bool) -> Result<(), RoomError> {
+    /// Stops the open round's clock, or starts it again. `asked`: the round meant.
+    pub async fn pause_room(
+        &self,
+        id: &str,
+        actor: &str,
+        asked: Option<u8>,
+        pause: bool,
+    ) -> Result<(), RoomError> {
         let change = if pause {
-            RoomChange::Pause
+            RoomChange::Pause(asked)
         } else {
-            RoomChange::Resume
+            RoomChange::Resume(asked)
         };
         self.master_change(id, actor, change).await
     }
@@ -146,12 +158,14 @@ impl Store {
     }
 }
 
-/// The game master's changes that need nothing but the room's row and its seats.
+/// The game master's changes that need nothing but the room's row and its seats. A change
+/// to the open round's clock names the round meant (`None`: whichever is open), and is
+/// refused once that round's deadline has passed.
 #[derive(Clone, Debug)]
 enum RoomChange {
-    Extend(i64),
-    Pause,
-    Resume,
+    Extend { asked: Option<u8>, by: i64 },
+    Pause(Option<u8>),
+    Resume(Option<u8>),
     Seat { seat: u8, occupant: Occupant },
     Invite(String),
 }
@@ -163,14 +177,6 @@ impl RoomChange {
         tx: &mut Transaction<'static, Any>,
         room: &StoredRoom,
     ) -> Result<(&'static str, String), RoomError> {
-        let playing = || {
-            Store::open_round(room, None).map_err(|_| {
-                RoomError::Conflict(format!(
-                    "the room is {}: no round is open",
-                    room.status.as_str()
-                ))
-            })
-        };
         let set = |deadline: Option<i64>, paused: Option<i64>| {
             sqlx::query("UPDATE rooms SET deadline_ms = $1, paused_left_ms = $2 WHERE id = $3")
                 .bind(deadline)
@@ -179,8 +185,8 @@ impl RoomChange {
         };
         let now = now_ms();
         match self {
-            RoomChange::Extend(by) => {
-                let round = playing()?;
+            RoomChange::Extend { asked, by } => {
+                let round = Store::taking(room, asked, now)?;
                 let (deadline, paused) = match (room.deadline_ms, room.paused_left_ms) {
                     (_, Some(left)) => (None, Some(left.saturating_add(by))),
                     (Some(due), None) => (Some(due.max(now).saturating_add(by)), None),
@@ -189,8 +195,8 @@ impl RoomChange {
                 set(deadline, paused).execute(&mut **tx).await?;
                 Ok(("extended", format!("round {round} by {} s", by / 1000)))
             }
-            RoomChange::Pause => {
-                let round = playing()?;
+            RoomChange::Pause(asked) => {
+                let round = Store::taking(room, asked, now)?;
                 if room.paused_left_ms.is_some() {
                     return Err(RoomError::Conflict("the room is paused already".to_owned()));
                 }
@@ -203,8 +209,8 @@ impl RoomChange {
                     format!("round {round} with {} s left", left / 1000),
                 ))
             }
-            RoomChange::Resume => {
-                let round = playing()?;
+            RoomChange::Resume(asked) => {
+                let round = Store::taking(room, asked, now)?;
                 let Some(left) = room.paused_left_ms else {
                     return Err(RoomError::Conflict("the room is not paused".to_owned()));
                 };
@@ -252,10 +258,11 @@ impl RoomChange {
                     }
                     Ok(_) => {}
                 }
+                // A bot taking a seat after the deadline bids nothing: the round is closed.
                 if let Some(Some(submission)) = bot
-                    && room.status == RoomStatus::Playing
+                    && let Ok(round) = Store::taking(room, None, now)
                 {
-                    Store::put_submission(tx, &room.id, room.round, submission).await?;
+                    Store::put_submission(tx, &room.id, round, submission).await?;
                 }
                 let to = account.map_or("the bot", |a| a.1);
                 Ok(("seat", format!("P{seat} to {to}")))

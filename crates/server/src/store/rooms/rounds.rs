@@ -8,6 +8,7 @@ use super::{
     Trigger,
 };
 use super::{scores_text, seats_with, submissions_with};
+use crate::store::outbox::Kind;
 use crate::store::pool::{Store, now_ms};
 
 impl Store {
@@ -25,6 +26,20 @@ impl Store {
                 room.round
             ))),
             _ => Ok(room.round),
+        }
+    }
+
+    /// The open round of a room being played (round `asked`, when given) if it still takes
+    /// submissions, final marks and the game master's changes to its clock at `now`: its
+    /// deadline is a hard cut-off, whenever the scheduler gets to resolving it.
+    pub(super) fn taking(room: &StoredRoom, asked: Option<u8>, now: i64) -> Result<u8, RoomError> {
+        let round = Self::open_round(room, asked)?;
+        match room.deadline_ms {
+            Some(due) if now >= due => Err(RoomError::Conflict(format!(
+                "round {round} closed at its deadline, {}: it is being resolved",
+                instant_text(due)
+            ))),
+            _ => Ok(round),
         }
     }
 
@@ -52,7 +67,7 @@ impl Store {
         let room = self.held_room(&mut tx, id, Hold::Share).await?;
         let seats = seats_with(&mut *tx, id).await?;
         let seat = Self::seat_of_account(&seats, account.0)?;
-        let round = Self::open_round(&room, asked)?;
+        let round = Self::taking(&room, asked, now_ms())?;
         let submission = BotSubmission {
             seat,
             text: text.to_owned(),
@@ -81,7 +96,7 @@ impl Store {
         let room = self.held_room(&mut tx, id, Hold::Share).await?;
         let seats = seats_with(&mut *tx, id).await?;
         let seat = Self::seat_of_account(&seats, account.0)?;
-        let round = Self::open_round(&room, asked)?;
+        let round = Self::taking(&room, asked, now_ms())?;
         sqlx::query(
             "INSERT INTO room_submissions \
              (room_id, round, seat, text, receipt, is_final, submitted_ms) \
@@ -231,6 +246,14 @@ impl Store {
         for bot in &result.next_bots {
             Self::put_submission(tx, &room.id, next, bot).await?;
         }
+        let results = format!("Swap 61 room {}: round {round} is resolved.", room.id);
+        let key = round.to_string();
+        Self::room_event_in(tx, &room.id, Kind::RoundResults, &key, &results, true).await?;
+        if !over {
+            let opened = opened_message(&room.id, next, deadline);
+            let key = next.to_string();
+            Self::room_event_in(tx, &room.id, Kind::RoundOpened, &key, &opened, false).await?;
+        }
         let (actor, why) = match trigger {
             Trigger::Deadline => ("server", "its deadline passed"),
             Trigger::AllFinal => ("server", "every player marked final"),
@@ -242,5 +265,43 @@ impl Store {
         );
         Self::audit(tx, &room.id, actor, "resolved", &detail).await?;
         Ok(Some(round))
+    }
+}
+
+/// The words of a round's opening: until when it is open, or that it is paused.
+pub(super) fn opened_message(room_id: &str, round: u8, deadline: Option<i64>) -> String {
+    let until = deadline.map_or_else(
+        || "its clock is paused".to_owned(),
+        |due| format!("it closes at {}", instant_text(due)),
+    );
+    format!("Swap 61 room {room_id}: round {round} is open; {until}.")
+}
+
+/// An instant (ms since 1970) for people and machines alike:
+/// `2026.11.26 13:00:00.250 UTC (1764162000250 ms since 1970)`.
+fn instant_text(ms: i64) -> String {
+    let of_day = ms.rem_euclid(86_400_000);
+    let (h, m) = (of_day / 3_600_000, of_day / 60_000 % 60);
+    let (s, milli) = (of_day / 1000 % 60, of_day % 1000);
+    format!(
+        "{} {h:02}:{m:02}:{s:02}.{milli:03} UTC ({ms} ms since 1970)",
+        swapboard_play::record::date_of(ms)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::instant_text;
+
+    #[test]
+    fn instants_are_written_in_utc_to_the_millisecond() {
+        assert_eq!(
+            instant_text(1_764_162_000_250),
+            "2025.11.26 13:00:00.250 UTC (1764162000250 ms since 1970)"
+        );
+        assert_eq!(
+            instant_text(0),
+            "1970.01.01 00:00:00.000 UTC (0 ms since 1970)"
+        );
     }
 }

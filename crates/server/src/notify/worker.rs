@@ -1,0 +1,234 @@
+//! The delivery worker: claims the outbox's due rows, tells the account's inbox sockets,
+//! and mails what the account asked to have mailed; writes the Swap 61 deadline reminders;
+//! sends the daily digests. One runs on every instance: the claims keep them apart
+//! (`store::outbox`), and a mail is sent at most once.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::mail::{Mail, MailError, Mailer};
+use crate::live::{Change, Hub, Topic};
+use crate::secret::{random_secret, secret_hash};
+use crate::store::outbox::{Kind, Mail as MailChoice, Notice, StoredNotice};
+use crate::store::{Store, now_ms};
+
+/// How often the worker looks for due rows: a notification reaches the inbox's socket at
+/// most this late.
+const POLL_EVERY: Duration = Duration::from_millis(500);
+/// How long a claim is this worker's: longer than one SMTP conversation may take.
+const LEASE_MS: i64 = 60_000;
+/// The most rows claimed at once.
+const BATCH: u32 = 50;
+/// Tries at mailing one notification before it is given up.
+const MAX_ATTEMPTS: u32 = 6;
+/// The least time between two your-turn mails of one game to one account.
+pub(crate) const YOUR_TURN_THROTTLE_MS: i64 = 10 * 60_000;
+/// How often the reminders and digests are looked for.
+const SLOW_EVERY: u32 = 60;
+
+/// What the worker needs.
+#[derive(Debug, Clone)]
+pub(crate) struct Deliveries {
+    pub(crate) store: Store,
+    pub(crate) live: Arc<Hub>,
+    pub(crate) mailer: Option<Arc<Mailer>>,
+}
+
+/// Delivers until the server stops.
+pub(crate) async fn run(deliveries: Deliveries) {
+    let mut tick = tokio::time::interval(POLL_EVERY);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    for pass in 0u32.. {
+        tick.tick().await;
+        if let Err(e) = deliver_due(&deliveries).await {
+            tracing::warn!("notifications: {e:#}");
+        }
+        if pass % SLOW_EVERY == 0 {
+            if let Err(e) = remind(&deliveries.store).await {
+                tracing::warn!("notifications' reminders: {e:#}");
+            }
+            if let Err(e) = send_digests(&deliveries).await {
+                tracing::warn!("notifications' digests: {e:#}");
+            }
+        }
+    }
+}
+
+/// One pass over the due rows. How many were claimed.
+pub(crate) async fn deliver_due(deliveries: &Deliveries) -> anyhow::Result<usize> {
+    let now = now_ms();
+    let claimed = deliveries
+        .store
+        .claim_notices(now, now + LEASE_MS, BATCH)
+        .await?;
+    let accounts: BTreeSet<i64> = claimed.iter().map(|n| n.account_id).collect();
+    for account in accounts {
+        deliveries
+            .live
+            .announce(&Topic::Inbox(account), Change::State)
+            .await;
+    }
+    for notice in &claimed {
+        if let Err(e) = deliver(deliveries, notice).await {
+            tracing::warn!(id = notice.id, "notifications: {e:#}");
+        }
+    }
+    Ok(claimed.len())
+}
+
+/// Mails a claimed notification if its account asked for it, and settles the row.
+async fn deliver(deliveries: &Deliveries, notice: &StoredNotice) -> anyhow::Result<()> {
+    let store = &deliveries.store;
+    let Some(mailer) = &deliveries.mailer else {
+        return store.settle_notice(notice.id, "done", "inbox", None).await;
+    };
+    let plan = store
+        .mail_plan(notice, now_ms(), YOUR_TURN_THROTTLE_MS)
+        .await?;
+    let (state, outcome) = match (&plan.address, plan.mail) {
+        (None, _) | (_, MailChoice::Off) => ("done", "inbox"),
+        (Some(_), MailChoice::Digest) => ("digest", "held for the daily digest"),
+        _ if plan.watching => ("done", "watching"),
+        _ if plan.throttled => ("done", "throttled"),
+        (Some(address), MailChoice::Immediate) => {
+            let secret = random_secret();
+            let unsubscribe =
+                mailer.link(&format!("/api/notifications/unsubscribe?token={secret}"));
+            let body = mail_body(mailer, std::slice::from_ref(notice), &unsubscribe);
+            let mail = Mail {
+                to: address,
+                subject: &subject(notice),
+                body: &body,
+                unsubscribe: Some(&unsubscribe),
+            };
+            return match mailer.send(&mail).await {
+                Ok(()) => {
+                    store
+                        .settle_notice(notice.id, "done", "mail", Some(&secret_hash(&secret)))
+                        .await
+                }
+                Err(MailError::Transient(why)) if notice.attempts < MAX_ATTEMPTS => {
+                    // 10 s, 20 s, 40 s, ... after each failed try.
+                    let wait = 10_000i64 << notice.attempts.min(10);
+                    store.retry_notice(notice.id, now_ms() + wait, &why).await
+                }
+                Err(e) => {
+                    store
+                        .settle_notice(notice.id, "failed", &e.to_string(), None)
+                        .await
+                }
+            };
+        }
+    };
+    store.settle_notice(notice.id, state, outcome, None).await
+}
+
+/// A notification mail's subject.
+fn subject(notice: &StoredNotice) -> String {
+    let what = match notice.kind {
+        Kind::YourTurn => "your turn",
+        Kind::Challenge => "a challenge",
+        Kind::GameEnded => "a game ended",
+        Kind::Rematch => "a rematch",
+        Kind::RoundOpened => "a Swap 61 round opened",
+        Kind::RoundResults => "Swap 61 results",
+        Kind::Deadline24h => "a Swap 61 round closes in 24 hours",
+        Kind::Deadline1h => "a Swap 61 round closes in an hour",
+    };
+    format!("swapboard: {what}")
+}
+
+/// The text of a mail of these notifications: each with its link, then how to stop them.
+fn mail_body(mailer: &Mailer, notices: &[StoredNotice], unsubscribe: &str) -> String {
+    let mut body = String::new();
+    for notice in notices {
+        body.push_str(&notice.message);
+        body.push('\n');
+        if let Some(game) = &notice.game_id {
+            body.push_str(&mailer.link(&format!("/games/{game}")));
+            body.push('\n');
+        }
+        if let Some(room) = &notice.room_id {
+            body.push_str(&mailer.link(&format!("/rooms/{room}")));
+            body.push('\n');
+        }
+        body.push('\n');
+    }
+    body.push_str(&format!(
+        "You get this mail because you asked for it on swapboard. Your choices: {}\n\
+         Stop every mail from swapboard with one click: {unsubscribe}\n",
+        mailer.link("/settings")
+    ));
+    body
+}
+
+/// Writes the Swap 61 reminders due now: 24 hours and an hour before a round closes, for
+/// each seat whose player has not marked final (once each: their dedupe keys).
+async fn remind(store: &Store) -> anyhow::Result<()> {
+    const HOUR: i64 = 3_600_000;
+    let now = now_ms();
+    for (kind, from, to, words) in [
+        (Kind::Deadline1h, now, now + HOUR, "an hour"),
+        (Kind::Deadline24h, now + HOUR, now + 24 * HOUR, "24 hours"),
+    ] {
+        let seats = store.unfinal_seats(from, to).await?;
+        let notices: Vec<Notice<'_>> = seats
+            .iter()
+            .map(|(account_id, room, round, _)| Notice {
+                account_id: *account_id,
+                kind,
+                game_id: None,
+                room_id: Some(room.as_str()),
+                message: format!(
+                    "Swap 61 room {room}: round {round} closes in less than {words}, \
+                     and you have not marked your bids final."
+                ),
+                dedupe: Some(format!("{}:{room}:{round}:{account_id}", kind.as_str())),
+            })
+            .collect();
+        store.notify_all(&notices).await?;
+    }
+    Ok(())
+}
+
+/// Sends the daily digests due now, one mail per address.
+async fn send_digests(deliveries: &Deliveries) -> anyhow::Result<()> {
+    let Some(mailer) = &deliveries.mailer else {
+        return Ok(());
+    };
+    const DAY: i64 = 86_400_000;
+    let now = now_ms();
+    let day_start = now - now.rem_euclid(DAY);
+    let hour = u8::try_from(now.rem_euclid(DAY) / 3_600_000).unwrap_or(0);
+    let digests = deliveries
+        .store
+        .claim_digests(now, day_start, hour, now + LEASE_MS)
+        .await?;
+    for digest in digests {
+        let secret = random_secret();
+        let unsubscribe = mailer.link(&format!("/api/notifications/unsubscribe?token={secret}"));
+        let body = mail_body(mailer, &digest.notices, &unsubscribe);
+        let mail = Mail {
+            to: &digest.email,
+            subject: "swapboard: your daily digest",
+            body: &body,
+            unsubscribe: Some(&unsubscribe),
+        };
+        let (state, outcome) = match mailer.send(&mail).await {
+            Ok(()) => ("done", "digest".to_owned()),
+            Err(e) => ("failed", e.to_string()),
+        };
+        // The first row carries the digest's unsubscribe secret.
+        let hash = secret_hash(&secret);
+        for (k, notice) in digest.notices.iter().enumerate() {
+            let hash = (k == 0).then_some(hash.as_str());
+            deliveries
+                .store
+                .settle_notice(notice.id, state, &outcome, hash)
+                .await?;
+        }
+        tracing::debug!(account = digest.account_id, "notifications: a digest");
+    }
+    Ok(())
+}

@@ -1,0 +1,933 @@
+//! The notifications' storage (`docs/NOTIFICATIONS.md`): the outbox, written in the
+//! transaction of each event and read as the account's inbox; the delivery worker's claims
+//! on it; mail addresses, their confirmation and the preferences per kind; and who watches
+//! a game live.
+//!
+//! A notification is written by the event's own transaction ([`Store::notify_in`]), so it
+//! exists exactly when the event does. Delivery claims rows (`FOR UPDATE SKIP LOCKED` on
+//! PostgreSQL; SQLite runs one writer at a time) and marks a row `sending` in a committed
+//! transaction before anything leaves the server: a worker that dies mid-send leaves it
+//! `sending`, and the next claim finds its lease passed and marks it `lost` instead of
+//! sending it again. A mail is thus sent at most once, on any number of instances and
+//! restarts; a send that failed (the mail server refused it, or could not be reached) goes
+//! back to `pending` with a growing delay.
+
+use sqlx::any::AnyRow;
+use sqlx::{Any, Row as _, Transaction};
+
+use super::games::Finish;
+use super::pool::{Backend, Store, now_ms};
+use swapboard_play::Termination;
+
+/// What a notification is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Kind {
+    /// The other player moved: it is the account's turn.
+    YourTurn,
+    /// Someone challenged the account (a game kept for it).
+    Challenge,
+    /// A game of the account's ended: the result and the rating change.
+    GameEnded,
+    /// The opponent of a finished game offers a rematch.
+    Rematch,
+    /// A Swap 61 round opened.
+    RoundOpened,
+    /// A Swap 61 round was resolved: the scores.
+    RoundResults,
+    /// A Swap 61 round closes in 24 hours and the seat has not marked final.
+    Deadline24h,
+    /// A Swap 61 round closes in an hour and the seat has not marked final.
+    Deadline1h,
+}
+
+impl Kind {
+    /// Every kind, in the order the preferences list them.
+    pub(crate) const ALL: [Kind; 8] = [
+        Kind::YourTurn,
+        Kind::Challenge,
+        Kind::GameEnded,
+        Kind::Rematch,
+        Kind::RoundOpened,
+        Kind::RoundResults,
+        Kind::Deadline24h,
+        Kind::Deadline1h,
+    ];
+
+    /// The kind as stored and as the API writes it.
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Kind::YourTurn => "your_turn",
+            Kind::Challenge => "challenge",
+            Kind::GameEnded => "game_ended",
+            Kind::Rematch => "rematch",
+            Kind::RoundOpened => "round_opened",
+            Kind::RoundResults => "round_results",
+            Kind::Deadline24h => "deadline_24h",
+            Kind::Deadline1h => "deadline_1h",
+        }
+    }
+
+    /// The kind of a stored or requested name.
+    pub(crate) fn parse(text: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|kind| kind.as_str() == text)
+    }
+}
+
+/// How an account wants a kind of notification mailed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mail {
+    /// A mail each time (your turn: at most one per game per 10 minutes).
+    Immediate,
+    /// Gathered into one mail a day, at the account's hour.
+    Digest,
+    /// Never mailed (still in the inbox).
+    Off,
+}
+
+impl Mail {
+    /// The choice as stored and as the API writes it.
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Mail::Immediate => "immediate",
+            Mail::Digest => "digest",
+            Mail::Off => "off",
+        }
+    }
+
+    /// The choice of a stored or requested word.
+    pub(crate) fn parse(text: &str) -> Option<Mail> {
+        [Mail::Immediate, Mail::Digest, Mail::Off]
+            .into_iter()
+            .find(|mail| mail.as_str() == text)
+    }
+}
+
+/// A notification to write in the transaction of its event.
+#[derive(Clone, Debug)]
+pub(crate) struct Notice<'a> {
+    /// Whom it tells.
+    pub(crate) account_id: i64,
+    /// What it is about.
+    pub(crate) kind: Kind,
+    /// The game it is about, if any.
+    pub(crate) game_id: Option<&'a str>,
+    /// The Swap 61 room it is about, if any.
+    pub(crate) room_id: Option<&'a str>,
+    /// What it says, for a person: never a secret.
+    pub(crate) message: String,
+    /// A key that makes a second writing of the same event a no-op.
+    pub(crate) dedupe: Option<String>,
+}
+
+/// A notification as stored.
+#[derive(Clone, Debug)]
+pub(crate) struct StoredNotice {
+    pub(crate) id: i64,
+    pub(crate) account_id: i64,
+    pub(crate) kind: Kind,
+    pub(crate) game_id: Option<String>,
+    pub(crate) room_id: Option<String>,
+    pub(crate) message: String,
+    pub(crate) created_ms: i64,
+    pub(crate) read_ms: Option<i64>,
+    /// Its delivery: `pending`, `sending`, `digest`, `done`, `failed` or `lost`.
+    pub(crate) state: String,
+    /// Attempts at delivering it so far.
+    pub(crate) attempts: u32,
+}
+
+/// An account's mail address as stored (never its confirmation secret).
+#[derive(Clone, Debug)]
+pub(crate) struct StoredAddress {
+    pub(crate) email: String,
+    pub(crate) confirmed_ms: Option<i64>,
+    pub(crate) digest_hour: u8,
+    /// When it was given.
+    pub(crate) created_ms: i64,
+}
+
+/// What the worker needs to decide about mailing a claimed notification.
+#[derive(Clone, Debug)]
+pub(crate) struct MailPlan {
+    /// The confirmed address, if any.
+    pub(crate) address: Option<String>,
+    /// The account's choice for the kind.
+    pub(crate) mail: Mail,
+    /// A your-turn mail of the same game went out less than the throttle ago.
+    pub(crate) throttled: bool,
+    /// The account watches the game live now.
+    pub(crate) watching: bool,
+}
+
+/// A confirmed address whose daily digest is due, and the notifications it gathers.
+#[derive(Clone, Debug)]
+pub(crate) struct Digest {
+    pub(crate) account_id: i64,
+    pub(crate) email: String,
+    pub(crate) notices: Vec<StoredNotice>,
+}
+
+/// The most notifications one inbox page or digest holds.
+pub(crate) const PAGE_LIMIT: u32 = 100;
+
+/// A socket's presence row older than this is its dead instance's: the socket is gone.
+pub(crate) const WATCH_STALE_MS: i64 = 60_000;
+
+const NOTICE_COLUMNS: &str = "id, account_id, kind, game_id, room_id, message, created_ms, \
+                              read_ms, state, attempts";
+
+fn notice_of_row(row: &AnyRow) -> anyhow::Result<StoredNotice> {
+    let kind: String = row.try_get("kind")?;
+    let attempts: i64 = row.try_get("attempts")?;
+    Ok(StoredNotice {
+        id: row.try_get("id")?,
+        account_id: row.try_get("account_id")?,
+        kind: Kind::parse(&kind).ok_or_else(|| anyhow::anyhow!("outbox.kind: unknown {kind:?}"))?,
+        game_id: row.try_get("game_id")?,
+        room_id: row.try_get("room_id")?,
+        message: row.try_get("message")?,
+        created_ms: row.try_get("created_ms")?,
+        read_ms: row.try_get("read_ms")?,
+        state: row.try_get("state")?,
+        attempts: u32::try_from(attempts).unwrap_or(u32::MAX),
+    })
+}
+
+impl Store {
+    /// Writes a notification in the transaction of its event; a second one with the same
+    /// `dedupe` key is dropped.
+    pub(crate) async fn notify_in(
+        tx: &mut Transaction<'static, Any>,
+        notice: &Notice<'_>,
+    ) -> sqlx::Result<()> {
+        let now = now_ms();
+        sqlx::query(
+            "INSERT INTO outbox (account_id, kind, game_id, room_id, message, dedupe, \
+             created_ms, next_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $7) \
+             ON CONFLICT (dedupe) DO NOTHING",
+        )
+        .bind(notice.account_id)
+        .bind(notice.kind.as_str())
+        .bind(notice.game_id)
+        .bind(notice.room_id)
+        .bind(&notice.message)
+        .bind(notice.dedupe.as_deref())
+        .bind(now)
+        .execute(&mut **tx)
+        .await?;
+        Ok(())
+    }
+
+    /// The account's notifications, newest first, older than `before` (an id) when given.
+    pub(crate) async fn inbox(
+        &self,
+        account_id: i64,
+        before: Option<i64>,
+        limit: u32,
+    ) -> anyhow::Result<Vec<StoredNotice>> {
+        let rows = sqlx::query(&format!(
+            "SELECT {NOTICE_COLUMNS} FROM outbox WHERE account_id = $1 \
+             AND ($2 IS NULL OR id < $2) ORDER BY id DESC LIMIT $3"
+        ))
+        .bind(account_id)
+        .bind(before)
+        .bind(i64::from(limit.min(PAGE_LIMIT)))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(notice_of_row).collect()
+    }
+
+    /// How many of the account's notifications are unread.
+    pub(crate) async fn unread(&self, account_id: i64) -> anyhow::Result<u64> {
+        let row =
+            sqlx::query("SELECT COUNT(*) FROM outbox WHERE account_id = $1 AND read_ms IS NULL")
+                .bind(account_id)
+                .fetch_one(&self.pool)
+                .await?;
+        Ok(u64::try_from(row.try_get::<i64, _>(0)?).unwrap_or(0))
+    }
+
+    /// Marks the account's notifications read: those of `ids`, or all when `None`. How many
+    /// were unread.
+    pub(crate) async fn mark_read(
+        &self,
+        account_id: i64,
+        ids: Option<&[i64]>,
+    ) -> anyhow::Result<u64> {
+        let now = now_ms();
+        let done = match ids {
+            None => sqlx::query(
+                "UPDATE outbox SET read_ms = $1 WHERE account_id = $2 AND read_ms IS NULL",
+            )
+            .bind(now)
+            .bind(account_id)
+            .execute(&self.pool)
+            .await?
+            .rows_affected(),
+            Some(ids) => {
+                let mut tx = self.begin_write().await?;
+                let mut done = 0;
+                for id in ids {
+                    done += sqlx::query(
+                        "UPDATE outbox SET read_ms = $1 WHERE account_id = $2 AND id = $3 \
+                         AND read_ms IS NULL",
+                    )
+                    .bind(now)
+                    .bind(account_id)
+                    .bind(id)
+                    .execute(&mut *tx)
+                    .await?
+                    .rows_affected();
+                }
+                tx.commit().await?;
+                done
+            }
+        };
+        Ok(done)
+    }
+
+    /// Deletes the account's notifications (the inbox and what delivery recorded of it).
+    pub(crate) async fn delete_notifications(&self, account_id: i64) -> anyhow::Result<u64> {
+        let done = sqlx::query("DELETE FROM outbox WHERE account_id = $1")
+            .bind(account_id)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected())
+    }
+
+    /// The delivery worker's claim: first marks `lost` the rows whose sender's lease passed
+    /// mid-send (never sent again), then takes up to `limit` pending rows due at `now` as
+    /// this worker's until `lease_until`, marked `sending` and committed before anything is
+    /// sent. Claims never overlap, on any number of instances.
+    pub(crate) async fn claim_notices(
+        &self,
+        now: i64,
+        lease_until: i64,
+        limit: u32,
+    ) -> anyhow::Result<Vec<StoredNotice>> {
+        let lost = sqlx::query(
+            "UPDATE outbox SET state = 'lost', outcome = 'its sender stopped mid-send', \
+             done_ms = $1 WHERE state = 'sending' AND claimed_until_ms <= $1",
+        )
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        if lost.rows_affected() > 0 {
+            tracing::warn!(
+                "notifications: {} deliveries whose sender stopped mid-send are not retried",
+                lost.rows_affected()
+            );
+        }
+        let skip_locked = match self.backend {
+            Backend::Postgres => " FOR UPDATE SKIP LOCKED",
+            Backend::Sqlite => "",
+        };
+        let rows = sqlx::query(&format!(
+            "UPDATE outbox SET state = 'sending', claimed_until_ms = $1, attempts = attempts + 1 \
+             WHERE id IN (SELECT id FROM outbox WHERE state = 'pending' AND next_ms <= $2 \
+             ORDER BY next_ms, id LIMIT $3{skip_locked}) RETURNING {NOTICE_COLUMNS}"
+        ))
+        .bind(lease_until)
+        .bind(now)
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        let mut claimed = rows
+            .iter()
+            .map(notice_of_row)
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        claimed.sort_by_key(|notice| notice.id);
+        Ok(claimed)
+    }
+
+    /// Ends a claimed row's delivery: `state` `done` (with what was done), `digest` (held
+    /// for the daily digest) or `failed` (given up, with why). `unsubscribe_hash`: the hash
+    /// of the unsubscribe secret its mail carried.
+    pub(crate) async fn settle_notice(
+        &self,
+        id: i64,
+        state: &str,
+        outcome: &str,
+        unsubscribe_hash: Option<&str>,
+    ) -> anyhow::Result<()> {
+        sqlx::query(
+            "UPDATE outbox SET state = $1, outcome = $2, done_ms = $3, claimed_until_ms = NULL, \
+             unsubscribe_hash = COALESCE($4, unsubscribe_hash) WHERE id = $5",
+        )
+        .bind(state)
+        .bind(outcome)
+        .bind(now_ms())
+        .bind(unsubscribe_hash)
+        .bind(id)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Puts a claimed row back for another try at `next_ms`, with why this one failed.
+    pub(crate) async fn retry_notice(
+        &self,
+        id: i64,
+        next_ms: i64,
+        why: &str,
+    ) -> anyhow::Result<()> {
+        sqlx::query(
+            "UPDATE outbox SET state = 'pending', next_ms = $1, outcome = $2, \
+             claimed_until_ms = NULL WHERE id = $3",
+        )
+        .bind(next_ms)
+        .bind(why)
+        .bind(id)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// What the worker needs to decide about mailing `notice` at `now`: the confirmed
+    /// address, the choice for its kind, whether a your-turn mail of its game went out
+    /// within `throttle_ms`, and whether the account watches its game live.
+    pub(crate) async fn mail_plan(
+        &self,
+        notice: &StoredNotice,
+        now: i64,
+        throttle_ms: i64,
+    ) -> anyhow::Result<MailPlan> {
+        let address = sqlx::query(
+            "SELECT email FROM email_addresses WHERE account_id = $1 AND confirmed_ms IS NOT NULL",
+        )
+        .bind(notice.account_id)
+        .fetch_optional(&self.pool)
+        .await?
+        .map(|row| row.try_get::<String, _>(0))
+        .transpose()?;
+        let mail =
+            sqlx::query("SELECT mail FROM notification_prefs WHERE account_id = $1 AND kind = $2")
+                .bind(notice.account_id)
+                .bind(notice.kind.as_str())
+                .fetch_optional(&self.pool)
+                .await?
+                .map(|row| row.try_get::<String, _>(0))
+                .transpose()?
+                .and_then(|word| Mail::parse(&word))
+                .unwrap_or(Mail::Immediate);
+        let (mut throttled, mut watching) = (false, false);
+        if let (Kind::YourTurn, Some(game)) = (notice.kind, notice.game_id.as_deref()) {
+            throttled = sqlx::query(
+                "SELECT 1 FROM outbox WHERE account_id = $1 AND game_id = $2 \
+                 AND kind = 'your_turn' AND outcome = 'mail' AND done_ms > $3 LIMIT 1",
+            )
+            .bind(notice.account_id)
+            .bind(game)
+            .bind(now - throttle_ms)
+            .fetch_optional(&self.pool)
+            .await?
+            .is_some();
+            watching = sqlx::query(
+                "SELECT 1 FROM watchers WHERE account_id = $1 AND game_id = $2 \
+                 AND seen_ms > $3 LIMIT 1",
+            )
+            .bind(notice.account_id)
+            .bind(game)
+            .bind(now - WATCH_STALE_MS)
+            .fetch_optional(&self.pool)
+            .await?
+            .is_some();
+        }
+        Ok(MailPlan {
+            address,
+            mail,
+            throttled,
+            watching,
+        })
+    }
+
+    /// Claims the daily digests due at `now` (the account's hour has come and no digest
+    /// went today): each address's held notifications move to `sending` in one committed
+    /// transaction, so a digest is sent at most once. `day_start` is the start of the day
+    /// now (UTC, ms), `hour` the hour now (UTC).
+    pub(crate) async fn claim_digests(
+        &self,
+        now: i64,
+        day_start: i64,
+        hour: u8,
+        lease_until: i64,
+    ) -> anyhow::Result<Vec<Digest>> {
+        let mut tx = self.begin_write().await?;
+        let skip_locked = match self.backend {
+            Backend::Postgres => " FOR UPDATE SKIP LOCKED",
+            Backend::Sqlite => "",
+        };
+        let due = sqlx::query(&format!(
+            "SELECT account_id, email FROM email_addresses WHERE confirmed_ms IS NOT NULL \
+             AND digest_hour <= $1 AND (digest_sent_ms IS NULL OR digest_sent_ms < $2) \
+             LIMIT {PAGE_LIMIT}{skip_locked}"
+        ))
+        .bind(i64::from(hour))
+        .bind(day_start)
+        .fetch_all(&mut *tx)
+        .await?;
+        let mut digests = Vec::new();
+        for row in &due {
+            let account_id: i64 = row.try_get("account_id")?;
+            sqlx::query("UPDATE email_addresses SET digest_sent_ms = $1 WHERE account_id = $2")
+                .bind(now)
+                .bind(account_id)
+                .execute(&mut *tx)
+                .await?;
+            let rows = sqlx::query(&format!(
+                "UPDATE outbox SET state = 'sending', claimed_until_ms = $1, \
+                 attempts = attempts + 1 WHERE id IN (SELECT id FROM outbox \
+                 WHERE account_id = $2 AND state = 'digest' ORDER BY id LIMIT {PAGE_LIMIT}) \
+                 RETURNING {NOTICE_COLUMNS}"
+            ))
+            .bind(lease_until)
+            .bind(account_id)
+            .fetch_all(&mut *tx)
+            .await?;
+            if rows.is_empty() {
+                continue;
+            }
+            let mut notices = rows
+                .iter()
+                .map(notice_of_row)
+                .collect::<anyhow::Result<Vec<_>>>()?;
+            notices.sort_by_key(|notice| notice.id);
+            digests.push(Digest {
+                account_id,
+                email: row.try_get("email")?,
+                notices,
+            });
+        }
+        tx.commit().await?;
+        Ok(digests)
+    }
+
+    /// Sets (or replaces) the account's address, unconfirmed until the secret whose hash
+    /// is given comes back before `expires_ms`.
+    pub(crate) async fn set_email(
+        &self,
+        account_id: i64,
+        email: &str,
+        token_hash: &str,
+        expires_ms: i64,
+    ) -> anyhow::Result<()> {
+        sqlx::query(
+            "INSERT INTO email_addresses (account_id, email, token_hash, token_expires_ms, \
+             created_ms) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (account_id) DO UPDATE \
+             SET email = excluded.email, token_hash = excluded.token_hash, \
+             token_expires_ms = excluded.token_expires_ms, confirmed_ms = NULL, \
+             created_ms = excluded.created_ms",
+        )
+        .bind(account_id)
+        .bind(email)
+        .bind(token_hash)
+        .bind(expires_ms)
+        .bind(now_ms())
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Confirms the address whose confirmation secret has this hash, if it has not
+    /// expired; the secret works once. The account confirmed.
+    pub(crate) async fn confirm_email(&self, token_hash: &str) -> anyhow::Result<Option<i64>> {
+        let now = now_ms();
+        let row = sqlx::query(
+            "UPDATE email_addresses SET confirmed_ms = $1, token_hash = NULL, \
+             token_expires_ms = NULL WHERE token_hash = $2 AND token_expires_ms > $1 \
+             RETURNING account_id",
+        )
+        .bind(now)
+        .bind(token_hash)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.map(|row| row.try_get(0)).transpose()?)
+    }
+
+    /// The account's address, if it gave one.
+    pub(crate) async fn email_of(&self, account_id: i64) -> anyhow::Result<Option<StoredAddress>> {
+        let row = sqlx::query(
+            "SELECT email, confirmed_ms, digest_hour, created_ms FROM email_addresses \
+             WHERE account_id = $1",
+        )
+        .bind(account_id)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|row| {
+            let hour: i64 = row.try_get("digest_hour")?;
+            Ok(StoredAddress {
+                email: row.try_get("email")?,
+                confirmed_ms: row.try_get("confirmed_ms")?,
+                digest_hour: u8::try_from(hour)?,
+                created_ms: row.try_get("created_ms")?,
+            })
+        })
+        .transpose()
+    }
+
+    /// Forgets the account's address. Whether it had one.
+    pub(crate) async fn delete_email(&self, account_id: i64) -> anyhow::Result<bool> {
+        let done = sqlx::query("DELETE FROM email_addresses WHERE account_id = $1")
+            .bind(account_id)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    /// The account's mail choices, one per kind it changed (the others are immediate).
+    pub(crate) async fn prefs(&self, account_id: i64) -> anyhow::Result<Vec<(Kind, Mail)>> {
+        let rows = sqlx::query("SELECT kind, mail FROM notification_prefs WHERE account_id = $1")
+            .bind(account_id)
+            .fetch_all(&self.pool)
+            .await?;
+        Ok(rows
+            .iter()
+            .filter_map(|row| {
+                let kind = Kind::parse(row.try_get::<String, _>("kind").ok()?.as_str())?;
+                let mail = Mail::parse(row.try_get::<String, _>("mail").ok()?.as_str())?;
+                Some((kind, mail))
+            })
+            .collect())
+    }
+
+    /// Sets the account's mail choices for these kinds, and the digest's hour (which needs
+    /// an address) when given, in one transaction.
+    pub(crate) async fn set_prefs(
+        &self,
+        account_id: i64,
+        choices: &[(Kind, Mail)],
+        digest_hour: Option<u8>,
+    ) -> anyhow::Result<()> {
+        let mut tx = self.begin_write().await?;
+        for (kind, mail) in choices {
+            sqlx::query(
+                "INSERT INTO notification_prefs (account_id, kind, mail) VALUES ($1, $2, $3) \
+                 ON CONFLICT (account_id, kind) DO UPDATE SET mail = excluded.mail",
+            )
+            .bind(account_id)
+            .bind(kind.as_str())
+            .bind(mail.as_str())
+            .execute(&mut *tx)
+            .await?;
+        }
+        if let Some(hour) = digest_hour {
+            sqlx::query("UPDATE email_addresses SET digest_hour = $1 WHERE account_id = $2")
+                .bind(i64::from(hour))
+                .bind(account_id)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Turns off every mail of the account whose mail carried the unsubscribe secret of
+    /// this hash (RFC 8058's one click; the inbox stays). The account, if the secret was
+    /// known.
+    pub(crate) async fn unsubscribe(&self, hash: &str) -> anyhow::Result<Option<i64>> {
+        let row = sqlx::query("SELECT account_id FROM outbox WHERE unsubscribe_hash = $1")
+            .bind(hash)
+            .fetch_optional(&self.pool)
+            .await?;
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let account_id: i64 = row.try_get(0)?;
+        let off: Vec<(Kind, Mail)> = Kind::ALL
+            .into_iter()
+            .map(|kind| (kind, Mail::Off))
+            .collect();
+        self.set_prefs(account_id, &off, None).await?;
+        Ok(Some(account_id))
+    }
+
+    /// Records (or refreshes) that a socket of the account watches the game now.
+    pub(crate) async fn watching(
+        &self,
+        socket_id: &str,
+        account_id: i64,
+        game_id: &str,
+    ) -> anyhow::Result<()> {
+        sqlx::query(
+            "INSERT INTO watchers (socket_id, account_id, game_id, seen_ms) \
+             VALUES ($1, $2, $3, $4) ON CONFLICT (socket_id) DO UPDATE SET seen_ms = excluded.seen_ms",
+        )
+        .bind(socket_id)
+        .bind(account_id)
+        .bind(game_id)
+        .bind(now_ms())
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Forgets a closed socket's watch, and every watch stale at `now` (dead instances').
+    pub(crate) async fn stop_watching(&self, socket_id: &str) -> anyhow::Result<()> {
+        sqlx::query("DELETE FROM watchers WHERE socket_id = $1 OR seen_ms <= $2")
+            .bind(socket_id)
+            .bind(now_ms() - WATCH_STALE_MS)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// The seats of the Swap 61 rounds closing between `from` and `to` whose player has not
+    /// marked final: (account, room, round, deadline).
+    pub(crate) async fn unfinal_seats(
+        &self,
+        from: i64,
+        to: i64,
+    ) -> anyhow::Result<Vec<(i64, String, u8, i64)>> {
+        let rows = sqlx::query(&format!(
+            "SELECT s.account_id, r.id, r.round, r.deadline_ms FROM rooms r \
+             JOIN room_seats s ON s.room_id = r.id \
+             WHERE r.status = 'playing' AND r.deadline_ms > $1 AND r.deadline_ms <= $2 \
+             AND s.account_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM room_submissions u \
+             WHERE u.room_id = r.id AND u.round = r.round AND u.seat = s.seat AND u.is_final = 1) \
+             ORDER BY r.deadline_ms LIMIT {PAGE_LIMIT}"
+        ))
+        .bind(from)
+        .bind(to)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                let round: i64 = row.try_get(2)?;
+                Ok((
+                    row.try_get(0)?,
+                    row.try_get(1)?,
+                    u8::try_from(round)?,
+                    row.try_get(3)?,
+                ))
+            })
+            .collect()
+    }
+
+    /// Writes notifications that need no event of their own (the reminders), each in its
+    /// own transaction; the dedupe keys make a second writing a no-op.
+    pub(crate) async fn notify_all(&self, notices: &[Notice<'_>]) -> anyhow::Result<()> {
+        for notice in notices {
+            let mut tx = self.begin_write().await?;
+            Self::notify_in(&mut tx, notice).await?;
+            tx.commit().await?;
+        }
+        Ok(())
+    }
+}
+
+/// A game's title, or its stored name for one this version does not know.
+fn title_of(game: &str) -> String {
+    game.parse::<swapboard_play::GameId>()
+        .map_or_else(|_| game.to_owned(), |id| id.title().to_owned())
+}
+
+/// The events of games and rooms, written by their transactions.
+impl Store {
+    /// In a move's transaction: tells the player of the seat to move (the other of the
+    /// seat that made the last ply: passes the rules force are plies of their own) that it
+    /// is their turn. An AI seat is told nothing.
+    pub(crate) async fn your_turn_in(
+        tx: &mut Transaction<'static, Any>,
+        game_id: &str,
+        last_seat: u8,
+        ply: u32,
+    ) -> anyhow::Result<()> {
+        let rows = sqlx::query(
+            "SELECT s.seat, s.account_id, a.name, s.ai_level, g.game FROM seats s \
+             JOIN games g ON g.id = s.game_id LEFT JOIN accounts a ON a.id = s.account_id \
+             WHERE s.game_id = $1 ORDER BY s.seat",
+        )
+        .bind(game_id)
+        .fetch_all(&mut **tx)
+        .await?;
+        let mover = rows.iter().find_map(|row| {
+            let seat: i64 = row.try_get("seat").ok()?;
+            (seat == i64::from(last_seat)).then(|| player_name(row))
+        });
+        for row in &rows {
+            let seat: i64 = row.try_get("seat")?;
+            let account: Option<i64> = row.try_get("account_id")?;
+            let (Some(account_id), false) = (account, seat == i64::from(last_seat)) else {
+                continue;
+            };
+            let game: String = row.try_get("game")?;
+            let against = mover.clone().unwrap_or_default();
+            let notice = Notice {
+                account_id,
+                kind: Kind::YourTurn,
+                game_id: Some(game_id),
+                room_id: None,
+                message: format!(
+                    "Your turn in {} against {against} (move {}).",
+                    title_of(&game),
+                    ply + 1
+                ),
+                dedupe: Some(format!("your_turn:{game_id}:{ply}:{account_id}")),
+            };
+            Self::notify_in(tx, &notice).await?;
+        }
+        Ok(())
+    }
+
+    /// In the transaction that ends a game (`finish_in`, after its ratings): tells each
+    /// player the result and their rating change.
+    pub(crate) async fn game_ended_in(
+        tx: &mut Transaction<'static, Any>,
+        game_id: &str,
+        finish: Finish,
+    ) -> anyhow::Result<()> {
+        let rows = sqlx::query(
+            "SELECT s.seat, s.account_id, a.name, s.ai_level, g.game, \
+             c.before_rating, c.rating FROM seats s JOIN games g ON g.id = s.game_id \
+             LEFT JOIN accounts a ON a.id = s.account_id \
+             LEFT JOIN rating_changes c ON c.game_id = s.game_id AND c.seat = s.seat \
+             WHERE s.game_id = $1 ORDER BY s.seat",
+        )
+        .bind(game_id)
+        .fetch_all(&mut **tx)
+        .await?;
+        for row in &rows {
+            let seat: i64 = row.try_get("seat")?;
+            let Some(account_id) = row.try_get::<Option<i64>, _>("account_id")? else {
+                continue;
+            };
+            let against = rows
+                .iter()
+                .filter(|other| other.try_get::<i64, _>("seat").ok() != Some(seat))
+                .map(player_name)
+                .collect::<Vec<_>>()
+                .join(", ");
+            let result = match (finish.termination, finish.winner_seat) {
+                (Termination::Aborted, _) => "it was called off".to_owned(),
+                (_, None) => "a draw".to_owned(),
+                (how, Some(winner)) => {
+                    let by = match how {
+                        Termination::Resigned => " by resignation",
+                        Termination::Timeout => " on time",
+                        _ => "",
+                    };
+                    let won = i64::from(winner) == seat;
+                    format!("you {}{by}", if won { "won" } else { "lost" })
+                }
+            };
+            let before: Option<f64> = row.try_get("before_rating")?;
+            let after: Option<f64> = row.try_get("rating")?;
+            let rating = match before.zip(after) {
+                Some((before, after)) => format!(
+                    " Rating {:.0} to {:.0} ({:+.0}).",
+                    before,
+                    after,
+                    after - before
+                ),
+                None => String::new(),
+            };
+            let game: String = row.try_get("game")?;
+            let notice = Notice {
+                account_id,
+                kind: Kind::GameEnded,
+                game_id: Some(game_id),
+                room_id: None,
+                message: format!(
+                    "Your {} game against {against} is over: {result}.{rating}",
+                    title_of(&game)
+                ),
+                dedupe: Some(format!("game_ended:{game_id}:{account_id}")),
+            };
+            Self::notify_in(tx, &notice).await?;
+        }
+        Ok(())
+    }
+
+    /// In the transaction that creates a game: tells each account a seat is kept for
+    /// that it is challenged ([`Kind::Challenge`]) or, for a `rematch`, offered one
+    /// ([`Kind::Rematch`]), by the account seated already.
+    pub(crate) async fn invited_in(
+        tx: &mut Transaction<'static, Any>,
+        game_id: &str,
+        rematch: bool,
+    ) -> anyhow::Result<()> {
+        let kind = if rematch {
+            Kind::Rematch
+        } else {
+            Kind::Challenge
+        };
+        let rows = sqlx::query(
+            "SELECT s.invited_id, a.name, g.game, g.size FROM seats s \
+             JOIN games g ON g.id = s.game_id \
+             LEFT JOIN seats o ON o.game_id = s.game_id AND o.account_id IS NOT NULL \
+             LEFT JOIN accounts a ON a.id = o.account_id \
+             WHERE s.game_id = $1 AND s.invited_id IS NOT NULL",
+        )
+        .bind(game_id)
+        .fetch_all(&mut **tx)
+        .await?;
+        for row in &rows {
+            let account_id: i64 = row.try_get("invited_id")?;
+            let from: Option<String> = row.try_get("name")?;
+            let from = from.unwrap_or_else(|| "someone".to_owned());
+            let game: String = row.try_get("game")?;
+            let size: i64 = row.try_get("size")?;
+            let message = match kind {
+                Kind::Rematch => format!("{from} offers you a rematch of {}.", title_of(&game)),
+                _ => format!(
+                    "{from} challenges you to {} on size {size}.",
+                    title_of(&game)
+                ),
+            };
+            let notice = Notice {
+                account_id,
+                kind,
+                game_id: Some(game_id),
+                room_id: None,
+                message,
+                dedupe: Some(format!("{}:{game_id}:{account_id}", kind.as_str())),
+            };
+            Self::notify_in(tx, &notice).await?;
+        }
+        Ok(())
+    }
+
+    /// In a room's transaction: tells every player of a seat (and, `with_master`, the game
+    /// master) of the room's event, once per `key`.
+    pub(crate) async fn room_event_in(
+        tx: &mut Transaction<'static, Any>,
+        room_id: &str,
+        kind: Kind,
+        key: &str,
+        message: &str,
+        with_master: bool,
+    ) -> anyhow::Result<()> {
+        let rows = sqlx::query(
+            "SELECT account_id FROM room_seats WHERE room_id = $1 AND account_id IS NOT NULL \
+             UNION SELECT master_id FROM rooms WHERE id = $1 AND $2 = 1",
+        )
+        .bind(room_id)
+        .bind(i64::from(with_master))
+        .fetch_all(&mut **tx)
+        .await?;
+        for row in &rows {
+            let account_id: i64 = row.try_get(0)?;
+            let notice = Notice {
+                account_id,
+                kind,
+                game_id: None,
+                room_id: Some(room_id),
+                message: message.to_owned(),
+                dedupe: Some(format!("{}:{room_id}:{key}:{account_id}", kind.as_str())),
+            };
+            Self::notify_in(tx, &notice).await?;
+        }
+        Ok(())
+    }
+}
+
+/// The name of a game's seat: its account's, or the AI's level.
+fn player_name(row: &AnyRow) -> String {
+    let name: Option<String> = row.try_get("name").ok().flatten();
+    let level: Option<i64> = row.try_get("ai_level").ok().flatten();
+    match (name, level) {
+        (Some(name), _) => name,
+        (None, Some(level)) => format!("the AI (level {level})"),
+        (None, None) => "an open seat".to_owned(),
+    }
+}

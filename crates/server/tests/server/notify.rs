@@ -1,0 +1,650 @@
+//! Notifications over real HTTP, real WebSockets and a real SMTP conversation, on both
+//! backends: the inbox and its socket, the events written with what caused them, the
+//! mail address confirmed by its link, your-turn mails (one per game per 10 minutes, none
+//! while the player watches), the one-click unsubscribe, and two instances mailing each
+//! notification once.
+
+use std::time::{Duration, Instant};
+
+use futures_util::StreamExt as _;
+use reqwest::Method;
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _, BufReader};
+use tokio::net::TcpListener;
+use tokio::sync::mpsc;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest as _;
+
+use crate::common::{Client, TestDb, auth, bearer, generous, on_both, options, start};
+use crate::live::Socket;
+
+/// A mail the sink received: its envelope's recipients and its text (headers and body).
+#[derive(Debug)]
+struct Received {
+    to: Vec<String>,
+    text: String,
+}
+
+/// A local SMTP server that takes every mail and hands it over: just enough of RFC 5321
+/// for lettre (EHLO, MAIL, RCPT, DATA, RSET, NOOP, QUIT). Its address, and the mails.
+async fn smtp_sink() -> (String, mpsc::UnboundedReceiver<Received>) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("smtp://{}", listener.local_addr().unwrap());
+    let (mails, received) = mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        loop {
+            let Ok((stream, _)) = listener.accept().await else {
+                return;
+            };
+            let mails = mails.clone();
+            tokio::spawn(async move {
+                let (read, mut write) = stream.into_split();
+                let mut lines = BufReader::new(read).lines();
+                write.write_all(b"220 sink ESMTP\r\n").await.unwrap();
+                let mut to = Vec::new();
+                while let Ok(Some(line)) = lines.next_line().await {
+                    let verb = line.get(..4).unwrap_or("").to_ascii_uppercase();
+                    let answer: &[u8] = match verb.as_str() {
+                        "EHLO" | "HELO" => b"250-sink\r\n250 8BITMIME\r\n",
+                        "MAIL" | "RSET" | "NOOP" => {
+                            to.clear();
+                            b"250 ok\r\n"
+                        }
+                        "RCPT" => {
+                            let address = line.split(['<', '>']).nth(1).unwrap_or("").to_owned();
+                            to.push(address);
+                            b"250 ok\r\n"
+                        }
+                        "DATA" => {
+                            write.write_all(b"354 go on\r\n").await.unwrap();
+                            let mut text = String::new();
+                            while let Ok(Some(line)) = lines.next_line().await {
+                                if line == "." {
+                                    break;
+                                }
+                                text.push_str(&line);
+                                text.push('\n');
+                            }
+                            let _ = mails.send(Received {
+                                to: std::mem::take(&mut to),
+                                text,
+                            });
+                            b"250 queued\r\n"
+                        }
+                        "QUIT" => {
+                            let _ = write.write_all(b"221 bye\r\n").await;
+                            return;
+                        }
+                        _ => b"502 what\r\n",
+                    };
+                    if write.write_all(answer).await.is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    (url, received)
+}
+
+/// The text of a mail with its quoted-printable soft breaks joined (`=\n`) and `=3D` read.
+fn unfolded(text: &str) -> String {
+    text.replace("=\n", "").replace("=3D", "=")
+}
+
+/// The next mail within `wait`, or `None`.
+async fn next_mail(
+    mails: &mut mpsc::UnboundedReceiver<Received>,
+    wait: Duration,
+) -> Option<Received> {
+    tokio::time::timeout(wait, mails.recv())
+        .await
+        .ok()
+        .flatten()
+}
+
+/// A live socket of the server opened with these credentials.
+async fn connect_as(client: &Client, path: &str, bearer: &str) -> Socket {
+    let mut request = client.ws_url(path).into_client_request().unwrap();
+    request
+        .headers_mut()
+        .insert("authorization", bearer.parse().unwrap());
+    let (socket, _) = tokio_tungstenite::connect_async(request).await.unwrap();
+    socket
+}
+
+/// The next JSON message of a socket within `wait`.
+async fn next_json(socket: &mut Socket, wait: Duration) -> Value {
+    loop {
+        let message = tokio::time::timeout(wait, socket.next())
+            .await
+            .expect("a message in time")
+            .expect("the socket is open")
+            .unwrap();
+        if let Message::Text(text) = message {
+            return serde_json::from_str(&text).unwrap();
+        }
+    }
+}
+
+/// Plays a legal move for the player to move at `ply` (the first cell of a 5x5 board the
+/// rules take).
+async fn any_move(client: &Client, id: &str, ply: u32, token: &str) {
+    for file in ['c', 'b', 'd', 'a', 'e'] {
+        for rank in 1..=5 {
+            let body = json!({"move": format!("{file}{rank}"), "ply": ply});
+            let answer = client
+                .post(&format!("/api/games/{id}/moves"), &body, &auth(token))
+                .await;
+            if answer.status == 200 {
+                return;
+            }
+            assert_eq!(answer.status, 422, "{}", answer.text);
+        }
+    }
+    panic!("no move of a 5x5 board was legal at ply {ply}");
+}
+
+/// A challenge from `from` to the account `to`, on a 5x5 board: the new game's id.
+async fn challenge(client: &Client, from: &str, to: &str) -> String {
+    let body = json!({"game": "swaptimum", "size": 5, "opponent": format!("user:{to}"), "colour": "first"});
+    let created = client.post("/api/games", &body, &auth(from)).await;
+    assert_eq!(created.status, 201, "{}", created.text);
+    created.json["id"].as_str().unwrap().to_owned()
+}
+
+/// The caller's inbox.
+async fn inbox(client: &Client, token: &str) -> Value {
+    let answer = client.get("/api/me/notifications", &auth(token)).await;
+    assert_eq!(answer.status, 200, "{}", answer.text);
+    answer.json
+}
+
+/// Waits until the caller's newest notification of `kind` about `game` has been delivered
+/// (its delivery no longer `pending` or `sending`), and returns it.
+async fn delivered(client: &Client, token: &str, kind: &str, game: &str) -> Value {
+    let started = Instant::now();
+    loop {
+        let inbox = inbox(client, token).await;
+        let found = inbox["notifications"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|n| n["kind"] == kind && n["game_id"] == game)
+            .cloned();
+        if let Some(notice) = found
+            && notice["delivery"] != "pending"
+            && notice["delivery"] != "sending"
+        {
+            return notice;
+        }
+        assert!(started.elapsed() < Duration::from_secs(10), "{inbox}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+async fn the_inbox(db: TestDb) -> TestDb {
+    let server = start(&db, generous()).await;
+    let client = Client::new(&server);
+    let ann = bearer(&client, "ann").await;
+    let bob = bearer(&client, "bob").await;
+    let mut bobs = connect_as(&client, "/api/me/notifications/socket", &bob).await;
+    let hello = next_json(&mut bobs, Duration::from_secs(5)).await;
+    assert_eq!(hello, json!({"type": "inbox", "unread": 0, "latest": []}));
+    // A challenge reaches bob's inbox, live, with the game's id.
+    let id = challenge(&client, &ann, "bob").await;
+    let live = next_json(&mut bobs, Duration::from_secs(5)).await;
+    assert_eq!(live["type"], "inbox", "{live}");
+    assert_eq!(live["unread"], 1, "{live}");
+    assert_eq!(live["latest"][0]["kind"], "challenge", "{live}");
+    assert_eq!(live["latest"][0]["game_id"], id.as_str(), "{live}");
+    assert!(
+        live["latest"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("ann challenges you")
+    );
+    // ann's inbox holds nothing of bob's.
+    assert_eq!(inbox(&client, &ann).await["notifications"], json!([]));
+    let joined = client
+        .post(&format!("/api/games/{id}/join"), &json!({}), &auth(&bob))
+        .await;
+    assert_eq!(joined.status, 200, "{}", joined.text);
+    // ann moves: bob's turn, written with the move.
+    let moved = Instant::now();
+    any_move(&client, &id, 0, &ann).await;
+    let live = next_json(&mut bobs, Duration::from_secs(5)).await;
+    eprintln!(
+        "a your-turn notification reached the inbox's socket {:?} after the move",
+        moved.elapsed()
+    );
+    assert_eq!(live["unread"], 2, "{live}");
+    assert_eq!(live["latest"][0]["kind"], "your_turn", "{live}");
+    assert!(
+        live["latest"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("against ann"),
+        "{live}"
+    );
+    // Read one, then all.
+    let first = live["latest"][1]["id"].as_i64().unwrap();
+    let read = client
+        .post(
+            "/api/me/notifications/read",
+            &json!({"ids": [first]}),
+            &auth(&bob),
+        )
+        .await;
+    assert_eq!(
+        read.json,
+        json!({"marked": 1, "unread": 1}),
+        "{}",
+        read.text
+    );
+    // Another's notification is not the caller's to mark.
+    let theirs = client
+        .post(
+            "/api/me/notifications/read",
+            &json!({"ids": [first + 1]}),
+            &auth(&ann),
+        )
+        .await;
+    assert_eq!(theirs.json["marked"], 0, "{}", theirs.text);
+    let all = client
+        .send(
+            Method::POST,
+            "/api/me/notifications/read",
+            &auth(&bob),
+            None,
+        )
+        .await;
+    assert_eq!(all.json, json!({"marked": 1, "unread": 0}), "{}", all.text);
+    // bob moves, then resigns: both are told the result.
+    any_move(&client, &id, 1, &bob).await;
+    let resigned = client
+        .post(&format!("/api/games/{id}/resign"), &json!({}), &auth(&bob))
+        .await;
+    assert_eq!(resigned.status, 200, "{}", resigned.text);
+    let ended = |inbox: &Value| -> String {
+        inbox["notifications"][0]["message"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    assert!(ended(&inbox(&client, &ann).await).contains("you won by resignation"));
+    assert!(ended(&inbox(&client, &bob).await).contains("you lost by resignation"));
+    // Paging: older than the newest.
+    let page = client
+        .get(
+            &format!("/api/me/notifications?limit=1&before={}", first + 5),
+            &auth(&bob),
+        )
+        .await;
+    assert_eq!(
+        page.json["notifications"].as_array().unwrap().len(),
+        1,
+        "{}",
+        page.text
+    );
+    client
+        .get("/api/me/notifications?limit=0", &auth(&bob))
+        .await
+        .assert_error(400, "bad_request");
+    client
+        .get("/api/me/notifications", &[])
+        .await
+        .assert_error(401, "unauthenticated");
+    // The settings: every kind listed, a bad kind or choice refused; no mail on this server.
+    let settings = client
+        .get("/api/me/notifications/settings", &auth(&bob))
+        .await;
+    assert_eq!(settings.json["mail_enabled"], false, "{}", settings.text);
+    assert_eq!(
+        settings.json["mail"]["your_turn"], "immediate",
+        "{}",
+        settings.text
+    );
+    let put = |body: Value| {
+        let client = &client;
+        let bob = bob.clone();
+        async move {
+            client
+                .send(
+                    Method::PUT,
+                    "/api/me/notifications",
+                    &[
+                        ("authorization", &bob),
+                        ("content-type", "application/json"),
+                    ],
+                    Some(&body.to_string()),
+                )
+                .await
+        }
+    };
+    put(json!({"mail": {"nonsense": "off"}}))
+        .await
+        .assert_error(400, "bad_request");
+    put(json!({"mail": {"your_turn": "sometimes"}}))
+        .await
+        .assert_error(400, "bad_request");
+    put(json!({"digest_hour": 7}))
+        .await
+        .assert_error(409, "conflict");
+    let set = put(json!({"mail": {"round_opened": "digest", "challenge": "off"}})).await;
+    assert_eq!(set.status, 200, "{}", set.text);
+    assert_eq!(set.json["mail"]["round_opened"], "digest");
+    assert_eq!(set.json["mail"]["challenge"], "off");
+    assert_eq!(set.json["mail"]["rematch"], "immediate");
+    client
+        .send(
+            Method::PUT,
+            "/api/me/email",
+            &[
+                ("authorization", &bob),
+                ("content-type", "application/json"),
+            ],
+            Some(r#"{"email": "bob@example.test"}"#),
+        )
+        .await
+        .assert_error(409, "conflict");
+    // The caller deletes their notifications.
+    let deleted = client.delete("/api/me/notifications", &auth(&bob)).await;
+    assert_eq!(deleted.status, 204, "{}", deleted.text);
+    assert_eq!(inbox(&client, &bob).await["notifications"], json!([]));
+    assert_eq!(
+        inbox(&client, &ann).await["notifications"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+    server.stop().await.unwrap();
+    db
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_inbox_is_told_of_challenges_turns_and_results_live() {
+    on_both(the_inbox).await;
+}
+
+async fn mails(db: TestDb) -> TestDb {
+    let (smtp, mut mails) = smtp_sink().await;
+    let mut options = options(&db, generous());
+    options.smtp = Some(smtp);
+    options.mail_from = Some("swapboard <noreply@swapboard.test>".to_owned());
+    options.public_url = Some("http://swapboard.test/".to_owned());
+    let server = swapboard_server::Server::start(&options).await.unwrap();
+    let client = Client::new(&server);
+    let ann = bearer(&client, "ann").await;
+    let bob = bearer(&client, "bob").await;
+    let put_email = |token: &str, email: &str| {
+        let client = &client;
+        let (token, body) = (token.to_owned(), json!({ "email": email }).to_string());
+        async move {
+            client
+                .send(
+                    Method::PUT,
+                    "/api/me/email",
+                    &[
+                        ("authorization", &token),
+                        ("content-type", "application/json"),
+                    ],
+                    Some(&body),
+                )
+                .await
+        }
+    };
+    put_email(&bob, "not an address")
+        .await
+        .assert_error(400, "bad_request");
+    let set = put_email(&bob, "bob@example.test").await;
+    assert_eq!(set.status, 202, "{}", set.text);
+    assert_eq!(
+        set.json["email"],
+        json!({"email": "bob@example.test", "confirmed": false, "digest_hour": 8})
+    );
+    put_email(&bob, "bob@example.test")
+        .await
+        .assert_error(429, "rate_limited");
+    // The confirmation mail carries a one-time link.
+    let confirmation = next_mail(&mut mails, Duration::from_secs(10))
+        .await
+        .expect("the confirmation mail");
+    assert_eq!(confirmation.to, ["bob@example.test"]);
+    let text = unfolded(&confirmation.text);
+    let token = text
+        .split("http://swapboard.test/confirm-email?token=")
+        .nth(1)
+        .expect("the link")
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .to_owned();
+    let confirm = |token: String| {
+        let client = &client;
+        async move {
+            client
+                .post("/api/me/email/confirm", &json!({ "token": token }), &[])
+                .await
+        }
+    };
+    confirm("0".repeat(64)).await.assert_error(404, "not_found");
+    let confirmed = confirm(token.clone()).await;
+    assert_eq!(confirmed.status, 200, "{}", confirmed.text);
+    confirm(token).await.assert_error(404, "not_found");
+    let settings = client
+        .get("/api/me/notifications/settings", &auth(&bob))
+        .await;
+    assert_eq!(
+        settings.json["email"]["confirmed"], true,
+        "{}",
+        settings.text
+    );
+    // bob turns challenges off: none is mailed.
+    let off = client
+        .send(
+            Method::PUT,
+            "/api/me/notifications",
+            &[
+                ("authorization", &bob),
+                ("content-type", "application/json"),
+            ],
+            Some(r#"{"mail": {"challenge": "off"}}"#),
+        )
+        .await;
+    assert_eq!(off.status, 200, "{}", off.text);
+    let watched = challenge(&client, &ann, "bob").await;
+    let id = challenge(&client, &ann, "bob").await;
+    for game in [&watched, &id] {
+        let joined = client
+            .post(&format!("/api/games/{game}/join"), &json!({}), &auth(&bob))
+            .await;
+        assert_eq!(joined.status, 200, "{}", joined.text);
+    }
+    // ann moves: bob, who is not watching, gets a mail naming the game within 10 s.
+    let moved = Instant::now();
+    any_move(&client, &id, 0, &ann).await;
+    let mail = next_mail(&mut mails, Duration::from_secs(10))
+        .await
+        .expect("a your-turn mail");
+    let after = moved.elapsed();
+    eprintln!("a your-turn mail reached the SMTP sink {after:?} after the move");
+    assert!(after < Duration::from_secs(10));
+    assert_eq!(mail.to, ["bob@example.test"]);
+    let text = unfolded(&mail.text);
+    assert!(text.contains("Your turn"), "{text}");
+    assert!(
+        text.contains(&format!("http://swapboard.test/games/{id}")),
+        "{text}"
+    );
+    assert!(
+        text.contains("List-Unsubscribe-Post: List-Unsubscribe=One-Click"),
+        "{text}"
+    );
+    let unsubscribe = text
+        .split("List-Unsubscribe: <")
+        .nth(1)
+        .and_then(|rest| rest.split('>').next())
+        .expect("a List-Unsubscribe header")
+        .to_owned();
+    assert!(unsubscribe.starts_with("http://swapboard.test/api/notifications/unsubscribe?token="));
+    assert_eq!(
+        delivered(&client, &bob, "challenge", &id).await["delivery"],
+        "done"
+    );
+    // bob watches the other game live: ann's move there mails nothing.
+    let mut watching = connect_as(&client, &format!("/api/games/{watched}/socket"), &bob).await;
+    next_json(&mut watching, Duration::from_secs(5)).await;
+    any_move(&client, &watched, 0, &ann).await;
+    delivered(&client, &bob, "your_turn", &watched).await;
+    // A second turn in the first game within 10 minutes mails nothing either.
+    any_move(&client, &id, 1, &bob).await;
+    any_move(&client, &id, 2, &ann).await;
+    let started = Instant::now();
+    loop {
+        let inbox = inbox(&client, &bob).await;
+        let turns: Vec<&Value> = inbox["notifications"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|n| n["kind"] == "your_turn" && n["game_id"] == id.as_str())
+            .collect();
+        if turns.len() == 2 && turns.iter().all(|n| n["delivery"] == "done") {
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(10), "{inbox}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    if let Some(extra) = next_mail(&mut mails, Duration::from_secs(1)).await {
+        panic!("no mail was due: {}", extra.text);
+    }
+    drop(watching);
+    // One click stops every mail: the path of the mail's link, POSTed as RFC 8058 says.
+    let path = unsubscribe.trim_start_matches("http://swapboard.test");
+    let stopped = client
+        .send(
+            Method::POST,
+            path,
+            &[("content-type", "application/x-www-form-urlencoded")],
+            Some("List-Unsubscribe=One-Click"),
+        )
+        .await;
+    assert_eq!(stopped.status, 200, "{}", stopped.text);
+    let settings = client
+        .get("/api/me/notifications/settings", &auth(&bob))
+        .await;
+    assert!(
+        settings.json["mail"]
+            .as_object()
+            .unwrap()
+            .values()
+            .all(|v| v == "off"),
+        "{}",
+        settings.text
+    );
+    client
+        .send(
+            Method::POST,
+            "/api/notifications/unsubscribe?token=nope",
+            &[],
+            None,
+        )
+        .await
+        .assert_error(404, "not_found");
+    // The address is bob's to see and delete.
+    let deleted = client.delete("/api/me/email", &auth(&bob)).await;
+    assert_eq!(deleted.status, 204, "{}", deleted.text);
+    let settings = client
+        .get("/api/me/notifications/settings", &auth(&bob))
+        .await;
+    assert_eq!(settings.json["email"], Value::Null, "{}", settings.text);
+    client
+        .delete("/api/me/email", &auth(&bob))
+        .await
+        .assert_error(404, "not_found");
+    server.stop().await.unwrap();
+    db
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn confirmed_addresses_are_mailed_turns_once_and_never_while_watching() {
+    on_both(mails).await;
+}
+
+/// Two instances on one PostgreSQL database, each with its delivery worker, mail every
+/// challenge exactly once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_instances_mail_each_notification_once() {
+    let db = TestDb::postgres().await;
+    let (smtp, mut mails) = smtp_sink().await;
+    let mut options = options(&db, generous());
+    options.smtp = Some(smtp);
+    options.mail_from = Some("noreply@swapboard.test".to_owned());
+    options.public_url = Some("http://swapboard.test".to_owned());
+    let a = swapboard_server::Server::start(&options).await.unwrap();
+    let b = swapboard_server::Server::start(&options).await.unwrap();
+    let (on_a, on_b) = (Client::new(&a), Client::new(&b));
+    let ann = bearer(&on_a, "ann").await;
+    let bob = bearer(&on_b, "bob").await;
+    let set = on_b
+        .send(
+            Method::PUT,
+            "/api/me/email",
+            &[
+                ("authorization", &bob),
+                ("content-type", "application/json"),
+            ],
+            Some(r#"{"email": "bob@example.test"}"#),
+        )
+        .await;
+    assert_eq!(set.status, 202, "{}", set.text);
+    let confirmation = next_mail(&mut mails, Duration::from_secs(10))
+        .await
+        .unwrap();
+    let text = unfolded(&confirmation.text);
+    let token = text
+        .split("token=")
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap();
+    let confirmed = on_a
+        .post("/api/me/email/confirm", &json!({ "token": token }), &[])
+        .await;
+    assert_eq!(confirmed.status, 200, "{}", confirmed.text);
+    // Two challengers: an account may have 20 challenges waiting.
+    let cid = bearer(&on_b, "cid").await;
+    const CHALLENGES: usize = 40;
+    let mut ids = Vec::new();
+    for k in 0..CHALLENGES {
+        let (client, from) = if k % 2 == 0 {
+            (&on_a, &ann)
+        } else {
+            (&on_b, &cid)
+        };
+        ids.push(challenge(client, from, "bob").await);
+    }
+    let mut seen: Vec<String> = Vec::new();
+    while let Some(mail) = next_mail(&mut mails, Duration::from_secs(5)).await {
+        let text = unfolded(&mail.text);
+        let id = text
+            .split("http://swapboard.test/games/")
+            .nth(1)
+            .and_then(|rest| rest.split_whitespace().next())
+            .expect("a game's link")
+            .to_owned();
+        seen.push(id);
+    }
+    let mut unique = seen.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(seen.len(), CHALLENGES, "{seen:?}");
+    assert_eq!(unique.len(), CHALLENGES, "a duplicate: {seen:?}");
+    ids.sort();
+    assert_eq!(unique, ids);
+    a.stop().await.unwrap();
+    b.stop().await.unwrap();
+    db.drop_it().await;
+}

@@ -1,0 +1,126 @@
+// The inbox page (the caller's notifications, mark read, delete; the mail address and the
+// choice per kind) and the page a confirmation mail's link opens.
+
+import { api, failureText } from './api';
+import type { Shell } from './app';
+import { h } from './dom';
+import type { Route } from './logic';
+import type { Inbox, NotificationSettings, NotificationView } from './types';
+
+/** The words of each kind of notification, in the order the settings list them. */
+const KINDS: Record<string, string> = {
+  your_turn: 'Your turn',
+  challenge: 'A challenge',
+  game_ended: 'A game ended',
+  rematch: 'A rematch offer',
+  round_opened: 'A Swap 61 round opened',
+  round_results: 'Swap 61 results',
+  deadline_24h: 'A Swap 61 round closes in 24 hours',
+  deadline_1h: 'A Swap 61 round closes in an hour',
+};
+
+function item(notice: NotificationView): HTMLLIElement {
+  const link = notice.game_id ? `/games/${notice.game_id}` : notice.room_id ? `/rooms/${notice.room_id}` : null;
+  const when = new Date(notice.created_ms).toLocaleString();
+  return h('li', { class: notice.read ? 'notice' : 'notice unread' },
+    link ? h('a', { href: link }, notice.message) : notice.message,
+    h('span', { class: 'when' }, ` ${when}`));
+}
+
+/** The mail address form and the choice for each kind. */
+function mailSettings(settings: NotificationSettings, status: HTMLElement): HTMLElement {
+  const form = h('form', { class: 'stack', 'aria-label': 'mail' });
+  if (!settings.mail_enabled) {
+    form.append(h('p', {}, 'This server sends no mail: notifications come to this inbox only.'));
+    return form;
+  }
+  const email = h('input', { type: 'email', name: 'email', autocomplete: 'email', value: settings.email?.email ?? '' });
+  const state = settings.email ? (settings.email.confirmed ? 'confirmed' : 'waiting for its confirmation link') : 'none';
+  form.append(h('label', {}, 'Mail address ', email), h('p', {}, `Address: ${state}`));
+  const selects: [string, HTMLSelectElement][] = Object.entries(KINDS).map(([kind, words]) => {
+    const select = h('select', { name: kind, 'aria-label': words });
+    for (const choice of ['immediate', 'digest', 'off']) {
+      select.append(h('option', { value: choice, selected: settings.mail[kind] === choice }, choice));
+    }
+    form.append(h('label', {}, `${words}: `, select));
+    return [kind, select];
+  });
+  form.append(h('button', { type: 'submit' }, 'Save'));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void (async () => {
+      try {
+        const wanted = email.value.trim();
+        if (wanted !== '' && wanted !== settings.email?.email) {
+          await api('PUT', '/api/me/email', { email: wanted });
+          status.textContent = 'Saved: a confirmation link was mailed to the address.';
+        } else if (wanted === '' && settings.email) {
+          await api('DELETE', '/api/me/email');
+          status.textContent = 'Saved: the address is forgotten.';
+        } else {
+          status.textContent = 'Saved.';
+        }
+        const mail = Object.fromEntries(selects.map(([kind, select]) => [kind, select.value]));
+        await api('PUT', '/api/me/notifications', { mail });
+      } catch (error) {
+        status.textContent = failureText(error);
+      }
+    })();
+  });
+  return form;
+}
+
+async function notificationsPage(main: HTMLElement, shell: Shell): Promise<void> {
+  if (!shell.me) {
+    shell.go('/login?next=/notifications', true);
+    return;
+  }
+  const [inbox, settings] = await Promise.all([
+    api<Inbox>('GET', '/api/me/notifications'),
+    api<NotificationSettings>('GET', '/api/me/notifications/settings'),
+  ]);
+  const status = h('p', { role: 'status', 'aria-live': 'polite' });
+  const list = h('ul', { class: 'notices' });
+  for (const notice of inbox.notifications) list.append(item(notice));
+  const act = (text: string, method: string, path: string, done: string): HTMLButtonElement =>
+    h('button', {
+      type: 'button', onclick: () => {
+        void api(method, path).then(() => {
+          status.textContent = done;
+          if (method === 'DELETE') list.replaceChildren();
+          for (const li of list.children) li.classList.remove('unread');
+        }, (error: unknown) => { status.textContent = failureText(error); });
+      },
+    }, text);
+  main.append(
+    h('h1', {}, 'Notifications'),
+    inbox.notifications.length === 0 ? h('p', { class: 'empty' }, 'Nothing yet.') : list,
+    h('p', {},
+      act('Mark all read', 'POST', '/api/me/notifications/read', 'All read.'), ' ',
+      act('Delete all', 'DELETE', '/api/me/notifications', 'Deleted.')),
+    status,
+    h('h2', {}, 'Mail'),
+    mailSettings(settings, status),
+  );
+}
+
+async function confirmEmailPage(main: HTMLElement, _shell: Shell, route: Route): Promise<void> {
+  const token = route.page === 'confirmEmail' ? route.token : null;
+  main.append(h('h1', {}, 'Confirm your address'));
+  if (!token) {
+    main.append(h('p', {}, 'This link has no token: open the link of the mail whole.'));
+    return;
+  }
+  try {
+    await api('POST', '/api/me/email/confirm', { token });
+    main.append(h('p', {}, 'Your address is confirmed.'), h('p', {}, h('a', { href: '/notifications' }, 'Choose what is mailed')));
+  } catch (error) {
+    main.append(h('p', {}, failureText(error)));
+  }
+}
+
+/** The notifications' pages, by route. */
+export const NOTIFICATION_PAGES = {
+  notifications: notificationsPage,
+  confirmEmail: confirmEmailPage,
+};
