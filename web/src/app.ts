@@ -27,7 +27,7 @@ const state = { me: null as string | null, cleanup: null as Cleanup | null, retr
 
 function header(shell: Shell): HTMLElement {
   const link = (href: string, text: string): HTMLAnchorElement => h('a', { href }, text);
-  const nav = h('nav', { 'aria-label': 'main' }, link('/', 'Home'), link('/new', 'New game'));
+  const nav = h('nav', { 'aria-label': 'main' }, link('/', 'Home'), link('/new', 'New game'), link('/puzzles', 'Puzzles'));
   if (shell.me) {
     nav.append(
       link(`/players/${encodeURIComponent(shell.me)}`, shell.me),

@@ -34,7 +34,9 @@ use crate::lists;
 use crate::live::messages::Views;
 use crate::live::{self, Hub};
 use crate::openapi;
+use crate::positions;
 use crate::proxy::TrustedProxies;
+use crate::puzzles;
 use crate::ratings;
 use crate::review;
 use crate::rooms;
@@ -59,6 +61,8 @@ pub(crate) fn api() -> OpenApiRouter<AppState> {
         .merge(lists::router())
         .merge(analysis::router())
         .merge(rules::router())
+        .merge(positions::router())
+        .merge(puzzles::router())
         .merge(ratings::router())
         .merge(rooms::router())
 }
@@ -223,6 +227,7 @@ impl Server {
             },
         )
         .await?;
+        puzzles::seed(&store).await?;
         let parallel = std::thread::available_parallelism().map_or(1, |n| n.get());
         let searches = options
             .ai_searches

@@ -5,6 +5,7 @@
 
 mod cache;
 mod games;
+pub(crate) mod puzzles;
 pub(crate) mod ratings;
 mod reviews;
 mod rooms;
@@ -189,6 +190,11 @@ impl Backend {
                     "ratings",
                     include_str!("../migrations/sqlite/0007_ratings.sql"),
                 ),
+                (
+                    8,
+                    "puzzles",
+                    include_str!("../migrations/sqlite/0008_puzzles.sql"),
+                ),
             ],
             Backend::Postgres => &[
                 (
@@ -225,6 +231,11 @@ impl Backend {
                     7,
                     "ratings",
                     include_str!("../migrations/postgres/0007_ratings.sql"),
+                ),
+                (
+                    8,
+                    "puzzles",
+                    include_str!("../migrations/postgres/0008_puzzles.sql"),
                 ),
             ],
         };

@@ -15,6 +15,7 @@ mod live;
 mod moves;
 mod names;
 mod proxy;
+mod puzzles;
 mod ratings;
 mod review;
 mod rooms;
