@@ -114,6 +114,6 @@ export async function frontPage(main: HTMLElement, shell: Shell): Promise<void> 
       h('a', { href: '/signup', class: 'button primary' }, 'Sign up'), ' ',
       h('a', { href: '/login', class: 'button' }, 'Log in')),
     await gameCards(shell),
-    await dailyCard(),
+    await dailyCard() ?? '',
   );
 }

@@ -1,7 +1,7 @@
 //! The puzzles: what `examine` calls a puzzle is one (checked move by move with a solver of
 //! its own), the shipped file's puzzles are proved again, and attempts are judged right.
 
-use swapboard_core::{Game, Outcome, Player, Stepwise};
+use swapboard_core::{Outcome, Player};
 use swapboard_play::puzzles::{self, Candidates, Puzzle, Theme, examine, judge, puzzle_id};
 use swapboard_play::{AnyPosition, GameId, PositionFn, Playable};
 use swapboard_solver::{Options, Solver};

@@ -170,7 +170,7 @@ async function onePuzzle(main: HTMLElement, shell: Shell, id: string): Promise<v
       h('a', { href: `/rules/${puzzle.game}` }, 'The rules')),
     h('div', { class: 'puzzle-board' }, board.element),
     prompt, clear, refusal, summary, verdict, line, stepper,
-    shell.me ? null : h('p', {}, h('a', { href: `/signup?next=${encodeURIComponent(`/puzzles/${puzzle.id}`)}` }, 'Sign up'), ' to keep your record and streak.'),
+    shell.me ? '' : h('p', {}, h('a', { href: `/signup?next=${encodeURIComponent(`/puzzles/${puzzle.id}`)}` }, 'Sign up'), ' to keep your record and streak.'),
   );
   await startDraft();
 }
