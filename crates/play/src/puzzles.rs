@@ -339,11 +339,7 @@ pub fn judge(puzzle: &Puzzle, mv: &str, budget: u64) -> Result<Attempt, AttemptE
         .position
         .parse()
         .map_err(|e: swapboard_core::PositionError| AttemptError::Position(e.to_string()))?;
-    position.visit(Judge {
-        puzzle,
-        mv,
-        budget,
-    })
+    position.visit(Judge { puzzle, mv, budget })
 }
 
 /// [`judge`] for a typed position.

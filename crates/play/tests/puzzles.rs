@@ -3,7 +3,7 @@
 
 use swapboard_core::{Outcome, Player};
 use swapboard_play::puzzles::{self, Candidates, Puzzle, Theme, examine, judge, puzzle_id};
-use swapboard_play::{AnyPosition, GameId, PositionFn, Playable};
+use swapboard_play::{AnyPosition, GameId, Playable, PositionFn};
 use swapboard_solver::{Options, Solver};
 
 /// A generous budget for the independent checks: ten times the generator's.
@@ -109,13 +109,20 @@ fn attempts_are_judged_with_the_line_or_the_refutation() {
         }
         wrong_seen += 1;
         assert_eq!(answer.line[0], mv);
-        assert!(answer.why.starts_with(&format!("{mv} does not win")), "{answer:?}");
+        assert!(
+            answer.why.starts_with(&format!("{mv} does not win")),
+            "{answer:?}"
+        );
         // The refutation is legal and ends in the opponent's win.
         let mut after = position.clone();
         for step in &answer.line {
             after.play_text(step).unwrap();
         }
-        assert_eq!(after.outcome(), Some(Outcome::Win(mover.other())), "{answer:?}");
+        assert_eq!(
+            after.outcome(),
+            Some(Outcome::Win(mover.other())),
+            "{answer:?}"
+        );
     }
     assert!(wrong_seen > 0);
     // A move the rules refuse is no attempt: the rule's refusal comes back.

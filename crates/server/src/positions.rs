@@ -94,13 +94,15 @@ pub(crate) struct MoveAnswer {
     ))]
 pub(crate) async fn play(Body(body): Body<MoveBody>) -> ApiResult<Json<MoveAnswer>> {
     let mut position = body.position;
-    let mv = position.play_text(&body.mv).map_err(|refusal| match refusal {
-        RulesError::Unreadable { .. } => ApiError::BadRequest(format!("move: {refusal}")),
-        RulesError::Illegal { .. } => ApiError::IllegalMove {
-            rule: rule_code(&refusal),
-            reason: refusal.to_string(),
-        },
-    })?;
+    let mv = position
+        .play_text(&body.mv)
+        .map_err(|refusal| match refusal {
+            RulesError::Unreadable { .. } => ApiError::BadRequest(format!("move: {refusal}")),
+            RulesError::Illegal { .. } => ApiError::IllegalMove {
+                rule: rule_code(&refusal),
+                reason: refusal.to_string(),
+            },
+        })?;
     let mut passes = Vec::new();
     position.play_forced_passes(|pass, _| passes.push(pass.to_owned()));
     let ending = position.outcome_words();

@@ -10,9 +10,9 @@ use std::sync::LazyLock;
 use axum::Json;
 use axum::extract::{Path, State};
 use serde::{Deserialize, Serialize};
+use swapboard_core::{BoardView, MoveError as RulesError};
 use swapboard_play::puzzles::{self, Attempt, AttemptError, Puzzle};
 use swapboard_play::{AnyPosition, GameId};
-use swapboard_core::{BoardView, MoveError as RulesError};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -86,7 +86,10 @@ pub(crate) struct PuzzleView {
 /// A stored puzzle's position; one that does not read is the store's fault.
 fn parse(puzzle: &Puzzle) -> ApiResult<AnyPosition> {
     puzzle.position.parse().map_err(|e| {
-        ApiError::Internal(anyhow::anyhow!("puzzle {}: stored position: {e}", puzzle.id))
+        ApiError::Internal(anyhow::anyhow!(
+            "puzzle {}: stored position: {e}",
+            puzzle.id
+        ))
     })
 }
 
@@ -300,7 +303,12 @@ pub(crate) async fn attempt(
         Some(caller) => Some(
             state
                 .store
-                .record_attempt(caller.holder.account_id, &puzzle.id, judged.correct, now_ms())
+                .record_attempt(
+                    caller.holder.account_id,
+                    &puzzle.id,
+                    judged.correct,
+                    now_ms(),
+                )
                 .await?
                 .into(),
         ),

@@ -168,7 +168,11 @@ impl Store {
         }
         let sql = format!("SELECT {COLUMNS} FROM puzzles ORDER BY seq LIMIT 1 OFFSET $1");
         let row = sqlx::query(&sql)
-            .bind(day.rem_euclid(count).wrapping_mul(DAILY_STRIDE).rem_euclid(count))
+            .bind(
+                day.rem_euclid(count)
+                    .wrapping_mul(DAILY_STRIDE)
+                    .rem_euclid(count),
+            )
             .fetch_optional(&self.pool)
             .await?;
         row.as_ref().map(puzzle_of).transpose()

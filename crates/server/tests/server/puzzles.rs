@@ -48,10 +48,16 @@ async fn puzzles_served(db: TestDb) -> TestDb {
             .iter()
             .map(|p| p["difficulty"].as_u64().unwrap())
             .collect();
-        assert!(difficulties.windows(2).all(|w| w[0] <= w[1]), "{difficulties:?}");
+        assert!(
+            difficulties.windows(2).all(|w| w[0] <= w[1]),
+            "{difficulties:?}"
+        );
         for p in list {
             assert_eq!(p["game"], game);
-            assert!(p.get("solution").is_none() && p.get("line").is_none(), "{p}");
+            assert!(
+                p.get("solution").is_none() && p.get("line").is_none(),
+                "{p}"
+            );
             assert!(p["task"].as_str().unwrap().contains("to move"), "{p}");
             assert_eq!(p["board"]["size"], p["size"]);
         }
@@ -84,7 +90,9 @@ async fn puzzles_served(db: TestDb) -> TestDb {
         .find(|p| p.game.as_str() == "swaptimum" && p.line.len() > 1)
         .expect("a Swaptimum puzzle of more than one move");
     let path = format!("/api/puzzles/{}/attempt", puzzle.id);
-    let shown = client.get(&format!("/api/puzzles/{}", puzzle.id), &[]).await;
+    let shown = client
+        .get(&format!("/api/puzzles/{}", puzzle.id), &[])
+        .await;
     assert_eq!(shown.json["position"], puzzle.position.as_str());
     let right = client
         .post(&path, &json!({"move": puzzle.solution}), &[])
