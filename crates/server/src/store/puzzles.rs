@@ -217,7 +217,7 @@ impl Store {
             };
             sqlx::query(sql).bind(account_id).execute(&mut *tx).await?;
         }
-        let record = record_in(&mut *tx, account_id).await?;
+        let record = record_in(&mut tx, account_id).await?;
         tx.commit().await?;
         Ok(record)
     }
