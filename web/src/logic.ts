@@ -142,6 +142,7 @@ export type Route =
   | { page: 'rules'; game: string | null }
   | { page: 'notifications' }
   | { page: 'confirmEmail'; token: string | null }
+  | { page: 'puzzles'; id: string | null }
   | { page: 'missing' };
 
 /** The page a location shows. */
@@ -158,6 +159,7 @@ export function parseRoute(pathname: string, search: string): Route {
       case 'rules': return { page: 'rules', game: null };
       case 'notifications': return { page: 'notifications' };
       case 'confirm-email': return { page: 'confirmEmail', token: params.get('token') };
+      case 'puzzles': return { page: 'puzzles', id: null };
     }
   }
   if (parts.length === 2 && parts[0] === 'games' && /^[0-9a-zA-Z_-]{1,64}$/.test(parts[1])) {
@@ -169,6 +171,7 @@ export function parseRoute(pathname: string, search: string): Route {
     return { page: 'room', id: parts[1], invite: params.get('invite') };
   }
   if (parts.length === 2 && parts[0] === 'rules' && /^[a-z0-9-]{1,32}$/.test(parts[1])) return { page: 'rules', game: parts[1] };
+  if (parts.length === 2 && parts[0] === 'puzzles' && /^[0-9a-f]{1,32}$/.test(parts[1])) return { page: 'puzzles', id: parts[1] };
   if (parts.length === 2 && parts[0] === 'players') {
     return { page: 'player', name: decodeURIComponent(parts[1]) };
   }

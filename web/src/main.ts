@@ -5,6 +5,7 @@ import { gamePage } from './game/page';
 import { NOTIFICATION_PAGES } from './notifications';
 import { PAGES } from './pages';
 import { newRoomPage, roomPage } from './room/page';
+import { puzzlesPage } from './puzzles/page';
 import { frontPage, rulesPage } from './rules';
 
 const root = document.getElementById('app');
@@ -13,5 +14,5 @@ if (root) start(root, {
     ...NOTIFICATION_PAGES,
     // A visitor who is not logged in sees the front page (`src/rules.ts`).
     home: (main, shell) => (shell.me ? PAGES.home(main, shell) : frontPage(main, shell)),
-    game: gamePage, newRoom: newRoomPage, room: roomPage, rules: rulesPage,
+    game: gamePage, newRoom: newRoomPage, room: roomPage, rules: rulesPage, puzzles: puzzlesPage,
   });

@@ -5,6 +5,7 @@ import type { Cleanup, Shell } from './app';
 import { catalogueEntry, gameTitle, loadCatalogue } from './catalogue';
 import { h } from './dom';
 import { describeClock, opponentField, safeNext, timeControl, type Route } from './logic';
+import { dailyCard } from './puzzles/page';
 import type { RoomView } from './swap61';
 import type { GameView, Lobby } from './types';
 
@@ -75,6 +76,7 @@ async function home(main: HTMLElement, shell: Shell): Promise<void> {
     main.append(h('p', {}, h('a', { href: '/login' }, 'Log in'), ' or ', h('a', { href: '/signup' }, 'sign up'), ' to play.'));
   }
   main.append(h('p', {}, 'Swap 61 for 9 or 10 players: ', h('a', { href: '/rooms/new' }, 'run a room as its game master'), '.'));
+  main.append(await dailyCard() ?? '');
   if (shell.me) {
     const mine = await api<{ rooms: RoomView[] }>('GET', '/api/me/rooms');
     main.append(h('section', { 'aria-labelledby': 'rooms-h' }, h('h2', { id: 'rooms-h' }, 'Your rooms'),
@@ -255,4 +257,4 @@ export const PAGES = {
   player: playerPage,
   settings: (main: HTMLElement): Promise<void> => settings(main),
   missing: (main: HTMLElement): Promise<void> => missing(main),
-} satisfies Record<Exclude<Route['page'], 'game' | 'newRoom' | 'room' | 'rules' | 'notifications' | 'confirmEmail'>, (main: HTMLElement, shell: Shell, route: Route) => Promise<Cleanup | void>>;
+} satisfies Record<Exclude<Route['page'], 'game' | 'newRoom' | 'room' | 'rules' | 'notifications' | 'confirmEmail' | 'puzzles'>, (main: HTMLElement, shell: Shell, route: Route) => Promise<Cleanup | void>>;

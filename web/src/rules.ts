@@ -6,6 +6,7 @@ import { api } from './api';
 import type { Shell } from './app';
 import { h } from './dom';
 import type { Route } from './logic';
+import { dailyCard } from './puzzles/page';
 
 /** A game in short (`GET /api/rules`). */
 export interface RulesSummary {
@@ -113,5 +114,6 @@ export async function frontPage(main: HTMLElement, shell: Shell): Promise<void> 
       h('a', { href: '/signup', class: 'button primary' }, 'Sign up'), ' ',
       h('a', { href: '/login', class: 'button' }, 'Log in')),
     await gameCards(shell),
+    await dailyCard() ?? '',
   );
 }

@@ -19,6 +19,7 @@ mod files;
 mod limits;
 mod output;
 mod play;
+mod puzzles;
 mod replay;
 mod research;
 mod rules;
@@ -79,6 +80,9 @@ enum Command {
     /// Administer a server's database (`admin --help`).
     #[command(subcommand)]
     Admin(AdminCommand),
+    /// Puzzles proven by the solver (`puzzles --help`, docs/PUZZLES.md).
+    #[command(subcommand)]
+    Puzzles(puzzles::PuzzlesCommand),
 }
 
 /// The commands that administer a server's database.
@@ -290,6 +294,7 @@ fn run(command: Command, out: &mut Output) -> CliResult {
         Command::Admin(AdminCommand::Rerate(options)) => {
             swapboard_server::rerate(options).map_err(error::CliError::Failure)
         }
+        Command::Puzzles(command) => puzzles::run(command, out),
     }
 }
 

@@ -11,6 +11,8 @@
 //!   claims the tests check through the engines;
 //! - [`step`]: the steps nobody chooses (a pass the rules force), decided once;
 //! - [`words`]: what a move did and how a game ended, worded once for every front end;
+//! - [`puzzles`]: positions where exactly one move wins, proven by the solver, and the
+//!   judging of an attempt;
 //! - [`names`]: names shown to people, normalised and checked against look-alikes;
 //! - [`record`]: the text record of a game (`docs/RECORDS.md`);
 //! - [`protocol`]: the engine protocol (`swapboard engine`, `docs/ENGINE-PROTOCOL.md`) over
@@ -28,6 +30,7 @@ pub mod names;
 mod opponent;
 mod position;
 pub mod protocol;
+pub mod puzzles;
 mod review;
 pub mod rules;
 pub mod step;

@@ -134,6 +134,18 @@ impl AnyPosition {
         each!(self, p => crate::words::ending_how(ending, p))
     }
 
+    /// How the game ended here by the rules, in words (`Red wins by connection`), or `None`
+    /// while it goes on.
+    pub fn outcome_words(&self) -> Option<String> {
+        let outcome = self.outcome()?;
+        let ending = crate::Ending::of_outcome(outcome);
+        Some(format!(
+            "{} {}",
+            each!(self, p => ending_text_of(p, ending)),
+            self.ending_how(ending)
+        ))
+    }
+
     /// What a board picture of this position shows.
     pub fn view(&self) -> BoardView {
         each!(self, p => p.view())
@@ -159,6 +171,10 @@ impl AnyPosition {
 
 fn game_of<G: Playable>(_: &G) -> GameId {
     G::GAME
+}
+
+fn ending_text_of<G: Game>(_: &G, ending: crate::Ending) -> String {
+    crate::words::ending_text::<G>(ending)
 }
 
 fn colour_name<G: Game>(_: &G, player: Player) -> &'static str {

@@ -37,7 +37,9 @@ use crate::notify::{self, mail::Mailer, worker::Deliveries};
 use crate::openapi;
 use crate::options::ServeOptions;
 use crate::passwords::Passwords;
+use crate::positions;
 use crate::proxy::TrustedProxies;
+use crate::puzzles;
 use crate::ratings;
 use crate::review;
 use crate::rooms;
@@ -62,6 +64,8 @@ pub(crate) fn api() -> OpenApiRouter<AppState> {
         .merge(lists::router())
         .merge(analysis::router())
         .merge(rules::router())
+        .merge(positions::router())
+        .merge(puzzles::router())
         .merge(ratings::router())
         .merge(rooms::router())
         .merge(admin::router())
@@ -250,6 +254,7 @@ impl Server {
             },
         )
         .await?;
+        puzzles::seed(&store).await?;
         let parallel = std::thread::available_parallelism().map_or(1, |n| n.get());
         let searches = options
             .ai_searches

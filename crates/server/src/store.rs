@@ -9,6 +9,7 @@ mod cache;
 mod games;
 pub(crate) mod outbox;
 mod pool;
+pub(crate) mod puzzles;
 pub(crate) mod ratings;
 mod reviews;
 mod rooms;

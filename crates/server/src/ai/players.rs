@@ -89,7 +89,8 @@ impl AiPlayers {
 
     /// Runs a search on the blocking pool once one of the permits is free: every search of
     /// the server (the AI's moves, analyses, reviews) shares the cores the permits allow.
-    /// `kind` (`move`, `analysis`, `review`) and `level` label its time in the metrics.
+    /// `kind` (`move`, `analysis`, `review`, `puzzle`) and `level` label its time in the
+    /// metrics.
     pub(crate) async fn think<T: Send + 'static>(
         &self,
         kind: &'static str,

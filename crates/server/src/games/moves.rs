@@ -128,7 +128,7 @@ pub(crate) enum Refusal {
 
 /// The stable code of the rule a refused move breaks (`docs/RULES-CODES.md` lists them), or
 /// `unreadable` for a text that is no move of this game on this board.
-fn rule_code(refusal: &RulesError) -> &'static str {
+pub(crate) fn rule_code(refusal: &RulesError) -> &'static str {
     match refusal {
         RulesError::Unreadable { .. } => "unreadable",
         RulesError::Illegal { reason, .. } => reason.rule.as_str(),

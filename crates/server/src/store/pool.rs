@@ -113,6 +113,11 @@ impl Backend {
                     "notifications",
                     include_str!("../../migrations/sqlite/0009_notifications.sql"),
                 ),
+                (
+                    10,
+                    "puzzles",
+                    include_str!("../../migrations/sqlite/0010_puzzles.sql"),
+                ),
             ],
             Backend::Postgres => &[
                 (
@@ -159,6 +164,11 @@ impl Backend {
                     9,
                     "notifications",
                     include_str!("../../migrations/postgres/0009_notifications.sql"),
+                ),
+                (
+                    10,
+                    "puzzles",
+                    include_str!("../../migrations/postgres/0010_puzzles.sql"),
                 ),
             ],
         };

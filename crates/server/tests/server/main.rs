@@ -18,6 +18,7 @@ mod moves;
 mod names;
 mod notify;
 mod proxy;
+mod puzzles;
 mod ratings;
 mod review;
 mod rooms;
