@@ -289,18 +289,18 @@ pub(crate) async fn attempt(
             move || puzzles::judge(&puzzle, &body.mv, JUDGE_BUDGET)
         })
         .await?
-    .map_err(|e| match e {
-        AttemptError::Move(refusal @ RulesError::Unreadable { .. }) => {
-            ApiError::BadRequest(format!("move: {refusal}"))
-        }
-        AttemptError::Move(refusal) => ApiError::IllegalMove {
-            rule: rule_code(&refusal),
-            reason: refusal.to_string(),
-        },
-        AttemptError::Position(reason) => {
-            ApiError::Internal(anyhow::anyhow!("puzzle {}: {reason}", puzzle.id))
-        }
-    })?;
+        .map_err(|e| match e {
+            AttemptError::Move(refusal @ RulesError::Unreadable { .. }) => {
+                ApiError::BadRequest(format!("move: {refusal}"))
+            }
+            AttemptError::Move(refusal) => ApiError::IllegalMove {
+                rule: rule_code(&refusal),
+                reason: refusal.to_string(),
+            },
+            AttemptError::Position(reason) => {
+                ApiError::Internal(anyhow::anyhow!("puzzle {}: {reason}", puzzle.id))
+            }
+        })?;
     let record = match caller {
         Some(caller) => Some(
             state
