@@ -54,15 +54,15 @@ pub struct ServeOptions {
     /// Without it no metrics are served or kept.
     #[arg(long, value_name = "ADDR", env = "SWAPBOARD_METRICS_ADDR")]
     pub metrics_addr: Option<SocketAddr>,
-    /// Mail notifications through this SMTP server: smtp://[USER:PASS@]HOST[:PORT] (plain;
-    /// add ?tls=required for STARTTLS) or smtps://[USER:PASS@]HOST[:PORT] (TLS). Needs
+    /// Mail notifications through this SMTP server: `smtp://[USER:PASS@]HOST[:PORT]` (plain;
+    /// add ?tls=required for STARTTLS) or `smtps://[USER:PASS@]HOST[:PORT]` (TLS). Needs
     /// --mail-from and --public-url. Default: no mail (the inbox still works).
     #[arg(long, value_name = "URL", env = "SWAPBOARD_SMTP", requires_all = ["mail_from", "public_url"])]
     pub smtp: Option<String>,
     /// The sender of the mails: an address, or `Name <address>`.
     #[arg(long, value_name = "ADDRESS", env = "SWAPBOARD_MAIL_FROM")]
     pub mail_from: Option<String>,
-    /// The site's address as its users reach it (https://swapboard.example): the links in
+    /// The site's address as its users reach it (`https://swapboard.example`): the links in
     /// mails start with it.
     #[arg(long, value_name = "URL", env = "SWAPBOARD_PUBLIC_URL")]
     pub public_url: Option<String>,
