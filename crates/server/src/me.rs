@@ -159,6 +159,20 @@ pub(crate) async fn export(
     }))
 }
 
+/// Checks the caller's password once more, like a login and under the same limits, before
+/// an act that needs it (a new password, the account's deletion).
+async fn confirm_password(
+    state: &AppState,
+    addr: ClientAddr,
+    caller: &Caller,
+    password: Password,
+) -> ApiResult<()> {
+    let name = AccountName::try_from(caller.holder.name.clone())
+        .map_err(|e| ApiError::Internal(anyhow::anyhow!("a stored name is refused: {e}")))?;
+    log_in(state, addr, Credentials { name, password }).await?;
+    Ok(())
+}
+
 /// The hash of the credential the caller proved itself with.
 fn current_hash(caller: &Caller) -> &str {
     match &caller.proof {
@@ -181,18 +195,7 @@ pub(crate) async fn change_password(
     caller: Caller,
     Body(change): Body<PasswordChange>,
 ) -> ApiResult<Json<Ended>> {
-    // The password now is checked like a login, under the same limits.
-    let name = AccountName::try_from(caller.holder.name.clone())
-        .map_err(|e| ApiError::Internal(anyhow::anyhow!("a stored name is refused: {e}")))?;
-    log_in(
-        &state,
-        addr,
-        Credentials {
-            name,
-            password: change.password,
-        },
-    )
-    .await?;
+    confirm_password(&state, addr, &caller, change.password).await?;
     let hash = state.passwords.hash(change.new_password.0).await?;
     let ended = state
         .store
@@ -236,17 +239,7 @@ pub(crate) async fn delete_account(
     caller: Caller,
     Body(deletion): Body<Deletion>,
 ) -> ApiResult<Json<Deleted>> {
-    let name = AccountName::try_from(caller.holder.name.clone())
-        .map_err(|e| ApiError::Internal(anyhow::anyhow!("a stored name is refused: {e}")))?;
-    log_in(
-        &state,
-        addr,
-        Credentials {
-            name,
-            password: deletion.password,
-        },
-    )
-    .await?;
+    confirm_password(&state, addr, &caller, deletion.password).await?;
     let account = caller.holder.account_id;
     let forfeited = forfeit_all(&state.store, account).await?;
     for id in &forfeited {

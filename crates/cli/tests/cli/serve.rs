@@ -578,3 +578,49 @@ fn admin_rerate_replays_the_rated_games_of_the_database_named() {
     );
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// `swapboard admin grant|ban|unban|annul|log` act on the database named, as `operator`,
+/// and name what they cannot find; the server's `admin` tests check what each does.
+#[test]
+fn admin_commands_name_the_account_or_game_they_cannot_find() {
+    let dir = temp_dir("admin");
+    let url = format!("sqlite:{}", dir.join("admin.db").display());
+    let run = |args: &[&str]| {
+        let mut all = vec!["admin"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&["--database", &url]);
+        crate::common::swapboard(&all)
+    };
+    let log = run(&["log"]);
+    assert_eq!(
+        log.status.code(),
+        Some(0),
+        "{}",
+        crate::common::stderr(&log)
+    );
+    assert!(crate::common::stdout(&log).trim().is_empty());
+    for (args, missing) in [
+        (&["grant", "ann", "admin"][..], "no account \"ann\""),
+        (
+            &["ban", "ann", "--reason", "spam"][..],
+            "no account \"ann\"",
+        ),
+        (
+            &["unban", "ann", "--reason", "appeal"][..],
+            "no account \"ann\"",
+        ),
+        (
+            &["annul", "g1", "--reason", "collusion"][..],
+            "no game \"g1\"",
+        ),
+    ] {
+        let out = run(args);
+        let err = crate::common::stderr(&out);
+        assert_ne!(out.status.code(), Some(0), "{args:?}");
+        assert!(err.contains(missing), "{args:?}: {err}");
+    }
+    let role = run(&["grant", "ann", "root"]);
+    assert_eq!(role.status.code(), Some(2));
+    assert!(crate::common::stderr(&role).contains("admin or moderator"));
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -65,14 +65,9 @@ impl Store {
         actor: &str,
     ) -> anyhow::Result<Option<bool>> {
         let mut tx = self.pool.begin().await?;
-        let Some(row) = sqlx::query("SELECT id, name FROM accounts WHERE name_key = $1")
-            .bind(name.to_ascii_lowercase())
-            .fetch_optional(&mut *tx)
-            .await?
-        else {
+        let Some((id, shown, _)) = Self::named_in(&mut tx, name).await? else {
             return Ok(None);
         };
-        let (id, shown): (i64, String) = (row.try_get(0)?, row.try_get(1)?);
         let granted = sqlx::query(
             "INSERT INTO roles (account_id, role, granted_ms) VALUES ($1, $2, $3)
              ON CONFLICT (account_id, role) DO NOTHING",
@@ -118,15 +113,9 @@ impl Store {
         reason: &str,
     ) -> anyhow::Result<Option<(i64, bool)>> {
         let mut tx = self.pool.begin().await?;
-        let Some(row) = sqlx::query("SELECT id, name, banned_ms FROM accounts WHERE name_key = $1")
-            .bind(name.to_ascii_lowercase())
-            .fetch_optional(&mut *tx)
-            .await?
-        else {
+        let Some((id, shown, was)) = Self::named_in(&mut tx, name).await? else {
             return Ok(None);
         };
-        let (id, shown): (i64, String) = (row.try_get(0)?, row.try_get(1)?);
-        let was: Option<i64> = row.try_get(2)?;
         if was.is_some() == banned {
             return Ok(Some((id, false)));
         }
@@ -184,6 +173,20 @@ impl Store {
             self.rerate().await?;
         }
         Ok(Some(counted))
+    }
+
+    /// The account of that name (in any case) within `tx`: its id, its name as written, and
+    /// when it was banned.
+    async fn named_in(
+        tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+        name: &str,
+    ) -> anyhow::Result<Option<(i64, String, Option<i64>)>> {
+        let row = sqlx::query("SELECT id, name, banned_ms FROM accounts WHERE name_key = $1")
+            .bind(name.to_ascii_lowercase())
+            .fetch_optional(&mut **tx)
+            .await?;
+        row.map(|row| Ok((row.try_get(0)?, row.try_get(1)?, row.try_get(2)?)))
+            .transpose()
     }
 
     /// Adds a line to the admin log within `tx`.
