@@ -134,7 +134,7 @@ impl Store {
     /// new name. The new name.
     pub(crate) async fn anonymise(&self, account_id: i64) -> anyhow::Result<String> {
         let neutral = format!("deleted:{account_id}");
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.begin_write().await?;
         sqlx::query(
             "UPDATE accounts SET name = $1, name_key = $1, name_skeleton = $1, password_hash = '!' \
              WHERE id = $2",
@@ -264,7 +264,7 @@ impl Store {
         prefix: &str,
         keep: &str,
     ) -> anyhow::Result<u64> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.begin_write().await?;
         let ended = Self::end_credentials_in(&mut tx, account_id, prefix, keep).await?;
         tx.commit().await?;
         Ok(self.forget_credentials(ended))
@@ -278,7 +278,7 @@ impl Store {
         password_hash: &str,
         keep: &str,
     ) -> anyhow::Result<u64> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.begin_write().await?;
         sqlx::query("UPDATE accounts SET password_hash = $1 WHERE id = $2")
             .bind(password_hash)
             .bind(account_id)

@@ -64,7 +64,7 @@ impl Store {
         role: Role,
         actor: &str,
     ) -> anyhow::Result<Option<bool>> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.begin_write().await?;
         let Some((id, shown, _)) = Self::named_in(&mut tx, name).await? else {
             return Ok(None);
         };
@@ -112,7 +112,7 @@ impl Store {
         actor: &str,
         reason: &str,
     ) -> anyhow::Result<Option<(i64, bool)>> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.begin_write().await?;
         let Some((id, shown, was)) = Self::named_in(&mut tx, name).await? else {
             return Ok(None);
         };
@@ -155,7 +155,7 @@ impl Store {
                 Err(e) => return Err(anyhow::anyhow!("annul {id}: {e}")),
             }
         }
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.begin_write().await?;
         sqlx::query("UPDATE games SET rated = 0 WHERE id = $1")
             .bind(id)
             .execute(&mut *tx)

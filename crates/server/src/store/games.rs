@@ -421,16 +421,6 @@ impl Store {
         Ok(game_of_row(&row)?)
     }
 
-    /// Opens a write transaction. On SQLite it takes the write lock at once (`BEGIN
-    /// IMMEDIATE`): a transaction that read first and wrote later could otherwise fail on a
-    /// snapshot another writer made stale, without waiting.
-    pub(super) async fn begin_write(&self) -> sqlx::Result<Transaction<'static, Any>> {
-        match self.backend {
-            Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await,
-            Backend::Postgres => self.pool.begin().await,
-        }
-    }
-
     /// Starts the clock of a game that begins now (every seat taken): its times and its
     /// first deadline, in the transaction that starts it.
     async fn start_clock(

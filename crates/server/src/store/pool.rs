@@ -10,7 +10,7 @@ use super::cache::Caches;
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::migrate::{Migration, MigrationType, Migrator};
-use sqlx::{AnyConnection, AnyPool, Connection as _, Executor as _};
+use sqlx::{Any, AnyConnection, AnyPool, Connection as _, Executor as _, Transaction};
 
 /// The PostgreSQL channel on which instances tell each other what changed.
 pub(crate) const NOTIFY_CHANNEL: &str = "swapboard_changes";
@@ -246,6 +246,16 @@ pub struct StoreOptions {
 }
 
 impl Store {
+    /// Opens a write transaction. On SQLite it takes the write lock at once (`BEGIN
+    /// IMMEDIATE`): a transaction that read first and wrote later could otherwise fail on a
+    /// snapshot another writer made stale, without waiting.
+    pub(super) async fn begin_write(&self) -> sqlx::Result<Transaction<'static, Any>> {
+        match self.backend {
+            Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await,
+            Backend::Postgres => self.pool.begin().await,
+        }
+    }
+
     /// Connects to `url` (`postgres://...` or `sqlite:FILE`) and brings its schema up to
     /// date.
     pub async fn open(url: &str) -> anyhow::Result<Store> {
