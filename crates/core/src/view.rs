@@ -1,11 +1,13 @@
-use serde::Serialize;
+use std::borrow::Cow;
+
+use serde::{Deserialize, Serialize};
 use swapboard_grid::Cell;
 
 use crate::{Outcome, Player, StoneBoard};
 
 /// Which pair of opposite board edges a player must join (in JSON `top_bottom`,
 /// `left_right`, `none`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SideOwner {
     /// The top and bottom rows.
@@ -18,7 +20,7 @@ pub enum SideOwner {
 
 /// Something a picture of the board should point out on a cell (in JSON `placed`,
 /// `swapped`, `replaced`, `terminal`, `cornered`, `target`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CellMark {
     /// The cell of the last placement.
@@ -38,7 +40,7 @@ pub enum CellMark {
 /// What a picture of a square-board position shows, independent of how it is drawn.
 ///
 /// Rules crates build it; the renderers turn it into terminal text or SVG.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct BoardView {
     /// The game's title with credit.
     pub title: String,
@@ -48,8 +50,9 @@ pub struct BoardView {
     pub cells: Vec<Option<Player>>,
     /// Colour letters of the first and second player.
     pub letters: [char; 2],
-    /// Colour names of the first and second player.
-    pub names: [&'static str; 2],
+    /// Colour names of the first and second player (the engines' own words, borrowed; a
+    /// view read back from JSON owns them).
+    pub names: [Cow<'static, str>; 2],
     /// The edges each player joins.
     pub sides: [SideOwner; 2],
     /// Marks to draw, in any order.
@@ -66,11 +69,11 @@ pub struct BoardView {
     /// Pairs of orthogonally adjacent like pieces that a picture joins with a line
     /// (Rapid Transit's networks); empty for the other games, and then left out of JSON so
     /// that their views read as before.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub links: Vec<(Cell, Cell)>,
     /// Cells whose border a picture thickens: each player's largest network (Rapid
     /// Transit); empty for the other games (and then left out of JSON).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub outlined: Vec<Cell>,
 }
 
@@ -90,7 +93,7 @@ impl BoardView {
             size: board.size(),
             cells: board.owners(),
             letters,
-            names,
+            names: names.map(Cow::Borrowed),
             sides: [SideOwner::TopBottom, SideOwner::LeftRight],
             marks: Vec::new(),
             to_move,

@@ -578,7 +578,7 @@ impl Game for RapidTransit {
             size: square.size(),
             cells: self.board.owners(),
             letters: LETTERS,
-            names: COLOUR_NAMES,
+            names: COLOUR_NAMES.map(std::borrow::Cow::Borrowed),
             sides: [SideOwner::None; 2],
             marks,
             to_move: self.to_move,

@@ -89,7 +89,7 @@ pub fn svg_with_caption(view: &BoardView, caption: Option<&str>) -> String {
     // Each player's edges.
     for (i, side) in view.sides.iter().enumerate() {
         // A white edge would vanish on a white page: it gets a light grey band.
-        let colour = match fill(view.names[i]) {
+        let colour = match fill(&view.names[i]) {
             "#f4f4f0" => "#cfcfc8",
             other => other,
         };
@@ -162,7 +162,7 @@ pub fn svg_with_caption(view: &BoardView, caption: Option<&str>) -> String {
         let _ = writeln!(
             s,
             r##"<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{}" stroke-width="8" stroke-linecap="round"/>"##,
-            dark(view.names[p.index()])
+            dark(&view.names[p.index()])
         );
     }
     // The largest networks' cells get a thick border in their owner's dark shade.
@@ -176,7 +176,7 @@ pub fn svg_with_caption(view: &BoardView, caption: Option<&str>) -> String {
             cy - CELL / 2 + 2,
             CELL - 4,
             CELL - 4,
-            dark(view.names[p.index()])
+            dark(&view.names[p.index()])
         );
     }
     // Checkers and marks.
@@ -190,7 +190,7 @@ pub fn svg_with_caption(view: &BoardView, caption: Option<&str>) -> String {
                     s,
                     r##"<circle cx="{cx}" cy="{cy}" r="{}" fill="{}" stroke="#222" stroke-width="1"/>"##,
                     CELL / 2 - 4,
-                    fill(view.names[p.index()])
+                    fill(&view.names[p.index()])
                 );
             }
             for mark in view.marks_on(cell) {

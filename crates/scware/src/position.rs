@@ -556,7 +556,7 @@ impl Game for Scware {
             size: self.size(),
             cells: self.board.owners(),
             letters: LETTERS,
-            names: NAMES,
+            names: NAMES.map(std::borrow::Cow::Borrowed),
             sides: [SideOwner::TopBottom, SideOwner::LeftRight],
             marks: Vec::new(),
             to_move: self.to_move,

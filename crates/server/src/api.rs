@@ -1,7 +1,9 @@
 //! The wire types of the HTTP API that clients read back: an account, a new token, a
-//! two-player game as the API shows it and its parts, the lists of games, and the error body. Written once, with `Serialize` for the server and `Deserialize` for
-//! whoever reads them (`swapboard bot`, `swapboard loadtest`, the server's own tests), and
-//! listed in the OpenAPI document through their `ToSchema`.
+//! two-player game as the API shows it and its parts, the lists of games, the error body, a
+//! game's record (the board after a ply, the moves) and a Swap 61 room. Written once, with
+//! `Serialize` for the server and `Deserialize` for whoever reads them (`swapboard bot`,
+//! `swapboard loadtest`, the server's own tests), and listed in the OpenAPI document through
+//! their `ToSchema`.
 
 use std::borrow::Cow;
 
@@ -9,6 +11,15 @@ use serde::{Deserialize, Serialize};
 use swapboard_core::Player;
 use swapboard_play::TimeControl;
 use utoipa::ToSchema;
+
+mod plies;
+mod rooms;
+
+pub use plies::{MoveList, MoveView, PlyView};
+pub use rooms::{
+    BorrowedView, CheckView, LineView, MyRooms, RoomView, RoundView, SeatView, StandingView,
+    SubmissionView, TokensView, YouView,
+};
 
 /// A seat as the API shows it.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]

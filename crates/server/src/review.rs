@@ -6,12 +6,12 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use swapboard_core::{BoardView, Player};
 use swapboard_play::words::ply_caption;
 use swapboard_play::{Ending, Review, Seat};
-use utoipa::ToSchema;
 
+use crate::api::{MoveList, MoveView, PlyView};
 use crate::edge::Params;
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::games::view::{start_of, stored};
@@ -102,24 +102,6 @@ async fn board_at(
     Ok((review, ply, board))
 }
 
-/// The board after a ply, with what the move that made it did.
-#[derive(Debug, Serialize, ToSchema)]
-pub(crate) struct PlyView {
-    /// The number of moves played before this position.
-    ply: usize,
-    /// The board: cells, colours, sides, marks of the last move, winning path, networks
-    /// (the `view` of `docs/CONTRACT.md`).
-    #[schema(value_type = Object)]
-    board: BoardView,
-    /// The move that made this position, `null` at ply 0.
-    #[serde(rename = "move")]
-    text: Option<String>,
-    /// What that move did, in words.
-    description: Option<String>,
-    /// How the game ended, in words, once it has (whatever ply is shown).
-    ending: Option<String>,
-}
-
 /// The board after any ply of a game, for anyone to watch.
 #[utoipa::path(get, path = "/api/games/{id}/view", tag = "games",
     params(
@@ -145,29 +127,6 @@ pub(crate) async fn view(
         description: last.and_then(|k| review.describe(k)),
         ending: review.ending_text(),
     }))
-}
-
-/// One move of a game, with what it did.
-#[derive(Debug, Serialize, ToSchema)]
-pub(crate) struct MoveView {
-    /// The ply this move made (1 for the first move).
-    ply: usize,
-    /// The move as `docs/CONTRACT.md` writes it.
-    #[serde(rename = "move")]
-    text: String,
-    /// The mover's colour letter.
-    colour: String,
-    /// What the move did, in words.
-    description: String,
-}
-
-/// The moves of a game.
-#[derive(Debug, Serialize, ToSchema)]
-pub(crate) struct MoveList {
-    /// Every move, in order.
-    moves: Vec<MoveView>,
-    /// How the game ended, in words, once it has.
-    ending: Option<String>,
 }
 
 /// The moves of a game with what each did, for anyone to watch.

@@ -87,7 +87,7 @@ macro_rules! toy_items {
                 size: 3,
                 cells: vec![None; 9],
                 letters: ['X', 'O'],
-                names: ["Ex", "Oh"],
+                names: ["Ex", "Oh"].map(std::borrow::Cow::Borrowed),
                 sides: [SideOwner::None, SideOwner::None],
                 marks: Vec::new(),
                 to_move: self.to_move(),

@@ -11,11 +11,11 @@ use utoipa::{OpenApi, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 
 use super::{Change, Greeting, Render, Rendering, Topic};
-use crate::api::GameView;
+use crate::api::{GameView, RoomView};
 use crate::error::{ApiError, ApiResult};
 use crate::games::view::{stored, view};
 use crate::notify::views::{NotificationView, inbox_head};
-use crate::rooms::{RoomView, public_view};
+use crate::rooms::public_view;
 use crate::store::Store;
 
 /// No route: the schema of [`LiveMessage`], for the OpenAPI document's components.

@@ -15,7 +15,8 @@ use utoipa::ToSchema;
 
 use super::access::{mastered_room, stored_room};
 use super::rounds::{bot_submissions, draw};
-use super::views::{RoomView, changed, room_view};
+use super::views::{changed, room_view};
+use crate::api::RoomView;
 use crate::auth::Caller;
 use crate::edge::{Body, MaybeBody, Params};
 use crate::error::{ApiError, ApiResult, ErrorBody};

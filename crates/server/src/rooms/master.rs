@@ -10,7 +10,8 @@ use utoipa::ToSchema;
 
 use super::access::{RoundQuery, board_of, mastered_room, setup_of};
 use super::rounds::{bot_submissions, resolve_rules};
-use super::views::{RoomView, changed};
+use super::views::changed;
+use crate::api::RoomView;
 use crate::auth::Caller;
 use crate::edge::{Body, Params};
 use crate::error::{ApiError, ApiResult, ErrorBody};

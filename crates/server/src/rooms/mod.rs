@@ -30,7 +30,6 @@ use crate::store::RoomError;
 use lobby::IMPORT_LIMIT;
 
 pub(crate) use rounds::resolve_due;
-pub(crate) use views::RoomView;
 pub(crate) use views::public_view;
 
 /// The rooms' routes, each with its OpenAPI entry.

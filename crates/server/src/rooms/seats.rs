@@ -9,7 +9,8 @@ use swapboard_swap61::Board;
 
 use super::access::{RoundQuery, announce, seat, stored_room};
 use super::rounds::resolve_rules;
-use super::views::{CheckView, RoomView, changed, check_view};
+use super::views::{changed, check_view};
+use crate::api::{CheckView, RoomView};
 use crate::auth::Caller;
 use crate::edge::Params;
 use crate::error::{ApiError, ApiResult, ErrorBody};

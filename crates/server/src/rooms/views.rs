@@ -6,198 +6,22 @@ use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::{Path, State};
 use axum::response::Response;
-use serde::Serialize;
 use swapboard_swap61::{
     Board, LAST_ROUND, Seat, Setup, TILES, Tile, allowance, blocking_seats, cell_of,
     check_submission, standings,
 };
-use utoipa::ToSchema;
 
 use super::access::{Role, announce, board_of, role_of, room_in, seat, setup_of, stored_room};
+use crate::api::{
+    BorrowedView, CheckView, LineView, MyRooms, RoomView, RoundView, SeatView, StandingView,
+    SubmissionView, TokensView, YouView,
+};
 use crate::auth::Caller;
 use crate::edge::ClientAddr;
 use crate::error::{ApiResult, ErrorBody};
 use crate::live::Topic;
 use crate::state::AppState;
 use crate::store::{RoomSeat, RoomStatus, Store, StoredRoom, StoredSubmission, now_ms};
-
-/// A seat as the room shows it.
-#[derive(Debug, Serialize, ToSchema)]
-pub(crate) struct SeatView {
-    /// The seat, from 1, in the published order.
-    seat: u8,
-    /// Who plays it: the account's name, or the seat's name in the game file (`bot:N` for
-    /// a bot seat).
-    name: String,
-    /// Whether the bidding bot plays it.
-    bot: bool,
-    /// Whether nobody plays it (after an import, until the game master gives it away).
-    vacant: bool,
-}
-
-/// One line of a checked submission.
-#[derive(Debug, Serialize, ToSchema)]
-pub(crate) struct LineView {
-    /// The line number, from 1 (blank and `#` lines are counted and not listed).
-    line: usize,
-    /// `accepted` or `rejected`.
-    status: &'static str,
-    /// Why a rejected line was rejected.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    reason: Option<String>,
-    /// An accepted line's edge, like `A2 A3`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    edge: Option<String>,
-    /// An accepted line's tokens.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    tokens: Option<u32>,
-}
-
-/// Tokens placed and the round's allowance.
-#[derive(Debug, Serialize, ToSchema)]
-pub(crate) struct TokensView {
-    /// Tokens on accepted lines.
-    spent: u32,
-    /// The round's allowance (4 in the pregame, 9 after).
-    allowance: u32,
-}
-
-/// A submission checked against the grid at the start of its round: `spec/API.md`'s
-/// `<check>`.
-#[derive(Debug, Serialize, ToSchema)]
-pub(crate) struct CheckView {
-    /// The round it is for.
-    round: u8,
-    /// Every bid line, accepted or rejected.
-    lines: Vec<LineView>,
-    /// Tokens placed and allowed.
-    tokens: TokensView,
-    /// The SHA-256 of the text as stored, in hex.
-    receipt: String,
-}
-
-/// A seat whose walls the caller borrows this round.
-#[derive(Debug, Serialize, ToSchema)]
-pub(crate) struct BorrowedView {
-    /// The seat lent from.
-    seat: u8,
-    /// Who plays it.
-    name: String,
-    /// Its walls now.
-    walls: Vec<String>,
-}
-
-/// What only the caller's seat sees.
-#[derive(Debug, Serialize, ToSchema)]
-pub(crate) struct YouView {
-    /// The caller's seat.
-    seat: u8,
-    /// The caller's walls now.
-    walls: Vec<String>,
-    /// The walls borrowed in the open round (none in the pregame).
-    borrowed: Vec<BorrowedView>,
-    /// The caller's submission for the open round, as sent.
-    submission: Option<String>,
-    /// Its check.
-    check: Option<CheckView>,
-    /// Whether the caller marked it final.
-    #[serde(rename = "final")]
-    is_final: bool,
-}
-
-/// One seat's submission, for the game master.
-#[derive(Debug, Serialize, ToSchema)]
-pub(crate) struct SubmissionView {
-    /// The seat.
-    seat: u8,
-    /// The text as sent.
-    submission: String,
-    /// Its check.
-    check: CheckView,
-    /// Whether the player marked it final.
-    #[serde(rename = "final")]
-    is_final: bool,
-}
-
-/// A resolved round, as everyone sees it.
-#[derive(Debug, Serialize, ToSchema)]
-pub(crate) struct RoundView {
-    /// The round (0 = the pregame).
-    round: u8,
-    /// Its variation.
-    variation: String,
-    /// Its pairs.
-    pairs: Vec<String>,
-    /// The grid after it.
-    grid: Vec<String>,
-    /// Its scores in seat order (none for the pregame).
-    scores: Option<Vec<u32>>,
-}
-
-/// A place in the standings.
-#[derive(Debug, Serialize, ToSchema)]
-pub(crate) struct StandingView {
-    /// The rank, shared on ties.
-    rank: usize,
-    /// The seat.
-    seat: u8,
-    /// The cumulative score.
-    total: u32,
-}
-
-/// A room as the caller may see it: `spec/API.md`'s `<room>`.
-#[derive(Debug, Serialize, ToSchema)]
-pub(crate) struct RoomView {
-    /// The room's id.
-    id: String,
-    /// `lobby`, `playing` or `finished`.
-    status: &'static str,
-    /// The game master's name.
-    master: String,
-    /// The seats: wanted (lobby) or drawn.
-    size: u8,
-    /// Round 5's variation.
-    round5: String,
-    /// How long each round is open, in hours.
-    round_hours: f64,
-    /// The open round (0 = the pregame; 6 once over).
-    round: u8,
-    /// The open round's variation, `null` in the lobby and once over.
-    variation: Option<String>,
-    /// In the lobby, who has joined, in order; empty once started.
-    joined: Vec<String>,
-    /// The published seat order (empty in the lobby).
-    seats: Vec<SeatView>,
-    /// The grid now.
-    grid: Vec<String>,
-    /// The open round's pairs.
-    pairs: Vec<String>,
-    /// The next round's pairs, published one round ahead.
-    next_pairs: Vec<String>,
-    /// How many seats have submitted for the open round.
-    submitted: u32,
-    /// How many of them marked final.
-    finals: u32,
-    /// Cumulative scores, seat order.
-    totals: Vec<u32>,
-    /// The standings, shared ranks on ties.
-    standings: Vec<StandingView>,
-    /// The resolved rounds.
-    rounds: Vec<RoundView>,
-    /// When the open round resolves by itself (ms since 1970); `null` in the lobby, while
-    /// paused and once over.
-    deadline_ms: Option<i64>,
-    /// Whether the game master paused the open round's clock.
-    paused: bool,
-    /// The server's time when it answered, to count down from.
-    server_now_ms: i64,
-    /// The invite: only in the game master's answer that made it (creation, a new invite).
-    invite: Option<String>,
-    /// The caller's own seat, for a player.
-    you: Option<YouView>,
-    /// Every submission of the open round, for the game master only.
-    submissions: Option<Vec<SubmissionView>>,
-}
 
 /// The cells of a seat's walls on a grid.
 fn walls(board: &Board, seat: Seat) -> Vec<String> {
@@ -222,14 +46,14 @@ pub(super) fn check_view(
         .iter()
         .map(|b| LineView {
             line: b.line,
-            status: "accepted",
+            status: "accepted".into(),
             reason: None,
             edge: Some(b.edge.to_string()),
             tokens: Some(b.tokens),
         })
         .chain(checked.rejections.iter().map(|r| LineView {
             line: r.line,
-            status: "rejected",
+            status: "rejected".into(),
             reason: Some(r.reason.to_string()),
             edge: None,
             tokens: None,
@@ -274,7 +98,7 @@ pub(super) async fn room_view(
     let role = role_of(&room, &seats, caller);
     let mut view = RoomView {
         id: room.id.clone(),
-        status: room.status.as_str(),
+        status: room.status.as_str().into(),
         master: room.master.1.clone(),
         size: room.seats,
         round5: room.round5.clone(),
@@ -423,14 +247,6 @@ pub(crate) async fn show(
 
 /// The most rooms `GET /api/me/rooms` lists.
 const MY_ROOMS: u32 = 50;
-
-/// The caller's rooms.
-#[derive(Debug, Serialize, ToSchema)]
-pub(crate) struct MyRooms {
-    /// The rooms the caller runs as game master or holds a seat in, newest first (at most
-    /// 50), each as the caller may see it.
-    rooms: Vec<RoomView>,
-}
 
 /// The caller's rooms: those it runs as game master and those it sits in, newest first.
 #[utoipa::path(get, path = "/api/me/rooms", tag = "rooms",

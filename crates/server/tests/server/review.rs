@@ -1,8 +1,9 @@
 //! A game shown move by move, and the lists of games, over real HTTP on both backends.
 
-use serde_json::{Value, json};
+use serde_json::json;
+use swapboard_server::api::{GameList, GameView, Lobby, MoveList, PlyView};
 
-use crate::common::{Client, TestDb, bearer, generous, on_both, start};
+use crate::common::{Answer, Client, TestDb, bearer, generous, on_both, start};
 
 async fn shown(db: TestDb) -> TestDb {
     let server = start(&db, generous()).await;
@@ -16,24 +17,20 @@ async fn shown(db: TestDb) -> TestDb {
             &[("authorization", &ann)],
         )
         .await;
-    let id = created.json["id"].as_str().unwrap().to_owned();
+    let id = created.read::<GameView>().id;
 
     // Waiting: in the lobby's open list and in ann's waiting games.
     let lobby = client.get("/api/lobby", &[]).await;
     assert_eq!(lobby.status, 200, "{}", lobby.text);
-    let ids = |list: &Value| -> Vec<String> {
-        list.as_array()
-            .unwrap()
-            .iter()
-            .map(|g| g["id"].as_str().unwrap().to_owned())
-            .collect()
-    };
-    assert_eq!(ids(&lobby.json["open"]), [id.as_str()]);
-    assert!(ids(&lobby.json["playing"]).is_empty());
+    let ids = |list: &[GameView]| -> Vec<String> { list.iter().map(|g| g.id.clone()).collect() };
+    let listed = |answer: &Answer| ids(&answer.read::<GameList>().games);
+    let lobby: Lobby = lobby.read();
+    assert_eq!(ids(&lobby.open), [id.as_str()]);
+    assert!(lobby.playing.is_empty());
     let waiting = client
         .get("/api/accounts/ANN/games?status=waiting", &[])
         .await;
-    assert_eq!(ids(&waiting.json["games"]), [id.as_str()]);
+    assert_eq!(listed(&waiting), [id.as_str()]);
 
     client
         .post(
@@ -55,24 +52,27 @@ async fn shown(db: TestDb) -> TestDb {
             .await;
         assert_eq!(played.status, 200, "{}", played.text);
     }
-    let lobby = client.get("/api/lobby", &[]).await;
-    assert!(ids(&lobby.json["open"]).is_empty());
-    assert_eq!(ids(&lobby.json["playing"]), [id.as_str()]);
+    let lobby: Lobby = client.get("/api/lobby", &[]).await.read();
+    assert!(lobby.open.is_empty());
+    assert_eq!(ids(&lobby.playing), [id.as_str()]);
 
     // The board after each ply, with the move that made it in words.
     let start_view = client
         .get(&format!("/api/games/{id}/view?ply=0"), &[])
         .await;
     assert_eq!(start_view.status, 200, "{}", start_view.text);
-    assert_eq!(start_view.json["ply"], 0);
-    assert_eq!(start_view.json["move"], Value::Null);
-    assert_eq!(start_view.json["board"]["size"], 5);
-    let cells = start_view.json["board"]["cells"].as_array().unwrap();
-    assert!(cells.iter().all(Value::is_null), "an empty board");
+    let start_view: PlyView = start_view.read();
+    assert_eq!((start_view.ply, start_view.text), (0, None));
+    assert_eq!(start_view.board.size, 5);
+    assert!(
+        start_view.board.cells.iter().all(Option::is_none),
+        "an empty board"
+    );
     let second = client
         .get(&format!("/api/games/{id}/view?ply=2"), &[])
         .await;
-    assert_eq!(second.json["move"], "d4");
+    let second_view: PlyView = second.read();
+    assert_eq!(second_view.text.as_deref(), Some("d4"));
     // The board view speaks the API's words (snake_case), like the rest of the API.
     let board = &second.json["board"];
     assert_eq!(board["to_move"], "first");
@@ -84,12 +84,12 @@ async fn shown(db: TestDb) -> TestDb {
             .contains(&json!(["d4", "placed"])),
         "{board}"
     );
-    assert!(second.json["description"].as_str().unwrap().contains("d4"));
-    let now = client.get(&format!("/api/games/{id}/view"), &[]).await;
-    assert_eq!(
-        (now.json["ply"].as_u64(), now.json["move"].as_str()),
-        (Some(3), Some("b2"))
-    );
+    assert!(second_view.description.unwrap().contains("d4"));
+    let now: PlyView = client
+        .get(&format!("/api/games/{id}/view"), &[])
+        .await
+        .read();
+    assert_eq!((now.ply, now.text.as_deref()), (3, Some("b2")));
     for bad in ["ply=4", "ply=-1", "ply=x", "turn=1"] {
         client
             .get(&format!("/api/games/{id}/view?{bad}"), &[])
@@ -103,20 +103,13 @@ async fn shown(db: TestDb) -> TestDb {
 
     let moves = client.get(&format!("/api/games/{id}/moves"), &[]).await;
     assert_eq!(moves.status, 200, "{}", moves.text);
-    let list = moves.json["moves"].as_array().unwrap();
+    let list = moves.read::<MoveList>().moves;
     assert_eq!(list.len(), 3);
     assert_eq!(
-        (
-            list[1]["ply"].as_u64(),
-            list[1]["move"].as_str(),
-            list[1]["colour"].as_str()
-        ),
-        (Some(2), Some("d4"), Some("B"))
+        (list[1].ply, list[1].text.as_str(), list[1].colour.as_str()),
+        (2, "d4", "B")
     );
-    assert!(
-        list.iter()
-            .all(|m| !m["description"].as_str().unwrap().is_empty())
-    );
+    assert!(list.iter().all(|m| !m.description.is_empty()));
 
     // ann resigns: the record says so, and the game is among her finished ones.
     client
@@ -152,7 +145,8 @@ async fn shown(db: TestDb) -> TestDb {
     let read = swapboard_play::record::read_records(&record.text).unwrap();
     assert_eq!(read[0].moves, ["c3", "d4", "b2"]);
     let ending = client.get(&format!("/api/games/{id}/moves"), &[]).await;
-    assert!(ending.json["ending"].as_str().unwrap().contains("resign"));
+    let ending = ending.read::<MoveList>().ending.unwrap();
+    assert!(ending.contains("resign"), "{ending}");
 
     let svg = client.get(&format!("/api/games/{id}/svg?ply=2"), &[]).await;
     assert_eq!(svg.status, 200);
@@ -168,9 +162,9 @@ async fn shown(db: TestDb) -> TestDb {
     let finished = client
         .get("/api/accounts/ann/games?status=finished", &[])
         .await;
-    assert_eq!(ids(&finished.json["games"]), [id.as_str()]);
+    assert_eq!(listed(&finished), [id.as_str()]);
     let all = client.get("/api/accounts/bob/games", &[]).await;
-    assert_eq!(ids(&all.json["games"]), [id.as_str()]);
+    assert_eq!(listed(&all), [id.as_str()]);
     client
         .get("/api/accounts/ann/games?status=lost", &[])
         .await

@@ -10,6 +10,7 @@ use futures_util::StreamExt as _;
 use reqwest::Method;
 use serde_json::{Value, json};
 use sha2::{Digest as _, Sha256};
+use swapboard_server::api::{CheckView, MyRooms, RoomView};
 use swapboard_swap61::{Board, Seat, Swap61Game, bot, play_round};
 use tokio_tungstenite::tungstenite::Message;
 
@@ -76,8 +77,11 @@ async fn room_with(
         .post("/api/rooms", &body, &auth(&people.master))
         .await;
     assert_eq!(created.status, 201, "{}", created.text);
-    let id = created.json["id"].as_str().unwrap().to_owned();
-    let invite = created.json["invite"].as_str().unwrap().to_owned();
+    let created: RoomView = created.read();
+    let (id, invite) = (
+        created.id,
+        created.invite.expect("the game master's invite"),
+    );
     for (_, token) in &people.players[..players] {
         let joined = client
             .post(
@@ -87,7 +91,11 @@ async fn room_with(
             )
             .await;
         assert_eq!(joined.status, 200, "{}", joined.text);
-        assert!(joined.json["invite"].is_null(), "{}", joined.text);
+        assert!(
+            joined.read::<RoomView>().invite.is_none(),
+            "{}",
+            joined.text
+        );
     }
     let started = client
         .post(
@@ -97,7 +105,7 @@ async fn room_with(
         )
         .await;
     assert_eq!(started.status, 200, "{}", started.text);
-    assert_eq!(started.json["status"], "playing");
+    assert_eq!(started.read::<RoomView>().status, "playing");
     id
 }
 
@@ -122,11 +130,11 @@ fn secrets_of(text: &str, seat: Seat, round: usize) -> Vec<String> {
 }
 
 /// The room as one caller sees it.
-async fn view(client: &Client, id: &str, token: Option<&str>) -> Value {
+async fn view(client: &Client, id: &str, token: Option<&str>) -> RoomView {
     let headers: Vec<(&str, &str)> = token.map(|t| ("authorization", t)).into_iter().collect();
     let answer = client.get(&format!("/api/rooms/{id}"), &headers).await;
     assert_eq!(answer.status, 200, "{}", answer.text);
-    answer.json
+    answer.read()
 }
 
 /// The game file, exported by the game master.
@@ -138,14 +146,8 @@ async fn file(client: &Client, id: &str, master: &str) -> Swap61Game {
     Swap61Game::from_json(&answer.text).unwrap()
 }
 
-fn board_of(view: &Value, seats: usize) -> Board {
-    let rows: Vec<&str> = view["grid"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r.as_str().unwrap())
-        .collect();
-    Board::parse(&rows.join("\n"), seats).unwrap()
+fn board_of(view: &RoomView, seats: usize) -> Board {
+    Board::parse(&view.grid.join("\n"), seats).unwrap()
 }
 
 /// Every operation of the OpenAPI document under `/api/rooms`, with its path filled in.
@@ -257,7 +259,7 @@ async fn play_through(
     let mut all_secrets: HashMap<Seat, Vec<String>> = HashMap::new();
     for round in 0..=5usize {
         let before = view(client, &id, Some(&people.master)).await;
-        assert_eq!(before["round"], round);
+        assert_eq!(usize::from(before.round), round);
         let board = board_of(&before, seats);
         let mut texts: Vec<(Seat, String)> = Vec::new();
         for name in &setup.players {
@@ -267,17 +269,17 @@ async fn play_through(
             let path = format!("/api/rooms/{id}/submission?round={round}");
             let check = put_text(client, &path, token, &text).await;
             assert_eq!(check.status, 200, "{}", check.text);
-            assert_eq!(check.json["round"], round);
-            assert_eq!(check.json["receipt"], sha256(&text));
-            assert_eq!(
-                check.json["lines"][0]["status"], "rejected",
-                "{}",
-                check.text
-            );
-            let mine = view(client, &id, Some(token)).await;
-            assert_eq!(mine["you"]["seat"], seat.number());
-            assert_eq!(mine["you"]["submission"], text.as_str());
-            assert_eq!(mine["you"]["check"]["receipt"], sha256(&text));
+            let checked: CheckView = check.read();
+            assert_eq!(usize::from(checked.round), round);
+            assert_eq!(checked.receipt, sha256(&text));
+            assert_eq!(checked.lines[0].status, "rejected", "{}", check.text);
+            let mine = view(client, &id, Some(token))
+                .await
+                .you
+                .expect("the seat's own part");
+            assert_eq!(usize::from(mine.seat), seat.number());
+            assert_eq!(mine.submission.as_deref(), Some(text.as_str()));
+            assert_eq!(mine.check.map(|c| c.receipt), Some(sha256(&text)));
             all_secrets
                 .entry(seat)
                 .or_default()
@@ -285,53 +287,53 @@ async fn play_through(
             texts.push((seat, text));
         }
         let counted = view(client, &id, None).await;
-        assert_eq!(counted["submitted"], seats);
-        assert!(counted["you"].is_null() && counted["submissions"].is_null());
+        assert_eq!(counted.submitted as usize, seats);
+        assert!(counted.you.is_none() && counted.submissions.is_none());
         let master = view(client, &id, Some(&people.master)).await;
-        assert_eq!(master["submissions"].as_array().unwrap().len(), seats);
+        assert_eq!(master.submissions.map(|s| s.len()), Some(seats));
         if sweeping {
             sweep(client, people, &id, &seat_of, &all_secrets).await;
         }
         // Round 1 resolves by everyone marking final; the others by the game master.
         let asked = Instant::now();
-        let after = if round == 1 {
-            let mut last = Value::Null;
+        let after: RoomView = if round == 1 {
+            let mut last = None;
             for name in &setup.players {
                 let path = format!("/api/rooms/{id}/final?round={round}");
                 let marked = client
                     .post(&path, &json!({}), &auth(token_of[name.as_str()]))
                     .await;
                 assert_eq!(marked.status, 200, "{}", marked.text);
-                last = marked.json;
+                last = Some(marked.read());
             }
-            last
+            last.expect("a seat marked final")
         } else {
             let path = format!("/api/rooms/{id}/resolve?round={round}");
             let resolved = client.post(&path, &json!({}), &auth(&people.master)).await;
             assert_eq!(resolved.status, 200, "{}", resolved.text);
-            resolved.json
+            resolved.read()
         };
         if seats == 10 && round != 1 {
             timings.push(asked.elapsed());
         }
-        assert_eq!(after["round"], round + 1, "{after}");
+        assert_eq!(usize::from(after.round), round + 1, "{after:?}");
         // The same round by the crate, on the same grid and submissions.
         let subs: Vec<(Seat, &str)> = texts.iter().map(|(s, t)| (*s, t.as_str())).collect();
         let expected = play_round(&board, round, &setup.rounds[round], &subs);
-        let resolved = &after["rounds"][round];
-        assert_eq!(resolved["round"], round);
+        let resolved = &after.rounds[round];
+        assert_eq!(usize::from(resolved.round), round);
         assert_eq!(
-            resolved["grid"],
-            json!(expected.resolution.board.rows()),
+            resolved.grid,
+            expected.resolution.board.rows(),
             "round {round} ({round5})"
         );
-        assert_eq!(resolved["scores"], json!(expected.scores));
+        assert_eq!(resolved.scores, expected.scores);
         if sweeping {
             sweep(client, people, &id, &seat_of, &all_secrets).await;
         }
     }
     let over = view(client, &id, None).await;
-    assert_eq!(over["status"], "finished");
+    assert_eq!(over.status, "finished");
     // The exported file replays: every stored round is what the rules give.
     let game = file(client, &id, &people.master).await;
     assert!(game.is_over());
@@ -377,11 +379,9 @@ async fn private_games(db: TestDb) -> TestDb {
         )
         .await;
     assert_eq!(imported.status, 201, "{}", imported.text);
-    assert_eq!(imported.json["status"], "finished");
-    assert_eq!(
-        imported.json["totals"],
-        view(&client, &first, None).await["totals"]
-    );
+    let imported: RoomView = imported.read();
+    assert_eq!(imported.status, "finished");
+    assert_eq!(imported.totals, view(&client, &first, None).await.totals);
     let id = play_through(
         &client,
         &people,
@@ -439,8 +439,11 @@ async fn authorization(db: TestDb) -> TestDb {
     let created = client
         .post("/api/rooms", &json!({"seats": 9}), &auth(&people.master))
         .await;
-    let id = created.json["id"].as_str().unwrap().to_owned();
-    let invite = created.json["invite"].as_str().unwrap().to_owned();
+    let created: RoomView = created.read();
+    let (id, invite) = (
+        created.id,
+        created.invite.expect("the game master's invite"),
+    );
     let join = |token: String, invite: String| {
         let path = format!("/api/rooms/{id}/join");
         let client = &client;
@@ -564,21 +567,16 @@ async fn controls(db: TestDb) -> TestDb {
     let id = room_with(&client, &people, body, 9, true).await;
     let gm = auth(&people.master);
     let master = view(&client, &id, Some(&people.master)).await;
-    let bots: Vec<&Value> = master["seats"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|s| s["bot"] == true)
-        .collect();
-    assert_eq!(bots.len(), 1);
+    assert_eq!(master.seats.iter().filter(|s| s.bot).count(), 1);
     // The bot has submitted for the pregame already.
-    assert_eq!(master["submitted"], 1);
-    let deadline = master["deadline_ms"].as_i64().unwrap();
+    assert_eq!(master.submitted, 1);
+    let deadline = master.deadline_ms.expect("the pregame's deadline");
     let paused = client
         .post(&format!("/api/rooms/{id}/pause?round=0"), &json!({}), &gm)
         .await;
     assert_eq!(paused.status, 200, "{}", paused.text);
-    assert!(paused.json["deadline_ms"].is_null() && paused.json["paused"] == true);
+    let paused: RoomView = paused.read();
+    assert!(paused.deadline_ms.is_none() && paused.paused);
     let extended = client
         .post(
             &format!("/api/rooms/{id}/deadline"),
@@ -591,13 +589,13 @@ async fn controls(db: TestDb) -> TestDb {
         .post(&format!("/api/rooms/{id}/resume?round=0"), &json!({}), &gm)
         .await;
     assert_eq!(resumed.status, 200, "{}", resumed.text);
-    let new_deadline = resumed.json["deadline_ms"].as_i64().unwrap();
+    let new_deadline = resumed.read::<RoomView>().deadline_ms.unwrap();
     assert!(
         new_deadline >= deadline + 590_000,
         "{deadline} {new_deadline}"
     );
     // A player submits; the seat then goes to the outsider, who sees that submission.
-    let first = master["seats"][0]["name"].as_str().unwrap().to_owned();
+    let first = master.seats[0].name.clone();
     let token = &people.players.iter().find(|(n, _)| *n == first).unwrap().1;
     let text = "# mine\n";
     let path = format!("/api/rooms/{id}/submission");
@@ -614,20 +612,24 @@ async fn controls(db: TestDb) -> TestDb {
         )
         .await;
     assert_eq!(replaced.status, 200, "{}", replaced.text);
-    assert_eq!(replaced.json["seats"][0]["name"], "outsider");
-    let theirs = view(&client, &id, Some(&people.outsider)).await;
-    assert_eq!(theirs["you"]["submission"], text);
-    assert!(view(&client, &id, Some(token)).await["you"].is_null());
+    assert_eq!(replaced.read::<RoomView>().seats[0].name, "outsider");
+    let theirs = view(&client, &id, Some(&people.outsider))
+        .await
+        .you
+        .unwrap();
+    assert_eq!(theirs.submission.as_deref(), Some(text));
+    assert!(view(&client, &id, Some(token)).await.you.is_none());
     put_text(&client, &path, token, text)
         .await
         .assert_error(403, "forbidden");
     // Resolve the pregame, then undo it: the grid and the submissions come back.
-    let start_grid = master["grid"].clone();
+    let start_grid = master.grid.clone();
     let resolved = client
         .post(&format!("/api/rooms/{id}/resolve"), &json!({}), &gm)
         .await;
-    assert_eq!(resolved.json["round"], 1);
-    assert_eq!(resolved.json["submitted"], 1, "the bot submits each round");
+    let resolved: RoomView = resolved.read();
+    assert_eq!(resolved.round, 1);
+    assert_eq!(resolved.submitted, 1, "the bot submits each round");
     // The room's people are told of the rounds that opened and of the results, without a bid.
     let told = |who: &str, kind: &str, words: &str| {
         let (client, id) = (&client, &id);
@@ -664,15 +666,16 @@ async fn controls(db: TestDb) -> TestDb {
         );
     }
     let after = view(&client, &id, Some(&people.master)).await;
-    assert_eq!(after["paused"], false);
-    assert_eq!(after["deadline_ms"], resolved.json["deadline_ms"]);
+    assert!(!after.paused);
+    assert_eq!(after.deadline_ms, resolved.deadline_ms);
     let undone = client
         .post(&format!("/api/rooms/{id}/undo"), &json!({}), &gm)
         .await;
     assert_eq!(undone.status, 200, "{}", undone.text);
-    assert_eq!(undone.json["round"], 0);
-    assert_eq!(undone.json["grid"], start_grid);
-    assert_eq!(undone.json["submitted"], 2);
+    let undone: RoomView = undone.read();
+    assert_eq!(undone.round, 0);
+    assert_eq!(undone.grid, start_grid);
+    assert_eq!(undone.submitted, 2);
     client
         .post(&format!("/api/rooms/{id}/undo"), &json!({}), &gm)
         .await
@@ -690,12 +693,13 @@ async fn controls(db: TestDb) -> TestDb {
         )
         .await;
     assert_eq!(botted.status, 200, "{}", botted.text);
-    assert_eq!(botted.json["seats"][1]["bot"], true);
-    let seats_bidding: Vec<u64> = botted.json["submissions"]
-        .as_array()
-        .unwrap()
+    let botted: RoomView = botted.read();
+    assert!(botted.seats[1].bot);
+    let seats_bidding: Vec<u8> = botted
+        .submissions
+        .unwrap_or_default()
         .iter()
-        .map(|s| s["seat"].as_u64().unwrap())
+        .map(|s| s.seat)
         .collect();
     assert!(seats_bidding.contains(&2), "{seats_bidding:?}");
     // A new invite replaces the old; the audit log has it all, in order.
@@ -742,18 +746,16 @@ async fn controls(db: TestDb) -> TestDb {
         )
         .await;
     assert_eq!(imported.status, 201, "{}", imported.text);
-    assert_eq!(imported.json["round"], 0);
-    assert_eq!(imported.json["grid"], start_grid);
-    assert_eq!(imported.json["submitted"], 3);
-    assert!(imported.json["invite"].is_string());
-    let names: Vec<&str> = imported.json["seats"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["name"].as_str().unwrap())
-        .collect();
-    assert!(names.contains(&first.as_str()), "{names:?}");
-    let new_id = imported.json["id"].as_str().unwrap();
+    let imported: RoomView = imported.read();
+    assert_eq!(imported.round, 0);
+    assert_eq!(imported.grid, start_grid);
+    assert_eq!(imported.submitted, 3);
+    assert!(imported.invite.is_some());
+    assert!(
+        imported.seats.iter().any(|s| s.name == first),
+        "{imported:?}"
+    );
+    let new_id = &imported.id;
     let again = client.get(&format!("/api/rooms/{new_id}/file"), &gm).await;
     assert_eq!(
         Swap61Game::from_json(&again.text).unwrap().board(),
@@ -788,9 +790,7 @@ async fn racing_the_deadline(db: TestDb) -> TestDb {
     let body = json!({"seats": 10, "round_hours": 2.5 / 3600.0});
     let id = room_with(&client, &people, body, 10, false).await;
     let opened = Instant::now();
-    let deadline = view(&client, &id, None).await["deadline_ms"]
-        .as_i64()
-        .unwrap();
+    let deadline = view(&client, &id, None).await.deadline_ms.unwrap();
     let mut racers = Vec::new();
     for (i, (name, token)) in people.players.clone().into_iter().enumerate() {
         let client = Client::new(&server);
@@ -844,7 +844,7 @@ async fn racing_the_deadline(db: TestDb) -> TestDb {
     let fired = opened.elapsed();
     assert!(fired < Duration::from_millis(2500 + 1500), "{fired:?}");
     // The racers were cut off at the deadline; the scheduler resolves the round soon after.
-    while view(&client, &id, None).await["round"] == 0 {
+    while view(&client, &id, None).await.round == 0 {
         assert!(
             opened.elapsed() < Duration::from_secs(10),
             "round 0 was not resolved"
@@ -895,7 +895,7 @@ async fn two_instances(db: TestDb) -> TestDb {
             &auth(&master),
         )
         .await;
-    let id = created.json["id"].as_str().unwrap().to_owned();
+    let id = created.read::<RoomView>().id;
     let started = client
         .post(
             &format!("/api/rooms/{id}/start"),
@@ -905,7 +905,7 @@ async fn two_instances(db: TestDb) -> TestDb {
         .await;
     assert_eq!(started.status, 200, "{}", started.text);
     let begun = Instant::now();
-    while view(&client, &id, None).await["status"] != "finished" {
+    while view(&client, &id, None).await.status != "finished" {
         assert!(
             begun.elapsed() < Duration::from_secs(20),
             "the rounds stalled"
@@ -954,10 +954,8 @@ async fn my_rooms(db: TestDb) -> TestDb {
             .post("/api/rooms", &json!({"seats": 9}), &auth(&master))
             .await;
         assert_eq!(created.status, 201, "{}", created.text);
-        ids.push((
-            created.json["id"].as_str().unwrap().to_owned(),
-            created.json["invite"].as_str().unwrap().to_owned(),
-        ));
+        let created: RoomView = created.read();
+        ids.push((created.id, created.invite.unwrap()));
         // Two rooms of one millisecond would be listed in either order.
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
@@ -975,11 +973,11 @@ async fn my_rooms(db: TestDb) -> TestDb {
         async move {
             let answer = client.get("/api/me/rooms", &auth(&token)).await;
             assert_eq!(answer.status, 200, "{}", answer.text);
-            answer.json["rooms"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|room| room["id"].as_str().unwrap().to_owned())
+            answer
+                .read::<MyRooms>()
+                .rooms
+                .into_iter()
+                .map(|room| room.id)
                 .collect::<Vec<_>>()
         }
     };
@@ -992,13 +990,9 @@ async fn my_rooms(db: TestDb) -> TestDb {
     assert!(listed(outsider).await.is_empty());
     // Each as `GET /api/rooms/{id}` shows it to the caller: the lobby, never the invite.
     let answer = client.get("/api/me/rooms", &auth(&player)).await;
-    assert_eq!(
-        answer.json["rooms"][0]["joined"],
-        json!(["pl"]),
-        "{}",
-        answer.text
-    );
-    assert!(answer.json["rooms"][0]["invite"].is_null());
+    let mine = answer.read::<MyRooms>().rooms;
+    assert_eq!(mine[0].joined, ["pl"], "{}", answer.text);
+    assert!(mine[0].invite.is_none());
     client
         .get("/api/me/rooms", &[])
         .await
