@@ -123,7 +123,11 @@ pub(crate) async fn sign_up(
         .map_err(ApiError::RateLimited)?;
     let hash = state.passwords.hash(credentials.password.0).await?;
     let name = credentials.name.0;
-    match state.store.create_account(&name, &hash).await? {
+    match state
+        .store
+        .create_account(&name, &hash, &addr.to_string())
+        .await?
+    {
         NewAccount::Created(_) => Ok((StatusCode::CREATED, Json(Account { name }))),
         NewAccount::Taken => Err(ApiError::Conflict(format!("name: {name:?} is taken"))),
         NewAccount::LooksLike(other) => Err(ApiError::Conflict(format!(

@@ -7,6 +7,8 @@
 //! rated as a resignation). Swap 61 seats are left to their game master, who can replace a
 //! player. Every act is a line of the append-only admin log.
 
+use std::net::IpAddr;
+
 use axum::Json;
 use axum::extract::{Path, State};
 use serde::{Deserialize, Serialize};
@@ -14,12 +16,14 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use crate::api::RoomView;
 use crate::auth::Caller;
 use crate::edge::{Body, Params};
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::games::moves::resignation;
 use crate::games::view::after_change;
-use crate::live::Change;
+use crate::live::{Change, Topic};
+use crate::rooms::public_view;
 use crate::state::AppState;
 use crate::store::{AdminEntry, MAX_LOG_LINES, MoveError, Role, Store};
 
@@ -33,6 +37,8 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(unban))
         .routes(routes!(log))
         .routes(routes!(annul))
+        .routes(routes!(close_room))
+        .routes(routes!(signups))
 }
 
 /// Why an account is banned or unbanned.
@@ -63,6 +69,34 @@ pub(crate) struct BanView {
 pub(crate) struct LogQuery {
     /// How many lines, newest first: 1 to 1,000 (default 100).
     limit: Option<u32>,
+}
+
+/// The query of the list of recent sign-ups.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SignupsQuery {
+    /// How many, newest first: 1 to 1,000 (default 100).
+    limit: Option<u32>,
+    /// Only the sign-ups from this client address.
+    address: Option<IpAddr>,
+}
+
+/// An account as the list of recent sign-ups shows it.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct SignupLine {
+    /// The account's name.
+    name: String,
+    /// When it was made, in ms since the Unix epoch.
+    created_ms: i64,
+    /// The client address it was made from (`null` for accounts older than the record).
+    address: Option<String>,
+}
+
+/// The recent sign-ups.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct Signups {
+    /// Newest first.
+    signups: Vec<SignupLine>,
 }
 
 /// One line of the admin log.
@@ -100,6 +134,18 @@ async fn holding(state: &AppState, caller: &Caller, roles: &[Role]) -> ApiResult
         Err(ApiError::Forbidden(format!(
             "this needs the role {}",
             names.join(" or ")
+        )))
+    }
+}
+
+/// A list's `limit`: 1 to [`MAX_LOG_LINES`], 100 when absent.
+fn limit_of(limit: Option<u32>) -> ApiResult<u32> {
+    let limit = limit.unwrap_or(100);
+    if (1..=MAX_LOG_LINES).contains(&limit) {
+        Ok(limit)
+    } else {
+        Err(ApiError::BadRequest(format!(
+            "limit: {limit} is not 1 to {MAX_LOG_LINES}"
         )))
     }
 }
@@ -257,6 +303,75 @@ pub(crate) async fn annul(
     Ok(Json(Annulled { id, rerated }))
 }
 
+/// Closes a Swap 61 room before its end, for admins: it is finished as it stands (no round
+/// opens again, no submission is taken), written in the room's audit and the admin log.
+#[utoipa::path(post, path = "/api/admin/rooms/{id}/close", tag = "admin", request_body = Reason,
+    params(("id" = String, Path, description = "The room's id")),
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "The room is closed: its public view", body = RoomView),
+        (status = 400, description = "A missing or too long reason", body = ErrorBody),
+        (status = 401, description = "No or bad credentials", body = ErrorBody),
+        (status = 403, description = "The caller is no admin", body = ErrorBody),
+        (status = 404, description = "No such room", body = ErrorBody),
+        (status = 409, description = "The room is over already", body = ErrorBody),
+    ))]
+pub(crate) async fn close_room(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    Body(reason): Body<Reason>,
+) -> ApiResult<Json<RoomView>> {
+    holding(&state, &caller, &[Role::Admin]).await?;
+    let reason = reason_of(reason)?;
+    state
+        .store
+        .close_room(&id, &caller.holder.name, &reason)
+        .await?;
+    state
+        .live
+        .announce(&Topic::Room(id.clone()), Change::State)
+        .await;
+    Ok(Json(public_view(&state.store, &id).await?))
+}
+
+/// The latest sign-ups with the client address each came from, for admins and moderators
+/// (to find a flood of accounts from one place).
+#[utoipa::path(get, path = "/api/admin/signups", tag = "admin",
+    params(
+        ("limit" = Option<u32>, Query, minimum = 1, maximum = 1000, description = "How many, newest first (default 100)"),
+        ("address" = Option<String>, Query, description = "Only the sign-ups from this IP address"),
+    ),
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "The latest sign-ups, newest first", body = Signups),
+        (status = 400, description = "A limit not 1 to 1,000, or an address that is no IP address", body = ErrorBody),
+        (status = 401, description = "No or bad credentials", body = ErrorBody),
+        (status = 403, description = "The caller is no admin or moderator", body = ErrorBody),
+    ))]
+pub(crate) async fn signups(
+    State(state): State<AppState>,
+    caller: Caller,
+    Params(query): Params<SignupsQuery>,
+) -> ApiResult<Json<Signups>> {
+    holding(&state, &caller, &[Role::Admin, Role::Moderator]).await?;
+    let address = query.address.map(|a| a.to_string());
+    let found = state
+        .store
+        .recent_signups(limit_of(query.limit)?, address.as_deref())
+        .await?;
+    Ok(Json(Signups {
+        signups: found
+            .into_iter()
+            .map(|s| SignupLine {
+                name: s.name,
+                created_ms: s.created_ms,
+                address: s.address,
+            })
+            .collect(),
+    }))
+}
+
 /// The admin log, for admins.
 #[utoipa::path(get, path = "/api/admin/log", tag = "admin",
     params(("limit" = Option<u32>, Query, minimum = 1, maximum = 1000, description = "How many lines, newest first (default 100)")),
@@ -273,13 +388,7 @@ pub(crate) async fn log(
     Params(query): Params<LogQuery>,
 ) -> ApiResult<Json<AdminLog>> {
     holding(&state, &caller, &[Role::Admin]).await?;
-    let limit = query.limit.unwrap_or(100);
-    if !(1..=MAX_LOG_LINES).contains(&limit) {
-        return Err(ApiError::BadRequest(format!(
-            "limit: {limit} is not 1 to {MAX_LOG_LINES}"
-        )));
-    }
-    let lines = state.store.admin_log(limit).await?;
+    let lines = state.store.admin_log(limit_of(query.limit)?).await?;
     Ok(Json(AdminLog {
         lines: lines.into_iter().map(line_view).collect(),
     }))
@@ -352,6 +461,29 @@ pub enum AdminAct {
         #[command(flatten)]
         db: DatabaseOption,
     },
+    /// Close a Swap 61 room before its end: it is finished as it stands.
+    CloseRoom {
+        /// The room's id.
+        id: String,
+        /// Why, for the admin log and the room's audit.
+        #[arg(long)]
+        reason: String,
+        /// The database.
+        #[command(flatten)]
+        db: DatabaseOption,
+    },
+    /// Print the latest sign-ups with the address each came from, newest first.
+    Signups {
+        /// How many, 1 to 1,000.
+        #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=1000))]
+        limit: u32,
+        /// Only those from this IP address.
+        #[arg(long)]
+        address: Option<IpAddr>,
+        /// The database.
+        #[command(flatten)]
+        db: DatabaseOption,
+    },
     /// Print the admin log, newest first.
     Log {
         /// How many lines, 1 to 1,000.
@@ -370,12 +502,14 @@ impl AdminAct {
             | AdminAct::Ban { db, .. }
             | AdminAct::Unban { db, .. }
             | AdminAct::Annul { db, .. }
+            | AdminAct::CloseRoom { db, .. }
+            | AdminAct::Signups { db, .. }
             | AdminAct::Log { db, .. } => db.database.as_deref(),
         }
     }
 }
 
-/// Runs `swapboard admin grant|ban|unban|log` on a runtime of its own; what it did, in words.
+/// Runs `swapboard admin grant|ban|unban|annul|close-room|signups|log` on a runtime of its own; what it did, in words.
 pub fn administer(act: AdminAct) -> anyhow::Result<String> {
     let url = crate::backup::database_url(act.database());
     crate::backup::runtime()?.block_on(async {
@@ -430,6 +564,25 @@ async fn run(store: &Store, act: AdminAct) -> anyhow::Result<String> {
             } else {
                 format!("{id} annulled")
             }
+        }
+        AdminAct::CloseRoom { id, reason, .. } => {
+            store
+                .close_room(&id, OPERATOR, &reason)
+                .await
+                .map_err(|e| anyhow::anyhow!("room {id:?}: {e}"))?;
+            format!("room {id} closed")
+        }
+        AdminAct::Signups { limit, address, .. } => {
+            let address = address.map(|a| a.to_string());
+            let found = store.recent_signups(limit, address.as_deref()).await?;
+            found
+                .iter()
+                .map(|s| {
+                    let from = s.address.as_deref().unwrap_or("-");
+                    format!("{} {} {from}", s.created_ms, s.name)
+                })
+                .collect::<Vec<_>>()
+                .join("\n")
         }
         AdminAct::Log { limit, .. } => {
             let lines = store.admin_log(limit).await?;

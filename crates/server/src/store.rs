@@ -17,7 +17,7 @@ mod rows;
 
 pub(crate) use accounts::NewAccount;
 pub(crate) use admin::MAX_LOG_LINES;
-pub use admin::{AdminEntry, Role};
+pub use admin::{AdminEntry, Role, Signup};
 pub use games::moves::{Claim, Landed, MoveRequest, Played};
 pub use games::{
     Finish, JoinError, MoveError, NewGame, Rematch, Seat, Status, StoredGame, Termination, Times,

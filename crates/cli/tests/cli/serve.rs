@@ -579,7 +579,7 @@ fn admin_rerate_replays_the_rated_games_of_the_database_named() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
-/// `swapboard admin grant|ban|unban|annul|log` act on the database named, as `operator`,
+/// `swapboard admin grant|ban|unban|annul|close-room|signups|log` act on the database named, as `operator`,
 /// and name what they cannot find; the server's `admin` tests check what each does.
 #[test]
 fn admin_commands_name_the_account_or_game_they_cannot_find() {
@@ -613,12 +613,21 @@ fn admin_commands_name_the_account_or_game_they_cannot_find() {
             &["annul", "g1", "--reason", "collusion"][..],
             "no game \"g1\"",
         ),
+        (
+            &["close-room", "r1", "--reason", "abandoned"][..],
+            "room \"r1\": no such room",
+        ),
     ] {
         let out = run(args);
         let err = crate::common::stderr(&out);
         assert_ne!(out.status.code(), Some(0), "{args:?}");
         assert!(err.contains(missing), "{args:?}: {err}");
     }
+    let signups = run(&["signups", "--address", "127.0.0.1"]);
+    assert_eq!(signups.status.code(), Some(0));
+    assert!(crate::common::stdout(&signups).trim().is_empty());
+    let bad = run(&["signups", "--address", "nowhere"]);
+    assert_eq!(bad.status.code(), Some(2));
     let role = run(&["grant", "ann", "root"]);
     assert_eq!(role.status.code(), Some(2));
     assert!(crate::common::stderr(&role).contains("admin or moderator"));

@@ -173,6 +173,9 @@ pub struct RoomView {
     /// When the open round resolves by itself (ms since 1970); `null` in the lobby, while
     /// paused and once over.
     pub deadline_ms: Option<i64>,
+    /// When an administrator closed the room before its end (it is then `finished`), in ms
+    /// since the Unix epoch; `null` otherwise.
+    pub closed_ms: Option<i64>,
     /// Whether the game master paused the open round's clock.
     pub paused: bool,
     /// The server's time when it answered, to count down from.

@@ -272,9 +272,14 @@ pub(crate) async fn undo(
     Path(id): Path<String>,
 ) -> ApiResult<Json<RoomView>> {
     let room = mastered_room(&state, &id, &caller).await?;
-    if room.status == RoomStatus::Lobby {
+    if room.setup.is_none() {
         return Err(ApiError::Conflict(
             "the room has not started: nothing to undo".to_owned(),
+        ));
+    }
+    if room.closed_ms.is_some() {
+        return Err(ApiError::Conflict(
+            "an administrator closed the room: it stays as it is".to_owned(),
         ));
     }
     let start = setup_of(&room)?.start.to_string();

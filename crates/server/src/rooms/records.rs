@@ -69,7 +69,7 @@ pub(crate) async fn file(
     Path(id): Path<String>,
 ) -> ApiResult<Response> {
     let room = mastered_room(&state, &id, &caller).await?;
-    if room.status == RoomStatus::Lobby {
+    if room.setup.is_none() {
         return Err(ApiError::Conflict(
             "the room has not started: there is no game file yet".to_owned(),
         ));
@@ -85,7 +85,7 @@ async fn resolved_round(
     round: u8,
 ) -> ApiResult<(Swap61Game, RoundOutcome)> {
     let room = stored_room(state, id).await?;
-    let resolved = room.status != RoomStatus::Lobby && round < room.round;
+    let resolved = room.setup.is_some() && round < room.round;
     if !resolved {
         return Err(ApiError::NotFound(format!(
             "round {round} of this room is not resolved"

@@ -116,13 +116,15 @@ pub(super) async fn room_view(
         standings: Vec::new(),
         rounds: Vec::new(),
         deadline_ms: room.deadline_ms,
+        closed_ms: room.closed_ms,
         paused: room.paused_left_ms.is_some(),
         server_now_ms: now_ms(),
         invite: invite.filter(|_| role == Role::Master),
         you: None,
         submissions: None,
     };
-    if room.status == RoomStatus::Lobby {
+    // A room closed by an administrator in its lobby never drew a setup.
+    if room.status == RoomStatus::Lobby || room.setup.is_none() {
         view.joined = seats.iter().map(occupant).collect();
         return Ok(view);
     }

@@ -50,16 +50,18 @@ impl Store {
     /// Creates an account, unless its name is taken (in any case) or looks like one that is
     /// (the same [`names::skeleton`]: "rnike" beside "mike"). The look-alike test is part of
     /// the insert, so two sign-ups of look-alike names cannot both pass it on SQLite (one
-    /// writer); on PostgreSQL two such inserts in the same instant may both land.
+    /// writer); on PostgreSQL two such inserts in the same instant may both land. `address`:
+    /// the client's, kept for the administrators' list of sign-ups.
     pub(crate) async fn create_account(
         &self,
         name: &str,
         password_hash: &str,
+        address: &str,
     ) -> anyhow::Result<NewAccount> {
         let skeleton = names::skeleton(name);
         let inserted = sqlx::query(
-            "INSERT INTO accounts (name, name_key, password_hash, created_ms, name_skeleton) \
-             SELECT $1, $2, $3, $4, $5 \
+            "INSERT INTO accounts (name, name_key, password_hash, created_ms, name_skeleton, \
+             signup_addr) SELECT $1, $2, $3, $4, $5, $6 \
              WHERE NOT EXISTS (SELECT 1 FROM accounts WHERE name_skeleton = $5) RETURNING id",
         )
         .bind(name)
@@ -67,6 +69,7 @@ impl Store {
         .bind(password_hash)
         .bind(now_ms())
         .bind(&skeleton)
+        .bind(address)
         .fetch_optional(&self.pool)
         .await;
         match inserted {
@@ -136,8 +139,8 @@ impl Store {
         let neutral = format!("deleted:{account_id}");
         let mut tx = self.begin_write().await?;
         sqlx::query(
-            "UPDATE accounts SET name = $1, name_key = $1, name_skeleton = $1, password_hash = '!' \
-             WHERE id = $2",
+            "UPDATE accounts SET name = $1, name_key = $1, name_skeleton = $1, password_hash = '!', \
+             signup_addr = NULL WHERE id = $2",
         )
         .bind(&neutral)
         .bind(account_id)

@@ -44,12 +44,23 @@ pub struct AdminEntry {
     pub at_ms: i64,
     /// Who: an account's name, or `operator` for the command line.
     pub actor: String,
-    /// What: `grant`, `ban`, `unban`, `annul`.
+    /// What: `grant`, `ban`, `unban`, `annul`, `close`.
     pub action: String,
-    /// On whom or what: an account's name, a game's id.
+    /// On whom or what: an account's name, a game's or a room's id.
     pub target: String,
     /// Why, or what else: the reason given, the role granted.
     pub detail: String,
+}
+
+/// An account as the list of recent sign-ups shows it.
+#[derive(Clone, Debug)]
+pub struct Signup {
+    /// The account's name.
+    pub name: String,
+    /// When it was made, in ms since the Unix epoch.
+    pub created_ms: i64,
+    /// The client address it was made from; `None` for accounts older than the record.
+    pub address: Option<String>,
 }
 
 /// The most lines of the admin log one read answers.
@@ -190,7 +201,7 @@ impl Store {
     }
 
     /// Adds a line to the admin log within `tx`.
-    async fn log_in(
+    pub(super) async fn log_in(
         tx: &mut sqlx::Transaction<'static, sqlx::Any>,
         actor: &str,
         action: &str,
@@ -208,6 +219,37 @@ impl Store {
         .execute(&mut **tx)
         .await?;
         Ok(())
+    }
+
+    /// The latest `limit` sign-ups (at most [`MAX_LOG_LINES`]), newest first, only those
+    /// from `address` when given.
+    pub async fn recent_signups(
+        &self,
+        limit: u32,
+        address: Option<&str>,
+    ) -> anyhow::Result<Vec<Signup>> {
+        let limit = i64::from(limit.min(MAX_LOG_LINES));
+        let query = match address {
+            Some(address) => sqlx::query(
+                "SELECT name, created_ms, signup_addr FROM accounts WHERE signup_addr = $1 \
+                 ORDER BY created_ms DESC, id DESC LIMIT $2",
+            )
+            .bind(address),
+            None => sqlx::query(
+                "SELECT name, created_ms, signup_addr FROM accounts \
+                 ORDER BY created_ms DESC, id DESC LIMIT $1",
+            ),
+        };
+        let rows = query.bind(limit).fetch_all(&self.pool).await?;
+        rows.into_iter()
+            .map(|row| {
+                Ok(Signup {
+                    name: row.try_get(0)?,
+                    created_ms: row.try_get(1)?,
+                    address: row.try_get(2)?,
+                })
+            })
+            .collect()
     }
 
     /// The latest `limit` lines of the admin log, newest first.

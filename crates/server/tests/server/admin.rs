@@ -2,7 +2,7 @@
 //! and the append-only admin log.
 
 use serde_json::json;
-use swapboard_server::api::GameView;
+use swapboard_server::api::{GameView, RoomView};
 use swapboard_server::store::{Role, Store};
 
 use crate::common::{Client, TestDb, auth, bearer, game_between, generous, on_both, start};
@@ -176,6 +176,120 @@ async fn a_moderator_bans_an_account_its_credentials_end_and_its_games_are_forfe
         assert_eq!(lifted.json["banned"], false);
         let token = client.post("/api/tokens", &credentials, &[]).await;
         assert_eq!(token.status, 201, "{}", token.text);
+
+        store.close().await;
+        server.stop().await.unwrap();
+        db
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn admins_list_sign_ups_by_address_and_close_a_room() {
+    on_both(|db: TestDb| async move {
+        let server = start(&db, generous()).await;
+        let client = Client::new(&server);
+        let ann = bearer(&client, "ann").await;
+        let bob = bearer(&client, "bob").await;
+        let carl = bearer(&client, "carl").await;
+        let store = Store::open(&db.url).await.unwrap();
+        store
+            .grant_role("ann", Role::Admin, "operator")
+            .await
+            .unwrap();
+        store
+            .grant_role("bob", Role::Moderator, "operator")
+            .await
+            .unwrap();
+
+        // Sign-ups, newest first, each with the address it came from (this test's loopback).
+        client
+            .get("/api/admin/signups", &auth(&carl))
+            .await
+            .assert_error(403, "forbidden");
+        let listed = client.get("/api/admin/signups", &auth(&bob)).await;
+        assert_eq!(listed.status, 200, "{}", listed.text);
+        let names: Vec<&str> = listed.json["signups"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["carl", "bob", "ann"], "{}", listed.text);
+        assert_eq!(listed.json["signups"][0]["address"], "127.0.0.1");
+        let elsewhere = client
+            .get("/api/admin/signups?address=192.0.2.7", &auth(&ann))
+            .await;
+        assert_eq!(elsewhere.json["signups"], json!([]), "{}", elsewhere.text);
+        let one = client
+            .get("/api/admin/signups?address=127.0.0.1&limit=1", &auth(&ann))
+            .await;
+        assert_eq!(one.json["signups"][0]["name"], "carl", "{}", one.text);
+        for bad in ["limit=0", "limit=1001", "address=nowhere", "who=ann"] {
+            client
+                .get(&format!("/api/admin/signups?{bad}"), &auth(&ann))
+                .await
+                .assert_error(400, "bad_request");
+        }
+
+        // A room closed by an admin is over as it stands; its players can no longer bid.
+        let created = client
+            .post(
+                "/api/rooms",
+                &json!({"seats": 9, "round_hours": 1}),
+                &auth(&carl),
+            )
+            .await;
+        assert_eq!(created.status, 201, "{}", created.text);
+        let room: RoomView = created.read();
+        let close = format!("/api/admin/rooms/{}/close", room.id);
+        let reason = json!({"reason": "abandoned"});
+        client
+            .post(&close, &reason, &auth(&bob))
+            .await
+            .assert_error(403, "forbidden");
+        client
+            .post(&close, &json!({}), &auth(&ann))
+            .await
+            .assert_error(400, "bad_request");
+        let closed = client.post(&close, &reason, &auth(&ann)).await;
+        assert_eq!(closed.status, 200, "{}", closed.text);
+        let closed: RoomView = closed.read();
+        assert_eq!(closed.status, "finished");
+        assert!(closed.closed_ms.is_some() && closed.deadline_ms.is_none());
+        client
+            .post(&close, &reason, &auth(&ann))
+            .await
+            .assert_error(409, "conflict");
+        client
+            .post(
+                &format!("/api/rooms/{}/join", room.id),
+                &json!({"invite": room.invite.unwrap()}),
+                &auth(&bob),
+            )
+            .await
+            .assert_error(409, "conflict");
+        client
+            .post(
+                &format!("/api/rooms/{}/undo", room.id),
+                &json!({}),
+                &auth(&carl),
+            )
+            .await
+            .assert_error(409, "conflict");
+        client
+            .post("/api/admin/rooms/nope/close", &reason, &auth(&ann))
+            .await
+            .assert_error(404, "not_found");
+        let audit = client
+            .get(&format!("/api/rooms/{}/audit", room.id), &auth(&carl))
+            .await;
+        assert!(audit.text.contains("abandoned"), "{}", audit.text);
+        let log = store.admin_log(1).await.unwrap();
+        assert_eq!(
+            (log[0].action.as_str(), log[0].target.as_str()),
+            ("close", room.id.as_str())
+        );
 
         store.close().await;
         server.stop().await.unwrap();

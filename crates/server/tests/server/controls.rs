@@ -280,6 +280,16 @@ async fn deleting_an_account_forfeits_its_games_and_leaves_them_under_a_neutral_
                 .status,
             201
         );
+        // The address it signed up from went with it; the new zoe's is kept.
+        let store = swapboard_server::store::Store::open(&db.url).await.unwrap();
+        let signups = store.recent_signups(10, None).await.unwrap();
+        let address_of = |name: &str| {
+            let found = signups.iter().find(|s| s.name == name).unwrap();
+            found.address.clone()
+        };
+        assert_eq!(address_of(&shown_as), None);
+        assert_eq!(address_of("zoe").as_deref(), Some("127.0.0.1"));
+        store.close().await;
         server.stop().await.unwrap();
         db
     })

@@ -27,6 +27,30 @@ impl Store {
         Ok(())
     }
 
+    /// Closes a room before its end, for an administrator `actor` with `reason`: it is
+    /// finished as it stands (no round opens again, nothing more is accepted), in the room's
+    /// audit and the admin log. Refused (conflict) for a room already finished.
+    pub async fn close_room(&self, id: &str, actor: &str, reason: &str) -> Result<(), RoomError> {
+        let mut tx = self.begin_write().await?;
+        let room = self.held_room(&mut tx, id, Hold::Exclusive).await?;
+        if room.status == RoomStatus::Finished {
+            return Err(RoomError::Conflict(format!("room {id} is already over")));
+        }
+        let now = now_ms();
+        sqlx::query(
+            "UPDATE rooms SET status = 'finished', deadline_ms = NULL, paused_left_ms = NULL, \
+             closed_ms = $1, updated_ms = $1 WHERE id = $2",
+        )
+        .bind(now)
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        Self::audit(&mut tx, id, actor, "closed", reason).await?;
+        Self::log_in(&mut tx, actor, "close", id, reason).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
     /// Moves the open round's deadline `by_ms` later (or, while paused, gives it that much
     /// more time when it resumes). `asked`: the round meant, refused once it is not open.
     pub async fn extend_room(

@@ -39,7 +39,7 @@ enum Hold {
 
 const ROOM_COLUMNS: &str = "r.id, r.master_id, m.name AS master_name, r.status, r.seats, \
                             r.round5, r.round_ms, r.seed, r.setup, r.grid, r.round, \
-                            r.deadline_ms, r.paused_left_ms";
+                            r.deadline_ms, r.paused_left_ms, r.closed_ms";
 
 fn small(row: &AnyRow, column: &str) -> anyhow::Result<u8> {
     let value: i64 = row.try_get(column)?;
@@ -65,6 +65,7 @@ fn room_of_row(row: &AnyRow) -> anyhow::Result<StoredRoom> {
         round: small(row, "round")?,
         deadline_ms: row.try_get("deadline_ms")?,
         paused_left_ms: row.try_get("paused_left_ms")?,
+        closed_ms: row.try_get("closed_ms")?,
     })
 }
 

@@ -7,7 +7,7 @@ pub enum RoomStatus {
     Lobby,
     /// Rounds are open, one at a time.
     Playing,
-    /// Round 5 is resolved.
+    /// Round 5 is resolved, or an administrator closed the room.
     Finished,
 }
 
@@ -56,6 +56,8 @@ pub struct StoredRoom {
     pub deadline_ms: Option<i64>,
     /// While paused, the time the open round had left.
     pub paused_left_ms: Option<i64>,
+    /// When an administrator closed the room before its end.
+    pub closed_ms: Option<i64>,
 }
 
 /// Who sits in a seat of a room.
