@@ -14,6 +14,7 @@ pub(crate) mod ratings;
 mod reviews;
 mod rooms;
 mod rows;
+pub(crate) mod tournaments;
 
 pub(crate) use accounts::NewAccount;
 pub(crate) use admin::MAX_LOG_LINES;

@@ -118,6 +118,11 @@ impl Backend {
                     "puzzles",
                     include_str!("../../migrations/sqlite/0010_puzzles.sql"),
                 ),
+                (
+                    11,
+                    "tournaments",
+                    include_str!("../../migrations/sqlite/0011_tournaments.sql"),
+                ),
             ],
             Backend::Postgres => &[
                 (
@@ -169,6 +174,11 @@ impl Backend {
                     10,
                     "puzzles",
                     include_str!("../../migrations/postgres/0010_puzzles.sql"),
+                ),
+                (
+                    11,
+                    "tournaments",
+                    include_str!("../../migrations/postgres/0011_tournaments.sql"),
                 ),
             ],
         };
