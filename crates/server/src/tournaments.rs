@@ -30,6 +30,7 @@ use crate::api::{
 use crate::auth::Caller;
 use crate::edge::{Body, ClientAddr};
 use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::games::checked_size;
 use crate::games::moves::resignation;
 use crate::games::view::{after_change, game_ended, limit_account};
 use crate::live::{Change, Topic};
@@ -124,19 +125,7 @@ impl CreateTournament {
     /// The tournament this body asks for, every field checked.
     fn checked(self, now: i64, creator: i64) -> ApiResult<NewTournament> {
         let game = self.game;
-        let size = match self.size {
-            None => game.default_size(),
-            Some(size) => usize::try_from(size)
-                .ok()
-                .filter(|size| game.sizes().contains(size))
-                .ok_or_else(|| {
-                    ApiError::BadRequest(format!(
-                        "size: {game} is played on sides {} to {}",
-                        game.sizes().start(),
-                        game.sizes().end()
-                    ))
-                })?,
-        };
+        let size = checked_size(game, self.size)?;
         let format = match self.format.as_str() {
             "round_robin" => Format::RoundRobin,
             "swiss" => Format::Swiss,
