@@ -411,9 +411,12 @@ async fn tell(
     Ok(())
 }
 
+/// The game's name for a notification (`Rapid Transit`).
 fn title(game: &str) -> String {
-    game.parse::<GameId>()
-        .map_or_else(|_| game.to_owned(), |id| id.title().to_owned())
+    game.parse::<GameId>().map_or_else(
+        |_| game.to_owned(),
+        |id| id.catalogue_entry().name.to_owned(),
+    )
 }
 
 impl Store {

@@ -472,8 +472,34 @@ async fn a_withdrawal_forfeits_and_an_odd_swiss_gives_a_bye() {
             )
             .await;
         let t: TournamentView = started.read();
-        // The first game's second player withdraws: that game is forfeited at once.
         let pairing = t.rounds[0].games[0].clone();
+        // Both players were told, in the inbox: the start, then their pairing with its game.
+        for (me, colour, them) in [
+            (&pairing.first, "first", &pairing.second),
+            (&pairing.second, "second", &pairing.first),
+        ] {
+            let inbox = client
+                .get("/api/me/notifications", &auth(&tokens[me]))
+                .await;
+            let notices: Vec<&Value> = inbox.json["notifications"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|n| n["kind"] == "tournament")
+                .collect();
+            assert_eq!(notices.len(), 2, "{}", inbox.text);
+            assert_eq!(notices[0]["game_id"], pairing.id.as_deref().unwrap());
+            let says =
+                format!("Round 1 of the Flipstop tournament: you play {colour} against {them}.");
+            assert_eq!(notices[0]["message"], says.as_str());
+            assert!(
+                notices[1]["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains("has started")
+            );
+        }
+        // The first game's second player withdraws: that game is forfeited at once.
         let withdrawn = client
             .post(&leave, &json!({}), &auth(&tokens[&pairing.second]))
             .await;
@@ -692,6 +718,49 @@ async fn bad_bodies_are_refused_naming_the_field() {
             .await
             .assert_error(404, "not_found");
         server.stop().await.unwrap();
+        db
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn each_game_has_next_months_scheduled_tournament_once() {
+    on_both(|db| async move {
+        // Two instances: each makes sure the editions exist when it starts.
+        let one = start(&db, generous()).await;
+        let two = start(&db, generous()).await;
+        let client = Client::new(&one);
+        let today = time::OffsetDateTime::now_utc().date();
+        let next = today.replace_day(1).unwrap() + time::Duration::days(32);
+        let first = format!("{}-{:02}-01T00:00:00Z", next.year(), u8::from(next.month()));
+        let mut monthly = Vec::new();
+        for _ in 0..50 {
+            let listed = client.get("/api/tournaments", &[]).await;
+            monthly = listed.json["upcoming"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|t| t["creator"].is_null())
+                .cloned()
+                .collect();
+            if monthly.len() >= 4 {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        let mut games: Vec<&str> = monthly
+            .iter()
+            .map(|t| t["game"].as_str().unwrap())
+            .collect();
+        games.sort_unstable();
+        assert_eq!(games, ["flipstop", "rapid-transit", "scware", "swaptimum"]);
+        for t in &monthly {
+            assert_eq!(t["starts_at"], first.as_str(), "{t}");
+            assert_eq!(t["format"], "swiss");
+            assert_eq!(t["clock"], json!({"days_per_move": 3}));
+        }
+        one.stop().await.unwrap();
+        two.stop().await.unwrap();
         db
     })
     .await;
