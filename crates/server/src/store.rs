@@ -14,6 +14,7 @@ pub(crate) mod ratings;
 mod reviews;
 mod rooms;
 mod rows;
+mod tournament_rounds;
 pub(crate) mod tournaments;
 
 pub(crate) use accounts::NewAccount;

@@ -340,7 +340,8 @@ impl Store {
             .await?;
         // The status guard above lets this run once per game.
         super::super::ratings::on_game_end(tx, self.backend, game_id, finish, now).await?;
-        super::super::tournaments::on_game_end(tx, self.backend, game_id, finish, now).await?;
+        super::super::tournament_rounds::on_game_end(tx, self.backend, game_id, finish, now)
+            .await?;
         Self::game_ended_in(tx, game_id, finish).await?;
         Ok(true)
     }
