@@ -47,7 +47,7 @@ function followInbox(me: string | null): void {
 
 function header(shell: Shell): HTMLElement {
   const link = (href: string, text: string): HTMLAnchorElement => h('a', { href }, text);
-  const nav = h('nav', { 'aria-label': 'main' }, link('/', 'Home'), link('/new', 'New game'), link('/puzzles', 'Puzzles'));
+  const nav = h('nav', { 'aria-label': 'main' }, link('/', 'Home'), link('/new', 'New game'), link('/puzzles', 'Puzzles'), link('/tournaments', 'Tournaments'));
   followInbox(shell.me);
   if (shell.me) {
     nav.append(

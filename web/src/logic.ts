@@ -143,6 +143,8 @@ export type Route =
   | { page: 'notifications' }
   | { page: 'confirmEmail'; token: string | null }
   | { page: 'puzzles'; id: string | null }
+  | { page: 'tournaments'; id: string | null }
+  | { page: 'leaderboard'; game: string }
   | { page: 'missing' };
 
 /** The page a location shows. */
@@ -160,6 +162,7 @@ export function parseRoute(pathname: string, search: string): Route {
       case 'notifications': return { page: 'notifications' };
       case 'confirm-email': return { page: 'confirmEmail', token: params.get('token') };
       case 'puzzles': return { page: 'puzzles', id: null };
+      case 'tournaments': return { page: 'tournaments', id: null };
     }
   }
   if (parts.length === 2 && parts[0] === 'games' && /^[0-9a-zA-Z_-]{1,64}$/.test(parts[1])) {
@@ -172,6 +175,8 @@ export function parseRoute(pathname: string, search: string): Route {
   }
   if (parts.length === 2 && parts[0] === 'rules' && /^[a-z0-9-]{1,32}$/.test(parts[1])) return { page: 'rules', game: parts[1] };
   if (parts.length === 2 && parts[0] === 'puzzles' && /^[0-9a-f]{1,32}$/.test(parts[1])) return { page: 'puzzles', id: parts[1] };
+  if (parts.length === 2 && parts[0] === 'tournaments' && /^[0-9a-f]{1,32}$/.test(parts[1])) return { page: 'tournaments', id: parts[1] };
+  if (parts.length === 2 && parts[0] === 'leaderboards' && /^[a-z0-9-]{1,32}$/.test(parts[1])) return { page: 'leaderboard', game: parts[1] };
   if (parts.length === 2 && parts[0] === 'players') {
     return { page: 'player', name: decodeURIComponent(parts[1]) };
   }

@@ -6,7 +6,9 @@ import { NOTIFICATION_PAGES } from './notifications';
 import { PAGES } from './pages';
 import { newRoomPage, roomPage } from './room/page';
 import { puzzlesPage } from './puzzles/page';
+import { leaderboardPage } from './ratings';
 import { frontPage, rulesPage } from './rules';
+import { tournamentsPage } from './tournaments/page';
 
 const root = document.getElementById('app');
 if (root) start(root, {
@@ -15,4 +17,5 @@ if (root) start(root, {
     // A visitor who is not logged in sees the front page (`src/rules.ts`).
     home: (main, shell) => (shell.me ? PAGES.home(main, shell) : frontPage(main, shell)),
     game: gamePage, newRoom: newRoomPage, room: roomPage, rules: rulesPage, puzzles: puzzlesPage,
+    tournaments: tournamentsPage, leaderboard: leaderboardPage,
   });

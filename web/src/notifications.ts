@@ -17,6 +17,7 @@ const KINDS: Record<string, string> = {
   round_results: 'Swap 61 results',
   deadline_24h: 'A Swap 61 round closes in 24 hours',
   deadline_1h: 'A Swap 61 round closes in an hour',
+  tournament: 'A tournament started or paired you',
 };
 
 function item(notice: NotificationView): HTMLLIElement {

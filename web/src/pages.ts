@@ -1,4 +1,5 @@
-// Every page but the game's: home, log in, sign up, new game, a player's games, settings.
+// Every page but the game's: home, log in, sign up, new game, a player's ratings and games,
+// settings.
 
 import { api, ApiFailure, failureText } from './api';
 import type { Cleanup, Shell } from './app';
@@ -6,6 +7,7 @@ import { catalogueEntry, gameTitle, loadCatalogue } from './catalogue';
 import { h } from './dom';
 import { describeClock, opponentField, safeNext, timeControl, type Route } from './logic';
 import { dailyCard } from './puzzles/page';
+import { ratingsSection } from './ratings';
 import type { RoomView } from './swap61';
 import type { GameView, Lobby } from './types';
 
@@ -230,6 +232,7 @@ async function playerPage(main: HTMLElement, _shell: Shell, route: Route): Promi
     h('a', { href: value ? `${base}?status=${value}` : base, 'aria-current': (status ?? '') === value ? 'page' : null }, text);
   main.append(
     h('h1', {}, route.name),
+    await ratingsSection(route.name),
     h('nav', { class: 'tabs', 'aria-label': 'games shown' }, tab('', 'All'), tab('waiting', 'Waiting'), tab('playing', 'Playing'), tab('finished', 'Finished (review)')),
     gameList(games.games, 'No games here.'),
   );
@@ -257,4 +260,4 @@ export const PAGES = {
   player: playerPage,
   settings: (main: HTMLElement): Promise<void> => settings(main),
   missing: (main: HTMLElement): Promise<void> => missing(main),
-} satisfies Record<Exclude<Route['page'], 'game' | 'newRoom' | 'room' | 'rules' | 'notifications' | 'confirmEmail' | 'puzzles'>, (main: HTMLElement, shell: Shell, route: Route) => Promise<Cleanup | void>>;
+} satisfies Record<Exclude<Route['page'], 'game' | 'newRoom' | 'room' | 'rules' | 'notifications' | 'confirmEmail' | 'puzzles' | 'tournaments' | 'leaderboard'>, (main: HTMLElement, shell: Shell, route: Route) => Promise<Cleanup | void>>;

@@ -125,12 +125,14 @@ export interface Draft {
 /**
  * A message of a live socket: the server's `LiveMessage` (its OpenAPI components), one
  * member per `type`; a server test checks these are exactly the server's. A game's socket
- * sends `move` and `state`, a room's sends `room`, the account's inbox sends `inbox`.
+ * sends `move` and `state`, a room's sends `room`, a tournament's sends `tournament`, the
+ * account's inbox sends `inbox`.
  */
 export type LiveMessage =
   | { type: 'move'; ply: number; move: string; game: GameView }
   | { type: 'state'; game: GameView }
   | { type: 'room'; room: RoomView }
+  | { type: 'tournament'; tournament: TournamentView }
   | { type: 'inbox'; unread: number; latest: NotificationView[] };
 
 /** A message of a game's socket. */
@@ -138,6 +140,9 @@ export type GameMessage = Extract<LiveMessage, { type: 'move' | 'state' }>;
 
 /** A message of a Swap 61 room's socket. */
 export type RoomMessage = Extract<LiveMessage, { type: 'room' }>;
+
+/** A message of a tournament's socket. */
+export type TournamentMessage = Extract<LiveMessage, { type: 'tournament' }>;
 
 /** A message of the account's inbox socket. */
 export type InboxMessage = Extract<LiveMessage, { type: 'inbox' }>;
@@ -223,4 +228,72 @@ export interface CatalogueEntry {
   default_size: number;
   /** The colour names, the first player's first. */
   colours: [string, string];
+}
+
+/** A tournament as the list shows it (`GET /api/tournaments`). */
+export interface TournamentSummary {
+  id: string;
+  game: string;
+  size: number;
+  format: 'round_robin' | 'swiss';
+  status: 'open' | 'running' | 'finished';
+  clock: TimeControl;
+  starts_at: string;
+  total_rounds: number;
+  round: number;
+  player_count: number;
+  min_players: number;
+  max_players: number;
+  rated: boolean;
+  finished_at: string | null;
+  creator: string | null;
+}
+
+/** An entrant of a tournament. */
+export interface EntrantView {
+  name: string;
+  rating: number;
+  division: number | null;
+  withdrawn: boolean;
+}
+
+/** A game of a tournament's round. */
+export interface PairingView {
+  id: string | null;
+  division: number | null;
+  first: string;
+  second: string;
+  result: 'first' | 'second' | 'draw' | null;
+}
+
+/** A round of a tournament. */
+export interface TournamentRoundView {
+  round: number;
+  games: PairingView[];
+  bye: string | null;
+}
+
+/** A line of a tournament's standings. */
+export interface TournamentStandingView {
+  rank: number;
+  name: string;
+  points: number;
+  sonneborn_berger: number;
+  second_player_wins: number;
+  rating: number;
+  division: number | null;
+}
+
+/** A tournament with its entrants, rounds and standings (`GET /api/tournaments/{id}`). */
+export interface TournamentView extends TournamentSummary {
+  players: EntrantView[];
+  rounds: TournamentRoundView[];
+  standings: TournamentStandingView[];
+}
+
+/** The tournaments by stage. */
+export interface TournamentList {
+  upcoming: TournamentSummary[];
+  running: TournamentSummary[];
+  finished: TournamentSummary[];
 }

@@ -97,6 +97,10 @@ test('every page has its URL', () => {
   assert.deepEqual(parseRoute('/notifications', ''), { page: 'notifications' });
   assert.deepEqual(parseRoute('/confirm-email', '?token=ab12'), { page: 'confirmEmail', token: 'ab12' });
   assert.deepEqual(parseRoute('/confirm-email', ''), { page: 'confirmEmail', token: null });
+  assert.deepEqual(parseRoute('/tournaments', ''), { page: 'tournaments', id: null });
+  assert.deepEqual(parseRoute('/tournaments/4be1a2', ''), { page: 'tournaments', id: '4be1a2' });
+  assert.deepEqual(parseRoute('/tournaments/<x>', ''), { page: 'missing' });
+  assert.deepEqual(parseRoute('/leaderboards/rapid-transit', ''), { page: 'leaderboard', game: 'rapid-transit' });
   assert.deepEqual(parseRoute('/nowhere/at/all', ''), { page: 'missing' });
 });
 

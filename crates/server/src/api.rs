@@ -179,3 +179,125 @@ pub struct TurnList {
     /// The games being played in which it is the caller's turn, oldest first.
     pub games: Vec<GameView>,
 }
+
+/// An entrant of a tournament.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct EntrantView {
+    /// The account's name.
+    pub name: String,
+    /// The rating in the tournament's game: at the start once it started, else now.
+    pub rating: f64,
+    /// Round robin: the division, from 1 (strongest first); `null` before the start and in
+    /// a Swiss.
+    pub division: Option<u32>,
+    /// Whether the player withdrew (the remaining games are forfeits).
+    pub withdrawn: bool,
+}
+
+/// A game of a tournament's round.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct PairingView {
+    /// The game (`/api/games/{id}`); `null` for a game not made yet (a later round robin
+    /// round) or a forfeit decided without one.
+    pub id: Option<String>,
+    /// Round robin: the division; `null` in a Swiss.
+    pub division: Option<u32>,
+    /// Plays first.
+    pub first: String,
+    /// Plays second.
+    pub second: String,
+    /// `first`, `second` or `draw` once decided, else `null`.
+    pub result: Option<String>,
+}
+
+/// A round of a tournament.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct TournamentRoundView {
+    /// From 1.
+    pub round: u32,
+    /// Its games.
+    pub games: Vec<PairingView>,
+    /// A Swiss's one-point bye, when the field is odd.
+    pub bye: Option<String>,
+}
+
+/// A line of a tournament's standings.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct TournamentStandingView {
+    /// From 1 (in a round robin, within the division); equal players share a rank.
+    pub rank: usize,
+    /// The account's name.
+    pub name: String,
+    /// 1 a win or a bye, 1/2 a draw.
+    pub points: f64,
+    /// The points of every opponent beaten plus half those of every opponent drawn.
+    pub sonneborn_berger: f64,
+    /// Games won with the second player's colour.
+    pub second_player_wins: u32,
+    /// The rating the player started with, the last tie-break.
+    pub rating: f64,
+    /// Round robin: the division; `null` in a Swiss.
+    pub division: Option<u32>,
+}
+
+/// A tournament as the list shows it.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct TournamentSummary {
+    /// Its id (`/api/tournaments/{id}`).
+    pub id: String,
+    /// The game (`swaptimum`, ...).
+    pub game: String,
+    /// The board side.
+    pub size: u32,
+    /// `round_robin` or `swiss`.
+    pub format: String,
+    /// `open`, `running` or `finished`.
+    pub status: String,
+    /// The games' time control.
+    #[schema(value_type = Object)]
+    pub clock: TimeControl,
+    /// When it starts (or started), RFC 3339.
+    pub starts_at: String,
+    /// How many rounds: a Swiss's as asked; a round robin's once it started (0 before).
+    pub total_rounds: u32,
+    /// The round being played (0 before the start).
+    pub round: u32,
+    /// Entrants so far (withdrawn ones included).
+    pub player_count: u32,
+    /// The fewest players it starts with.
+    pub min_players: u32,
+    /// The most it takes.
+    pub max_players: u32,
+    /// Whether its games count for the ratings.
+    pub rated: bool,
+    /// When it finished, RFC 3339; `null` until then.
+    pub finished_at: Option<String>,
+    /// Who made it; `null` for the server's monthly tournaments.
+    pub creator: Option<String>,
+}
+
+/// A tournament with its entrants, rounds and standings.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct TournamentView {
+    /// What the list shows.
+    #[serde(flatten)]
+    pub summary: TournamentSummary,
+    /// The entrants, in the order they joined.
+    #[serde(rename = "players")]
+    pub entrants: Vec<EntrantView>,
+    /// The rounds paired so far (a round robin's whole schedule once it started).
+    pub rounds: Vec<TournamentRoundView>,
+    /// Best first (a round robin's division by division).
+    pub standings: Vec<TournamentStandingView>,
+}
+
+/// The tournaments, by stage.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct TournamentList {
+    /// Taking entries, soonest first.
+    pub upcoming: Vec<TournamentSummary>,
+    /// Being played, newest first.
+    pub running: Vec<TournamentSummary>,
+    /// Over, newest first (at most 100).
+    pub finished: Vec<TournamentSummary>,
+}

@@ -46,6 +46,7 @@ use crate::rooms;
 use crate::rules;
 use crate::state::{AppState, Limiters};
 use crate::store::{Store, StoreOptions, default_sqlite_url};
+use crate::tournaments;
 use crate::web;
 
 /// Every route of the API, with its OpenAPI entry: each area registers its own (`router()`
@@ -68,6 +69,7 @@ pub(crate) fn api() -> OpenApiRouter<AppState> {
         .merge(puzzles::router())
         .merge(ratings::router())
         .merge(rooms::router())
+        .merge(tournaments::router())
         .merge(admin::router())
         .merge(notify::router())
 }

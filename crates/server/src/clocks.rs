@@ -1,5 +1,6 @@
 //! The clocks' scheduler: ends games whose player to move has run out of time, whether or
-//! not anyone is connected, and resolves Swap 61 rounds whose deadline has passed.
+//! not anyone is connected, resolves Swap 61 rounds whose deadline has passed, and starts the
+//! tournaments whose time has come.
 //!
 //! Deadlines live in the database, set in the transaction of each move. Every instance
 //! polls for due ones and claims them for a lease ([`crate::store::Store::claim_due_deadlines`]:
@@ -20,12 +21,22 @@ const LEASE: Duration = Duration::from_secs(30);
 /// The most deadlines claimed at once.
 const BATCH: u32 = 100;
 
+/// How many passes go between two looks at the monthly tournaments' next editions (a
+/// minute).
+const EDITIONS_EVERY: u32 = 120;
+
 /// Claims and acts on due deadlines until the server stops.
 pub(crate) async fn run(state: AppState) {
     let mut tick = tokio::time::interval(POLL_EVERY);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut passes = 0u32;
     loop {
         tick.tick().await;
+        let editions = passes.is_multiple_of(EDITIONS_EVERY);
+        passes = passes.wrapping_add(1);
+        if let Err(e) = crate::tournaments::start_due(&state, editions).await {
+            tracing::warn!("tournaments' starts: {e:#}");
+        }
         if let Err(e) = claim_and_end(&state).await {
             tracing::warn!("clocks: {e:#}");
         }

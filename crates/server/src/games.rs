@@ -142,17 +142,7 @@ pub(crate) async fn create(
     Body(body): Body<CreateGame>,
 ) -> ApiResult<(StatusCode, Json<GameView>)> {
     let game = body.game;
-    let size = body.size.map_or(Ok(game.default_size()), usize::try_from);
-    let size = size
-        .ok()
-        .filter(|size| game.sizes().contains(size))
-        .ok_or_else(|| {
-            ApiError::BadRequest(format!(
-                "size: {game} is played on sides {} to {}",
-                game.sizes().start(),
-                game.sizes().end()
-            ))
-        })?;
+    let size = checked_size(game, body.size)?;
     let position =
         AnyPosition::start(game, size).map_err(|e| ApiError::BadRequest(format!("size: {e}")))?;
     let against_ai = matches!(body.opponent, Opponent::Ai(_));
@@ -210,6 +200,20 @@ pub(crate) async fn create(
     let mut shown = view_for(&state.store, game, Some(&caller)).await?;
     shown.invite = invite;
     Ok((StatusCode::CREATED, Json(shown)))
+}
+
+/// The board side asked for (`None`: the game's usual one), if the game has it.
+pub(crate) fn checked_size(game: GameId, size: Option<u32>) -> ApiResult<usize> {
+    size.map_or(Ok(game.default_size()), usize::try_from)
+        .ok()
+        .filter(|size| game.sizes().contains(size))
+        .ok_or_else(|| {
+            ApiError::BadRequest(format!(
+                "size: {game} is played on sides {} to {}",
+                game.sizes().start(),
+                game.sizes().end()
+            ))
+        })
 }
 
 /// Refuses a challenge past the caller's rate, or past the caps on games against the AI

@@ -40,6 +40,7 @@ mod rules;
 mod secret;
 mod state;
 pub mod store;
+mod tournaments;
 mod web;
 
 pub use admin::{AdminAct, DatabaseOption, administer};

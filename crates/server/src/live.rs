@@ -53,6 +53,8 @@ pub(crate) enum Topic {
     Room(String),
     /// An account's inbox (`GET /api/me/notifications/socket`), by the account's id.
     Inbox(i64),
+    /// A tournament, by id.
+    Tournament(String),
 }
 
 impl Topic {
@@ -60,6 +62,8 @@ impl Topic {
     const ROOM_PAYLOAD: &str = "room:";
     /// The prefix of an inbox's account id in an announcement's payload.
     const INBOX_PAYLOAD: &str = "inbox:";
+    /// The prefix of a tournament's id in an announcement's payload.
+    const TOURNAMENT_PAYLOAD: &str = "tournament:";
 
     /// The topic in an announcement's payload.
     fn payload(&self) -> String {
@@ -67,6 +71,7 @@ impl Topic {
             Topic::Game(id) => id.clone(),
             Topic::Room(id) => format!("{}{id}", Topic::ROOM_PAYLOAD),
             Topic::Inbox(account) => format!("{}{account}", Topic::INBOX_PAYLOAD),
+            Topic::Tournament(id) => format!("{}{id}", Topic::TOURNAMENT_PAYLOAD),
         }
     }
 
@@ -74,6 +79,9 @@ impl Topic {
     fn of_payload(word: &str) -> Option<Topic> {
         if let Some(account) = word.strip_prefix(Topic::INBOX_PAYLOAD) {
             return account.parse().ok().map(Topic::Inbox);
+        }
+        if let Some(id) = word.strip_prefix(Topic::TOURNAMENT_PAYLOAD) {
+            return Some(Topic::Tournament(id.to_owned()));
         }
         Some(match word.strip_prefix(Topic::ROOM_PAYLOAD) {
             Some(room) => Topic::Room(room.to_owned()),
@@ -84,7 +92,7 @@ impl Topic {
     /// The topic's id, for the logs.
     fn id(&self) -> String {
         match self {
-            Topic::Game(id) | Topic::Room(id) => id.clone(),
+            Topic::Game(id) | Topic::Room(id) | Topic::Tournament(id) => id.clone(),
             Topic::Inbox(account) => format!("inbox of {account}"),
         }
     }
@@ -380,11 +388,13 @@ mod tests {
         let game = Topic::Game("abc123".to_owned());
         let room = Topic::Room("def456".to_owned());
         let inbox = Topic::Inbox(42);
+        let tournament = Topic::Tournament("0123abcd".to_owned());
         for (topic, change) in [
             (&game, Change::Move(12)),
             (&game, Change::State),
             (&room, Change::State),
             (&inbox, Change::State),
+            (&tournament, Change::State),
         ] {
             let payload = change.payload(topic);
             assert_eq!(Change::of_payload(&payload), Some((topic.clone(), change)));

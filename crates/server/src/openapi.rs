@@ -120,11 +120,12 @@ mod tests {
             })
             .collect();
         types.sort_unstable();
-        assert_eq!(types, ["inbox", "move", "room", "state"]);
+        assert_eq!(types, ["inbox", "move", "room", "state", "tournament"]);
         for path in [
             "/api/games/{id}/socket",
             "/api/rooms/{id}/socket",
             "/api/me/notifications/socket",
+            "/api/tournaments/{id}/socket",
         ] {
             let upgrade = doc["paths"][path]["get"]["responses"]["101"]["description"]
                 .as_str()

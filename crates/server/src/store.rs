@@ -14,6 +14,8 @@ pub(crate) mod ratings;
 mod reviews;
 mod rooms;
 mod rows;
+mod tournament_rounds;
+pub(crate) mod tournaments;
 
 pub(crate) use accounts::NewAccount;
 pub(crate) use admin::MAX_LOG_LINES;

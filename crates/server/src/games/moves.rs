@@ -14,7 +14,8 @@ use swapboard_play::{AnyPosition, Ending, Millis};
 use utoipa::ToSchema;
 
 use super::view::{
-    after_change, limit_account, now, position_of, seat_of_caller, view_for, view_with_seats,
+    after_change, game_ended, limit_account, now, position_of, seat_of_caller, view_for,
+    view_with_seats,
 };
 use crate::api::GameView;
 use crate::auth::Caller;
@@ -100,16 +101,27 @@ pub(crate) async fn resign(
             }
         })?;
     after_change(&state, &id, Change::State).await;
+    game_ended(&state, game.tournament.as_deref()).await;
     Ok(Json(view_for(&state.store, game, Some(&caller)).await?))
 }
 
 /// How a game ends when `seat` resigns it (or forfeits it): the other side wins, and before
-/// the second move nobody does (the game is aborted).
+/// the second move nobody does (the game is aborted), except in a tournament's game.
 pub(crate) fn resignation(seat: u8) -> impl Fn(&StoredGame) -> Finish {
     let resigner = Player::from_index(usize::from(seat));
     move |game: &StoredGame| {
         let ply = usize::try_from(game.ply).unwrap_or(usize::MAX);
-        Finish::of(step::resignation(ply, resigner, Early::Abort))
+        Finish::of(step::resignation(ply, resigner, early(game)))
+    }
+}
+
+/// What ending a game before its second move does: a tournament's game is lost (the
+/// server paired it, nobody may call it off), any other is aborted.
+fn early(game: &StoredGame) -> Early {
+    if game.tournament.is_some() {
+        Early::Lose
+    } else {
+        Early::Abort
     }
 }
 
@@ -184,13 +196,13 @@ pub(crate) fn judge(request: MoveRequest<'_>) -> Result<Played, Refusal> {
 }
 
 /// How a game whose player to move ran out of time ends ([`step::flag_fall`]: aborted
-/// before the second move, else lost by that player).
+/// before the second move unless a tournament made it, else lost by that player).
 pub(crate) fn finish_on_time(game: &StoredGame) -> ApiResult<Finish> {
     let ply = usize::try_from(game.ply).unwrap_or(usize::MAX);
     Ok(Finish::of(step::flag_fall(
         ply,
         position_of(game)?.to_move(),
-        Early::Abort,
+        early(game),
     )))
 }
 
@@ -220,6 +232,7 @@ pub(crate) async fn end_on_time(state: &AppState, claim: &Claim) -> ApiResult<bo
     if ended {
         instruments::flag_lag(Duration::from_millis(now.0.saturating_sub(deadline.0)));
         after_change(state, &claim.game_id, Change::State).await;
+        game_ended(state, game.tournament.as_deref()).await;
     }
     Ok(ended)
 }
@@ -297,6 +310,9 @@ pub(crate) async fn play(
                 after: game.ply,
             };
             after_move(&state, &id, plies, &seats).await;
+            if game.status == Status::Finished {
+                game_ended(&state, game.tournament.as_deref()).await;
+            }
             game
         }
         Landed::Repeated(game) => game,

@@ -56,6 +56,17 @@ pub(crate) async fn after_change(state: &AppState, game_id: &str, change: Change
         .await;
 }
 
+/// After a game a tournament made ended (and maybe completed a round, pairing the next):
+/// the tournament's watchers are told. A game of no tournament (`None`) tells nobody.
+pub(crate) async fn game_ended(state: &AppState, tournament: Option<&str>) {
+    if let Some(id) = tournament {
+        state
+            .live
+            .announce(&Topic::Tournament(id.to_owned()), Change::State)
+            .await;
+    }
+}
+
 /// The name a seat shows: its account's, `ai:L`, or the invited account's.
 fn seat_name(seat: &SeatRow) -> Option<String> {
     if let Some((_, name)) = &seat.account {

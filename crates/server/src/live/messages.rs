@@ -11,12 +11,13 @@ use utoipa::{OpenApi, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 
 use super::{Change, Greeting, Render, Rendering, Topic};
-use crate::api::{GameView, RoomView};
+use crate::api::{GameView, RoomView, TournamentView};
 use crate::error::{ApiError, ApiResult};
 use crate::games::view::{stored, view};
 use crate::notify::views::{NotificationView, inbox_head};
 use crate::rooms::public_view;
 use crate::store::Store;
+use crate::tournaments::shown;
 
 /// No route: the schema of [`LiveMessage`], for the OpenAPI document's components.
 pub(crate) fn router<S: Clone + Send + Sync + 'static>() -> OpenApiRouter<S> {
@@ -29,7 +30,8 @@ pub(crate) fn router<S: Clone + Send + Sync + 'static>() -> OpenApiRouter<S> {
 struct Schemas;
 
 /// A message of a live socket, JSON text tagged by its `type`: a game's socket sends `move`
-/// and `state`, a Swap 61 room's sends `room`, an account's inbox sends `inbox`.
+/// and `state`, a Swap 61 room's sends `room`, a tournament's sends `tournament`, an
+/// account's inbox sends `inbox`.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub(crate) enum LiveMessage<'a> {
@@ -55,6 +57,12 @@ pub(crate) enum LiveMessage<'a> {
     Room {
         /// The room now, as anyone may see it.
         room: &'a RoomView,
+    },
+    /// A tournament changed (an entry, the start, a result, a round paired), or the socket
+    /// opened: the whole tournament.
+    Tournament {
+        /// The tournament now.
+        tournament: &'a TournamentView,
     },
     /// The account's notifications changed (one came, or some were read), or the socket
     /// opened: the unread count and the newest.
@@ -97,6 +105,7 @@ impl Render for Views {
                 }
                 Topic::Room(id) => room_message(store, id).await,
                 Topic::Inbox(account) => inbox_message(store, *account).await,
+                Topic::Tournament(id) => tournament_message(store, id).await,
             }
         })
     }
@@ -124,6 +133,9 @@ impl Render for Views {
                 Topic::Room(id) => Box::new(std::iter::once(Ok(room_message(store, id).await?))),
                 Topic::Inbox(account) => {
                     Box::new(std::iter::once(Ok(inbox_message(store, *account).await?)))
+                }
+                Topic::Tournament(id) => {
+                    Box::new(std::iter::once(Ok(tournament_message(store, id).await?)))
                 }
             };
             Ok(greeting)
@@ -155,6 +167,15 @@ async fn inbox_message(store: &Store, account_id: i64) -> ApiResult<Utf8Bytes> {
     LiveMessage::Inbox {
         unread: inbox.unread,
         latest: &inbox.latest,
+    }
+    .text()
+}
+
+/// The message of a tournament: its whole view.
+async fn tournament_message(store: &Store, id: &str) -> ApiResult<Utf8Bytes> {
+    let tournament = shown(store, id).await?;
+    LiveMessage::Tournament {
+        tournament: &tournament,
     }
     .text()
 }

@@ -260,7 +260,8 @@ pub(crate) async fn settings(
 #[serde(deny_unknown_fields)]
 pub(crate) struct SettingsBody {
     /// Per kind (`your_turn`, `challenge`, `game_ended`, `rematch`, `round_opened`,
-    /// `round_results`, `deadline_24h`, `deadline_1h`): `immediate`, `digest` or `off`.
+    /// `round_results`, `deadline_24h`, `deadline_1h`, `tournament`): `immediate`, `digest`
+    /// or `off`.
     /// Kinds left out keep their choice.
     #[serde(default)]
     mail: BTreeMap<String, String>,

@@ -17,7 +17,7 @@ pub(crate) struct NotificationView {
     /// Its id: the inbox pages and marks by it.
     pub(crate) id: i64,
     /// `your_turn`, `challenge`, `game_ended`, `rematch`, `round_opened`, `round_results`,
-    /// `deadline_24h` or `deadline_1h`.
+    /// `deadline_24h`, `deadline_1h` or `tournament`.
     pub(crate) kind: String,
     /// What it says, for a person.
     pub(crate) message: String,

@@ -135,6 +135,7 @@ fn subject(notice: &StoredNotice) -> String {
         Kind::RoundResults => "Swap 61 results",
         Kind::Deadline24h => "a Swap 61 round closes in 24 hours",
         Kind::Deadline1h => "a Swap 61 round closes in an hour",
+        Kind::Tournament => "a tournament",
     };
     format!("swapboard: {what}")
 }

@@ -195,6 +195,8 @@ pub struct StoredGame {
     pub rematch: Option<String>,
     /// Whether the game counts for the ratings.
     pub rated: bool,
+    /// The tournament that made the game, if one did: it cannot be aborted.
+    pub tournament: Option<String>,
 }
 
 /// Why a join was refused.
@@ -281,7 +283,7 @@ pub enum Rematch {
 const GAME_COLUMNS: &str = "id, game, size, status, ply, position, winner_seat, termination, \
                             clock_days, clock_initial_ms, clock_increment_ms, \
                             clock_left_first_ms, clock_left_second_ms, turn_started_ms, \
-                            created_ms, invite, rematch_id, rated";
+                            created_ms, invite, rematch_id, rated, tournament_id";
 
 /// [`GAME_COLUMNS`] of a query in which the games table is `g`.
 fn prefixed_game_columns() -> String {
@@ -293,7 +295,7 @@ fn prefixed_game_columns() -> String {
 }
 
 /// The columns a time control is stored in: days per move, initial and increment ms.
-fn clock_columns(clock: TimeControl) -> (Option<i64>, Option<i64>, Option<i64>) {
+pub(super) fn clock_columns(clock: TimeControl) -> (Option<i64>, Option<i64>, Option<i64>) {
     let ms = |value: u64| i64::try_from(value).ok();
     match clock {
         TimeControl::None => (None, None, None),
@@ -307,7 +309,7 @@ fn clock_columns(clock: TimeControl) -> (Option<i64>, Option<i64>, Option<i64>) 
     }
 }
 
-fn clock_of_row(row: &AnyRow) -> anyhow::Result<TimeControl> {
+pub(super) fn clock_of_row(row: &AnyRow) -> anyhow::Result<TimeControl> {
     let days: Option<i64> = row.try_get("clock_days")?;
     let initial: Option<i64> = row.try_get("clock_initial_ms")?;
     let increment: Option<i64> = row.try_get("clock_increment_ms")?;
@@ -394,13 +396,14 @@ fn game_of_row(row: &AnyRow) -> anyhow::Result<StoredGame> {
         invite: row.try_get("invite")?,
         rematch: row.try_get("rematch_id")?,
         rated: row.try_get::<i64, _>("rated")? != 0,
+        tournament: row.try_get("tournament_id")?,
     })
 }
 
 impl Store {
     /// Reads a game inside a write transaction, its row locked until the commit on
     /// PostgreSQL (on SQLite the write transaction already holds the database's writer).
-    async fn locked_game<R>(
+    pub(super) async fn locked_game<R>(
         &self,
         tx: &mut Transaction<'static, Any>,
         id: &str,
@@ -459,7 +462,7 @@ impl Store {
     /// Inserts a new game and its seats in a transaction, its clock started if no seat
     /// waits for a player; the accounts seats are kept for are told of a challenge, or of
     /// a `rematch`.
-    async fn insert_game(
+    pub(super) async fn insert_game(
         tx: &mut Transaction<'static, Any>,
         new: &NewGame<'_>,
         rematch: bool,

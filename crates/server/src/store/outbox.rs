@@ -38,11 +38,13 @@ pub(crate) enum Kind {
     Deadline24h,
     /// A Swap 61 round closes in an hour and the seat has not marked final.
     Deadline1h,
+    /// A tournament the account entered started, or paired it in a new round.
+    Tournament,
 }
 
 impl Kind {
     /// Every kind, in the order the preferences list them.
-    pub(crate) const ALL: [Kind; 8] = [
+    pub(crate) const ALL: [Kind; 9] = [
         Kind::YourTurn,
         Kind::Challenge,
         Kind::GameEnded,
@@ -51,6 +53,7 @@ impl Kind {
         Kind::RoundResults,
         Kind::Deadline24h,
         Kind::Deadline1h,
+        Kind::Tournament,
     ];
 
     /// The kind as stored and as the API writes it.
@@ -64,6 +67,7 @@ impl Kind {
             Kind::RoundResults => "round_results",
             Kind::Deadline24h => "deadline_24h",
             Kind::Deadline1h => "deadline_1h",
+            Kind::Tournament => "tournament",
         }
     }
 

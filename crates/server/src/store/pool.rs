@@ -119,6 +119,11 @@ impl Backend {
                     include_str!("../../migrations/sqlite/0010_puzzles.sql"),
                 ),
                 (
+                    11,
+                    "tournaments",
+                    include_str!("../../migrations/sqlite/0011_tournaments.sql"),
+                ),
+                (
                     14,
                     "operators",
                     include_str!("../../migrations/sqlite/0014_operators.sql"),
@@ -174,6 +179,11 @@ impl Backend {
                     10,
                     "puzzles",
                     include_str!("../../migrations/postgres/0010_puzzles.sql"),
+                ),
+                (
+                    11,
+                    "tournaments",
+                    include_str!("../../migrations/postgres/0011_tournaments.sql"),
                 ),
                 (
                     14,

@@ -25,4 +25,5 @@ mod rooms;
 mod rules;
 mod shutdown;
 mod social;
+mod tournaments;
 mod web;

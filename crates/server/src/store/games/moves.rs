@@ -312,7 +312,7 @@ impl Store {
     /// play layer decided. What follows a game's end (a rating, a tournament's next pairing,
     /// a notification) is written here, once, so it commits or fails with the end itself.
     /// Whether the game ended now (`false`: it had moved on or ended before).
-    async fn finish_in(
+    pub(crate) async fn finish_in(
         &self,
         tx: &mut Transaction<'static, Any>,
         game_id: &str,
@@ -340,6 +340,8 @@ impl Store {
             .await?;
         // The status guard above lets this run once per game.
         super::super::ratings::on_game_end(tx, self.backend, game_id, finish, now).await?;
+        super::super::tournament_rounds::on_game_end(tx, self.backend, game_id, finish, now)
+            .await?;
         Self::game_ended_in(tx, game_id, finish).await?;
         Ok(true)
     }
