@@ -132,6 +132,7 @@ pub(crate) const MAX_WAITING_GAMES: u32 = 20;
         (status = 201, description = "The game is created", body = GameView),
         (status = 400, description = "A missing or malformed field, a size the game has not", body = ErrorBody),
         (status = 401, description = "No or bad credentials", body = ErrorBody),
+        (status = 403, description = "A guest challenging a person, or a person challenging a guest", body = ErrorBody),
         (status = 404, description = "No account of the invited name", body = ErrorBody),
         (status = 409, description = "Too many games against the AI in progress, or challenges waiting", body = ErrorBody),
         (status = 429, description = "`rate_limited`: too many challenges from this account", body = ErrorBody),
@@ -161,6 +162,9 @@ pub(crate) async fn create(
             "rated: a game against the AI is never rated".to_owned(),
         ));
     }
+    if !against_ai {
+        caller.signed_up("a game against a person")?;
+    }
     check_caps(&state, &caller, against_ai).await?;
     let invite = (body.opponent == Opponent::Invite).then(random_secret);
     let opponent = match body.opponent {
@@ -170,6 +174,11 @@ pub(crate) async fn create(
             let Some(login) = state.store.login_of(&name).await? else {
                 return Err(ApiError::NotFound(format!("no account named {name:?}")));
             };
+            if login.guest {
+                return Err(ApiError::Forbidden(format!(
+                    "opponent: {name:?} is a guest, who plays the AI only"
+                )));
+            }
             if login.account_id == caller.holder.account_id {
                 return Err(ApiError::BadRequest(
                     "opponent: you cannot invite yourself".to_owned(),
@@ -283,7 +292,7 @@ pub(crate) struct JoinBody {
         (status = 200, description = "The caller sits in the game", body = GameView),
         (status = 400, description = "A malformed body", body = ErrorBody),
         (status = 401, description = "No or bad credentials", body = ErrorBody),
-        (status = 403, description = "The open seat is kept for another account, or the invite is wrong", body = ErrorBody),
+        (status = 403, description = "The open seat is kept for another account, the invite is wrong, or a guest", body = ErrorBody),
         (status = 404, description = "No such game", body = ErrorBody),
         (status = 409, description = "No seat is open, or the caller sits there already", body = ErrorBody),
         (status = 429, description = "`rate_limited`: too many challenges from this account", body = ErrorBody),
@@ -294,6 +303,7 @@ pub(crate) async fn join(
     Path(id): Path<String>,
     MaybeBody(body): MaybeBody<JoinBody>,
 ) -> ApiResult<Json<GameView>> {
+    caller.signed_up("joining a game")?;
     limit_account(&state.limits.challenges_per_account, &caller)?;
     let invite = body.and_then(|body| body.invite);
     let game = take_seat(&state, &id, &caller, invite.as_deref()).await?;
@@ -332,7 +342,7 @@ async fn take_seat(
         (status = 200, description = "The rematch offered before: the caller sits in it (joined now if it was kept for the caller)", body = GameView),
         (status = 201, description = "The rematch is offered", body = GameView),
         (status = 401, description = "No or bad credentials", body = ErrorBody),
-        (status = 403, description = "The caller did not play in this game", body = ErrorBody),
+        (status = 403, description = "The caller did not play in this game, or is a guest asking a person", body = ErrorBody),
         (status = 404, description = "No such game", body = ErrorBody),
         (status = 409, description = "The game is not finished, or too many games or challenges", body = ErrorBody),
         (status = 429, description = "`rate_limited`: too many challenges from this account", body = ErrorBody),
@@ -357,6 +367,9 @@ pub(crate) async fn rematch(
         ));
     }
     let against_ai = seats.iter().any(|row| row.ai_level.is_some());
+    if !against_ai {
+        caller.signed_up("a rematch against a person")?;
+    }
     check_caps(&state, &caller, against_ai).await?;
     let position = start_of(&game)?.to_string();
     let seat_again = |index: u8| {

@@ -118,6 +118,11 @@ impl Backend {
                     "puzzles",
                     include_str!("../../migrations/sqlite/0010_puzzles.sql"),
                 ),
+                (
+                    13,
+                    "guests and lessons",
+                    include_str!("../../migrations/sqlite/0013_guests_and_lessons.sql"),
+                ),
             ],
             Backend::Postgres => &[
                 (
@@ -169,6 +174,11 @@ impl Backend {
                     10,
                     "puzzles",
                     include_str!("../../migrations/postgres/0010_puzzles.sql"),
+                ),
+                (
+                    13,
+                    "guests and lessons",
+                    include_str!("../../migrations/postgres/0013_guests_and_lessons.sql"),
                 ),
             ],
         };

@@ -12,6 +12,8 @@ mod backup;
 mod faults;
 mod flood;
 mod games;
+mod guests;
+mod lessons;
 mod live;
 mod metrics;
 mod moves;
