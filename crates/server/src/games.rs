@@ -16,6 +16,7 @@ use crate::live::{Change, Topic};
 use crate::secret::random_secret;
 use crate::state::AppState;
 
+mod hints;
 pub(crate) mod moves;
 mod socket;
 pub(crate) mod view;
@@ -41,6 +42,7 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(moves::play))
         .routes(routes!(moves::resign))
         .routes(routes!(draft))
+        .routes(routes!(hints::hint))
         .routes(routes!(my_turn))
         .routes(routes!(rematch))
         .routes(routes!(socket::socket))
@@ -477,17 +479,7 @@ pub(crate) async fn draft(
     Body(selection): Body<Selection>,
 ) -> ApiResult<Json<Draft<String>>> {
     let (seat, _) = seat_of_caller(&state, &id, &caller).await?;
-    let game = stored(&state.store, &id).await?;
-    if game.status != crate::store::Status::Playing {
-        return Err(ApiError::Conflict(format!(
-            "the game is {}",
-            game.status.as_str()
-        )));
-    }
-    let position = position_of(&game)?;
-    if seat_of(position.to_move()) != seat {
-        return Err(ApiError::NotYourTurn("it is not your turn".to_owned()));
-    }
+    let position = view::position_to_move(&state, &id, seat).await?;
     Ok(Json(position.draft(&selection)))
 }
 

@@ -5,7 +5,7 @@
 
 use axum::Json;
 use axum::extract::{Path, State};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use swapboard_core::BoardView;
 use swapboard_play::GameId;
 use swapboard_play::lessons::{self, Lesson};
@@ -16,6 +16,7 @@ use utoipa_axum::routes;
 use crate::auth::Caller;
 use crate::edge::Body;
 use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::puzzles::AttemptBody;
 use crate::state::AppState;
 
 /// The lessons' routes, each with its OpenAPI entry.
@@ -162,15 +163,6 @@ pub(crate) async fn show(
             .collect(),
         done: progress(&state, caller.as_ref(), lesson.game).await?,
     }))
-}
-
-/// The body of a lesson's attempt.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct AttemptBody {
-    /// The move tried, as the contract writes it.
-    #[serde(rename = "move")]
-    mv: String,
 }
 
 /// The engine's judgement of a move tried in a step.

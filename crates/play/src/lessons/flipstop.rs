@@ -10,8 +10,8 @@ const CROSSCUT: &str = "flipstop R...R/...../.B.../.RBB./..BR. R";
 pub(super) const LESSON: Lesson = Lesson {
     game: GameId::Flipstop,
     intro: "Six small positions teach Flipstop: placing a checker, the flips that follow a \
-            crosscut, the placement the rules forbid, a skipped turn, and winning with a \
-            chain, with a flip too.",
+            crosscut, the placement the rules forbid, a skipped turn, and two wins with a \
+            chain.",
     steps: &[
         Step {
             title: "Place a checker",

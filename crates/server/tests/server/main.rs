@@ -13,6 +13,7 @@ mod faults;
 mod flood;
 mod games;
 mod guests;
+mod hints;
 mod lessons;
 mod live;
 mod metrics;
