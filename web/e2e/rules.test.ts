@@ -69,12 +69,14 @@ test('a visitor reads the front page and every rules page, then plays the AI', a
     await ctx.close();
   }
 
-  // "Play the AI" leads a visitor to sign up, then to the new-game form with the game chosen.
+  // "Play ... against the AI now" starts a visitor's game at once (as a guest), whose page
+  // links to the rules; the new-game form links to the rules of the game chosen.
   const ctx = await context(w);
   const page = await ctx.newPage();
   await page.goto('/');
-  await page.getByRole('link', { name: 'Play Swaptimum against the AI' }).click();
-  await page.waitForURL('**/signup?next=*');
+  await page.getByRole('button', { name: 'Play Swaptimum against the AI now' }).click();
+  await page.waitForURL('**/games/*');
+  await page.goto(`/signup?next=${encodeURIComponent('/new?game=swaptimum')}`);
   await submitAccount(page, 'reader', 'Sign up');
   await page.waitForURL('**/new?game=swaptimum');
   assert.equal(await page.locator('select[name="game"]').inputValue(), 'swaptimum');

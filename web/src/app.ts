@@ -14,17 +14,19 @@ export type Cleanup = () => void;
 export interface Shell {
   /** The logged-in account's name, or null. */
   me: string | null;
+  /** Whether that account is a guest's (it plays the AI only, until it signs up). */
+  guest: boolean;
   /** Goes to a page of the client (pushes a history entry unless `replace`). */
   go(path: string, replace?: boolean): void;
   /** Shows a page's own failure to load, retrying when the server is down. */
   failed(error: unknown): void;
-  /** Sets the account after a login or logout, and redraws the header. */
-  setMe(name: string | null): void;
+  /** Sets the account after a login, a guest's start or a logout, and redraws the header. */
+  setMe(name: string | null, guest?: boolean): void;
 }
 
 type Page = (main: HTMLElement, shell: Shell, route: Route) => Promise<Cleanup | void>;
 
-const state = { me: null as string | null, cleanup: null as Cleanup | null, retries: 0, retryTimer: 0, generation: 0 };
+const state = { me: null as string | null, guest: false, cleanup: null as Cleanup | null, retries: 0, retryTimer: 0, generation: 0 };
 
 /** The unread count in the header, kept by the inbox's socket while someone is logged in. */
 const inbox = { socket: null as LiveInbox | null, badge: h('span', { class: 'badge', 'aria-live': 'polite' }) };
@@ -47,9 +49,16 @@ function followInbox(me: string | null): void {
 
 function header(shell: Shell): HTMLElement {
   const link = (href: string, text: string): HTMLAnchorElement => h('a', { href }, text);
-  const nav = h('nav', { 'aria-label': 'main' }, link('/', 'Home'), link('/new', 'New game'), link('/puzzles', 'Puzzles'), link('/tournaments', 'Tournaments'));
+  const nav = h('nav', { 'aria-label': 'main' }, link('/', 'Home'), link('/new', 'New game'), link('/learn', 'Learn'), link('/puzzles', 'Puzzles'), link('/tournaments', 'Tournaments'));
   followInbox(shell.me);
-  if (shell.me) {
+  if (shell.me && shell.guest) {
+    // A guest keeps its games by signing up from this session; logging out would lose them.
+    nav.append(
+      link(`/players/${encodeURIComponent(shell.me)}`, `${shell.me} (guest)`),
+      link('/signup', 'Sign up to keep your games'),
+      link('/login', 'Log in'),
+    );
+  } else if (shell.me) {
     nav.append(
       link(`/players/${encodeURIComponent(shell.me)}`, shell.me),
       h('a', { href: '/notifications' }, 'Inbox', inbox.badge),
@@ -80,6 +89,9 @@ export function start(root: HTMLElement, pages: Record<Route['page'], Page>): vo
     get me() {
       return state.me;
     },
+    get guest() {
+      return state.guest;
+    },
     go(path, replace = false) {
       if (replace) history.replaceState(null, '', path);
       else history.pushState(null, '', path);
@@ -97,14 +109,16 @@ export function start(root: HTMLElement, pages: Record<Route['page'], Page>): vo
       }
       fill(main, h('p', { class: 'error', role: 'alert' }, error instanceof Error ? error.message : String(error)));
     },
-    setMe(name) {
+    setMe(name, guest = false) {
       state.me = name;
+      state.guest = name !== null && guest;
       fill(top, header(shell));
     },
   };
 
   whenUnauthenticated(() => {
     state.me = null;
+    state.guest = false;
     fill(top, header(shell));
     if (location.pathname !== '/login') {
       shell.go(`/login?next=${encodeURIComponent(location.pathname + location.search)}`);
@@ -158,8 +172,9 @@ export function start(root: HTMLElement, pages: Record<Route['page'], Page>): vo
   async function boot(): Promise<void> {
     try {
       // `null` for the public: a visitor's probe is no 401 in the console.
-      const me = await api<{ name: string } | null>('GET', '/api/me', undefined, { quiet401: true });
+      const me = await api<{ name: string; guest?: boolean } | null>('GET', '/api/me', undefined, { quiet401: true });
       state.me = me?.name ?? null;
+      state.guest = me?.guest ?? false;
     } catch (error) {
       if (error instanceof ApiFailure && error.status === 0) {
         const wait = backoff(state.retries);

@@ -145,6 +145,7 @@ export type Route =
   | { page: 'puzzles'; id: string | null }
   | { page: 'tournaments'; id: string | null }
   | { page: 'leaderboard'; game: string }
+  | { page: 'learn'; game: string | null }
   | { page: 'missing' };
 
 /** The page a location shows. */
@@ -163,6 +164,7 @@ export function parseRoute(pathname: string, search: string): Route {
       case 'confirm-email': return { page: 'confirmEmail', token: params.get('token') };
       case 'puzzles': return { page: 'puzzles', id: null };
       case 'tournaments': return { page: 'tournaments', id: null };
+      case 'learn': return { page: 'learn', game: null };
     }
   }
   if (parts.length === 2 && parts[0] === 'games' && /^[0-9a-zA-Z_-]{1,64}$/.test(parts[1])) {
@@ -174,6 +176,7 @@ export function parseRoute(pathname: string, search: string): Route {
     return { page: 'room', id: parts[1], invite: params.get('invite') };
   }
   if (parts.length === 2 && parts[0] === 'rules' && /^[a-z0-9-]{1,32}$/.test(parts[1])) return { page: 'rules', game: parts[1] };
+  if (parts.length === 2 && parts[0] === 'learn' && /^[a-z0-9-]{1,32}$/.test(parts[1])) return { page: 'learn', game: parts[1] };
   if (parts.length === 2 && parts[0] === 'puzzles' && /^[0-9a-f]{1,32}$/.test(parts[1])) return { page: 'puzzles', id: parts[1] };
   if (parts.length === 2 && parts[0] === 'tournaments' && /^[0-9a-f]{1,32}$/.test(parts[1])) return { page: 'tournaments', id: parts[1] };
   if (parts.length === 2 && parts[0] === 'leaderboards' && /^[a-z0-9-]{1,32}$/.test(parts[1])) return { page: 'leaderboard', game: parts[1] };

@@ -5,6 +5,7 @@ import { gamePage } from './game/page';
 import { NOTIFICATION_PAGES } from './notifications';
 import { PAGES } from './pages';
 import { newRoomPage, roomPage } from './room/page';
+import { lessonsPage } from './lessons/page';
 import { puzzlesPage } from './puzzles/page';
 import { leaderboardPage } from './ratings';
 import { frontPage, rulesPage } from './rules';
@@ -14,8 +15,8 @@ const root = document.getElementById('app');
 if (root) start(root, {
     ...PAGES,
     ...NOTIFICATION_PAGES,
-    // A visitor who is not logged in sees the front page (`src/rules.ts`).
-    home: (main, shell) => (shell.me ? PAGES.home(main, shell) : frontPage(main, shell)),
-    game: gamePage, newRoom: newRoomPage, room: roomPage, rules: rulesPage, puzzles: puzzlesPage,
+    // A visitor who is not logged in, or a guest, sees the front page (`src/rules.ts`).
+    home: (main, shell) => (shell.me && !shell.guest ? PAGES.home(main, shell) : frontPage(main, shell)),
+    game: gamePage, newRoom: newRoomPage, room: roomPage, rules: rulesPage, puzzles: puzzlesPage, learn: lessonsPage,
     tournaments: tournamentsPage, leaderboard: leaderboardPage,
   });

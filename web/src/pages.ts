@@ -89,7 +89,7 @@ async function home(main: HTMLElement, shell: Shell): Promise<void> {
   const message = h('p', { class: 'error', role: 'alert' });
   const join = (game: GameView): Node | undefined => {
     const mine = game.players.some((p) => p.seated && p.name === shell.me);
-    if (!shell.me || mine) return undefined;
+    if (!shell.me || shell.guest || mine) return undefined;
     return h('button', {
       type: 'button', onclick: async () => {
         try {
@@ -130,6 +130,7 @@ function accountForm(main: HTMLElement, shell: Shell, signUp: boolean): void {
     const body = { name: name.value, password: password.value };
     try {
       if (signUp) await api('POST', '/api/accounts', body);
+      // Signed up from a guest's session, the guest's games are the new account's.
       const me = await api<{ name: string }>('POST', '/api/session', body, { quiet401: true });
       shell.setMe(me.name);
       shell.go(next, true);
@@ -139,6 +140,7 @@ function accountForm(main: HTMLElement, shell: Shell, signUp: boolean): void {
   });
   main.append(
     h('h1', {}, signUp ? 'Sign up' : 'Log in'),
+    signUp && shell.guest ? h('p', { class: 'lead' }, `You play as the guest ${shell.me ?? ''}: signing up keeps your games.`) : '',
     form,
     h('p', {}, signUp ? 'Have an account? ' : 'New here? ',
       h('a', { href: `${signUp ? '/login' : '/signup'}${next === '/' ? '' : `?next=${encodeURIComponent(next)}`}` }, signUp ? 'Log in' : 'Sign up')),
@@ -260,4 +262,4 @@ export const PAGES = {
   player: playerPage,
   settings: (main: HTMLElement): Promise<void> => settings(main),
   missing: (main: HTMLElement): Promise<void> => missing(main),
-} satisfies Record<Exclude<Route['page'], 'game' | 'newRoom' | 'room' | 'rules' | 'notifications' | 'confirmEmail' | 'puzzles' | 'tournaments' | 'leaderboard'>, (main: HTMLElement, shell: Shell, route: Route) => Promise<Cleanup | void>>;
+} satisfies Record<Exclude<Route['page'], 'game' | 'newRoom' | 'room' | 'rules' | 'notifications' | 'confirmEmail' | 'puzzles' | 'tournaments' | 'leaderboard' | 'learn'>, (main: HTMLElement, shell: Shell, route: Route) => Promise<Cleanup | void>>;

@@ -5,6 +5,7 @@
 import { api } from './api';
 import type { Shell } from './app';
 import { h } from './dom';
+import { playAiNow } from './guest';
 import type { Route } from './logic';
 import { dailyCard } from './puzzles/page';
 
@@ -57,13 +58,13 @@ export function picture(svg: string, label: string): Element {
 async function gameRules(main: HTMLElement, shell: Shell, id: string): Promise<void> {
   const rules = await api<RulesPage>('GET', `/api/rules/${encodeURIComponent(id)}`);
   const play = rules.board
-    ? h('a', { href: shell.me ? `/new?game=${rules.id}` : `/signup?next=${encodeURIComponent(`/new?game=${rules.id}`)}`, class: 'button' }, 'Play the AI')
-    : h('a', { href: shell.me ? '/rooms/new' : `/signup?next=${encodeURIComponent('/rooms/new')}`, class: 'button' }, 'Run a room');
+    ? playAiNow(shell, rules.id, 'Play the AI now')
+    : h('a', { href: shell.me && !shell.guest ? '/rooms/new' : `/signup?next=${encodeURIComponent('/rooms/new')}`, class: 'button' }, 'Run a room');
   main.append(
     h('h1', {}, `Rules of ${credited(rules)}`),
     h('p', { class: 'summary' }, rules.summary),
     h('aside', { class: 'credit-box', 'aria-label': 'credit' }, ...rules.credit.map((p) => h('p', {}, p))),
-    h('p', {}, play),
+    h('p', {}, play, rules.board ? h('a', { href: `/learn/${rules.id}`, class: 'button' }, `Learn ${rules.name} step by step`) : null),
   );
   rules.sections.forEach((section, k) => {
     main.append(h('section', { class: 'rules-section', 'aria-labelledby': `rules-h${k}` },
@@ -77,7 +78,7 @@ async function gameRules(main: HTMLElement, shell: Shell, id: string): Promise<v
 /** Every game in short: picture, author, one line, and links to its rules and to play it. */
 export async function gameCards(shell: Shell): Promise<HTMLElement> {
   const list = await api<{ games: RulesSummary[] }>('GET', '/api/rules');
-  const next = (path: string): string => (shell.me ? path : `/signup?next=${encodeURIComponent(path)}`);
+  const next = (path: string): string => (shell.me && !shell.guest ? path : `/signup?next=${encodeURIComponent(path)}`);
   return h('ul', { class: 'game-cards' }, ...list.games.map((game) =>
     h('li', { class: 'game-card', 'data-game': game.id },
       h('a', { href: `/rules/${game.id}`, class: 'card-picture', tabindex: -1, 'aria-hidden': 'true' }, picture(game.picture, `${game.name}: a position`)),
@@ -86,8 +87,10 @@ export async function gameCards(shell: Shell): Promise<HTMLElement> {
       h('p', {}, game.summary),
       h('p', { class: 'card-links' },
         h('a', { href: `/rules/${game.id}` }, `Rules of ${game.name}`),
+        game.board ? h('a', { href: `/learn/${game.id}` }, `Learn ${game.name}`) : null,
+        game.board ? h('a', { href: `/puzzles?game=${game.id}` }, `${game.name} puzzles`) : null,
         game.board
-          ? h('a', { href: next(`/new?game=${game.id}`), class: 'button' }, `Play ${game.name} against the AI`)
+          ? playAiNow(shell, game.id, `Play ${game.name} against the AI now`)
           : h('a', { href: next('/rooms/new'), class: 'button' }, 'Run a Swap 61 room')))));
 }
 
@@ -102,7 +105,7 @@ export async function rulesPage(main: HTMLElement, shell: Shell, route: Route): 
   else await gameRules(main, shell, route.game);
 }
 
-/** The front page of a visitor who is not logged in: what swapboard is, the five games, and
+/** The front page of a visitor who is not logged in (or plays as a guest): what swapboard is, the five games, and
  * the way in. */
 export async function frontPage(main: HTMLElement, shell: Shell): Promise<void> {
   main.append(
@@ -110,9 +113,15 @@ export async function frontPage(main: HTMLElement, shell: Shell): Promise<void> 
     h('p', { class: 'lead' },
       'swapboard is a place to play five new abstract strategy games, by their designers\' rules, against other people or a strong AI. ',
       'Four are duels on a square board; Swap 61 is a sealed-bid game for nine or ten players and a game master.'),
-    h('p', { class: 'way-in' },
-      h('a', { href: '/signup', class: 'button primary' }, 'Sign up'), ' ',
-      h('a', { href: '/login', class: 'button' }, 'Log in')),
+    shell.guest
+      ? h('p', { class: 'way-in' }, `You are playing as the guest ${shell.me ?? ''}: `,
+        h('a', { href: `/players/${encodeURIComponent(shell.me ?? '')}` }, 'your games'), '. ',
+        h('a', { href: '/signup', class: 'button primary' }, 'Sign up to keep them'),
+        ' and to play people.')
+      : h('p', { class: 'way-in' },
+        h('a', { href: '/signup', class: 'button primary' }, 'Sign up'), ' ',
+        h('a', { href: '/login', class: 'button' }, 'Log in'),
+        ' or play the AI at once as a guest, with no account.'),
     await gameCards(shell),
     await dailyCard() ?? '',
   );

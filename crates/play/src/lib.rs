@@ -11,6 +11,10 @@
 //!   claims the tests check through the engines;
 //! - [`step`]: the steps nobody chooses (a pass the rules force), decided once;
 //! - [`words`]: what a move did and how a game ended, worded once for every front end;
+//! - [`hints`]: on request, how far each player is from its edges and the opponent's
+//!   threats;
+//! - [`lessons`]: a short course per game, each step a position and a task the engine
+//!   judges;
 //! - [`puzzles`]: positions where exactly one move wins, proven by the solver, and the
 //!   judging of an attempt;
 //! - [`names`]: names shown to people, normalised and checked against look-alikes;
@@ -26,6 +30,8 @@ pub mod builder;
 pub mod clock;
 mod game;
 mod games;
+pub mod hints;
+pub mod lessons;
 pub mod names;
 mod opponent;
 mod position;

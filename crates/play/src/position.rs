@@ -146,6 +146,32 @@ impl AnyPosition {
         ))
     }
 
+    /// The engine's estimate of how many moves each player (first, then second) is from
+    /// winning, where the game gives one ([`Game::distances_to_win`]).
+    pub fn distances_to_win(&self) -> Option<[u32; 2]> {
+        each!(self, p => p.distances_to_win())
+    }
+
+    /// The same board with `player` to move, if the game can stand so (a question for a
+    /// hint: what could the opponent do if it moved now). `None` when the rules refuse the
+    /// board with that player to move.
+    pub fn with_turn_of(&self, player: Player) -> Option<AnyPosition> {
+        let text = self.to_string();
+        let letter = each!(self, p => colour_letter(p, player));
+        let turned: Vec<String> = text
+            .split(' ')
+            .enumerate()
+            .map(|(k, field)| {
+                if k == 2 {
+                    letter.to_string()
+                } else {
+                    field.to_owned()
+                }
+            })
+            .collect();
+        turned.join(" ").parse().ok()
+    }
+
     /// What a board picture of this position shows.
     pub fn view(&self) -> BoardView {
         each!(self, p => p.view())
@@ -167,6 +193,10 @@ impl AnyPosition {
         }
         each!(self, p => p.draft(selection).to_text())
     }
+}
+
+fn colour_letter<G: Playable>(_: &G, player: Player) -> char {
+    G::colour_letter(player)
 }
 
 fn game_of<G: Playable>(_: &G) -> GameId {

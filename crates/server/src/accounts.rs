@@ -11,7 +11,7 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 
 use crate::api::{Account, NewToken};
-use crate::auth::{Caller, Proof, SESSION_COOKIE, check_same_site};
+use crate::auth::{Caller, Proof, SESSION_COOKIE, check_same_site, session_cookie};
 use crate::edge::{Body, ClientAddr};
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::me;
@@ -28,6 +28,7 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(create_token))
         .routes(routes!(revoke_token))
         .routes(routes!(log_in_session, log_out_session))
+        .routes(routes!(start_guest))
         .routes(routes!(me, me::delete_account))
         .routes(routes!(me::change_password))
         .routes(routes!(me::credentials, me::end_other_credentials))
@@ -103,16 +104,24 @@ pub(crate) struct Credentials {
     pub(crate) password: Password,
 }
 
-/// Creates an account.
+/// The start of every guest's name; no sign-up may take a name that starts so.
+const GUEST_PREFIX: &str = "guest-";
+
+/// Creates an account. Sent with a guest's session cookie, it turns that guest's account into
+/// the new one: the guest's games (and lessons and puzzles) are the new account's, and the
+/// session goes on as the new account.
 #[utoipa::path(post, path = "/api/accounts", tag = "accounts", request_body = Credentials,
+    security((), ("session" = [])),
     responses(
-        (status = 201, description = "The account is created", body = Account),
-        (status = 400, description = "A missing or malformed name or password", body = ErrorBody),
+        (status = 201, description = "The account is created (from the guest of the session, if any)", body = Account),
+        (status = 400, description = "A missing or malformed name or password, or a name kept for guests", body = ErrorBody),
         (status = 409, description = "The name is taken (in any case), or looks like a taken one", body = ErrorBody),
         (status = 429, description = "Too many sign-ups from this address", body = ErrorBody),
     ))]
 pub(crate) async fn sign_up(
     State(state): State<AppState>,
+    method: Method,
+    headers: HeaderMap,
     ClientAddr(addr): ClientAddr,
     Body(credentials): Body<Credentials>,
 ) -> ApiResult<(StatusCode, Json<Account>)> {
@@ -121,19 +130,117 @@ pub(crate) async fn sign_up(
         .signup_per_address
         .check(&addr.to_string(), Instant::now())
         .map_err(ApiError::RateLimited)?;
-    let hash = state.passwords.hash(credentials.password.0).await?;
     let name = credentials.name.0;
-    match state
-        .store
-        .create_account(&name, &hash, &addr.to_string())
-        .await?
-    {
-        NewAccount::Created(_) => Ok((StatusCode::CREATED, Json(Account { name }))),
+    if name.to_ascii_lowercase().starts_with(GUEST_PREFIX) {
+        return Err(ApiError::BadRequest(format!(
+            "name: names that start with {GUEST_PREFIX:?} are kept for guests"
+        )));
+    }
+    let guest = guest_of_session(&state, &method, &headers).await?;
+    let hash = state.passwords.hash(credentials.password.0).await?;
+    let made = match guest {
+        Some(guest) => {
+            state
+                .store
+                .claim_guest(guest, &name, &hash, &addr.to_string())
+                .await?
+        }
+        None => {
+            state
+                .store
+                .create_account(&name, &hash, &addr.to_string())
+                .await?
+        }
+    };
+    match made {
+        NewAccount::Created(_) => Ok((StatusCode::CREATED, Json(Account { name, guest: false }))),
         NewAccount::Taken => Err(ApiError::Conflict(format!("name: {name:?} is taken"))),
         NewAccount::LooksLike(other) => Err(ApiError::Conflict(format!(
             "name: {name:?} looks too much like the account {other:?}: choose another"
         ))),
     }
+}
+
+/// The guest's account a request's session cookie acts for, if it acts for one and comes
+/// from this site (another site's request signs up an account of its own, never claims the
+/// visitor's guest).
+async fn guest_of_session(
+    state: &AppState,
+    method: &Method,
+    headers: &HeaderMap,
+) -> ApiResult<Option<i64>> {
+    let Some(secret) = session_cookie(headers) else {
+        return Ok(None);
+    };
+    if check_same_site(method, headers).is_err() {
+        return Ok(None);
+    }
+    let holder = state
+        .store
+        .holder_of(&secret_hash(secret), CredentialKind::Session)
+        .await?;
+    Ok(holder
+        .filter(|holder| holder.guest)
+        .map(|holder| holder.account_id))
+}
+
+/// Starts a guest's session: a new account named `guest-` and eight hex digits, with no
+/// password, and a session cookie for it. A guest plays the AI (and does lessons and
+/// puzzles); challenging people, joining rooms and ratings wait until it signs up
+/// (`POST /api/accounts` with the cookie), which keeps its games.
+#[utoipa::path(post, path = "/api/session/guest", tag = "sessions",
+    responses(
+        (status = 201, description = "A guest's session; the cookie is set", body = Account,
+         headers(("set-cookie" = String, description = "swapboard_session=...; HttpOnly; SameSite=Lax"))),
+        (status = 403, description = "A request from another site", body = ErrorBody),
+        (status = 429, description = "Too many guests from this address", body = ErrorBody),
+    ))]
+pub(crate) async fn start_guest(
+    State(state): State<AppState>,
+    method: Method,
+    headers: HeaderMap,
+    ClientAddr(addr): ClientAddr,
+) -> ApiResult<impl IntoResponse> {
+    // Another site must not give a visitor a session either.
+    check_same_site(&method, &headers)?;
+    state
+        .limits
+        .guests_per_address
+        .check(&addr.to_string(), Instant::now())
+        .map_err(ApiError::RateLimited)?;
+    // Eight hex digits: a clash is rare, and a second draw all but never clashes again.
+    let mut made = None;
+    for _ in 0..3 {
+        let name = format!("{GUEST_PREFIX}{}", &random_secret()[..8]);
+        if let Some(id) = state.store.create_guest(&name).await? {
+            made = Some((id, name));
+            break;
+        }
+    }
+    let (account_id, name) =
+        made.ok_or_else(|| ApiError::Internal(anyhow::anyhow!("three guest names taken")))?;
+    let cookie = new_session(&state, account_id).await?;
+    Ok((
+        StatusCode::CREATED,
+        AppendHeaders([(header::SET_COOKIE, cookie)]),
+        Json(Account { name, guest: true }),
+    ))
+}
+
+/// Stores a new browser session of the account: the `Set-Cookie` value that gives it.
+async fn new_session(state: &AppState, account_id: i64) -> ApiResult<HeaderValue> {
+    let secret = random_secret();
+    let expires = now_ms().saturating_add(SESSION_DAYS * 24 * 3600 * 1000);
+    state
+        .store
+        .insert_credential(
+            &secret_hash(&secret),
+            account_id,
+            CredentialKind::Session,
+            Some(expires),
+        )
+        .await?;
+    session_cookie_header(Some(&secret), state.secure_cookies)
 }
 
 /// Checks a login against the rate limits and the stored hash. Wrong passwords are counted
@@ -168,6 +275,7 @@ pub(crate) async fn log_in(
             Some(Holder {
                 account_id: login.account_id,
                 name: login.name,
+                guest: false,
             }),
         ),
         None => (None, None),
@@ -271,21 +379,13 @@ pub(crate) async fn log_in_session(
     // Another site must not log a browser into an account of its choosing either.
     check_same_site(&method, &headers)?;
     let holder = log_in(&state, addr, credentials).await?;
-    let secret = random_secret();
-    let expires = now_ms().saturating_add(SESSION_DAYS * 24 * 3600 * 1000);
-    state
-        .store
-        .insert_credential(
-            &secret_hash(&secret),
-            holder.account_id,
-            CredentialKind::Session,
-            Some(expires),
-        )
-        .await?;
-    let cookie = session_cookie_header(Some(&secret), state.secure_cookies)?;
+    let cookie = new_session(&state, holder.account_id).await?;
     Ok((
         AppendHeaders([(header::SET_COOKIE, cookie)]),
-        Json(Account { name: holder.name }),
+        Json(Account {
+            name: holder.name,
+            guest: false,
+        }),
     ))
 }
 
@@ -329,6 +429,7 @@ pub(crate) async fn log_out_session(
 pub(crate) async fn me(caller: Option<Caller>) -> Json<Option<Account>> {
     Json(caller.map(|caller| Account {
         name: caller.holder.name,
+        guest: caller.holder.guest,
     }))
 }
 

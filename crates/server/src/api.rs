@@ -145,8 +145,12 @@ pub struct ErrorDetail {
 /// An account as the API shows it.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct Account {
-    /// The name, as written at sign-up.
+    /// The name, as written at sign-up (a guest's: `guest-` and eight hex digits).
     pub name: String,
+    /// Whether this is a guest's account (no password; it plays only the AI until it signs
+    /// up, which keeps its games).
+    #[serde(default)]
+    pub guest: bool,
 }
 
 /// A new bearer token, shown this once.

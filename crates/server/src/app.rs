@@ -29,6 +29,7 @@ use crate::edge::{BODY_LIMIT, ClientAddr};
 use crate::error::{ApiError, ApiResult};
 use crate::games;
 use crate::instruments;
+use crate::lessons;
 use crate::listen::{Acceptor, Census};
 use crate::lists;
 use crate::live::messages::Views;
@@ -67,6 +68,7 @@ pub(crate) fn api() -> OpenApiRouter<AppState> {
         .merge(rules::router())
         .merge(positions::router())
         .merge(puzzles::router())
+        .merge(lessons::router())
         .merge(ratings::router())
         .merge(rooms::router())
         .merge(tournaments::router())

@@ -91,6 +91,21 @@ pub(crate) struct Caller {
     pub(crate) proof: Proof,
 }
 
+impl Caller {
+    /// Refuses a guest what needs an account signed up (`what`: challenging a person,
+    /// joining a room): a guest plays only the AI, and no stranger faces a throwaway name.
+    pub(crate) fn signed_up(&self, what: &str) -> ApiResult<()> {
+        if self.holder.guest {
+            Err(ApiError::Forbidden(format!(
+                "{what} needs an account: a guest plays the AI only; sign up (your games stay \
+                 yours)"
+            )))
+        } else {
+            Ok(())
+        }
+    }
+}
+
 impl FromRequestParts<AppState> for Caller {
     type Rejection = ApiError;
 

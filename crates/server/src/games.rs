@@ -16,6 +16,7 @@ use crate::live::{Change, Topic};
 use crate::secret::random_secret;
 use crate::state::AppState;
 
+mod hints;
 pub(crate) mod moves;
 mod socket;
 pub(crate) mod view;
@@ -41,6 +42,7 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(moves::play))
         .routes(routes!(moves::resign))
         .routes(routes!(draft))
+        .routes(routes!(hints::hint))
         .routes(routes!(my_turn))
         .routes(routes!(rematch))
         .routes(routes!(socket::socket))
@@ -132,6 +134,7 @@ pub(crate) const MAX_WAITING_GAMES: u32 = 20;
         (status = 201, description = "The game is created", body = GameView),
         (status = 400, description = "A missing or malformed field, a size the game has not", body = ErrorBody),
         (status = 401, description = "No or bad credentials", body = ErrorBody),
+        (status = 403, description = "A guest challenging a person, or a person challenging a guest", body = ErrorBody),
         (status = 404, description = "No account of the invited name", body = ErrorBody),
         (status = 409, description = "Too many games against the AI in progress, or challenges waiting", body = ErrorBody),
         (status = 429, description = "`rate_limited`: too many challenges from this account", body = ErrorBody),
@@ -151,6 +154,9 @@ pub(crate) async fn create(
             "rated: a game against the AI is never rated".to_owned(),
         ));
     }
+    if !against_ai {
+        caller.signed_up("a game against a person")?;
+    }
     check_caps(&state, &caller, against_ai).await?;
     let invite = (body.opponent == Opponent::Invite).then(random_secret);
     let opponent = match body.opponent {
@@ -160,6 +166,11 @@ pub(crate) async fn create(
             let Some(login) = state.store.login_of(&name).await? else {
                 return Err(ApiError::NotFound(format!("no account named {name:?}")));
             };
+            if login.guest {
+                return Err(ApiError::Forbidden(format!(
+                    "opponent: {name:?} is a guest, who plays the AI only"
+                )));
+            }
             if login.account_id == caller.holder.account_id {
                 return Err(ApiError::BadRequest(
                     "opponent: you cannot invite yourself".to_owned(),
@@ -287,7 +298,7 @@ pub(crate) struct JoinBody {
         (status = 200, description = "The caller sits in the game", body = GameView),
         (status = 400, description = "A malformed body", body = ErrorBody),
         (status = 401, description = "No or bad credentials", body = ErrorBody),
-        (status = 403, description = "The open seat is kept for another account, or the invite is wrong", body = ErrorBody),
+        (status = 403, description = "The open seat is kept for another account, the invite is wrong, or a guest", body = ErrorBody),
         (status = 404, description = "No such game", body = ErrorBody),
         (status = 409, description = "No seat is open, or the caller sits there already", body = ErrorBody),
         (status = 429, description = "`rate_limited`: too many challenges from this account", body = ErrorBody),
@@ -298,6 +309,7 @@ pub(crate) async fn join(
     Path(id): Path<String>,
     MaybeBody(body): MaybeBody<JoinBody>,
 ) -> ApiResult<Json<GameView>> {
+    caller.signed_up("joining a game")?;
     limit_account(&state.limits.challenges_per_account, &caller)?;
     let invite = body.and_then(|body| body.invite);
     let game = take_seat(&state, &id, &caller, invite.as_deref()).await?;
@@ -336,7 +348,7 @@ async fn take_seat(
         (status = 200, description = "The rematch offered before: the caller sits in it (joined now if it was kept for the caller)", body = GameView),
         (status = 201, description = "The rematch is offered", body = GameView),
         (status = 401, description = "No or bad credentials", body = ErrorBody),
-        (status = 403, description = "The caller did not play in this game", body = ErrorBody),
+        (status = 403, description = "The caller did not play in this game, or is a guest asking a person", body = ErrorBody),
         (status = 404, description = "No such game", body = ErrorBody),
         (status = 409, description = "The game is not finished, or too many games or challenges", body = ErrorBody),
         (status = 429, description = "`rate_limited`: too many challenges from this account", body = ErrorBody),
@@ -361,6 +373,9 @@ pub(crate) async fn rematch(
         ));
     }
     let against_ai = seats.iter().any(|row| row.ai_level.is_some());
+    if !against_ai {
+        caller.signed_up("a rematch against a person")?;
+    }
     check_caps(&state, &caller, against_ai).await?;
     let position = start_of(&game)?.to_string();
     let seat_again = |index: u8| {
@@ -468,17 +483,7 @@ pub(crate) async fn draft(
     Body(selection): Body<Selection>,
 ) -> ApiResult<Json<Draft<String>>> {
     let (seat, _) = seat_of_caller(&state, &id, &caller).await?;
-    let game = stored(&state.store, &id).await?;
-    if game.status != crate::store::Status::Playing {
-        return Err(ApiError::Conflict(format!(
-            "the game is {}",
-            game.status.as_str()
-        )));
-    }
-    let position = position_of(&game)?;
-    if seat_of(position.to_move()) != seat {
-        return Err(ApiError::NotYourTurn("it is not your turn".to_owned()));
-    }
+    let position = view::position_to_move(&state, &id, seat).await?;
     Ok(Json(position.draft(&selection)))
 }
 

@@ -21,6 +21,7 @@ mod edge;
 mod error;
 mod games;
 mod instruments;
+mod lessons;
 mod limits;
 mod listen;
 mod lists;

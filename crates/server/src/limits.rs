@@ -36,6 +36,8 @@ pub struct Limits {
     pub login_per_address: Rate,
     /// Sign-ups per client address.
     pub signup_per_address: Rate,
+    /// Guest sessions started per client address (each makes a guest's account).
+    pub guests_per_address: Rate,
     /// Requests that change something (POST, PUT, PATCH, DELETE) per client address.
     pub writes_per_address: Rate,
     /// Moves sent per account (the AI's moves are not counted).
@@ -71,6 +73,7 @@ impl Limits {
             login_failures_per_name: plenty,
             login_per_address: plenty,
             signup_per_address: plenty,
+            guests_per_address: plenty,
             writes_per_address: plenty,
             moves_per_account: plenty,
             challenges_per_account: plenty,
@@ -93,6 +96,7 @@ impl Default for Limits {
             login_failures_per_name: Rate::new(10, minute),
             login_per_address: Rate::new(30, minute),
             signup_per_address: Rate::new(5, Duration::from_secs(3600)),
+            guests_per_address: Rate::new(10, Duration::from_secs(3600)),
             writes_per_address: Rate::new(600, minute),
             moves_per_account: Rate::new(120, minute),
             challenges_per_account: Rate::new(30, minute),

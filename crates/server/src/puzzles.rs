@@ -208,13 +208,13 @@ pub(crate) async fn show(
     Ok(Json(view(&stored(&state, &id).await?)?))
 }
 
-/// The body of an attempt.
+/// The body of an attempt (at a puzzle, or at a lesson's step).
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct AttemptBody {
     /// The move tried, as the contract writes it.
     #[serde(rename = "move")]
-    mv: String,
+    pub(crate) mv: String,
 }
 
 /// An account's record at the puzzles.

@@ -23,6 +23,7 @@ pub(crate) struct Limiters {
     pub(crate) login_failures_per_name: Limiter,
     pub(crate) login_per_address: Limiter,
     pub(crate) signup_per_address: Limiter,
+    pub(crate) guests_per_address: Limiter,
     pub(crate) writes_per_address: Limiter,
     pub(crate) moves_per_account: Limiter,
     pub(crate) challenges_per_account: Limiter,
@@ -43,6 +44,7 @@ impl Limiters {
             ),
             login_per_address: Limiter::new("login_per_address", limits.login_per_address),
             signup_per_address: Limiter::new("signup_per_address", limits.signup_per_address),
+            guests_per_address: Limiter::new("guests_per_address", limits.guests_per_address),
             writes_per_address: Limiter::new("writes_per_address", limits.writes_per_address),
             moves_per_account: Limiter::new("moves_per_account", limits.moves_per_account),
             challenges_per_account: Limiter::new(

@@ -7,6 +7,7 @@ mod accounts;
 mod admin;
 mod cache;
 mod games;
+mod lessons;
 pub(crate) mod outbox;
 mod pool;
 pub(crate) mod puzzles;

@@ -12,7 +12,7 @@ import { loadDraft, reviewPly, saveDraft, type Route } from '../logic';
 import { confirmStep } from '../pages';
 import type { Analysis, Draft, GameReview, GameMessage, GameView, MoveList, PlyView } from '../types';
 import { analysisView, reviewView } from './analysis';
-import { clickStep, clockOffset, gameState, isNews, mySeat, myTurn, noBuilding, takeAnswer, takeGame } from './state';
+import { clickStep, clockOffset, gameState, hintsOffered, isNews, mySeat, myTurn, noBuilding, takeAnswer, takeGame, type HintView } from './state';
 import {
   drawActions, drawAnalysis, drawBoard, drawClocks, drawHeader, drawLive, drawMoves, drawPrompt, drawShown, gameElements, gameLayout,
   type GameActions,
@@ -106,8 +106,38 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
     }
   }
 
+  /** The hints' switch and words, for a player of a game against the AI (opt-in, kept in
+   * the browser). */
+  const hintBox = h('input', { type: 'checkbox', name: 'hints', checked: localStorage.getItem('swapboard.hints') === 'on' });
+  const hintWords = h('ul', { class: 'hint', 'aria-live': 'polite' });
+  const hintPanel = h('section', { class: 'hints', 'aria-label': 'hints' },
+    h('label', { class: 'check' }, hintBox, ' Hints: how far each side is from its edges, and the AI\'s threats'), hintWords);
+  hintBox.addEventListener('change', () => {
+    localStorage.setItem('swapboard.hints', hintBox.checked ? 'on' : 'off');
+    void readHint();
+  });
+
+  /** Reads the hint for the player's turn, when hints are on; clears it otherwise. */
+  async function readHint(): Promise<void> {
+    hintPanel.hidden = !hintsOffered(state);
+    state.hint = null;
+    fill(hintWords);
+    if (hintPanel.hidden || !hintBox.checked || !myTurn(state) || !state.following) {
+      drawBoard(e, state);
+      return;
+    }
+    try {
+      state.hint = await api<HintView>('GET', `${path}/hint`);
+      fill(hintWords, ...state.hint.words.map((w) => h('li', {}, w)));
+    } catch (error) {
+      fill(hintWords, h('li', { class: 'error' }, failureText(error)));
+    }
+    drawBoard(e, state);
+  }
+
   async function startDraft(): Promise<void> {
     drawAll();
+    void readHint();
     if (!myTurn(state)) return;
     try {
       state.building = { ...state.building, draft: await api<Draft>('POST', `${path}/draft`, { cells: [] }) };
@@ -363,7 +393,7 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
   const live = new LiveGame(id, () => state.game.ply, handlers, (status) => drawLive(e, status));
   const ticker = window.setInterval(() => drawClocks(state), 250);
 
-  main.append(gameLayout(e));
+  main.append(gameLayout(e), hintPanel);
   await startDraft();
   if (route.invite && state.game.status === 'waiting' && mySeat(state) === null && !shell.me) {
     showRefusal('Log in or sign up to take the seat this link offers.');

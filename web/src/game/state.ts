@@ -5,7 +5,7 @@
 
 import type { Highlights } from '../board';
 import { clickSelection, endingWords, seatIndex } from '../logic';
-import type { Draft, GameMessage, GameView, MoveList, PlyView } from '../types';
+import type { BoardView, CellMark, Draft, GameMessage, GameView, MoveList, PlyView } from '../types';
 
 /** The move being built: the cells chosen, where a new group starts, the builder's answer. */
 export interface Building {
@@ -42,12 +42,24 @@ export interface GameState {
   offer: GameView | null;
   /** Whether this page declined the rematch offered. */
   declined: boolean;
+  /** The hint for the position on the board, when the player asked for hints. */
+  hint: HintView | null;
+}
+
+/** A hint in a game against the AI (`GET /api/games/{id}/hint`). */
+export interface HintView {
+  words: string[];
+  distances: [number, number] | null;
+  threats: string[];
+  /** The cells of the threats, to mark on the board. */
+  cells: string[];
+  complete: boolean;
 }
 
 /** The state of a page that has just read the game, its moves and the ply shown (`following`: the last one). */
 export function gameState(game: GameView, moves: MoveList, shown: PlyView, following: boolean, now: number): GameState {
   return {
-    game, moves, shown, following, building: noBuilding(), busy: false,
+    game, moves, shown, following, building: noBuilding(), busy: false, hint: null,
     offset: clockOffset(game, now), judgements: new Map(), offer: null, declined: false,
   };
 }
@@ -232,4 +244,18 @@ export function resignWord(game: GameView): 'Abort' | 'Resign' {
 /** The line that says which position is shown. */
 export function shownWords(shown: PlyView): string {
   return shown.ply === 0 ? 'The start position.' : `After ply ${shown.ply}: ${shown.description ?? shown.move ?? ''}`;
+}
+
+/** Whether the page offers hints: to a player of a game against the AI, while it is played. */
+export function hintsOffered(state: GameState): boolean {
+  const againstAi = state.game.players.some((p) => p.seated && p.name !== null && p.name.startsWith('ai:'));
+  return againstAi && mySeat(state) !== null && state.game.status === 'playing';
+}
+
+/** The board drawn: the view shown, with the hint's threats marked while it is the player's
+ * turn on the last position. */
+export function boardWithHint(state: GameState): BoardView {
+  const board = state.shown.board;
+  if (!state.hint || !myTurn(state) || !state.following) return board;
+  return { ...board, marks: [...board.marks, ...state.hint.cells.map((cell): [string, CellMark] => [cell, 'target'])] };
 }

@@ -9,7 +9,7 @@ import { fill, h } from '../dom';
 import { clocksNow, describeClock, edgesToJoin, formatClock, pairMoves, positionSummary } from '../logic';
 import type { LiveStatus } from '../live';
 import {
-  controls, highlights, joinChoice, mySeat, promptWords, rematchChoice, resignWord, seatToMove, shownWords, statusWords,
+  boardWithHint, controls, highlights, joinChoice, mySeat, promptWords, rematchChoice, resignWord, seatToMove, shownWords, statusWords,
   type Control, type GameState,
 } from './state';
 
@@ -137,11 +137,12 @@ export function drawClocks(state: GameState): void {
 export function drawBoard(e: GameElements, state: GameState): void {
   const t0 = performance.now();
   const marked = highlights(state);
-  e.board.draw(state.shown.board, marked);
+  const board = boardWithHint(state);
+  e.board.draw(board, marked);
   e.board.element.setAttribute('data-draw-ms', (performance.now() - t0).toFixed(2));
   const edges = edgesToJoin(state.shown.board);
   fill(e.credit, state.shown.board.title, ' · ', h('a', { href: `/rules/${state.game.game}` }, 'Rules'), edges && ` · ${edges}`);
-  fill(e.legend, e.board.legend(state.shown.board, marked, state.building.draft?.prompt ?? ''));
+  fill(e.legend, e.board.legend(board, marked, state.building.draft?.prompt ?? ''));
 }
 
 /** The prompt and the buttons of the turn. */

@@ -37,6 +37,9 @@ async function puzzleList(main: HTMLElement): Promise<void> {
   const band = h('select', { id: 'puzzle-band', name: 'difficulty' },
     h('option', { value: '' }, 'any difficulty'),
     ...BANDS.map((b) => h('option', { value: b.name }, `${b.name} (${b.min} to ${b.max < 10_000 ? b.max : 'more'})`)));
+  // A game's card links here with `?game=`.
+  const asked = new URLSearchParams(location.search).get('game');
+  if (asked && catalogue.some((g) => g.id === asked)) game.value = asked;
   const list = h('ol', { class: 'puzzle-list', 'aria-live': 'polite' });
   const refresh = async (): Promise<void> => {
     try {

@@ -195,6 +195,27 @@ pub(crate) fn position_of(game: &StoredGame) -> ApiResult<AnyPosition> {
         .map_err(|e| ApiError::Internal(anyhow::anyhow!("game {}: stored position: {e}", game.id)))
 }
 
+/// The position of a game being played in which `seat` is to move: 409 for a game not being
+/// played, `not_your_turn` for another seat (what the builder and the hints both need).
+pub(crate) async fn position_to_move(
+    state: &AppState,
+    id: &str,
+    seat: u8,
+) -> ApiResult<AnyPosition> {
+    let game = stored(&state.store, id).await?;
+    if game.status != Status::Playing {
+        return Err(ApiError::Conflict(format!(
+            "the game is {}",
+            game.status.as_str()
+        )));
+    }
+    let position = position_of(&game)?;
+    if seat_of(position.to_move()) != seat {
+        return Err(ApiError::NotYourTurn("it is not your turn".to_owned()));
+    }
+    Ok(position)
+}
+
 /// Takes one of the caller's tokens from an account's limiter, or answers 429.
 pub(crate) fn limit_account(limiter: &Limiter, caller: &Caller) -> ApiResult<()> {
     limiter

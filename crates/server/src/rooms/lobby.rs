@@ -92,6 +92,7 @@ pub(crate) struct ImportQuery {
         (status = 201, description = "The room, in its lobby, with its `invite` (shown this once)", body = RoomView),
         (status = 400, description = "A missing or malformed field", body = ErrorBody),
         (status = 401, description = "No or bad credentials", body = ErrorBody),
+        (status = 403, description = "A guest, who must sign up first", body = ErrorBody),
         (status = 409, description = "The caller runs 20 rooms already", body = ErrorBody),
     ))]
 pub(crate) async fn create(
@@ -99,6 +100,7 @@ pub(crate) async fn create(
     caller: Caller,
     Body(body): Body<CreateRoom>,
 ) -> ApiResult<(StatusCode, Json<RoomView>)> {
+    caller.signed_up("running a room")?;
     let seats = body.seats.unwrap_or(10);
     if !(9..=10).contains(&seats) {
         return Err(ApiError::BadRequest("seats: 9 or 10".to_owned()));
@@ -147,6 +149,7 @@ pub(crate) async fn create(
         (status = 201, description = "The room, at the file's round, with its `invite`; seats named like an account are that account's, `bot:N` seats the bot's, the others vacant", body = RoomView),
         (status = 400, description = "Not a game file, or an inconsistent one", body = ErrorBody),
         (status = 401, description = "No or bad credentials", body = ErrorBody),
+        (status = 403, description = "A guest, who must sign up first", body = ErrorBody),
         (status = 409, description = "The caller runs 20 rooms already", body = ErrorBody),
     ))]
 pub(crate) async fn import(
@@ -155,6 +158,7 @@ pub(crate) async fn import(
     Params(query): Params<ImportQuery>,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<(StatusCode, Json<RoomView>)> {
+    caller.signed_up("running a room")?;
     let bytes = body.map_err(|_| {
         ApiError::BadRequest(format!(
             "body: cannot be read whole (at most {IMPORT_LIMIT} bytes)"
@@ -284,7 +288,7 @@ pub(crate) async fn import(
         (status = 200, description = "The caller has joined", body = RoomView),
         (status = 400, description = "A missing or malformed field", body = ErrorBody),
         (status = 401, description = "No or bad credentials", body = ErrorBody),
-        (status = 403, description = "A wrong invite", body = ErrorBody),
+        (status = 403, description = "A wrong invite, or a guest, who must sign up first", body = ErrorBody),
         (status = 404, description = "No such room", body = ErrorBody),
         (status = 409, description = "The room is full or started, the caller sits there already or is its game master", body = ErrorBody),
     ))]
@@ -294,6 +298,7 @@ pub(crate) async fn join(
     Path(id): Path<String>,
     Body(body): Body<JoinRoom>,
 ) -> ApiResult<Json<RoomView>> {
+    caller.signed_up("joining a room")?;
     let account = (caller.holder.account_id, caller.holder.name.as_str());
     state
         .store

@@ -17,6 +17,8 @@ pub(crate) struct Login {
     pub(crate) password_hash: String,
     /// Whether the account is banned: it may not log in.
     pub(crate) banned: bool,
+    /// Whether the account is a guest's: it has no password and plays only the AI.
+    pub(crate) guest: bool,
 }
 
 /// What became of a sign-up.
@@ -86,6 +88,74 @@ impl Store {
         }
     }
 
+    /// Creates a guest's account of this name (`guest-...`), with no password that can
+    /// match. `None` when the name is taken: the caller draws another.
+    pub(crate) async fn create_guest(&self, name: &str) -> anyhow::Result<Option<i64>> {
+        let now = now_ms();
+        let inserted = sqlx::query(
+            "INSERT INTO accounts (name, name_key, password_hash, created_ms, name_skeleton, guest_ms) \
+             VALUES ($1, $2, '!', $3, $4, $3) RETURNING id",
+        )
+        .bind(name)
+        .bind(name.to_ascii_lowercase())
+        .bind(now)
+        .bind(names::skeleton(name))
+        .fetch_one(&self.pool)
+        .await;
+        match inserted {
+            Ok(row) => Ok(Some(row.try_get(0)?)),
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Ok(None),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Turns a guest's account into an account with this name and password, keeping its id
+    /// and so its games, lessons and puzzles: a sign-up from a guest session. The same
+    /// checks as [`Store::create_account`] (the name taken, or looking like one that is);
+    /// `Taken` also when the account is no longer a guest's (claimed in the meantime).
+    /// `address`: the client's, for the administrators' list of sign-ups.
+    pub(crate) async fn claim_guest(
+        &self,
+        guest_id: i64,
+        name: &str,
+        password_hash: &str,
+        address: &str,
+    ) -> anyhow::Result<NewAccount> {
+        let skeleton = names::skeleton(name);
+        // Listed among the sign-ups when claimed: made now, from this address.
+        let updated = sqlx::query(
+            "UPDATE accounts SET name = $1, name_key = $2, password_hash = $3, \
+             name_skeleton = $4, guest_ms = NULL, signup_addr = $6, created_ms = $7 \
+             WHERE id = $5 AND guest_ms IS NOT NULL \
+             AND NOT EXISTS (SELECT 1 FROM accounts WHERE name_skeleton = $4 AND id <> $5) \
+             RETURNING id",
+        )
+        .bind(name)
+        .bind(name.to_ascii_lowercase())
+        .bind(password_hash)
+        .bind(&skeleton)
+        .bind(guest_id)
+        .bind(address)
+        .bind(now_ms())
+        .fetch_optional(&self.pool)
+        .await;
+        let outcome = match updated {
+            Ok(Some(row)) => NewAccount::Created(row.try_get(0)?),
+            Ok(None) => match self.account_like(&skeleton).await? {
+                Some(other) if !other.eq_ignore_ascii_case(name) => NewAccount::LooksLike(other),
+                _ => NewAccount::Taken,
+            },
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => NewAccount::Taken,
+            Err(e) => return Err(e.into()),
+        };
+        if matches!(outcome, NewAccount::Created(_)) {
+            // The credentials and seats cached here name the guest; other instances' expire.
+            self.caches.credentials.clear();
+            self.caches.seats.clear();
+        }
+        Ok(outcome)
+    }
+
     /// The name of an account whose name has this [`names::skeleton`], if any.
     pub(crate) async fn account_like(&self, skeleton: &str) -> anyhow::Result<Option<String>> {
         let row = sqlx::query("SELECT name FROM accounts WHERE name_skeleton = $1 LIMIT 1")
@@ -115,7 +185,7 @@ impl Store {
     /// The account of that name (in any case), if any.
     pub(crate) async fn login_of(&self, name: &str) -> anyhow::Result<Option<Login>> {
         let row = sqlx::query(
-            "SELECT id, name, password_hash, banned_ms FROM accounts WHERE name_key = $1",
+            "SELECT id, name, password_hash, banned_ms, guest_ms FROM accounts WHERE name_key = $1",
         )
         .bind(name.to_ascii_lowercase())
         .fetch_optional(&self.pool)
@@ -126,6 +196,7 @@ impl Store {
                 name: row.try_get(1)?,
                 password_hash: row.try_get(2)?,
                 banned: row.try_get::<Option<i64>, _>(3)?.is_some(),
+                guest: row.try_get::<Option<i64>, _>(4)?.is_some(),
             })
         })
         .transpose()
@@ -203,7 +274,7 @@ impl Store {
             return Ok(Some(holder));
         }
         let row = sqlx::query(
-            "SELECT a.id, a.name FROM credentials c JOIN accounts a ON a.id = c.account_id \
+            "SELECT a.id, a.name, a.guest_ms FROM credentials c JOIN accounts a ON a.id = c.account_id \
              WHERE c.secret_hash = $1 AND c.kind = $2 \
              AND (c.expires_ms IS NULL OR c.expires_ms > $3)",
         )
@@ -217,6 +288,7 @@ impl Store {
                 anyhow::Ok(Holder {
                     account_id: row.try_get(0)?,
                     name: row.try_get(1)?,
+                    guest: row.try_get::<Option<i64>, _>(2)?.is_some(),
                 })
             })
             .transpose()?;

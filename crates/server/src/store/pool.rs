@@ -124,6 +124,11 @@ impl Backend {
                     include_str!("../../migrations/sqlite/0011_tournaments.sql"),
                 ),
                 (
+                    13,
+                    "guests and lessons",
+                    include_str!("../../migrations/sqlite/0013_guests_and_lessons.sql"),
+                ),
+                (
                     14,
                     "operators",
                     include_str!("../../migrations/sqlite/0014_operators.sql"),
@@ -184,6 +189,11 @@ impl Backend {
                     11,
                     "tournaments",
                     include_str!("../../migrations/postgres/0011_tournaments.sql"),
+                ),
+                (
+                    13,
+                    "guests and lessons",
+                    include_str!("../../migrations/postgres/0013_guests_and_lessons.sql"),
                 ),
                 (
                     14,

@@ -33,6 +33,8 @@ impl CredentialKind {
 pub(crate) struct Holder {
     pub(crate) account_id: i64,
     pub(crate) name: String,
+    /// Whether the account is a guest's (made without a password, to play the AI).
+    pub(crate) guest: bool,
 }
 
 /// Who sits in a seat of a stored game.

@@ -25,7 +25,7 @@ async fn contract(db: TestDb) -> TestDb {
     // Sign-up: 201 with the name; names are unique regardless of case.
     let created = client.post("/api/accounts", &ann(), &[]).await;
     assert_eq!(created.status, 201, "{}", created.text);
-    assert_eq!(created.json, json!({"name": "ann"}));
+    assert_eq!(created.json, json!({"name": "ann", "guest": false}));
     let again = client
         .post(
             "/api/accounts",
@@ -112,7 +112,7 @@ async fn contract(db: TestDb) -> TestDb {
     let me = client.get("/api/me", &[("authorization", &bearer)]).await;
     assert_eq!(
         (me.status.as_u16(), &me.json),
-        (200, &json!({"name": "ann"}))
+        (200, &json!({"name": "ann", "guest": false}))
     );
 
     // Only the token's SHA-256 is stored.
@@ -173,7 +173,7 @@ async fn contract(db: TestDb) -> TestDb {
     let session = client.post("/api/session", &ann(), &[SAME_ORIGIN]).await;
     assert_eq!(
         (session.status.as_u16(), &session.json),
-        (200, &json!({"name": "ann"}))
+        (200, &json!({"name": "ann", "guest": false}))
     );
     let set_cookie = session.headers["set-cookie"].to_str().unwrap().to_owned();
     for part in ["HttpOnly", "SameSite=Lax", "Path=/", "Max-Age="] {
@@ -187,7 +187,7 @@ async fn contract(db: TestDb) -> TestDb {
     let me = client.get("/api/me", &[("cookie", &cookie)]).await;
     assert_eq!(
         (me.status.as_u16(), &me.json),
-        (200, &json!({"name": "ann"}))
+        (200, &json!({"name": "ann", "guest": false}))
     );
     // A cookie does not revoke a bearer token, and cross-site logouts are refused.
     client

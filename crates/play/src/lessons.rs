@@ -1,0 +1,140 @@
+//! The lessons (issue 25): for each two-player game a short course of steps, each a small
+//! prepared position and a task, which a learner does by playing one move on the real
+//! board. One source per game (`lessons/<game>.rs`) holds the positions, the tasks, what
+//! counts as done and the words; every front end reads them from here, and the engine
+//! judges each attempt ([`Step::judge`]): a move the rules refuse gets the rule's refusal,
+//! a legal move that misses the task gets the step's reason.
+//!
+//! The tests (`tests/lessons.rs`) play every step's solution and its example of a wrong move
+//! through the engine, so a lesson cannot claim what the rules do not do.
+
+mod flipstop;
+mod rapid_transit;
+mod scware;
+mod swaptimum;
+
+use swapboard_core::{MoveError, Outcome, Rule};
+
+use crate::{AnyPosition, GameId};
+
+/// A game's lesson.
+#[derive(Debug)]
+pub struct Lesson {
+    /// The game taught.
+    pub game: GameId,
+    /// What the lesson teaches, in a sentence or two.
+    pub intro: &'static str,
+    /// The steps, in order.
+    pub steps: &'static [Step],
+}
+
+/// One step of a lesson: a position, a task, and what counts as doing it.
+#[derive(Debug)]
+pub struct Step {
+    /// A short title (`Swap the crosscut away`).
+    pub title: &'static str,
+    /// The position, in the contract's text; the learner moves for the player to move.
+    pub position: &'static str,
+    /// What to do, in words.
+    pub task: &'static str,
+    /// What counts as done.
+    pub goal: Goal,
+    /// Said when the task is done: why the move does it.
+    pub done: &'static str,
+    /// Said for a legal move that does not do the task: why not.
+    pub miss: &'static str,
+    /// A move that does the task (checked by the tests; shown to a learner who asks).
+    pub solution: &'static str,
+    /// A move that does not, and which the rules refuse or the goal rejects (checked by
+    /// the tests).
+    pub wrong: &'static str,
+}
+
+/// What counts as doing a step's task.
+#[derive(Debug, Clone, Copy)]
+pub enum Goal {
+    /// Any legal move: the task is to find one the rules allow.
+    Legal,
+    /// A move that wins at once for the player who makes it.
+    Wins,
+    /// One of these moves, each written as the contract prints it.
+    OneOf(&'static [&'static str]),
+}
+
+/// Every game's lesson, in [`GameId::ALL`]'s order.
+pub static ALL: [&Lesson; 4] = [
+    &swaptimum::LESSON,
+    &flipstop::LESSON,
+    &scware::LESSON,
+    &rapid_transit::LESSON,
+];
+
+/// The lesson of a game.
+pub fn of(game: GameId) -> &'static Lesson {
+    ALL.into_iter()
+        .find(|lesson| lesson.game == game)
+        .expect("every game of GameId::ALL has a lesson (tests/lessons.rs)")
+}
+
+/// The engine's judgement of a move played in a step.
+#[derive(Debug, Clone)]
+pub struct Attempt {
+    /// Whether the move does the task.
+    pub done: bool,
+    /// Why, in words: the step's explanation, or the rule's refusal.
+    pub why: String,
+    /// The move as the contract prints it, when the rules allow it.
+    pub mv: Option<String>,
+    /// The rule a refused move breaks.
+    pub rule: Option<Rule>,
+    /// The position after the move and the passes the rules then force, when it is legal.
+    pub after: Option<AnyPosition>,
+}
+
+impl Step {
+    /// The step's position.
+    ///
+    /// # Panics
+    ///
+    /// If the position does not read: the tests read every step of [`ALL`].
+    pub fn start(&self) -> AnyPosition {
+        self.position
+            .parse()
+            .unwrap_or_else(|e| panic!("the lesson's position {:?} is refused: {e}", self.position))
+    }
+
+    /// Plays `mv` in the step's position and says whether it does the task, and why.
+    pub fn judge(&self, mv: &str) -> Attempt {
+        let mut position = self.start();
+        let mover = position.to_move();
+        let played = match position.play_text(mv) {
+            Ok(played) => played,
+            Err(refusal) => {
+                let rule = match &refusal {
+                    MoveError::Illegal { reason, .. } => Some(reason.rule),
+                    MoveError::Unreadable { .. } => None,
+                };
+                return Attempt {
+                    done: false,
+                    why: refusal.to_string(),
+                    mv: None,
+                    rule,
+                    after: None,
+                };
+            }
+        };
+        position.play_forced_passes(|_, _| {});
+        let done = match self.goal {
+            Goal::Legal => true,
+            Goal::Wins => position.outcome() == Some(Outcome::Win(mover)),
+            Goal::OneOf(moves) => moves.contains(&played.as_str()),
+        };
+        Attempt {
+            done,
+            why: if done { self.done } else { self.miss }.to_owned(),
+            mv: Some(played),
+            rule: None,
+            after: Some(position),
+        }
+    }
+}

@@ -1,0 +1,197 @@
+//! Playing without an account (issue 25): a guest's session, what a guest may and may not
+//! do, the rate of guests per address, and a sign-up from the guest's session that keeps its
+//! games.
+
+use std::time::Duration;
+
+use serde_json::json;
+use swapboard_server::api::{Account, GameView};
+use swapboard_server::{Limits, Rate};
+
+use crate::common::{Client, TestDb, auth, bearer, generous, on_both, start};
+
+const SAME_ORIGIN: (&str, &str) = ("sec-fetch-site", "same-origin");
+
+/// Starts a guest's session: its account and the `cookie` header value.
+async fn guest(client: &Client) -> (Account, String) {
+    let started = client
+        .post("/api/session/guest", &json!({}), &[SAME_ORIGIN])
+        .await;
+    assert_eq!(started.status, 201, "{}", started.text);
+    let set_cookie = started.headers["set-cookie"].to_str().unwrap();
+    assert!(set_cookie.contains("HttpOnly"), "{set_cookie}");
+    let cookie = set_cookie.split(';').next().unwrap().to_owned();
+    (started.read::<Account>(), cookie)
+}
+
+async fn guests(db: TestDb) -> TestDb {
+    let limits = Limits {
+        guests_per_address: Rate::new(3, Duration::from_secs(3600)),
+        ..generous()
+    };
+    let server = start(&db, limits).await;
+    let client = Client::new(&server);
+    let (account, cookie) = guest(&client).await;
+    assert!(account.guest);
+    let suffix = account.name.strip_prefix("guest-").expect("a guest's name");
+    assert!(suffix.len() == 8 && suffix.chars().all(|c| c.is_ascii_hexdigit()));
+    let me = client.get("/api/me", &[("cookie", &cookie)]).await;
+    let me_read = me.read::<Account>();
+    assert_eq!(
+        (me_read.name.as_str(), me_read.guest),
+        (account.name.as_str(), true)
+    );
+
+    // A guest plays the AI at once and moves.
+    let as_guest = [("cookie", cookie.as_str()), SAME_ORIGIN];
+    let created = client
+        .post(
+            "/api/games",
+            &json!({"game": "swaptimum", "size": 5, "opponent": "ai:1", "colour": "first"}),
+            &as_guest,
+        )
+        .await;
+    assert_eq!(created.status, 201, "{}", created.text);
+    let game = created.read::<GameView>();
+    assert!(!game.rated);
+    let moved = client
+        .post(
+            &format!("/api/games/{}/moves", game.id),
+            &json!({"move": "c3", "ply": 0}),
+            &as_guest,
+        )
+        .await;
+    assert_eq!(moved.status, 200, "{}", moved.text);
+
+    // A guest challenges no person, joins no game and no room, and runs none.
+    for opponent in ["open", "invite", "user:ann"] {
+        let body = json!({"game": "swaptimum", "opponent": opponent});
+        let refused = client.post("/api/games", &body, &as_guest).await;
+        refused.assert_error(403, "forbidden");
+        assert!(refused.message().contains("sign up"), "{}", refused.text);
+    }
+    let ann = bearer(&client, "ann").await;
+    let open = client
+        .post(
+            "/api/games",
+            &json!({"game": "swaptimum", "opponent": "open"}),
+            &auth(&ann),
+        )
+        .await
+        .read::<GameView>();
+    client
+        .post(
+            &format!("/api/games/{}/join", open.id),
+            &json!({}),
+            &as_guest,
+        )
+        .await
+        .assert_error(403, "forbidden");
+    client
+        .post("/api/rooms", &json!({"seats": 9}), &as_guest)
+        .await
+        .assert_error(403, "forbidden");
+    // Nobody challenges a guest by name either.
+    let invite = json!({"game": "swaptimum", "opponent": format!("user:{}", account.name)});
+    client
+        .post("/api/games", &invite, &auth(&ann))
+        .await
+        .assert_error(403, "forbidden");
+    // A guest has no password: no login, no token, under its name.
+    let login = json!({"name": account.name, "password": "anything at all"});
+    assert_eq!(client.post("/api/tokens", &login, &[]).await.status, 401);
+
+    // Guests' names are theirs alone.
+    client
+        .post(
+            "/api/accounts",
+            &json!({"name": "Guest-1234", "password": "correct horse"}),
+            &[],
+        )
+        .await
+        .assert_error(400, "bad_request");
+
+    // Signing up from the guest's session keeps the game, under the new name, and the
+    // session goes on as the new account.
+    let credentials = json!({"name": "newcomer", "password": "correct horse"});
+    let signed = client.post("/api/accounts", &credentials, &as_guest).await;
+    assert_eq!(signed.status, 201, "{}", signed.text);
+    assert!(!signed.read::<Account>().guest);
+    let me = client
+        .get("/api/me", &[("cookie", &cookie)])
+        .await
+        .read::<Account>();
+    assert_eq!((me.name.as_str(), me.guest), ("newcomer", false));
+    let mine = client.get("/api/accounts/newcomer/games", &[]).await;
+    assert_eq!(mine.status, 200, "{}", mine.text);
+    let ids: Vec<&str> = mine.json["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|g| g["id"].as_str())
+        .collect();
+    assert_eq!(ids, [game.id.as_str()]);
+    let shown = client
+        .get(&format!("/api/games/{}", game.id), &[])
+        .await
+        .read::<GameView>();
+    assert!(
+        shown
+            .players
+            .iter()
+            .any(|p| p.name.as_deref() == Some("newcomer"))
+    );
+    assert!(
+        !shown
+            .players
+            .iter()
+            .any(|p| p.name.as_deref() == Some(account.name.as_str()))
+    );
+    // The new account logs in with its password, and may now challenge a person.
+    assert_eq!(
+        client.post("/api/tokens", &credentials, &[]).await.status,
+        201
+    );
+    let open_now = client
+        .post(
+            "/api/games",
+            &json!({"game": "swaptimum", "opponent": "open"}),
+            &as_guest,
+        )
+        .await;
+    assert_eq!(open_now.status, 201, "{}", open_now.text);
+    // A second sign-up from the same cookie makes an account of its own.
+    let other = json!({"name": "second", "password": "correct horse"});
+    assert_eq!(
+        client.post("/api/accounts", &other, &as_guest).await.status,
+        201
+    );
+    let me = client
+        .get("/api/me", &[("cookie", &cookie)])
+        .await
+        .read::<Account>();
+    assert_eq!(me.name, "newcomer");
+
+    // Another site cannot start a guest's session; guests per address are limited.
+    client
+        .post(
+            "/api/session/guest",
+            &json!({}),
+            &[("sec-fetch-site", "cross-site")],
+        )
+        .await
+        .assert_error(403, "forbidden");
+    guest(&client).await;
+    guest(&client).await;
+    client
+        .post("/api/session/guest", &json!({}), &[SAME_ORIGIN])
+        .await
+        .assert_error(429, "rate_limited");
+    server.stop().await.unwrap();
+    db
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_guest_plays_the_ai_and_keeps_the_game_on_signing_up() {
+    on_both(guests).await;
+}

@@ -1,0 +1,141 @@
+// The lesson page's state, free of the DOM so that node's test runner checks it: the lesson,
+// the step shown, the move being built with the server's builder, the judgement of the last
+// attempt, and how far the learner has come. Every fact is the server's: the steps, the
+// builder's `next`, the judgement and its words.
+
+import type { Highlights } from '../board';
+import { type Building, noBuilding } from '../game/state';
+import type { BoardView } from '../types';
+
+/** A step of a lesson (`GET /api/lessons/{game}`). */
+export interface StepView {
+  title: string;
+  task: string;
+  position: string;
+  board: BoardView;
+}
+
+/** A game's lesson (`GET /api/lessons/{game}`); `done` is null for the public. */
+export interface LessonView {
+  game: string;
+  name: string;
+  author: string;
+  intro: string;
+  steps: StepView[];
+  done: number | null;
+}
+
+/** A lesson in short (`GET /api/lessons`). */
+export interface LessonSummary {
+  game: string;
+  name: string;
+  intro: string;
+  steps: number;
+  done: number | null;
+}
+
+/** The judgement of a move tried in a step. */
+export interface LessonAttempt {
+  done: boolean;
+  why: string;
+  move: string;
+  position: string;
+  board: BoardView;
+  ending: string | null;
+  progress: number | null;
+}
+
+/** What the lesson page holds. */
+export interface LessonState {
+  lesson: LessonView;
+  /** The step shown, from 0. */
+  step: number;
+  building: Building;
+  /** A click or an attempt is being answered. */
+  busy: boolean;
+  attempt: LessonAttempt | null;
+  /** The furthest step done, counted from 1 (0: none). */
+  done: number;
+}
+
+/** The furthest step done: the server's for a signed-in learner (a guest too), else the
+ * browser's own record (`saved`), never past the lesson's end. */
+export function progressOf(lesson: LessonView, saved: number): number {
+  const done = lesson.done ?? saved;
+  return Math.max(0, Math.min(lesson.steps.length, Number.isFinite(done) ? Math.floor(done) : 0));
+}
+
+/** A lesson just read: it opens at the first step not done (the last one when all are). */
+export function lessonState(lesson: LessonView, saved: number): LessonState {
+  const done = progressOf(lesson, saved);
+  return { lesson, step: Math.min(done, lesson.steps.length - 1), building: noBuilding(), busy: false, attempt: null, done };
+}
+
+/** Whether clicks still build a move in the step shown: until an attempt is judged. */
+export function trying(state: LessonState): boolean {
+  return state.attempt === null;
+}
+
+/** The board shown: the step's, or the position after the move tried. */
+export function shownBoard(state: LessonState): BoardView {
+  return state.attempt?.board ?? state.lesson.steps[state.step].board;
+}
+
+/** What the board marks beside the view: the cells offered next and those chosen. */
+export function lessonHighlights(state: LessonState): Highlights {
+  const live = trying(state);
+  const { draft, cells } = state.building;
+  return { next: live && draft ? draft.next : [], chosen: live ? cells : [], interactive: live };
+}
+
+/** Takes a judgement in: the attempt shown, and the progress it makes (the server's count
+ * for a signed-in learner, else this step when it is done). */
+export function takeAttempt(state: LessonState, attempt: LessonAttempt): void {
+  state.attempt = attempt;
+  const reached = attempt.progress ?? (attempt.done ? state.step + 1 : 0);
+  state.done = Math.max(state.done, Math.min(reached, state.lesson.steps.length));
+}
+
+/** Goes to a step (from 0), nothing built or tried there yet. */
+export function goToStep(state: LessonState, step: number): void {
+  state.step = Math.max(0, Math.min(step, state.lesson.steps.length - 1));
+  state.attempt = null;
+  state.building = noBuilding();
+}
+
+/** Whether the whole lesson is done. */
+export function finished(state: LessonState): boolean {
+  return state.done >= state.lesson.steps.length;
+}
+
+/** The verdict in a line: right or not, then the server's words. */
+export function verdictWords(attempt: LessonAttempt): string {
+  return `${attempt.done ? 'Right.' : 'Not this time.'} ${attempt.why}`;
+}
+
+/** Where the browser keeps a learner's progress when nobody is signed in. */
+export function storageKey(game: string): string {
+  return `swapboard.lesson.${game}`;
+}
+
+/** A button beside the lesson's board. */
+export type LessonControl =
+  /** A whole move that could still grow (a Scware growth): play it as it stands. */
+  | { kind: 'play'; move: string }
+  /** Scware's balancing move: the next cell starts a new group. */
+  | { kind: 'new-group' }
+  | { kind: 'pass' }
+  | { kind: 'clear' };
+
+/** The buttons the step offers now, from the builder's answer. */
+export function lessonControls(state: LessonState): LessonControl[] {
+  if (!trying(state)) return [];
+  const { draft, split, cells } = state.building;
+  const shown: LessonControl[] = [];
+  if (draft?.verdict === 'complete' && draft.move && draft.more) shown.push({ kind: 'play', move: draft.move });
+  const offered = draft?.actions ?? [];
+  if (split === null && offered.includes('end_growth')) shown.push({ kind: 'new-group' });
+  if (offered.includes('pass')) shown.push({ kind: 'pass' });
+  if (cells.length > 0) shown.push({ kind: 'clear' });
+  return shown;
+}
