@@ -254,7 +254,7 @@ fn own_standings(
 /// test's own.
 fn same_standings(t: &TournamentView, names: &[String], rounds: &[Vec<Played>], byes: &[String]) {
     let ours = own_standings(names, rounds, byes);
-    let theirs: BTreeMap<&str, &swapboard_server::api::StandingView> = t
+    let theirs: BTreeMap<&str, &swapboard_server::api::TournamentStandingView> = t
         .standings
         .iter()
         .filter(|s| names.contains(&s.name))
