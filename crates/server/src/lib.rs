@@ -34,12 +34,14 @@ mod positions;
 mod proxy;
 mod puzzles;
 mod ratings;
+mod resets;
 mod review;
 mod rooms;
 mod rules;
 mod secret;
 mod state;
 pub mod store;
+mod vacation;
 mod web;
 
 pub use admin::{AdminAct, DatabaseOption, administer};

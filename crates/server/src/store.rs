@@ -11,14 +11,16 @@ pub(crate) mod outbox;
 mod pool;
 pub(crate) mod puzzles;
 pub(crate) mod ratings;
+mod resets;
 mod reviews;
 mod rooms;
 mod rows;
+mod vacation;
 
 pub(crate) use accounts::NewAccount;
 pub(crate) use admin::MAX_LOG_LINES;
 pub use admin::{AdminEntry, Role};
-pub use games::moves::{Claim, Landed, MoveRequest, Played};
+pub use games::moves::{Claim, Landed, MoveRequest, OnTime, Played, Timeout};
 pub use games::{
     Finish, JoinError, MoveError, NewGame, Rematch, Seat, Status, StoredGame, Termination, Times,
     seat_of,
@@ -35,3 +37,5 @@ pub use rooms::{
 };
 pub use rows::SeatRow;
 pub(crate) use rows::{CredentialKind, Holder};
+pub use vacation::Bank;
+pub(crate) use vacation::{Spent, TakeError, Vacation};

@@ -195,6 +195,9 @@ pub struct StoredGame {
     pub rematch: Option<String>,
     /// Whether the game counts for the ratings.
     pub rated: bool,
+    /// The days of vacation each seat spent so that its correspondence clock did not run
+    /// out, the first seat's first.
+    pub vacation_days: [u32; 2],
 }
 
 /// Why a join was refused.
@@ -281,7 +284,7 @@ pub enum Rematch {
 const GAME_COLUMNS: &str = "id, game, size, status, ply, position, winner_seat, termination, \
                             clock_days, clock_initial_ms, clock_increment_ms, \
                             clock_left_first_ms, clock_left_second_ms, turn_started_ms, \
-                            created_ms, invite, rematch_id, rated";
+                            created_ms, invite, rematch_id, rated, vacation_first, vacation_second";
 
 /// [`GAME_COLUMNS`] of a query in which the games table is `g`.
 fn prefixed_game_columns() -> String {
@@ -394,6 +397,10 @@ fn game_of_row(row: &AnyRow) -> anyhow::Result<StoredGame> {
         invite: row.try_get("invite")?,
         rematch: row.try_get("rematch_id")?,
         rated: row.try_get::<i64, _>("rated")? != 0,
+        vacation_days: [
+            number(row, "vacation_first")?,
+            number(row, "vacation_second")?,
+        ],
     })
 }
 

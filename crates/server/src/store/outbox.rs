@@ -38,6 +38,9 @@ pub(crate) enum Kind {
     Deadline24h,
     /// A Swap 61 round closes in an hour and the seat has not marked final.
     Deadline1h,
+    /// A new password was asked for ("forgot password"): the link to choose it is mailed
+    /// whatever the account's choices (it is no kind they choose for).
+    PasswordReset,
 }
 
 impl Kind {
@@ -64,11 +67,20 @@ impl Kind {
             Kind::RoundResults => "round_results",
             Kind::Deadline24h => "deadline_24h",
             Kind::Deadline1h => "deadline_1h",
+            Kind::PasswordReset => "password_reset",
         }
     }
 
-    /// The kind of a stored or requested name.
+    /// The kind of a stored name (any kind).
     pub(crate) fn parse(text: &str) -> Option<Kind> {
+        Kind::ALL
+            .into_iter()
+            .chain([Kind::PasswordReset])
+            .find(|kind| kind.as_str() == text)
+    }
+
+    /// The kind of a name an account chooses mail for (one of [`Kind::ALL`]).
+    pub(crate) fn choosable(text: &str) -> Option<Kind> {
         Kind::ALL.into_iter().find(|kind| kind.as_str() == text)
     }
 }

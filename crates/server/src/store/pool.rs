@@ -118,6 +118,11 @@ impl Backend {
                     "puzzles",
                     include_str!("../../migrations/sqlite/0010_puzzles.sql"),
                 ),
+                (
+                    12,
+                    "vacation, password resets and push",
+                    include_str!("../../migrations/sqlite/0012_vacation_reset_push.sql"),
+                ),
             ],
             Backend::Postgres => &[
                 (
@@ -169,6 +174,11 @@ impl Backend {
                     10,
                     "puzzles",
                     include_str!("../../migrations/postgres/0010_puzzles.sql"),
+                ),
+                (
+                    12,
+                    "vacation, password resets and push",
+                    include_str!("../../migrations/postgres/0012_vacation_reset_push.sql"),
                 ),
             ],
         };
