@@ -7,6 +7,8 @@ export interface PlayerView {
   name: string | null;
   colour: string;
   seated: boolean;
+  /** Days of the player's vacation bank spent in this game so their clock did not run out. */
+  vacation_days?: number;
 }
 
 /** How a finished game ended. */
@@ -223,4 +225,13 @@ export interface CatalogueEntry {
   default_size: number;
   /** The colour names, the first player's first. */
   colours: [string, string];
+}
+
+/** The caller's vacation bank (`GET /api/me/vacation`). */
+export interface VacationView {
+  days_per_year: number;
+  year: number;
+  days_left: number;
+  away_until_ms: number | null;
+  log: { game: string | null; days: number; reason: string; at_ms: number }[];
 }

@@ -97,6 +97,10 @@ test('every page has its URL', () => {
   assert.deepEqual(parseRoute('/notifications', ''), { page: 'notifications' });
   assert.deepEqual(parseRoute('/confirm-email', '?token=ab12'), { page: 'confirmEmail', token: 'ab12' });
   assert.deepEqual(parseRoute('/confirm-email', ''), { page: 'confirmEmail', token: null });
+  assert.deepEqual(parseRoute('/forgot-password', ''), { page: 'forgotPassword' });
+  assert.deepEqual(parseRoute('/reset-password', '?token=cd34'), { page: 'resetPassword', token: 'cd34' });
+  assert.deepEqual(parseRoute('/reset-password', ''), { page: 'resetPassword', token: null });
+  assert.deepEqual(parseRoute('/vacation', ''), { page: 'vacation' });
   assert.deepEqual(parseRoute('/nowhere/at/all', ''), { page: 'missing' });
 });
 
