@@ -341,7 +341,7 @@ impl Store {
     /// at the claim's ply, `judge` (the caller's play layer) says from the game locked here,
     /// its seats' vacation banks (of `allowance` days a year) and the time now what the
     /// fallen flag comes to: nothing (not out of time), the game's end (written by
-    /// [`Store::finish_in`]), or the player to move saved by their bank: the turn restarts
+    /// `Store::finish_in`), or the player to move saved by their bank: the turn restarts
     /// later, the days are spent and logged, and the deadline moves, all with the save.
     pub async fn end_on_time<R>(
         &self,
