@@ -142,6 +142,9 @@ export type Route =
   | { page: 'rules'; game: string | null }
   | { page: 'notifications' }
   | { page: 'confirmEmail'; token: string | null }
+  | { page: 'forgotPassword' }
+  | { page: 'resetPassword'; token: string | null }
+  | { page: 'vacation' }
   | { page: 'puzzles'; id: string | null }
   | { page: 'tournaments'; id: string | null }
   | { page: 'leaderboard'; game: string }
@@ -162,6 +165,9 @@ export function parseRoute(pathname: string, search: string): Route {
       case 'rules': return { page: 'rules', game: null };
       case 'notifications': return { page: 'notifications' };
       case 'confirm-email': return { page: 'confirmEmail', token: params.get('token') };
+      case 'forgot-password': return { page: 'forgotPassword' };
+      case 'reset-password': return { page: 'resetPassword', token: params.get('token') };
+      case 'vacation': return { page: 'vacation' };
       case 'puzzles': return { page: 'puzzles', id: null };
       case 'tournaments': return { page: 'tournaments', id: null };
       case 'learn': return { page: 'learn', game: null };

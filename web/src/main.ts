@@ -2,6 +2,7 @@
 
 import { start } from './app';
 import { gamePage } from './game/page';
+import { ACCOUNT_PAGES } from './account';
 import { NOTIFICATION_PAGES } from './notifications';
 import { PAGES } from './pages';
 import { newRoomPage, roomPage } from './room/page';
@@ -15,6 +16,7 @@ const root = document.getElementById('app');
 if (root) start(root, {
     ...PAGES,
     ...NOTIFICATION_PAGES,
+    ...ACCOUNT_PAGES,
     // A visitor who is not logged in, or a guest, sees the front page (`src/rules.ts`).
     home: (main, shell) => (shell.me && !shell.guest ? PAGES.home(main, shell) : frontPage(main, shell)),
     game: gamePage, newRoom: newRoomPage, room: roomPage, rules: rulesPage, puzzles: puzzlesPage, learn: lessonsPage,

@@ -1,6 +1,7 @@
 // Every page but the game's: home, log in, sign up, new game, a player's ratings and games,
 // settings.
 
+import { bankWords } from './account';
 import { api, ApiFailure, failureText } from './api';
 import type { Cleanup, Shell } from './app';
 import { catalogueEntry, gameTitle, loadCatalogue } from './catalogue';
@@ -9,7 +10,7 @@ import { describeClock, opponentField, safeNext, timeControl, type Route } from 
 import { dailyCard } from './puzzles/page';
 import { ratingsSection } from './ratings';
 import type { RoomView } from './swap61';
-import type { GameView, Lobby } from './types';
+import type { GameView, Lobby, VacationView } from './types';
 
 /** Whether a move is confirmed before it is sent (a setting; on by default on touch screens). */
 export function confirmStep(): boolean {
@@ -144,6 +145,7 @@ function accountForm(main: HTMLElement, shell: Shell, signUp: boolean): void {
     form,
     h('p', {}, signUp ? 'Have an account? ' : 'New here? ',
       h('a', { href: `${signUp ? '/login' : '/signup'}${next === '/' ? '' : `?next=${encodeURIComponent(next)}`}` }, signUp ? 'Log in' : 'Sign up')),
+    ...(signUp ? [] : [h('p', {}, h('a', { href: '/forgot-password' }, 'Forgot your password?'))]),
   );
 }
 
@@ -224,7 +226,7 @@ async function newGame(main: HTMLElement, shell: Shell): Promise<void> {
   main.append(h('h1', {}, 'New game'), form);
 }
 
-async function playerPage(main: HTMLElement, _shell: Shell, route: Route): Promise<void> {
+async function playerPage(main: HTMLElement, shell: Shell, route: Route): Promise<void> {
   if (route.page !== 'player') return;
   const status = new URLSearchParams(location.search).get('status');
   const query = status && ['waiting', 'playing', 'finished'].includes(status) ? `?status=${status}` : '';
@@ -235,6 +237,9 @@ async function playerPage(main: HTMLElement, _shell: Shell, route: Route): Promi
   main.append(
     h('h1', {}, route.name),
     await ratingsSection(route.name),
+    // The vacation bank is its owner's to see.
+    ...(shell.me === route.name ? [h('p', { class: 'vacation' },
+      bankWords(await api<VacationView>('GET', '/api/me/vacation')), ' ', h('a', { href: '/vacation' }, 'Vacation'))] : []),
     h('nav', { class: 'tabs', 'aria-label': 'games shown' }, tab('', 'All'), tab('waiting', 'Waiting'), tab('playing', 'Playing'), tab('finished', 'Finished (review)')),
     gameList(games.games, 'No games here.'),
   );
@@ -246,6 +251,7 @@ async function settings(main: HTMLElement): Promise<void> {
   main.append(
     h('h1', {}, 'Settings'),
     h('label', { class: 'check' }, box, ' Confirm each move before it is sent (on by default on touch screens)'),
+    h('p', {}, h('a', { href: '/vacation' }, 'Vacation days'), ': your correspondence games when you are away'),
   );
 }
 
@@ -262,4 +268,4 @@ export const PAGES = {
   player: playerPage,
   settings: (main: HTMLElement): Promise<void> => settings(main),
   missing: (main: HTMLElement): Promise<void> => missing(main),
-} satisfies Record<Exclude<Route['page'], 'game' | 'newRoom' | 'room' | 'rules' | 'notifications' | 'confirmEmail' | 'puzzles' | 'tournaments' | 'leaderboard' | 'learn'>, (main: HTMLElement, shell: Shell, route: Route) => Promise<Cleanup | void>>;
+} satisfies Record<Exclude<Route['page'], 'game' | 'newRoom' | 'room' | 'rules' | 'notifications' | 'confirmEmail' | 'puzzles' | 'tournaments' | 'leaderboard' | 'learn' | 'forgotPassword' | 'resetPassword' | 'vacation'>, (main: HTMLElement, shell: Shell, route: Route) => Promise<Cleanup | void>>;

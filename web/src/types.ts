@@ -7,6 +7,8 @@ export interface PlayerView {
   name: string | null;
   colour: string;
   seated: boolean;
+  /** Days of the player's vacation bank spent in this game so their clock did not run out. */
+  vacation_days?: number;
 }
 
 /** How a finished game ended. */
@@ -296,4 +298,13 @@ export interface TournamentList {
   upcoming: TournamentSummary[];
   running: TournamentSummary[];
   finished: TournamentSummary[];
+}
+
+/** The caller's vacation bank (`GET /api/me/vacation`). */
+export interface VacationView {
+  days_per_year: number;
+  year: number;
+  days_left: number;
+  away_until_ms: number | null;
+  log: { game: string | null; days: number; reason: string; at_ms: number }[];
 }

@@ -101,6 +101,10 @@ test('every page has its URL', () => {
   assert.deepEqual(parseRoute('/tournaments/4be1a2', ''), { page: 'tournaments', id: '4be1a2' });
   assert.deepEqual(parseRoute('/tournaments/<x>', ''), { page: 'missing' });
   assert.deepEqual(parseRoute('/leaderboards/rapid-transit', ''), { page: 'leaderboard', game: 'rapid-transit' });
+  assert.deepEqual(parseRoute('/forgot-password', ''), { page: 'forgotPassword' });
+  assert.deepEqual(parseRoute('/reset-password', '?token=cd34'), { page: 'resetPassword', token: 'cd34' });
+  assert.deepEqual(parseRoute('/reset-password', ''), { page: 'resetPassword', token: null });
+  assert.deepEqual(parseRoute('/vacation', ''), { page: 'vacation' });
   assert.deepEqual(parseRoute('/nowhere/at/all', ''), { page: 'missing' });
 });
 

@@ -325,6 +325,7 @@ async fn run(options: LoadtestOptions) -> anyhow::Result<()> {
                 smtp: None,
                 mail_from: None,
                 public_url: None,
+                vacation_days: 20,
                 limits: if options.real_limits {
                     Limits::default()
                 } else {

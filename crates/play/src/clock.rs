@@ -269,6 +269,46 @@ impl Clock {
         Ok(took)
     }
 
+    /// Whether days of vacation may carry this clock on: correspondence time only (days to
+    /// move are for people who have lives; a live clock is the game's tempo).
+    pub fn allows_vacation(&self) -> bool {
+        matches!(self.control, TimeControl::Correspondence { .. })
+    }
+
+    /// The whole days of vacation that carry the running side's correspondence time past
+    /// `now`, each moving its deadline a day on; `None` while its time has not run out, and
+    /// for clocks that allow no vacation.
+    pub fn vacation_days_needed(&self, now: Millis) -> Option<u32> {
+        if !self.allows_vacation() {
+            return None;
+        }
+        let deadline = self.deadline()?;
+        if now < deadline {
+            return None;
+        }
+        let days = now.since(deadline).0 / DAY_MS + 1;
+        Some(u32::try_from(days).unwrap_or(u32::MAX))
+    }
+
+    /// The clock with the running side's turn begun `days` days later, its deadline as many
+    /// days on: days of vacation spent.
+    pub fn after_vacation(&self, days: u32) -> Clock {
+        let later = self
+            .since
+            .0
+            .saturating_add(u64::from(days).saturating_mul(DAY_MS));
+        self.resumed_at(Millis(later))
+    }
+
+    /// The clock with the running side's turn begun no earlier than `at`: a player away
+    /// until then finds a whole period to move when back.
+    pub fn resumed_at(&self, at: Millis) -> Clock {
+        Clock {
+            since: self.since.max(at),
+            ..*self
+        }
+    }
+
     /// How long the AI on the running side may think at `now`, or `None` without a clock
     /// (its level decides). Live: a share of the time left plus most of the increment,
     /// never more than the time left minus a safety margin.
@@ -377,6 +417,27 @@ mod tests {
         assert_eq!(clock.deadline(), Some(Millis(5 * DAY_MS)));
         assert_eq!(clock.flagged(Millis(5 * DAY_MS - 1)), None);
         assert_eq!(clock.flagged(Millis(5 * DAY_MS)), Some(B));
+    }
+
+    #[test]
+    fn vacation_carries_a_correspondence_clock_a_day_at_a_time() {
+        let control = TimeControl::correspondence(2).unwrap();
+        let clock = Clock::new(control, R, Millis(0));
+        assert_eq!(clock.vacation_days_needed(Millis(2 * DAY_MS - 1)), None);
+        assert_eq!(clock.vacation_days_needed(Millis(2 * DAY_MS)), Some(1));
+        assert_eq!(clock.vacation_days_needed(Millis(3 * DAY_MS - 1)), Some(1));
+        assert_eq!(clock.vacation_days_needed(Millis(3 * DAY_MS)), Some(2));
+        let saved = clock.after_vacation(1);
+        assert_eq!(saved.deadline(), Some(Millis(3 * DAY_MS)));
+        assert_eq!(saved.flagged(Millis(3 * DAY_MS - 1)), None);
+        assert_eq!(saved.running(), R);
+        // Back from a week away: a whole period from then, never less than before.
+        let back = clock.resumed_at(Millis(7 * DAY_MS));
+        assert_eq!(back.deadline(), Some(Millis(9 * DAY_MS)));
+        assert_eq!(clock.resumed_at(Millis(0)), clock);
+        let live = Clock::new(TimeControl::live_seconds(60, 0).unwrap(), R, Millis(0));
+        assert!(!live.allows_vacation());
+        assert_eq!(live.vacation_days_needed(Millis(DAY_MS)), None);
     }
 
     #[test]

@@ -35,6 +35,15 @@ pub struct PlayerView {
     /// otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rating: Option<ChangeView>,
+    /// The days of the player's vacation bank spent in this game so that their
+    /// correspondence clock did not run out; absent when none were.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub vacation_days: u32,
+}
+
+/// Whether a count is zero: a field left out of an answer then.
+fn is_zero(count: &u32) -> bool {
+    *count == 0
 }
 
 /// How a finished game ended.

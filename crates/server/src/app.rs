@@ -42,12 +42,14 @@ use crate::positions;
 use crate::proxy::TrustedProxies;
 use crate::puzzles;
 use crate::ratings;
+use crate::resets;
 use crate::review;
 use crate::rooms;
 use crate::rules;
 use crate::state::{AppState, Limiters};
 use crate::store::{Store, StoreOptions, default_sqlite_url};
 use crate::tournaments;
+use crate::vacation;
 use crate::web;
 
 /// Every route of the API, with its OpenAPI entry: each area registers its own (`router()`
@@ -74,6 +76,8 @@ pub(crate) fn api() -> OpenApiRouter<AppState> {
         .merge(tournaments::router())
         .merge(admin::router())
         .merge(notify::router())
+        .merge(vacation::router())
+        .merge(resets::router())
 }
 
 fn router(state: AppState) -> Router {
@@ -282,6 +286,7 @@ impl Server {
             sockets_per_address: Census::new(options.limits.sockets_per_address, u32::MAX),
             sockets_per_account: Census::new(options.limits.sockets_per_account, u32::MAX),
             mail,
+            vacation_days: u32::from(options.vacation_days),
         };
         // The work no request starts: the clocks, the AI's turns left from before a
         // restart, and (PostgreSQL) the other instances' live messages.

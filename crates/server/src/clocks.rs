@@ -12,6 +12,7 @@ use std::time::Duration;
 
 use crate::games::moves::end_on_time;
 use crate::state::AppState;
+use crate::store::OnTime;
 use crate::store::now_ms;
 
 /// How often the scheduler looks for due deadlines: a timeout is declared at most this late.
@@ -57,8 +58,8 @@ pub(crate) async fn claim_and_end(state: &AppState) -> anyhow::Result<usize> {
     let mut ended = 0;
     for claim in &claims {
         match end_on_time(state, claim).await {
-            Ok(true) => ended += 1,
-            Ok(false) => {}
+            Ok(OnTime::Ended { .. }) => ended += 1,
+            Ok(OnTime::Nothing | OnTime::Saved { .. }) => {}
             Err(e) => tracing::warn!(game = claim.game_id, "clocks: {e:?}"),
         }
     }

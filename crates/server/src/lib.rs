@@ -35,6 +35,7 @@ mod positions;
 mod proxy;
 mod puzzles;
 mod ratings;
+mod resets;
 mod review;
 mod rooms;
 mod rules;
@@ -42,6 +43,7 @@ mod secret;
 mod state;
 pub mod store;
 mod tournaments;
+mod vacation;
 mod web;
 
 pub use admin::{AdminAct, DatabaseOption, administer};

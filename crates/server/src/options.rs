@@ -66,6 +66,12 @@ pub struct ServeOptions {
     /// mails start with it.
     #[arg(long, value_name = "URL", env = "SWAPBOARD_PUBLIC_URL")]
     pub public_url: Option<String>,
+    /// The days of vacation every account has a year (UTC calendar years): a correspondence
+    /// clock that would run out spends one instead, and players may take them on purpose
+    /// (0 turns the bank off).
+    #[arg(long, value_name = "DAYS", env = "SWAPBOARD_VACATION_DAYS", default_value_t = 20,
+          value_parser = clap::value_parser!(u16).range(0..=366))]
+    pub vacation_days: u16,
     /// Rate limits (the defaults; tests set their own).
     #[arg(skip)]
     pub limits: Limits,

@@ -72,6 +72,8 @@ pub(crate) struct AppState {
     pub(crate) live: Arc<Hub>,
     /// Whose forwarding headers are believed (`--trusted-proxy`).
     pub(crate) proxies: Arc<TrustedProxies>,
+    /// The days of vacation each account has a year (`--vacation-days`).
+    pub(crate) vacation_days: u32,
     /// How mail is sent (`--smtp`), if it is.
     pub(crate) mail: Option<Arc<Mailer>>,
     /// Live WebSockets per client address and per account.

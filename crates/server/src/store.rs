@@ -12,16 +12,18 @@ pub(crate) mod outbox;
 mod pool;
 pub(crate) mod puzzles;
 pub(crate) mod ratings;
+mod resets;
 mod reviews;
 mod rooms;
 mod rows;
 mod tournament_rounds;
 pub(crate) mod tournaments;
+mod vacation;
 
 pub(crate) use accounts::NewAccount;
 pub(crate) use admin::MAX_LOG_LINES;
 pub use admin::{AdminEntry, Role, Signup};
-pub use games::moves::{Claim, Landed, MoveRequest, Played};
+pub use games::moves::{Claim, Landed, MoveRequest, OnTime, Played, Timeout};
 pub use games::{
     Finish, JoinError, MoveError, NewGame, Rematch, Seat, Status, StoredGame, Termination, Times,
     seat_of,
@@ -38,3 +40,5 @@ pub use rooms::{
 };
 pub use rows::SeatRow;
 pub(crate) use rows::{CredentialKind, Holder};
+pub use vacation::Bank;
+pub(crate) use vacation::{Spent, TakeError, Vacation};

@@ -108,6 +108,8 @@ export function drawHeader(e: GameElements, state: GameState): void {
       : h('span', {}, name);
     return h('div', { class: `player${seatToMove(game) === k ? ' to-move' : ''}` },
       h('span', { class: `chip col-${p.colour}`, 'aria-hidden': 'true' }, p.colour), ' ', who,
+      (p.vacation_days ?? 0) > 0 && h('span', { class: 'vacation' },
+        ` (${p.vacation_days} vacation ${p.vacation_days === 1 ? 'day' : 'days'} spent)`),
       game.clock !== null && h('span', { class: 'clock', id: `clock-${k}`, 'aria-label': `${p.colour} clock` }));
   }));
   const words = statusWords(state);

@@ -14,8 +14,7 @@ use swapboard_play::{AnyPosition, Ending, Millis};
 use utoipa::ToSchema;
 
 use super::view::{
-    after_change, game_ended, limit_account, now, position_of, seat_of_caller, view_for,
-    view_with_seats,
+    after_change, game_ended, limit_account, now, seat_of_caller, view_for, view_with_seats,
 };
 use crate::api::GameView;
 use crate::auth::Caller;
@@ -25,8 +24,8 @@ use crate::instruments;
 use crate::live::{Change, Topic};
 use crate::state::AppState;
 use crate::store::{
-    Claim, Finish, Landed, MoveError, MoveRequest, Played, SeatRow, Status, StoredGame, Times,
-    seat_of,
+    Bank, Claim, Finish, Landed, MoveError, MoveRequest, OnTime, Played, SeatRow, Status,
+    StoredGame, Termination, Timeout, Times, seat_of,
 };
 
 /// The body of `POST /api/games/{id}/moves`.
@@ -195,46 +194,98 @@ pub(crate) fn judge(request: MoveRequest<'_>) -> Result<Played, Refusal> {
     })
 }
 
-/// How a game whose player to move ran out of time ends ([`step::flag_fall`]: aborted
-/// before the second move unless a tournament made it, else lost by that player).
-pub(crate) fn finish_on_time(game: &StoredGame) -> ApiResult<Finish> {
+/// What a claimed deadline comes to, judged in its transaction from the game, its seats'
+/// vacation banks and the time now: nothing while the player to move has time; in a
+/// correspondence game they would lose on time, a save by their bank (the turn restarts
+/// when they are back, if they are away on days taken on purpose; else the whole days that
+/// carry the clock past now are spent, if they are left); else the end [`step::flag_fall`]
+/// says (aborted before the second move unless a tournament made it, else lost on time).
+pub(crate) fn on_time(
+    game: &StoredGame,
+    banks: &[Option<Bank>; 2],
+    now_ms: i64,
+) -> Result<Timeout, Refusal> {
+    let position: AnyPosition = game
+        .position
+        .parse()
+        .map_err(|e: swapboard_core::PositionError| Refusal::Corrupt(e.to_string()))?;
+    let mover = position.to_move();
+    let now = Millis(u64::try_from(now_ms).unwrap_or(0));
+    let Some(clock) = game.times.map(|t| t.clock(game.clock, mover)) else {
+        return Ok(Timeout::NotYet);
+    };
+    let Some(deadline) = clock.deadline().filter(|deadline| now >= *deadline) else {
+        return Ok(Timeout::NotYet);
+    };
     let ply = usize::try_from(game.ply).unwrap_or(usize::MAX);
-    Ok(Finish::of(step::flag_fall(
-        ply,
-        position_of(game)?.to_move(),
-        early(game),
-    )))
+    let finish = Finish::of(step::flag_fall(ply, mover, early(game)));
+    let bank = banks.get(mover.index()).copied().flatten();
+    if let Some(bank) = bank.filter(|_| finish.termination == Termination::Timeout) {
+        let saved = match bank.away_until_ms {
+            Some(until) if until > now_ms => {
+                let back = Millis(u64::try_from(until).unwrap_or(0));
+                Some((0, clock.resumed_at(back)))
+            }
+            _ => clock
+                .vacation_days_needed(now)
+                .filter(|days| *days <= bank.left)
+                .map(|days| (days, clock.after_vacation(days))),
+        };
+        if let Some((days, clock)) = saved {
+            let restarted = clock.deadline().unwrap_or(deadline);
+            return Ok(Timeout::Vacation {
+                seat: seat_of(mover),
+                days,
+                times: Times::of_clock(&clock),
+                deadline_ms: i64::try_from(restarted.0).unwrap_or(i64::MAX),
+            });
+        }
+    }
+    Ok(Timeout::Finish {
+        finish,
+        deadline_ms: i64::try_from(deadline.0).unwrap_or(i64::MAX),
+    })
 }
 
-/// Ends a game on time if it is still at the claim's ply and its player to move has run
-/// out; tells the watchers. Whether it ended.
-pub(crate) async fn end_on_time(state: &AppState, claim: &Claim) -> ApiResult<bool> {
-    let Some(game) = state.store.game(&claim.game_id).await? else {
-        return Ok(false);
-    };
-    if game.status != Status::Playing || game.ply != claim.ply {
-        return Ok(false);
-    }
-    let position = position_of(&game)?;
-    let now = now();
-    let Some(deadline) = game
-        .times
-        .map(|t| t.clock(game.clock, position.to_move()))
-        .filter(|clock| clock.flagged(now).is_some())
-        .and_then(|clock| clock.deadline())
-    else {
-        return Ok(false);
-    };
-    let ended = state
+/// Acts on a claimed deadline ([`on_time`]) and tells the watchers of what changed: the
+/// game ended on time, or the player to move was saved by their vacation bank (logged).
+pub(crate) async fn end_on_time(state: &AppState, claim: &Claim) -> ApiResult<OnTime> {
+    let on_time = state
         .store
-        .end_on_time(claim, finish_on_time(&game)?)
-        .await?;
-    if ended {
-        instruments::flag_lag(Duration::from_millis(now.0.saturating_sub(deadline.0)));
-        after_change(state, &claim.game_id, Change::State).await;
-        game_ended(state, game.tournament.as_deref()).await;
+        .end_on_time(claim, state.vacation_days, on_time)
+        .await
+        .map_err(|e| match e {
+            MoveError::NoSuchGame => ApiError::NotFound(format!("no game {:?}", claim.game_id)),
+            MoveError::Storage(e) => ApiError::Internal(e),
+            e => ApiError::Internal(anyhow::anyhow!("game {}: on time: {e:?}", claim.game_id)),
+        })?;
+    match on_time {
+        OnTime::Nothing => {}
+        OnTime::Ended { deadline_ms } => {
+            let late = now()
+                .0
+                .saturating_sub(u64::try_from(deadline_ms).unwrap_or(0));
+            instruments::flag_lag(Duration::from_millis(late));
+            after_change(state, &claim.game_id, Change::State).await;
+            let tournament = state.store.game(&claim.game_id).await?;
+            game_ended(state, tournament.and_then(|g| g.tournament).as_deref()).await;
+        }
+        OnTime::Saved {
+            seat,
+            account_id,
+            days,
+        } => {
+            tracing::info!(
+                game = claim.game_id,
+                seat,
+                account_id,
+                days,
+                "vacation: a correspondence clock ran out and the player's bank carried it on"
+            );
+            after_change(state, &claim.game_id, Change::State).await;
+        }
     }
-    Ok(ended)
+    Ok(on_time)
 }
 
 /// Plays a move at the ply the client has seen.
@@ -260,7 +311,7 @@ pub(crate) async fn play(
     limit_account(&state.limits.moves_per_account, &caller)?;
     let (seat, seats) = seat_of_caller(&state, &id, &caller).await?;
     let text = body.text.trim().to_ascii_lowercase();
-    let landed = state
+    let mut landed = state
         .store
         .play_move(&id, body.ply, seat, &text, judge)
         .await;
@@ -269,10 +320,18 @@ pub(crate) async fn play(
             game_id: id.clone(),
             ply: body.ply,
         };
-        end_on_time(&state, &claim).await?;
-        return Err(ApiError::Conflict(
-            "your time ran out before this move came: the game is over".to_owned(),
-        ));
+        if let OnTime::Saved { .. } = end_on_time(&state, &claim).await? {
+            // The vacation bank carried the clock on: the move came in time after all.
+            landed = state
+                .store
+                .play_move(&id, body.ply, seat, &text, judge)
+                .await;
+        }
+        if let Err(MoveError::Refused(Refusal::OutOfTime)) = landed {
+            return Err(ApiError::Conflict(
+                "your time ran out before this move came: the game is over".to_owned(),
+            ));
+        }
     }
     let landed = landed.map_err(|e| match e {
         MoveError::NoSuchGame => ApiError::NotFound(format!("no game {id:?}")),

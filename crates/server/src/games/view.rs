@@ -139,6 +139,11 @@ pub(crate) async fn view_with_seats(
                 colour: colour.chars().take(1).collect(),
                 seated: row.account.is_some() || row.ai_level.is_some(),
                 rating: crate::ratings::change_view(&changes, row.seat),
+                vacation_days: game
+                    .vacation_days
+                    .get(usize::from(row.seat))
+                    .copied()
+                    .unwrap_or(0),
             }
         })
         .collect();

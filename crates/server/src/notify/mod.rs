@@ -285,7 +285,7 @@ pub(crate) async fn set_settings(
 ) -> ApiResult<Json<Settings>> {
     let mut choices = Vec::with_capacity(body.mail.len());
     for (kind, choice) in &body.mail {
-        let kind = Kind::parse(kind).ok_or_else(|| {
+        let kind = Kind::choosable(kind).ok_or_else(|| {
             let known: Vec<&str> = Kind::ALL.iter().map(|k| k.as_str()).collect();
             ApiError::BadRequest(format!(
                 "mail: no kind {kind:?} (known: {})",

@@ -24,6 +24,8 @@ const BATCH: u32 = 50;
 const MAX_ATTEMPTS: u32 = 6;
 /// The least time between two your-turn mails of one game to one account.
 pub(crate) const YOUR_TURN_THROTTLE_MS: i64 = 10 * 60_000;
+/// How long a password reset's link works.
+pub(crate) const RESET_MS: i64 = 3_600_000;
 /// How often the reminders and digests are looked for.
 const SLOW_EVERY: u32 = 60;
 
@@ -86,6 +88,9 @@ async fn deliver(deliveries: &Deliveries, notice: &StoredNotice) -> anyhow::Resu
     let plan = store
         .mail_plan(notice, now_ms(), YOUR_TURN_THROTTLE_MS)
         .await?;
+    if notice.kind == Kind::PasswordReset {
+        return mail_reset(store, mailer, notice, plan.address.as_deref()).await;
+    }
     let (state, outcome) = match (&plan.address, plan.mail) {
         (None, _) | (_, MailChoice::Off) => ("done", "inbox"),
         (Some(_), MailChoice::Digest) => ("digest", "held for the daily digest"),
@@ -124,6 +129,45 @@ async fn deliver(deliveries: &Deliveries, notice: &StoredNotice) -> anyhow::Resu
     store.settle_notice(notice.id, state, outcome, None).await
 }
 
+/// Mails a reset's link, whatever the account's choices: a new one-time secret (only its
+/// SHA-256 is stored, before the mail leaves), good for [`RESET_MS`]. Tried once: a
+/// failure is logged and the person may ask again.
+async fn mail_reset(
+    store: &Store,
+    mailer: &Mailer,
+    notice: &StoredNotice,
+    address: Option<&str>,
+) -> anyhow::Result<()> {
+    let Some(address) = address else {
+        return store.settle_notice(notice.id, "done", "inbox", None).await;
+    };
+    let secret = random_secret();
+    store
+        .insert_reset(
+            notice.account_id,
+            &secret_hash(&secret),
+            now_ms() + RESET_MS,
+        )
+        .await?;
+    let link = mailer.link(&format!("/reset-password?token={secret}"));
+    let body = format!(
+        "Someone (we hope you) asked swapboard for a new password for your account.\n\
+         To choose it, open this link within an hour (it works once):\n{link}\n\n\
+         If it was not you, ignore this mail: your password stays as it is.\n"
+    );
+    let mail = Mail {
+        to: address,
+        subject: &subject(notice),
+        body: &body,
+        unsubscribe: None,
+    };
+    let (state, outcome) = match mailer.send(&mail).await {
+        Ok(()) => ("done", "mail".to_owned()),
+        Err(e) => ("failed", e.to_string()),
+    };
+    store.settle_notice(notice.id, state, &outcome, None).await
+}
+
 /// A notification mail's subject.
 fn subject(notice: &StoredNotice) -> String {
     let what = match notice.kind {
@@ -136,6 +180,7 @@ fn subject(notice: &StoredNotice) -> String {
         Kind::Deadline24h => "a Swap 61 round closes in 24 hours",
         Kind::Deadline1h => "a Swap 61 round closes in an hour",
         Kind::Tournament => "a tournament",
+        Kind::PasswordReset => "choose a new password",
     };
     format!("swapboard: {what}")
 }

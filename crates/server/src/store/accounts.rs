@@ -225,6 +225,8 @@ impl Store {
             "email_addresses",
             "notification_prefs",
             "watchers",
+            "vacation",
+            "vacation_log",
         ];
         for table in personal {
             sqlx::query(&format!("DELETE FROM {table} WHERE account_id = $1"))

@@ -197,6 +197,9 @@ pub struct StoredGame {
     pub rated: bool,
     /// The tournament that made the game, if one did: it cannot be aborted.
     pub tournament: Option<String>,
+    /// The days of vacation each seat spent so that its correspondence clock did not run
+    /// out, the first seat's first.
+    pub vacation_days: [u32; 2],
 }
 
 /// Why a join was refused.
@@ -283,7 +286,7 @@ pub enum Rematch {
 const GAME_COLUMNS: &str = "id, game, size, status, ply, position, winner_seat, termination, \
                             clock_days, clock_initial_ms, clock_increment_ms, \
                             clock_left_first_ms, clock_left_second_ms, turn_started_ms, \
-                            created_ms, invite, rematch_id, rated, tournament_id";
+                            created_ms, invite, rematch_id, rated, tournament_id, vacation_first, vacation_second";
 
 /// [`GAME_COLUMNS`] of a query in which the games table is `g`.
 fn prefixed_game_columns() -> String {
@@ -397,6 +400,10 @@ fn game_of_row(row: &AnyRow) -> anyhow::Result<StoredGame> {
         rematch: row.try_get("rematch_id")?,
         rated: row.try_get::<i64, _>("rated")? != 0,
         tournament: row.try_get("tournament_id")?,
+        vacation_days: [
+            number(row, "vacation_first")?,
+            number(row, "vacation_second")?,
+        ],
     })
 }
 

@@ -40,6 +40,9 @@ pub(crate) enum Kind {
     Deadline1h,
     /// A tournament the account entered started, or paired it in a new round.
     Tournament,
+    /// A new password was asked for ("forgot password"): the link to choose it is mailed
+    /// whatever the account's choices (it is no kind they choose for).
+    PasswordReset,
 }
 
 impl Kind {
@@ -68,11 +71,20 @@ impl Kind {
             Kind::Deadline24h => "deadline_24h",
             Kind::Deadline1h => "deadline_1h",
             Kind::Tournament => "tournament",
+            Kind::PasswordReset => "password_reset",
         }
     }
 
-    /// The kind of a stored or requested name.
+    /// The kind of a stored name (any kind).
     pub(crate) fn parse(text: &str) -> Option<Kind> {
+        Kind::ALL
+            .into_iter()
+            .chain([Kind::PasswordReset])
+            .find(|kind| kind.as_str() == text)
+    }
+
+    /// The kind of a name an account chooses mail for (one of [`Kind::ALL`]).
+    pub(crate) fn choosable(text: &str) -> Option<Kind> {
         Kind::ALL.into_iter().find(|kind| kind.as_str() == text)
     }
 }

@@ -124,6 +124,11 @@ impl Backend {
                     include_str!("../../migrations/sqlite/0011_tournaments.sql"),
                 ),
                 (
+                    12,
+                    "vacation, password resets and push",
+                    include_str!("../../migrations/sqlite/0012_vacation_reset_push.sql"),
+                ),
+                (
                     13,
                     "guests and lessons",
                     include_str!("../../migrations/sqlite/0013_guests_and_lessons.sql"),
@@ -189,6 +194,11 @@ impl Backend {
                     11,
                     "tournaments",
                     include_str!("../../migrations/postgres/0011_tournaments.sql"),
+                ),
+                (
+                    12,
+                    "vacation, password resets and push",
+                    include_str!("../../migrations/postgres/0012_vacation_reset_push.sql"),
                 ),
                 (
                     13,

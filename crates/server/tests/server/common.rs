@@ -102,6 +102,7 @@ pub(crate) fn options(db: &TestDb, limits: Limits) -> ServeOptions {
         smtp: None,
         mail_from: None,
         public_url: None,
+        vacation_days: 20,
         limits,
     }
 }

@@ -3,12 +3,13 @@
 //! concurrent schedulers. The rules are a stand-in (players alternate; "bad" is illegal;
 //! "win" ends the game): the real ones come from the play layer through the same parameter.
 
+use std::convert::Infallible;
 use std::sync::Arc;
 
 use crate::common::{TestDb, on_both};
 use swapboard_server::store::{
-    Claim, Finish, Landed, MoveError, MoveRequest, NewGame, Played, Seat, Status, Store,
-    Termination,
+    Bank, Claim, Finish, Landed, MoveError, MoveRequest, NewGame, OnTime, Played, Seat, Status,
+    Store, StoredGame, Termination, Timeout,
 };
 
 /// Players alternate from seat 0; the position is the moves so far; "bad" breaks a rule;
@@ -248,17 +249,27 @@ async fn deadlines(db: TestDb) -> TestDb {
         b.play_move("d0", 1, 1, "d4", stand_in_rules).await,
         Ok(Landed::Played(_))
     ));
-    let timeout_won_by_second = Finish {
-        winner_seat: Some(1),
-        termination: Termination::Timeout,
+    let timeout_won_by_second = |_: &StoredGame, _: &[Option<Bank>; 2], _: i64| {
+        Ok::<_, Infallible>(Timeout::Finish {
+            finish: Finish {
+                winner_seat: Some(1),
+                termination: Termination::Timeout,
+            },
+            deadline_ms: 0,
+        })
     };
+    let ended = |on_time: OnTime| matches!(on_time, OnTime::Ended { .. });
     let d0 = again.iter().find(|c| c.game_id == "d0").unwrap();
-    assert!(!a.end_on_time(d0, timeout_won_by_second).await.unwrap());
+    assert!(!ended(
+        a.end_on_time(d0, 20, timeout_won_by_second).await.unwrap()
+    ));
     assert_eq!(a.game("d0").await.unwrap().unwrap().status, Status::Playing);
     let d1 = again.iter().find(|c| c.game_id == "d1").unwrap();
-    assert!(a.end_on_time(d1, timeout_won_by_second).await.unwrap());
+    assert!(ended(
+        a.end_on_time(d1, 20, timeout_won_by_second).await.unwrap()
+    ));
     assert!(
-        !b.end_on_time(d1, timeout_won_by_second).await.unwrap(),
+        !ended(b.end_on_time(d1, 20, timeout_won_by_second).await.unwrap()),
         "a game ends on time once"
     );
     let d1 = a.game("d1").await.unwrap().unwrap();

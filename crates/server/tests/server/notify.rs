@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use futures_util::StreamExt as _;
 use reqwest::Method;
 use serde_json::{Value, json};
+use sqlx::Connection as _;
 use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _, BufReader};
 use tokio::net::TcpListener;
 use tokio::sync::mpsc;
@@ -20,23 +21,34 @@ use crate::live::Socket;
 
 /// A mail the sink received: its envelope's recipients and its text (headers and body).
 #[derive(Debug)]
-struct Received {
-    to: Vec<String>,
-    text: String,
+pub(crate) struct Received {
+    pub(crate) to: Vec<String>,
+    pub(crate) text: String,
 }
 
 /// A local SMTP server that takes every mail and hands it over: just enough of RFC 5321
 /// for lettre (EHLO, MAIL, RCPT, DATA, RSET, NOOP, QUIT). Its address, and the mails.
-async fn smtp_sink() -> (String, mpsc::UnboundedReceiver<Received>) {
+pub(crate) async fn smtp_sink() -> (String, mpsc::UnboundedReceiver<Received>) {
+    smtp_sink_stalling(None).await
+}
+
+/// [`smtp_sink`], which for the first mail whose text holds `stall` (if given) takes the
+/// whole mail and hands it over, but never answers it: its sender waits as if the mail
+/// server were slow, the mail delivered and not yet acknowledged.
+async fn smtp_sink_stalling(
+    stall: Option<&'static str>,
+) -> (String, mpsc::UnboundedReceiver<Received>) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("smtp://{}", listener.local_addr().unwrap());
     let (mails, received) = mpsc::unbounded_channel();
+    let stalled = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     tokio::spawn(async move {
         loop {
             let Ok((stream, _)) = listener.accept().await else {
                 return;
             };
             let mails = mails.clone();
+            let stalled = std::sync::Arc::clone(&stalled);
             tokio::spawn(async move {
                 let (read, mut write) = stream.into_split();
                 let mut lines = BufReader::new(read).lines();
@@ -65,10 +77,15 @@ async fn smtp_sink() -> (String, mpsc::UnboundedReceiver<Received>) {
                                 text.push_str(&line);
                                 text.push('\n');
                             }
+                            let stall_this = stall.is_some_and(|marker| text.contains(marker))
+                                && !stalled.swap(true, std::sync::atomic::Ordering::SeqCst);
                             let _ = mails.send(Received {
                                 to: std::mem::take(&mut to),
                                 text,
                             });
+                            if stall_this {
+                                std::future::pending::<()>().await;
+                            }
                             b"250 queued\r\n"
                         }
                         "QUIT" => {
@@ -88,12 +105,12 @@ async fn smtp_sink() -> (String, mpsc::UnboundedReceiver<Received>) {
 }
 
 /// The text of a mail with its quoted-printable soft breaks joined (`=\n`) and `=3D` read.
-fn unfolded(text: &str) -> String {
+pub(crate) fn unfolded(text: &str) -> String {
     text.replace("=\n", "").replace("=3D", "=")
 }
 
 /// The next mail within `wait`, or `None`.
-async fn next_mail(
+pub(crate) async fn next_mail(
     mails: &mut mpsc::UnboundedReceiver<Received>,
     wait: Duration,
 ) -> Option<Received> {
@@ -101,6 +118,39 @@ async fn next_mail(
         .await
         .ok()
         .flatten()
+}
+
+/// Gives the caller's account `email` and confirms it by the link of the mail that comes.
+pub(crate) async fn confirmed_address(
+    client: &Client,
+    mails: &mut mpsc::UnboundedReceiver<Received>,
+    token: &str,
+    email: &str,
+) {
+    let body = json!({ "email": email }).to_string();
+    let headers = [
+        ("authorization", token),
+        ("content-type", "application/json"),
+    ];
+    let set = client
+        .send(Method::PUT, "/api/me/email", &headers, Some(&body))
+        .await;
+    assert_eq!(set.status, 202, "{}", set.text);
+    let mail = next_mail(mails, Duration::from_secs(10))
+        .await
+        .expect("the confirmation mail");
+    let text = unfolded(&mail.text);
+    let link = text
+        .split("/confirm-email?token=")
+        .nth(1)
+        .expect("the link")
+        .split_whitespace()
+        .next()
+        .unwrap();
+    let confirmed = client
+        .post("/api/me/email/confirm", &json!({ "token": link }), &[])
+        .await;
+    assert_eq!(confirmed.status, 200, "{}", confirmed.text);
 }
 
 /// A live socket of the server opened with these credentials.
@@ -129,7 +179,7 @@ async fn next_json(socket: &mut Socket, wait: Duration) -> Value {
 
 /// Plays a legal move for the player to move at `ply` (the first cell of a 5x5 board the
 /// rules take).
-async fn any_move(client: &Client, id: &str, ply: u32, token: &str) {
+pub(crate) async fn any_move(client: &Client, id: &str, ply: u32, token: &str) {
     for file in ['c', 'b', 'd', 'a', 'e'] {
         for rank in 1..=5 {
             let body = json!({"move": format!("{file}{rank}"), "ply": ply});
@@ -154,7 +204,7 @@ async fn challenge(client: &Client, from: &str, to: &str) -> String {
 }
 
 /// The caller's inbox.
-async fn inbox(client: &Client, token: &str) -> Value {
+pub(crate) async fn inbox(client: &Client, token: &str) -> Value {
     let answer = client.get("/api/me/notifications", &auth(token)).await;
     assert_eq!(answer.status, 200, "{}", answer.text);
     answer.json
@@ -647,4 +697,72 @@ async fn two_instances_mail_each_notification_once() {
     a.stop().await.unwrap();
     b.stop().await.unwrap();
     db.drop_it().await;
+}
+
+/// The delivery of the account's newest notification (its inbox's first).
+async fn newest_delivery(client: &Client, token: &str) -> String {
+    let told = inbox(client, token).await;
+    told["notifications"][0]["delivery"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+async fn crash_mid_send(db: TestDb) -> TestDb {
+    // The first challenge's mail reaches the mail server, which never acknowledges it.
+    let (smtp, mut mails) = smtp_sink_stalling(Some("challenges you")).await;
+    let mut options = options(&db, generous());
+    options.smtp = Some(smtp);
+    options.mail_from = Some("swapboard <noreply@swapboard.test>".to_owned());
+    options.public_url = Some("http://swapboard.test/".to_owned());
+    let first = swapboard_server::Server::start(&options).await.unwrap();
+    let client = Client::new(&first);
+    let ann = bearer(&client, "ann").await;
+    let bob = bearer(&client, "bob").await;
+    confirmed_address(&client, &mut mails, &bob, "bob@example.test").await;
+    challenge(&client, &ann, "bob").await;
+    let sent = next_mail(&mut mails, Duration::from_secs(10))
+        .await
+        .expect("the challenge's mail reaches the mail server");
+    assert!(unfolded(&sent.text).contains("challenges you"));
+    assert_eq!(newest_delivery(&client, &bob).await, "sending");
+    // The instance dies mid-send: its worker is stopped between the claim and the
+    // settling, the mail delivered but never acknowledged.
+    first.stop().await.unwrap();
+
+    // Another instance starts on the database once the dead worker's lease has passed
+    // (moved back here rather than waited for): the row is given up as lost, never sent
+    // again; a new notification is mailed as usual.
+    let mut conn = sqlx::AnyConnection::connect(&db.url).await.unwrap();
+    sqlx::query("UPDATE outbox SET claimed_until_ms = 0 WHERE state = 'sending'")
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    conn.close().await.unwrap();
+    let second = swapboard_server::Server::start(&options).await.unwrap();
+    let client = Client::new(&second);
+    let started = Instant::now();
+    while newest_delivery(&client, &bob).await != "lost" {
+        assert!(started.elapsed() < Duration::from_secs(10), "never lost");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let again = challenge(&client, &ann, "bob").await;
+    let mail = next_mail(&mut mails, Duration::from_secs(10))
+        .await
+        .expect("the new challenge's mail");
+    assert!(unfolded(&mail.text).contains(&format!("http://swapboard.test/games/{again}")));
+    assert!(
+        next_mail(&mut mails, Duration::from_secs(2))
+            .await
+            .is_none(),
+        "a mail sent twice"
+    );
+    second.stop().await.unwrap();
+    db
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_worker_dead_mid_send_never_sends_twice() {
+    sqlx::any::install_default_drivers();
+    on_both(crash_mid_send).await;
 }

@@ -12,6 +12,7 @@ use swapboard_play::TimeControl;
 use super::{Finish, MoveError, Status, StoredGame, Times, number, times_columns};
 use crate::instruments;
 use crate::store::pool::{Backend, Store, now_ms};
+use crate::store::vacation::{Bank, Reason};
 
 /// The game as the rules see it when a move comes.
 #[derive(Clone, Copy, Debug)]
@@ -66,6 +67,56 @@ pub struct Claim {
     pub game_id: String,
     /// The ply the deadline was set for: a move since makes it void.
     pub ply: u32,
+}
+
+/// What a fallen flag comes to, as the caller's play layer judges it in the transaction of
+/// [`Store::end_on_time`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Timeout {
+    /// The player to move has not run out of time (a deadline claimed early, or moved on):
+    /// nothing happens.
+    NotYet,
+    /// The game ends so; the flag fell at `deadline_ms`.
+    Finish {
+        /// How it ends (a timeout, or an abort before the second move).
+        finish: Finish,
+        /// When the flag fell, in ms since the Unix epoch.
+        deadline_ms: i64,
+    },
+    /// The player to move is saved by their vacation bank: their turn restarts as `times`
+    /// says, until `deadline_ms`, with `days` days spent (none when they are away on days
+    /// taken before).
+    Vacation {
+        /// The seat saved.
+        seat: u8,
+        /// The days spent from its account's bank.
+        days: u32,
+        /// The clock with the turn restarted.
+        times: Times,
+        /// The turn's new deadline, in ms since the Unix epoch.
+        deadline_ms: i64,
+    },
+}
+
+/// What [`Store::end_on_time`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnTime {
+    /// Nothing: the game was not out of time, or had moved on or ended.
+    Nothing,
+    /// The game ended on time (or was aborted); the flag fell at `deadline_ms`.
+    Ended {
+        /// When the flag fell, in ms since the Unix epoch.
+        deadline_ms: i64,
+    },
+    /// The player to move was saved by their vacation bank.
+    Saved {
+        /// The seat saved.
+        seat: u8,
+        /// Its account.
+        account_id: i64,
+        /// The days spent (none when the account is away on days taken before).
+        days: u32,
+    },
 }
 
 impl Store {
@@ -286,23 +337,99 @@ impl Store {
             .collect()
     }
 
-    /// Ends a claimed game on time, if it is still at the claim's ply and being played, as
-    /// `finish` says (a timeout, or an abort before the second move). Whether it ended.
-    pub async fn end_on_time(&self, claim: &Claim, finish: Finish) -> anyhow::Result<bool> {
+    /// Acts on a claimed deadline, in one transaction: if the game is still being played
+    /// at the claim's ply, `judge` (the caller's play layer) says from the game locked here,
+    /// its seats' vacation banks (of `allowance` days a year) and the time now what the
+    /// fallen flag comes to: nothing (not out of time), the game's end (written by
+    /// `Store::finish_in`), or the player to move saved by their bank: the turn restarts
+    /// later, the days are spent and logged, and the deadline moves, all with the save.
+    pub async fn end_on_time<R>(
+        &self,
+        claim: &Claim,
+        allowance: u32,
+        judge: impl FnOnce(&StoredGame, &[Option<Bank>; 2], i64) -> Result<Timeout, R>,
+    ) -> Result<OnTime, MoveError<R>> {
         let mut tx = self.begin_write().await?;
-        let ended = self
-            .finish_in(&mut tx, &claim.game_id, claim.ply, finish)
-            .await?;
-        if !ended {
-            // A void claim: its deadline goes, a later one stays.
-            sqlx::query("DELETE FROM deadlines WHERE game_id = $1 AND ply = $2")
+        let game = self.locked_game(&mut tx, &claim.game_id).await?;
+        let current = game.status == Status::Playing && game.ply == claim.ply;
+        let now = now_ms();
+        let (timeout, banks) = if current {
+            let banks = Self::banks_in(&mut tx, &claim.game_id, allowance, now).await?;
+            (
+                judge(&game, &banks, now).map_err(MoveError::Refused)?,
+                banks,
+            )
+        } else {
+            (Timeout::NotYet, [None; 2])
+        };
+        let on_time = match timeout {
+            Timeout::NotYet => {
+                if !current {
+                    // A void claim: its deadline goes, a later one stays.
+                    sqlx::query("DELETE FROM deadlines WHERE game_id = $1 AND ply = $2")
+                        .bind(&claim.game_id)
+                        .bind(i64::from(claim.ply))
+                        .execute(&mut *tx)
+                        .await?;
+                }
+                OnTime::Nothing
+            }
+            Timeout::Finish {
+                finish,
+                deadline_ms,
+            } => {
+                self.finish_in(&mut tx, &claim.game_id, claim.ply, finish)
+                    .await?;
+                OnTime::Ended { deadline_ms }
+            }
+            Timeout::Vacation {
+                seat,
+                days,
+                times,
+                deadline_ms,
+            } => {
+                let account_id = banks
+                    .get(usize::from(seat))
+                    .copied()
+                    .flatten()
+                    .map(|bank| bank.account_id)
+                    .ok_or_else(|| anyhow::anyhow!("seat {seat} has no vacation bank"))?;
+                let spent = if seat == 0 {
+                    "vacation_first"
+                } else {
+                    "vacation_second"
+                };
+                sqlx::query(&format!(
+                    "UPDATE games SET turn_started_ms = $1, {spent} = {spent} + $2 \
+                     WHERE id = $3 AND ply = $4"
+                ))
+                .bind(times.turn_started_ms)
+                .bind(i64::from(days))
                 .bind(&claim.game_id)
                 .bind(i64::from(claim.ply))
                 .execute(&mut *tx)
                 .await?;
-        }
+                Self::set_deadline(&mut tx, &claim.game_id, claim.ply, deadline_ms).await?;
+                if days > 0 {
+                    Self::spend_vacation_in(
+                        &mut tx,
+                        account_id,
+                        Some(&claim.game_id),
+                        days,
+                        Reason::Clock,
+                        now,
+                    )
+                    .await?;
+                }
+                OnTime::Saved {
+                    seat,
+                    account_id,
+                    days,
+                }
+            }
+        };
         tx.commit().await?;
-        Ok(ended)
+        Ok(on_time)
     }
 
     /// THE place where a game's end is written, whatever ended it (the rules after a move,

@@ -1,0 +1,252 @@
+//! The vacation bank over real HTTP on both backends: a correspondence clock that runs out
+//! spends a day of the player's bank instead (shown with the game and in the bank's log),
+//! whether the scheduler finds the deadline or a late move does, until the 21st day; days
+//! taken on purpose carry every game on; a live clock is never saved. Time is driven by
+//! moving the stored turn's start and deadline back (never by sleeping).
+
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use sqlx::Connection as _;
+
+use crate::common::{Client, TestDb, auth, bearer, generous, on_both, start};
+use crate::notify::any_move;
+
+const DAY_MS: i64 = 86_400_000;
+
+/// Moves a game's running turn (and its deadline) `ms` into the past, as if that much
+/// time had gone by.
+async fn age_turn(db: &TestDb, id: &str, ms: i64) {
+    sqlx::any::install_default_drivers();
+    let mut conn = sqlx::AnyConnection::connect(&db.url).await.unwrap();
+    sqlx::query("UPDATE games SET turn_started_ms = turn_started_ms - $1 WHERE id = $2")
+        .bind(ms)
+        .bind(id)
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    sqlx::query("UPDATE deadlines SET due_ms = due_ms - $1 WHERE game_id = $2")
+        .bind(ms)
+        .bind(id)
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    conn.close().await.unwrap();
+}
+
+/// A game of Flipstop on a 5x5 board between `first` and the account `second_name` under
+/// `clock`, two moves in (past the moves that only abort a game): its id, `first` to move.
+async fn game_at_ply_two(
+    client: &Client,
+    first: &str,
+    (second, second_name): (&str, &str),
+    clock: Value,
+) -> String {
+    let body = json!({"game": "flipstop", "size": 5, "opponent": format!("user:{second_name}"),
+        "colour": "first", "clock": clock});
+    let created = client.post("/api/games", &body, &auth(first)).await;
+    assert_eq!(created.status, 201, "{}", created.text);
+    let id = created.json["id"].as_str().unwrap().to_owned();
+    let joined = client
+        .post(&format!("/api/games/{id}/join"), &json!({}), &auth(second))
+        .await;
+    assert_eq!(joined.status, 200, "{}", joined.text);
+    any_move(client, &id, 0, first).await;
+    any_move(client, &id, 1, second).await;
+    id
+}
+
+/// The game as anyone sees it.
+async fn game(client: &Client, id: &str) -> Value {
+    let answer = client.get(&format!("/api/games/{id}"), &[]).await;
+    assert_eq!(answer.status, 200, "{}", answer.text);
+    answer.json
+}
+
+/// The days of vacation a seat spent in a game (the field is left out while none were).
+fn spent(view: &Value, seat: usize) -> u64 {
+    view["players"][seat]["vacation_days"].as_u64().unwrap_or(0)
+}
+
+/// The caller's bank.
+async fn bank(client: &Client, token: &str) -> Value {
+    let answer = client.get("/api/me/vacation", &auth(token)).await;
+    assert_eq!(answer.status, 200, "{}", answer.text);
+    answer.json
+}
+
+/// Waits (up to 10 s: the scheduler looks twice a second) until `done` holds of the game.
+async fn game_until(client: &Client, id: &str, done: impl Fn(&Value) -> bool) -> Value {
+    let started = Instant::now();
+    loop {
+        let view = game(client, id).await;
+        if done(&view) {
+            return view;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the game never got there: {view}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Waits until the first seat has spent `days` in the game, which is still being played.
+async fn saved_with(client: &Client, id: &str, days: u64) -> Value {
+    let view = game_until(client, id, |view| {
+        spent(view, 0) == days || view["status"] != "playing"
+    })
+    .await;
+    assert_eq!(view["status"], "playing", "{view}");
+    view
+}
+
+async fn the_bank(db: TestDb) -> TestDb {
+    let server = start(&db, generous()).await;
+    let client = Client::new(&server);
+    let ann = bearer(&client, "ann").await;
+    let bob = bearer(&client, "bob").await;
+    let fresh = bank(&client, &ann).await;
+    assert_eq!(fresh["days_per_year"], 20);
+    assert_eq!(fresh["days_left"], 20);
+    assert_eq!(fresh["away_until_ms"], Value::Null);
+    assert_eq!(fresh["log"], json!([]));
+
+    let id = game_at_ply_two(&client, &ann, (&bob, "bob"), json!({"days_per_move": 1})).await;
+    let before = game(&client, &id).await;
+    assert_eq!(spent(&before, 0), 0);
+    let deadline = before["clocks"]["deadline_ms"].as_i64().unwrap();
+
+    // A day and an hour go by: ann's clock ran out an hour ago, and a day of her bank
+    // carries it a day on.
+    age_turn(&db, &id, DAY_MS + 3_600_000).await;
+    let saved = saved_with(&client, &id, 1).await;
+    let moved_on = saved["clocks"]["deadline_ms"].as_i64().unwrap();
+    assert_eq!(moved_on, deadline - DAY_MS - 3_600_000 + DAY_MS, "{saved}");
+    let after_one = bank(&client, &ann).await;
+    assert_eq!(after_one["days_left"], 19);
+    assert_eq!(
+        after_one["log"][0]["game"], id,
+        "the day is logged with its game"
+    );
+    assert_eq!(after_one["log"][0]["reason"], "clock");
+    assert_eq!(after_one["log"][0]["days"], 1);
+    assert_eq!(bank(&client, &bob).await["days_left"], 20, "bob spent none");
+
+    // Eighteen days and a half more: eighteen more days, spent at once (a server down
+    // that long finds them all due).
+    age_turn(&db, &id, 18 * DAY_MS + DAY_MS / 2).await;
+    saved_with(&client, &id, 19).await;
+    assert_eq!(bank(&client, &ann).await["days_left"], 1);
+
+    // The twentieth day: a late move finds the flag fallen, the bank carries the clock
+    // on, and the move is played.
+    age_turn(&db, &id, DAY_MS).await;
+    any_move(&client, &id, 2, &ann).await;
+    let moved = game(&client, &id).await;
+    assert_eq!(moved["ply"], 3, "{moved}");
+    assert_eq!(spent(&moved, 0), 20);
+    assert_eq!(bank(&client, &ann).await["days_left"], 0);
+
+    // bob plays; ann lets her turn run out once more. The 21st day is not in the bank:
+    // she loses on time.
+    any_move(&client, &id, 3, &bob).await;
+    age_turn(&db, &id, DAY_MS + 1_000).await;
+    let lost = game_until(&client, &id, |view| view["status"] == "finished").await;
+    assert_eq!(lost["result"]["termination"], "timeout", "{lost}");
+    assert_eq!(lost["result"]["winner"], "bob");
+    assert_eq!(spent(&lost, 0), 20);
+    let empty = bank(&client, &ann).await;
+    assert_eq!(empty["days_left"], 0);
+    assert_eq!(
+        empty["log"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|entry| entry["days"].as_i64().unwrap())
+            .sum::<i64>(),
+        20
+    );
+
+    // A live clock is never saved: the game is lost on time with days in the bank.
+    let live = game_at_ply_two(
+        &client,
+        &bob,
+        (&ann, "ann"),
+        json!({"initial_s": 600, "increment_s": 0}),
+    )
+    .await;
+    age_turn(&db, &live, 3_600_000).await;
+    let flagged = game_until(&client, &live, |view| view["status"] == "finished").await;
+    assert_eq!(flagged["result"]["termination"], "timeout", "{flagged}");
+    assert_eq!(spent(&flagged, 0), 0);
+    assert_eq!(bank(&client, &bob).await["days_left"], 20);
+
+    server.stop().await.unwrap();
+    db
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_bank_saves_a_correspondence_clock_until_the_21st_day() {
+    on_both(the_bank).await;
+}
+
+async fn days_taken(db: TestDb) -> TestDb {
+    let server = start(&db, generous()).await;
+    let client = Client::new(&server);
+    let cat = bearer(&client, "cat").await;
+    let dan = bearer(&client, "dan").await;
+    let take = |days: Value| {
+        let (client, cat) = (&client, &cat);
+        async move {
+            client
+                .post("/api/me/vacation", &json!({ "days": days }), &auth(cat))
+                .await
+        }
+    };
+    take(json!(0)).await.assert_error(400, "bad_request");
+    take(json!(-1)).await.assert_error(400, "bad_request");
+    take(json!(367)).await.assert_error(400, "bad_request");
+    take(json!(21)).await.assert_error(409, "conflict");
+    let id = game_at_ply_two(&client, &cat, (&dan, "dan"), json!({"days_per_move": 2})).await;
+    let taken = take(json!(5)).await;
+    assert_eq!(taken.status, 200, "{}", taken.text);
+    assert_eq!(taken.json["days_left"], 15);
+    assert_eq!(taken.json["log"][0]["reason"], "taken");
+    assert_eq!(taken.json["log"][0]["game"], Value::Null);
+    let away = taken.json["away_until_ms"].as_i64().unwrap();
+    let now = now_ms();
+    assert!((away - now - 5 * DAY_MS).abs() < 60_000, "{}", taken.text);
+
+    // Three days go by while cat is away: her turn's time ran out a day ago, and restarts
+    // when she is back, a whole period then; no more days are spent.
+    age_turn(&db, &id, 3 * DAY_MS).await;
+    let view = game_until(&client, &id, |view| {
+        view["clocks"]["deadline_ms"].as_i64() == Some(away + 2 * DAY_MS)
+            || view["status"] != "playing"
+    })
+    .await;
+    assert_eq!(view["status"], "playing", "{view}");
+    assert_eq!(spent(&view, 0), 0);
+    assert_eq!(bank(&client, &cat).await["days_left"], 15);
+
+    // More days go on from the end of those taken.
+    let more = take(json!(2)).await;
+    assert_eq!(more.json["days_left"], 13);
+    assert_eq!(more.json["away_until_ms"], away + 2 * DAY_MS);
+    server.stop().await.unwrap();
+    db
+}
+
+/// Now, in ms since the Unix epoch.
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn days_taken_on_purpose_carry_every_game() {
+    on_both(days_taken).await;
+}
