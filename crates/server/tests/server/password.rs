@@ -116,7 +116,7 @@ async fn resets(db: TestDb) -> TestDb {
     assert_ne!(first, second);
     let done = reset(second.clone(), "a new password").await;
     assert_eq!(done.status, 200, "{}", done.text);
-    assert_eq!(done.json, json!({"name": "ann"}));
+    assert_eq!(done.json, json!({"name": "ann", "guest": false}));
     reset(second, "another password")
         .await
         .assert_error(404, "not_found");
