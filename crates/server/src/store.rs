@@ -4,6 +4,7 @@
 //! differ (transaction start, row locks) are chosen here.
 
 mod accounts;
+mod addresses;
 mod admin;
 mod cache;
 mod games;
