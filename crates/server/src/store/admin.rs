@@ -221,7 +221,7 @@ impl Store {
         Ok(())
     }
 
-    /// The latest `limit` sign-ups (at most [`MAX_LOG_LINES`]), newest first, only those
+    /// The latest `limit` sign-ups (at most 1,000), newest first, only those
     /// from `address` when given.
     pub async fn recent_signups(
         &self,
