@@ -22,8 +22,8 @@ use crate::edge::{Body, Params};
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::games::moves::resignation;
 use crate::games::view::after_change;
-use crate::live::{Change, Topic};
-use crate::rooms::public_view;
+use crate::live::Change;
+use crate::rooms::{announce, public_view};
 use crate::state::AppState;
 use crate::store::{AdminEntry, MAX_LOG_LINES, MoveError, Role, Store};
 
@@ -328,10 +328,7 @@ pub(crate) async fn close_room(
         .store
         .close_room(&id, &caller.holder.name, &reason)
         .await?;
-    state
-        .live
-        .announce(&Topic::Room(id.clone()), Change::State)
-        .await;
+    announce(&state, &id).await;
     Ok(Json(public_view(&state.store, &id).await?))
 }
 

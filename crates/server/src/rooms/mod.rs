@@ -29,6 +29,7 @@ use crate::state::AppState;
 use crate::store::RoomError;
 use lobby::IMPORT_LIMIT;
 
+pub(crate) use access::announce;
 pub(crate) use rounds::resolve_due;
 pub(crate) use views::public_view;
 
