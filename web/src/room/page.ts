@@ -6,7 +6,7 @@
 
 import { api, failureText } from '../api';
 import type { Cleanup, Shell } from '../app';
-import { fill, h } from '../dom';
+import { h } from '../dom';
 import { LiveSocket, type Handlers } from '../live';
 import type { Route } from '../logic';
 import type { Check, RoomView } from '../swap61';
@@ -14,7 +14,7 @@ import type { RoomMessage } from '../types';
 import { drawConsole, type MasterRun } from './console';
 import { CLICK_HINT, inviteKey, roomState, serially, takeRoom, tileStep } from './state';
 import {
-  checkView, drawDeadline, drawGrid, drawHistory, drawJoin, drawLegend, drawLive, drawRound, drawSeats, drawStatus, drawTyped, drawYou, field,
+  drawCheck, drawDeadline, drawGrid, drawHistory, drawJoin, drawLegend, drawLive, drawRound, drawSeats, drawStatus, drawTyped, drawYou, field,
   roomElements, roomLayout, type RoomActions,
 } from './views';
 
@@ -111,7 +111,7 @@ export async function roomPage(main: HTMLElement, shell: Shell, route: Route): P
     try {
       const check = await api<Check>('PUT', `${path}/submission?round=${state.room.round}`, e.bids.value);
       state.dirty = false;
-      fill(e.checkBox, h('h3', {}, 'The server\'s check'), checkView(check));
+      drawCheck(e, check);
       await refresh();
     } catch (error) {
       e.editorError.textContent = failureText(error);

@@ -66,6 +66,8 @@ export function roomElements(onTile: (tile: string) => void, act: RoomActions) {
     seatsBox: h('section', { 'aria-labelledby': 'seats-h' }),
     roundBox: h('section', { 'aria-labelledby': 'round-h' }),
     youBox: h('section', { class: 'you', 'aria-labelledby': 'you-h' }),
+    /** The player's seat and walls, drawn again on every read (the editor below it is not). */
+    youHead: h('div', { class: 'you-head' }),
     masterBox: h('section', { class: 'console', 'aria-labelledby': 'console-h' }),
     historyBox: h('section', { class: 'history', 'aria-labelledby': 'history-h' }),
     /** The audit log shown last, kept across live updates. */
@@ -174,21 +176,37 @@ export function drawRound(e: RoomElements, room: RoomView): void {
     room.next_pairs.length > 0 && h('p', {}, `Next round: ${room.next_pairs.join(', ')}`));
 }
 
+/**
+ * The server's check of the stored submission, drawn again only when it changed: the box is
+ * a live region, and a screen reader would read an unchanged check out at every live update.
+ */
+export function drawCheck(e: RoomElements, check: Check | null): void {
+  const key = check ? JSON.stringify(check) : '';
+  if (e.checkBox.dataset.shown === key) return;
+  e.checkBox.dataset.shown = key;
+  if (check) fill(e.checkBox, h('h3', {}, 'The server\'s check'), checkView(check));
+  else e.checkBox.replaceChildren();
+}
+
 /** A player's part: their seat, walls, borrowed walls and the bid editor. */
 export function drawYou(e: RoomElements, state: RoomState): void {
   const { room } = state;
   const you = room.you;
   e.youBox.hidden = !you;
   if (!you) return;
-  if (!state.dirty) e.bids.value = you.submission ?? '';
+  const stored = you.submission ?? '';
+  // Set only when it differs: setting a textarea's value moves its caret to the end.
+  if (!state.dirty && e.bids.value !== stored) e.bids.value = stored;
   drawTyped(e, state);
   e.finalText.textContent = you.final ? 'Your submission is marked final.' : '';
-  if (you.check) fill(e.checkBox, h('h3', {}, 'The server\'s check'), checkView(you.check));
-  else e.checkBox.replaceChildren();
-  fill(e.youBox, h('h2', { id: 'you-h' }, `You: seat P${you.seat}`),
+  drawCheck(e, you.check);
+  fill(e.youHead, h('h2', { id: 'you-h' }, `You: seat P${you.seat}`),
     h('p', {}, `Your walls: ${you.walls.join(' ') || 'none'}.`),
-    ...you.borrowed.map((b) => h('p', { class: 'borrowed' }, `Borrowed this round from P${b.seat} `, h('bdi', {}, b.name), `: ${b.walls.join(' ') || 'no walls'}.`)),
-    room.status === 'playing' && e.editor);
+    ...you.borrowed.map((b) => h('p', { class: 'borrowed' }, `Borrowed this round from P${b.seat} `, h('bdi', {}, b.name), `: ${b.walls.join(' ') || 'no walls'}.`)));
+  // Attached once and only hidden: taking a focused field out of the page and back (a live
+  // update while the player types) would blur it and send the next keys nowhere.
+  if (e.editor.parentElement !== e.youBox) e.youBox.append(e.youHead, e.editor);
+  e.editor.hidden = room.status !== 'playing';
 }
 
 /** The rounds played, newest first, each with the grid after it (drawn again only when they change). */
