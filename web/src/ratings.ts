@@ -42,12 +42,43 @@ export function gamesWon(points: HistoryPoint[], start: number): number {
   return won;
 }
 
+/** A pool's title: a two-player game's from the catalogue, or Swap 61's (rooms, not in it). */
+function poolTitle(id: string): string {
+  return id === 'swap61' ? 'Swap 61' : gameTitle(id);
+}
+
+/** A Swap 61 skill as the account shows it (Weng-Lin, from the final ranks of rooms). */
+interface SkillView {
+  rating: number;
+  mu: number;
+  sigma: number;
+  rooms: number;
+}
+
+/** An account as `GET /api/accounts/{name}` shows it. */
+interface AccountView {
+  bot?: boolean;
+  ratings?: Record<string, RatingView>;
+  swap61?: SkillView | null;
+}
+
+/** The Swap 61 block of a player's page: the skill, the rooms and the history. */
+async function skillBlock(name: string, skill: SkillView): Promise<HTMLElement> {
+  const history = await api<{ points: HistoryPoint[] }>('GET', `/api/accounts/${encodeURIComponent(name)}/ratings/swap61`);
+  return h('div', { class: 'rating' },
+    h('h3', {}, h('a', { href: '/leaderboards/swap61' }, poolTitle('swap61')), ` ${skill.rating.toFixed(1)}`),
+    h('p', {}, `Skill ${skill.mu.toFixed(1)} ± ${skill.sigma.toFixed(1)} (shown: skill less three times its uncertainty); ${skill.rooms} rated rooms finished.`),
+    ratingChart(history.points));
+}
+
 /** The ratings part of a player's page: one block per game rated. */
 export async function ratingsSection(name: string): Promise<HTMLElement> {
   await loadCatalogue();
-  const account = await api<{ ratings?: Record<string, RatingView> }>('GET', `/api/accounts/${encodeURIComponent(name)}`);
+  const account = await api<AccountView>('GET', `/api/accounts/${encodeURIComponent(name)}`);
   const ratings = Object.entries(account.ratings ?? {});
   const section = h('section', { class: 'ratings', 'aria-label': 'ratings' }, h('h2', {}, 'Ratings'));
+  if (account.bot) section.append(h('p', { class: 'bot-note' }, 'A bot: a program plays this account.'));
+  if (account.swap61) section.append(await skillBlock(name, account.swap61));
   if (ratings.length === 0) {
     section.append(h('p', { class: 'empty' }, 'No rated games yet.'));
     return section;
@@ -68,14 +99,21 @@ export async function ratingsSection(name: string): Promise<HTMLElement> {
 export async function leaderboardPage(main: HTMLElement, _shell: unknown, route: Route): Promise<void> {
   if (route.page !== 'leaderboard') return;
   await loadCatalogue();
-  const board = await api<{ game: string; players: { rank: number; name: string; rating: number; rd: number; games: number }[] }>(
+  const board = await api<{ game: string; players: { rank: number; name: string; bot?: boolean; rating: number; rd: number; games: number }[] }>(
     'GET', `/api/leaderboards/${encodeURIComponent(route.game)}`);
-  main.append(h('h1', {}, `${gameTitle(board.game)} leaderboard`),
-    h('p', {}, 'The best 100 among players whose rating deviation is at most 75 and who played a rated game in the last 90 days.'),
+  const rooms = board.game === 'swap61';
+  // Swap 61's skills are small numbers (a new player has 0), so they keep a decimal.
+  const number = (x: number): string => (rooms ? x.toFixed(1) : String(Math.round(x)));
+  main.append(h('h1', {}, `${poolTitle(board.game)} leaderboard`),
+    h('p', {}, rooms
+      ? 'The best 100 players of finished rooms, by skill less three times its uncertainty (Weng-Lin, from the final ranks).'
+      : 'The best 100 among players whose rating deviation is at most 75 and who played a rated game in the last 90 days.'),
     board.players.length === 0 ? h('p', { class: 'empty' }, 'Nobody qualifies yet.') :
       h('table', { class: 'leaderboard' },
-        h('thead', {}, h('tr', {}, ...['Rank', 'Player', 'Rating', 'RD', 'Rated games'].map((t) => h('th', { scope: 'col' }, t)))),
+        h('thead', {}, h('tr', {}, ...['Rank', 'Player', 'Rating', rooms ? 'Uncertainty' : 'RD', rooms ? 'Rated rooms' : 'Rated games']
+          .map((t) => h('th', { scope: 'col' }, t)))),
         h('tbody', {}, ...board.players.map((p) => h('tr', {},
-          h('td', {}, String(p.rank)), h('td', {}, h('a', { href: `/players/${encodeURIComponent(p.name)}` }, p.name)),
-          h('td', {}, String(Math.round(p.rating))), h('td', {}, String(Math.round(p.rd))), h('td', {}, String(p.games)))))));
+          h('td', {}, String(p.rank)),
+          h('td', {}, h('a', { href: `/players/${encodeURIComponent(p.name)}` }, p.name), p.bot ? ' (bot)' : ''),
+          h('td', {}, number(p.rating)), h('td', {}, number(p.rd)), h('td', {}, String(p.games)))))));
 }

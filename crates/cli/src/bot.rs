@@ -100,7 +100,9 @@ impl Server {
                 serde_json::from_str::<ErrorBody>(&text).map_or(text, |body| body.error.message);
             return Err(Failure::Refused(status, message));
         }
-        serde_json::from_str(&text)
+        // A 204's empty body reads as `null`, which `()` takes.
+        let json = if text.is_empty() { "null" } else { &text };
+        serde_json::from_str(json)
             .map_err(|e| Failure::Unreachable(format!("an answer it cannot read: {e}")))
     }
 
@@ -302,6 +304,18 @@ pub(crate) fn bot(args: &BotArgs, out: &mut Output) -> CliResult {
         (None, None) => Chooser::Ai(Level::new(args.level).expect("clap checked the range")),
     };
     out.line(format!("bot {me} at {}", server.base))?;
+    // The account says it is a program's, so the site marks it a bot wherever it is named.
+    match server.post::<()>("/api/me/bot", &json!({})) {
+        Ok(()) => {}
+        Err(Failure::Refused(status, message)) => {
+            out.line(format!(
+                "not marked a bot on the server ({status}: {message})"
+            ))?;
+        }
+        Err(Failure::Unreachable(e)) => {
+            out.line(format!("not marked a bot on the server: {e}"))?;
+        }
+    }
     out.flush()?;
     let mut played = 0;
     loop {

@@ -34,6 +34,7 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(me::credentials, me::end_other_credentials))
         .routes(routes!(me::end_credential))
         .routes(routes!(me::export))
+        .routes(routes!(me::mark_bot))
 }
 
 /// How long a browser session lasts without logging in again.

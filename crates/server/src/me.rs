@@ -338,3 +338,22 @@ pub(crate) async fn end_other_credentials(
         .await?;
     Ok(Json(Ended { ended }))
 }
+
+/// Marks the caller's account as played by a program, for good (`swapboard bot` does it when
+/// it starts): it plays and is rated as before, and its profile and the leaderboards say it
+/// is a bot, so nobody takes it for a person. A guest cannot (it has no account to keep).
+#[utoipa::path(post, path = "/api/me/bot", tag = "accounts",
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 204, description = "The account is a bot's (it already was: the same answer)"),
+        (status = 401, description = "No credentials", body = ErrorBody),
+        (status = 403, description = "A guest", body = ErrorBody),
+    ))]
+pub(crate) async fn mark_bot(
+    State(state): State<AppState>,
+    caller: Caller,
+) -> ApiResult<StatusCode> {
+    caller.signed_up("a bot account")?;
+    state.store.mark_bot(caller.holder.account_id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}

@@ -14,8 +14,9 @@ use utoipa::ToSchema;
 use crate::api::ChangeView;
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::state::AppState;
-use crate::store::ratings::{PARAMS, StoredChange};
-use crate::store::{Status, Store, StoredGame, now_ms};
+use crate::store::ratings::{HISTORY_LIMIT, PARAMS, StoredChange};
+use crate::store::room_skills::RoomSkill;
+use crate::store::{Login, Status, Store, StoredGame, now_ms};
 
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -68,19 +69,48 @@ pub(crate) struct RatingView {
     provisional: bool,
 }
 
+/// A Swap 61 skill as shown (Weng-Lin, from the final ranks of rated rooms).
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct SkillView {
+    /// The conservative estimate mu - 3 sigma, what the Swap 61 leaderboard ranks by (a new
+    /// player has 0).
+    rating: f64,
+    /// Weng-Lin's skill estimate (a new player has 25).
+    mu: f64,
+    /// Its uncertainty (a new player has 25/3).
+    sigma: f64,
+    /// Rated rooms played.
+    rooms: u32,
+}
+
+impl From<RoomSkill> for SkillView {
+    fn from(record: RoomSkill) -> Self {
+        SkillView {
+            rating: record.skill.ordinal(),
+            mu: record.skill.rating,
+            sigma: record.skill.uncertainty,
+            rooms: record.rooms,
+        }
+    }
+}
+
 /// An account, for anyone.
 #[derive(Debug, Serialize, ToSchema)]
 pub(crate) struct AccountView {
     /// The account's name.
     name: String,
+    /// Whether a program plays it (`POST /api/me/bot`).
+    bot: bool,
     /// Its rating in each game it has played rated, by game name (`swaptimum`, ...).
     ratings: BTreeMap<String, RatingView>,
+    /// Its Swap 61 skill, if it finished a room in a seat of its own.
+    swap61: Option<SkillView>,
 }
 
 /// The account of `name`, or 404.
-async fn account(state: &AppState, name: &str) -> ApiResult<(i64, String)> {
+async fn account(state: &AppState, name: &str) -> ApiResult<Login> {
     match state.store.login_of(name).await? {
-        Some(login) => Ok((login.account_id, login.name)),
+        Some(login) => Ok(login),
         None => Err(ApiError::NotFound(format!("no account named {name:?}"))),
     }
 }
@@ -102,10 +132,10 @@ pub(crate) async fn show_account(
     State(state): State<AppState>,
     Path(name): Path<String>,
 ) -> ApiResult<Json<AccountView>> {
-    let (id, name) = account(&state, &name).await?;
+    let login = account(&state, &name).await?;
     let now = now_ms().div_euclid(1000);
     let mut ratings = BTreeMap::new();
-    for (game, record) in state.store.ratings_of(id).await? {
+    for (game, record) in state.store.ratings_of(login.account_id).await? {
         let shown = record.shown(now, &PARAMS).map_err(anyhow::Error::from)?;
         ratings.insert(
             game,
@@ -118,7 +148,17 @@ pub(crate) async fn show_account(
             },
         );
     }
-    Ok(Json(AccountView { name, ratings }))
+    let swap61 = state
+        .store
+        .room_skill(login.account_id)
+        .await?
+        .map(SkillView::from);
+    Ok(Json(AccountView {
+        name: login.name,
+        bot: login.bot,
+        ratings,
+        swap61,
+    }))
 }
 
 /// One point of a rating's history: the rating after a rated game.
@@ -126,12 +166,15 @@ pub(crate) async fn show_account(
 pub(crate) struct HistoryPointView {
     /// When the game ended, in ms since the Unix epoch.
     at_ms: i64,
-    /// The game's id.
+    /// The game's id (Swap 61: the room's).
     game_id: String,
-    /// The rating after it.
+    /// The rating after it (Swap 61: the conservative skill mu - 3 sigma).
     rating: f64,
-    /// RD after it.
+    /// RD after it (Swap 61: sigma).
     rd: f64,
+    /// Swap 61 only: the player's final rank among the room's rated seats (1 is first).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rank: Option<u32>,
 }
 
 /// A player's rating history in one game.
@@ -149,7 +192,7 @@ pub(crate) struct HistoryView {
 #[utoipa::path(get, path = "/api/accounts/{name}/ratings/{game}", tag = "ratings",
     params(
         ("name" = String, Path, description = "The account's name"),
-        ("game" = String, Path, description = "`swaptimum`, `flipstop`, `scware` or `rapid-transit`"),
+        ("game" = String, Path, description = "`swaptimum`, `flipstop`, `scware`, `rapid-transit` or `swap61`"),
     ),
     responses(
         (status = 200, description = "One point per rated game, oldest first", body = HistoryView),
@@ -160,25 +203,43 @@ pub(crate) async fn history(
     State(state): State<AppState>,
     Path((name, game)): Path<(String, String)>,
 ) -> ApiResult<Json<HistoryView>> {
-    let game = game_named(&game)?;
-    let (id, name) = account(&state, &name).await?;
-    let points = state
-        .store
-        .rating_history(id, game.as_str())
-        .await?
-        .into_iter()
-        .map(|point| HistoryPointView {
-            at_ms: point.at_ms,
-            game_id: point.game_id,
-            rating: point.rating.rating,
-            rd: point.rating.rd,
-        })
-        .collect();
-    Ok(Json(HistoryView {
-        name,
-        game: game.as_str().to_owned(),
-        points,
-    }))
+    let pool = if game == SWAP61 {
+        None
+    } else {
+        Some(game_named(&game)?)
+    };
+    let Login {
+        account_id, name, ..
+    } = account(&state, &name).await?;
+    let points = match pool {
+        Some(game) => state
+            .store
+            .rating_history(account_id, game.as_str())
+            .await?
+            .into_iter()
+            .map(|point| HistoryPointView {
+                at_ms: point.at_ms,
+                game_id: point.game_id,
+                rating: point.rating.rating,
+                rd: point.rating.rd,
+                rank: None,
+            })
+            .collect(),
+        None => state
+            .store
+            .room_skill_history(account_id, HISTORY_LIMIT)
+            .await?
+            .into_iter()
+            .map(|point| HistoryPointView {
+                at_ms: point.at_ms,
+                game_id: point.room_id,
+                rating: point.after.ordinal(),
+                rd: point.after.uncertainty,
+                rank: Some(point.rank),
+            })
+            .collect(),
+    };
+    Ok(Json(HistoryView { name, game, points }))
 }
 
 /// A row of a leaderboard.
@@ -188,11 +249,13 @@ pub(crate) struct LeaderView {
     rank: usize,
     /// The account's name.
     name: String,
-    /// Rating.
+    /// Whether a program plays it.
+    bot: bool,
+    /// Rating (Swap 61: the conservative skill mu - 3 sigma).
     rating: f64,
-    /// RD as of now.
+    /// RD as of now (Swap 61: sigma).
     rd: f64,
-    /// Rated games played in this game.
+    /// Rated games played in this game (Swap 61: rated rooms).
     games: u32,
 }
 
@@ -206,9 +269,10 @@ pub(crate) struct LeaderboardView {
 }
 
 /// The top 100 of a game among players with RD at most 75 now and a rated game in the last
-/// 90 days, for anyone.
+/// 90 days, for anyone; for `swap61`, the top 100 by conservative skill of the players who
+/// finished a rated room. Bots are listed and marked; banned accounts are not listed.
 #[utoipa::path(get, path = "/api/leaderboards/{game}", tag = "ratings",
-    params(("game" = String, Path, description = "`swaptimum`, `flipstop`, `scware` or `rapid-transit`")),
+    params(("game" = String, Path, description = "`swaptimum`, `flipstop`, `scware`, `rapid-transit` or `swap61`")),
     responses(
         (status = 200, description = "At most 100 players, the best first", body = LeaderboardView),
         (status = 400, description = "An unknown game", body = ErrorBody),
@@ -217,6 +281,9 @@ pub(crate) async fn leaderboard(
     State(state): State<AppState>,
     Path(game): Path<String>,
 ) -> ApiResult<Json<LeaderboardView>> {
+    if game == SWAP61 {
+        return swap61_leaderboard(&state).await;
+    }
     let game = game_named(&game)?;
     let now = now_ms();
     let listed = state
@@ -224,13 +291,14 @@ pub(crate) async fn leaderboard(
         .leaderboard(game.as_str(), now, LEADERBOARD_SIZE)
         .await?;
     let mut players = Vec::with_capacity(listed.len());
-    for (rank, (name, record)) in (1..).zip(listed) {
+    for (rank, (name, bot, record)) in (1..).zip(listed) {
         let shown = record
             .shown(now.div_euclid(1000), &PARAMS)
             .map_err(anyhow::Error::from)?;
         players.push(LeaderView {
             rank,
             name,
+            bot,
             rating: shown.rating,
             rd: shown.rd,
             games: shown.games,
@@ -238,6 +306,29 @@ pub(crate) async fn leaderboard(
     }
     Ok(Json(LeaderboardView {
         game: game.as_str().to_owned(),
+        players,
+    }))
+}
+
+/// The Swap 61 pool's name in paths (the game the rooms play).
+const SWAP61: &str = "swap61";
+
+/// The Swap 61 leaderboard: the best by conservative skill.
+async fn swap61_leaderboard(state: &AppState) -> ApiResult<Json<LeaderboardView>> {
+    let listed = state.store.room_leaderboard(LEADERBOARD_SIZE).await?;
+    let players = (1..)
+        .zip(listed)
+        .map(|(rank, (name, bot, record))| LeaderView {
+            rank,
+            name,
+            bot,
+            rating: record.skill.ordinal(),
+            rd: record.skill.uncertainty,
+            games: record.rooms,
+        })
+        .collect();
+    Ok(Json(LeaderboardView {
+        game: SWAP61.to_owned(),
         players,
     }))
 }
@@ -251,14 +342,18 @@ pub struct RerateOptions {
 }
 
 /// Runs `swapboard admin rerate` on a runtime of its own: every rated game replayed in the
-/// order the games ended, every record and change rewritten in one transaction.
+/// order the games ended, every record and change rewritten in one transaction; then the
+/// rated Swap 61 rooms likewise, in the order they finished.
 pub fn rerate(options: RerateOptions) -> anyhow::Result<()> {
     let url = crate::backup::database_url(options.database.as_deref());
     crate::backup::runtime()?.block_on(async {
         let store = Store::open(&url).await?;
-        let replayed = store.rerate().await;
+        let replayed =
+            async { Ok::<_, anyhow::Error>((store.rerate().await?, store.rerate_rooms().await?)) }
+                .await;
         store.close().await;
-        eprintln!("rerated {} games", replayed?);
+        let (games, rooms) = replayed?;
+        eprintln!("rerated {games} games and {rooms} Swap 61 rooms");
         Ok(())
     })
 }

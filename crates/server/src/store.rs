@@ -15,13 +15,14 @@ pub(crate) mod puzzles;
 pub(crate) mod ratings;
 mod resets;
 mod reviews;
+pub(crate) mod room_skills;
 mod rooms;
 mod rows;
 mod tournament_rounds;
 pub(crate) mod tournaments;
 mod vacation;
 
-pub(crate) use accounts::NewAccount;
+pub(crate) use accounts::{Login, NewAccount};
 pub(crate) use admin::MAX_LOG_LINES;
 pub use admin::{AdminEntry, Role, Signup};
 pub use games::moves::{Claim, Landed, MoveRequest, OnTime, Played, Timeout};

@@ -360,7 +360,13 @@ fn a_bot_joins_its_challenges_and_answers_with_the_ai_or_an_engine() {
         assert!(said.contains(&format!("played {id} ply 2 ")), "{said}");
         let (_, body) = request(server.addr, &format!("GET /api/games/{id}"), "", "");
         assert!(body.contains("\"ply\":2"), "{body}");
+        assert!(!said.contains("not marked a bot"), "{said}");
     }
+    // The bot marked its account as a program's; the person's account is not.
+    let (_, body) = request(server.addr, "GET /api/accounts/player1", "", "");
+    assert!(body.contains("\"bot\":true"), "{body}");
+    let (_, body) = request(server.addr, "GET /api/accounts/player0", "", "");
+    assert!(body.contains("\"bot\":false"), "{body}");
 
     // A bad token and an unreachable server are refused with exit 2, naming the option.
     let refused = run_bot(&["--server", &url, "--token", "nope"]);

@@ -19,6 +19,8 @@ pub(crate) struct Login {
     pub(crate) banned: bool,
     /// Whether the account is a guest's: it has no password and plays only the AI.
     pub(crate) guest: bool,
+    /// Whether the account said it is played by a program (`POST /api/me/bot`).
+    pub(crate) bot: bool,
 }
 
 /// What became of a sign-up.
@@ -185,7 +187,8 @@ impl Store {
     /// The account of that name (in any case), if any.
     pub(crate) async fn login_of(&self, name: &str) -> anyhow::Result<Option<Login>> {
         let row = sqlx::query(
-            "SELECT id, name, password_hash, banned_ms, guest_ms FROM accounts WHERE name_key = $1",
+            "SELECT id, name, password_hash, banned_ms, guest_ms, bot FROM accounts \
+             WHERE name_key = $1",
         )
         .bind(name.to_ascii_lowercase())
         .fetch_optional(&self.pool)
@@ -197,9 +200,20 @@ impl Store {
                 password_hash: row.try_get(2)?,
                 banned: row.try_get::<Option<i64>, _>(3)?.is_some(),
                 guest: row.try_get::<Option<i64>, _>(4)?.is_some(),
+                bot: row.try_get::<i64, _>(5)? != 0,
             })
         })
         .transpose()
+    }
+
+    /// Marks an account as played by a program, for good (as lichess's bot accounts): its
+    /// games stay rated, and every list and page that names it says it is a bot.
+    pub(crate) async fn mark_bot(&self, account_id: i64) -> anyhow::Result<()> {
+        sqlx::query("UPDATE accounts SET bot = 1 WHERE id = $1")
+            .bind(account_id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
     }
 
     /// Takes away what identifies an account, in one transaction: its name becomes
@@ -221,6 +235,7 @@ impl Store {
         let personal = [
             "roles",
             "ratings",
+            "room_skills",
             "outbox",
             "email_addresses",
             "notification_prefs",

@@ -138,6 +138,11 @@ impl Backend {
                     "operators",
                     include_str!("../../migrations/sqlite/0014_operators.sql"),
                 ),
+                (
+                    18,
+                    "Swap 61 skills and bot accounts",
+                    include_str!("../../migrations/sqlite/0018_room_skills_and_bots.sql"),
+                ),
             ],
             Backend::Postgres => &[
                 (
@@ -209,6 +214,11 @@ impl Backend {
                     14,
                     "operators",
                     include_str!("../../migrations/postgres/0014_operators.sql"),
+                ),
+                (
+                    18,
+                    "Swap 61 skills and bot accounts",
+                    include_str!("../../migrations/postgres/0018_room_skills_and_bots.sql"),
                 ),
             ],
         };

@@ -293,7 +293,7 @@ impl Store {
     }
 
     /// The top `limit` of `game`'s pool at `now_ms` among the players the leaderboard admits
-    /// (`PlayerRating::on_leaderboard`), best first, with their names. The query walks the
+    /// (`PlayerRating::on_leaderboard`), best first, with their names and whether each is a bot (a banned account is left out). The query walks the
     /// pool's index from the top rating down and reads only the rows whose stored RD and last
     /// game could qualify (RD only grows with time), a page at a time, until `limit` qualify.
     pub(crate) async fn leaderboard(
@@ -301,7 +301,7 @@ impl Store {
         game: &str,
         now_ms: i64,
         limit: usize,
-    ) -> anyhow::Result<Vec<(String, PlayerRating)>> {
+    ) -> anyhow::Result<Vec<(String, bool, PlayerRating)>> {
         const PAGE: i64 = 200;
         // A second's slack: the league counts whole seconds.
         let window_ms = (PARAMS.leaderboard_days * 86_400_000.0) as i64 + 1000;
@@ -310,9 +310,10 @@ impl Store {
         let mut offset = 0;
         loop {
             let rows = sqlx::query(
-                "SELECT a.name, r.rating, r.rd, r.volatility, r.games, r.last_game_ms \
+                "SELECT a.name, a.bot, r.rating, r.rd, r.volatility, r.games, r.last_game_ms \
                  FROM ratings r JOIN accounts a ON a.id = r.account_id \
                  WHERE r.game = $1 AND r.rd <= $2 AND r.last_game_ms >= $3 \
+                 AND a.banned_ms IS NULL \
                  ORDER BY r.rating DESC, r.account_id LIMIT $4 OFFSET $5",
             )
             .bind(game)
@@ -325,7 +326,8 @@ impl Store {
             for row in &rows {
                 let record = record_of(row)?;
                 if record.on_leaderboard(seconds(now_ms), &PARAMS)? {
-                    listed.push((row.try_get("name")?, record));
+                    let bot = row.try_get::<i64, _>("bot")? != 0;
+                    listed.push((row.try_get("name")?, bot, record));
                     if listed.len() == limit {
                         return Ok(listed);
                     }

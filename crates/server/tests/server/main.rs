@@ -25,6 +25,7 @@ mod proxy;
 mod puzzles;
 mod ratings;
 mod review;
+mod room_skills;
 mod rooms;
 mod rules;
 mod shutdown;

@@ -429,8 +429,9 @@ async fn leaderboards(db: TestDb) -> TestDb {
     }
     let empty = client.get("/api/leaderboards/scware", &[]).await;
     assert_eq!(empty.json["players"], json!([]));
+    // Swap 61's pool is the rooms' (tests/server/room_skills.rs); a game that is no pool is 400.
     client
-        .get("/api/leaderboards/swap61", &[])
+        .get("/api/leaderboards/hex", &[])
         .await
         .assert_error(400, "bad_request");
     server.stop().await.unwrap();

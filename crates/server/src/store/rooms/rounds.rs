@@ -10,6 +10,7 @@ use super::{
 use super::{scores_text, seats_with, submissions_with};
 use crate::store::outbox::Kind;
 use crate::store::pool::{Store, now_ms};
+use crate::store::room_skills::on_room_end;
 
 impl Store {
     /// The open round of a room being played, read in a transaction holding the room.
@@ -243,6 +244,9 @@ impl Store {
         .bind(&room.id)
         .execute(&mut **tx)
         .await?;
+        if over {
+            on_room_end(tx, &room.id, now).await?;
+        }
         for bot in &result.next_bots {
             Self::put_submission(tx, &room.id, next, bot).await?;
         }
