@@ -22,10 +22,11 @@ use crate::edge::{Body, Params};
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::games::moves::resignation;
 use crate::games::view::after_change;
-use crate::live::Change;
+use crate::live::{Change, Topic};
 use crate::rooms::{announce, public_view};
 use crate::state::AppState;
 use crate::store::{AdminEntry, MAX_LOG_LINES, MoveError, Role, Store};
+use crate::tournaments::withdraw_everywhere;
 
 /// The longest reason a ban takes, in characters.
 const MAX_REASON: usize = 500;
@@ -162,18 +163,39 @@ fn reason_of(reason: Reason) -> ApiResult<String> {
     Ok(text.to_owned())
 }
 
-/// Forfeits every game the account `account_id` is playing; their ids.
-pub(crate) async fn forfeit_all(store: &Store, account_id: i64) -> anyhow::Result<Vec<String>> {
-    let mut forfeited = Vec::new();
+/// What taking an account out of play ended: the games forfeited and the tournaments it left.
+#[derive(Debug, Default)]
+pub(crate) struct Forfeited {
+    /// The games it was playing, forfeited.
+    pub(crate) games: Vec<String>,
+    /// The tournaments it left or withdrew from.
+    pub(crate) tournaments: Vec<String>,
+}
+
+/// Takes the account `account_id` out of play (a ban, a deleted account): it withdraws from
+/// every tournament it is in, and every game it is still playing is forfeited.
+pub(crate) async fn forfeit_all(store: &Store, account_id: i64) -> anyhow::Result<Forfeited> {
+    let (mut games, tournaments) = withdraw_everywhere(store, account_id).await?;
     for (game, seat) in store.playing(account_id).await? {
         match store.resign(&game.id, resignation(seat)).await {
-            Ok(_) => forfeited.push(game.id),
+            Ok(_) => games.push(game.id),
             // Ended meanwhile (a move, a flag): nothing to forfeit.
             Err(MoveError::NotPlaying(_) | MoveError::NoSuchGame) => {}
             Err(e) => return Err(anyhow::anyhow!("forfeit {}: {e}", game.id)),
         }
     }
-    Ok(forfeited)
+    Ok(Forfeited { games, tournaments })
+}
+
+/// Tells the watchers of what [`forfeit_all`] ended.
+pub(crate) async fn announce_forfeits(state: &AppState, forfeited: &Forfeited) {
+    for id in &forfeited.games {
+        after_change(state, id, Change::State).await;
+    }
+    for id in &forfeited.tournaments {
+        let topic = Topic::Tournament(id.clone());
+        state.live.announce(&topic, Change::State).await;
+    }
 }
 
 /// Bans an account: its tokens and sessions end, it cannot log in, and its games being
@@ -222,14 +244,12 @@ pub(crate) async fn ban(
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("no account {name:?}")))?;
     let forfeited = forfeit_all(&state.store, account_id).await?;
-    for id in &forfeited {
-        after_change(&state, id, Change::State).await;
-    }
+    announce_forfeits(&state, &forfeited).await;
     Ok(Json(BanView {
         name: target.name,
         banned: true,
         changed,
-        forfeited,
+        forfeited: forfeited.games,
     }))
 }
 
@@ -538,7 +558,11 @@ async fn run(store: &Store, act: AdminAct) -> anyhow::Result<String> {
                 .ok_or_else(|| missing(&name))?;
             let forfeited = forfeit_all(store, id).await?;
             let was = if changed { "banned" } else { "banned already" };
-            format!("{name} {was}; {} games forfeited", forfeited.len())
+            format!(
+                "{name} {was}; {} games forfeited, {} tournaments left",
+                forfeited.games.len(),
+                forfeited.tournaments.len()
+            )
         }
         AdminAct::Unban { name, reason, .. } => {
             let (_, changed) = store

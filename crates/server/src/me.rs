@@ -9,12 +9,10 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::accounts::{AccountName, Credentials, Password, log_in};
-use crate::admin::forfeit_all;
+use crate::admin::{announce_forfeits, forfeit_all};
 use crate::auth::{Caller, Proof};
 use crate::edge::{Body, ClientAddr};
 use crate::error::{ApiError, ApiResult, ErrorBody};
-use crate::games::view::after_change;
-use crate::live::Change;
 use crate::review::record_text;
 use crate::state::AppState;
 
@@ -242,13 +240,11 @@ pub(crate) async fn delete_account(
     confirm_password(&state, addr, &caller, deletion.password).await?;
     let account = caller.holder.account_id;
     let forfeited = forfeit_all(&state.store, account).await?;
-    for id in &forfeited {
-        after_change(&state, id, Change::State).await;
-    }
+    announce_forfeits(&state, &forfeited).await;
     let shown_as = state.store.anonymise(account).await?;
     Ok(Json(Deleted {
         shown_as,
-        forfeited,
+        forfeited: forfeited.games,
     }))
 }
 

@@ -296,6 +296,32 @@ pub(crate) async fn leave(
     changed(&state, &id).await
 }
 
+/// Takes an account out of every tournament it is still in (a ban, a deleted account): its
+/// entry in an open one goes, and it withdraws from a running one (its game there forfeited
+/// now, its later games forfeits). The games forfeited and the tournaments changed.
+pub(crate) async fn withdraw_everywhere(
+    store: &Store,
+    account: i64,
+) -> anyhow::Result<(Vec<String>, Vec<String>)> {
+    let (mut forfeited, mut changed) = (Vec::new(), Vec::new());
+    for (id, stage) in store.tournaments_entered(account).await? {
+        let left = match stage {
+            Stage::Open => store.leave_open_tournament(&id, account).await,
+            _ => store
+                .withdraw(&id, account, |game, seat| resignation(seat)(game))
+                .await
+                .map(|games| forfeited.extend(games)),
+        };
+        match left {
+            Ok(()) => changed.push(id),
+            // Started, finished or left meanwhile: a later look finds it as it is now.
+            Err(TournamentError::Stage(_) | TournamentError::NotEntered) => {}
+            Err(e) => anyhow::bail!("tournament {id}: {e}"),
+        }
+    }
+    Ok((forfeited, changed))
+}
+
 /// Starts an open tournament now, by its creator, if it has its fewest players.
 #[utoipa::path(post, path = "/api/tournaments/{id}/start", tag = "tournaments",
     params(("id" = String, Path, description = "The tournament's id")),

@@ -440,6 +440,26 @@ impl Store {
         Ok(inserted.rows_affected() == 1)
     }
 
+    /// The tournaments not finished that the account is in and has not withdrawn from, with
+    /// their stage: what a ban or a deleted account takes it out of.
+    pub(crate) async fn tournaments_entered(
+        &self,
+        account_id: i64,
+    ) -> anyhow::Result<Vec<(String, Stage)>> {
+        let rows = sqlx::query(
+            "SELECT t.id, t.status FROM tournament_players p \
+             JOIN tournaments t ON t.id = p.tournament_id \
+             WHERE p.account_id = $1 AND p.withdrawn_ms IS NULL AND t.status <> 'finished' \
+             ORDER BY t.id",
+        )
+        .bind(account_id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| Ok((row.try_get("id")?, Stage::parse(row.try_get("status")?)?)))
+            .collect()
+    }
+
     /// How many tournaments the account made that have not started.
     pub(crate) async fn open_tournaments_of(&self, account_id: i64) -> anyhow::Result<u32> {
         let row = sqlx::query(

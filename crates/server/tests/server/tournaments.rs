@@ -765,3 +765,77 @@ async fn each_game_has_next_months_scheduled_tournament_once() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn a_banned_player_leaves_its_open_tournaments_and_withdraws_from_its_running_ones() {
+    on_both(|db| async move {
+        let server = start(&db, generous()).await;
+        let client = Client::new(&server);
+        let field = players(&client, "bn", 4).await;
+        let store = swapboard_server::store::Store::open(&db.url).await.unwrap();
+        let admin = bearer(&client, "referee").await;
+        store
+            .grant_role("referee", swapboard_server::store::Role::Admin, "operator")
+            .await
+            .unwrap();
+        store.close().await;
+        let running = tournament(
+            &client,
+            &field[0].1,
+            json!({"format": "round_robin"}),
+            &field,
+        )
+        .await;
+        let open = tournament(
+            &client,
+            &field[1].1,
+            json!({"format": "swiss", "rounds": 3}),
+            &field,
+        )
+        .await;
+        let started = client
+            .post(
+                &format!("/api/tournaments/{running}/start"),
+                &json!({}),
+                &auth(&field[0].1),
+            )
+            .await;
+        assert_eq!(started.status, 200, "{}", started.text);
+        let t: TournamentView = started.read();
+        // The banned player is one of round 1's pairings.
+        let pairing = t.rounds[0].games[0].clone();
+        let banned = pairing.second.clone();
+        let ban = client
+            .post(
+                &format!("/api/admin/accounts/{banned}/ban"),
+                &json!({"reason": "abuse in chat"}),
+                &auth(&admin),
+            )
+            .await;
+        assert_eq!(ban.status, 200, "{}", ban.text);
+        let game_id = pairing.id.clone().expect("a round 1 game");
+        assert!(
+            ban.json["forfeited"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|g| g == game_id.as_str()),
+            "{}",
+            ban.text
+        );
+        // The running tournament: withdrawn, the game forfeited to the opponent.
+        let t = view(&client, &running).await;
+        assert_eq!(t.rounds[0].games[0].result.as_deref(), Some("first"));
+        assert!(
+            t.entrants.iter().any(|e| e.name == banned && e.withdrawn),
+            "{t:?}"
+        );
+        // The open one: the entry is gone.
+        let t = view(&client, &open).await;
+        assert_eq!(t.entrants.len(), 3, "{t:?}");
+        assert!(t.entrants.iter().all(|e| e.name != banned), "{t:?}");
+        server.stop().await.unwrap();
+        db
+    })
+    .await;
+}
