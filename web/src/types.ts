@@ -55,6 +55,8 @@ export interface GameView {
   invite?: string | null;
   /** The game a rematch made, once one has. */
   rematch?: string | null;
+  /** The tournament that made the game, if one did. */
+  tournament?: string | null;
 }
 
 /** A seat of a two-player game, by turn order (the API's `first` and `second`). */

@@ -115,6 +115,10 @@ pub struct GameView {
     pub rematch: Option<String>,
     /// Whether the game counts for the ratings.
     pub rated: bool,
+    /// The id of the tournament that made the game (`/api/tournaments/{id}`), `null` for
+    /// any other game.
+    #[serde(default)]
+    pub tournament: Option<String>,
 }
 
 /// A player's side of a finished rated game.

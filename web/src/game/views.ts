@@ -143,7 +143,10 @@ export function drawBoard(e: GameElements, state: GameState): void {
   e.board.draw(board, marked);
   e.board.element.setAttribute('data-draw-ms', (performance.now() - t0).toFixed(2));
   const edges = edgesToJoin(state.shown.board);
-  fill(e.credit, state.shown.board.title, ' · ', h('a', { href: `/rules/${state.game.game}` }, 'Rules'), edges && ` · ${edges}`);
+  const tournament = state.game.tournament;
+  fill(e.credit, state.shown.board.title, ' · ', h('a', { href: `/rules/${state.game.game}` }, 'Rules'),
+    tournament && ' · ', tournament && h('a', { href: `/tournaments/${encodeURIComponent(tournament)}` }, 'Tournament game'),
+    edges && ` · ${edges}`);
   fill(e.legend, e.board.legend(board, marked, state.building.draft?.prompt ?? ''));
 }
 

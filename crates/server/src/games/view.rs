@@ -169,6 +169,7 @@ pub(crate) async fn view_with_seats(
         invite: None,
         rematch: game.rematch,
         rated: game.rated,
+        tournament: game.tournament,
         id: game.id,
         game: game.game,
         size: game.size,

@@ -823,7 +823,10 @@ async fn a_banned_player_leaves_its_open_tournaments_and_withdraws_from_its_runn
             "{}",
             ban.text
         );
-        // The running tournament: withdrawn, the game forfeited to the opponent.
+        // The game names its tournament; the running tournament: withdrawn, the game
+        // forfeited to the opponent.
+        let game = client.get(&format!("/api/games/{game_id}"), &[]).await;
+        assert_eq!(game.json["tournament"], running.as_str(), "{}", game.text);
         let t = view(&client, &running).await;
         assert_eq!(t.rounds[0].games[0].result.as_deref(), Some("first"));
         assert!(
