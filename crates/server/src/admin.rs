@@ -23,9 +23,11 @@ use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::games::moves::resignation;
 use crate::games::view::after_change;
 use crate::live::{Change, Topic};
+use crate::notify::worker::RESET_MS;
 use crate::rooms::{announce, public_view};
+use crate::secret::{random_secret, secret_hash};
 use crate::state::AppState;
-use crate::store::{AdminEntry, MAX_LOG_LINES, MoveError, Role, Store};
+use crate::store::{AdminEntry, MAX_LOG_LINES, MoveError, Role, Store, now_ms};
 use crate::tournaments::withdraw_everywhere;
 
 /// The longest reason a ban takes, in characters.
@@ -40,6 +42,7 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(annul))
         .routes(routes!(close_room))
         .routes(routes!(signups))
+        .routes(routes!(reset_link))
 }
 
 /// Why an account is banned or unbanned.
@@ -323,6 +326,85 @@ pub(crate) async fn annul(
     Ok(Json(Annulled { id, rerated }))
 }
 
+/// A reset link an operator made for an account (`swapboard admin reset-link`, `POST
+/// /api/admin/accounts/{name}/reset-link`), to hand over by a channel of their own.
+pub(crate) struct OperatorLink {
+    /// The account's name as signed up.
+    pub(crate) name: String,
+    /// The link's path and query (`/reset-password?token=...`): the site's address goes
+    /// before it.
+    pub(crate) path: String,
+    /// When it stops working, in ms since the Unix epoch.
+    pub(crate) expires_ms: i64,
+}
+
+/// Makes a one-time reset link for the account `name`, good for as long as a mailed one,
+/// logged in the admin log by `actor` with `reason`. `None` for no such account.
+pub(crate) async fn operator_link(
+    store: &Store,
+    name: &str,
+    actor: &str,
+    reason: &str,
+) -> anyhow::Result<Option<OperatorLink>> {
+    let secret = random_secret();
+    let expires_ms = now_ms() + RESET_MS;
+    let made = store
+        .operator_reset(name, actor, reason, &secret_hash(&secret), expires_ms)
+        .await?;
+    Ok(made.map(|name| OperatorLink {
+        name,
+        path: format!("/reset-password?token={secret}"),
+        expires_ms,
+    }))
+}
+
+/// A one-time password reset link made by an admin.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct ResetLinkView {
+    /// The account's name as signed up.
+    name: String,
+    /// The link: the site's address (`--public-url`) and `/reset-password?token=...`, or the
+    /// path alone when the server has no public address.
+    link: String,
+    /// When it stops working, in ms since the Unix epoch (an hour on).
+    expires_ms: i64,
+}
+
+/// Makes a one-time password reset link for an account, for admins, to hand to its owner by
+/// a channel of the admin's (the owner has no confirmed address, or lost it): it works once,
+/// for an hour, like a mailed one; written in the admin log (never the link).
+#[utoipa::path(post, path = "/api/admin/accounts/{name}/reset-link", tag = "admin", request_body = Reason,
+    params(("name" = String, Path, description = "The account")),
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "The link, shown this once", body = ResetLinkView),
+        (status = 400, description = "A missing or too long reason", body = ErrorBody),
+        (status = 401, description = "No or bad credentials", body = ErrorBody),
+        (status = 403, description = "The caller is no admin", body = ErrorBody),
+        (status = 404, description = "No such account", body = ErrorBody),
+    ))]
+pub(crate) async fn reset_link(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(name): Path<String>,
+    Body(reason): Body<Reason>,
+) -> ApiResult<Json<ResetLinkView>> {
+    holding(&state, &caller, &[Role::Admin]).await?;
+    let reason = reason_of(reason)?;
+    let made = operator_link(&state.store, &name, &caller.holder.name, &reason)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("no account {name:?}")))?;
+    let link = match &state.mail {
+        Some(mailer) => mailer.link(&made.path),
+        None => made.path,
+    };
+    Ok(Json(ResetLinkView {
+        name: made.name,
+        link,
+        expires_ms: made.expires_ms,
+    }))
+}
+
 /// Closes a Swap 61 room before its end, for admins: it is finished as it stands (no round
 /// opens again, no submission is taken), written in the room's audit and the admin log.
 #[utoipa::path(post, path = "/api/admin/rooms/{id}/close", tag = "admin", request_body = Reason,
@@ -489,6 +571,21 @@ pub enum AdminAct {
         #[command(flatten)]
         db: DatabaseOption,
     },
+    /// Print a one-time password reset link for an account (good for an hour), to hand to
+    /// its owner yourself.
+    ResetLink {
+        /// The account.
+        name: String,
+        /// Why, for the admin log.
+        #[arg(long)]
+        reason: String,
+        /// The site's address as its users reach it, put before the link's path.
+        #[arg(long, value_name = "URL", env = "SWAPBOARD_PUBLIC_URL")]
+        public_url: Option<String>,
+        /// The database.
+        #[command(flatten)]
+        db: DatabaseOption,
+    },
     /// Print the latest sign-ups with the address each came from, newest first.
     Signups {
         /// How many, 1 to 1,000.
@@ -520,13 +617,14 @@ impl AdminAct {
             | AdminAct::Unban { db, .. }
             | AdminAct::Annul { db, .. }
             | AdminAct::CloseRoom { db, .. }
+            | AdminAct::ResetLink { db, .. }
             | AdminAct::Signups { db, .. }
             | AdminAct::Log { db, .. } => db.database.as_deref(),
         }
     }
 }
 
-/// Runs `swapboard admin grant|ban|unban|annul|close-room|signups|log` on a runtime of its own; what it did, in words.
+/// Runs `swapboard admin grant|ban|unban|annul|close-room|reset-link|signups|log` on a runtime of its own; what it did, in words.
 pub fn administer(act: AdminAct) -> anyhow::Result<String> {
     let url = crate::backup::database_url(act.database());
     crate::backup::runtime()?.block_on(async {
@@ -592,6 +690,21 @@ async fn run(store: &Store, act: AdminAct) -> anyhow::Result<String> {
                 .await
                 .map_err(|e| anyhow::anyhow!("room {id:?}: {e}"))?;
             format!("room {id} closed")
+        }
+        AdminAct::ResetLink {
+            name,
+            reason,
+            public_url,
+            ..
+        } => {
+            let made = operator_link(store, &name, OPERATOR, &reason)
+                .await?
+                .ok_or_else(|| missing(&name))?;
+            let site = public_url.as_deref().unwrap_or("").trim_end_matches('/');
+            format!(
+                "a one-time link for {} (it works once, until {} ms since 1970): {site}{}",
+                made.name, made.expires_ms, made.path
+            )
         }
         AdminAct::Signups { limit, address, .. } => {
             let address = address.map(|a| a.to_string());

@@ -585,7 +585,7 @@ fn admin_rerate_replays_the_rated_games_of_the_database_named() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
-/// `swapboard admin grant|ban|unban|annul|close-room|signups|log` act on the database named, as `operator`,
+/// `swapboard admin grant|ban|unban|annul|close-room|reset-link|signups|log` act on the database named, as `operator`,
 /// and name what they cannot find; the server's `admin` tests check what each does.
 #[test]
 fn admin_commands_name_the_account_or_game_they_cannot_find() {
@@ -622,6 +622,10 @@ fn admin_commands_name_the_account_or_game_they_cannot_find() {
         (
             &["close-room", "r1", "--reason", "abandoned"][..],
             "room \"r1\": no such room",
+        ),
+        (
+            &["reset-link", "ann", "--reason", "lost access"][..],
+            "no account \"ann\"",
         ),
     ] {
         let out = run(args);

@@ -9,6 +9,26 @@ use sqlx::Row as _;
 use super::outbox::{Kind, Notice};
 use super::pool::{Store, now_ms};
 
+/// Stores a reset link's secret, by its SHA-256, until `expires_ms`, with `executor`.
+async fn insert_reset_with<'e>(
+    executor: impl sqlx::Executor<'e, Database = sqlx::Any>,
+    account_id: i64,
+    token_hash: &str,
+    expires_ms: i64,
+) -> anyhow::Result<()> {
+    sqlx::query(
+        "INSERT INTO password_resets (token_hash, account_id, expires_ms, created_ms) \
+         VALUES ($1, $2, $3, $4)",
+    )
+    .bind(token_hash)
+    .bind(account_id)
+    .bind(expires_ms)
+    .bind(now_ms())
+    .execute(executor)
+    .await?;
+    Ok(())
+}
+
 impl Store {
     /// The accounts a reset asked for by `name` (any case) or by `email` (a confirmed
     /// address, any case) would mail: none, one, or the few that share an address.
@@ -72,17 +92,33 @@ impl Store {
         token_hash: &str,
         expires_ms: i64,
     ) -> anyhow::Result<()> {
-        sqlx::query(
-            "INSERT INTO password_resets (token_hash, account_id, expires_ms, created_ms) \
-             VALUES ($1, $2, $3, $4)",
-        )
-        .bind(token_hash)
-        .bind(account_id)
-        .bind(expires_ms)
-        .bind(now_ms())
-        .execute(&self.pool)
-        .await?;
-        Ok(())
+        insert_reset_with(&self.pool, account_id, token_hash, expires_ms).await
+    }
+
+    /// An operator's one-time reset link for the account `name` (any case): its secret's
+    /// hash stored until `expires_ms`, with a line in the admin log by `actor`, in one
+    /// transaction. The account's name as signed up; `None` for no such account.
+    pub(crate) async fn operator_reset(
+        &self,
+        name: &str,
+        actor: &str,
+        reason: &str,
+        token_hash: &str,
+        expires_ms: i64,
+    ) -> anyhow::Result<Option<String>> {
+        let mut tx = self.begin_write().await?;
+        let Some(row) = sqlx::query("SELECT id, name FROM accounts WHERE name_key = $1")
+            .bind(name.to_ascii_lowercase())
+            .fetch_optional(&mut *tx)
+            .await?
+        else {
+            return Ok(None);
+        };
+        let (id, name): (i64, String) = (row.try_get("id")?, row.try_get("name")?);
+        insert_reset_with(&mut *tx, id, token_hash, expires_ms).await?;
+        Self::log_in(&mut tx, actor, "reset-link", &name, reason).await?;
+        tx.commit().await?;
+        Ok(Some(name))
     }
 
     /// Resets a password with a link's secret (by its hash), in one transaction: the link

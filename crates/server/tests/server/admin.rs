@@ -297,3 +297,70 @@ async fn admins_list_sign_ups_by_address_and_close_a_room() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn an_admin_makes_a_one_time_reset_link_that_sets_a_new_password_once() {
+    on_both(|db: TestDb| async move {
+        let server = start(&db, generous()).await;
+        let client = Client::new(&server);
+        let ann = bearer(&client, "ann").await;
+        let bob = bearer(&client, "bob").await;
+        bearer(&client, "carl").await;
+        let store = Store::open(&db.url).await.unwrap();
+        store
+            .grant_role("ann", Role::Admin, "operator")
+            .await
+            .unwrap();
+        store
+            .grant_role("bob", Role::Moderator, "operator")
+            .await
+            .unwrap();
+        let path = "/api/admin/accounts/Carl/reset-link";
+        let reason = json!({"reason": "lost the phone with the password"});
+        // Admins only; the account named, the reason required.
+        client
+            .post(path, &reason, &auth(&bob))
+            .await
+            .assert_error(403, "forbidden");
+        client
+            .post(
+                "/api/admin/accounts/nobody/reset-link",
+                &reason,
+                &auth(&ann),
+            )
+            .await
+            .assert_error(404, "not_found");
+        client
+            .post(path, &json!({"reason": ""}), &auth(&ann))
+            .await
+            .assert_error(400, "bad_request");
+        let made = client.post(path, &reason, &auth(&ann)).await;
+        assert_eq!(made.status, 200, "{}", made.text);
+        assert_eq!(made.json["name"], "carl");
+        // No --public-url here: the path alone.
+        let link = made.json["link"].as_str().unwrap();
+        let token = link
+            .strip_prefix("/reset-password?token=")
+            .expect("a reset link's path");
+        let reset = json!({"token": token, "password": "a fresh password"});
+        let done = client.post("/api/password/reset", &reset, &[]).await;
+        assert_eq!(done.status, 200, "{}", done.text);
+        client
+            .post("/api/password/reset", &reset, &[])
+            .await
+            .assert_error(404, "not_found");
+        let login = json!({"name": "carl", "password": "a fresh password"});
+        let token = client.post("/api/tokens", &login, &[]).await;
+        assert_eq!(token.status, 201, "{}", token.text);
+        // The admin log says who made a link for whom and why, never the link.
+        let log = client.get("/api/admin/log", &auth(&ann)).await;
+        assert_eq!(log.json["lines"][0]["action"], "reset-link", "{}", log.text);
+        assert_eq!(log.json["lines"][0]["actor"], "ann");
+        assert_eq!(log.json["lines"][0]["target"], "carl");
+        assert!(!log.text.contains(link));
+        store.close().await;
+        server.stop().await.unwrap();
+        db
+    })
+    .await;
+}
