@@ -287,6 +287,7 @@ impl Server {
             sockets_per_account: Census::new(options.limits.sockets_per_account, u32::MAX),
             mail,
             vacation_days: u32::from(options.vacation_days),
+            offered: Arc::new(options.games.clone()),
         };
         // The work no request starts: the clocks, the AI's turns left from before a
         // restart, and (PostgreSQL) the other instances' live messages.

@@ -144,7 +144,7 @@ pub(crate) async fn create(
     caller: Caller,
     Body(body): Body<CreateGame>,
 ) -> ApiResult<(StatusCode, Json<GameView>)> {
-    let game = body.game;
+    let game = state.offered.check(body.game)?;
     let size = checked_size(game, body.size)?;
     let position =
         AnyPosition::start(game, size).map_err(|e| ApiError::BadRequest(format!("size: {e}")))?;
@@ -372,6 +372,11 @@ pub(crate) async fn rematch(
             Json(rematch_taken(&state, existing, &caller).await?),
         ));
     }
+    let kind: GameId = game
+        .game
+        .parse()
+        .map_err(|e| ApiError::Internal(anyhow::anyhow!("game {id}: {e}")))?;
+    state.offered.check(kind)?;
     let against_ai = seats.iter().any(|row| row.ai_level.is_some());
     if !against_ai {
         caller.signed_up("a rematch against a person")?;
@@ -496,15 +501,16 @@ pub(crate) struct Catalogue {
     games: Vec<CatalogueEntry>,
 }
 
-/// The catalogue of games, for anyone: a page builds its game lists and forms from it.
+/// The catalogue of the games the server offers (`--games`), for anyone: a page builds its
+/// game lists and forms from it.
 #[utoipa::path(get, path = "/api/games/catalogue", tag = "games",
     responses(
         (status = 200, description = "Every game with its author, sizes and colours", body = Catalogue),
     ))]
-pub(crate) async fn catalogue() -> Json<Catalogue> {
-    Json(Catalogue {
-        games: swapboard_play::catalogue(),
-    })
+pub(crate) async fn catalogue(State(state): State<AppState>) -> Json<Catalogue> {
+    let mut games = swapboard_play::catalogue();
+    games.retain(|entry| state.offered.has(entry.id));
+    Json(Catalogue { games })
 }
 
 /// The caller's games waiting for its move.

@@ -84,12 +84,12 @@ pub(crate) struct LessonView {
     done: Option<i64>,
 }
 
-/// The lesson of the game a path names, or 404.
-fn lesson_of(game: &str) -> ApiResult<&'static Lesson> {
+/// The lesson of the game a path names, if the server offers it, or 404.
+fn lesson_of(state: &AppState, game: &str) -> ApiResult<&'static Lesson> {
     let game: GameId = game
         .parse()
         .map_err(|_| ApiError::NotFound(format!("no lesson for {game:?}")))?;
-    Ok(lessons::of(game))
+    Ok(lessons::of(state.offered.check(game)?))
 }
 
 async fn progress(
@@ -108,7 +108,7 @@ async fn progress(
     }
 }
 
-/// Every two-player game's lesson in short, with the caller's progress.
+/// Every offered two-player game's lesson in short, with the caller's progress.
 #[utoipa::path(get, path = "/api/lessons", tag = "lessons",
     security((), ("bearer" = []), ("session" = [])),
     responses(
@@ -119,7 +119,7 @@ pub(crate) async fn list(
     caller: Option<Caller>,
 ) -> ApiResult<Json<LessonList>> {
     let mut out = Vec::new();
-    for lesson in lessons::ALL {
+    for lesson in lessons::ALL.iter().filter(|l| state.offered.has(l.game)) {
         out.push(LessonSummary {
             game: lesson.game.as_str(),
             name: lesson.game.catalogue_entry().name,
@@ -144,7 +144,7 @@ pub(crate) async fn show(
     caller: Option<Caller>,
     Path(game): Path<String>,
 ) -> ApiResult<Json<LessonView>> {
-    let lesson = lesson_of(&game)?;
+    let lesson = lesson_of(&state, &game)?;
     let entry = lesson.game.catalogue_entry();
     Ok(Json(LessonView {
         game: lesson.game.as_str(),
@@ -209,7 +209,7 @@ pub(crate) async fn attempt(
     Path((game, step)): Path<(String, String)>,
     Body(body): Body<AttemptBody>,
 ) -> ApiResult<Json<AttemptAnswer>> {
-    let lesson = lesson_of(&game)?;
+    let lesson = lesson_of(&state, &game)?;
     let count = lesson.steps.len();
     let index = step
         .parse::<usize>()

@@ -4,6 +4,7 @@
 use std::net::SocketAddr;
 
 use crate::limits::Limits;
+use crate::offered::Offered;
 use crate::proxy::TrustedProxy;
 
 /// How to serve: the options of `swapboard serve`.
@@ -72,6 +73,16 @@ pub struct ServeOptions {
     #[arg(long, value_name = "DAYS", env = "SWAPBOARD_VACATION_DAYS", default_value_t = 20,
           value_parser = clap::value_parser!(u16).range(0..=366))]
     pub vacation_days: u16,
+    /// The games this server offers, comma-separated, from swaptimum, flipstop, scware,
+    /// rapid-transit and swap61 (the rooms): leave out a game you have no permission to run
+    /// in public (docs/DEPLOY.md). Games already stored stay readable.
+    #[arg(
+        long,
+        value_name = "LIST",
+        env = "SWAPBOARD_GAMES",
+        default_value = "swaptimum,flipstop,scware,rapid-transit,swap61"
+    )]
+    pub games: Offered,
     /// Rate limits (the defaults; tests set their own).
     #[arg(skip)]
     pub limits: Limits,

@@ -148,8 +148,10 @@ pub(crate) async fn list(
         .game
         .as_deref()
         .map(|g| {
-            g.parse::<GameId>()
-                .map_err(|e| ApiError::BadRequest(format!("game: {e}")))
+            let game = g
+                .parse::<GameId>()
+                .map_err(|e| ApiError::BadRequest(format!("game: {e}")))?;
+            state.offered.check(game)
         })
         .transpose()?;
     let limit = query.limit.unwrap_or(DEFAULT_LIMIT);
@@ -163,6 +165,7 @@ pub(crate) async fn list(
         min_difficulty: i64::from(query.min_difficulty.unwrap_or(0)),
         max_difficulty: i64::from(query.max_difficulty.unwrap_or(u32::MAX)),
         limit,
+        offered: state.offered.games().to_vec(),
     };
     let puzzles = state.store.puzzles(filter).await?;
     Ok(Json(PuzzleList {
@@ -180,18 +183,21 @@ pub(crate) async fn daily(State(state): State<AppState>) -> ApiResult<Json<Puzzl
     let day = now_ms().div_euclid(DAY_MS);
     let puzzle = state
         .store
-        .daily_puzzle(day)
+        .daily_puzzle(day, state.offered.games())
         .await?
         .ok_or_else(|| ApiError::NotFound("the server has no puzzles".to_owned()))?;
     Ok(Json(view(&puzzle)?))
 }
 
+/// The puzzle of that id, of a game the server offers, or 404.
 async fn stored(state: &AppState, id: &str) -> ApiResult<Puzzle> {
-    state
+    let puzzle = state
         .store
         .puzzle(id)
         .await?
-        .ok_or_else(|| ApiError::NotFound(format!("no puzzle {id:?}")))
+        .ok_or_else(|| ApiError::NotFound(format!("no puzzle {id:?}")))?;
+    state.offered.check(puzzle.game)?;
+    Ok(puzzle)
 }
 
 /// One puzzle, for anyone (without its solution).

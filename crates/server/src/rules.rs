@@ -7,7 +7,7 @@
 
 use std::sync::LazyLock;
 
-use axum::extract::Path;
+use axum::extract::{Path, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
@@ -132,11 +132,12 @@ fn json(value: &impl Serialize) -> String {
 }
 
 /// The answers, serialised once.
-static LIST: LazyLock<String> = LazyLock::new(|| {
-    json(&RulesList {
-        games: rules::ALL
-            .iter()
-            .map(|r| RulesSummary {
+/// Each game's summary as JSON, by id: the list answers the offered ones' (`--games`).
+static SUMMARIES: LazyLock<Vec<(&'static str, String)>> = LazyLock::new(|| {
+    rules::ALL
+        .iter()
+        .map(|r| {
+            let summary = RulesSummary {
                 id: r.id(),
                 name: r.name(),
                 author: r.author(),
@@ -144,9 +145,10 @@ static LIST: LazyLock<String> = LazyLock::new(|| {
                 summary: r.summary,
                 board: board(r),
                 picture: r.diagrams().next().map(|d| d.svg()).unwrap_or_default(),
-            })
-            .collect(),
-    })
+            };
+            (r.id(), json(&summary))
+        })
+        .collect()
 });
 static PAGES: LazyLock<Vec<(&'static str, String)>> = LazyLock::new(|| {
     rules::ALL
@@ -162,10 +164,17 @@ fn json_response(body: &'static str) -> Response {
 /// Every game in short, with its author, one line and a picture, for anyone.
 #[utoipa::path(get, path = "/api/rules", tag = "rules",
     responses(
-        (status = 200, description = "The five games in short", body = RulesList),
+        (status = 200, description = "The games offered (`--games`; all five by default) in short", body = RulesList),
     ))]
-pub(crate) async fn list() -> Response {
-    json_response(LIST.as_str())
+pub(crate) async fn list(State(state): State<AppState>) -> Response {
+    // The same document as a serialised `RulesList`, of the offered games' summaries.
+    let offered: Vec<&str> = SUMMARIES
+        .iter()
+        .filter(|(id, _)| state.offered.has_id(id))
+        .map(|(_, summary)| summary.as_str())
+        .collect();
+    let body = format!("{{\"games\":[{}]}}", offered.join(","));
+    ([(header::CONTENT_TYPE, "application/json")], body).into_response()
 }
 
 /// A game's rules in the project's words, every diagram drawn by the engine, for anyone.
@@ -175,13 +184,20 @@ pub(crate) async fn list() -> Response {
         (status = 200, description = "The rules", body = RulesPage),
         (status = 404, description = "No such game", body = ErrorBody),
     ))]
-pub(crate) async fn show(Path(game): Path<String>) -> ApiResult<Response> {
+pub(crate) async fn show(
+    State(state): State<AppState>,
+    Path(game): Path<String>,
+) -> ApiResult<Response> {
     PAGES
         .iter()
-        .find(|(id, _)| *id == game)
+        .find(|(id, _)| *id == game && state.offered.has_id(id))
         .map(|(_, body)| json_response(body.as_str()))
         .ok_or_else(|| {
-            let known: Vec<&str> = PAGES.iter().map(|(id, _)| *id).collect();
+            let known: Vec<&str> = PAGES
+                .iter()
+                .map(|(id, _)| *id)
+                .filter(|id| state.offered.has_id(id))
+                .collect();
             ApiError::NotFound(format!(
                 "no such game: rules are served for {}",
                 known.join(", ")

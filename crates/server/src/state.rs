@@ -12,6 +12,7 @@ use crate::limits::{Limiter, Limits};
 use crate::listen::{Census, Ticket};
 use crate::live::Hub;
 use crate::notify::mail::Mailer;
+use crate::offered::Offered;
 use crate::passwords::Passwords;
 use crate::proxy::TrustedProxies;
 use crate::store::Store;
@@ -74,6 +75,8 @@ pub(crate) struct AppState {
     pub(crate) proxies: Arc<TrustedProxies>,
     /// The days of vacation each account has a year (`--vacation-days`).
     pub(crate) vacation_days: u32,
+    /// The games offered (`--games`).
+    pub(crate) offered: Arc<Offered>,
     /// How mail is sent (`--smtp`), if it is.
     pub(crate) mail: Option<Arc<Mailer>>,
     /// Live WebSockets per client address and per account.

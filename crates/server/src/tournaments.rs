@@ -191,6 +191,7 @@ pub(crate) async fn create(
 ) -> ApiResult<(StatusCode, Json<TournamentView>)> {
     let account = caller.holder.account_id;
     let new = body.checked(now_ms(), account)?;
+    state.offered.check(new.game)?;
     limit_account(&state.limits.challenges_per_account, &caller)?;
     let open = state.store.open_tournaments_of(account).await?;
     if open >= MAX_OPEN_PER_ACCOUNT {
@@ -535,7 +536,7 @@ pub(crate) async fn start_due(state: &AppState, editions: bool) -> anyhow::Resul
         }
     }
     if editions {
-        monthly_editions(&state.store, now).await?;
+        monthly_editions(&state.store, state.offered.games(), now).await?;
     }
     Ok(())
 }
@@ -545,11 +546,15 @@ const MONTHLY_DAYS_PER_MOVE: u32 = 3;
 /// The monthly tournament's rounds (a Swiss).
 const MONTHLY_ROUNDS: u32 = 7;
 
-/// Makes next month's edition of each game's monthly tournament (a 7-round Swiss at 3 days a
+/// Makes next month's edition of each offered game's monthly tournament (a 7-round Swiss at 3 days a
 /// move, from the 1st at 00:00 UTC), unless it exists: its key (`GAME:YYYY-MM`) is unique, so
 /// of several instances one stores it. This month's edition starts on the 1st: the next one
 /// is then made on the scheduler's next look.
-pub(crate) async fn monthly_editions(store: &Store, now: i64) -> anyhow::Result<u32> {
+pub(crate) async fn monthly_editions(
+    store: &Store,
+    offered: &[GameId],
+    now: i64,
+) -> anyhow::Result<u32> {
     let today = OffsetDateTime::from_unix_timestamp(now.div_euclid(1000))?.date();
     let (year, month) = match today.month() {
         time::Month::December => (today.year() + 1, time::Month::January),
@@ -560,7 +565,7 @@ pub(crate) async fn monthly_editions(store: &Store, now: i64) -> anyhow::Result<
         .assume_utc();
     let starts_ms = i64::try_from(first.unix_timestamp_nanos() / 1_000_000)?;
     let mut made = 0;
-    for game in GameId::ALL {
+    for &game in offered {
         let new = NewTournament {
             id: random_secret()[..16].to_owned(),
             game,

@@ -100,6 +100,7 @@ pub(crate) async fn create(
     caller: Caller,
     Body(body): Body<CreateRoom>,
 ) -> ApiResult<(StatusCode, Json<RoomView>)> {
+    state.offered.check_rooms()?;
     caller.signed_up("running a room")?;
     let seats = body.seats.unwrap_or(10);
     if !(9..=10).contains(&seats) {
@@ -158,6 +159,7 @@ pub(crate) async fn import(
     Params(query): Params<ImportQuery>,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<(StatusCode, Json<RoomView>)> {
+    state.offered.check_rooms()?;
     caller.signed_up("running a room")?;
     let bytes = body.map_err(|_| {
         ApiError::BadRequest(format!(

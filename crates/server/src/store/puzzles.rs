@@ -33,7 +33,7 @@ pub(crate) struct PuzzleRecord {
 }
 
 /// Which puzzles a list shows.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct PuzzleFilter {
     /// Only this game's.
     pub(crate) game: Option<GameId>,
@@ -43,6 +43,20 @@ pub(crate) struct PuzzleFilter {
     pub(crate) max_difficulty: i64,
     /// At most this many.
     pub(crate) limit: i64,
+    /// Only the games the server offers.
+    pub(crate) offered: Vec<GameId>,
+}
+
+/// `game IN ($from, ...)` over `games`, the placeholders numbered from `from` (a list of no
+/// game matches nothing).
+fn games_in(games: &[GameId], from: usize) -> String {
+    if games.is_empty() {
+        return "1 = 0".to_owned();
+    }
+    let marks: Vec<String> = (from..from + games.len())
+        .map(|k| format!("${k}"))
+        .collect();
+    format!("game IN ({})", marks.join(", "))
 }
 
 fn puzzle_of(row: &AnyRow) -> anyhow::Result<Puzzle> {
@@ -132,15 +146,18 @@ impl Store {
     pub(crate) async fn puzzles(&self, filter: PuzzleFilter) -> anyhow::Result<Vec<Puzzle>> {
         let sql = format!(
             "SELECT {COLUMNS} FROM puzzles WHERE ($1 = '' OR game = $1) AND difficulty >= $2 \
-             AND difficulty <= $3 ORDER BY difficulty, id LIMIT $4"
+             AND difficulty <= $3 AND {} ORDER BY difficulty, id LIMIT $4",
+            games_in(&filter.offered, 5)
         );
-        let rows = sqlx::query(&sql)
+        let mut query = sqlx::query(&sql)
             .bind(filter.game.map_or("", GameId::as_str))
             .bind(filter.min_difficulty)
             .bind(filter.max_difficulty)
-            .bind(filter.limit)
-            .fetch_all(&self.pool)
-            .await?;
+            .bind(filter.limit);
+        for game in &filter.offered {
+            query = query.bind(game.as_str());
+        }
+        let rows = query.fetch_all(&self.pool).await?;
         rows.iter().map(puzzle_of).collect()
     }
 
@@ -157,24 +174,38 @@ impl Store {
     /// The puzzle of day `day` (days since the Unix epoch), the same for everyone on a day:
     /// day `d` takes the puzzle at `d * DAILY_STRIDE` (modulo their number) in the order they
     /// were stored, so that consecutive days hop between the file's games and sizes and every
-    /// puzzle comes in turn (the stride is a prime). `None` when there is no puzzle.
-    pub(crate) async fn daily_puzzle(&self, day: i64) -> anyhow::Result<Option<Puzzle>> {
-        let count: i64 = sqlx::query("SELECT COUNT(*) FROM puzzles")
-            .fetch_one(&self.pool)
-            .await?
-            .try_get(0)?;
+    /// puzzle comes in turn (the stride is a prime), among the `offered` games' puzzles.
+    /// `None` when there is no puzzle.
+    pub(crate) async fn daily_puzzle(
+        &self,
+        day: i64,
+        offered: &[GameId],
+    ) -> anyhow::Result<Option<Puzzle>> {
+        let sql = format!(
+            "SELECT COUNT(*) FROM puzzles WHERE {}",
+            games_in(offered, 1)
+        );
+        let mut query = sqlx::query(&sql);
+        for game in offered {
+            query = query.bind(game.as_str());
+        }
+        let count: i64 = query.fetch_one(&self.pool).await?.try_get(0)?;
         if count == 0 {
             return Ok(None);
         }
-        let sql = format!("SELECT {COLUMNS} FROM puzzles ORDER BY seq LIMIT 1 OFFSET $1");
-        let row = sqlx::query(&sql)
-            .bind(
-                day.rem_euclid(count)
-                    .wrapping_mul(DAILY_STRIDE)
-                    .rem_euclid(count),
-            )
-            .fetch_optional(&self.pool)
-            .await?;
+        let sql = format!(
+            "SELECT {COLUMNS} FROM puzzles WHERE {} ORDER BY seq LIMIT 1 OFFSET $1",
+            games_in(offered, 2)
+        );
+        let mut query = sqlx::query(&sql).bind(
+            day.rem_euclid(count)
+                .wrapping_mul(DAILY_STRIDE)
+                .rem_euclid(count),
+        );
+        for game in offered {
+            query = query.bind(game.as_str());
+        }
+        let row = query.fetch_optional(&self.pool).await?;
         row.as_ref().map(puzzle_of).transpose()
     }
 

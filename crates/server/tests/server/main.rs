@@ -20,6 +20,7 @@ mod metrics;
 mod moves;
 mod names;
 mod notify;
+mod offered;
 mod password;
 mod proxy;
 mod puzzles;
