@@ -326,6 +326,7 @@ async fn run(options: LoadtestOptions) -> anyhow::Result<()> {
                 mail_from: None,
                 public_url: None,
                 vacation_days: 20,
+                push_loopback: false,
                 limits: if options.real_limits {
                     Limits::default()
                 } else {

@@ -72,6 +72,10 @@ pub struct ServeOptions {
     #[arg(long, value_name = "DAYS", env = "SWAPBOARD_VACATION_DAYS", default_value_t = 20,
           value_parser = clap::value_parser!(u16).range(0..=366))]
     pub vacation_days: u16,
+    /// Whether web push takes `http://` endpoints on the loopback address (the tests' push
+    /// services); a deployment takes only `https://` ones.
+    #[arg(skip)]
+    pub push_loopback: bool,
     /// Rate limits (the defaults; tests set their own).
     #[arg(skip)]
     pub limits: Limits,

@@ -138,6 +138,11 @@ impl Backend {
                     "operators",
                     include_str!("../../migrations/sqlite/0014_operators.sql"),
                 ),
+                (
+                    15,
+                    "web push",
+                    include_str!("../../migrations/sqlite/0015_push.sql"),
+                ),
             ],
             Backend::Postgres => &[
                 (
@@ -209,6 +214,11 @@ impl Backend {
                     14,
                     "operators",
                     include_str!("../../migrations/postgres/0014_operators.sql"),
+                ),
+                (
+                    15,
+                    "web push",
+                    include_str!("../../migrations/postgres/0015_push.sql"),
                 ),
             ],
         };

@@ -103,6 +103,7 @@ pub(crate) fn options(db: &TestDb, limits: Limits) -> ServeOptions {
         mail_from: None,
         public_url: None,
         vacation_days: 20,
+        push_loopback: true,
         limits,
     }
 }
