@@ -22,6 +22,7 @@ mod names;
 mod notify;
 mod password;
 mod proxy;
+mod push;
 mod puzzles;
 mod ratings;
 mod review;
