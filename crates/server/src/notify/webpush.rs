@@ -3,6 +3,7 @@
 //! sent over HTTP/1.1 (TLS with the webpki roots). Every primitive is `ring`'s. It imports
 //! nothing of the server's handlers: the shared state holds a [`Pusher`].
 
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -203,7 +204,16 @@ impl Pusher {
     ) -> Result<StatusCode, String> {
         let host = url.host_str().unwrap_or_default();
         let port = url.port_or_known_default().unwrap_or(443);
-        let tcp = TcpStream::connect((host.trim_matches(['[', ']']), port))
+        let address = tokio::net::lookup_host((host.trim_matches(['[', ']']), port))
+            .await
+            .map_err(|e| format!("looking up {host}: {e}"))?
+            .next()
+            .ok_or_else(|| format!("{host} has no address"))?;
+        // An endpoint is whatever a caller sent: it must not reach the server's own network.
+        if !(public(address.ip()) || self.loopback && address.ip().is_loopback()) {
+            return Err(format!("{host} is not a public address"));
+        }
+        let tcp = TcpStream::connect(address)
             .await
             .map_err(|e| format!("connecting to {host}: {e}"))?;
         if url.scheme() == "http" {
@@ -285,6 +295,36 @@ impl Pusher {
     }
 }
 
+/// Whether an address is on the public internet: not loopback, private, link-local, shared
+/// (100.64/10), documentation, multicast or unspecified, nor an IPv4 one in IPv6 clothing.
+fn public(ip: IpAddr) -> bool {
+    match ip {
+        IpAddr::V4(v4) => {
+            let [a, b, ..] = v4.octets();
+            !(v4.is_private()
+                || v4.is_loopback()
+                || v4.is_link_local()
+                || v4.is_unspecified()
+                || v4.is_broadcast()
+                || v4.is_documentation()
+                || v4.is_multicast()
+                || a == 0
+                || (a == 100 && (64..128).contains(&b)))
+        }
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => public(IpAddr::V4(v4)),
+            None => {
+                let first = v6.segments()[0];
+                !(v6.is_loopback()
+                    || v6.is_unspecified()
+                    || v6.is_multicast()
+                    || first & 0xfe00 == 0xfc00
+                    || first & 0xffc0 == 0xfe80)
+            }
+        },
+    }
+}
+
 /// One HTTP/1.1 request over `io`: the answer's status.
 async fn exchange<S>(io: S, request: Request<axum::body::Body>) -> Result<StatusCode, String>
 where
@@ -300,4 +340,35 @@ where
         .await
         .map_err(|e| format!("HTTP: {e}"))?;
     Ok(answer.status())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::public;
+
+    #[test]
+    fn only_public_addresses_are_pushed_to() {
+        for ip in [
+            "127.0.0.1",
+            "10.1.2.3",
+            "172.16.0.1",
+            "192.168.1.1",
+            "169.254.169.254",
+            "100.64.0.1",
+            "0.0.0.0",
+            "::1",
+            "fd00::1",
+            "fe80::1",
+            "::ffff:10.0.0.1",
+        ] {
+            assert!(!public(ip.parse().unwrap()), "{ip}");
+        }
+        for ip in [
+            "142.250.74.10",
+            "2a00:1450:4001:80b::200a",
+            "::ffff:142.250.74.10",
+        ] {
+            assert!(public(ip.parse().unwrap()), "{ip}");
+        }
+    }
 }

@@ -233,7 +233,11 @@ async fn pushes(db: TestDb) -> TestDb {
     let anns = Browser::new();
     let ann_endpoint = format!("{base}/push/ann");
     let stored = client
-        .post("/api/me/push", &anns.subscription(&ann_endpoint), &auth(&ann))
+        .post(
+            "/api/me/push",
+            &anns.subscription(&ann_endpoint),
+            &auth(&ann),
+        )
         .await;
     assert_eq!(stored.status, 201, "{}", stored.text);
 
@@ -242,12 +246,25 @@ async fn pushes(db: TestDb) -> TestDb {
     let push = next_push(&mut received).await;
     assert_eq!(push.who, "bob");
     assert_eq!(push.headers["content-encoding"], "aes128gcm");
-    assert!(push.headers["ttl"].to_str().unwrap().parse::<u32>().unwrap() > 0);
+    assert!(
+        push.headers["ttl"]
+            .to_str()
+            .unwrap()
+            .parse::<u32>()
+            .unwrap()
+            > 0
+    );
     check_vapid(&push.headers, &key, &base);
     let payload: Value = serde_json::from_slice(&bobs.decrypt(&push.body)).unwrap();
     assert_eq!(payload["url"], format!("/games/{game}"), "{payload}");
-    assert!(payload["title"].as_str().unwrap().contains("your turn"), "{payload}");
-    assert!(payload["body"].as_str().unwrap().contains("against ann"), "{payload}");
+    assert!(
+        payload["title"].as_str().unwrap().contains("your turn"),
+        "{payload}"
+    );
+    assert!(
+        payload["body"].as_str().unwrap().contains("against ann"),
+        "{payload}"
+    );
 
     // Ann's push service says her subscription is gone: it is deleted, and not retried.
     status.store(410, Ordering::SeqCst);
@@ -257,7 +274,10 @@ async fn pushes(db: TestDb) -> TestDb {
     assert_eq!(push.who, "ann");
     let started = std::time::Instant::now();
     while !endpoints(&client, &ann).await.is_empty() {
-        assert!(started.elapsed() < Duration::from_secs(10), "a 410 left the subscription");
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "a 410 left the subscription"
+        );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     // Bob's subscription is Bob's: deleted by its endpoint, once.
@@ -265,7 +285,10 @@ async fn pushes(db: TestDb) -> TestDb {
         .send(
             reqwest::Method::DELETE,
             "/api/me/push",
-            &[("authorization", bob.as_str()), ("content-type", "application/json")],
+            &[
+                ("authorization", bob.as_str()),
+                ("content-type", "application/json"),
+            ],
             Some(&json!({"endpoint": format!("{base}/push/bob")}).to_string()),
         )
         .await;
@@ -275,7 +298,10 @@ async fn pushes(db: TestDb) -> TestDb {
         .send(
             reqwest::Method::DELETE,
             "/api/me/push",
-            &[("authorization", bob.as_str()), ("content-type", "application/json")],
+            &[
+                ("authorization", bob.as_str()),
+                ("content-type", "application/json"),
+            ],
             Some(&json!({"endpoint": format!("{base}/push/bob")}).to_string()),
         )
         .await;
@@ -300,21 +326,41 @@ async fn refusals(db: TestDb) -> TestDb {
         ("endpoint", json!("ftp://push.example/x")),
         ("endpoint", json!("http://push.example/x")),
         ("endpoint", json!("not a url")),
-        ("endpoint", json!(format!("https://push.example/{}", "x".repeat(2100)))),
-        ("keys.p256dh", json!({"p256dh": "AAAA", "auth": good["keys"]["auth"]})),
-        ("keys.p256dh", json!({"p256dh": "!!", "auth": good["keys"]["auth"]})),
-        ("keys.auth", json!({"p256dh": good["keys"]["p256dh"], "auth": "AAAA"})),
+        (
+            "endpoint",
+            json!(format!("https://push.example/{}", "x".repeat(2100))),
+        ),
+        (
+            "keys.p256dh",
+            json!({"p256dh": "AAAA", "auth": good["keys"]["auth"]}),
+        ),
+        (
+            "keys.p256dh",
+            json!({"p256dh": "!!", "auth": good["keys"]["auth"]}),
+        ),
+        (
+            "keys.auth",
+            json!({"p256dh": good["keys"]["p256dh"], "auth": "AAAA"}),
+        ),
     ];
     for (field, value) in cases {
         let mut body = good.clone();
-        let member = if field == "endpoint" { "endpoint" } else { "keys" };
+        let member = if field == "endpoint" {
+            "endpoint"
+        } else {
+            "keys"
+        };
         body[member] = value;
         let answer = client.post("/api/me/push", &body, &auth(&ann)).await;
         answer.assert_error(400, "bad_request");
         assert!(answer.message().contains(field), "{field}: {}", answer.text);
     }
     let missing = client
-        .post("/api/me/push", &json!({"endpoint": "https://push.example/x"}), &auth(&ann))
+        .post(
+            "/api/me/push",
+            &json!({"endpoint": "https://push.example/x"}),
+            &auth(&ann),
+        )
         .await;
     missing.assert_error(400, "bad_request");
     assert!(missing.message().contains("keys"), "{}", missing.text);
