@@ -122,12 +122,12 @@ pub(crate) async fn subscribe(
         .check_endpoint(&body.endpoint)
         .map_err(|why| ApiError::BadRequest(format!("endpoint: {why}")))?;
     let p256dh = base64url(&body.keys.p256dh);
-    if !p256dh.is_some_and(|key| key.len() == 65 && key[0] == 4) {
+    if p256dh.is_none_or(|key| key.len() != 65 || key[0] != 4) {
         return Err(ApiError::BadRequest(
             "keys.p256dh: not an uncompressed P-256 point (65 bytes, base64url)".to_owned(),
         ));
     }
-    if !base64url(&body.keys.auth).is_some_and(|secret| secret.len() == 16) {
+    if base64url(&body.keys.auth).is_none_or(|secret| secret.len() != 16) {
         return Err(ApiError::BadRequest(
             "keys.auth: not a 16-byte secret in base64url".to_owned(),
         ));

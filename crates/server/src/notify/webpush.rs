@@ -134,12 +134,15 @@ impl Pusher {
     /// when the server was told to take it. A reason when not.
     pub(crate) fn check_endpoint(&self, endpoint: &str) -> Result<Url, String> {
         let url = Url::parse(endpoint).map_err(|e| format!("not a URL ({e})"))?;
-        let loopback = match url.host() {
-            Some(Host::Ipv4(ip)) => ip.is_loopback(),
-            Some(Host::Ipv6(ip)) => ip.is_loopback(),
-            Some(Host::Domain(name)) => name == "localhost",
+        let (loopback, ip) = match url.host() {
+            Some(Host::Ipv4(ip)) => (ip.is_loopback(), Some(IpAddr::V4(ip))),
+            Some(Host::Ipv6(ip)) => (ip.is_loopback(), Some(IpAddr::V6(ip))),
+            Some(Host::Domain(name)) => (name == "localhost", None),
             None => return Err("a URL without a host".to_owned()),
         };
+        if ip.is_some_and(|ip| !public(ip)) && !(loopback && self.loopback) {
+            return Err("not a public address".to_owned());
+        }
         match url.scheme() {
             "https" => {}
             "http" if loopback && self.loopback => {}

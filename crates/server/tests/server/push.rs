@@ -326,6 +326,8 @@ async fn refusals(db: TestDb) -> TestDb {
         ("endpoint", json!("ftp://push.example/x")),
         ("endpoint", json!("http://push.example/x")),
         ("endpoint", json!("not a url")),
+        ("endpoint", json!("https://10.0.0.1/push")),
+        ("endpoint", json!("https://[fd00::1]/push")),
         (
             "endpoint",
             json!(format!("https://push.example/{}", "x".repeat(2100))),
