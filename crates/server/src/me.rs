@@ -15,6 +15,7 @@ use crate::edge::{Body, ClientAddr};
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::games::view::after_change;
 use crate::live::Change;
+use crate::notify::push::SubscriptionView;
 use crate::review::record_text;
 use crate::state::AppState;
 
@@ -99,6 +100,8 @@ pub(crate) struct Export {
     games: Vec<ExportedGame>,
     /// Every room the caller runs or sits in, newest first.
     rooms: Vec<ExportedRoom>,
+    /// The browsers the caller's notifications are pushed to (their keys stay stored).
+    push_subscriptions: Vec<SubscriptionView>,
     /// Whether games or rooms were left out past 10,000 of each.
     truncated: bool,
 }
@@ -155,6 +158,13 @@ pub(crate) async fn export(
         name: caller.holder.name,
         games,
         rooms,
+        push_subscriptions: state
+            .store
+            .subscriptions(account)
+            .await?
+            .into_iter()
+            .map(SubscriptionView::of)
+            .collect(),
         truncated,
     }))
 }

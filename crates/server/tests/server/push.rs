@@ -241,6 +241,13 @@ async fn pushes(db: TestDb) -> TestDb {
         .await;
     assert_eq!(stored.status, 201, "{}", stored.text);
 
+    let export = client.get("/api/me/export", &auth(&bob)).await;
+    assert_eq!(export.status, 200, "{}", export.text);
+    assert_eq!(
+        export.json["push_subscriptions"][0]["endpoint"],
+        format!("{base}/push/bob")
+    );
+
     // Ann moves: Bob's browser is told, encrypted to its key, signed by the server's.
     any_move(&client, &game, 0, &ann).await;
     let push = next_push(&mut received).await;
