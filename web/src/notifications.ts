@@ -89,7 +89,12 @@ async function enablePush(): Promise<void> {
   // A subscription made with another key (a server whose database was replaced) is refused
   // by the browser: start afresh.
   await (await registration.pushManager.getSubscription())?.unsubscribe();
-  const subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: base64urlBytes(key) });
+  let subscription: PushSubscription;
+  try {
+    subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: base64urlBytes(key) });
+  } catch (error) {
+    throw new Error(`This browser could not subscribe to notifications (${failureText(error)}).`);
+  }
   await api('POST', '/api/me/push', subscription.toJSON());
 }
 
