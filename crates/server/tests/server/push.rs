@@ -42,7 +42,12 @@ async fn receive(
     headers: HeaderMap,
     body: Bytes,
 ) -> StatusCode {
-    let status = service.status.load(Ordering::SeqCst);
+    // A "steady" endpoint always takes its push.
+    let status = if who.starts_with("steady") {
+        201
+    } else {
+        service.status.load(Ordering::SeqCst)
+    };
     service
         .received
         .send(Pushed { who, headers, body })
@@ -50,8 +55,8 @@ async fn receive(
     StatusCode::from_u16(status).unwrap()
 }
 
-/// A push service on loopback answering `201 Created` until told otherwise: its base URL,
-/// the status it answers, and the pushes.
+/// A push service on loopback answering `201 Created` until told otherwise (but always on
+/// `/push/steady...`): its base URL, the status it answers, and the pushes.
 async fn push_service() -> (String, Arc<AtomicU16>, mpsc::UnboundedReceiver<Pushed>) {
     let (sender, received) = mpsc::unbounded_channel();
     let status = Arc::new(AtomicU16::new(201));
@@ -396,4 +401,47 @@ async fn refusals(db: TestDb) -> TestDb {
 #[tokio::test(flavor = "multi_thread")]
 async fn bad_subscriptions_are_refused_naming_the_field() {
     on_both(refusals).await;
+}
+
+async fn retries(db: TestDb) -> TestDb {
+    let server = start(&db, generous()).await;
+    let client = Client::new(&server);
+    let ann = bearer(&client, "ann").await;
+    let bob = bearer(&client, "bob").await;
+    let (base, status, mut received) = push_service().await;
+    let game = game_between(&client, "swaptimum", 5, &ann, (&bob, "bob")).await;
+    delivered(&client, &bob, "challenge", &game).await;
+    let (steady, flaky) = (Browser::new(), Browser::new());
+    for (browser, who) in [(&steady, "steady"), (&flaky, "flaky")] {
+        let body = browser.subscription(&format!("{base}/push/{who}"));
+        let stored = client.post("/api/me/push", &body, &auth(&bob)).await;
+        assert_eq!(stored.status, 201, "{}", stored.text);
+    }
+    // One push service fails: the other browser has its push at once, and only the failed
+    // one is tried again, after the backoff.
+    status.store(503, Ordering::SeqCst);
+    any_move(&client, &game, 0, &ann).await;
+    let mut first: Vec<String> = Vec::new();
+    for _ in 0..2 {
+        first.push(next_push(&mut received).await.who);
+    }
+    first.sort();
+    assert_eq!(first, ["flaky", "steady"]);
+    status.store(201, Ordering::SeqCst);
+    let again = tokio::time::timeout(Duration::from_secs(30), received.recv())
+        .await
+        .expect("the failed push is tried again within 30 s")
+        .unwrap();
+    assert_eq!(again.who, "flaky");
+    let payload: Value = serde_json::from_slice(&flaky.decrypt(&again.body)).unwrap();
+    assert_eq!(payload["url"], format!("/games/{game}"));
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    assert!(received.try_recv().is_err(), "a browser was pushed twice");
+    assert_eq!(endpoints(&client, &bob).await.len(), 2);
+    db
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_failed_push_is_retried_and_no_browser_is_pushed_twice() {
+    on_both(retries).await;
 }
