@@ -44,8 +44,21 @@ const result = await esbuild.build({
   logLevel: 'warning',
 });
 
+// The service worker keeps one name (a browser registers it by URL); the server serves it
+// uncached.
+const worker = await esbuild.build({
+  entryPoints: ['src/sw.ts'],
+  bundle: true,
+  minify: true,
+  format: 'iife',
+  target: 'es2020',
+  write: false,
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+
 /** The files of dist/, by name. */
-const files = new Map();
+const files = new Map([['sw.js', Buffer.from(worker.outputFiles[0].contents)]]);
 let js = '';
 let css = '';
 for (const file of result.outputFiles) {

@@ -1,10 +1,11 @@
 // The inbox page (the caller's notifications, mark read, delete; the mail address and the
-// choice per kind) and the page a confirmation mail's link opens.
+// choice per kind; web push on this device) and the page a confirmation mail's link opens.
 
-import { api, failureText } from './api';
+import { ApiFailure, api, failureText } from './api';
 import type { Shell } from './app';
 import { h } from './dom';
 import type { Route } from './logic';
+import { base64urlBytes } from './pushdata';
 import type { Inbox, NotificationSettings, NotificationView } from './types';
 
 /** The words of each kind of notification, in the order the settings list them. */
@@ -71,6 +72,80 @@ function mailSettings(settings: NotificationSettings, status: HTMLElement): HTML
   return form;
 }
 
+/** This browser's push subscription to the site, if it has one. */
+async function currentSubscription(): Promise<PushSubscription | null> {
+  const registration = await navigator.serviceWorker.getRegistration('/');
+  return (await registration?.pushManager.getSubscription()) ?? null;
+}
+
+/** Asks for the permission, subscribes with the server's key and hands the subscription over. */
+async function enablePush(): Promise<void> {
+  if (await Notification.requestPermission() !== 'granted') {
+    throw new Error('Notifications are blocked for this site: allow them in the browser first.');
+  }
+  const registration = await navigator.serviceWorker.register('/sw.js');
+  await navigator.serviceWorker.ready;
+  const { key } = await api<{ key: string }>('GET', '/api/push/key');
+  // A subscription made with another key (a server whose database was replaced) is refused
+  // by the browser: start afresh.
+  await (await registration.pushManager.getSubscription())?.unsubscribe();
+  let subscription: PushSubscription;
+  try {
+    subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: base64urlBytes(key) });
+  } catch (error) {
+    throw new Error(`This browser could not subscribe to notifications (${failureText(error)}).`);
+  }
+  await api('POST', '/api/me/push', subscription.toJSON());
+}
+
+/** Tells the server to forget this browser, then ends its subscription. */
+async function disablePush(): Promise<void> {
+  const subscription = await currentSubscription();
+  if (!subscription) return;
+  try {
+    await api('DELETE', '/api/me/push', { endpoint: subscription.endpoint });
+  } catch (error) {
+    // Already forgotten (a push service's 410, another account's subscription).
+    if (!(error instanceof ApiFailure && error.status === 404)) throw error;
+  }
+  await subscription.unsubscribe();
+}
+
+/** The "notify me on this device" switch. */
+function pushSettings(settings: NotificationSettings, status: HTMLElement): HTMLElement {
+  const box = h('p', {});
+  if (!('serviceWorker' in navigator) || !('PushManager' in window) || !('Notification' in window)) {
+    box.append('This browser cannot show notifications from the site.');
+    return box;
+  }
+  const toggle = h('input', { type: 'checkbox', name: 'push' });
+  box.append(h('label', {}, toggle, ' Notify me on this device'),
+    h('span', { class: 'when' }, ` (${settings.push.length} device${settings.push.length === 1 ? '' : 's'} notified; a kind set to off above is not pushed either)`));
+  void currentSubscription().then((subscription) => {
+    toggle.checked = subscription !== null && settings.push.some((p) => p.endpoint === subscription.endpoint);
+  }, () => {});
+  toggle.addEventListener('change', () => {
+    void (async () => {
+      toggle.disabled = true;
+      try {
+        if (toggle.checked) {
+          await enablePush();
+          status.textContent = 'This device will be notified.';
+        } else {
+          await disablePush();
+          status.textContent = 'This device will not be notified.';
+        }
+      } catch (error) {
+        toggle.checked = !toggle.checked;
+        status.textContent = failureText(error);
+      } finally {
+        toggle.disabled = false;
+      }
+    })();
+  });
+  return box;
+}
+
 async function notificationsPage(main: HTMLElement, shell: Shell): Promise<void> {
   if (!shell.me) {
     shell.go('/login?next=/notifications', true);
@@ -102,6 +177,8 @@ async function notificationsPage(main: HTMLElement, shell: Shell): Promise<void>
     status,
     h('h2', {}, 'Mail'),
     mailSettings(settings, status),
+    h('h2', {}, 'This device'),
+    pushSettings(settings, status),
   );
 }
 

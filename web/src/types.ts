@@ -174,6 +174,8 @@ export interface NotificationSettings {
   mail_enabled: boolean;
   email: { email: string; confirmed: boolean; digest_hour: number } | null;
   mail: Record<string, 'immediate' | 'digest' | 'off'>;
+  /** The caller's browsers that are pushed to. */
+  push: { endpoint: string; created_ms: number }[];
 }
 
 /** One line of the analysis of a position. */

@@ -327,6 +327,7 @@ async fn run(options: LoadtestOptions) -> anyhow::Result<()> {
                 public_url: None,
                 vacation_days: 20,
                 games: Default::default(),
+                push_loopback: false,
                 limits: if options.real_limits {
                     Limits::default()
                 } else {

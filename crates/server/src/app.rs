@@ -34,7 +34,7 @@ use crate::listen::{Acceptor, Census};
 use crate::lists;
 use crate::live::messages::Views;
 use crate::live::{self, Hub};
-use crate::notify::{self, mail::Mailer, worker::Deliveries};
+use crate::notify::{self, mail::Mailer, webpush::Pusher, worker::Deliveries};
 use crate::openapi;
 use crate::options::ServeOptions;
 use crate::passwords::Passwords;
@@ -272,6 +272,9 @@ impl Server {
             (Some(_), _, _) => anyhow::bail!("--smtp needs --mail-from and --public-url"),
             _ => None,
         };
+        let push = Arc::new(
+            Pusher::load(&store, options.public_url.as_deref(), options.push_loopback).await?,
+        );
         let (closing, closing_seen) = watch::channel(false);
         let (ai_players, ai_wakeups) = AiPlayers::new(searches);
         let state = AppState {
@@ -286,6 +289,7 @@ impl Server {
             sockets_per_address: Census::new(options.limits.sockets_per_address, u32::MAX),
             sockets_per_account: Census::new(options.limits.sockets_per_account, u32::MAX),
             mail,
+            push,
             vacation_days: u32::from(options.vacation_days),
             offered: Arc::new(options.games.clone()),
         };
@@ -295,6 +299,7 @@ impl Server {
             store: store.clone(),
             live: Arc::clone(&state.live),
             mailer: state.mail.clone(),
+            pusher: Arc::clone(&state.push),
         };
         let mut background = vec![
             tokio::spawn(clocks::run(state.clone())),

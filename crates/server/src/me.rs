@@ -13,6 +13,7 @@ use crate::admin::{announce_forfeits, forfeit_all};
 use crate::auth::{Caller, Proof};
 use crate::edge::{Body, ClientAddr};
 use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::notify::push::SubscriptionView;
 use crate::review::record_text;
 use crate::state::AppState;
 
@@ -97,6 +98,8 @@ pub(crate) struct Export {
     games: Vec<ExportedGame>,
     /// Every room the caller runs or sits in, newest first.
     rooms: Vec<ExportedRoom>,
+    /// The browsers the caller's notifications are pushed to (their keys stay stored).
+    push_subscriptions: Vec<SubscriptionView>,
     /// Whether games or rooms were left out past 10,000 of each.
     truncated: bool,
 }
@@ -153,6 +156,13 @@ pub(crate) async fn export(
         name: caller.holder.name,
         games,
         rooms,
+        push_subscriptions: state
+            .store
+            .subscriptions(account)
+            .await?
+            .into_iter()
+            .map(SubscriptionView::of)
+            .collect(),
         truncated,
     }))
 }

@@ -83,6 +83,10 @@ pub struct ServeOptions {
         default_value = "swaptimum,flipstop,scware,rapid-transit,swap61"
     )]
     pub games: Offered,
+    /// Whether web push takes `http://` endpoints on the loopback address (the tests' push
+    /// services); a deployment takes only `https://` ones.
+    #[arg(skip)]
+    pub push_loopback: bool,
     /// Rate limits (the defaults; tests set their own).
     #[arg(skip)]
     pub limits: Limits,

@@ -12,6 +12,7 @@ use crate::limits::{Limiter, Limits};
 use crate::listen::{Census, Ticket};
 use crate::live::Hub;
 use crate::notify::mail::Mailer;
+use crate::notify::webpush::Pusher;
 use crate::offered::Offered;
 use crate::passwords::Passwords;
 use crate::proxy::TrustedProxies;
@@ -79,6 +80,8 @@ pub(crate) struct AppState {
     pub(crate) offered: Arc<Offered>,
     /// How mail is sent (`--smtp`), if it is.
     pub(crate) mail: Option<Arc<Mailer>>,
+    /// How web pushes are sent: the VAPID key.
+    pub(crate) push: Arc<Pusher>,
     /// Live WebSockets per client address and per account.
     pub(crate) sockets_per_address: Arc<Census<IpAddr>>,
     pub(crate) sockets_per_account: Arc<Census<i64>>,

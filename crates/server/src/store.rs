@@ -11,6 +11,7 @@ mod games;
 mod lessons;
 pub(crate) mod outbox;
 mod pool;
+pub(crate) mod push;
 pub(crate) mod puzzles;
 pub(crate) mod ratings;
 mod resets;

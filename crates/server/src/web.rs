@@ -13,6 +13,9 @@ static FILES: &[(&str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/web_files.r
 /// The page every client-side URL answers with.
 const INDEX: &str = "/index.html";
 
+/// The web push service worker (`web/src/sw.ts`): its scope is the whole site.
+const SERVICE_WORKER: &str = "/sw.js";
+
 /// Where the page may load from and connect to: its own server only (`'self'` covers the
 /// game's WebSocket too), no inline script, no frames around it.
 const POLICY: &str = "default-src 'self'; connect-src 'self'; img-src 'self'; \
@@ -73,8 +76,9 @@ pub(crate) fn answer(method: &Method, uri: &Uri, headers: &HeaderMap) -> Option<
         None => (INDEX, file(INDEX)?),
     };
     // Hashed names change with their content, so they may be kept for ever; the page itself
-    // is checked each time, so a new version is picked up at the next load.
-    let cache = if name == INDEX {
+    // and the service worker (registered by its one URL) are checked each time, so a new
+    // version is picked up at the next load.
+    let cache = if name == INDEX || name == SERVICE_WORKER {
         "no-cache"
     } else {
         "public, max-age=31536000, immutable"

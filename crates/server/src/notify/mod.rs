@@ -4,8 +4,10 @@
 //! (`store::outbox`); [`worker`] delivers them.
 
 pub(crate) mod mail;
+pub(crate) mod push;
 pub(crate) mod views;
 pub(crate) mod watch;
+pub(crate) mod webpush;
 pub(crate) mod worker;
 
 use std::collections::BTreeMap;
@@ -47,6 +49,7 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(set_email, delete_email))
         .routes(routes!(confirm_email))
         .routes(routes!(unsubscribe))
+        .merge(push::router())
 }
 
 /// The query of the inbox.
@@ -214,6 +217,9 @@ pub(crate) struct Settings {
     /// Per kind: `immediate`, `digest` or `off` (every kind is listed).
     #[schema(value_type = BTreeMap<String, String>)]
     mail: BTreeMap<&'static str, &'static str>,
+    /// The caller's browsers that are pushed to (`POST /api/me/push`): a kind set to `off`
+    /// is not pushed either.
+    push: Vec<push::SubscriptionView>,
 }
 
 /// The caller's notification settings.
@@ -238,6 +244,13 @@ async fn settings_of(state: &AppState, account: i64) -> ApiResult<Settings> {
             digest_hour: a.digest_hour,
         }),
         mail,
+        push: state
+            .store
+            .subscriptions(account)
+            .await?
+            .into_iter()
+            .map(push::SubscriptionView::of)
+            .collect(),
     })
 }
 

@@ -1,22 +1,25 @@
 //! The delivery worker: claims the outbox's due rows, tells the account's inbox sockets,
-//! and mails what the account asked to have mailed; writes the Swap 61 deadline reminders;
-//! sends the daily digests. One runs on every instance: the claims keep them apart
-//! (`store::outbox`), and a mail is sent at most once.
+//! pushes to the account's browsers and mails what the account asked to have mailed;
+//! writes the Swap 61 deadline reminders; sends the daily digests. One runs on every
+//! instance: the claims keep them apart (`store::outbox`), and a mail is sent at most once,
+//! a push at most once per subscription.
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::Duration;
 
 use super::mail::{Mail, MailError, Mailer};
+use super::webpush::{PushError, Pusher};
 use crate::live::{Change, Hub, Topic};
 use crate::secret::{random_secret, secret_hash};
-use crate::store::outbox::{Kind, Mail as MailChoice, Notice, StoredNotice};
+use crate::store::outbox::{Kind, Mail as MailChoice, MailPlan, Notice, StoredNotice};
 use crate::store::{Store, now_ms};
 
 /// How often the worker looks for due rows: a notification reaches the inbox's socket at
 /// most this late.
 const POLL_EVERY: Duration = Duration::from_millis(500);
-/// How long a claim is this worker's: longer than one SMTP conversation may take.
+/// How long a claim is this worker's: longer than the pushes (at once) and one SMTP
+/// conversation may take.
 const LEASE_MS: i64 = 60_000;
 /// The most rows claimed at once.
 const BATCH: u32 = 50;
@@ -35,6 +38,7 @@ pub(crate) struct Deliveries {
     pub(crate) store: Store,
     pub(crate) live: Arc<Hub>,
     pub(crate) mailer: Option<Arc<Mailer>>,
+    pub(crate) pusher: Arc<Pusher>,
 }
 
 /// Delivers until the server stops.
@@ -79,15 +83,29 @@ pub(crate) async fn deliver_due(deliveries: &Deliveries) -> anyhow::Result<usize
     Ok(claimed.len())
 }
 
-/// Mails a claimed notification if its account asked for it, and settles the row.
+/// The wait before another try, after `attempts` tries: 10 s, 20 s, 40 s, ...
+fn backoff(attempts: u32) -> i64 {
+    10_000i64 << attempts.min(10)
+}
+
+/// Pushes and mails a claimed notification as its account asked, and settles the row.
 async fn deliver(deliveries: &Deliveries, notice: &StoredNotice) -> anyhow::Result<()> {
     let store = &deliveries.store;
-    let Some(mailer) = &deliveries.mailer else {
-        return store.settle_notice(notice.id, "done", "inbox", None).await;
-    };
     let plan = store
         .mail_plan(notice, now_ms(), YOUR_TURN_THROTTLE_MS)
         .await?;
+    if let Some(why) = push_all(deliveries, notice, &plan).await?
+        && notice.attempts < MAX_ATTEMPTS
+    {
+        // The mail waits until every browser has its push (or the pushes are given up):
+        // a retried row is then mailed once.
+        return store
+            .retry_notice(notice.id, now_ms() + backoff(notice.attempts), &why)
+            .await;
+    }
+    let Some(mailer) = &deliveries.mailer else {
+        return store.settle_notice(notice.id, "done", "inbox", None).await;
+    };
     if notice.kind == Kind::PasswordReset {
         return mail_reset(store, mailer, notice, plan.address.as_deref()).await;
     }
@@ -114,9 +132,9 @@ async fn deliver(deliveries: &Deliveries, notice: &StoredNotice) -> anyhow::Resu
                         .await
                 }
                 Err(MailError::Transient(why)) if notice.attempts < MAX_ATTEMPTS => {
-                    // 10 s, 20 s, 40 s, ... after each failed try.
-                    let wait = 10_000i64 << notice.attempts.min(10);
-                    store.retry_notice(notice.id, now_ms() + wait, &why).await
+                    store
+                        .retry_notice(notice.id, now_ms() + backoff(notice.attempts), &why)
+                        .await
                 }
                 Err(e) => {
                     store
@@ -127,6 +145,62 @@ async fn deliver(deliveries: &Deliveries, notice: &StoredNotice) -> anyhow::Resu
         }
     };
     store.settle_notice(notice.id, state, outcome, None).await
+}
+
+/// Pushes a claimed notification to each browser of its account's not pushed yet, all at
+/// once, unless the account turned the kind off or watches the game live (a password
+/// reset is never pushed). A subscription whose push service answers 404 or 410 is
+/// deleted. Why a push should be tried again, if one should.
+async fn push_all(
+    deliveries: &Deliveries,
+    notice: &StoredNotice,
+    plan: &MailPlan,
+) -> anyhow::Result<Option<String>> {
+    if notice.kind == Kind::PasswordReset || plan.mail == MailChoice::Off || plan.watching {
+        return Ok(None);
+    }
+    let store = &deliveries.store;
+    let subscriptions = store.unpushed(notice.id, notice.account_id).await?;
+    if subscriptions.is_empty() {
+        return Ok(None);
+    }
+    let url = match (&notice.game_id, &notice.room_id) {
+        (Some(game), _) => format!("/games/{game}"),
+        (None, Some(room)) => format!("/rooms/{room}"),
+        (None, None) => "/notifications".to_owned(),
+    };
+    let payload = Arc::new(serde_json::to_vec(&serde_json::json!({
+        "title": subject(notice),
+        "body": notice.message,
+        "url": url,
+    }))?);
+    let mut pushes = tokio::task::JoinSet::new();
+    for subscription in subscriptions {
+        let (pusher, payload) = (Arc::clone(&deliveries.pusher), Arc::clone(&payload));
+        pushes.spawn(async move {
+            let sent = pusher
+                .push(
+                    &subscription.endpoint,
+                    &subscription.p256dh,
+                    &subscription.auth,
+                    &payload,
+                )
+                .await;
+            (subscription.id, sent)
+        });
+    }
+    let mut again = None;
+    while let Some(done) = pushes.join_next().await {
+        match done? {
+            (id, Ok(())) => store.pushed(notice.id, id).await?,
+            (id, Err(PushError::Gone)) => store.drop_subscription(id).await?,
+            (id, Err(PushError::Failed(why))) => {
+                tracing::debug!(notice = notice.id, subscription = id, "push: {why}");
+                again = Some(format!("push: {why}"));
+            }
+        }
+    }
+    Ok(again)
 }
 
 /// Mails a reset's link, whatever the account's choices: a new one-time secret (only its

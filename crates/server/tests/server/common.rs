@@ -104,6 +104,7 @@ pub(crate) fn options(db: &TestDb, limits: Limits) -> ServeOptions {
         public_url: None,
         vacation_days: 20,
         games: Default::default(),
+        push_loopback: true,
         limits,
     }
 }

@@ -23,6 +23,7 @@ mod notify;
 mod offered;
 mod password;
 mod proxy;
+mod push;
 mod puzzles;
 mod ratings;
 mod review;

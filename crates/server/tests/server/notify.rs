@@ -212,7 +212,7 @@ pub(crate) async fn inbox(client: &Client, token: &str) -> Value {
 
 /// Waits until the caller's newest notification of `kind` about `game` has been delivered
 /// (its delivery no longer `pending` or `sending`), and returns it.
-async fn delivered(client: &Client, token: &str, kind: &str, game: &str) -> Value {
+pub(crate) async fn delivered(client: &Client, token: &str, kind: &str, game: &str) -> Value {
     let started = Instant::now();
     loop {
         let inbox = inbox(client, token).await;

@@ -33,6 +33,16 @@ async fn served(db: TestDb) -> TestDb {
         assert_eq!(answer.text, home.text, "{page}");
     }
 
+    // The push service worker keeps its one URL, so the browser must revalidate it.
+    let worker = client.get("/sw.js", &[]).await;
+    assert_eq!(worker.status, 200);
+    assert_eq!(
+        worker.headers["content-type"],
+        "text/javascript; charset=utf-8"
+    );
+    assert_eq!(worker.headers["cache-control"], "no-cache");
+    assert!(worker.text.contains("showNotification"), "{}", worker.text);
+
     // The script the page names: a hashed name, kept for ever, gzipped for who takes it.
     let script = home
         .text
