@@ -251,6 +251,8 @@ export interface TournamentSummary {
   min_players: number;
   max_players: number;
   rated: boolean;
+  /** Whether a player's vacation bank may save them in its games. */
+  vacation?: boolean;
   finished_at: string | null;
   creator: string | null;
 }

@@ -257,6 +257,11 @@ pub struct TournamentStandingView {
     pub division: Option<u32>,
 }
 
+/// What a field that says whether something is allowed is when a body leaves it out.
+fn allowed() -> bool {
+    true
+}
+
 /// A tournament as the list shows it.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct TournamentSummary {
@@ -287,6 +292,9 @@ pub struct TournamentSummary {
     pub max_players: u32,
     /// Whether its games count for the ratings.
     pub rated: bool,
+    /// Whether a player's vacation bank may carry a clock that ran out in its games.
+    #[serde(default = "allowed")]
+    pub vacation: bool,
     /// When it finished, RFC 3339; `null` until then.
     pub finished_at: Option<String>,
     /// Who made it; `null` for the server's monthly tournaments.

@@ -89,6 +89,9 @@ pub(crate) struct CreateTournament {
     max_players: Option<u32>,
     /// Whether its games count for the ratings (default yes).
     rated: Option<bool>,
+    /// Whether a player's vacation bank may carry a clock that ran out in its games, as in
+    /// any correspondence game (default yes; no: a clock that runs out loses).
+    vacation: Option<bool>,
 }
 
 /// A checked RFC 3339 time, in ms since the Unix epoch.
@@ -167,6 +170,7 @@ impl CreateTournament {
             min_players,
             max_players,
             rated: self.rated.unwrap_or(true),
+            vacation: self.vacation.unwrap_or(true),
             creator_id: Some(creator),
             edition: None,
         })
@@ -420,6 +424,7 @@ fn summary(t: &StoredTournament) -> TournamentSummary {
         min_players: t.min_players,
         max_players: t.max_players,
         rated: t.rated,
+        vacation: t.vacation,
         finished_at: t.finished_ms.map(format_time),
         creator: t.creator.clone(),
     }
@@ -577,6 +582,7 @@ pub(crate) async fn monthly_editions(
             min_players: 4,
             max_players: u32::try_from(MAX_PLAYERS)?,
             rated: true,
+            vacation: true,
             creator_id: None,
             edition: Some(format!("{}:{year}-{:02}", game.as_str(), u8::from(month))),
         };

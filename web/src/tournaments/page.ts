@@ -29,11 +29,13 @@ async function createForm(shell: Shell): Promise<HTMLFormElement> {
   const min = h('input', { name: 'min_players', type: 'number', min: 2, max: 500, value: 4, required: true });
   const max = h('input', { name: 'max_players', type: 'number', min: 2, max: 500, value: 40, required: true });
   const rated = h('input', { name: 'rated', type: 'checkbox', checked: true });
+  const vacation = h('input', { name: 'vacation', type: 'checkbox', checked: true });
   const message = h('p', { class: 'error', role: 'alert' });
   const form = h('form', { class: 'new-tournament', 'aria-label': 'new tournament' },
     field('Game', game), field('Format', format), field('Rounds (Swiss)', rounds), field('Days per move', days),
     field('Starts (your time)', starts), field('Fewest players', min), field('Most players', max),
-    h('label', { class: 'check' }, rated, ' Rated'), message,
+    h('label', { class: 'check' }, rated, ' Rated'),
+    h('label', { class: 'check' }, vacation, ' Vacation days may save a player whose clock ran out'), message,
     h('button', { type: 'submit', class: 'primary' }, 'Create the tournament'));
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
@@ -44,6 +46,7 @@ async function createForm(shell: Shell): Promise<HTMLFormElement> {
         clock: timeControl('correspondence', Number(days.value), 0, 0),
         starts_at: new Date(starts.value).toISOString(),
         min_players: Number(min.value), max_players: Number(max.value), rated: rated.checked,
+        vacation: vacation.checked,
       });
       shell.go(`/tournaments/${created.id}`);
     } catch (error) {

@@ -54,7 +54,7 @@ export function tournamentElements(act: { join(): void; leave(): void; start(): 
 /** Draws every part of the page from the tournament. */
 export function drawTournament(e: TournamentElements, t: TournamentView, me: string | null): void {
   e.title.textContent = `${gameTitle(t.game)} tournament`;
-  e.status.textContent = `${statusWords(t)} ${describeClock(t.clock)}, ${t.rated ? 'rated' : 'unrated'}.`;
+  e.status.textContent = `${statusWords(t)} ${describeClock(t.clock)}, ${t.rated ? 'rated' : 'unrated'}${t.vacation === false ? ', no vacation days' : ''}.`;
   const can = actions(t, me);
   e.join.hidden = !can.join;
   e.leave.hidden = !can.leave;

@@ -148,6 +148,11 @@ impl Backend {
                     "Swap 61 skills and bot accounts",
                     include_str!("../../migrations/sqlite/0018_room_skills_and_bots.sql"),
                 ),
+                (
+                    19,
+                    "tournaments forbidding vacation",
+                    include_str!("../../migrations/sqlite/0019_tournament_vacation.sql"),
+                ),
             ],
             Backend::Postgres => &[
                 (
@@ -229,6 +234,11 @@ impl Backend {
                     18,
                     "Swap 61 skills and bot accounts",
                     include_str!("../../migrations/postgres/0018_room_skills_and_bots.sql"),
+                ),
+                (
+                    19,
+                    "tournaments forbidding vacation",
+                    include_str!("../../migrations/postgres/0019_tournament_vacation.sql"),
                 ),
             ],
         };

@@ -100,6 +100,8 @@ pub(crate) struct NewTournament {
     pub(crate) max_players: u32,
     /// Whether its games count for the ratings.
     pub(crate) rated: bool,
+    /// Whether a player's vacation bank may save them in its games.
+    pub(crate) vacation: bool,
     /// Who made it (`None`: the server's monthly schedule).
     pub(crate) creator_id: Option<i64>,
     /// The monthly edition's key (`GAME:YYYY-MM`), for the scheduled ones.
@@ -119,6 +121,7 @@ pub(crate) struct StoredTournament {
     pub(crate) min_players: u32,
     pub(crate) max_players: u32,
     pub(crate) rated: bool,
+    pub(crate) vacation: bool,
     pub(crate) creator_id: Option<i64>,
     pub(crate) creator: Option<String>,
     pub(crate) stage: Stage,
@@ -249,7 +252,7 @@ pub(crate) enum Starter {
 
 const TOURNAMENT_COLUMNS: &str = "t.id, t.game, t.size, t.format, t.rounds, t.clock_days, \
      t.clock_initial_ms, t.clock_increment_ms, t.starts_ms, t.min_players, t.max_players, \
-     t.rated, t.creator_id, a.name AS creator, t.status, t.round, t.started_ms, \
+     t.rated, t.vacation, t.creator_id, a.name AS creator, t.status, t.round, t.started_ms, \
      t.finished_ms, (SELECT COUNT(*) FROM tournament_players p WHERE p.tournament_id = t.id) \
      AS players";
 
@@ -270,6 +273,7 @@ fn tournament_of_row(row: &AnyRow) -> anyhow::Result<StoredTournament> {
         min_players: count(row, "min_players")?,
         max_players: count(row, "max_players")?,
         rated: row.try_get::<i64, _>("rated")? != 0,
+        vacation: row.try_get::<i64, _>("vacation")? != 0,
         creator_id: row.try_get("creator_id")?,
         creator: row.try_get("creator")?,
         stage: Stage::parse(&row.try_get::<String, _>("status")?)?,
@@ -416,8 +420,8 @@ impl Store {
         let inserted = sqlx::query(
             "INSERT INTO tournaments (id, game, size, format, rounds, clock_days, \
              clock_initial_ms, clock_increment_ms, starts_ms, min_players, max_players, rated, \
-             creator_id, edition, created_ms) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) \
+             creator_id, edition, created_ms, vacation) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) \
              ON CONFLICT (edition) DO NOTHING",
         )
         .bind(&new.id)
@@ -435,6 +439,7 @@ impl Store {
         .bind(new.creator_id)
         .bind(new.edition.as_deref())
         .bind(now_ms())
+        .bind(i64::from(new.vacation))
         .execute(&self.pool)
         .await?;
         Ok(inserted.rows_affected() == 1)

@@ -116,14 +116,24 @@ fn left_of(allowance: u32, year: Option<i64>, used: Option<i64>, now: i64) -> u3
 }
 
 impl Store {
-    /// The banks of a game's seated accounts, by seat (`None`: an AI or an empty seat),
-    /// read in `tx` at `now`.
+    /// The banks of a game's seated accounts, by seat (`None`: an AI or an empty seat, or
+    /// every seat of a game whose tournament forbids vacation), read in `tx` at `now`.
     pub(crate) async fn banks_in(
         tx: &mut Transaction<'static, Any>,
         game_id: &str,
         allowance: u32,
         now: i64,
     ) -> anyhow::Result<[Option<Bank>; 2]> {
+        let forbidden = sqlx::query(
+            "SELECT 1 FROM games g JOIN tournaments t ON t.id = g.tournament_id \
+             WHERE g.id = $1 AND t.vacation = 0",
+        )
+        .bind(game_id)
+        .fetch_optional(&mut **tx)
+        .await?;
+        if forbidden.is_some() {
+            return Ok([None; 2]);
+        }
         let rows = sqlx::query(
             "SELECT s.seat, s.account_id, v.year, v.used, v.away_until_ms FROM seats s \
              LEFT JOIN vacation v ON v.account_id = s.account_id \

@@ -250,3 +250,72 @@ fn now_ms() -> i64 {
 async fn days_taken_on_purpose_carry_every_game() {
     on_both(days_taken).await;
 }
+
+/// A two-player round robin of Flipstop 5x5 at a day a move, started, whose vacation rule is
+/// `vacation`: its first game, two moves in, and the token of the player to move.
+async fn tournament_game(
+    client: &Client,
+    players: [(&str, &str); 2],
+    vacation: bool,
+) -> (String, String) {
+    let soon = time::OffsetDateTime::now_utc() + time::Duration::hours(1);
+    let soon = soon
+        .format(&time::format_description::well_known::Rfc3339)
+        .unwrap();
+    let body = json!({"game": "flipstop", "size": 5, "format": "round_robin",
+        "clock": {"days_per_move": 1}, "starts_at": soon, "min_players": 2, "max_players": 2,
+        "vacation": vacation});
+    let created = client
+        .post("/api/tournaments", &body, &auth(players[0].1))
+        .await;
+    assert_eq!(created.status, 201, "{}", created.text);
+    assert_eq!(created.json["vacation"], vacation);
+    let id = created.json["id"].as_str().unwrap().to_owned();
+    for (_, token) in players {
+        let path = format!("/api/tournaments/{id}/join");
+        let joined = client.post(&path, &json!({}), &auth(token)).await;
+        assert_eq!(joined.status, 200, "{}", joined.text);
+    }
+    let path = format!("/api/tournaments/{id}/start");
+    let started = client.post(&path, &json!({}), &auth(players[0].1)).await;
+    assert_eq!(started.status, 200, "{}", started.text);
+    let pairing = &started.json["rounds"][0]["games"][0];
+    let game = pairing["id"].as_str().unwrap().to_owned();
+    let token_of = |name: &Value| {
+        let (_, token) = players.iter().find(|(n, _)| name == n).unwrap();
+        (*token).to_owned()
+    };
+    let (first, second) = (token_of(&pairing["first"]), token_of(&pairing["second"]));
+    any_move(client, &game, 0, &first).await;
+    any_move(client, &game, 1, &second).await;
+    (game, first)
+}
+
+async fn tournaments_forbidding(db: TestDb) -> TestDb {
+    let server = start(&db, generous()).await;
+    let client = Client::new(&server);
+    let ann = bearer(&client, "ann").await;
+    let bob = bearer(&client, "bob").await;
+    let players = [("ann", ann.as_str()), ("bob", bob.as_str())];
+    let (allowed, saved_mover) = tournament_game(&client, players, true).await;
+    let (forbidden, mover) = tournament_game(&client, players, false).await;
+    // A day and an hour go by in both games.
+    age_turn(&db, &allowed, DAY_MS + 3_600_000).await;
+    age_turn(&db, &forbidden, DAY_MS + 3_600_000).await;
+    // Where the tournament allows it, the bank carries the clock on ...
+    saved_with(&client, &allowed, 1).await;
+    // ... where it forbids it, the player to move loses on time, and keeps their days.
+    let lost = game_until(&client, &forbidden, |view| view["status"] == "finished").await;
+    assert_eq!(lost["result"]["termination"], "timeout", "{lost}");
+    assert_eq!(spent(&lost, 0) + spent(&lost, 1), 0, "{lost}");
+    // Only the allowed game's day was spent, by whoever was to move there.
+    let left = if saved_mover == mover { 19 } else { 20 };
+    assert_eq!(bank(&client, &mover).await["days_left"], left);
+    server.stop().await.unwrap();
+    db
+}
+
+#[tokio::test]
+async fn a_tournament_that_forbids_vacation_lets_a_clock_run_out() {
+    on_both(tournaments_forbidding).await;
+}
