@@ -23,6 +23,7 @@ use utoipa_axum::routes;
 use crate::accounts;
 use crate::admin;
 use crate::ai::{self, players::AiPlayers};
+use crate::ai_worker::{self, WorkerOptions};
 use crate::analysis;
 use crate::clocks;
 use crate::edge::{BODY_LIMIT, ClientAddr};
@@ -306,9 +307,28 @@ impl Server {
                 url.clone(),
             )));
         }
-        let resumed = ai::resume_all(&state).await?;
+        let resumed = ai::resume_all(&store).await?;
         if resumed > 0 {
             tracing::info!("resuming {resumed} games with an AI seat");
+        }
+        if options.no_ai_worker {
+            tracing::info!("no embedded AI worker: the AI's moves wait for `swapboard ai-worker`");
+        } else {
+            let crew = ai_worker::Crew::new(
+                &store,
+                Arc::clone(&state.live),
+                state.ai.permits(),
+                Some(state.ai.ready()),
+                &WorkerOptions {
+                    database: url.clone(),
+                    threads: u16::try_from(searches).unwrap_or(u16::MAX),
+                    lease_s: ai_worker::DEFAULT_LEASE_S,
+                    // Jobs written here wake it at once; the poll finds other instances' jobs.
+                    poll_ms: 1000,
+                    log: options.log,
+                },
+            );
+            background.extend(ai_worker::spawn(&crew, searches));
         }
         let listener = TcpListener::bind(options.addr)
             .await
@@ -414,7 +434,7 @@ async fn serve_metrics(
 }
 
 /// Resolves on SIGTERM or Ctrl-C.
-async fn termination() {
+pub(crate) async fn termination() {
     let ctrl_c = async {
         if tokio::signal::ctrl_c().await.is_err() {
             std::future::pending::<()>().await;

@@ -11,6 +11,7 @@
 mod accounts;
 mod admin;
 mod ai;
+pub mod ai_worker;
 mod analysis;
 pub mod api;
 mod app;

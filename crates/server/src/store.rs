@@ -4,6 +4,7 @@
 //! differ (transaction start, row locks) are chosen here.
 
 mod accounts;
+mod ai_jobs;
 mod addresses;
 mod admin;
 mod cache;
@@ -30,6 +31,7 @@ pub use games::{
     Finish, JoinError, MoveError, NewGame, Rematch, Seat, Status, StoredGame, Termination, Times,
     seat_of,
 };
+pub(crate) use ai_jobs::AiJob;
 pub(crate) use pool::{
     Backend, NOTIFY_CHANNEL, create_private, creating, default_sqlite_url, now_ms, sqlite_file,
 };
