@@ -139,6 +139,11 @@ impl Backend {
                     include_str!("../../migrations/sqlite/0014_operators.sql"),
                 ),
                 (
+                    17,
+                    "AI jobs",
+                    include_str!("../../migrations/sqlite/0017_ai_jobs.sql"),
+                ),
+                (
                     18,
                     "Swap 61 skills and bot accounts",
                     include_str!("../../migrations/sqlite/0018_room_skills_and_bots.sql"),
@@ -214,6 +219,11 @@ impl Backend {
                     14,
                     "operators",
                     include_str!("../../migrations/postgres/0014_operators.sql"),
+                ),
+                (
+                    17,
+                    "AI jobs",
+                    include_str!("../../migrations/postgres/0017_ai_jobs.sql"),
                 ),
                 (
                     18,
