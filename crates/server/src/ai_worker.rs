@@ -13,8 +13,8 @@ use tokio::task::JoinHandle;
 
 use crate::ai;
 use crate::games::moves::{Plies, announce_plies};
-use crate::live::messages::Views;
 use crate::live::Hub;
+use crate::live::messages::Views;
 use crate::store::Store;
 
 /// How long a claim holds a job, in seconds: longer than any search (10 s without a clock,

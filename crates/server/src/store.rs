@@ -4,9 +4,9 @@
 //! differ (transaction start, row locks) are chosen here.
 
 mod accounts;
-mod ai_jobs;
 mod addresses;
 mod admin;
+mod ai_jobs;
 mod cache;
 mod games;
 mod lessons;
@@ -26,12 +26,12 @@ mod vacation;
 pub(crate) use accounts::{Login, NewAccount};
 pub(crate) use admin::MAX_LOG_LINES;
 pub use admin::{AdminEntry, Role, Signup};
+pub(crate) use ai_jobs::AiJob;
 pub use games::moves::{Claim, Landed, MoveRequest, OnTime, Played, Timeout};
 pub use games::{
     Finish, JoinError, MoveError, NewGame, Rematch, Seat, Status, StoredGame, Termination, Times,
     seat_of,
 };
-pub(crate) use ai_jobs::AiJob;
 pub(crate) use pool::{
     Backend, NOTIFY_CHANNEL, create_private, creating, default_sqlite_url, now_ms, sqlite_file,
 };

@@ -23,9 +23,10 @@ fn worker_options(db: &TestDb, lease_s: u32) -> WorkerOptions {
 
 /// Stores a game between two AIs at these levels, nobody having moved.
 async fn ai_game(store: &Store, id: &str, size: u32, levels: [u8; 2]) {
-    let position = swapboard_play::AnyPosition::start(swapboard_play::GameId::Swaptimum, size as usize)
-        .unwrap()
-        .to_string();
+    let position =
+        swapboard_play::AnyPosition::start(swapboard_play::GameId::Swaptimum, size as usize)
+            .unwrap()
+            .to_string();
     let new = NewGame {
         id,
         game: "swaptimum",
@@ -52,7 +53,11 @@ async fn until_game(
         if done(&game) {
             return game;
         }
-        assert!(began.elapsed() < wait, "game {id} stuck at ply {}", game.ply);
+        assert!(
+            began.elapsed() < wait,
+            "game {id} stuck at ply {}",
+            game.ply
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
@@ -150,7 +155,9 @@ async fn a_worker_killed_mid_search_leaves_the_move_to_another_after_its_lease()
 async fn serve_leaves_the_ai_to_workers(db: TestDb) -> TestDb {
     let mut serve_options = options(&db, generous());
     serve_options.no_ai_worker = true;
-    let server = swapboard_server::Server::start(&serve_options).await.unwrap();
+    let server = swapboard_server::Server::start(&serve_options)
+        .await
+        .unwrap();
     let client = Client::new(&server);
     let ann = bearer(&client, "ann").await;
     let created = client
@@ -184,4 +191,33 @@ async fn serve_leaves_the_ai_to_workers(db: TestDb) -> TestDb {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn serve_without_its_worker_leaves_the_ai_to_an_ai_worker() {
     on_both(serve_leaves_the_ai_to_workers).await;
+}
+
+/// The figures of docs/PERFORMANCE.md ("AI workers"): AI moves per second of one worker
+/// thread by level, through the whole job pipeline on SQLite. A measurement, not a test:
+/// `cargo test -p swapboard-server --test server ai_moves_per_second -- --ignored --nocapture`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a measurement"]
+async fn ai_moves_per_second_per_worker_thread() {
+    for level in [1, 4, 8] {
+        let db = TestDb::sqlite();
+        let store = Store::open(&db.url).await.unwrap();
+        for i in 0..4 {
+            ai_game(&store, &format!("l{level}g{i}"), 5, [level, level]).await;
+        }
+        let worker = Worker::start(&worker_options(&db, 60)).await.unwrap();
+        let began = Instant::now();
+        while worker.plies_played() < 40 && began.elapsed() < Duration::from_secs(60) {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        let (plies, took) = (worker.plies_played(), began.elapsed());
+        worker.stop().await;
+        println!(
+            "level {level}: {plies} plies in {:.2} s, {:.1} moves/s",
+            took.as_secs_f64(),
+            plies as f64 / took.as_secs_f64()
+        );
+        store.close().await;
+        db.drop_it().await;
+    }
 }
