@@ -133,7 +133,7 @@ pub fn run(options: &WorkerOptions) -> anyhow::Result<()> {
     runtime.block_on(async {
         let worker = Worker::start(options).await?;
         tracing::info!("ai-worker: {} searches at once", options.threads);
-        crate::app::termination().await;
+        crate::signals::termination().await;
         worker.stop().await;
         Ok(())
     })

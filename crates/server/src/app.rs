@@ -47,6 +47,7 @@ use crate::resets;
 use crate::review;
 use crate::rooms;
 use crate::rules;
+use crate::signals::termination;
 use crate::state::{AppState, Limiters};
 use crate::store::{Store, StoreOptions, default_sqlite_url};
 use crate::tournaments;
@@ -431,30 +432,6 @@ async fn serve_metrics(
     tokio::spawn(instruments::serve(listener, handle, sample, shutdown));
     tracing::info!("metrics on http://{addr}/metrics");
     Ok(addr)
-}
-
-/// Resolves on SIGTERM or Ctrl-C.
-pub(crate) async fn termination() {
-    let ctrl_c = async {
-        if tokio::signal::ctrl_c().await.is_err() {
-            std::future::pending::<()>().await;
-        }
-    };
-    #[cfg(unix)]
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
-    #[cfg(not(unix))]
-    let term = std::future::pending::<()>();
-    tokio::select! {
-        () = ctrl_c => {}
-        () = term => {}
-    }
 }
 
 #[cfg(test)]

@@ -41,6 +41,7 @@ mod review;
 mod rooms;
 mod rules;
 mod secret;
+mod signals;
 mod state;
 pub mod store;
 mod tournaments;
