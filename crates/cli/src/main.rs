@@ -69,6 +69,8 @@ enum Command {
     Replay(replay::ReplayArgs),
     /// Serve the games over HTTP (docs/API.md): SQLite file by default, or PostgreSQL.
     Serve(Box<swapboard_server::ServeOptions>),
+    /// Play the AI's moves of a swapboard database apart from the web servers (docs/DEPLOY.md).
+    AiWorker(swapboard_server::ai_worker::WorkerOptions),
     /// Play an account of a swapboard server with the AI or an engine program (docs/API.md).
     Bot(bot::BotArgs),
     /// Measure a server under load on loopback: moves per second, latency, live fan-out.
@@ -275,6 +277,9 @@ fn run(command: Command, out: &mut Output) -> CliResult {
         Command::Replay(args) => replay::replay(&args, out),
         Command::Serve(options) => {
             swapboard_server::serve(*options).map_err(error::CliError::Failure)
+        }
+        Command::AiWorker(options) => {
+            swapboard_server::ai_worker::run(&options).map_err(error::CliError::Failure)
         }
         Command::Bot(args) => bot::bot(&args, out),
         Command::Loadtest(options) => {

@@ -320,6 +320,7 @@ async fn run(options: LoadtestOptions) -> anyhow::Result<()> {
                 sqlite_max_mib: None,
                 log: tracing::Level::INFO,
                 ai_searches: Some(1),
+                no_ai_worker: false,
                 metrics_addr: None,
                 // The load test mails nothing.
                 smtp: None,

@@ -1,71 +1,118 @@
-//! The AI's seats: when an AI is to move, its move is thought on the blocking pool and played
-//! through the same pipeline as a person's.
+//! The AI's seats: when an AI is to move, a job is written for its move (in the transaction
+//! that makes it its turn, or here when a game is made, joined or resumed), and an AI worker
+//! (`crate::ai_worker`: embedded in `serve`, or `swapboard ai-worker` processes anywhere)
+//! claims it, thinks the move and plays it through the same pipeline as a person's.
 //!
 //! Searches are CPU work: each runs on `spawn_blocking` with one search thread, behind a
 //! semaphore whose size bounds how many cores the AI may take, so the HTTP workers always
 //! have theirs. The search tree is capped in nodes, which caps its memory. Nothing is kept
-//! between moves: any instance can play the AI's next move, and a restarted server resumes
-//! every AI game whose turn it is. A wake-up for a game this instance is already looking at
-//! makes that look go round once more (the game may have moved since it was read; dropping
-//! the wake-up lost the AI's turn); a move thought on two instances at once loses the race
-//! at the pipeline's ply check, so a move is never played twice.
+//! between moves: any worker can play the AI's next move. A move thought twice (a lease
+//! that ran out while its worker still thought) loses the race at the pipeline's ply check,
+//! so a move is never played twice.
 
 pub(crate) mod players;
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use swapboard_play::{AiRequest, AnyPosition, Level};
+use tokio::sync::Semaphore;
 
-use crate::games::moves::{Plies, announce_plies, judge};
+use crate::games::moves::{Plies, judge};
 use crate::games::view::now;
 use crate::instruments;
 use crate::state::AppState;
-use crate::store::{Landed, MoveError, Status, seat_of};
-use players::{MAX_NODES, NO_CLOCK_LIMIT, Wakeups, seed_of};
+use crate::store::{AiJob, Landed, MoveError, Status, Store, seat_of};
+use players::{MAX_NODES, NO_CLOCK_LIMIT, Wakeups, seed_of, think};
 
-/// The AI's loop: plays the AI's turn in each game it is woken for, each game in a task of
-/// its own, for as long as the server runs (it is one of the server's background tasks).
+/// The AI's loop: writes the AI's job in each game it is woken for (if an AI is to move
+/// there) and signals the embedded worker, for as long as the server runs.
 pub(crate) async fn serve(state: AppState, mut wakeups: Wakeups) {
     while let Some(game_id) = wakeups.recv().await {
-        tokio::spawn(look_at(state.clone(), game_id));
+        let state = state.clone();
+        tokio::spawn(async move {
+            match enqueue(&state.store, &game_id).await {
+                Ok(()) => state.ai.ready().notify_one(),
+                Err(e) => tracing::warn!(game = game_id, "ai: cannot write its job: {e:#}"),
+            }
+        });
     }
 }
 
-/// Plays the AI's turns in one game for as long as it is woken meanwhile.
-async fn look_at(state: AppState, game_id: String) {
-    loop {
-        let result = play_turn(&state, &game_id).await;
-        if let Err(e) = &result {
-            tracing::warn!(game = game_id, "ai: {e:#}");
-        }
-        if let Ok(Some(plies)) = result {
-            // Announced without waking the AI again here: the loop looks once more.
-            announce_plies(&state, &game_id, plies).await;
-            continue;
-        }
-        if !state.ai.end(&game_id) {
-            break;
-        }
-    }
-}
-
-/// Wakes the AI in every game being played with an AI seat (a server starting).
-pub(crate) async fn resume_all(state: &AppState) -> anyhow::Result<usize> {
-    let games = state.store.games_with_ai().await?;
+/// Writes the job for the AI's move in every game being played with an AI seat (a server
+/// or a worker starting): the jobs of games made before this table, or whose job was lost.
+pub(crate) async fn resume_all(store: &Store) -> anyhow::Result<usize> {
+    let games = store.games_with_ai().await?;
     for id in &games {
-        state.ai.wake(id);
+        enqueue(store, id).await?;
     }
     Ok(games.len())
 }
 
-/// Thinks and plays the AI's move if it is its turn; the plies it added (its move and the
-/// passes the rules forced after it), or `None` when it was not its turn (or another
-/// instance played first).
-async fn play_turn(state: &AppState, game_id: &str) -> anyhow::Result<Option<Plies>> {
-    let Some(game) = state.store.game(game_id).await? else {
-        return Ok(None);
+/// Writes the job for the AI's move in the game if it is being played and an AI is to move.
+async fn enqueue(store: &Store, game_id: &str) -> anyhow::Result<()> {
+    let Some(game) = store.game(game_id).await? else {
+        return Ok(());
     };
     if game.status != Status::Playing {
+        return Ok(());
+    }
+    let position: AnyPosition = game
+        .position
+        .parse()
+        .map_err(|e| anyhow::anyhow!("stored position: {e}"))?;
+    store
+        .enqueue_ai_job(game_id, game.ply, seat_of(position.to_move()))
+        .await
+}
+
+/// Thinks and plays the AI's move of a claimed job; the plies it added (its move and the
+/// passes the rules forced after it), or `None` when the job was stale (the game moved on
+/// or ended, or another worker played first), which is then dropped.
+pub(crate) async fn play_job(
+    store: &Store,
+    permits: &Arc<Semaphore>,
+    job: &AiJob,
+) -> anyhow::Result<Option<Plies>> {
+    let thought = match think_job(store, permits, job).await? {
+        Some(thought) => thought,
+        None => {
+            store.drop_ai_job(job).await?;
+            return Ok(None);
+        }
+    };
+    let (seat, text) = thought;
+    // The move's transaction removes the job.
+    match store
+        .play_move(&job.game_id, job.ply, seat, &text, judge)
+        .await
+    {
+        Ok(Landed::Played(played)) => {
+            instruments::move_offered(None, true);
+            Ok(Some(Plies {
+                before: job.ply,
+                after: played.ply,
+            }))
+        }
+        Ok(Landed::Repeated(_)) | Err(MoveError::Stale { .. } | MoveError::NotPlaying(_)) => {
+            store.drop_ai_job(job).await?;
+            Ok(None)
+        }
+        Err(e) => Err(anyhow::anyhow!("its move {text}: {e:?}")),
+    }
+}
+
+/// The AI's seat and move for a job, or `None` when the job is stale.
+async fn think_job(
+    store: &Store,
+    permits: &Arc<Semaphore>,
+    job: &AiJob,
+) -> anyhow::Result<Option<(u8, String)>> {
+    let game_id = job.game_id.as_str();
+    let Some(game) = store.game(game_id).await? else {
+        return Ok(None);
+    };
+    if game.status != Status::Playing || game.ply != job.ply {
         return Ok(None);
     }
     let position: AnyPosition = game
@@ -73,7 +120,7 @@ async fn play_turn(state: &AppState, game_id: &str) -> anyhow::Result<Option<Pli
         .parse()
         .map_err(|e| anyhow::anyhow!("stored position: {e}"))?;
     let seat = seat_of(position.to_move());
-    let seats = state.store.seats(game_id).await?;
+    let seats = store.seats(game_id).await?;
     let Some(level) = seats
         .iter()
         .find(|row| row.seat == seat)
@@ -95,45 +142,24 @@ async fn play_turn(state: &AppState, game_id: &str) -> anyhow::Result<Option<Pli
     let seed = seed_of(game_id, game.ply);
     // The clock runs while the search waits for a permit: the wait comes off its time.
     let asked = Instant::now();
-    let thought = state
-        .ai
-        .think("move", level.number(), move || {
-            let waited = asked.elapsed();
-            let (limit, extra) = match limit {
-                Some(limit) if limit > waited => (Some(limit - waited), extra),
-                Some(limit) => (
-                    Some(Duration::from_millis(1)),
-                    (limit + extra).saturating_sub(waited),
-                ),
-                None => (None, extra),
-            };
-            position.ai_move(AiRequest {
-                level,
-                limit,
-                extra,
-                seed,
-                max_nodes: MAX_NODES,
-            })
+    let thought = think(permits, "move", level.number(), move || {
+        let waited = asked.elapsed();
+        let (limit, extra) = match limit {
+            Some(limit) if limit > waited => (Some(limit - waited), extra),
+            Some(limit) => (
+                Some(Duration::from_millis(1)),
+                (limit + extra).saturating_sub(waited),
+            ),
+            None => (None, extra),
+        };
+        position.ai_move(AiRequest {
+            level,
+            limit,
+            extra,
+            seed,
+            max_nodes: MAX_NODES,
         })
-        .await?;
-    let Some(text) = thought else {
-        return Ok(None);
-    };
-    match state
-        .store
-        .play_move(game_id, game.ply, seat, &text, judge)
-        .await
-    {
-        Ok(Landed::Played(played)) => {
-            instruments::move_offered(None, true);
-            Ok(Some(Plies {
-                before: game.ply,
-                after: played.ply,
-            }))
-        }
-        Ok(Landed::Repeated(_)) | Err(MoveError::Stale { .. } | MoveError::NotPlaying(_)) => {
-            Ok(None)
-        }
-        Err(e) => Err(anyhow::anyhow!("its move {text}: {e:?}")),
-    }
+    })
+    .await?;
+    Ok(thought.map(|text| (seat, text)))
 }

@@ -23,6 +23,7 @@ use utoipa_axum::routes;
 use crate::accounts;
 use crate::admin;
 use crate::ai::{self, players::AiPlayers};
+use crate::ai_worker::{self, WorkerOptions};
 use crate::analysis;
 use crate::clocks;
 use crate::edge::{BODY_LIMIT, ClientAddr};
@@ -46,6 +47,7 @@ use crate::resets;
 use crate::review;
 use crate::rooms;
 use crate::rules;
+use crate::signals::termination;
 use crate::state::{AppState, Limiters};
 use crate::store::{Store, StoreOptions, default_sqlite_url};
 use crate::tournaments;
@@ -312,9 +314,28 @@ impl Server {
                 url.clone(),
             )));
         }
-        let resumed = ai::resume_all(&state).await?;
+        let resumed = ai::resume_all(&store).await?;
         if resumed > 0 {
             tracing::info!("resuming {resumed} games with an AI seat");
+        }
+        if options.no_ai_worker {
+            tracing::info!("no embedded AI worker: the AI's moves wait for `swapboard ai-worker`");
+        } else {
+            let crew = ai_worker::Crew::new(
+                &store,
+                Arc::clone(&state.live),
+                state.ai.permits(),
+                Some(state.ai.ready()),
+                &WorkerOptions {
+                    database: url.clone(),
+                    threads: u16::try_from(searches).unwrap_or(u16::MAX),
+                    lease_s: ai_worker::DEFAULT_LEASE_S,
+                    // Jobs written here wake it at once; the poll finds other instances' jobs.
+                    poll_ms: 1000,
+                    log: options.log,
+                },
+            );
+            background.extend(ai_worker::spawn(&crew, searches));
         }
         let listener = TcpListener::bind(options.addr)
             .await
@@ -417,30 +438,6 @@ async fn serve_metrics(
     tokio::spawn(instruments::serve(listener, handle, sample, shutdown));
     tracing::info!("metrics on http://{addr}/metrics");
     Ok(addr)
-}
-
-/// Resolves on SIGTERM or Ctrl-C.
-async fn termination() {
-    let ctrl_c = async {
-        if tokio::signal::ctrl_c().await.is_err() {
-            std::future::pending::<()>().await;
-        }
-    };
-    #[cfg(unix)]
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
-    #[cfg(not(unix))]
-    let term = std::future::pending::<()>();
-    tokio::select! {
-        () = ctrl_c => {}
-        () = term => {}
-    }
 }
 
 #[cfg(test)]

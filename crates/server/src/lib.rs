@@ -11,6 +11,7 @@
 mod accounts;
 mod admin;
 mod ai;
+pub mod ai_worker;
 mod analysis;
 pub mod api;
 mod app;
@@ -41,6 +42,7 @@ mod review;
 mod rooms;
 mod rules;
 mod secret;
+mod signals;
 mod state;
 pub mod store;
 mod tournaments;

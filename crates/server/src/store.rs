@@ -6,6 +6,7 @@
 mod accounts;
 mod addresses;
 mod admin;
+mod ai_jobs;
 mod cache;
 mod games;
 mod lessons;
@@ -26,6 +27,7 @@ mod vacation;
 pub(crate) use accounts::{Login, NewAccount};
 pub(crate) use admin::MAX_LOG_LINES;
 pub use admin::{AdminEntry, Role, Signup};
+pub(crate) use ai_jobs::AiJob;
 pub use games::moves::{Claim, Landed, MoveRequest, OnTime, Played, Timeout};
 pub use games::{
     Finish, JoinError, MoveError, NewGame, Rematch, Seat, Status, StoredGame, Termination, Times,

@@ -1,15 +1,14 @@
 //! What the server's searches share, known to every handler through `AppState` without
-//! knowing how the AI plays: the permits that bound how many cores searches take, the games
-//! whose AI turn this instance is looking at, and the queue of wake-ups that the AI's loop
-//! (`crate::ai::serve`) reads. A move handler wakes the AI by naming a game; it never calls
-//! into the AI, so the move pipeline and the AI that plays through it do not import each
-//! other.
+//! knowing how the AI plays: the permits that bound how many cores searches take, the
+//! wake-ups that the AI's loop (`crate::ai::serve`) reads to write the AI's jobs, and the
+//! signal that tells this instance's embedded worker a job is waiting. A move handler wakes
+//! the AI by naming a game; it never calls into the AI, so the move pipeline and the AI that
+//! plays through it do not import each other.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use tokio::sync::{Semaphore, mpsc};
+use tokio::sync::{Notify, Semaphore, mpsc};
 
 use crate::instruments;
 
@@ -23,13 +22,11 @@ pub(crate) const NO_CLOCK_LIMIT: Duration = Duration::from_secs(10);
 pub(crate) struct AiPlayers {
     /// One permit per search running at once.
     permits: Arc<Semaphore>,
-    /// The games whose turn this instance is looking at now, each with whether it was
-    /// woken again meanwhile (then it looks once more when done: the game may have moved on
-    /// since it was read).
-    looking: Mutex<HashMap<String, bool>>,
-    /// The games to look at, for the AI's loop. Unbounded, yet bounded in fact: a game is
-    /// sent only when it is not already being looked at.
+    /// The games to look at, for the AI's loop.
     wakeups: mpsc::UnboundedSender<String>,
+    /// Signalled when a job was written here, for the embedded worker (which also polls:
+    /// other instances write jobs too).
+    ready: Arc<Notify>,
 }
 
 /// The receiving end of the wake-ups, for the AI's loop.
@@ -41,50 +38,26 @@ impl AiPlayers {
         let (wakeups, receiver) = mpsc::unbounded_channel();
         let players = AiPlayers {
             permits: Arc::new(Semaphore::new(searches.max(1))),
-            looking: Mutex::new(HashMap::new()),
             wakeups,
+            ready: Arc::new(Notify::new()),
         };
         (players, receiver)
     }
 
-    /// Asks the AI's loop to play the AI's move in the game if an AI seat is to move there.
-    /// A game already being looked at is marked to be looked at once more instead.
+    /// Asks the AI's loop to write the AI's job in the game if an AI seat is to move there.
     pub(crate) fn wake(&self, game_id: &str) {
-        if self.begin(game_id) && self.wakeups.send(game_id.to_owned()).is_err() {
-            // The loop has stopped: the server is shutting down, and a restart resumes the game.
-            self.end(game_id);
-        }
+        // A stopped loop means the server is shutting down; a restart resumes the game.
+        drop(self.wakeups.send(game_id.to_owned()));
     }
 
-    /// Marks a game as looked at here; false if it already is (it is then marked to be
-    /// looked at again).
-    fn begin(&self, game_id: &str) -> bool {
-        let mut looking = self.looking.lock().unwrap_or_else(|e| e.into_inner());
-        match looking.get_mut(game_id) {
-            Some(again) => {
-                *again = true;
-                false
-            }
-            None => {
-                looking.insert(game_id.to_owned(), false);
-                true
-            }
-        }
+    /// The permits every search of this server shares.
+    pub(crate) fn permits(&self) -> Arc<Semaphore> {
+        Arc::clone(&self.permits)
     }
 
-    /// Ends a look at a game; true when it was woken meanwhile and must be looked at again.
-    pub(crate) fn end(&self, game_id: &str) -> bool {
-        let mut looking = self.looking.lock().unwrap_or_else(|e| e.into_inner());
-        match looking.get_mut(game_id) {
-            Some(again) if *again => {
-                *again = false;
-                true
-            }
-            _ => {
-                looking.remove(game_id);
-                false
-            }
-        }
+    /// The signal of a job written by this instance.
+    pub(crate) fn ready(&self) -> Arc<Notify> {
+        Arc::clone(&self.ready)
     }
 
     /// Runs a search on the blocking pool once one of the permits is free: every search of
@@ -97,19 +70,29 @@ impl AiPlayers {
         level: u8,
         search: impl FnOnce() -> T + Send + 'static,
     ) -> anyhow::Result<T> {
-        instruments::ai_waiting(1.0);
-        let permit = self.permits.clone().acquire_owned().await;
-        instruments::ai_waiting(-1.0);
-        let permit = permit?;
-        Ok(tokio::task::spawn_blocking(move || {
-            let _permit = permit;
-            let began = Instant::now();
-            let thought = search();
-            instruments::ai_search(kind, level, began.elapsed());
-            thought
-        })
-        .await?)
+        think(&self.permits, kind, level, search).await
     }
+}
+
+/// As [`AiPlayers::think`], with the permits of a worker.
+pub(crate) async fn think<T: Send + 'static>(
+    permits: &Arc<Semaphore>,
+    kind: &'static str,
+    level: u8,
+    search: impl FnOnce() -> T + Send + 'static,
+) -> anyhow::Result<T> {
+    instruments::ai_waiting(1.0);
+    let permit = Arc::clone(permits).acquire_owned().await;
+    instruments::ai_waiting(-1.0);
+    let permit = permit?;
+    Ok(tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        let began = Instant::now();
+        let thought = search();
+        instruments::ai_search(kind, level, began.elapsed());
+        thought
+    })
+    .await?)
 }
 
 /// A search seed from the game and the ply: the same game replays the same way in tests,
@@ -126,16 +109,18 @@ mod tests {
     use super::*;
 
     #[tokio::test]
-    async fn a_game_woken_while_looked_at_is_looked_at_once_more_and_sent_once() {
+    async fn each_wake_up_reaches_the_loop() {
         let (players, mut wakeups) = AiPlayers::new(1);
         players.wake("g1");
-        players.wake("g1");
-        players.wake("g1");
+        players.wake("g2");
         assert_eq!(wakeups.recv().await.as_deref(), Some("g1"));
-        assert!(wakeups.try_recv().is_err(), "one wake-up queued for a game");
-        assert!(players.end("g1"), "woken meanwhile: look again");
-        assert!(!players.end("g1"), "not woken since: done");
-        players.wake("g1");
-        assert_eq!(wakeups.recv().await.as_deref(), Some("g1"));
+        assert_eq!(wakeups.recv().await.as_deref(), Some("g2"));
+    }
+
+    #[test]
+    fn seeds_differ_by_game_and_ply() {
+        assert_eq!(seed_of("g", 3), seed_of("g", 3));
+        assert_ne!(seed_of("g", 3), seed_of("g", 4));
+        assert_ne!(seed_of("g", 3), seed_of("h", 3));
     }
 }

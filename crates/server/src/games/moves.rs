@@ -21,7 +21,7 @@ use crate::auth::Caller;
 use crate::edge::Body;
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::instruments;
-use crate::live::{Change, Topic};
+use crate::live::{Change, Hub, Topic};
 use crate::state::AppState;
 use crate::store::{
     Bank, Claim, Finish, Landed, MoveError, MoveRequest, OnTime, Played, SeatRow, Status,
@@ -45,7 +45,7 @@ async fn after_move(state: &AppState, game_id: &str, plies: Plies, seats: &[Seat
     if seats.iter().any(|seat| seat.ai_level.is_some()) {
         state.ai.wake(game_id);
     }
-    announce_plies(state, game_id, plies).await;
+    announce_plies(&state.live, game_id, plies).await;
 }
 
 /// The plies a move added: `before` (the ply it was played at) up to `after` (the game's
@@ -60,10 +60,10 @@ pub(crate) struct Plies {
 
 /// Tells the watchers of each ply a move added, in order (a forced pass is announced like
 /// any move).
-pub(crate) async fn announce_plies(state: &AppState, game_id: &str, plies: Plies) {
+pub(crate) async fn announce_plies(live: &Hub, game_id: &str, plies: Plies) {
     let topic = Topic::Game(game_id.to_owned());
     for ply in plies.before + 1..=plies.after {
-        state.live.announce(&topic, Change::Move(ply)).await;
+        live.announce(&topic, Change::Move(ply)).await;
     }
 }
 

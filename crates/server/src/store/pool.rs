@@ -144,6 +144,11 @@ impl Backend {
                     include_str!("../../migrations/sqlite/0015_push.sql"),
                 ),
                 (
+                    17,
+                    "AI jobs",
+                    include_str!("../../migrations/sqlite/0017_ai_jobs.sql"),
+                ),
+                (
                     18,
                     "Swap 61 skills and bot accounts",
                     include_str!("../../migrations/sqlite/0018_room_skills_and_bots.sql"),
@@ -229,6 +234,11 @@ impl Backend {
                     15,
                     "web push",
                     include_str!("../../migrations/postgres/0015_push.sql"),
+                ),
+                (
+                    17,
+                    "AI jobs",
+                    include_str!("../../migrations/postgres/0017_ai_jobs.sql"),
                 ),
                 (
                     18,

@@ -98,6 +98,7 @@ pub(crate) fn options(db: &TestDb, limits: Limits) -> ServeOptions {
         sqlite_max_mib: None,
         log: tracing::Level::INFO,
         ai_searches: Some(1),
+        no_ai_worker: false,
         metrics_addr: None,
         smtp: None,
         mail_from: None,

@@ -7,6 +7,7 @@ mod controls;
 
 mod accounts;
 mod admin;
+mod ai_workers;
 mod analysis;
 mod backup;
 mod faults;

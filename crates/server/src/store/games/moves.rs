@@ -275,9 +275,11 @@ impl Store {
                 Status::Playing
             }
         };
+        Self::finish_ai_jobs_in(&mut tx, game_id, next_ply).await?;
         if status == Status::Playing {
             let last_seat = played.forced.last().map_or(seat, |(passer, _)| *passer);
             Self::your_turn_in(&mut tx, game_id, last_seat, next_ply).await?;
+            Self::enqueue_ai_job_in(&mut tx, game_id, next_ply, last_seat ^ 1).await?;
         }
         let committing = Instant::now();
         tx.commit().await?;

@@ -1,0 +1,230 @@
+//! AI workers: the tasks that claim the AI's jobs from the database, think the moves and
+//! play them. `serve` runs one embedded (so one machine needs nothing more); `swapboard
+//! ai-worker` runs one apart from the web servers, on any machine that reaches the database,
+//! so AI capacity grows by adding workers. A claim holds a job for a lease; a worker that
+//! dies mid-search leaves its job to be claimed again once the lease has run out.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use tokio::sync::{Notify, Semaphore, watch};
+use tokio::task::JoinHandle;
+
+use crate::ai;
+use crate::games::moves::{Plies, announce_plies};
+use crate::live::Hub;
+use crate::live::messages::Views;
+use crate::store::Store;
+
+/// How long a claim holds a job, in seconds: longer than any search (10 s without a clock,
+/// a share of the clock otherwise), so that only a worker gone silent loses its job.
+pub const DEFAULT_LEASE_S: u32 = 60;
+
+/// The options of `swapboard ai-worker`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct WorkerOptions {
+    /// The database URL (`sqlite://…` or `postgres://…`), the one `serve` is given.
+    #[arg(long, value_name = "URL", env = "DATABASE_URL")]
+    pub database: String,
+    /// How many searches run at once, one core each.
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: u16,
+    /// How long a claim holds a job, in seconds; a worker that dies mid-search has its job
+    /// taken again after it.
+    #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_LEASE_S,
+          value_parser = clap::value_parser!(u32).range(1..=3600))]
+    pub lease_s: u32,
+    /// How often an idle worker looks for jobs, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 250,
+          value_parser = clap::value_parser!(u32).range(10..=60_000))]
+    pub poll_ms: u32,
+    /// The most detailed log level shown.
+    #[arg(long, default_value = "info")]
+    pub log: tracing::Level,
+}
+
+/// A running AI worker.
+#[derive(Debug)]
+pub struct Worker {
+    store: Store,
+    crew: Arc<Crew>,
+    tasks: Vec<JoinHandle<()>>,
+    _closing: watch::Sender<bool>,
+}
+
+/// What the tasks of one worker share.
+#[derive(Debug)]
+pub(crate) struct Crew {
+    /// The worker's name in the claims it makes.
+    name: String,
+    store: Store,
+    live: Arc<Hub>,
+    permits: Arc<Semaphore>,
+    /// Signalled by this instance when it writes a job; `None` for a worker apart.
+    ready: Option<Arc<Notify>>,
+    lease_ms: i64,
+    poll: Duration,
+    /// The plies this worker's moves added, passes forced after them included.
+    plies: AtomicU64,
+}
+
+impl Worker {
+    /// Opens the database (migrating it), writes the jobs of games whose AI is to move and
+    /// starts `threads` tasks that claim and play jobs until [`Worker::stop`].
+    pub async fn start(options: &WorkerOptions) -> anyhow::Result<Worker> {
+        anyhow::ensure!(
+            (1..=256).contains(&options.threads),
+            "--threads must be 1 to 256, not {}",
+            options.threads
+        );
+        let store = Store::open(&options.database).await?;
+        let (closing, closing_seen) = watch::channel(false);
+        let live = Arc::new(Hub::new(store.clone(), Box::new(Views), closing_seen));
+        let resumed = ai::resume_all(&store).await?;
+        tracing::info!("ai-worker: {resumed} games with an AI seat being played");
+        let threads = usize::from(options.threads);
+        let crew = Crew::new(
+            &store,
+            live,
+            Arc::new(Semaphore::new(threads)),
+            None,
+            options,
+        );
+        let tasks = spawn(&crew, threads);
+        Ok(Worker {
+            store,
+            crew,
+            tasks,
+            _closing: closing,
+        })
+    }
+
+    /// The plies this worker's moves added so far (its moves and the passes they forced).
+    pub fn plies_played(&self) -> u64 {
+        self.crew.plies.load(Ordering::Relaxed)
+    }
+
+    /// Stops at once, as a killed process would: a search under way is abandoned and its
+    /// job left to the lease.
+    pub async fn stop(self) {
+        for task in &self.tasks {
+            task.abort();
+        }
+        for task in self.tasks {
+            drop(task.await);
+        }
+        self.store.close().await;
+    }
+}
+
+/// Runs a worker until Ctrl-C or SIGTERM (`swapboard ai-worker`), logging to stderr.
+pub fn run(options: &WorkerOptions) -> anyhow::Result<()> {
+    // A caller that set up its own subscriber keeps it.
+    let _ = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .with_max_level(options.log)
+        .try_init();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async {
+        let worker = Worker::start(options).await?;
+        tracing::info!("ai-worker: {} searches at once", options.threads);
+        crate::signals::termination().await;
+        worker.stop().await;
+        Ok(())
+    })
+}
+
+impl Crew {
+    /// The crew of a worker on `store`.
+    pub(crate) fn new(
+        store: &Store,
+        live: Arc<Hub>,
+        permits: Arc<Semaphore>,
+        ready: Option<Arc<Notify>>,
+        options: &WorkerOptions,
+    ) -> Arc<Crew> {
+        Arc::new(Crew {
+            name: format!(
+                "{}-{}-{}",
+                hostname(),
+                std::process::id(),
+                CREWS.fetch_add(1, Ordering::Relaxed)
+            ),
+            store: store.clone(),
+            live,
+            permits,
+            ready,
+            lease_ms: i64::from(options.lease_s) * 1000,
+            poll: Duration::from_millis(u64::from(options.poll_ms)),
+            plies: AtomicU64::new(0),
+        })
+    }
+}
+
+/// The crews started in this process, to tell them apart.
+static CREWS: AtomicU64 = AtomicU64::new(0);
+
+/// The host's name, to tell workers apart in the jobs they hold.
+fn hostname() -> String {
+    std::env::var("HOSTNAME")
+        .ok()
+        .filter(|name| !name.is_empty())
+        .unwrap_or_else(|| "worker".to_owned())
+}
+
+/// Starts `tasks` tasks of the crew, each claiming and playing one job at a time.
+pub(crate) fn spawn(crew: &Arc<Crew>, tasks: usize) -> Vec<JoinHandle<()>> {
+    (0..tasks.max(1))
+        .map(|_| tokio::spawn(work(Arc::clone(crew))))
+        .collect()
+}
+
+/// One task of a worker: claims a job, plays it, and when none is left waits for a signal
+/// or the next poll.
+async fn work(crew: Arc<Crew>) {
+    loop {
+        match crew.store.claim_ai_job(&crew.name, crew.lease_ms).await {
+            Ok(Some(job)) => match ai::play_job(&crew.store, &crew.permits, &job).await {
+                Ok(Some(plies)) => announce(&crew, &job.game_id, plies).await,
+                Ok(None) => {}
+                Err(e) => tracing::warn!(game = job.game_id, "ai: {e:#}"),
+            },
+            Ok(None) => idle(&crew).await,
+            Err(e) => {
+                tracing::warn!("ai: cannot claim a job: {e:#}");
+                idle(&crew).await;
+            }
+        }
+    }
+}
+
+/// Waits for a job written here or the next poll.
+async fn idle(crew: &Crew) {
+    match &crew.ready {
+        Some(ready) => {
+            tokio::select! {
+                () = ready.notified() => {}
+                () = tokio::time::sleep(crew.poll) => {}
+            }
+        }
+        None => tokio::time::sleep(crew.poll).await,
+    }
+}
+
+/// Counts the plies and tells the game's watchers (on PostgreSQL, those of every instance).
+async fn announce(crew: &Crew, game_id: &str, plies: Plies) {
+    crew.plies.fetch_add(
+        u64::from(plies.after.saturating_sub(plies.before)),
+        Ordering::Relaxed,
+    );
+    announce_plies(&crew.live, game_id, plies).await;
+    // The AI may be to move again (a game between AIs): its job was written with the move.
+    if let Some(ready) = &crew.ready {
+        ready.notify_one();
+    }
+}

@@ -1,0 +1,223 @@
+//! AI workers apart from the web servers: jobs in the database claimed with a lease, each AI
+//! move made exactly once however many workers claim, and a worker that dies mid-search
+//! leaving its move to another.
+
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use sqlx::{Connection as _, PgConnection, Row as _};
+use swapboard_server::ai_worker::{Worker, WorkerOptions};
+use swapboard_server::store::{NewGame, Seat, Status, Store};
+
+use crate::common::{Client, TestDb, bearer, generous, on_both, options};
+
+fn worker_options(db: &TestDb, lease_s: u32) -> WorkerOptions {
+    WorkerOptions {
+        database: db.url.clone(),
+        threads: 1,
+        lease_s,
+        poll_ms: 20,
+        log: tracing::Level::INFO,
+    }
+}
+
+/// Stores a game between two AIs at these levels, nobody having moved.
+async fn ai_game(store: &Store, id: &str, size: u32, levels: [u8; 2]) {
+    let position =
+        swapboard_play::AnyPosition::start(swapboard_play::GameId::Swaptimum, size as usize)
+            .unwrap()
+            .to_string();
+    let new = NewGame {
+        id,
+        game: "swaptimum",
+        size,
+        position: &position,
+        seats: [Seat::Ai(levels[0]), Seat::Ai(levels[1])],
+        clock: swapboard_play::TimeControl::None,
+        invite: None,
+        rated: false,
+    };
+    store.create_game(&new).await.unwrap();
+}
+
+/// Waits until `done` holds of the game, within `wait`.
+async fn until_game(
+    store: &Store,
+    id: &str,
+    wait: Duration,
+    done: impl Fn(&swapboard_server::store::StoredGame) -> bool,
+) -> swapboard_server::store::StoredGame {
+    let began = Instant::now();
+    loop {
+        let game = store.game(id).await.unwrap().unwrap();
+        if done(&game) {
+            return game;
+        }
+        assert!(
+            began.elapsed() < wait,
+            "game {id} stuck at ply {}",
+            game.ply
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_workers_play_fifty_games_and_each_ai_move_once() {
+    let db = TestDb::postgres().await;
+    let store = Store::open(&db.url).await.unwrap();
+    let ids: Vec<String> = (0..50).map(|i| format!("g{i}")).collect();
+    for id in &ids {
+        ai_game(&store, id, 4, [1, 1]).await;
+    }
+    let one = Worker::start(&worker_options(&db, 30)).await.unwrap();
+    let two = Worker::start(&worker_options(&db, 30)).await.unwrap();
+    let mut plies = 0;
+    for id in &ids {
+        let game = until_game(&store, id, Duration::from_secs(300), |g| {
+            g.status != Status::Playing
+        })
+        .await;
+        plies += u64::from(game.ply);
+    }
+    let (by_one, by_two) = (one.plies_played(), two.plies_played());
+    one.stop().await;
+    two.stop().await;
+    // Every ply was played by exactly one of the workers: none twice, none lost.
+    assert_eq!(by_one + by_two, plies, "{by_one} + {by_two} plies");
+    assert!(by_one > 0 && by_two > 0, "both worked: {by_one}, {by_two}");
+    let mut pg = PgConnection::connect(&db.url).await.unwrap();
+    let jobs: i64 = sqlx::query("SELECT count(*) FROM ai_jobs")
+        .fetch_one(&mut pg)
+        .await
+        .unwrap()
+        .get(0);
+    assert_eq!(jobs, 0, "every job removed with its move");
+    let mismatched: i64 = sqlx::query(
+        "SELECT count(*) FROM games g WHERE g.ply <> \
+         (SELECT count(*) FROM moves m WHERE m.game_id = g.id)",
+    )
+    .fetch_one(&mut pg)
+    .await
+    .unwrap()
+    .get(0);
+    assert_eq!(mismatched, 0, "one stored move per ply");
+    pg.close().await.unwrap();
+    store.close().await;
+    db.drop_it().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_worker_killed_mid_search_leaves_the_move_to_another_after_its_lease() {
+    let db = TestDb::postgres().await;
+    let store = Store::open(&db.url).await.unwrap();
+    // Level 8 thinks for a good fraction of a second: long enough to be killed in.
+    ai_game(&store, "slow", 5, [8, 1]).await;
+    let mut pg = PgConnection::connect(&db.url).await.unwrap();
+    let first = Worker::start(&worker_options(&db, 1)).await.unwrap();
+    let began = Instant::now();
+    loop {
+        let claimed: Option<String> =
+            sqlx::query("SELECT claimed_by FROM ai_jobs WHERE game_id = 'slow' AND ply = 0")
+                .fetch_optional(&mut pg)
+                .await
+                .unwrap()
+                .and_then(|row| row.get(0));
+        if claimed.is_some() {
+            break;
+        }
+        assert!(began.elapsed() < Duration::from_secs(30), "never claimed");
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+    let claimed_at = Instant::now();
+    // Killed mid-search: its search is abandoned, its job held until the lease runs out.
+    first.stop().await;
+    let second = Worker::start(&worker_options(&db, 1)).await.unwrap();
+    let game = until_game(&store, "slow", Duration::from_secs(60), |g| g.ply >= 1).await;
+    assert!(
+        claimed_at.elapsed() >= Duration::from_millis(900),
+        "taken again only after the lease"
+    );
+    let moved: i64 = sqlx::query("SELECT count(*) FROM moves WHERE game_id = 'slow' AND ply = 0")
+        .fetch_one(&mut pg)
+        .await
+        .unwrap()
+        .get(0);
+    assert_eq!(moved, 1);
+    assert!(second.plies_played() >= 1, "the second worker moved");
+    assert!(game.ply >= 1);
+    second.stop().await;
+    pg.close().await.unwrap();
+    store.close().await;
+    db.drop_it().await;
+}
+
+async fn serve_leaves_the_ai_to_workers(db: TestDb) -> TestDb {
+    let mut serve_options = options(&db, generous());
+    serve_options.no_ai_worker = true;
+    let server = swapboard_server::Server::start(&serve_options)
+        .await
+        .unwrap();
+    let client = Client::new(&server);
+    let ann = bearer(&client, "ann").await;
+    let created = client
+        .post(
+            "/api/games",
+            &json!({"game": "swaptimum", "size": 5, "opponent": "ai:1", "colour": "second"}),
+            &[("authorization", &ann)],
+        )
+        .await;
+    assert_eq!(created.status, 201, "{}", created.text);
+    let id = created.json["id"].as_str().unwrap().to_owned();
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    let waiting = client.get(&format!("/api/games/{id}"), &[]).await;
+    assert_eq!(waiting.json["ply"], 0, "no worker, no AI move");
+    let worker = Worker::start(&worker_options(&db, 30)).await.unwrap();
+    let began = Instant::now();
+    loop {
+        let game = client.get(&format!("/api/games/{id}"), &[]).await;
+        if game.json["ply"] == 1 {
+            break;
+        }
+        assert!(began.elapsed() < Duration::from_secs(30), "{}", game.text);
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(worker.plies_played(), 1);
+    worker.stop().await;
+    server.stop().await.unwrap();
+    db
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serve_without_its_worker_leaves_the_ai_to_an_ai_worker() {
+    on_both(serve_leaves_the_ai_to_workers).await;
+}
+
+/// The figures of docs/PERFORMANCE.md ("AI workers"): AI moves per second of one worker
+/// thread by level, through the whole job pipeline on SQLite. A measurement, not a test:
+/// `cargo test -p swapboard-server --test server ai_moves_per_second -- --ignored --nocapture`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a measurement"]
+async fn ai_moves_per_second_per_worker_thread() {
+    for level in [1, 4, 8] {
+        let db = TestDb::sqlite();
+        let store = Store::open(&db.url).await.unwrap();
+        for i in 0..4 {
+            ai_game(&store, &format!("l{level}g{i}"), 5, [level, level]).await;
+        }
+        let worker = Worker::start(&worker_options(&db, 60)).await.unwrap();
+        let began = Instant::now();
+        while worker.plies_played() < 40 && began.elapsed() < Duration::from_secs(60) {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        let (plies, took) = (worker.plies_played(), began.elapsed());
+        worker.stop().await;
+        println!(
+            "level {level}: {plies} plies in {:.2} s, {:.1} moves/s",
+            took.as_secs_f64(),
+            plies as f64 / took.as_secs_f64()
+        );
+        store.close().await;
+        db.drop_it().await;
+    }
+}
