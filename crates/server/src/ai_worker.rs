@@ -121,16 +121,7 @@ impl Worker {
 
 /// Runs a worker until Ctrl-C or SIGTERM (`swapboard ai-worker`), logging to stderr.
 pub fn run(options: &WorkerOptions) -> anyhow::Result<()> {
-    // A caller that set up its own subscriber keeps it.
-    let _ = tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_target(false)
-        .with_max_level(options.log)
-        .try_init();
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()?;
-    runtime.block_on(async {
+    crate::logged_runtime(options.log, async {
         let worker = Worker::start(options).await?;
         tracing::info!("ai-worker: {} searches at once", options.threads);
         crate::signals::termination().await;

@@ -184,23 +184,30 @@ async fn a_moderator_bans_an_account_its_credentials_end_and_its_games_are_forfe
     .await;
 }
 
+/// Signs up ann, an admin, and bob, a moderator (granted as the operator does): their
+/// bearers, and the store the roles were granted through.
+async fn staff(client: &Client, db: &TestDb) -> (String, String, Store) {
+    let ann = bearer(client, "ann").await;
+    let bob = bearer(client, "bob").await;
+    let store = Store::open(&db.url).await.unwrap();
+    store
+        .grant_role("ann", Role::Admin, "operator")
+        .await
+        .unwrap();
+    store
+        .grant_role("bob", Role::Moderator, "operator")
+        .await
+        .unwrap();
+    (ann, bob, store)
+}
+
 #[tokio::test]
 async fn admins_list_sign_ups_by_address_and_close_a_room() {
     on_both(|db: TestDb| async move {
         let server = start(&db, generous()).await;
         let client = Client::new(&server);
-        let ann = bearer(&client, "ann").await;
-        let bob = bearer(&client, "bob").await;
+        let (ann, bob, store) = staff(&client, &db).await;
         let carl = bearer(&client, "carl").await;
-        let store = Store::open(&db.url).await.unwrap();
-        store
-            .grant_role("ann", Role::Admin, "operator")
-            .await
-            .unwrap();
-        store
-            .grant_role("bob", Role::Moderator, "operator")
-            .await
-            .unwrap();
 
         // Sign-ups, newest first, each with the address it came from (this test's loopback).
         client
@@ -303,18 +310,8 @@ async fn an_admin_makes_a_one_time_reset_link_that_sets_a_new_password_once() {
     on_both(|db: TestDb| async move {
         let server = start(&db, generous()).await;
         let client = Client::new(&server);
-        let ann = bearer(&client, "ann").await;
-        let bob = bearer(&client, "bob").await;
+        let (ann, bob, _) = staff(&client, &db).await;
         bearer(&client, "carl").await;
-        let store = Store::open(&db.url).await.unwrap();
-        store
-            .grant_role("ann", Role::Admin, "operator")
-            .await
-            .unwrap();
-        store
-            .grant_role("bob", Role::Moderator, "operator")
-            .await
-            .unwrap();
         let path = "/api/admin/accounts/Carl/reset-link";
         let reason = json!({"reason": "lost the phone with the password"});
         // Admins only; the account named, the reason required.
@@ -358,7 +355,6 @@ async fn an_admin_makes_a_one_time_reset_link_that_sets_a_new_password_once() {
         assert_eq!(log.json["lines"][0]["actor"], "ann");
         assert_eq!(log.json["lines"][0]["target"], "carl");
         assert!(!log.text.contains(link));
-        store.close().await;
         server.stop().await.unwrap();
         db
     })
