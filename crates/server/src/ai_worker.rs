@@ -121,7 +121,7 @@ impl Worker {
 
 /// Runs a worker until Ctrl-C or SIGTERM (`swapboard ai-worker`), logging to stderr.
 pub fn run(options: &WorkerOptions) -> anyhow::Result<()> {
-    crate::logged_runtime(options.log, async {
+    crate::signals::logged_runtime(options.log, async {
         let worker = Worker::start(options).await?;
         tracing::info!("ai-worker: {} searches at once", options.threads);
         crate::signals::termination().await;

@@ -62,26 +62,8 @@ pub use ratings::{RerateOptions, rerate};
 
 /// Serves until SIGTERM or Ctrl-C, on a tokio runtime of its own, logging to standard error.
 pub fn serve(options: ServeOptions) -> anyhow::Result<()> {
-    logged_runtime(options.log, async {
+    signals::logged_runtime(options.log, async {
         let server = Server::start(&options).await?;
         server.wait().await
     })
-}
-
-/// Runs `work` to its end on a multi-threaded tokio runtime of its own, logging at `level`
-/// to standard error: what `serve` and `ai-worker` run on.
-fn logged_runtime(
-    level: tracing::Level,
-    work: impl std::future::Future<Output = anyhow::Result<()>>,
-) -> anyhow::Result<()> {
-    // A caller that set up its own subscriber keeps it.
-    let _ = tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_target(false)
-        .with_max_level(level)
-        .try_init();
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()?;
-    runtime.block_on(work)
 }
