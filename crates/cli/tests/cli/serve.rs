@@ -564,7 +564,7 @@ fn a_swap61_round_whose_deadline_passes_around_a_kill_9_resolves_once() {
 }
 
 /// `swapboard admin rerate` opens the database it names (making its schema, as `serve`
-/// would) and replays its rated games: none in a new one. Its numbers are the server's
+/// would) and replays its rated games and Swap 61 rooms: none in a new one. Its numbers are the server's
 /// (`Store::rerate`, tested against live updates in the server's `ratings` tests).
 #[test]
 fn admin_rerate_replays_the_rated_games_of_the_database_named() {
@@ -573,7 +573,7 @@ fn admin_rerate_replays_the_rated_games_of_the_database_named() {
     let out = crate::common::swapboard(&["admin", "rerate", "--database", &url]);
     let err = crate::common::stderr(&out);
     assert_eq!(out.status.code(), Some(0), "{err}");
-    assert_eq!(err.trim_end(), "rerated 0 games");
+    assert_eq!(err.trim_end(), "rerated 0 games and 0 Swap 61 rooms");
     assert!(dir.join("rated.db").exists());
     let refused = crate::common::swapboard(&["admin", "rerate", "--database", "mysql://x"]);
     assert_ne!(refused.status.code(), Some(0));
