@@ -19,7 +19,7 @@ use crate::live::connect;
 /// Connections the flood holds.
 const FLOOD: usize = 2_000;
 /// The header-read timeout of the server under test.
-const HEADER_TIME: Duration = Duration::from_secs(2);
+const HEADER_TIME: Duration = Duration::from_secs(5);
 
 /// Raises this process's soft limit on open files to what the flood needs (both ends of
 /// every connection are in this process), with util-linux's `prlimit`: a test may not make
@@ -114,10 +114,12 @@ async fn flood_from_one_address(db: TestDb) -> TestDb {
         held.spawn(until_closed(stream, i % 2 == 1, start));
     }
     let opened = start.elapsed();
-    // One more from the flooding address is over its cap: closed at once, unanswered.
+    // One more from the flooding address is over its cap: closed at once, unanswered. "At
+    // once" means well before the header-read timeout would have closed it; half of that
+    // timeout leaves a loaded 2-core machine its margin.
     let mut extra = connect_from(flooder, addr).await;
     let mut buf = [0u8; 64];
-    let over_cap = tokio::time::timeout(Duration::from_secs(1), extra.read(&mut buf))
+    let over_cap = tokio::time::timeout(HEADER_TIME / 2, extra.read(&mut buf))
         .await
         .expect("a connection over the cap is closed at once");
     assert!(matches!(over_cap, Ok(0) | Err(_)), "{over_cap:?}");
@@ -137,6 +139,7 @@ async fn flood_from_one_address(db: TestDb) -> TestDb {
         .await;
     let move_time = asked.elapsed();
     assert_eq!(moved.status, 200, "{}", moved.text);
+    // Served in under a second (issue 24's figure) while the flood holds its connections.
     assert!(health_time < Duration::from_secs(1), "{health_time:?}");
     assert!(move_time < Duration::from_secs(1), "{move_time:?}");
 
