@@ -76,6 +76,23 @@ fn skill_of(row: &sqlx::any::AnyRow, mu: &str, sigma: &str) -> sqlx::Result<Skil
     })
 }
 
+/// An account's skill as stored, read through `executor` (the pool, or the transaction that
+/// rates a room, which must read what it is about to change).
+async fn skill_in<'e>(
+    executor: impl sqlx::Executor<'e, Database = Any>,
+    account_id: i64,
+) -> anyhow::Result<Option<RoomSkill>> {
+    let row = sqlx::query("SELECT mu, sigma, rooms FROM room_skills WHERE account_id = $1")
+        .bind(account_id)
+        .fetch_optional(executor)
+        .await?;
+    let Some(row) = row else { return Ok(None) };
+    Ok(Some(RoomSkill {
+        skill: skill_of(&row, "mu", "sigma")?,
+        rooms: u32::try_from(row.try_get::<i64, _>("rooms")?)?,
+    }))
+}
+
 /// The side effect of a room's end on the Swap 61 ratings, in the transaction that resolves
 /// its last round (the room's status guard makes this run once per room; the changes'
 /// primary key would refuse a second run anyway).
@@ -100,15 +117,8 @@ pub(crate) async fn on_room_end(
         let seat: i64 = row.try_get("seat")?;
         let seat = u8::try_from(seat)?;
         let account: i64 = row.try_get("account_id")?;
-        let known = sqlx::query("SELECT mu, sigma, rooms FROM room_skills WHERE account_id = $1")
-            .bind(account)
-            .fetch_optional(&mut **tx)
-            .await?;
-        let (before, rooms) = match known {
-            Some(row) => (
-                skill_of(&row, "mu", "sigma")?,
-                row.try_get::<i64, _>("rooms")?,
-            ),
+        let (before, rooms) = match skill_in(&mut **tx, account).await? {
+            Some(known) => (known.skill, i64::from(known.rooms)),
             None => (Skill::default(), 0),
         };
         rated.push((
@@ -178,15 +188,7 @@ type RatedRoom = (String, i64, Vec<(i64, i64, usize)>);
 impl Store {
     /// An account's Swap 61 skill, if it played a rated room.
     pub(crate) async fn room_skill(&self, account_id: i64) -> anyhow::Result<Option<RoomSkill>> {
-        let row = sqlx::query("SELECT mu, sigma, rooms FROM room_skills WHERE account_id = $1")
-            .bind(account_id)
-            .fetch_optional(&self.pool)
-            .await?;
-        let Some(row) = row else { return Ok(None) };
-        Ok(Some(RoomSkill {
-            skill: skill_of(&row, "mu", "sigma")?,
-            rooms: u32::try_from(row.try_get::<i64, _>("rooms")?)?,
-        }))
+        skill_in(&self.pool, account_id).await
     }
 
     /// An account's Swap 61 history, oldest first (the latest `limit` points).
