@@ -6,6 +6,7 @@
 //! their `ToSchema`.
 
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 use swapboard_core::Player;
@@ -188,6 +189,65 @@ pub struct Lobby {
 pub struct GameList {
     /// The games, the most recently changed first.
     pub games: Vec<GameView>,
+}
+
+/// Finished games played, won, lost and drawn (an aborted or annulled game is none of them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct RecordView {
+    /// Won + lost + drawn.
+    pub played: u32,
+    /// Won.
+    pub won: u32,
+    /// Lost.
+    pub lost: u32,
+    /// Drawn (finished with no winner).
+    pub drawn: u32,
+}
+
+/// Two players' games against each other.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct VersusView {
+    /// The player whose side the record is from.
+    pub name: String,
+    /// The other player.
+    pub opponent: String,
+    /// The record in each game they finished one of, by game name.
+    pub record: BTreeMap<String, RecordView>,
+    /// The record over every game.
+    pub total: RecordView,
+    /// Their games, the most recently changed first (at most 50).
+    pub games: Vec<GameView>,
+}
+
+/// A Swap 61 room a player sat in.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct RoomPlayedView {
+    /// The room's id (`/api/rooms/{id}`).
+    pub id: String,
+    /// `lobby`, `playing` or `finished`.
+    pub status: String,
+    /// Its seats (9 or 10).
+    pub seats: u8,
+    /// The open round (0 before the first; 6 once over).
+    pub round: u8,
+    /// Its game master.
+    pub master: String,
+    /// The player's seat (1 to 10).
+    pub seat: u8,
+    /// When it was made, in ms since the Unix epoch.
+    pub created_ms: i64,
+    /// When an administrator closed it, `null` unless one did.
+    pub closed_ms: Option<i64>,
+    /// The player's final rank among the room's rated seats (ties share one), `null` until
+    /// the room rated them (a room with fewer than two accounts seated rates nobody).
+    pub rank: Option<u32>,
+}
+
+/// The rooms a player sat in.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct RoomsPlayed {
+    /// The rooms, the newest first (at most 50).
+    pub rooms: Vec<RoomPlayedView>,
 }
 
 /// The games waiting for the caller's move.

@@ -16,6 +16,7 @@ use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::notify::push::SubscriptionView;
 use crate::review::record_text;
 use crate::state::AppState;
+use crate::store::records::GameFilter;
 
 /// How many hex digits of a credential's hash name it in the API: enough to tell an
 /// account's credentials apart, too few to look one up by (the hash is of 32 random bytes).
@@ -128,7 +129,7 @@ pub(crate) async fn export(
     // One more than is kept tells whether any was left out.
     let mut stored = state
         .store
-        .games_of_account(account, None, EXPORT_LIMIT + 1)
+        .filtered_games(account, &GameFilter::default(), EXPORT_LIMIT + 1)
         .await?;
     let mut truncated = stored.len() > EXPORT_LIMIT as usize;
     stored.truncate(EXPORT_LIMIT as usize);

@@ -11,7 +11,7 @@ use serde::Serialize;
 use swapboard_play::GameId;
 use utoipa::ToSchema;
 
-use crate::api::ChangeView;
+use crate::api::{ChangeView, RecordView};
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::state::AppState;
 use crate::store::ratings::{HISTORY_LIMIT, PARAMS, StoredChange};
@@ -105,6 +105,9 @@ pub(crate) struct AccountView {
     ratings: BTreeMap<String, RatingView>,
     /// Its Swap 61 skill, if it finished a room in a seat of its own.
     swap61: Option<SkillView>,
+    /// Its finished games played, won, lost and drawn in each two-player game it finished
+    /// one of, by game name, rated or not, against people, bots and the AI.
+    record: BTreeMap<String, RecordView>,
 }
 
 /// The account of `name`, or 404.
@@ -153,11 +156,13 @@ pub(crate) async fn show_account(
         .room_skill(login.account_id)
         .await?
         .map(SkillView::from);
+    let record = state.store.record_of(login.account_id, None).await?;
     Ok(Json(AccountView {
         name: login.name,
         bot: login.bot,
         ratings,
         swap61,
+        record,
     }))
 }
 

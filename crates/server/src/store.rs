@@ -15,6 +15,7 @@ mod pool;
 pub(crate) mod push;
 pub(crate) mod puzzles;
 pub(crate) mod ratings;
+pub(crate) mod records;
 mod resets;
 mod reviews;
 pub(crate) mod room_skills;

@@ -56,7 +56,7 @@ const GAME_COLUMNS: &str = "id, game, size, status, ply, position, winner_seat, 
                             created_ms, invite, rematch_id, rated, tournament_id, vacation_first, vacation_second";
 
 /// [`GAME_COLUMNS`] of a query in which the games table is `g`.
-fn prefixed_game_columns() -> String {
+pub(super) fn prefixed_game_columns() -> String {
     GAME_COLUMNS
         .split(',')
         .map(|column| format!("g.{}", column.trim()))
@@ -139,7 +139,7 @@ fn number<T: TryFrom<i64>>(row: &AnyRow, column: &str) -> anyhow::Result<T> {
     T::try_from(value).map_err(|_| anyhow::anyhow!("games.{column}: {value} is out of range"))
 }
 
-fn game_of_row(row: &AnyRow) -> anyhow::Result<StoredGame> {
+pub(super) fn game_of_row(row: &AnyRow) -> anyhow::Result<StoredGame> {
     let termination: Option<String> = row.try_get("termination")?;
     let winner: Option<i64> = row.try_get("winner_seat")?;
     let finish = termination
@@ -512,28 +512,6 @@ impl Store {
              ORDER BY updated_ms DESC, id LIMIT $2"
         ))
         .bind(status.as_str())
-        .bind(i64::from(limit))
-        .fetch_all(&self.pool)
-        .await?;
-        rows.iter().map(game_of_row).collect()
-    }
-
-    /// Up to `limit` games in which the account sits, of a status if one is given, most
-    /// recently changed first.
-    pub async fn games_of_account(
-        &self,
-        account_id: i64,
-        status: Option<Status>,
-        limit: u32,
-    ) -> anyhow::Result<Vec<StoredGame>> {
-        let columns = prefixed_game_columns();
-        let rows = sqlx::query(&format!(
-            "SELECT {columns} FROM games g JOIN seats s ON s.game_id = g.id \
-             WHERE s.account_id = $1 AND ($2 IS NULL OR g.status = $2) \
-             ORDER BY g.updated_ms DESC, g.id LIMIT $3"
-        ))
-        .bind(account_id)
-        .bind(status.map(Status::as_str))
         .bind(i64::from(limit))
         .fetch_all(&self.pool)
         .await?;

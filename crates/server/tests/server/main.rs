@@ -23,6 +23,7 @@ mod names;
 mod notify;
 mod offered;
 mod password;
+mod profiles;
 mod proxy;
 mod push;
 mod puzzles;

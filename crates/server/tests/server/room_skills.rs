@@ -5,7 +5,7 @@
 
 use serde_json::{Value, json};
 use swapboard_league::multiplayer::{Skill, rate_room};
-use swapboard_server::api::RoomView;
+use swapboard_server::api::{RoomView, RoomsPlayed};
 use swapboard_server::store::Store;
 
 use crate::common::{Client, TestDb, auth, bearer, generous, on_both, start};
@@ -133,6 +133,49 @@ async fn rated_rooms(db: TestDb) -> TestDb {
     }
     // Nobody else was rated: the game master and the bots' seats have no skill.
     assert_eq!(profile(&client, "gm").await["swap61"], Value::Null);
+
+    // Each player's rooms played: this room, its seat and its rank; a room in its lobby
+    // (Ben joined a second one) comes first, with no rank yet. The game master sat in none.
+    let body = json!({"seats": 9, "round5": "theme", "round_hours": 24});
+    let lobby: RoomView = client
+        .post("/api/rooms", &body, &auth(&master))
+        .await
+        .read();
+    let path = format!("/api/rooms/{}/join", lobby.id);
+    let joined = client
+        .post(
+            &path,
+            &json!({ "invite": lobby.invite }),
+            &auth(&players[1]),
+        )
+        .await;
+    assert_eq!(joined.status, 200, "{}", joined.text);
+    for ((name, seat), rank) in PLAYERS.iter().zip(&seats).zip(&ranks) {
+        let played: RoomsPlayed = client
+            .get(&format!("/api/accounts/{name}/rooms"), &[])
+            .await
+            .read();
+        let rooms: Vec<(&str, &str, Option<u32>)> = played
+            .rooms
+            .iter()
+            .map(|r| (r.id.as_str(), r.status.as_str(), r.rank))
+            .collect();
+        let finished = (id.as_str(), "finished", Some(u32::try_from(*rank).unwrap()));
+        if *name == "ben" {
+            assert_eq!(rooms, [(lobby.id.as_str(), "lobby", None), finished]);
+        } else {
+            assert_eq!(rooms, [finished]);
+        }
+        let this = played.rooms.iter().find(|r| r.id == id).unwrap();
+        assert_eq!((this.seat, this.seats, this.round), (*seat, 10, 6));
+        assert_eq!(this.master, "gm");
+    }
+    let played: RoomsPlayed = client.get("/api/accounts/gm/rooms", &[]).await.read();
+    assert!(played.rooms.is_empty(), "{played:?}");
+    client
+        .get("/api/accounts/nobody/rooms", &[])
+        .await
+        .assert_error(404, "not_found");
 
     // The leaderboard: the three, best conservative skill first, the bot marked.
     let board = client.get("/api/leaderboards/swap61", &[]).await;
