@@ -84,7 +84,10 @@ test('a round robin\'s page: crosstable, standings, a result live; a tournament 
   await page.goto(`/players/${one.first}`);
   await page.getByRole('heading', { name: 'Ratings' }).waitFor();
   await page.locator('svg.rating-chart circle').waitFor();
-  await page.getByText(/1 rated games played, 1 won/).waitFor();
+  await page.getByText(/RD \d+; 1 rated games played\./).waitFor();
+  // The record counts the game the server says was won.
+  assert.deepEqual(await page.getByRole('table', { name: 'record', exact: true }).locator('tbody tr').first().locator('th, td').allTextContents(),
+    ['Flipstop', '1', '1', '0', '0']);
   await shot(page, 'player-ratings');
   await page.getByRole('link', { name: 'Flipstop', exact: true }).click();
   await page.getByRole('heading', { name: 'Flipstop leaderboard' }).waitFor();

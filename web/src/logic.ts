@@ -362,3 +362,41 @@ export function edgesToJoin(view: BoardView): string | null {
   if (side === 'none') return null;
   return `${view.names[k]} to move joins the ${side === 'top_bottom' ? 'top and bottom' : 'left and right'} edges.`;
 }
+
+/** The filters of a player's game list (`/players/{name}?game=...&result=...`). */
+export interface GameFilters {
+  status?: string;
+  game?: string;
+  result?: string;
+  rated?: string;
+  opponent?: string;
+}
+
+/** The filters an address asks for, each kept only when the server would accept it: a
+ * status, a game among `games`, a result, a rating choice, and a non-empty opponent. */
+export function readFilters(search: URLSearchParams, games: string[]): GameFilters {
+  const oneOf = (name: string, allowed: string[]): string | undefined => {
+    const value = search.get(name);
+    return value !== null && allowed.includes(value) ? value : undefined;
+  };
+  const opponent = search.get('opponent')?.trim();
+  return {
+    status: oneOf('status', ['waiting', 'playing', 'finished']),
+    game: oneOf('game', games),
+    result: oneOf('result', ['won', 'lost', 'drawn']),
+    rated: oneOf('rated', ['true', 'false']),
+    opponent: opponent ? opponent : undefined,
+  };
+}
+
+/** The filters as a query (`?status=finished&opponent=bob`), in a fixed order; empty for
+ * none, so that the unfiltered list has the plain address. */
+export function filterQuery(filters: GameFilters): string {
+  const query = new URLSearchParams();
+  for (const name of ['status', 'game', 'result', 'rated', 'opponent'] as const) {
+    const value = filters[name];
+    if (value) query.set(name, value);
+  }
+  const text = query.toString();
+  return text ? `?${text}` : '';
+}

@@ -1,14 +1,12 @@
-// Every page but the game's: home, log in, sign up, new game, a player's ratings and games,
-// settings.
+// The home page, log in, sign up, new game and settings, and the game lists other pages
+// share.
 
-import { bankWords } from './account';
 import { api, ApiFailure, failureText } from './api';
 import type { Cleanup, Shell } from './app';
 import { catalogueEntry, gameTitle, loadCatalogue } from './catalogue';
 import { h } from './dom';
 import { describeClock, opponentField, safeNext, timeControl, type Route } from './logic';
 import { dailyCard } from './puzzles/page';
-import { ratingsSection } from './ratings';
 import type { RoomView } from './swap61';
 import type { GameView, Lobby, VacationView } from './types';
 
@@ -55,7 +53,8 @@ function roomItem(room: RoomView, me: string | null): HTMLLIElement {
     h('span', {}, ` ${part} · ${room.size} seats · ${state}`));
 }
 
-function gameList(games: GameView[], empty: string, extra?: (game: GameView) => Node | undefined): HTMLElement {
+/** A list of games, or words saying it is empty. */
+export function gameList(games: GameView[], empty: string, extra?: (game: GameView) => Node | undefined): HTMLElement {
   if (games.length === 0) return h('p', { class: 'empty' }, empty);
   const list = h('ul', { class: 'games' });
   for (const game of games) list.append(gameItem(game, extra?.(game)));
@@ -226,25 +225,6 @@ async function newGame(main: HTMLElement, shell: Shell): Promise<void> {
   main.append(h('h1', {}, 'New game'), form);
 }
 
-async function playerPage(main: HTMLElement, shell: Shell, route: Route): Promise<void> {
-  if (route.page !== 'player') return;
-  const status = new URLSearchParams(location.search).get('status');
-  const query = status && ['waiting', 'playing', 'finished'].includes(status) ? `?status=${status}` : '';
-  const games = await api<{ games: GameView[] }>('GET', `/api/accounts/${encodeURIComponent(route.name)}/games${query}`);
-  const base = `/players/${encodeURIComponent(route.name)}`;
-  const tab = (value: string, text: string): HTMLElement =>
-    h('a', { href: value ? `${base}?status=${value}` : base, 'aria-current': (status ?? '') === value ? 'page' : null }, text);
-  main.append(
-    h('h1', {}, route.name),
-    await ratingsSection(route.name),
-    // The vacation bank is its owner's to see.
-    ...(shell.me === route.name ? [h('p', { class: 'vacation' },
-      bankWords(await api<VacationView>('GET', '/api/me/vacation')), ' ', h('a', { href: '/vacation' }, 'Vacation'))] : []),
-    h('nav', { class: 'tabs', 'aria-label': 'games shown' }, tab('', 'All'), tab('waiting', 'Waiting'), tab('playing', 'Playing'), tab('finished', 'Finished (review)')),
-    gameList(games.games, 'No games here.'),
-  );
-}
-
 async function settings(main: HTMLElement): Promise<void> {
   const box = h('input', { type: 'checkbox', name: 'confirm', checked: confirmStep() });
   box.addEventListener('change', () => localStorage.setItem('swapboard.confirm', box.checked ? 'on' : 'off'));
@@ -265,7 +245,6 @@ export const PAGES = {
   login: async (main: HTMLElement, shell: Shell): Promise<void> => accountForm(main, shell, false),
   signup: async (main: HTMLElement, shell: Shell): Promise<void> => accountForm(main, shell, true),
   new: newGame,
-  player: playerPage,
   settings: (main: HTMLElement): Promise<void> => settings(main),
   missing: (main: HTMLElement): Promise<void> => missing(main),
-} satisfies Record<Exclude<Route['page'], 'game' | 'newRoom' | 'room' | 'rules' | 'notifications' | 'confirmEmail' | 'puzzles' | 'tournaments' | 'leaderboard' | 'learn' | 'forgotPassword' | 'resetPassword' | 'vacation'>, (main: HTMLElement, shell: Shell, route: Route) => Promise<Cleanup | void>>;
+} satisfies Record<Exclude<Route['page'], 'game' | 'player' | 'newRoom' | 'room' | 'rules' | 'notifications' | 'confirmEmail' | 'puzzles' | 'tournaments' | 'leaderboard' | 'learn' | 'forgotPassword' | 'resetPassword' | 'vacation'>, (main: HTMLElement, shell: Shell, route: Route) => Promise<Cleanup | void>>;

@@ -1,6 +1,6 @@
 // Ratings in the client: a game's leaderboard (`/leaderboards/{game}`), and the ratings part
-// of a player's page (each game's rating, rated games played and won, and its history as an
-// inline SVG chart). Every number is the server's (`GET /api/accounts/{name}`, `.../ratings/
+// of a player's page (each game's rating, its rated games, and its history as an inline SVG
+// chart). Every number is the server's (`GET /api/accounts/{name}`, `.../ratings/
 // {game}`, `GET /api/leaderboards/{game}`).
 
 import { api } from './api';
@@ -31,17 +31,6 @@ export function ratingWords(rating: RatingView): string {
   return `${Math.round(rating.rating)}${rating.provisional ? '?' : ''}`;
 }
 
-/** How many of a history's games the player won: each point whose rating went up. */
-export function gamesWon(points: HistoryPoint[], start: number): number {
-  let before = start;
-  let won = 0;
-  for (const point of points) {
-    if (point.rating > before) won += 1;
-    before = point.rating;
-  }
-  return won;
-}
-
 /** A pool's title: a two-player game's from the catalogue, or Swap 61's (rooms, not in it). */
 function poolTitle(id: string): string {
   return id === 'swap61' ? 'Swap 61' : gameTitle(id);
@@ -55,11 +44,21 @@ interface SkillView {
   rooms: number;
 }
 
+/** Finished games played, won, lost and drawn (the server's count). */
+export interface RecordView {
+  played: number;
+  won: number;
+  lost: number;
+  drawn: number;
+}
+
 /** An account as `GET /api/accounts/{name}` shows it. */
-interface AccountView {
+export interface AccountView {
   bot?: boolean;
   ratings?: Record<string, RatingView>;
   swap61?: SkillView | null;
+  /** By game: its finished games, rated or not. */
+  record?: Record<string, RecordView>;
 }
 
 /** The Swap 61 block of a player's page: the skill, the rooms and the history. */
@@ -72,9 +71,8 @@ async function skillBlock(name: string, skill: SkillView): Promise<HTMLElement> 
 }
 
 /** The ratings part of a player's page: one block per game rated. */
-export async function ratingsSection(name: string): Promise<HTMLElement> {
+export async function ratingsSection(name: string, account: AccountView): Promise<HTMLElement> {
   await loadCatalogue();
-  const account = await api<AccountView>('GET', `/api/accounts/${encodeURIComponent(name)}`);
   const ratings = Object.entries(account.ratings ?? {});
   const section = h('section', { class: 'ratings', 'aria-label': 'ratings' }, h('h2', {}, 'Ratings'));
   if (account.bot) section.append(h('p', { class: 'bot-note' }, 'A bot: a program plays this account.'));
@@ -85,11 +83,9 @@ export async function ratingsSection(name: string): Promise<HTMLElement> {
   }
   for (const [game, rating] of ratings) {
     const history = await api<{ points: HistoryPoint[] }>('GET', `/api/accounts/${encodeURIComponent(name)}/ratings/${game}`);
-    // Every new player starts at 1500 (docs/RATINGS.md).
-    const won = gamesWon(history.points, 1500);
     section.append(h('div', { class: 'rating' },
       h('h3', {}, h('a', { href: `/leaderboards/${game}` }, gameTitle(game)), ` ${ratingWords(rating)}`),
-      h('p', {}, `RD ${Math.round(rating.rd)}; ${rating.games} rated games played, ${won} won.`),
+      h('p', {}, `RD ${Math.round(rating.rd)}; ${rating.games} rated games played.`),
       ratingChart(history.points)));
   }
   return section;

@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import {
-  backoff, cellLabel, cellName, clickSelection, clocksNow, describeClock, formatClock, moveFocus,
-  opponentField, parseCell, parseRoute, positionSummary, reviewPly, safeNext, seatIndex, timeControl,
+  backoff, cellLabel, cellName, clickSelection, clocksNow, describeClock, filterQuery, formatClock, moveFocus,
+  opponentField, readFilters, parseCell, parseRoute, positionSummary, reviewPly, safeNext, seatIndex, timeControl,
 } from '../src/logic';
 import type { BoardView } from '../src/types';
 
@@ -134,4 +134,17 @@ test('the new-game form makes the API fields', () => {
   assert.equal(opponentField('open', 5, 'x'), 'open');
   assert.equal(describeClock({ initial_s: 90, increment_s: 2 }), '1.5 min + 2 s');
   assert.equal(describeClock({ days_per_move: 1 }), '1 day a move');
+});
+
+test('a player\'s game filters: read from the address only when valid, written back in order', () => {
+  const games = ['swaptimum', 'flipstop'];
+  const read = (search: string) => readFilters(new URLSearchParams(search), games);
+  assert.deepEqual(read(''), { status: undefined, game: undefined, result: undefined, rated: undefined, opponent: undefined });
+  assert.equal(filterQuery(read('')), '');
+  // Unknown values are dropped, not sent to the server to be refused.
+  assert.equal(filterQuery(read('?status=over&game=chess&result=tie&rated=yes&opponent=%20%20')), '');
+  assert.equal(filterQuery(read('?opponent=%20bob%20&rated=true&game=flipstop&result=won&status=finished')),
+    '?status=finished&game=flipstop&result=won&rated=true&opponent=bob');
+  // A name is written back escaped.
+  assert.equal(filterQuery({ opponent: 'ann & co' }), '?opponent=ann+%26+co');
 });

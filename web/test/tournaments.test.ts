@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { gamesWon, ratingWords } from '../src/ratings';
+import { ratingWords } from '../src/ratings';
 import { actions, chartPoints, crosstables, pairingWords, statusWords } from '../src/tournaments/state';
 import type { PairingView, TournamentView } from '../src/types';
 
@@ -76,9 +76,7 @@ test('a rating history\'s chart points: time across, the highest rating at the t
     [[0, 50], [50, 0], [100, 25]]);
 });
 
-test('a rating and the games won in words', () => {
+test('a rating in words', () => {
   assert.equal(ratingWords({ rating: 1612.4, rd: 120, volatility: 0.09, games: 3, provisional: true }), '1612?');
   assert.equal(ratingWords({ rating: 1612.6, rd: 60, volatility: 0.09, games: 30, provisional: false }), '1613');
-  const points = [1520, 1510, 1530].map((rating, i) => ({ at_ms: i, game_id: `g${i}`, rating, rd: 200 }));
-  assert.equal(gamesWon(points, 1500), 2);
 });
