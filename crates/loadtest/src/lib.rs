@@ -327,6 +327,7 @@ async fn run(options: LoadtestOptions) -> anyhow::Result<()> {
                 mail_from: None,
                 public_url: None,
                 vacation_days: 20,
+                guest_days: 30,
                 games: Default::default(),
                 push_loopback: false,
                 limits: if options.real_limits {

@@ -293,6 +293,7 @@ impl Server {
             mail,
             push,
             vacation_days: u32::from(options.vacation_days),
+            guest_days: options.guest_days,
             offered: Arc::new(options.games.clone()),
         };
         // The work no request starts: the clocks, the AI's turns left from before a

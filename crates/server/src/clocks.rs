@@ -1,6 +1,6 @@
 //! The clocks' scheduler: ends games whose player to move has run out of time, whether or
-//! not anyone is connected, resolves Swap 61 rounds whose deadline has passed, and starts the
-//! tournaments whose time has come.
+//! not anyone is connected, resolves Swap 61 rounds whose deadline has passed, starts the
+//! tournaments whose time has come, and removes the guests that never came back.
 //!
 //! Deadlines live in the database, set in the transaction of each move. Every instance
 //! polls for due ones and claims them for a lease ([`crate::store::Store::claim_due_deadlines`]:
@@ -22,9 +22,13 @@ const LEASE: Duration = Duration::from_secs(30);
 /// The most deadlines claimed at once.
 const BATCH: u32 = 100;
 
-/// How many passes go between two looks at the monthly tournaments' next editions (a
-/// minute).
+/// How many passes go between two looks at the monthly tournaments' next editions and at
+/// the guests to remove (a minute).
 const EDITIONS_EVERY: u32 = 120;
+/// The most guests removed in one look (the rest wait a minute).
+const GUESTS_BATCH: u32 = 200;
+/// A day in ms.
+const DAY_MS: i64 = 24 * 3600 * 1000;
 
 /// Claims and acts on due deadlines until the server stops.
 pub(crate) async fn run(state: AppState) {
@@ -43,6 +47,9 @@ pub(crate) async fn run(state: AppState) {
         }
         if let Err(e) = crate::rooms::resolve_due(&state).await {
             tracing::warn!("rooms' deadlines: {e:#}");
+        }
+        if editions {
+            remove_old_guests(&state).await;
         }
     }
 }
@@ -64,4 +71,20 @@ pub(crate) async fn claim_and_end(state: &AppState) -> anyhow::Result<usize> {
         }
     }
     Ok(ended)
+}
+
+/// Removes the guests that never came back (`--guest-days` after their session expired and
+/// their last game moved), logging how many.
+async fn remove_old_guests(state: &AppState) {
+    let now = now_ms();
+    let cutoff = now.saturating_sub(i64::from(state.guest_days) * DAY_MS);
+    match state
+        .store
+        .remove_old_guests(now, cutoff, GUESTS_BATCH)
+        .await
+    {
+        Ok(0) => {}
+        Ok(removed) => tracing::info!(removed, "guests that never came back removed"),
+        Err(e) => tracing::warn!("guests' removal: {e:#}"),
+    }
 }

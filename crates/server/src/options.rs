@@ -77,6 +77,11 @@ pub struct ServeOptions {
     #[arg(long, value_name = "DAYS", env = "SWAPBOARD_VACATION_DAYS", default_value_t = 20,
           value_parser = clap::value_parser!(u16).range(0..=366))]
     pub vacation_days: u16,
+    /// How many days a guest (who plays without an account) is kept after its session
+    /// expired and its last game moved; then the guest and its games are removed.
+    #[arg(long, value_name = "DAYS", env = "SWAPBOARD_GUEST_DAYS", default_value_t = 30,
+          value_parser = clap::value_parser!(u16).range(1..=3650))]
+    pub guest_days: u16,
     /// The games this server offers, comma-separated, from swaptimum, flipstop, scware,
     /// rapid-transit and swap61 (the rooms): leave out a game you have no permission to run
     /// in public (docs/DEPLOY.md). Games already stored stay readable.

@@ -76,6 +76,8 @@ pub(crate) struct AppState {
     pub(crate) proxies: Arc<TrustedProxies>,
     /// The days of vacation each account has a year (`--vacation-days`).
     pub(crate) vacation_days: u32,
+    /// The days a guest that never came back is kept (`--guest-days`).
+    pub(crate) guest_days: u16,
     /// The games offered (`--games`).
     pub(crate) offered: Arc<Offered>,
     /// How mail is sent (`--smtp`), if it is.

@@ -9,6 +9,7 @@ mod admin;
 mod ai_jobs;
 mod cache;
 mod games;
+mod guests;
 mod lessons;
 pub(crate) mod outbox;
 mod pool;

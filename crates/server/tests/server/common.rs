@@ -104,6 +104,7 @@ pub(crate) fn options(db: &TestDb, limits: Limits) -> ServeOptions {
         mail_from: None,
         public_url: None,
         vacation_days: 20,
+        guest_days: 30,
         games: Default::default(),
         push_loopback: true,
         limits,

@@ -5,7 +5,8 @@
 use std::time::Duration;
 
 use serde_json::json;
-use swapboard_server::api::{Account, GameView};
+use swapboard_server::api::{Account, GameList, GameView};
+use swapboard_server::store::Store;
 use swapboard_server::{Limits, Rate};
 
 use crate::common::{Client, TestDb, auth, bearer, generous, on_both, start};
@@ -194,4 +195,123 @@ async fn guests(db: TestDb) -> TestDb {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_guest_plays_the_ai_and_keeps_the_game_on_signing_up() {
     on_both(guests).await;
+}
+
+/// A day in ms.
+const DAY_MS: i64 = 24 * 3600 * 1000;
+
+async fn old_guests(db: TestDb) -> TestDb {
+    let server = start(&db, generous()).await;
+    let client = Client::new(&server);
+    // A guest who plays the AI and tries a puzzle, then never comes back; another who signs
+    // up after a game of its own.
+    let (gone, cookie) = guest(&client).await;
+    let as_gone = [("cookie", cookie.as_str()), SAME_ORIGIN];
+    let body = json!({"game": "swaptimum", "size": 5, "opponent": "ai:1", "colour": "first"});
+    let game = client.post("/api/games", &body, &as_gone).await;
+    assert_eq!(game.status, 201, "{}", game.text);
+    let game = game.read::<GameView>();
+    let moved = client
+        .post(
+            &format!("/api/games/{}/moves", game.id),
+            &json!({"move": "c3", "ply": 0}),
+            &as_gone,
+        )
+        .await;
+    assert_eq!(moved.status, 200, "{}", moved.text);
+    let puzzle = client.get("/api/puzzles?limit=1", &[]).await.json["puzzles"][0].clone();
+    let position: swapboard_play::AnyPosition =
+        puzzle["position"].as_str().unwrap().parse().unwrap();
+    let first = position.legal_moves(usize::MAX).unwrap()[0].clone();
+    let tried = client
+        .post(
+            &format!("/api/puzzles/{}/attempt", puzzle["id"].as_str().unwrap()),
+            &json!({ "move": first }),
+            &as_gone,
+        )
+        .await;
+    assert_eq!(tried.status, 200, "{}", tried.text);
+    let (_, kept_cookie) = guest(&client).await;
+    let as_kept = [("cookie", kept_cookie.as_str()), SAME_ORIGIN];
+    let kept_game = client
+        .post("/api/games", &body, &as_kept)
+        .await
+        .read::<GameView>();
+    let signed = client
+        .post(
+            "/api/accounts",
+            &json!({"name": "stayer", "password": "correct horse"}),
+            &as_kept,
+        )
+        .await;
+    assert_eq!(signed.status, 201, "{}", signed.text);
+    server.stop().await.unwrap();
+
+    // The sweep, at chosen times: nothing while the guest is inside the retention period or
+    // its session is still valid (30 days); then the guest and its game, and only those.
+    let store = Store::open(&db.url).await.unwrap();
+    let now = i64::try_from(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis(),
+    )
+    .unwrap();
+    assert_eq!(
+        store
+            .remove_old_guests(now + DAY_MS, now - 29 * DAY_MS, 100)
+            .await
+            .unwrap(),
+        0
+    );
+    assert_eq!(
+        store
+            .remove_old_guests(now + 29 * DAY_MS, now + DAY_MS, 100)
+            .await
+            .unwrap(),
+        0
+    );
+    assert_eq!(
+        store
+            .remove_old_guests(now + 31 * DAY_MS, now + DAY_MS, 100)
+            .await
+            .unwrap(),
+        1
+    );
+    // A second sweep (another instance's) finds nothing left.
+    assert_eq!(
+        store
+            .remove_old_guests(now + 31 * DAY_MS, now + DAY_MS, 100)
+            .await
+            .unwrap(),
+        0
+    );
+    store.close().await;
+
+    let server = start(&db, generous()).await;
+    let client = Client::new(&server);
+    client
+        .get(&format!("/api/games/{}", game.id), &[])
+        .await
+        .assert_error(404, "not_found");
+    client
+        .get(&format!("/api/accounts/{}", gone.name), &[])
+        .await
+        .assert_error(404, "not_found");
+    let kept = client
+        .get(&format!("/api/games/{}", kept_game.id), &[])
+        .await;
+    assert_eq!(kept.status, 200, "{}", kept.text);
+    let mine = client
+        .get("/api/accounts/stayer/games", &[])
+        .await
+        .read::<GameList>();
+    assert_eq!(mine.games.len(), 1);
+    server.stop().await.unwrap();
+    db
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_guest_that_never_came_back_is_removed_with_its_games() {
+    on_both(old_guests).await;
 }
