@@ -1,15 +1,17 @@
 //! `swapboard puzzles generate`: finds puzzles proven by the solver (`swapboard_play::puzzles`)
-//! in random games and adds them to a puzzle file, one JSON object a line
+//! in random games, in game records (the AI's self-play: `swapboard arena --out`) or in a
+//! server's finished games, and adds them to a puzzle file, one JSON object a line
 //! (`docs/PUZZLES.md`).
 
 use std::collections::HashSet;
 use std::path::PathBuf;
 
-use swapboard_play::GameId;
-use swapboard_play::puzzles::{self, Candidates, DEFAULT_BUDGET};
+use swapboard_arena::record::read_records_with_lines;
+use swapboard_play::puzzles::{self, Candidates, DEFAULT_BUDGET, positions_of_game};
+use swapboard_play::{AnyPosition, GameId};
 
 use crate::error::{CliError, CliResult};
-use crate::files::{LockedFile, quote};
+use crate::files::{LockedFile, quote, quote_path, read_limited};
 use crate::limits;
 use crate::output::Output;
 
@@ -19,8 +21,8 @@ const FILE_LIMIT: u64 = 64 << 20;
 /// The commands about puzzles.
 #[derive(clap::Subcommand)]
 pub(crate) enum PuzzlesCommand {
-    /// Find puzzles (exactly one winning move, proven by the solver) in random games and add
-    /// them to a puzzle file.
+    /// Find puzzles (exactly one winning move, proven by the solver) in random games, game
+    /// records or a server's finished games, and add them to a puzzle file.
     Generate(GenerateArgs),
 }
 
@@ -42,12 +44,24 @@ pub(crate) struct GenerateArgs {
     /// The solver's node budget for each proof (the win and every refutation).
     #[arg(long, default_value_t = DEFAULT_BUDGET, value_parser = limits::positive)]
     budget: u64,
-    /// How many positions before each random game's end are examined.
+    /// How many positions before each game's end are examined.
     #[arg(long, default_value_t = 8, value_parser = depth)]
     depth: usize,
     /// The seed of the random games (a run is reproducible from it).
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Examine the games of this record file (docs/RECORDS.md, e.g. the AI's self-play from
+    /// `swapboard arena --out`) instead of random games; may be given several times. Only
+    /// the records of --game and --size are read.
+    #[arg(long, value_name = "FILE", conflicts_with = "database")]
+    records: Vec<PathBuf>,
+    /// Examine a server's finished games of --game and --size instead of random games, the
+    /// latest --games of them (`sqlite:PATH` or `postgres://...`).
+    #[arg(long, value_name = "URL")]
+    database: Option<String>,
+    /// With --database: how many of the latest finished games are read.
+    #[arg(long, default_value_t = 1_000, value_parser = server_games)]
+    games: u32,
     /// The puzzle file the new puzzles are added to (created if missing); puzzles already
     /// in it are not added twice.
     #[arg(long)]
@@ -62,6 +76,61 @@ fn depth(text: &str) -> Result<usize, String> {
             .filter(|&n| n <= 200)
             .ok_or_else(|| "expected 1 to 200".to_string())
     })
+}
+
+/// `--games`: 1 to 100,000 games.
+fn server_games(text: &str) -> Result<u32, String> {
+    limits::positive(text).and_then(|n| {
+        u32::try_from(n)
+            .ok()
+            .filter(|&n| n <= 100_000)
+            .ok_or_else(|| "expected 1 to 100000".to_string())
+    })
+}
+
+/// The largest record file read: 64 MiB.
+const RECORDS_LIMIT: u64 = 64 << 20;
+
+/// The positions to examine when they come from games played for real: each record of the
+/// files (or each finished game of the server) of `game` and `size`, its last `depth`
+/// positions before the end.
+fn played_positions(args: &GenerateArgs, game: GameId) -> Result<Vec<AnyPosition>, CliError> {
+    let mut positions = Vec::new();
+    if let Some(database) = &args.database {
+        let games = swapboard_server::finished_games(Some(database), game, args.size, args.games)
+            .map_err(|e| CliError::bad(format!("--database: {e:#}")))?;
+        for (n, moves) in games.iter().enumerate() {
+            let start = AnyPosition::start(game, args.size)
+                .map_err(|e| CliError::bad(format!("--size: {e}")))?;
+            let found = positions_of_game(start, moves, args.depth)
+                .map_err(|e| CliError::bad(format!("--database: game {}: {e}", n + 1)))?;
+            positions.extend(found);
+        }
+    }
+    for path in &args.records {
+        let text = read_limited("record file", path, RECORDS_LIMIT)?;
+        let place =
+            |line: usize, reason: &str| format!("--records {}:{line}: {reason}", quote_path(path));
+        let records =
+            read_records_with_lines(&text).map_err(|e| CliError::bad(place(e.line, &e.reason)))?;
+        for (record, lines) in records {
+            let size = record.tag("Size").and_then(|s| s.parse::<usize>().ok());
+            if record.tag("Game") != Some(game.as_str()) || size != Some(args.size) {
+                continue;
+            }
+            let start = match record.tag("Start") {
+                Some(text) => text
+                    .parse::<AnyPosition>()
+                    .map_err(|e| CliError::bad(place(lines.start, &format!("Start tag: {e}"))))?,
+                None => AnyPosition::start(game, args.size)
+                    .map_err(|e| CliError::bad(format!("--size: {e}")))?,
+            };
+            let found = positions_of_game(start, &record.moves, args.depth)
+                .map_err(|e| CliError::bad(place(lines.start, &e)))?;
+            positions.extend(found);
+        }
+    }
+    Ok(positions)
 }
 
 /// Runs a puzzles command.
@@ -99,7 +168,14 @@ fn generate(args: &GenerateArgs, out: &mut Output) -> CliResult {
     let mut ids: HashSet<String> = known.into_iter().map(|p| p.id).collect();
     let mut found = 0;
     let mut examined = 0;
-    for position in Candidates::new(game, args.size, args.seed, args.depth) {
+    let candidates: Box<dyn Iterator<Item = AnyPosition>> =
+        if args.records.is_empty() && args.database.is_none() {
+            Box::new(Candidates::new(game, args.size, args.seed, args.depth))
+        } else {
+            // The latest positions of each game first, as in random games.
+            Box::new(played_positions(args, game)?.into_iter().rev())
+        };
+    for position in candidates {
         if found == args.count || examined == args.candidates {
             break;
         }

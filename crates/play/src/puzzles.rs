@@ -495,16 +495,42 @@ impl GameFn for RandomGame {
             position.play_unchecked(&mv);
             history.push(position.clone());
         }
-        let keep = history.len().saturating_sub(self.depth + 1);
-        Some(
-            history
-                .into_iter()
-                .skip(keep)
-                .filter(|p| p.outcome().is_none())
-                .map(Playable::erase)
-                .collect(),
-        )
+        Some(last_open(
+            history.into_iter().map(Playable::erase).collect(),
+            self.depth,
+        ))
     }
+}
+
+/// The last `depth` positions before a game's end that are not over, the earliest first:
+/// where a game's fights are decided.
+fn last_open(history: Vec<AnyPosition>, depth: usize) -> Vec<AnyPosition> {
+    let keep = history.len().saturating_sub(depth + 1);
+    history
+        .into_iter()
+        .skip(keep)
+        .filter(|p| p.outcome().is_none())
+        .collect()
+}
+
+/// Candidates from a game played for real (a server's finished game, a record of the AI's
+/// self-play): `moves` replayed from `start`, then its last `depth` positions before the
+/// end, the earliest first; an error names the first move that cannot be played.
+pub fn positions_of_game(
+    start: AnyPosition,
+    moves: &[String],
+    depth: usize,
+) -> Result<Vec<AnyPosition>, String> {
+    let mut position = start;
+    let mut history = Vec::with_capacity(moves.len() + 1);
+    history.push(position.clone());
+    for (ply, mv) in moves.iter().enumerate() {
+        position
+            .play_text(mv)
+            .map_err(|e| format!("move {} ({mv}): {e}", ply + 1))?;
+        history.push(position.clone());
+    }
+    Ok(last_open(history, depth))
 }
 
 impl Puzzle {

@@ -58,6 +58,7 @@ pub use limits::{Limits, Rate};
 pub use offered::Offered;
 pub use options::ServeOptions;
 pub use proxy::TrustedProxy;
+pub use puzzles::finished_games;
 pub use ratings::{RerateOptions, rerate};
 
 /// Serves until SIGTERM or Ctrl-C, on a tokio runtime of its own, logging to standard error.

@@ -342,3 +342,21 @@ pub(crate) async fn attempt(
         record,
     }))
 }
+
+/// The moves of a server's latest `limit` finished games of `game` on a board of `size`
+/// (`swapboard puzzles generate --database`), read on a runtime of its own.
+pub fn finished_games(
+    database: Option<&str>,
+    game: GameId,
+    size: usize,
+    limit: u32,
+) -> anyhow::Result<Vec<Vec<String>>> {
+    let url = crate::backup::database_url(database);
+    let size = u32::try_from(size)?;
+    crate::backup::runtime()?.block_on(async {
+        let store = Store::open(&url).await?;
+        let games = store.finished_moves(game.as_str(), size, limit).await;
+        store.close().await;
+        games
+    })
+}

@@ -9,6 +9,7 @@ mod demo;
 mod doc_examples;
 mod engine;
 mod play;
+mod puzzles;
 mod rapid_transit;
 mod replay;
 mod rules;

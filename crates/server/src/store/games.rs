@@ -540,6 +540,39 @@ impl Store {
         Ok(u32::try_from(count).unwrap_or(u32::MAX))
     }
 
+    /// The moves of the latest `limit` games of one game and size that ended by their play
+    /// (called-off games have nothing to learn from), the most recently ended first: what
+    /// `swapboard puzzles generate --database` examines.
+    pub async fn finished_moves(
+        &self,
+        game: &str,
+        size: u32,
+        limit: u32,
+    ) -> anyhow::Result<Vec<Vec<String>>> {
+        let rows = sqlx::query(
+            "SELECT m.game_id, m.move FROM moves m JOIN games g ON g.id = m.game_id \
+             WHERE g.id IN (SELECT id FROM games WHERE game = $1 AND size = $2 \
+                 AND status = 'finished' AND termination <> 'aborted' \
+                 ORDER BY updated_ms DESC LIMIT $3) \
+             ORDER BY g.updated_ms DESC, m.game_id, m.ply",
+        )
+        .bind(game)
+        .bind(i64::from(size))
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        let mut games: Vec<(String, Vec<String>)> = Vec::new();
+        for row in rows {
+            let id: String = row.try_get(0)?;
+            let mv: String = row.try_get(1)?;
+            match games.last_mut() {
+                Some((last, moves)) if *last == id => moves.push(mv),
+                _ => games.push((id, vec![mv])),
+            }
+        }
+        Ok(games.into_iter().map(|(_, moves)| moves).collect())
+    }
+
     /// The moves of a game, in order.
     pub async fn moves(&self, id: &str) -> anyhow::Result<Vec<String>> {
         Ok(self.read_moves(id).await?)

@@ -248,3 +248,78 @@ async fn positions_judged(db: TestDb) -> TestDb {
 async fn positions_are_judged_without_a_game() {
     on_both(positions_judged).await;
 }
+
+/// The games `swapboard puzzles generate --database` examines: a server's finished games of
+/// one game and size with their moves, not those called off nor of another size.
+async fn finished_games_read(db: TestDb) -> TestDb {
+    let server = start(&db, generous()).await;
+    let client = Client::new(&server);
+    let ann = bearer(&client, "ann").await;
+    let bob = bearer(&client, "bob").await;
+    let mut expected = Vec::new();
+    for (size, moves) in [(5, ["c3", "a1"]), (5, ["b2", "e5"]), (6, ["c3", "a1"])] {
+        let body =
+            json!({"game": "flipstop", "size": size, "opponent": "user:bob", "colour": "first"});
+        let id = client.post("/api/games", &body, &auth(&ann)).await.json["id"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        let joined = client
+            .post(&format!("/api/games/{id}/join"), &json!({}), &auth(&bob))
+            .await;
+        assert_eq!(joined.status, 200, "{}", joined.text);
+        for (ply, (mv, who)) in moves.iter().zip([&ann, &bob]).enumerate() {
+            let path = format!("/api/games/{id}/moves");
+            let played = client
+                .post(&path, &json!({"move": mv, "ply": ply}), &auth(who))
+                .await;
+            assert_eq!(played.status, 200, "{}", played.text);
+        }
+        let resigned = client
+            .post(&format!("/api/games/{id}/resign"), &json!({}), &auth(&bob))
+            .await;
+        assert_eq!(resigned.status, 200, "{}", resigned.text);
+        if size == 5 {
+            expected.push(moves.map(str::to_owned).to_vec());
+        }
+    }
+    // Called off before its second move: nothing to learn from.
+    let body = json!({"game": "flipstop", "size": 5, "opponent": "user:bob", "colour": "first"});
+    let id = client.post("/api/games", &body, &auth(&ann)).await.json["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    client
+        .post(&format!("/api/games/{id}/join"), &json!({}), &auth(&bob))
+        .await;
+    client
+        .post(&format!("/api/games/{id}/resign"), &json!({}), &auth(&ann))
+        .await;
+    server.stop().await.unwrap();
+
+    let url = db.url.clone();
+    let read = tokio::task::spawn_blocking(move || {
+        swapboard_server::finished_games(Some(&url), swapboard_play::GameId::Flipstop, 5, 10)
+    })
+    .await
+    .unwrap()
+    .unwrap();
+    let mut read = read;
+    read.sort();
+    expected.sort();
+    assert_eq!(read, expected);
+    let url = db.url.clone();
+    let latest = tokio::task::spawn_blocking(move || {
+        swapboard_server::finished_games(Some(&url), swapboard_play::GameId::Flipstop, 5, 1)
+    })
+    .await
+    .unwrap()
+    .unwrap();
+    assert_eq!(latest.len(), 1);
+    db
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_servers_finished_games_are_read_for_puzzles() {
+    on_both(finished_games_read).await;
+}
