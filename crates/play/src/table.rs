@@ -457,7 +457,7 @@ impl<G: Playable> Table<G> {
             }) => RecordResult::Win(G::colour_letter(p)),
             Some(Ending {
                 winner: None,
-                reason: Termination::Rules,
+                reason: Termination::Rules | Termination::Adjudicated,
             }) => RecordResult::Draw,
             _ => RecordResult::Unfinished,
         };
@@ -496,11 +496,10 @@ impl<G: Playable> Table<G> {
                     .find(|&p| G::colour_letter(p) == letter),
                 _ => None,
             };
-            let reason = match record.tag("Termination") {
-                Some("resigned") => Termination::Resigned,
-                Some("timeout") => Termination::Timeout,
-                _ => Termination::Aborted,
-            };
+            let reason = record
+                .tag("Termination")
+                .and_then(|word| word.parse().ok())
+                .unwrap_or(Termination::Aborted);
             Ending { winner, reason }
         });
         let table = Table::replaying(positions[0].clone(), seats, TimeControl::None, undo, now);

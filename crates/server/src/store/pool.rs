@@ -158,6 +158,11 @@ impl Backend {
                     "tournaments forbidding vacation",
                     include_str!("../../migrations/sqlite/0019_tournament_vacation.sql"),
                 ),
+                (
+                    20,
+                    "adjudication",
+                    include_str!("../../migrations/sqlite/0020_adjudication.sql"),
+                ),
             ],
             Backend::Postgres => &[
                 (
@@ -249,6 +254,11 @@ impl Backend {
                     19,
                     "tournaments forbidding vacation",
                     include_str!("../../migrations/postgres/0019_tournament_vacation.sql"),
+                ),
+                (
+                    20,
+                    "adjudication",
+                    include_str!("../../migrations/postgres/0020_adjudication.sql"),
                 ),
             ],
         };
