@@ -31,8 +31,8 @@ use crate::secret::{random_secret, secret_hash};
 use crate::state::AppState;
 use crate::store::{AdminEntry, MAX_LOG_LINES, MoveError, Role, Store, now_ms};
 use crate::tournaments::withdraw_everywhere;
-use adjudication::adjudicate_game;
 pub use adjudication::Verdict;
+use adjudication::adjudicate_game;
 
 /// The longest reason a ban takes, in characters.
 const MAX_REASON: usize = 500;

@@ -75,7 +75,10 @@ impl std::fmt::Display for Refused {
         match self {
             Refused::NoSuchGame => f.write_str("no such game"),
             Refused::NotPlaying(status) => {
-                write!(f, "the game is {status}: only a game being played is adjudicated")
+                write!(
+                    f,
+                    "the game is {status}: only a game being played is adjudicated"
+                )
             }
             Refused::Storage(e) => write!(f, "storage: {e:#}"),
         }

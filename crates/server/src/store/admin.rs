@@ -210,7 +210,14 @@ impl Store {
             Some(_) => "second",
             None => "draw",
         };
-        Self::log_in(&mut tx, actor, "adjudicate", id, &format!("{result}: {reason}")).await?;
+        Self::log_in(
+            &mut tx,
+            actor,
+            "adjudicate",
+            id,
+            &format!("{result}: {reason}"),
+        )
+        .await?;
         tx.commit().await?;
         Ok(StoredGame {
             status: Status::Finished,
