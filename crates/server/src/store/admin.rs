@@ -188,7 +188,7 @@ impl Store {
 
     /// Decides the result of a game being played, logged as done by `actor` with `reason`:
     /// the game ends as `finish` says (the play layer's adjudication), through
-    /// [`Store::finish_in`] like any end, so its rating, tournament standing and
+    /// `Store::finish_in` like any end, so its rating, tournament standing and
     /// notifications are written with it, and the admin log's line (`adjudicate`, the game,
     /// `first|second|draw: reason`) too, all in one transaction. Refused as
     /// [`MoveError::NoSuchGame`] or [`MoveError::NotPlaying`] (waiting or finished).
