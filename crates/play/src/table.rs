@@ -479,7 +479,8 @@ impl<G: Playable> Table<G> {
     }
 
     /// A table that continues the game of a record at `now` (its moves took no time), with
-    /// these seats. A game ended off the board (resigned, timeout) keeps its ending.
+    /// these seats. A game ended off the board (resigned, timeout, adjudicated) keeps its
+    /// ending.
     pub fn from_record(
         record: &GameRecord,
         seats: [Seat; 2],
