@@ -702,6 +702,35 @@ mod tests {
         assert_eq!(back.ending(), t.ending());
     }
 
+    /// An adjudicated game's record: the winner's letter, or `draw` for an adjudicated draw
+    /// (not `*`: it has a result), and `adjudicated`, which a table reads back as such.
+    #[test]
+    fn records_keep_adjudications() {
+        for (winner, result) in [
+            (Some(Player::Second), RecordResult::Win('B')),
+            (None, RecordResult::Draw),
+        ] {
+            let ending = crate::step::adjudication(winner);
+            let start = Table::replaying(
+                Swaptimum::start(5).unwrap(),
+                people(),
+                TimeControl::None,
+                UndoPolicy::Allowed,
+                Millis(0),
+            );
+            let t = start.resume([("c3", Millis(0))], Some(ending)).unwrap();
+            let record = t.record("2026.11.26");
+            assert_eq!(record.result, result);
+            assert_eq!(record.tag("Termination"), Some("adjudicated"));
+            let text = record.to_string();
+            let read = crate::record::read_records(&text).unwrap();
+            let back =
+                Table::<Swaptimum>::from_record(&read[0], people(), UndoPolicy::Allowed, Millis(0))
+                    .unwrap();
+            assert_eq!(back.ending(), Some(ending), "{text}");
+        }
+    }
+
     #[test]
     fn undo_turn_takes_back_the_ai_reply_too() {
         let mut t = Table::new(
