@@ -1,10 +1,11 @@
 //! Adjudication (issue 24): an admin decides the result of a game being played. The game
 //! ends `adjudicated` through the one place a game's end is written, so it is rated once,
 //! counts in its tournament's standings (a round it completes pairs the next), its players
-//! are notified, and the admin log says who, what and why; refusals name their cause. And
+//! are notified, its watchers see it live, and the admin log says who, what and why; refusals name their cause. And
 //! migration 0020, which rebuilds `games` on SQLite, keeps every row that references a game.
 
 use std::borrow::Cow;
+use std::time::Duration;
 
 use serde_json::{Value, json};
 use sqlx::Row as _;
@@ -14,6 +15,7 @@ use swapboard_server::store::{Finish, Status, Store, Termination};
 
 use crate::admin::staff;
 use crate::common::{Client, TestDb, auth, bearer, game_between, generous, on_both, start};
+use crate::live::{connect, next_message, until};
 
 /// The route of a game's adjudication.
 fn route(id: &str) -> String {
@@ -129,8 +131,11 @@ async fn an_admin_adjudicates_a_rated_game_rated_once_notified_and_logged() {
         let won = ended_notice(&client, &dave, &id).await;
         assert!(won.contains("you won by adjudication"), "{won}");
 
-        // A draw: nobody wins, both told so.
+        // A draw: nobody wins, both told so, and a watcher sees it live.
         let drawn_id = game_between(&client, "swaptimum", 5, &carl, (&dave, "dave")).await;
+        let mut watcher = connect(&client, &format!("/api/games/{drawn_id}/socket")).await;
+        let first = next_message(&mut watcher, Duration::from_secs(10)).await;
+        assert_eq!(first["game"]["status"], "playing", "{first}");
         let drawn = client
             .post(
                 &route(&drawn_id),
@@ -141,6 +146,12 @@ async fn an_admin_adjudicates_a_rated_game_rated_once_notified_and_logged() {
         assert_eq!(drawn.status, 200, "{}", drawn.text);
         assert_eq!(drawn.json["result"]["termination"], "adjudicated");
         assert!(drawn.json["result"]["winner"].is_null(), "{}", drawn.text);
+        let seen = until(&mut watcher, Duration::from_secs(10), |g| {
+            g["status"] == "finished"
+        })
+        .await;
+        assert_eq!(seen["game"]["result"]["termination"], "adjudicated", "{seen}");
+        assert_eq!(seen["game"]["result"]["how"], "by adjudication", "{seen}");
         let notice = ended_notice(&client, &carl, &drawn_id).await;
         assert!(notice.contains("a draw by adjudication"), "{notice}");
 
