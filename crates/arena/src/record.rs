@@ -15,7 +15,7 @@
 //! The result token ending the moves is the winner's colour letter, `draw`, or `*` for a game
 //! without a result (stopped at a ply cap, unfinished, or aborted). A game won by resignation
 //! or on time has the winner's letter and says so in its `Termination` tag (`resigned`,
-//! `timeout`). Several records in
+//! `timeout`); so does a game an administrator decided (`adjudicated`). Several records in
 //! one file are separated by blank lines.
 
 use std::fmt;
@@ -125,11 +125,11 @@ impl GameRecord {
     }
 
     /// Whether the `Termination` tag says the game ended off the board (`resigned`,
-    /// `timeout`, `aborted`): then the result is the players', not the final position's.
+    /// `timeout`, `aborted`, `adjudicated`): then the result is the players', not the final position's.
     pub fn ended_off_the_board(&self) -> bool {
         matches!(
             self.tag("Termination"),
-            Some("resigned" | "timeout" | "aborted")
+            Some("resigned" | "timeout" | "aborted" | "adjudicated")
         )
     }
 

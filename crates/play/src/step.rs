@@ -9,7 +9,9 @@
 //! - a game called off: before its second move nobody has really begun, so an abort is
 //!   allowed then only ([`abortable`]), and where games are called off ([`Early::Abort`]) a
 //!   resignation or a fallen flag then aborts the game instead of losing it
-//!   ([`resignation`], [`flag_fall`]).
+//!   ([`resignation`], [`flag_fall`]);
+//! - a game decided by an administrator: whoever they name wins, or it is drawn, whatever
+//!   the board says ([`adjudication`]).
 
 use std::ops::ControlFlow;
 
@@ -82,6 +84,15 @@ pub fn resignation(ply: usize, player: Player, early: Early) -> Ending {
 /// where games are so called off, else lost on time.
 pub fn flag_fall(ply: usize, player: Player, early: Early) -> Ending {
     off_the_board(ply, player, Termination::Timeout, early)
+}
+
+/// How a game ends when an administrator decides it: `winner` wins, or nobody (`None`: a
+/// draw), at any ply; unlike a resignation it is never turned into an abort.
+pub fn adjudication(winner: Option<Player>) -> Ending {
+    Ending {
+        winner,
+        reason: Termination::Adjudicated,
+    }
 }
 
 fn off_the_board(ply: usize, loser: Player, reason: Termination, early: Early) -> Ending {
@@ -246,6 +257,16 @@ mod tests {
                 reason: Termination::Timeout
             }
         );
+    }
+
+    /// An administrator's decision stands at any ply, a draw included: it is never an abort.
+    #[test]
+    fn an_adjudication_names_the_winner_or_a_draw() {
+        let won = adjudication(Some(Player::Second));
+        assert_eq!(won.winner, Some(Player::Second));
+        assert_eq!(won.reason, Termination::Adjudicated);
+        assert_eq!(adjudication(None).winner, None);
+        assert_eq!(adjudication(None).reason.as_str(), "adjudicated");
     }
 
     /// A move after the mover's flag fell is too late whatever it is, and the game ends as

@@ -457,7 +457,7 @@ impl<G: Playable> Table<G> {
             }) => RecordResult::Win(G::colour_letter(p)),
             Some(Ending {
                 winner: None,
-                reason: Termination::Rules,
+                reason: Termination::Rules | Termination::Adjudicated,
             }) => RecordResult::Draw,
             _ => RecordResult::Unfinished,
         };
@@ -479,7 +479,8 @@ impl<G: Playable> Table<G> {
     }
 
     /// A table that continues the game of a record at `now` (its moves took no time), with
-    /// these seats. A game ended off the board (resigned, timeout) keeps its ending.
+    /// these seats. A game ended off the board (resigned, timeout, adjudicated) keeps its
+    /// ending.
     pub fn from_record(
         record: &GameRecord,
         seats: [Seat; 2],
@@ -496,11 +497,10 @@ impl<G: Playable> Table<G> {
                     .find(|&p| G::colour_letter(p) == letter),
                 _ => None,
             };
-            let reason = match record.tag("Termination") {
-                Some("resigned") => Termination::Resigned,
-                Some("timeout") => Termination::Timeout,
-                _ => Termination::Aborted,
-            };
+            let reason = record
+                .tag("Termination")
+                .and_then(|word| word.parse().ok())
+                .unwrap_or(Termination::Aborted);
             Ending { winner, reason }
         });
         let table = Table::replaying(positions[0].clone(), seats, TimeControl::None, undo, now);
@@ -700,6 +700,35 @@ mod tests {
             Table::<Swaptimum>::from_record(&read[0], people(), UndoPolicy::Allowed, Millis(0))
                 .unwrap();
         assert_eq!(back.ending(), t.ending());
+    }
+
+    /// An adjudicated game's record: the winner's letter, or `draw` for an adjudicated draw
+    /// (not `*`: it has a result), and `adjudicated`, which a table reads back as such.
+    #[test]
+    fn records_keep_adjudications() {
+        for (winner, result) in [
+            (Some(Player::Second), RecordResult::Win('B')),
+            (None, RecordResult::Draw),
+        ] {
+            let ending = crate::step::adjudication(winner);
+            let start = Table::replaying(
+                Swaptimum::start(5).unwrap(),
+                people(),
+                TimeControl::None,
+                UndoPolicy::Allowed,
+                Millis(0),
+            );
+            let t = start.resume([("c3", Millis(0))], Some(ending)).unwrap();
+            let record = t.record("2026.11.26");
+            assert_eq!(record.result, result);
+            assert_eq!(record.tag("Termination"), Some("adjudicated"));
+            let text = record.to_string();
+            let read = crate::record::read_records(&text).unwrap();
+            let back =
+                Table::<Swaptimum>::from_record(&read[0], people(), UndoPolicy::Allowed, Millis(0))
+                    .unwrap();
+            assert_eq!(back.ending(), Some(ending), "{text}");
+        }
     }
 
     #[test]

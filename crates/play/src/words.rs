@@ -17,15 +17,18 @@ pub enum Termination {
     Timeout,
     /// The game was called off before it really began; nobody wins.
     Aborted,
+    /// An administrator decided the result of a game being played (a win or a draw).
+    Adjudicated,
 }
 
 impl Termination {
     /// Every termination, in the order of the API's documentation.
-    pub const ALL: [Termination; 4] = [
+    pub const ALL: [Termination; 5] = [
         Termination::Rules,
         Termination::Resigned,
         Termination::Timeout,
         Termination::Aborted,
+        Termination::Adjudicated,
     ];
 
     /// The word of the API and of a record's `Termination` tag (`resigned`).
@@ -35,6 +38,7 @@ impl Termination {
             Termination::Resigned => "resigned",
             Termination::Timeout => "timeout",
             Termination::Aborted => "aborted",
+            Termination::Adjudicated => "adjudicated",
         }
     }
 }
@@ -48,7 +52,9 @@ impl std::str::FromStr for Termination {
             .into_iter()
             .find(|t| t.as_str() == text)
             .ok_or_else(|| {
-                format!("'{text}' is not a termination (rules, resigned, timeout, aborted)")
+                format!(
+                    "'{text}' is not a termination (rules, resigned, timeout, aborted, adjudicated)"
+                )
             })
     }
 }
@@ -84,7 +90,7 @@ pub fn outcome_text<G: Game>(outcome: Outcome) -> String {
 }
 
 /// An ending in words: `Red wins`, `drawn: ...`, `Blue resigned: Red wins`, `Red ran out of
-/// time: Blue wins`, `aborted`.
+/// time: Blue wins`, `aborted`, `Red wins by adjudication`, `drawn by adjudication`.
 pub fn ending_text<G: Game>(ending: Ending) -> String {
     let loser_then = |what: &str| match ending.winner {
         Some(w) => format!(
@@ -102,18 +108,23 @@ pub fn ending_text<G: Game>(ending: Ending) -> String {
         Termination::Resigned => loser_then("resigned"),
         Termination::Timeout => loser_then("ran out of time"),
         Termination::Aborted => "aborted".to_string(),
+        Termination::Adjudicated => match ending.winner {
+            Some(w) => format!("{} wins by adjudication", G::colour_name(w)),
+            None => "drawn by adjudication".to_string(),
+        },
     }
 }
 
 /// How a game ended, in words that follow the winner's name or "You won"/"You lost": `by
-/// connection`, `by the largest network (31 to 22)`, `on time`, `by resignation`; an aborted
-/// game reads `aborted`. `last` is the game's final position.
+/// connection`, `by the largest network (31 to 22)`, `on time`, `by resignation`, `by
+/// adjudication`; an aborted game reads `aborted`. `last` is the game's final position.
 pub fn ending_how<G: Describe>(ending: Ending, last: &G) -> String {
     match ending.reason {
         Termination::Rules => last.rules_how(),
         Termination::Resigned => "by resignation".to_string(),
         Termination::Timeout => "on time".to_string(),
         Termination::Aborted => "aborted".to_string(),
+        Termination::Adjudicated => "by adjudication".to_string(),
     }
 }
 
@@ -255,6 +266,8 @@ mod tests {
             "Blue ran out of time: Red wins"
         );
         assert_eq!(e(None, Termination::Aborted), "aborted");
+        assert_eq!(e(red, Termination::Adjudicated), "Red wins by adjudication");
+        assert_eq!(e(None, Termination::Adjudicated), "drawn by adjudication");
         assert_eq!(serde_json_word(Termination::Timeout), "\"timeout\"");
     }
 
@@ -277,6 +290,7 @@ mod tests {
         assert_eq!(how(Termination::Timeout), "on time");
         assert_eq!(how(Termination::Resigned), "by resignation");
         assert_eq!(how(Termination::Aborted), "aborted");
+        assert_eq!(how(Termination::Adjudicated), "by adjudication");
         // Red's network of 26 against Cyan's 23, both players having passed.
         let rt: RapidTransit =
             "rapid-transit CCCCCCCR/CRCRCRRR/CRRRCRCR/CCRCCRCC/CRCCRRRC/RRCRRCRC/RCCCRCRC/RRRRRRRC C 2 R"

@@ -7,6 +7,8 @@
 //! rated as a resignation). Swap 61 seats are left to their game master, who can replace a
 //! player. Every act is a line of the append-only admin log.
 
+mod adjudication;
+
 use std::net::IpAddr;
 
 use axum::Json;
@@ -29,6 +31,8 @@ use crate::secret::{random_secret, secret_hash};
 use crate::state::AppState;
 use crate::store::{AdminEntry, MAX_LOG_LINES, MoveError, Role, Store, now_ms};
 use crate::tournaments::withdraw_everywhere;
+pub use adjudication::Verdict;
+use adjudication::adjudicate_game;
 
 /// The longest reason a ban takes, in characters.
 const MAX_REASON: usize = 500;
@@ -40,6 +44,7 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(unban))
         .routes(routes!(log))
         .routes(routes!(annul))
+        .routes(routes!(adjudication::adjudicate))
         .routes(routes!(close_room))
         .routes(routes!(signups))
         .routes(routes!(reset_link))
@@ -110,7 +115,7 @@ pub(crate) struct LogLine {
     at_ms: i64,
     /// Who: an account, or `operator` for the command line.
     actor: String,
-    /// `grant`, `ban`, `unban` or `annul`.
+    /// `grant`, `ban`, `unban`, `annul`, `adjudicate`, `close`, `reset-link`.
     action: String,
     /// The account or game acted on.
     target: String,
@@ -560,6 +565,21 @@ pub enum AdminAct {
         #[command(flatten)]
         db: DatabaseOption,
     },
+    /// Decide the result of a game being played: it ends `adjudicated`, rated and counted
+    /// in its tournament like any result.
+    Adjudicate {
+        /// The game's id.
+        id: String,
+        /// Who wins: `first`, `second`, or `draw` for nobody.
+        #[arg(long)]
+        result: Verdict,
+        /// Why, for the admin log.
+        #[arg(long)]
+        reason: String,
+        /// The database.
+        #[command(flatten)]
+        db: DatabaseOption,
+    },
     /// Close a Swap 61 room before its end: it is finished as it stands.
     CloseRoom {
         /// The room's id.
@@ -616,6 +636,7 @@ impl AdminAct {
             | AdminAct::Ban { db, .. }
             | AdminAct::Unban { db, .. }
             | AdminAct::Annul { db, .. }
+            | AdminAct::Adjudicate { db, .. }
             | AdminAct::CloseRoom { db, .. }
             | AdminAct::ResetLink { db, .. }
             | AdminAct::Signups { db, .. }
@@ -624,7 +645,7 @@ impl AdminAct {
     }
 }
 
-/// Runs `swapboard admin grant|ban|unban|annul|close-room|reset-link|signups|log` on a runtime of its own; what it did, in words.
+/// Runs `swapboard admin grant|ban|unban|annul|adjudicate|close-room|reset-link|signups|log` on a runtime of its own; what it did, in words.
 pub fn administer(act: AdminAct) -> anyhow::Result<String> {
     let url = crate::backup::database_url(act.database());
     crate::backup::runtime()?.block_on(async {
@@ -683,6 +704,23 @@ async fn run(store: &Store, act: AdminAct) -> anyhow::Result<String> {
             } else {
                 format!("{id} annulled")
             }
+        }
+        AdminAct::Adjudicate {
+            id, result, reason, ..
+        } => {
+            let reason = reason.trim();
+            if reason.is_empty() {
+                anyhow::bail!("--reason: empty; say why, for the admin log");
+            }
+            adjudicate_game(store, &id, result, OPERATOR, reason)
+                .await
+                .map_err(|e| anyhow::anyhow!("game {id:?}: {e}"))?;
+            let how = match result {
+                Verdict::First => "the first player wins",
+                Verdict::Second => "the second player wins",
+                Verdict::Draw => "drawn",
+            };
+            format!("{id} adjudicated: {how}")
         }
         AdminAct::CloseRoom { id, reason, .. } => {
             store

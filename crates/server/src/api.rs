@@ -52,11 +52,11 @@ fn is_zero(count: &u32) -> bool {
 pub struct ResultView {
     /// The winner's name, `null` for a draw or an aborted game.
     pub winner: Option<String>,
-    /// `rules`, `resigned`, `timeout` or `aborted`.
+    /// `rules`, `resigned`, `timeout`, `aborted` or `adjudicated` (an admin decided it).
     pub termination: String,
     /// How it ended, in words that follow the winner's name or "You won"/"You lost": `by
-    /// connection`, `by the largest network (31 to 22)`, `on time`, `by resignation`;
-    /// `aborted`.
+    /// connection`, `by the largest network (31 to 22)`, `on time`, `by resignation`, `by
+    /// adjudication`; `aborted`.
     pub how: String,
 }
 

@@ -49,7 +49,7 @@ mod tournaments;
 mod vacation;
 mod web;
 
-pub use admin::{AdminAct, DatabaseOption, administer};
+pub use admin::{AdminAct, DatabaseOption, Verdict, administer};
 pub use api::GameView;
 pub use api::NewToken;
 pub use app::Server;

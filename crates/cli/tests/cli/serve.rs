@@ -585,7 +585,7 @@ fn admin_rerate_replays_the_rated_games_of_the_database_named() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
-/// `swapboard admin grant|ban|unban|annul|close-room|reset-link|signups|log` act on the database named, as `operator`,
+/// `swapboard admin grant|ban|unban|annul|adjudicate|close-room|reset-link|signups|log` act on the database named, as `operator`,
 /// and name what they cannot find; the server's `admin` tests check what each does.
 #[test]
 fn admin_commands_name_the_account_or_game_they_cannot_find() {
@@ -620,6 +620,10 @@ fn admin_commands_name_the_account_or_game_they_cannot_find() {
             "no game \"g1\"",
         ),
         (
+            &["adjudicate", "g1", "--result", "draw", "--reason", "x"][..],
+            "game \"g1\": no such game",
+        ),
+        (
             &["close-room", "r1", "--reason", "abandoned"][..],
             "room \"r1\": no such room",
         ),
@@ -641,5 +645,84 @@ fn admin_commands_name_the_account_or_game_they_cannot_find() {
     let role = run(&["grant", "ann", "root"]);
     assert_eq!(role.status.code(), Some(2));
     assert!(crate::common::stderr(&role).contains("admin or moderator"));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// `swapboard admin adjudicate` decides a game being played on a running server's database:
+/// the server then shows it over, `adjudicated`, the winner the operator named; the admin log
+/// says so; a finished game, a bad result word and an empty reason are refused.
+#[test]
+fn admin_adjudicate_decides_a_game_the_running_server_then_shows_over() {
+    let dir = temp_dir("adjudicate");
+    let server = serve_in(&dir);
+    let bearers = bearers(server.addr, 2);
+    let (status, body) = request(
+        server.addr,
+        "POST /api/games",
+        &bearers[0],
+        r#"{"game": "flipstop", "size": 5, "opponent": "open", "colour": "first"}"#,
+    );
+    assert_eq!(status, 201, "{body}");
+    let id = field(&body, "id").to_owned();
+    let (status, body) = request(
+        server.addr,
+        &format!("POST /api/games/{id}/join"),
+        &bearers[1],
+        "{}",
+    );
+    assert_eq!(status, 200, "{body}");
+    let url = format!("sqlite:{}", dir.join("swapboard.db").display());
+    let run = |args: &[&str]| {
+        let mut all = vec!["admin"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&["--database", &url]);
+        crate::common::swapboard(&all)
+    };
+    let bad = run(&["adjudicate", &id, "--result", "red", "--reason", "x"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(crate::common::stderr(&bad).contains("--result"));
+    let empty = run(&["adjudicate", &id, "--result", "second", "--reason", " "]);
+    assert_ne!(empty.status.code(), Some(0));
+    assert!(crate::common::stderr(&empty).contains("--reason"));
+
+    let done = run(&[
+        "adjudicate",
+        &id,
+        "--result",
+        "second",
+        "--reason",
+        "abandoned",
+    ]);
+    let said = crate::common::stdout(&done);
+    assert_eq!(
+        done.status.code(),
+        Some(0),
+        "{}",
+        crate::common::stderr(&done)
+    );
+    assert!(
+        said.contains(&format!("{id} adjudicated: the second player wins")),
+        "{said}"
+    );
+    let (status, body) = request(server.addr, &format!("GET /api/games/{id}"), "", "");
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains(r#""status":"finished""#), "{body}");
+    assert!(body.contains(r#""termination":"adjudicated""#), "{body}");
+    assert!(body.contains(r#""winner":"player1""#), "{body}");
+
+    let again = run(&["adjudicate", &id, "--result", "first", "--reason", "x"]);
+    assert_ne!(again.status.code(), Some(0));
+    assert!(
+        crate::common::stderr(&again).contains("the game is finished"),
+        "{}",
+        crate::common::stderr(&again)
+    );
+    let log = run(&["log", "--limit", "1"]);
+    let lines = crate::common::stdout(&log);
+    assert!(
+        lines.contains(&format!("operator adjudicate {id} second: abandoned")),
+        "{lines}"
+    );
+    drop(server);
     std::fs::remove_dir_all(dir).unwrap();
 }

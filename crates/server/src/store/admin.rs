@@ -44,7 +44,7 @@ pub struct AdminEntry {
     pub at_ms: i64,
     /// Who: an account's name, or `operator` for the command line.
     pub actor: String,
-    /// What: `grant`, `ban`, `unban`, `annul`, `close`.
+    /// What: `grant`, `ban`, `unban`, `annul`, `adjudicate`, `close`.
     pub action: String,
     /// On whom or what: an account's name, a game's or a room's id.
     pub target: String,
@@ -184,6 +184,46 @@ impl Store {
             self.rerate().await?;
         }
         Ok(Some(counted))
+    }
+
+    /// Decides the result of a game being played, logged as done by `actor` with `reason`:
+    /// the game ends as `finish` says (the play layer's adjudication), through
+    /// `Store::finish_in` like any end, so its rating, tournament standing and
+    /// notifications are written with it, and the admin log's line (`adjudicate`, the game,
+    /// `first|second|draw: reason`) too, all in one transaction. Refused as
+    /// [`MoveError::NoSuchGame`] or [`MoveError::NotPlaying`] (waiting or finished).
+    pub async fn adjudicate(
+        &self,
+        id: &str,
+        finish: Finish,
+        actor: &str,
+        reason: &str,
+    ) -> Result<StoredGame, MoveError<std::convert::Infallible>> {
+        let mut tx = self.begin_write().await?;
+        let game = self.locked_game(&mut tx, id).await?;
+        if game.status != Status::Playing {
+            return Err(MoveError::NotPlaying(game.status));
+        }
+        self.finish_in(&mut tx, id, game.ply, finish).await?;
+        let result = match finish.winner_seat {
+            Some(0) => "first",
+            Some(_) => "second",
+            None => "draw",
+        };
+        Self::log_in(
+            &mut tx,
+            actor,
+            "adjudicate",
+            id,
+            &format!("{result}: {reason}"),
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(StoredGame {
+            status: Status::Finished,
+            finish: Some(finish),
+            ..game
+        })
     }
 
     /// The account of that name (in any case) within `tx`: its id, its name as written, and

@@ -646,11 +646,13 @@ impl Store {
                 .join(", ");
             let result = match (finish.termination, finish.winner_seat) {
                 (Termination::Aborted, _) => "it was called off".to_owned(),
+                (Termination::Adjudicated, None) => "a draw by adjudication".to_owned(),
                 (_, None) => "a draw".to_owned(),
                 (how, Some(winner)) => {
                     let by = match how {
                         Termination::Resigned => " by resignation",
                         Termination::Timeout => " on time",
+                        Termination::Adjudicated => " by adjudication",
                         _ => "",
                     };
                     let won = i64::from(winner) == seat;

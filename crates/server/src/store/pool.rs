@@ -159,6 +159,11 @@ impl Backend {
                     include_str!("../../migrations/sqlite/0019_tournament_vacation.sql"),
                 ),
                 (
+                    20,
+                    "adjudication",
+                    include_str!("../../migrations/sqlite/0020_adjudication.sql"),
+                ),
+                (
                     21,
                     "the guests' sweep",
                     include_str!("../../migrations/sqlite/0021_guest_sweep.sql"),
@@ -254,6 +259,11 @@ impl Backend {
                     19,
                     "tournaments forbidding vacation",
                     include_str!("../../migrations/postgres/0019_tournament_vacation.sql"),
+                ),
+                (
+                    20,
+                    "adjudication",
+                    include_str!("../../migrations/postgres/0020_adjudication.sql"),
                 ),
                 (
                     21,

@@ -186,7 +186,7 @@ async fn a_moderator_bans_an_account_its_credentials_end_and_its_games_are_forfe
 
 /// Signs up ann, an admin, and bob, a moderator (granted as the operator does): their
 /// bearers, and the store the roles were granted through.
-async fn staff(client: &Client, db: &TestDb) -> (String, String, Store) {
+pub(crate) async fn staff(client: &Client, db: &TestDb) -> (String, String, Store) {
     let ann = bearer(client, "ann").await;
     let bob = bearer(client, "bob").await;
     let store = Store::open(&db.url).await.unwrap();

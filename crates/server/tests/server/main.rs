@@ -6,6 +6,7 @@ mod common;
 mod controls;
 
 mod accounts;
+mod adjudicate;
 mod admin;
 mod ai_workers;
 mod analysis;
