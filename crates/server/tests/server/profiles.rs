@@ -1,10 +1,11 @@
 //! A player's record over real HTTP on both backends (issue 26): games played, won, lost and
-//! drawn per game on the profile; a player's games filtered by game, result, rating and
+//! drawn (a draw declared by an administrator) per game on the profile; a player's games filtered by game, result, rating and
 //! opponent; two players' head-to-head; refusals of filters that cannot be read.
 
 use serde_json::json;
 use swapboard_play::AnyPosition;
 use swapboard_server::api::{GameList, RecordView, VersusView};
+use swapboard_server::store::{Role, Store};
 
 use crate::common::{Client, TestDb, auth, bearer, game_between, generous, on_both, start};
 
@@ -98,30 +99,54 @@ async fn records_and_filters(db: TestDb) -> TestDb {
         .await;
     assert_eq!(resigned.json["result"]["termination"], "aborted");
     let playing = game_between(&client, "flipstop", 5, &ann, (&bob, "bob")).await;
+    // And one an administrator declares drawn.
+    let referee = bearer(&client, "referee").await;
+    let store = Store::open(&db.url).await.unwrap();
+    store
+        .grant_role("referee", Role::Admin, "operator")
+        .await
+        .unwrap();
+    store.close().await;
+    let drawn = game_between(&client, "flipstop", 5, &ann, (&bob, "bob")).await;
+    let decided = client
+        .post(
+            &format!("/api/admin/games/{drawn}/adjudicate"),
+            &json!({"result": "draw", "reason": "both agreed"}),
+            &auth(&referee),
+        )
+        .await;
+    assert_eq!(decided.status, 200, "{}", decided.text);
 
     // The profile's record: finished games only, the called-off one not among them.
     let account = client.get("/api/accounts/ann", &[]).await;
     assert_eq!(account.status, 200, "{}", account.text);
     assert_eq!(
         account.json["record"],
-        json!({"flipstop": record(2, 1, 1), "swaptimum": record(1, 1, 0)}),
+        json!({"flipstop": record(3, 1, 1), "swaptimum": record(1, 1, 0)}),
         "{}",
         account.text
     );
     let account = client.get("/api/accounts/bob", &[]).await;
-    assert_eq!(account.json["record"], json!({"flipstop": record(2, 1, 1)}));
+    assert_eq!(account.json["record"], json!({"flipstop": record(3, 1, 1)}));
     let nobody = client.get("/api/accounts/dee", &[]).await;
     nobody.assert_error(404, "not_found");
 
     // Filters, alone and together.
     let all = listed(&client, "ann", "").await;
-    assert_eq!(all.len(), 5, "{all:?}");
+    assert_eq!(all.len(), 6, "{all:?}");
     assert_eq!(
         listed(&client, "ann", "?result=won").await,
         set(&[&unrated, &won])
     );
     assert_eq!(listed(&client, "ann", "?result=lost").await, set(&[&lost]));
-    assert!(listed(&client, "ann", "?result=drawn").await.is_empty());
+    assert_eq!(
+        listed(&client, "ann", "?result=drawn").await,
+        set(&[&drawn])
+    );
+    assert_eq!(
+        listed(&client, "bob", "?result=drawn").await,
+        set(&[&drawn])
+    );
     assert_eq!(listed(&client, "bob", "?result=won").await, set(&[&lost]));
     assert_eq!(
         listed(&client, "ann", "?rated=false").await,
@@ -137,7 +162,7 @@ async fn records_and_filters(db: TestDb) -> TestDb {
     );
     assert_eq!(
         listed(&client, "ann", "?opponent=bob&status=finished").await,
-        set(&[&aborted, &lost, &won])
+        set(&[&aborted, &lost, &won, &drawn])
     );
     assert_eq!(
         listed(
@@ -160,12 +185,12 @@ async fn records_and_filters(db: TestDb) -> TestDb {
         (versus.name.as_str(), versus.opponent.as_str()),
         ("ann", "bob")
     );
-    assert_eq!(versus.total, record(2, 1, 1));
+    assert_eq!(versus.total, record(3, 1, 1));
     assert_eq!(versus.record.len(), 1);
-    assert_eq!(versus.record["flipstop"], record(2, 1, 1));
+    assert_eq!(versus.record["flipstop"], record(3, 1, 1));
     let mut ids: Vec<String> = versus.games.iter().map(|g| g.id.clone()).collect();
     ids.sort();
-    assert_eq!(ids, set(&[&playing, &aborted, &lost, &won]));
+    assert_eq!(ids, set(&[&playing, &aborted, &lost, &won, &drawn]));
     let versus: VersusView = client.get("/api/accounts/cy/versus/ann", &[]).await.read();
     assert_eq!(versus.total, record(1, 0, 1));
     assert_eq!(versus.record["swaptimum"], record(1, 0, 1));
