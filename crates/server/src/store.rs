@@ -8,6 +8,7 @@ mod addresses;
 mod admin;
 mod ai_jobs;
 mod cache;
+mod chat;
 mod games;
 mod lessons;
 pub(crate) mod outbox;
@@ -20,6 +21,7 @@ mod reviews;
 pub(crate) mod room_skills;
 mod rooms;
 mod rows;
+mod safety;
 mod tournament_rounds;
 pub(crate) mod tournaments;
 mod vacation;
@@ -37,7 +39,9 @@ pub(crate) use pool::{
     Backend, NOTIFY_CHANNEL, create_private, creating, default_sqlite_url, now_ms, sqlite_file,
 };
 pub use pool::{Store, StoreOptions};
+pub use chat::{Channel, ChatMessage, ChatRef, ThreadAudit};
 pub use reviews::ReviewState;
+pub use safety::{ReportTarget, StoredReport};
 pub use rooms::{
     AuditEntry, BotSubmission, ImportedRoom, NewRoom, Occupant, RoomError, RoomSeat, RoomStatus,
     RoundInput, RoundResult, SeatAssignment, Started, StoredRoom, StoredRound, StoredSubmission,

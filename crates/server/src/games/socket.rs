@@ -55,5 +55,11 @@ pub(crate) async fn socket(
     };
     state
         .live
-        .upgrade(Topic::Game(id), query.since, upgrade, (tickets, watching))
+        .upgrade(
+            Topic::Game(id),
+            query.since,
+            account,
+            upgrade,
+            (tickets, watching),
+        )
 }
