@@ -176,8 +176,12 @@ pub(crate) async fn create(
                     "opponent: you cannot invite yourself".to_owned(),
                 ));
             }
-            refuse_blocked(&state, caller.holder.account_id, &[(login.account_id, name)])
-                .await?;
+            refuse_blocked(
+                &state,
+                caller.holder.account_id,
+                &[(login.account_id, name)],
+            )
+            .await?;
             Seat::Invited(login.account_id)
         }
     };

@@ -30,6 +30,7 @@ pub(crate) use accounts::{Login, NewAccount};
 pub(crate) use admin::MAX_LOG_LINES;
 pub use admin::{AdminEntry, Role, Signup};
 pub(crate) use ai_jobs::AiJob;
+pub use chat::{Channel, ChatMessage, ChatRef, ThreadAudit};
 pub use games::moves::{Claim, Landed, MoveRequest, OnTime, Played, Timeout};
 pub use games::{
     Finish, JoinError, MoveError, NewGame, Rematch, Seat, Status, StoredGame, Termination, Times,
@@ -39,9 +40,7 @@ pub(crate) use pool::{
     Backend, NOTIFY_CHANNEL, create_private, creating, default_sqlite_url, now_ms, sqlite_file,
 };
 pub use pool::{Store, StoreOptions};
-pub use chat::{Channel, ChatMessage, ChatRef, ThreadAudit};
 pub use reviews::ReviewState;
-pub use safety::{ReportTarget, StoredReport};
 pub use rooms::{
     AuditEntry, BotSubmission, ImportedRoom, NewRoom, Occupant, RoomError, RoomSeat, RoomStatus,
     RoundInput, RoundResult, SeatAssignment, Started, StoredRoom, StoredRound, StoredSubmission,
@@ -49,5 +48,6 @@ pub use rooms::{
 };
 pub use rows::SeatRow;
 pub(crate) use rows::{CredentialKind, Holder};
+pub use safety::{ReportTarget, StoredReport};
 pub use vacation::Bank;
 pub(crate) use vacation::{Spent, TakeError, Vacation};

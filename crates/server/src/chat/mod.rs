@@ -188,8 +188,7 @@ async fn game_access(
             }
         }
         _ if player && game.status != Status::Finished => {
-            let refusal =
-                "the players of a game read and write its spectators' chat once it ended";
+            let refusal = "the players of a game read and write its spectators' chat once it ended";
             Access {
                 read: Err(refusal.to_owned()),
                 write: Err(refusal.to_owned()),
@@ -359,7 +358,10 @@ async fn room_access(
         _ => Access {
             read: Ok(()),
             write: if matches!(role, RoomRole::Public) {
-                Err("the table-talk is written by the game master and the seated players".to_owned())
+                Err(
+                    "the table-talk is written by the game master and the seated players"
+                        .to_owned(),
+                )
             } else {
                 Ok(())
             },

@@ -53,13 +53,11 @@ pub(crate) async fn socket(
         Some(account) => Some(Watching::start(&state.store, account, &id).await?),
         None => None,
     };
-    state
-        .live
-        .upgrade(
-            Topic::Game(id),
-            query.since,
-            account,
-            upgrade,
-            (tickets, watching),
-        )
+    state.live.upgrade(
+        Topic::Game(id),
+        query.since,
+        account,
+        upgrade,
+        (tickets, watching),
+    )
 }

@@ -181,12 +181,17 @@ async fn chat_message(
 ) -> ApiResult<Utf8Bytes> {
     let public = match (topic, channel) {
         (Topic::Room(_), Channel::Table) => true,
-        (Topic::Game(game), Channel::Spectators) => stored(store, game).await?.status == Status::Finished,
+        (Topic::Game(game), Channel::Spectators) => {
+            stored(store, game).await?.status == Status::Finished
+        }
         _ => false,
     };
     let word = public_word(channel);
     let shown = if public {
-        store.chat_message(id).await?.map(|m| message_view(m, false))
+        store
+            .chat_message(id)
+            .await?
+            .map(|m| message_view(m, false))
     } else {
         None
     };

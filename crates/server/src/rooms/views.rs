@@ -292,7 +292,9 @@ pub(crate) async fn socket(
     stored_room(&state, &id).await?;
     let viewer = caller.map(|c| c.holder.account_id);
     let tickets = state.admit_socket(addr, viewer)?;
-    state.live.upgrade(Topic::Room(id), None, viewer, upgrade, tickets)
+    state
+        .live
+        .upgrade(Topic::Room(id), None, viewer, upgrade, tickets)
 }
 
 /// A room's public view, what its live socket is sent (each client reads its own view

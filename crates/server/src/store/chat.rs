@@ -80,7 +80,9 @@ impl ChatRef {
         let channel = Channel::of_word(word)?;
         let valid_place = !place.is_empty()
             && place.len() <= 64
-            && place.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
+            && place
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-');
         (valid_place && (kind == "game") == channel.of_game() && matches!(kind, "game" | "room"))
             .then(|| ChatRef {
                 place: place.to_owned(),

@@ -219,7 +219,14 @@ impl Store {
             .bind(id)
             .execute(&mut *tx)
             .await?;
-        Self::log_in(&mut tx, actor, "close-report", &format!("report {id}"), note).await?;
+        Self::log_in(
+            &mut tx,
+            actor,
+            "close-report",
+            &format!("report {id}"),
+            note,
+        )
+        .await?;
         tx.commit().await?;
         Ok(Some(true))
     }
