@@ -515,7 +515,7 @@ pub struct DatabaseOption {
 /// the admin log).
 #[derive(Clone, Debug, clap::Subcommand)]
 pub enum AdminAct {
-    /// Grant a role: `admin` (everything) or `moderator` (bans).
+    /// Grant a role: `admin` (everything) or `moderator` (bans and the chats).
     Grant {
         /// The account.
         name: String,
