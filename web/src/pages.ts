@@ -240,9 +240,29 @@ async function playerPage(main: HTMLElement, shell: Shell, route: Route): Promis
     // The vacation bank is its owner's to see.
     ...(shell.me === route.name ? [h('p', { class: 'vacation' },
       bankWords(await api<VacationView>('GET', '/api/me/vacation')), ' ', h('a', { href: '/vacation' }, 'Vacation'))] : []),
+    ...(shell.me && shell.me !== route.name ? [await blockButton(route.name)] : []),
     h('nav', { class: 'tabs', 'aria-label': 'games shown' }, tab('', 'All'), tab('waiting', 'Waiting'), tab('playing', 'Playing'), tab('finished', 'Finished (review)')),
     gameList(games.games, 'No games here.'),
   );
+}
+
+/** Blocks or unblocks the player (docs/CHAT.md: no challenge, rematch or players' chat
+ * between the two, either way), as the caller's blocks say now. */
+async function blockButton(name: string): Promise<HTMLElement> {
+  const blocks = await api<{ blocks: { name: string }[] }>('GET', '/api/me/blocks');
+  let blocked = blocks.blocks.some((b) => b.name === name);
+  const button = h('button', { type: 'button', class: 'block' }, blocked ? 'Unblock' : 'Block');
+  const error = h('span', { class: 'error', role: 'alert' });
+  button.addEventListener('click', async () => {
+    try {
+      await api(blocked ? 'DELETE' : 'PUT', `/api/me/blocks/${encodeURIComponent(name)}`);
+      blocked = !blocked;
+      button.textContent = blocked ? 'Unblock' : 'Block';
+    } catch (failure) {
+      error.textContent = failureText(failure);
+    }
+  });
+  return h('p', {}, button, ' ', error);
 }
 
 async function settings(main: HTMLElement): Promise<void> {

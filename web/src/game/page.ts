@@ -6,6 +6,7 @@
 
 import { api, apiWithStatus, failureText } from '../api';
 import type { Cleanup, Shell } from '../app';
+import { chatPanel } from '../chat';
 import { fill, h } from '../dom';
 import { LiveGame, type Handlers } from '../live';
 import { loadDraft, reviewPly, saveDraft, type Route } from '../logic';
@@ -383,17 +384,30 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
   };
   document.addEventListener('keydown', onKey);
 
+  /** The chat beside the board: its players' for the two players, the spectators' for
+   * anyone else (docs/CHAT.md). */
+  const channel = mySeat(state) === null ? 'spectators' : 'players';
+  const chat = chatPanel({
+    title: channel === 'players' ? 'Chat with your opponent' : "Spectators' chat",
+    path: `${path}/chat`,
+    channel,
+    me: shell.me,
+  });
+
   /** What each message of the game's socket does. */
   const handlers: Handlers<GameMessage> = {
     state: (message) => void changed(message.game, true),
     move: (message) => {
       if (isNews(state.game, message)) void changed(message.game, true);
     },
+    chat: (message) => {
+      if (message.channel === channel) void chat.refresh();
+    },
   };
   const live = new LiveGame(id, () => state.game.ply, handlers, (status) => drawLive(e, status));
   const ticker = window.setInterval(() => drawClocks(state), 250);
 
-  main.append(gameLayout(e), hintPanel);
+  main.append(gameLayout(e), hintPanel, chat.element);
   await startDraft();
   if (route.invite && state.game.status === 'waiting' && mySeat(state) === null && !shell.me) {
     showRefusal('Log in or sign up to take the seat this link offers.');

@@ -31,7 +31,7 @@ pub(crate) struct SocketQuery {
         ("since" = Option<u32>, Query, description = "The ply the client has seen: the moves after it are replayed first"),
     ),
     responses(
-        (status = 101, description = "A WebSocket of JSON text messages, each a `LiveMessage` of type `move` (`{\"type\": \"move\", \"ply\": N, \"move\": \"...\", \"game\": <game>}`) or `state` (`{\"type\": \"state\", \"game\": <game>}`)"),
+        (status = 101, description = "A WebSocket of JSON text messages, each a `LiveMessage` of type `move` (`{\"type\": \"move\", \"ply\": N, \"move\": \"...\", \"game\": <game>}`) or `state` (`{\"type\": \"state\", \"game\": <game>}`), or `chat` (a chat's nudge, or a finished game's spectators' message: docs/CHAT.md)"),
         (status = 400, description = "A malformed `since`", body = crate::error::ErrorBody),
         (status = 404, description = "No such game", body = crate::error::ErrorBody),
         (status = 429, description = "`rate_limited`: too many live sockets open from this address or for this account", body = crate::error::ErrorBody),
