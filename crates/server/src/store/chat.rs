@@ -175,7 +175,7 @@ impl Store {
     }
 
     /// The messages of a chat after the message `after` (0: from the first), oldest first,
-    /// at most [`MAX_CHAT_READ`]: the latest of them when there are more.
+    /// at most 200: the latest of them when there are more.
     pub async fn chat_messages(&self, key: &str, after: i64) -> anyhow::Result<Vec<ChatMessage>> {
         let rows = sqlx::query(&format!(
             "SELECT {MESSAGE_COLUMNS} WHERE m.chat = $1 AND m.id > $2 ORDER BY m.id DESC LIMIT $3"
