@@ -18,12 +18,12 @@ test('two players exchange a message on a game page; a spectator sees none of it
   await bob.page.getByRole('button', { name: 'Join this game' }).click();
   await ann.page.getByText('Your move.').waitFor();
   await ann.page.getByLabel('Chat with your opponent: your message').fill('hello <b>bob</b>');
-  await ann.page.locator('details.chat').getByRole('button', { name: 'Send' }).click();
+  await ann.page.locator('details.chat').getByRole('button', { name: 'Post' }).click();
   const got = bob.page.locator('details.chat .chat-text', { hasText: 'hello <b>bob</b>' });
   await got.waitFor();
   assert.equal(await bob.page.locator('details.chat b', { hasText: /^bob$/ }).count(), 0);
   await bob.page.getByLabel('Chat with your opponent: your message').fill('hi ann');
-  await bob.page.locator('details.chat').getByRole('button', { name: 'Send' }).click();
+  await bob.page.locator('details.chat').getByRole('button', { name: 'Post' }).click();
   await ann.page.locator('details.chat .chat-text', { hasText: 'hi ann' }).waitFor();
   await shot(ann.page, 'chat-desktop');
   await carl.page.goto(`/games/${id}`);

@@ -37,7 +37,7 @@ export function chatPanel(place: ChatPlace): ChatPanel {
   const list = h('ol', { class: 'chat-messages', 'aria-live': 'polite' });
   const error = h('p', { class: 'error', role: 'alert' });
   const text = h('textarea', { name: 'chat', maxlength: 500, rows: 2, 'aria-label': `${place.title}: your message` });
-  const form = h('form', { class: 'chat-form', hidden: true }, text, h('button', { type: 'submit' }, 'Send'));
+  const form = h('form', { class: 'chat-form', hidden: true }, text, h('button', { type: 'submit' }, 'Post'));
   const mute = h('button', { type: 'button', class: 'link', hidden: place.me === null }, 'Mute');
   const details = h('details', { class: 'chat', open: true }, h('summary', {}, place.title, ' ', mute), list, form, error);
   let key = '';
