@@ -1,11 +1,11 @@
 // A player's page (`/players/{name}`): the ratings, the record in each game (played, won,
-// lost, drawn), the rooms played, and the games with filters read from the page's address
+// lost, drawn), a Block button for another signed-in account, the rooms played, and the games with filters read from the page's address
 // (status, game, result, rated, opponent); with an opponent, the head-to-head record first.
 // Every number is the server's (`GET /api/accounts/{name}`, `.../games`, `.../versus/{o}`,
 // `.../rooms`).
 
 import { bankWords } from './account';
-import { api } from './api';
+import { api, failureText } from './api';
 import type { Shell } from './app';
 import { gameTitle, loadCatalogue } from './catalogue';
 import { h } from './dom';
@@ -78,6 +78,25 @@ function filterForm(base: string, filters: GameFilters, games: string[], go: (pa
   return form;
 }
 
+/** Blocks or unblocks the player (docs/CHAT.md: no challenge, rematch or players' chat
+ * between the two, either way), as the caller's blocks say now. */
+async function blockButton(name: string): Promise<HTMLElement> {
+  const blocks = await api<{ blocks: { name: string }[] }>('GET', '/api/me/blocks');
+  let blocked = blocks.blocks.some((b) => b.name === name);
+  const button = h('button', { type: 'button', class: 'block' }, blocked ? 'Unblock' : 'Block');
+  const error = h('span', { class: 'error', role: 'alert' });
+  button.addEventListener('click', async () => {
+    try {
+      await api(blocked ? 'DELETE' : 'PUT', `/api/me/blocks/${encodeURIComponent(name)}`);
+      blocked = !blocked;
+      button.textContent = blocked ? 'Unblock' : 'Block';
+    } catch (failure) {
+      error.textContent = failureText(failure);
+    }
+  });
+  return h('p', {}, button, ' ', error);
+}
+
 /** `/players/{name}`. */
 export async function playerPage(main: HTMLElement, shell: Shell, route: Route): Promise<void> {
   if (route.page !== 'player') return;
@@ -109,6 +128,7 @@ export async function playerPage(main: HTMLElement, shell: Shell, route: Route):
     // The vacation bank is its owner's to see.
     ...(shell.me === route.name ? [h('p', { class: 'vacation' },
       bankWords(await api<VacationView>('GET', '/api/me/vacation')), ' ', h('a', { href: '/vacation' }, 'Vacation'))] : []),
+    ...(shell.me && shell.me !== route.name ? [await blockButton(route.name)] : []),
     shown,
     roomsSection(rooms.rooms),
   );

@@ -130,20 +130,22 @@ export interface Draft {
  * A message of a live socket: the server's `LiveMessage` (its OpenAPI components), one
  * member per `type`; a server test checks these are exactly the server's. A game's socket
  * sends `move` and `state`, a room's sends `room`, a tournament's sends `tournament`, the
- * account's inbox sends `inbox`.
+ * account's inbox sends `inbox`; a game's and a room's send `chat` too (a public chat's
+ * message, or `null` for a private one's nudge).
  */
 export type LiveMessage =
   | { type: 'move'; ply: number; move: string; game: GameView }
   | { type: 'state'; game: GameView }
+  | { type: 'chat'; channel: string; message: ChatMessageView | null }
   | { type: 'room'; room: RoomView }
   | { type: 'tournament'; tournament: TournamentView }
   | { type: 'inbox'; unread: number; latest: NotificationView[] };
 
 /** A message of a game's socket. */
-export type GameMessage = Extract<LiveMessage, { type: 'move' | 'state' }>;
+export type GameMessage = Extract<LiveMessage, { type: 'move' | 'state' | 'chat' }>;
 
 /** A message of a Swap 61 room's socket. */
-export type RoomMessage = Extract<LiveMessage, { type: 'room' }>;
+export type RoomMessage = Extract<LiveMessage, { type: 'room' | 'chat' }>;
 
 /** A message of a tournament's socket. */
 export type TournamentMessage = Extract<LiveMessage, { type: 'tournament' }>;
@@ -313,4 +315,23 @@ export interface VacationView {
   days_left: number;
   away_until_ms: number | null;
   log: { game: string | null; days: number; reason: string; at_ms: number }[];
+}
+
+/** A chat's message (docs/CHAT.md). */
+export interface ChatMessageView {
+  id: number;
+  author: string;
+  at_ms: number;
+  /** `null` when a moderator hid it. */
+  text: string | null;
+  hidden: boolean;
+}
+
+/** A chat and its latest messages. */
+export interface ChatView {
+  /** Its key, for a mute. */
+  chat: string;
+  messages: ChatMessageView[];
+  writable: boolean;
+  muted: boolean;
 }

@@ -141,11 +141,12 @@ test('the socket\'s messages go to the handler of their type; an unknown type is
   const handlers: Handlers<GameMessage> = {
     state: (m) => seen.push(`state ${m.game.ply}`),
     move: (m) => seen.push(`move ${m.ply} ${m.move}`),
+    chat: (m) => seen.push(`chat ${m.channel}`),
   };
   const g = game('first');
   dispatch(handlers, { type: 'move', ply: 3, move: 'c3', game: g });
   dispatch(handlers, { type: 'state', game: g });
-  dispatch(handlers, { type: 'chat', text: 'hi' } as unknown as GameMessage);
+  dispatch(handlers, { type: 'gossip', text: 'hi' } as unknown as GameMessage);
   dispatch(handlers, { type: 'toString' } as unknown as GameMessage);
   dispatch(handlers, null as unknown as GameMessage);
   assert.deepEqual(seen, ['move 3 c3', 'state 2']);

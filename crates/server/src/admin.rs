@@ -56,7 +56,7 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
 pub(crate) struct Reason {
     /// Words for the admin log, 1 to 500 characters.
     #[schema(min_length = 1, max_length = 500)]
-    reason: String,
+    pub(crate) reason: String,
 }
 
 /// What a ban or an unban did.
@@ -131,7 +131,7 @@ pub(crate) struct AdminLog {
 }
 
 /// The caller, if it holds one of `roles`; 403 otherwise.
-async fn holding(state: &AppState, caller: &Caller, roles: &[Role]) -> ApiResult<()> {
+pub(crate) async fn holding(state: &AppState, caller: &Caller, roles: &[Role]) -> ApiResult<()> {
     if state
         .store
         .has_role(caller.holder.account_id, roles)
@@ -160,7 +160,7 @@ fn limit_of(limit: Option<u32>) -> ApiResult<u32> {
 }
 
 /// A reason checked for length.
-fn reason_of(reason: Reason) -> ApiResult<String> {
+pub(crate) fn reason_of(reason: Reason) -> ApiResult<String> {
     let text = reason.reason.trim();
     let length = text.chars().count();
     if length == 0 || length > MAX_REASON {
@@ -520,7 +520,7 @@ pub struct DatabaseOption {
 /// the admin log).
 #[derive(Clone, Debug, clap::Subcommand)]
 pub enum AdminAct {
-    /// Grant a role: `admin` (everything) or `moderator` (bans).
+    /// Grant a role: `admin` (everything) or `moderator` (bans and the chats).
     Grant {
         /// The account.
         name: String,

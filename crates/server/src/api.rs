@@ -13,8 +13,13 @@ use swapboard_core::Player;
 use swapboard_play::TimeControl;
 use utoipa::ToSchema;
 
+mod chat;
 mod plies;
 mod rooms;
+
+pub use chat::{
+    BlockView, BlocksView, ChatMessageView, ChatView, MutedChatsView, ReportView, ReportsView,
+};
 
 pub use plies::{MoveList, MoveView, PlyView};
 pub use rooms::{

@@ -25,6 +25,7 @@ use crate::admin;
 use crate::ai::{self, players::AiPlayers};
 use crate::ai_worker::{self, WorkerOptions};
 use crate::analysis;
+use crate::chat;
 use crate::clocks;
 use crate::edge::{BODY_LIMIT, ClientAddr};
 use crate::error::{ApiError, ApiResult};
@@ -77,6 +78,7 @@ pub(crate) fn api() -> OpenApiRouter<AppState> {
         .merge(rooms::router())
         .merge(tournaments::router())
         .merge(admin::router())
+        .merge(chat::router())
         .merge(notify::router())
         .merge(vacation::router())
         .merge(resets::router())

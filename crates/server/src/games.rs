@@ -176,6 +176,12 @@ pub(crate) async fn create(
                     "opponent: you cannot invite yourself".to_owned(),
                 ));
             }
+            refuse_blocked(
+                &state,
+                caller.holder.account_id,
+                &[(login.account_id, name)],
+            )
+            .await?;
             Seat::Invited(login.account_id)
         }
     };
@@ -316,6 +322,27 @@ pub(crate) async fn join(
     Ok(Json(view_for(&state.store, game, Some(&caller)).await?))
 }
 
+/// Refuses a challenge, a join or a rematch between the account `me` and any of `others`
+/// (by id and name) when one of the pair blocked the other (`docs/CHAT.md`).
+async fn refuse_blocked(state: &AppState, me: i64, others: &[(i64, String)]) -> ApiResult<()> {
+    for (other, name) in others {
+        if *other != me && state.store.blocked_between(me, *other).await? {
+            return Err(ApiError::Forbidden(format!(
+                "opponent: you and {name} cannot play each other: one of you blocked the other"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The accounts of a game's seats, seated or kept for, by id and name.
+fn accounts_of(seats: &[SeatRow]) -> Vec<(i64, String)> {
+    seats
+        .iter()
+        .filter_map(|row| row.account.clone().or_else(|| row.invited.clone()))
+        .collect()
+}
+
 /// Seats the caller in a waiting game and tells its watchers.
 async fn take_seat(
     state: &AppState,
@@ -323,6 +350,8 @@ async fn take_seat(
     caller: &Caller,
     invite: Option<&str>,
 ) -> ApiResult<StoredGame> {
+    let seats = state.store.seats(id).await?;
+    refuse_blocked(state, caller.holder.account_id, &accounts_of(&seats)).await?;
     let game = state
         .store
         .join(id, caller.holder.account_id, invite)
@@ -381,6 +410,7 @@ pub(crate) async fn rematch(
     if !against_ai {
         caller.signed_up("a rematch against a person")?;
     }
+    refuse_blocked(&state, caller.holder.account_id, &accounts_of(&seats)).await?;
     check_caps(&state, &caller, against_ai).await?;
     let position = start_of(&game)?.to_string();
     let seat_again = |index: u8| {

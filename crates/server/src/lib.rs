@@ -17,6 +17,7 @@ pub mod api;
 mod app;
 mod auth;
 mod backup;
+mod chat;
 mod clocks;
 mod edge;
 mod error;

@@ -46,6 +46,10 @@ pub struct Limits {
     pub challenges_per_account: Rate,
     /// Analyses and reviews started per client address: each takes a core for a while.
     pub analyses_per_address: Rate,
+    /// Chat messages written per account, in every chat together.
+    pub chat_per_account: Rate,
+    /// Reports filed per account for the moderators.
+    pub reports_per_account: Rate,
     /// The longest a request may take, its body included.
     pub request_time: Duration,
     /// The longest a client may take to send a request's headers, counted from the moment
@@ -78,6 +82,8 @@ impl Limits {
             moves_per_account: plenty,
             challenges_per_account: plenty,
             analyses_per_address: plenty,
+            chat_per_account: plenty,
+            reports_per_account: plenty,
             request_time: Duration::from_secs(60),
             header_time: Duration::from_secs(60),
             connections_per_address: per_second,
@@ -101,6 +107,8 @@ impl Default for Limits {
             moves_per_account: Rate::new(120, minute),
             challenges_per_account: Rate::new(30, minute),
             analyses_per_address: Rate::new(30, minute),
+            chat_per_account: Rate::new(10, Duration::from_secs(30)),
+            reports_per_account: Rate::new(10, Duration::from_secs(3600)),
             request_time: Duration::from_secs(30),
             header_time: Duration::from_secs(5),
             connections_per_address: 64,

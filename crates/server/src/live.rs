@@ -33,7 +33,7 @@ use tokio::time::{Instant, MissedTickBehavior};
 
 use crate::error::{ApiError, ApiResult};
 use crate::instruments;
-use crate::store::Store;
+use crate::store::{Channel, ChatRef, Store};
 
 /// Messages a socket may fall behind by before it is resynced with the whole game.
 const SOCKET_BUFFER: usize = 32;
@@ -105,6 +105,13 @@ pub(crate) enum Change {
     Move(u32),
     /// Anything else: a join, a resignation, a timeout, an abort.
     State,
+    /// A message was written in one of the topic's chats (`docs/CHAT.md`).
+    Chat {
+        /// Which chat.
+        channel: Channel,
+        /// The message's id.
+        message: i64,
+    },
 }
 
 impl Change {
@@ -115,7 +122,27 @@ impl Change {
         match self {
             Change::Move(ply) => format!("{topic} move {ply}"),
             Change::State => format!("{topic} state"),
+            Change::Chat { channel, message } => {
+                format!("{topic} chat {} {message}", channel.word())
+            }
         }
+    }
+
+    /// The key of the chat a change wrote in, for the mutes (`None`: no chat's change).
+    fn chat_key(self, topic: &Topic) -> Option<String> {
+        let Change::Chat { channel, .. } = self else {
+            return None;
+        };
+        let (Topic::Game(place) | Topic::Room(place)) = topic else {
+            return None;
+        };
+        Some(
+            ChatRef {
+                place: place.clone(),
+                channel,
+            }
+            .key(),
+        )
     }
 
     /// Reads an announcement's payload back; `None` for one this version does not know.
@@ -125,6 +152,10 @@ impl Change {
         let change = match (words.next()?, words.next()) {
             ("move", Some(ply)) => Change::Move(ply.parse().ok()?),
             ("state", None) => Change::State,
+            ("chat", Some(word)) => Change::Chat {
+                channel: Channel::of_word(word)?,
+                message: words.next()?.parse().ok()?,
+            },
             _ => return None,
         };
         words.next().is_none().then_some((topic, change))
@@ -157,6 +188,14 @@ pub(crate) trait Render: Send + Sync {
     ) -> Rendering<'a, Greeting>;
 }
 
+/// One message of a topic's sockets: its text, and for a chat's message the chat's key (a
+/// socket of an account that muted that chat skips it).
+#[derive(Clone, Debug)]
+struct Outgoing {
+    chat: Option<Arc<str>>,
+    text: Utf8Bytes,
+}
+
 /// This instance's sockets, by topic, and what feeds them.
 pub(crate) struct Hub {
     store: Store,
@@ -164,7 +203,7 @@ pub(crate) struct Hub {
     /// Turns true when the server begins to shut down: the sockets close then, so that
     /// the graceful shutdown, which waits for every connection, can end.
     closing: watch::Receiver<bool>,
-    topics: Mutex<HashMap<Topic, broadcast::Sender<Utf8Bytes>>>,
+    topics: Mutex<HashMap<Topic, broadcast::Sender<Outgoing>>>,
 }
 
 impl fmt::Debug for Hub {
@@ -214,7 +253,8 @@ impl Hub {
         match self.render.change(&self.store, topic, change).await {
             // Nobody listening any more is not an error.
             Ok(text) => {
-                drop(sender.send(text));
+                let chat = change.chat_key(topic).map(Arc::from);
+                drop(sender.send(Outgoing { chat, text }));
                 instruments::fanout(began.elapsed());
             }
             Err(e) => tracing::warn!(topic = %topic.id(), "live: cannot read it: {e:?}"),
@@ -222,13 +262,13 @@ impl Hub {
     }
 
     /// The channel of a topic's sockets on this instance, if any are open.
-    fn sender(&self, topic: &Topic) -> Option<broadcast::Sender<Utf8Bytes>> {
+    fn sender(&self, topic: &Topic) -> Option<broadcast::Sender<Outgoing>> {
         let topics = self.topics.lock().unwrap_or_else(|e| e.into_inner());
         topics.get(topic).cloned()
     }
 
     /// A receiver of a topic's messages for a new socket.
-    fn subscribe(&self, topic: &Topic) -> broadcast::Receiver<Utf8Bytes> {
+    fn subscribe(&self, topic: &Topic) -> broadcast::Receiver<Outgoing> {
         let mut topics = self.topics.lock().unwrap_or_else(|e| e.into_inner());
         topics
             .entry(topic.clone())
@@ -237,7 +277,7 @@ impl Hub {
     }
 
     /// Forgets a topic's channel once its last socket has closed.
-    fn unsubscribe(&self, topic: &Topic, receiver: broadcast::Receiver<Utf8Bytes>) {
+    fn unsubscribe(&self, topic: &Topic, receiver: broadcast::Receiver<Outgoing>) {
         drop(receiver);
         let mut topics = self.topics.lock().unwrap_or_else(|e| e.into_inner());
         if topics
@@ -249,11 +289,13 @@ impl Hub {
     }
 
     /// Turns a request into a socket of the topic, sent the moves after `since` first,
-    /// and holding `tickets` (its place in the counts of open sockets) while it is open.
+    /// and holding `tickets` (its place in the counts of open sockets) while it is open;
+    /// `viewer` is the account that opened it, if any (the chats it muted are not sent).
     pub(crate) fn upgrade(
         self: &Arc<Hub>,
         topic: Topic,
         since: Option<u32>,
+        viewer: Option<i64>,
         upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
         tickets: impl Send + 'static,
     ) -> ApiResult<Response> {
@@ -269,13 +311,19 @@ impl Hub {
             .write_buffer_size(0)
             .max_message_size(1024)
             .on_upgrade(move |socket| async move {
-                hub.watch(topic, since, socket).await;
+                hub.watch(topic, since, viewer, socket).await;
                 drop(tickets);
             }))
     }
 
     /// Serves one socket until it closes, falls silent or cannot keep up.
-    async fn watch(&self, topic: Topic, since: Option<u32>, mut socket: WebSocket) {
+    async fn watch(
+        &self,
+        topic: Topic,
+        since: Option<u32>,
+        viewer: Option<i64>,
+        mut socket: WebSocket,
+    ) {
         // Subscribed before the topic is read, so no change between the two is missed.
         let mut receiver = self.subscribe(&topic);
         if let Err(e) = self.greet(&topic, since, &mut socket).await {
@@ -295,7 +343,12 @@ impl Hub {
                     break;
                 }
                 received = receiver.recv() => match received {
-                    Ok(text) => Message::Text(text),
+                    Ok(outgoing) => {
+                        if self.muted(viewer, outgoing.chat.as_deref()).await {
+                            continue;
+                        }
+                        Message::Text(outgoing.text)
+                    }
                     Err(broadcast::error::RecvError::Lagged(_)) => {
                         match self.render.change(&self.store, &topic, Change::State).await {
                             Ok(text) => Message::Text(text),
@@ -325,6 +378,14 @@ impl Hub {
             }
         }
         self.unsubscribe(&topic, receiver);
+    }
+
+    /// Whether the viewer muted this chat (a read that fails sends the message).
+    async fn muted(&self, viewer: Option<i64>, chat: Option<&str>) -> bool {
+        let (Some(viewer), Some(chat)) = (viewer, chat) else {
+            return false;
+        };
+        self.store.chat_muted(viewer, chat).await.unwrap_or(false)
     }
 
     /// The first messages of a socket, as the renderer's greeting says.
@@ -395,6 +456,20 @@ mod tests {
             (&room, Change::State),
             (&inbox, Change::State),
             (&tournament, Change::State),
+            (
+                &game,
+                Change::Chat {
+                    channel: Channel::Spectators,
+                    message: 7,
+                },
+            ),
+            (
+                &room,
+                Change::Chat {
+                    channel: Channel::Thread(3),
+                    message: 8,
+                },
+            ),
         ] {
             let payload = change.payload(topic);
             assert_eq!(Change::of_payload(&payload), Some((topic.clone(), change)));
@@ -411,6 +486,11 @@ mod tests {
             "abc jump 1",
             "a move 1 2",
             "inbox:x state",
+            "abc chat",
+            "abc chat players",
+            "abc chat nowhere 1",
+            "abc chat players x",
+            "abc chat players 1 2",
         ] {
             assert_eq!(Change::of_payload(bad), None, "{bad:?}");
         }

@@ -120,7 +120,10 @@ mod tests {
             })
             .collect();
         types.sort_unstable();
-        assert_eq!(types, ["inbox", "move", "room", "state", "tournament"]);
+        assert_eq!(
+            types,
+            ["chat", "inbox", "move", "room", "state", "tournament"]
+        );
         for path in [
             "/api/games/{id}/socket",
             "/api/rooms/{id}/socket",

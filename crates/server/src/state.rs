@@ -30,6 +30,8 @@ pub(crate) struct Limiters {
     pub(crate) moves_per_account: Limiter,
     pub(crate) challenges_per_account: Limiter,
     pub(crate) analyses_per_address: Limiter,
+    pub(crate) chat_per_account: Limiter,
+    pub(crate) reports_per_account: Limiter,
 }
 
 impl Limiters {
@@ -54,6 +56,8 @@ impl Limiters {
                 limits.challenges_per_account,
             ),
             analyses_per_address: Limiter::new("analyses_per_address", limits.analyses_per_address),
+            chat_per_account: Limiter::new("chat_per_account", limits.chat_per_account),
+            reports_per_account: Limiter::new("reports_per_account", limits.reports_per_account),
         }
     }
 }

@@ -8,6 +8,7 @@ mod addresses;
 mod admin;
 mod ai_jobs;
 mod cache;
+mod chat;
 mod games;
 mod guests;
 mod lessons;
@@ -22,6 +23,7 @@ mod reviews;
 pub(crate) mod room_skills;
 mod rooms;
 mod rows;
+mod safety;
 mod tournament_rounds;
 pub(crate) mod tournaments;
 mod vacation;
@@ -30,6 +32,7 @@ pub(crate) use accounts::{Login, NewAccount};
 pub(crate) use admin::MAX_LOG_LINES;
 pub use admin::{AdminEntry, Role, Signup};
 pub(crate) use ai_jobs::AiJob;
+pub use chat::{Channel, ChatMessage, ChatRef, ThreadAudit};
 pub use games::moves::{Claim, Landed, MoveRequest, OnTime, Played, Timeout};
 pub use games::{
     Finish, JoinError, MoveError, NewGame, Rematch, Seat, Status, StoredGame, Termination, Times,
@@ -47,5 +50,6 @@ pub use rooms::{
 };
 pub use rows::SeatRow;
 pub(crate) use rows::{CredentialKind, Holder};
+pub use safety::{ReportTarget, StoredReport};
 pub use vacation::Bank;
 pub(crate) use vacation::{Spent, TakeError, Vacation};

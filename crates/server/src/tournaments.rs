@@ -373,7 +373,7 @@ pub(crate) async fn socket(
     let tickets = state.admit_socket(addr, caller.map(|c| c.holder.account_id))?;
     state
         .live
-        .upgrade(Topic::Tournament(id), None, upgrade, tickets)
+        .upgrade(Topic::Tournament(id), None, None, upgrade, tickets)
 }
 
 /// The answer to a refused action.

@@ -6,6 +6,7 @@
 
 import { api, apiWithStatus, failureText } from '../api';
 import type { Cleanup, Shell } from '../app';
+import { chatPanel, type ChatPanel } from '../chat';
 import { fill, h } from '../dom';
 import { LiveGame, type Handlers } from '../live';
 import { loadDraft, reviewPly, saveDraft, type Route } from '../logic';
@@ -32,6 +33,24 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
   /** The rematch being read, so that it is read once. */
   let reading: string | null = null;
   let reviewTimer = 0;
+
+  /** The chat under the board: its players' for the two players, the spectators' for anyone
+   * else (docs/CHAT.md); placed again when the caller takes a seat. */
+  const chatBox = h('div', { class: 'chat-box' });
+  let chatChannel = '';
+  let chat: ChatPanel | null = null;
+  function placeChat(): void {
+    const wanted = mySeat(state) === null ? 'spectators' : 'players';
+    if (wanted === chatChannel) return;
+    chatChannel = wanted;
+    chat = chatPanel({
+      title: wanted === 'players' ? 'Chat with your opponent' : "Spectators' chat",
+      path: `${path}/chat`,
+      channel: wanted,
+      me: shell.me,
+    });
+    chatBox.replaceChildren(chat.element);
+  }
 
   /** Clicks are answered one after the other, in order: none is dropped while the builder answers. */
   let clicks: Promise<void> = Promise.resolve();
@@ -82,6 +101,7 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
     drawActions(e, state, shell.me, invited, act);
     drawAnalysis(e, state, act);
     e.typedForm.hidden = !myTurn(state);
+    placeChat();
     void readOffer();
   }
 
@@ -389,11 +409,15 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
     move: (message) => {
       if (isNews(state.game, message)) void changed(message.game, true);
     },
+    chat: (message) => {
+      if (message.channel === chatChannel) void chat?.refresh();
+    },
   };
   const live = new LiveGame(id, () => state.game.ply, handlers, (status) => drawLive(e, status));
   const ticker = window.setInterval(() => drawClocks(state), 250);
 
-  main.append(gameLayout(e), hintPanel);
+  placeChat();
+  main.append(gameLayout(e), hintPanel, chatBox);
   await startDraft();
   if (route.invite && state.game.status === 'waiting' && mySeat(state) === null && !shell.me) {
     showRefusal('Log in or sign up to take the seat this link offers.');

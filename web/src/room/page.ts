@@ -6,6 +6,7 @@
 
 import { api, failureText } from '../api';
 import type { Cleanup, Shell } from '../app';
+import { chatPanel, type ChatPanel } from '../chat';
 import { h } from '../dom';
 import { LiveSocket, type Handlers } from '../live';
 import type { Route } from '../logic';
@@ -158,6 +159,27 @@ export async function roomPage(main: HTMLElement, shell: Shell, route: Route): P
   main.append(...roomLayout(e));
   draw();
 
+  // The table-talk, and a seat's private thread with the game master: the seat's own, or
+  // for the game master the seat picked (docs/CHAT.md).
+  const table = chatPanel({ title: 'Table-talk', path: `${path}/chat`, me: shell.me });
+  main.append(table.element);
+  let thread: ChatPanel | null = null;
+  const threadBox = h('div', { class: 'thread' });
+  function openThread(seat: number, title: string): void {
+    thread = chatPanel({ title, path: `${path}/seats/${seat}/thread`, me: shell.me });
+    threadBox.replaceChildren(thread.element);
+  }
+  if (state.room.you) {
+    openThread(state.room.you.seat, 'Private thread with the game master');
+  } else if (shell.me !== null && shell.me === state.room.master && state.room.seats.length > 0) {
+    const picker = h('select', { name: 'thread-seat', 'aria-label': 'seat' });
+    for (const seat of state.room.seats) picker.append(h('option', { value: String(seat.seat) }, `Seat ${seat.seat}: ${seat.name}`));
+    picker.addEventListener('change', () => openThread(Number(picker.value), 'Private thread with this seat'));
+    main.append(h('p', {}, 'Private thread with ', picker));
+    openThread(state.room.seats[0].seat, 'Private thread with this seat');
+  }
+  main.append(threadBox);
+
   let seen = false;
   /** What each message of the room's socket does: the public view says something changed. */
   const handlers: Handlers<RoomMessage> = {
@@ -165,6 +187,10 @@ export async function roomPage(main: HTMLElement, shell: Shell, route: Route): P
       // The first message is the room the page has just read.
       if (seen) void refresh();
       seen = true;
+    },
+    chat: (message) => {
+      if (message.channel === 'table') void table.refresh();
+      else if (message.channel === 'thread') void thread?.refresh();
     },
   };
   const live = new LiveSocket<RoomMessage>(() => `${path}/socket`, 'room', handlers, (status) => {

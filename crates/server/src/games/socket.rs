@@ -31,7 +31,7 @@ pub(crate) struct SocketQuery {
         ("since" = Option<u32>, Query, description = "The ply the client has seen: the moves after it are replayed first"),
     ),
     responses(
-        (status = 101, description = "A WebSocket of JSON text messages, each a `LiveMessage` of type `move` (`{\"type\": \"move\", \"ply\": N, \"move\": \"...\", \"game\": <game>}`) or `state` (`{\"type\": \"state\", \"game\": <game>}`)"),
+        (status = 101, description = "A WebSocket of JSON text messages, each a `LiveMessage` of type `move` (`{\"type\": \"move\", \"ply\": N, \"move\": \"...\", \"game\": <game>}`) or `state` (`{\"type\": \"state\", \"game\": <game>}`), or `chat` (a chat's nudge, or a finished game's spectators' message: docs/CHAT.md)"),
         (status = 400, description = "A malformed `since`", body = crate::error::ErrorBody),
         (status = 404, description = "No such game", body = crate::error::ErrorBody),
         (status = 429, description = "`rate_limited`: too many live sockets open from this address or for this account", body = crate::error::ErrorBody),
@@ -53,7 +53,11 @@ pub(crate) async fn socket(
         Some(account) => Some(Watching::start(&state.store, account, &id).await?),
         None => None,
     };
-    state
-        .live
-        .upgrade(Topic::Game(id), query.since, upgrade, (tickets, watching))
+    state.live.upgrade(
+        Topic::Game(id),
+        query.since,
+        account,
+        upgrade,
+        (tickets, watching),
+    )
 }

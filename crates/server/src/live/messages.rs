@@ -11,12 +11,13 @@ use utoipa::{OpenApi, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 
 use super::{Change, Greeting, Render, Rendering, Topic};
-use crate::api::{GameView, RoomView, TournamentView};
+use crate::api::{ChatMessageView, GameView, RoomView, TournamentView};
+use crate::chat::{message_view, public_word};
 use crate::error::{ApiError, ApiResult};
 use crate::games::view::{stored, view};
 use crate::notify::views::{NotificationView, inbox_head};
 use crate::rooms::public_view;
-use crate::store::Store;
+use crate::store::{Channel, Status, Store};
 use crate::tournaments::shown;
 
 /// No route: the schema of [`LiveMessage`], for the OpenAPI document's components.
@@ -31,7 +32,7 @@ struct Schemas;
 
 /// A message of a live socket, JSON text tagged by its `type`: a game's socket sends `move`
 /// and `state`, a Swap 61 room's sends `room`, a tournament's sends `tournament`, an
-/// account's inbox sends `inbox`.
+/// account's inbox sends `inbox`; a game's and a room's sockets send `chat` too.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub(crate) enum LiveMessage<'a> {
@@ -64,6 +65,16 @@ pub(crate) enum LiveMessage<'a> {
         /// The tournament now.
         tournament: &'a TournamentView,
     },
+    /// A message was written in one of the game's or the room's chats: a public one's
+    /// message, or for a private one (the players', a seat's thread with the game master, the
+    /// spectators' while the game is played) a nudge without it, to read it again with
+    /// credentials (`docs/CHAT.md`).
+    Chat {
+        /// `players`, `spectators`, `table` or `thread` (no seat is named).
+        channel: &'a str,
+        /// The message, for a public chat only.
+        message: Option<&'a ChatMessageView>,
+    },
     /// The account's notifications changed (one came, or some were read), or the socket
     /// opened: the unread count and the newest.
     Inbox {
@@ -95,12 +106,17 @@ impl Render for Views {
         change: Change,
     ) -> Rendering<'a, Utf8Bytes> {
         Box::pin(async move {
+            if let Change::Chat { channel, message } = change {
+                return chat_message(store, topic, channel, message).await;
+            }
             match topic {
                 Topic::Game(id) => {
                     let game = view(store, stored(store, id).await?).await?;
                     match change {
                         Change::Move(ply) => move_message(&game, ply),
-                        Change::State => LiveMessage::State { game: &game }.text(),
+                        Change::State | Change::Chat { .. } => {
+                            LiveMessage::State { game: &game }.text()
+                        }
                     }
                 }
                 Topic::Room(id) => room_message(store, id).await,
@@ -153,6 +169,37 @@ fn move_message(game: &GameView, ply: u32) -> ApiResult<Utf8Bytes> {
         Some(text) => LiveMessage::Move { ply, text, game }.text(),
         None => LiveMessage::State { game }.text(),
     }
+}
+
+/// The message of a chat's new message: the message itself in a chat anyone reads (a room's
+/// table-talk, a finished game's spectators' chat), a nudge naming the channel otherwise.
+async fn chat_message(
+    store: &Store,
+    topic: &Topic,
+    channel: Channel,
+    id: i64,
+) -> ApiResult<Utf8Bytes> {
+    let public = match (topic, channel) {
+        (Topic::Room(_), Channel::Table) => true,
+        (Topic::Game(game), Channel::Spectators) => {
+            stored(store, game).await?.status == Status::Finished
+        }
+        _ => false,
+    };
+    let word = public_word(channel);
+    let shown = if public {
+        store
+            .chat_message(id)
+            .await?
+            .map(|m| message_view(m, false))
+    } else {
+        None
+    };
+    LiveMessage::Chat {
+        channel: word,
+        message: shown.as_ref(),
+    }
+    .text()
 }
 
 /// The message of a room: its public view.

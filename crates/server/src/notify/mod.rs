@@ -193,7 +193,7 @@ pub(crate) async fn socket(
     let tickets = state.admit_socket(addr, Some(account))?;
     state
         .live
-        .upgrade(Topic::Inbox(account), None, upgrade, tickets)
+        .upgrade(Topic::Inbox(account), None, None, upgrade, tickets)
 }
 
 /// The caller's address as they see it.

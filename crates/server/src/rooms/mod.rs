@@ -29,7 +29,7 @@ use crate::state::AppState;
 use crate::store::RoomError;
 use lobby::IMPORT_LIMIT;
 
-pub(crate) use access::announce;
+pub(crate) use access::{Role as RoomRole, announce, role_of, room_in};
 pub(crate) use rounds::resolve_due;
 pub(crate) use views::public_view;
 

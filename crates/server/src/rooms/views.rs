@@ -277,7 +277,7 @@ pub(crate) async fn my_rooms(
 #[utoipa::path(get, path = "/api/rooms/{id}/socket", tag = "rooms",
     params(("id" = String, Path, description = "The room's id")),
     responses(
-        (status = 101, description = "A WebSocket of JSON text messages, each a `LiveMessage` of type `room` (`{\"type\": \"room\", \"room\": <room>}`), the public view only"),
+        (status = 101, description = "A WebSocket of JSON text messages, each a `LiveMessage` of type `room` (`{\"type\": \"room\", \"room\": <room>}`), the public view only, or `chat` (a table-talk message, or for a seat's thread a nudge without its content or seat)"),
         (status = 400, description = "Not a WebSocket request", body = ErrorBody),
         (status = 404, description = "No such room", body = ErrorBody),
         (status = 429, description = "`rate_limited`: too many live sockets open from this address or for this account", body = ErrorBody),
@@ -290,8 +290,11 @@ pub(crate) async fn socket(
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> ApiResult<Response> {
     stored_room(&state, &id).await?;
-    let tickets = state.admit_socket(addr, caller.map(|c| c.holder.account_id))?;
-    state.live.upgrade(Topic::Room(id), None, upgrade, tickets)
+    let viewer = caller.map(|c| c.holder.account_id);
+    let tickets = state.admit_socket(addr, viewer)?;
+    state
+        .live
+        .upgrade(Topic::Room(id), None, viewer, upgrade, tickets)
 }
 
 /// A room's public view, what its live socket is sent (each client reads its own view

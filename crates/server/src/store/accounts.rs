@@ -242,6 +242,8 @@ impl Store {
             "watchers",
             "vacation",
             "vacation_log",
+            "blocks",
+            "muted_chats",
         ];
         for table in personal {
             sqlx::query(&format!("DELETE FROM {table} WHERE account_id = $1"))

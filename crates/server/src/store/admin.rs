@@ -11,7 +11,7 @@ use super::pool::{Store, now_ms};
 pub enum Role {
     /// May do everything the admin tools offer.
     Admin,
-    /// May ban and unban accounts.
+    /// May ban and unban accounts, and moderate the chats (reports, hiding, mutes).
     Moderator,
 }
 

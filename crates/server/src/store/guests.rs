@@ -49,13 +49,23 @@ impl Store {
     /// instance's sweep).
     async fn remove_guest(&self, account_id: i64) -> anyhow::Result<bool> {
         let mut tx = self.begin_write().await?;
-        // A challenge names its game without cascading, so it goes first; the games take
-        // their seats, moves, deadlines and AI jobs with them; the account its credentials,
+        // The rows that name the account or its games without a cascade go first (a
+        // challenge; a guest writes in no chat but may mute one); the games take their
+        // seats, moves, deadlines and AI jobs with them; the account its credentials,
         // lesson progress, puzzle attempts and the rest of its own rows.
-        sqlx::query("DELETE FROM challenges WHERE challenger_id = $1 OR target_id = $1")
-            .bind(account_id)
-            .execute(&mut *tx)
-            .await?;
+        for statement in [
+            "DELETE FROM challenges WHERE challenger_id = $1 OR target_id = $1",
+            "DELETE FROM reports WHERE reporter_id = $1 OR account_id = $1 \
+             OR message_id IN (SELECT id FROM chat_messages WHERE author_id = $1)",
+            "DELETE FROM chat_messages WHERE author_id = $1",
+            "DELETE FROM blocks WHERE account_id = $1 OR blocked_id = $1",
+            "DELETE FROM muted_chats WHERE account_id = $1",
+        ] {
+            sqlx::query(statement)
+                .bind(account_id)
+                .execute(&mut *tx)
+                .await?;
+        }
         sqlx::query(
             "DELETE FROM games WHERE id IN (SELECT game_id FROM seats WHERE account_id = $1)",
         )

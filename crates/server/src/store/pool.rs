@@ -144,6 +144,11 @@ impl Backend {
                     include_str!("../../migrations/sqlite/0015_push.sql"),
                 ),
                 (
+                    16,
+                    "chat",
+                    include_str!("../../migrations/sqlite/0016_chat.sql"),
+                ),
+                (
                     17,
                     "AI jobs",
                     include_str!("../../migrations/sqlite/0017_ai_jobs.sql"),
@@ -244,6 +249,11 @@ impl Backend {
                     15,
                     "web push",
                     include_str!("../../migrations/postgres/0015_push.sql"),
+                ),
+                (
+                    16,
+                    "chat",
+                    include_str!("../../migrations/postgres/0016_chat.sql"),
                 ),
                 (
                     17,

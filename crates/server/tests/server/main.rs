@@ -11,6 +11,7 @@ mod admin;
 mod ai_workers;
 mod analysis;
 mod backup;
+mod chat;
 mod faults;
 mod flood;
 mod games;

@@ -167,7 +167,7 @@ impl Store {
     }
 
     /// Appends a line to a room's audit log, in the transaction of the change it records.
-    async fn audit(
+    pub(super) async fn audit(
         tx: &mut Transaction<'static, Any>,
         room_id: &str,
         actor: &str,

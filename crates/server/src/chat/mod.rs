@@ -1,0 +1,515 @@
+//! The chats (issue 27, `docs/CHAT.md`): per two-player game one for its two players and one
+//! for its spectators, per Swap 61 room a public table-talk and a private thread between
+//! each seat and the game master. Who reads and writes each is decided here, on every
+//! request; a private chat's text is only ever answered to its own readers, and its live
+//! announcement is a nudge without it (`crate::live::messages`).
+
+mod moderation;
+mod safety;
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use serde::Deserialize;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::api::{ChatMessageView, ChatView};
+use crate::auth::Caller;
+use crate::edge::{Body, Params};
+use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::games::view::{limit_account, stored};
+use crate::live::{Change, Topic};
+use crate::rooms::{RoomRole, role_of, room_in};
+use crate::state::AppState;
+use crate::store::{Channel, ChatMessage, ChatRef, Role, Status, ThreadAudit};
+
+/// The longest message, in characters.
+const MAX_MESSAGE: usize = 500;
+
+/// The chats' routes, and the safety around them, each with its OpenAPI entry.
+pub(crate) fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(game_chat, write_game_chat))
+        .routes(routes!(table_talk, write_table_talk))
+        .routes(routes!(thread, write_thread))
+        .merge(safety::router())
+        .merge(moderation::router())
+}
+
+/// A message as a reader sees it: a hidden one's text only for a moderator.
+pub(crate) fn message_view(message: ChatMessage, moderator: bool) -> ChatMessageView {
+    let shown = !message.hidden || moderator;
+    ChatMessageView {
+        id: message.id,
+        author: message.author,
+        at_ms: message.at_ms,
+        text: shown.then_some(message.text),
+        hidden: message.hidden,
+    }
+}
+
+/// The channel's name in a live message: a seat's thread is `thread`, naming no seat.
+pub(crate) fn public_word(channel: Channel) -> &'static str {
+    match channel {
+        Channel::Players => "players",
+        Channel::Spectators => "spectators",
+        Channel::Table => "table",
+        Channel::Thread(_) => "thread",
+    }
+}
+
+/// A message's text, checked: 1 to 500 characters once trimmed, no control character but
+/// the newline.
+pub(crate) fn checked_text(text: &str) -> ApiResult<String> {
+    let text = text.trim();
+    let length = text.chars().count();
+    if length == 0 || length > MAX_MESSAGE {
+        return Err(ApiError::BadRequest(format!(
+            "text: {length} characters, expected 1 to {MAX_MESSAGE}"
+        )));
+    }
+    if let Some(bad) = text.chars().find(|&c| c.is_control() && c != '\n') {
+        return Err(ApiError::BadRequest(format!(
+            "text: the control character U+{:04X} is not allowed (only a newline is)",
+            u32::from(bad)
+        )));
+    }
+    Ok(text.to_owned())
+}
+
+/// Whether the caller is an admin or a moderator (who see hidden messages).
+async fn moderates(state: &AppState, caller: Option<&Caller>) -> ApiResult<bool> {
+    Ok(match caller {
+        Some(caller) => {
+            state
+                .store
+                .has_role(caller.holder.account_id, &[Role::Admin, Role::Moderator])
+                .await?
+        }
+        None => false,
+    })
+}
+
+/// Refuses a write of an account a moderator muted, or past its chat rate.
+async fn may_write(state: &AppState, caller: &Caller) -> ApiResult<()> {
+    caller.signed_up("writing in a chat")?;
+    if let Some(until) = state.store.muted_until(caller.holder.account_id).await? {
+        return Err(ApiError::Forbidden(format!(
+            "a moderator muted you in every chat until {until} ms since 1970"
+        )));
+    }
+    limit_account(&state.limits.chat_per_account, caller)
+}
+
+/// The query of a chat's read.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ChatQuery {
+    /// For a game, `players` or `spectators`.
+    channel: Option<String>,
+    /// Only the messages after this one (by id).
+    after: Option<i64>,
+}
+
+/// A message to write.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct NewMessage {
+    /// For a game, `players` or `spectators`; absent for a room's chats.
+    channel: Option<String>,
+    /// 1 to 500 characters; no control character but the newline.
+    #[schema(min_length = 1, max_length = 500)]
+    text: String,
+}
+
+/// A game's channel, named in a query or a body.
+fn game_channel(word: Option<&str>) -> ApiResult<Channel> {
+    match word {
+        Some("players") => Ok(Channel::Players),
+        Some("spectators") => Ok(Channel::Spectators),
+        Some(other) => Err(ApiError::BadRequest(format!(
+            "channel: {other:?} is no game chat: players or spectators"
+        ))),
+        None => Err(ApiError::BadRequest(
+            "channel: missing: players or spectators".to_owned(),
+        )),
+    }
+}
+
+/// What a caller may do in a chat.
+struct Access {
+    read: Result<(), String>,
+    write: Result<(), String>,
+}
+
+/// What the caller may do in a game's chat: the players' is its seated accounts' (and
+/// closed to a pair of them one of which blocked the other); the spectators' is everyone
+/// else's, its players' only once the game ended.
+async fn game_access(
+    state: &AppState,
+    id: &str,
+    channel: Channel,
+    caller: Option<&Caller>,
+) -> ApiResult<Access> {
+    let game = stored(&state.store, id).await?;
+    let seats = state.store.seats(id).await?;
+    let me = caller.map(|c| c.holder.account_id);
+    let seated: Vec<i64> = seats
+        .iter()
+        .filter_map(|s| s.account.as_ref().map(|a| a.0))
+        .collect();
+    let player = me.is_some_and(|me| seated.contains(&me));
+    let signed = caller.is_some();
+    Ok(match channel {
+        Channel::Players => {
+            if !player {
+                let refusal = "only the game's two players read and write its players' chat";
+                return Ok(Access {
+                    read: Err(refusal.to_owned()),
+                    write: Err(refusal.to_owned()),
+                });
+            }
+            let mut blocked = false;
+            for &other in seated.iter().filter(|&&a| Some(a) != me) {
+                blocked |= state
+                    .store
+                    .blocked_between(me.unwrap_or_default(), other)
+                    .await?;
+            }
+            Access {
+                read: Ok(()),
+                write: if blocked {
+                    Err("one of you blocked the other: the players' chat is closed".to_owned())
+                } else {
+                    Ok(())
+                },
+            }
+        }
+        _ if player && game.status != Status::Finished => {
+            let refusal = "the players of a game read and write its spectators' chat once it ended";
+            Access {
+                read: Err(refusal.to_owned()),
+                write: Err(refusal.to_owned()),
+            }
+        }
+        _ => Access {
+            read: Ok(()),
+            write: if signed {
+                Ok(())
+            } else {
+                Err("writing in a chat needs credentials".to_owned())
+            },
+        },
+    })
+}
+
+/// A chat's latest messages, as this caller may see them.
+async fn chat_view(
+    state: &AppState,
+    chat: &ChatRef,
+    access: &Access,
+    caller: Option<&Caller>,
+    after: Option<i64>,
+) -> ApiResult<ChatView> {
+    access.read.clone().map_err(ApiError::Forbidden)?;
+    let key = chat.key();
+    let moderator = moderates(state, caller).await?;
+    let messages = state
+        .store
+        .chat_messages(&key, after.unwrap_or(0))
+        .await?
+        .into_iter()
+        .map(|m| message_view(m, moderator))
+        .collect();
+    let muted = match caller {
+        Some(caller) => {
+            state
+                .store
+                .chat_muted(caller.holder.account_id, &key)
+                .await?
+        }
+        None => false,
+    };
+    Ok(ChatView {
+        chat: key,
+        messages,
+        writable: access.write.is_ok(),
+        muted,
+    })
+}
+
+/// Writes a message in a chat the caller may write in, and tells the topic's watchers.
+async fn post(
+    state: &AppState,
+    chat: &ChatRef,
+    access: Access,
+    caller: &Caller,
+    text: &str,
+    topic: Topic,
+) -> ApiResult<(StatusCode, Json<ChatMessageView>)> {
+    access.write.map_err(ApiError::Forbidden)?;
+    let text = checked_text(text)?;
+    may_write(state, caller).await?;
+    let audit = matches!(chat.channel, Channel::Thread(_)).then(|| ThreadAudit {
+        room_id: &chat.place,
+        actor: &caller.holder.name,
+    });
+    let message = state
+        .store
+        .post_chat(chat, caller.holder.account_id, &text, audit)
+        .await?;
+    let change = Change::Chat {
+        channel: chat.channel,
+        message: message.id,
+    };
+    state.live.announce(&topic, change).await;
+    Ok((StatusCode::CREATED, Json(message_view(message, false))))
+}
+
+/// A game's chat: `players` (its two seated accounts only) or `spectators` (anyone but its
+/// players while it is played; anyone once it ended).
+#[utoipa::path(get, path = "/api/games/{id}/chat", tag = "chat",
+    params(
+        ("id" = String, Path, description = "The game's id"),
+        ("channel" = String, Query, description = "`players` or `spectators`"),
+        ("after" = Option<i64>, Query, description = "Only the messages after this one"),
+    ),
+    security((), ("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "The chat's latest messages, oldest first", body = ChatView),
+        (status = 400, description = "A missing or unknown channel", body = ErrorBody),
+        (status = 403, description = "The players' chat of a game the caller does not play in, or the spectators' chat of the caller's game being played", body = ErrorBody),
+        (status = 404, description = "No such game", body = ErrorBody),
+    ))]
+pub(crate) async fn game_chat(
+    State(state): State<AppState>,
+    caller: Option<Caller>,
+    Path(id): Path<String>,
+    Params(query): Params<ChatQuery>,
+) -> ApiResult<Json<ChatView>> {
+    let channel = game_channel(query.channel.as_deref())?;
+    let access = game_access(&state, &id, channel, caller.as_ref()).await?;
+    let chat = ChatRef { place: id, channel };
+    let view = chat_view(&state, &chat, &access, caller.as_ref(), query.after).await?;
+    Ok(Json(view))
+}
+
+/// Writes in a game's chat (`docs/CHAT.md` says who may).
+#[utoipa::path(post, path = "/api/games/{id}/chat", tag = "chat", request_body = NewMessage,
+    params(("id" = String, Path, description = "The game's id")),
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 201, description = "The message is written", body = ChatMessageView),
+        (status = 400, description = "A missing or unknown channel, an empty or too long text, or a control character", body = ErrorBody),
+        (status = 401, description = "No or bad credentials", body = ErrorBody),
+        (status = 403, description = "The caller may not write here (not a player, a player while the game is played, a blocked pair, a guest, muted by a moderator)", body = ErrorBody),
+        (status = 404, description = "No such game", body = ErrorBody),
+        (status = 429, description = "`rate_limited`: too many messages from this account", body = ErrorBody),
+    ))]
+pub(crate) async fn write_game_chat(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    Body(body): Body<NewMessage>,
+) -> ApiResult<(StatusCode, Json<ChatMessageView>)> {
+    let channel = game_channel(body.channel.as_deref())?;
+    let access = game_access(&state, &id, channel, Some(&caller)).await?;
+    let chat = ChatRef {
+        place: id.clone(),
+        channel,
+    };
+    post(&state, &chat, access, &caller, &body.text, Topic::Game(id)).await
+}
+
+/// What the caller may do in a room's chat: its table-talk is read by anyone and written by
+/// its game master and seated accounts; a seat's thread is its account's and the game
+/// master's alone.
+async fn room_access(
+    state: &AppState,
+    id: &str,
+    channel: Channel,
+    caller: Option<&Caller>,
+) -> ApiResult<Access> {
+    let room = room_in(&state.store, id).await?;
+    let seats = state.store.room_seats(id).await?;
+    let role = role_of(&room, &seats, caller);
+    Ok(match channel {
+        Channel::Thread(seat) => {
+            if seat == 0 || seat > room.seats {
+                return Err(ApiError::NotFound(format!(
+                    "seat: the room has seats 1 to {}",
+                    room.seats
+                )));
+            }
+            let mine = matches!(role, RoomRole::Master)
+                || matches!(role, RoomRole::Player(own) if own == seat);
+            let answer = if mine {
+                Ok(())
+            } else {
+                Err("a seat's thread is its player's and the game master's only".to_owned())
+            };
+            Access {
+                read: answer.clone(),
+                write: answer,
+            }
+        }
+        _ => Access {
+            read: Ok(()),
+            write: if matches!(role, RoomRole::Public) {
+                Err(
+                    "the table-talk is written by the game master and the seated players"
+                        .to_owned(),
+                )
+            } else {
+                Ok(())
+            },
+        },
+    })
+}
+
+/// The query of a room's chat.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct AfterQuery {
+    /// Only the messages after this one (by id).
+    after: Option<i64>,
+}
+
+/// A room's public table-talk.
+#[utoipa::path(get, path = "/api/rooms/{id}/chat", tag = "chat",
+    params(
+        ("id" = String, Path, description = "The room's id"),
+        ("after" = Option<i64>, Query, description = "Only the messages after this one"),
+    ),
+    security((), ("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "The table-talk's latest messages, oldest first", body = ChatView),
+        (status = 404, description = "No such room", body = ErrorBody),
+    ))]
+pub(crate) async fn table_talk(
+    State(state): State<AppState>,
+    caller: Option<Caller>,
+    Path(id): Path<String>,
+    Params(query): Params<AfterQuery>,
+) -> ApiResult<Json<ChatView>> {
+    let channel = Channel::Table;
+    let access = room_access(&state, &id, channel, caller.as_ref()).await?;
+    let chat = ChatRef { place: id, channel };
+    let view = chat_view(&state, &chat, &access, caller.as_ref(), query.after).await?;
+    Ok(Json(view))
+}
+
+/// Writes in a room's table-talk (its game master and seated players).
+#[utoipa::path(post, path = "/api/rooms/{id}/chat", tag = "chat", request_body = NewMessage,
+    params(("id" = String, Path, description = "The room's id")),
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 201, description = "The message is written", body = ChatMessageView),
+        (status = 400, description = "An empty or too long text, or a control character", body = ErrorBody),
+        (status = 401, description = "No or bad credentials", body = ErrorBody),
+        (status = 403, description = "The caller neither sits in the room nor runs it, or is muted", body = ErrorBody),
+        (status = 404, description = "No such room", body = ErrorBody),
+        (status = 429, description = "`rate_limited`: too many messages from this account", body = ErrorBody),
+    ))]
+pub(crate) async fn write_table_talk(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    Body(body): Body<NewMessage>,
+) -> ApiResult<(StatusCode, Json<ChatMessageView>)> {
+    no_channel(body.channel.as_deref())?;
+    let channel = Channel::Table;
+    let access = room_access(&state, &id, channel, Some(&caller)).await?;
+    let chat = ChatRef {
+        place: id.clone(),
+        channel,
+    };
+    post(&state, &chat, access, &caller, &body.text, Topic::Room(id)).await
+}
+
+/// Refuses a channel named for a room's chat (the path names it).
+fn no_channel(channel: Option<&str>) -> ApiResult<()> {
+    match channel {
+        Some(channel) => Err(ApiError::BadRequest(format!(
+            "channel: {channel:?}: a room's chat is named by its path"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// A seat's private thread with the game master (that seat's account and the game master
+/// only; every message is also in the room's audit log).
+#[utoipa::path(get, path = "/api/rooms/{id}/seats/{seat}/thread", tag = "chat",
+    params(
+        ("id" = String, Path, description = "The room's id"),
+        ("seat" = u8, Path, description = "The seat, from 1"),
+        ("after" = Option<i64>, Query, description = "Only the messages after this one"),
+    ),
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "The thread's latest messages, oldest first", body = ChatView),
+        (status = 401, description = "No or bad credentials", body = ErrorBody),
+        (status = 403, description = "The caller is neither that seat's player nor the game master", body = ErrorBody),
+        (status = 404, description = "No such room or seat", body = ErrorBody),
+    ))]
+pub(crate) async fn thread(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path((id, seat)): Path<(String, u8)>,
+    Params(query): Params<AfterQuery>,
+) -> ApiResult<Json<ChatView>> {
+    let channel = Channel::Thread(seat);
+    let access = room_access(&state, &id, channel, Some(&caller)).await?;
+    let chat = ChatRef { place: id, channel };
+    let view = chat_view(&state, &chat, &access, Some(&caller), query.after).await?;
+    Ok(Json(view))
+}
+
+/// Writes in a seat's private thread with the game master.
+#[utoipa::path(post, path = "/api/rooms/{id}/seats/{seat}/thread", tag = "chat", request_body = NewMessage,
+    params(
+        ("id" = String, Path, description = "The room's id"),
+        ("seat" = u8, Path, description = "The seat, from 1"),
+    ),
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 201, description = "The message is written (and in the room's audit log)", body = ChatMessageView),
+        (status = 400, description = "An empty or too long text, or a control character", body = ErrorBody),
+        (status = 401, description = "No or bad credentials", body = ErrorBody),
+        (status = 403, description = "The caller is neither that seat's player nor the game master, or is muted", body = ErrorBody),
+        (status = 404, description = "No such room or seat", body = ErrorBody),
+        (status = 429, description = "`rate_limited`: too many messages from this account", body = ErrorBody),
+    ))]
+pub(crate) async fn write_thread(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path((id, seat)): Path<(String, u8)>,
+    Body(body): Body<NewMessage>,
+) -> ApiResult<(StatusCode, Json<ChatMessageView>)> {
+    no_channel(body.channel.as_deref())?;
+    let channel = Channel::Thread(seat);
+    let access = room_access(&state, &id, channel, Some(&caller)).await?;
+    let chat = ChatRef {
+        place: id.clone(),
+        channel,
+    };
+    post(&state, &chat, access, &caller, &body.text, Topic::Room(id)).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn texts_are_counted_in_characters_and_control_characters_refused() {
+        assert_eq!(checked_text("  hi\nthere ").unwrap(), "hi\nthere");
+        assert!(checked_text(&"é".repeat(500)).is_ok());
+        assert!(checked_text(&"é".repeat(501)).is_err());
+        assert!(checked_text("   ").is_err());
+        assert!(checked_text("a\u{7}b").is_err());
+        assert!(checked_text("a\rb").is_err());
+        assert!(checked_text("<b>bold</b>").is_ok());
+    }
+}

@@ -1,0 +1,202 @@
+//! The moderators' side of the chats (`docs/CHAT.md`), for the roles admin and moderator:
+//! the queue of reports, hiding a message, muting an account for a time. Every act is a
+//! line of the admin log, written in its transaction.
+
+use axum::Json;
+use axum::extract::{Path, State};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::message_view;
+use crate::admin::{Reason, holding, reason_of};
+use crate::api::{ReportView, ReportsView};
+use crate::auth::Caller;
+use crate::edge::{Body, Params};
+use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::state::AppState;
+use crate::store::{Role, now_ms};
+
+/// The roles that moderate.
+const MODERATORS: &[Role] = &[Role::Admin, Role::Moderator];
+
+/// The most hours a mute lasts.
+const MAX_MUTE_HOURS: u32 = 720;
+
+/// The moderation routes, each with its OpenAPI entry.
+pub(super) fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(reports))
+        .routes(routes!(close_report))
+        .routes(routes!(hide))
+        .routes(routes!(mute))
+}
+
+/// The query of the reports' queue.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ReportsQuery {
+    /// The closed reports too (default: the open ones only).
+    all: Option<bool>,
+}
+
+/// The moderators' queue of reports, oldest first (at most 500), each with the message it
+/// names shown in full, hidden or not.
+#[utoipa::path(get, path = "/api/admin/reports", tag = "admin",
+    params(("all" = Option<bool>, Query, description = "The closed reports too")),
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "The reports, oldest first", body = ReportsView),
+        (status = 401, description = "No or bad credentials", body = ErrorBody),
+        (status = 403, description = "The caller is no admin or moderator", body = ErrorBody),
+    ))]
+pub(crate) async fn reports(
+    State(state): State<AppState>,
+    caller: Caller,
+    Params(query): Params<ReportsQuery>,
+) -> ApiResult<Json<ReportsView>> {
+    holding(&state, &caller, MODERATORS).await?;
+    let stored = state.store.reports(query.all.unwrap_or(false)).await?;
+    let mut reports = Vec::with_capacity(stored.len());
+    for report in stored {
+        let message = match report.message_id {
+            Some(id) => state
+                .store
+                .chat_message(id)
+                .await?
+                .map(|m| message_view(m, true)),
+            None => None,
+        };
+        reports.push(ReportView {
+            id: report.id,
+            reporter: report.reporter,
+            account: report.account,
+            message,
+            reason: report.reason,
+            at_ms: report.at_ms,
+            closed_ms: report.closed_ms,
+            closed_by: report.closed_by,
+        });
+    }
+    Ok(Json(ReportsView { reports }))
+}
+
+/// What a moderator's act did.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct Done {
+    /// Whether this request changed anything (a second close or hide does not).
+    changed: bool,
+}
+
+/// Closes a report (the reason goes to the admin log).
+#[utoipa::path(post, path = "/api/admin/reports/{id}/close", tag = "admin", request_body = Reason,
+    params(("id" = i64, Path, description = "The report's id")),
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "The report is closed", body = Done),
+        (status = 400, description = "A missing or too long reason", body = ErrorBody),
+        (status = 401, description = "No or bad credentials", body = ErrorBody),
+        (status = 403, description = "The caller is no admin or moderator", body = ErrorBody),
+        (status = 404, description = "No such report", body = ErrorBody),
+    ))]
+pub(crate) async fn close_report(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<i64>,
+    Body(reason): Body<Reason>,
+) -> ApiResult<Json<Done>> {
+    holding(&state, &caller, MODERATORS).await?;
+    let reason = reason_of(reason)?;
+    let changed = state
+        .store
+        .close_report(id, &caller.holder.name, &reason)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("no report {id}")))?;
+    Ok(Json(Done { changed }))
+}
+
+/// Hides a chat message: it is shown as hidden, without its text, to everyone but the
+/// moderators.
+#[utoipa::path(post, path = "/api/admin/messages/{id}/hide", tag = "admin", request_body = Reason,
+    params(("id" = i64, Path, description = "The message's id")),
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "The message is hidden", body = Done),
+        (status = 400, description = "A missing or too long reason", body = ErrorBody),
+        (status = 401, description = "No or bad credentials", body = ErrorBody),
+        (status = 403, description = "The caller is no admin or moderator", body = ErrorBody),
+        (status = 404, description = "No such message", body = ErrorBody),
+    ))]
+pub(crate) async fn hide(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<i64>,
+    Body(reason): Body<Reason>,
+) -> ApiResult<Json<Done>> {
+    holding(&state, &caller, MODERATORS).await?;
+    let reason = reason_of(reason)?;
+    let changed = state
+        .store
+        .hide_message(id, &caller.holder.name, &reason)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("no message {id}")))?;
+    Ok(Json(Done { changed }))
+}
+
+/// The body of a mute.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct MuteBody {
+    /// For how long, 1 to 720 hours (a later mute replaces it).
+    #[schema(minimum = 1, maximum = 720)]
+    hours: u32,
+    /// Words for the admin log, 1 to 500 characters.
+    #[schema(min_length = 1, max_length = 500)]
+    reason: String,
+}
+
+/// A mute as it stands.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct MuteView {
+    /// The account.
+    name: String,
+    /// Until when it writes in no chat, in ms since the Unix epoch.
+    until_ms: i64,
+}
+
+/// Mutes an account for a time: until then it writes in no chat (it still reads, and plays).
+#[utoipa::path(post, path = "/api/admin/accounts/{name}/mute", tag = "admin", request_body = MuteBody,
+    params(("name" = String, Path, description = "The account to mute")),
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "The account is muted", body = MuteView),
+        (status = 400, description = "Hours not 1 to 720, or a missing or too long reason", body = ErrorBody),
+        (status = 401, description = "No or bad credentials", body = ErrorBody),
+        (status = 403, description = "The caller is no admin or moderator", body = ErrorBody),
+        (status = 404, description = "No such account", body = ErrorBody),
+    ))]
+pub(crate) async fn mute(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(name): Path<String>,
+    Body(body): Body<MuteBody>,
+) -> ApiResult<Json<MuteView>> {
+    holding(&state, &caller, MODERATORS).await?;
+    if !(1..=MAX_MUTE_HOURS).contains(&body.hours) {
+        return Err(ApiError::BadRequest(format!(
+            "hours: {} is not 1 to {MAX_MUTE_HOURS}",
+            body.hours
+        )));
+    }
+    let reason = reason_of(Reason {
+        reason: body.reason,
+    })?;
+    let until_ms = now_ms() + i64::from(body.hours) * 3_600_000;
+    let name = state
+        .store
+        .mute_account(&name, until_ms, &caller.holder.name, &reason)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("no account {name:?}")))?;
+    Ok(Json(MuteView { name, until_ms }))
+}

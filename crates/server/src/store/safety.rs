@@ -1,0 +1,233 @@
+//! What the safety around the chats stores (`docs/CHAT.md`): blocks between accounts, a
+//! moderator's mute of an account, and the moderators' queue of reports. Every moderator's
+//! act is a line of the admin log, written in its transaction.
+
+use sqlx::Row as _;
+use sqlx::any::AnyRow;
+
+use super::pool::{Store, now_ms};
+
+/// What a report names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReportTarget {
+    /// A chat message, by id.
+    Message(i64),
+    /// An account, by id.
+    Account(i64),
+}
+
+/// A report in the moderators' queue.
+#[derive(Clone, Debug)]
+pub struct StoredReport {
+    /// Its id.
+    pub id: i64,
+    /// Who filed it.
+    pub reporter: String,
+    /// The message it names, if it names one.
+    pub message_id: Option<i64>,
+    /// The account it names: the one named, or the message's author.
+    pub account: String,
+    /// The reporter's words.
+    pub reason: String,
+    /// When it was filed, in ms since the Unix epoch.
+    pub at_ms: i64,
+    /// When a moderator closed it, if one did.
+    pub closed_ms: Option<i64>,
+    /// Who closed it.
+    pub closed_by: Option<String>,
+}
+
+/// The most reports one read of the queue answers.
+pub(crate) const MAX_REPORTS_READ: i64 = 500;
+
+fn report_of_row(row: &AnyRow) -> anyhow::Result<StoredReport> {
+    Ok(StoredReport {
+        id: row.try_get(0)?,
+        reporter: row.try_get(1)?,
+        message_id: row.try_get(2)?,
+        account: row.try_get(3)?,
+        reason: row.try_get(4)?,
+        at_ms: row.try_get(5)?,
+        closed_ms: row.try_get(6)?,
+        closed_by: row.try_get(7)?,
+    })
+}
+
+impl Store {
+    /// Blocks (`blocked`) or unblocks `other` for `account_id`; whether anything changed.
+    pub async fn set_blocked(
+        &self,
+        account_id: i64,
+        other: i64,
+        blocked: bool,
+    ) -> anyhow::Result<bool> {
+        let done = if blocked {
+            sqlx::query(
+                "INSERT INTO blocks (account_id, blocked_id, at_ms) VALUES ($1, $2, $3) \
+                 ON CONFLICT (account_id, blocked_id) DO NOTHING",
+            )
+            .bind(account_id)
+            .bind(other)
+            .bind(now_ms())
+            .execute(&self.pool)
+            .await?
+        } else {
+            sqlx::query("DELETE FROM blocks WHERE account_id = $1 AND blocked_id = $2")
+                .bind(account_id)
+                .bind(other)
+                .execute(&self.pool)
+                .await?
+        };
+        Ok(done.rows_affected() > 0)
+    }
+
+    /// The accounts `account_id` blocked, by name, with when.
+    pub async fn blocks_of(&self, account_id: i64) -> anyhow::Result<Vec<(String, i64)>> {
+        let rows = sqlx::query(
+            "SELECT a.name, b.at_ms FROM blocks b JOIN accounts a ON a.id = b.blocked_id \
+             WHERE b.account_id = $1 ORDER BY a.name_key",
+        )
+        .bind(account_id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| Ok((row.try_get(0)?, row.try_get(1)?)))
+            .collect()
+    }
+
+    /// Whether either of the two accounts blocked the other.
+    pub(crate) async fn blocked_between(&self, one: i64, other: i64) -> anyhow::Result<bool> {
+        let row = sqlx::query(
+            "SELECT 1 FROM blocks WHERE (account_id = $1 AND blocked_id = $2) \
+             OR (account_id = $2 AND blocked_id = $1)",
+        )
+        .bind(one)
+        .bind(other)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.is_some())
+    }
+
+    /// Mutes the account `name` in every chat until `until_ms`, logged in the admin log as
+    /// done by `actor` with `reason`; `None` for no such account, else its name as written.
+    pub async fn mute_account(
+        &self,
+        name: &str,
+        until_ms: i64,
+        actor: &str,
+        reason: &str,
+    ) -> anyhow::Result<Option<String>> {
+        let mut tx = self.begin_write().await?;
+        let row = sqlx::query("SELECT id, name FROM accounts WHERE name_key = $1")
+            .bind(name.to_ascii_lowercase())
+            .fetch_optional(&mut *tx)
+            .await?;
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let (id, shown): (i64, String) = (row.try_get(0)?, row.try_get(1)?);
+        sqlx::query("UPDATE accounts SET chat_muted_until_ms = $1 WHERE id = $2")
+            .bind(until_ms)
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        let detail = format!("until {until_ms}: {reason}");
+        Self::log_in(&mut tx, actor, "mute", &shown, &detail).await?;
+        tx.commit().await?;
+        Ok(Some(shown))
+    }
+
+    /// Until when a moderator muted the account, if that is still to come.
+    pub(crate) async fn muted_until(&self, account_id: i64) -> anyhow::Result<Option<i64>> {
+        let row = sqlx::query("SELECT chat_muted_until_ms FROM accounts WHERE id = $1")
+            .bind(account_id)
+            .fetch_optional(&self.pool)
+            .await?;
+        let until: Option<i64> = match row {
+            Some(row) => row.try_get(0)?,
+            None => None,
+        };
+        Ok(until.filter(|&until| until > now_ms()))
+    }
+
+    /// Files a report of `reporter_id` into the moderators' queue; its id.
+    pub async fn file_report(
+        &self,
+        reporter_id: i64,
+        target: &ReportTarget,
+        reason: &str,
+    ) -> anyhow::Result<i64> {
+        let (message, account) = match *target {
+            ReportTarget::Message(id) => (Some(id), None),
+            ReportTarget::Account(id) => (None, Some(id)),
+        };
+        let row = sqlx::query(
+            "INSERT INTO reports (reporter_id, message_id, account_id, reason, at_ms) \
+             VALUES ($1, $2, $3, $4, $5) RETURNING id",
+        )
+        .bind(reporter_id)
+        .bind(message)
+        .bind(account)
+        .bind(reason)
+        .bind(now_ms())
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(row.try_get(0)?)
+    }
+
+    /// The reports, oldest first: the open ones only, or (`all`) the closed ones too.
+    pub async fn reports(&self, all: bool) -> anyhow::Result<Vec<StoredReport>> {
+        let open = if all { "" } else { "WHERE r.closed_ms IS NULL" };
+        let rows = sqlx::query(&format!(
+            "SELECT r.id, rep.name, r.message_id, COALESCE(acc.name, author.name), r.reason, \
+             r.at_ms, r.closed_ms, r.closed_by \
+             FROM reports r JOIN accounts rep ON rep.id = r.reporter_id \
+             LEFT JOIN accounts acc ON acc.id = r.account_id \
+             LEFT JOIN chat_messages m ON m.id = r.message_id \
+             LEFT JOIN accounts author ON author.id = m.author_id \
+             {open} ORDER BY r.id LIMIT $1"
+        ))
+        .bind(MAX_REPORTS_READ)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(report_of_row).collect()
+    }
+
+    /// Closes a report, logged in the admin log as done by `actor` with `note`: `None` for
+    /// no such report, else whether it was open.
+    pub async fn close_report(
+        &self,
+        id: i64,
+        actor: &str,
+        note: &str,
+    ) -> anyhow::Result<Option<bool>> {
+        let mut tx = self.begin_write().await?;
+        let row = sqlx::query("SELECT closed_ms FROM reports WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&mut *tx)
+            .await?;
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let closed: Option<i64> = row.try_get(0)?;
+        if closed.is_some() {
+            return Ok(Some(false));
+        }
+        sqlx::query("UPDATE reports SET closed_ms = $1, closed_by = $2 WHERE id = $3")
+            .bind(now_ms())
+            .bind(actor)
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        Self::log_in(
+            &mut tx,
+            actor,
+            "close-report",
+            &format!("report {id}"),
+            note,
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(Some(true))
+    }
+}

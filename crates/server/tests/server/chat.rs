@@ -1,0 +1,726 @@
+//! Chats and the safety around them (issue 27, `docs/CHAT.md`) over real HTTP and sockets on
+//! both backends: who reads and writes a game's two chats, a Swap 61 seat's private thread
+//! with the game master swept for through every GET path of the OpenAPI document and the
+//! room's sockets, blocks, muted chats, reports and the moderators' acts, and the rate.
+
+use std::time::Duration;
+
+use futures_util::StreamExt as _;
+use reqwest::Method;
+use serde_json::{Value, json};
+use swapboard_server::api::{BlocksView, ChatMessageView, ChatView, ReportsView, RoomView};
+use swapboard_server::store::{Role, Store};
+use swapboard_server::{Limits, Rate};
+use tokio_tungstenite::tungstenite::Message;
+
+use crate::common::{Client, TestDb, auth, bearer, game_between, generous, on_both, start};
+
+type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// A live socket of `path`, opened with `token`'s credentials if given.
+async fn socket(client: &Client, path: &str, token: Option<&str>) -> Socket {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest as _;
+    let mut request = client.ws_url(path).into_client_request().unwrap();
+    if let Some(token) = token {
+        request
+            .headers_mut()
+            .insert("authorization", token.parse().unwrap());
+    }
+    tokio_tungstenite::connect_async(request).await.unwrap().0
+}
+
+/// Every text message a socket receives until it has been quiet for `quiet`.
+async fn drain(socket: &mut Socket, quiet: Duration) -> Vec<String> {
+    let mut texts = Vec::new();
+    while let Ok(Some(Ok(message))) = tokio::time::timeout(quiet, socket.next()).await {
+        if let Message::Text(text) = message {
+            texts.push(text.to_string());
+        }
+    }
+    texts
+}
+
+/// The chat messages among a socket's texts.
+fn chats(texts: &[String]) -> Vec<Value> {
+    texts
+        .iter()
+        .map(|t| serde_json::from_str::<Value>(t).unwrap())
+        .filter(|v| v["type"] == "chat")
+        .collect()
+}
+
+async fn say(client: &Client, path: &str, body: Value, token: &str) -> reqwest::StatusCode {
+    client.post(path, &body, &auth(token)).await.status
+}
+
+async fn read_chat(client: &Client, path: &str, token: Option<&str>) -> ChatView {
+    let headers: Vec<(&str, &str)> = token.map(|t| ("authorization", t)).into_iter().collect();
+    let answer = client.get(path, &headers).await;
+    assert_eq!(answer.status, 200, "{path}: {}", answer.text);
+    answer.read()
+}
+
+fn texts_of(view: &ChatView) -> Vec<Option<String>> {
+    view.messages.iter().map(|m| m.text.clone()).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_games_two_chats_keep_to_their_readers() {
+    on_both(game_chats).await;
+}
+
+async fn game_chats(db: TestDb) -> TestDb {
+    let server = start(&db, generous()).await;
+    let client = Client::new(&server);
+    let ann = bearer(&client, "ann").await;
+    let bob = bearer(&client, "bob").await;
+    let carl = bearer(&client, "carl").await;
+    let id = game_between(&client, "swaptimum", 5, &ann, (&bob, "bob")).await;
+    let chat = format!("/api/games/{id}/chat");
+    let players = format!("{chat}?channel=players");
+    let spectators = format!("{chat}?channel=spectators");
+    let mut public = socket(&client, &format!("/api/games/{id}/socket"), None).await;
+    drain(&mut public, Duration::from_millis(300)).await;
+
+    // The players' chat: its two players only; the text comes back as written (the client
+    // escapes it).
+    let hello = "hello bob <b>&amp;</b>\nsecond line";
+    let sent = client
+        .post(
+            &chat,
+            &json!({"channel": "players", "text": hello}),
+            &auth(&ann),
+        )
+        .await;
+    assert_eq!(sent.status, 201, "{}", sent.text);
+    let sent: ChatMessageView = sent.read();
+    assert_eq!(
+        (sent.author.as_str(), sent.text.as_deref()),
+        ("ann", Some(hello))
+    );
+    let seen = read_chat(&client, &players, Some(&bob)).await;
+    assert_eq!(texts_of(&seen), [Some(hello.to_owned())]);
+    assert_eq!(seen.chat, format!("game:{id}:players"));
+    assert!(seen.writable && !seen.muted);
+    for token in [vec![("authorization", carl.as_str())], vec![]] {
+        client
+            .get(&players, &token)
+            .await
+            .assert_error(403, "forbidden");
+    }
+    let refused = client
+        .post(
+            &chat,
+            &json!({"channel": "players", "text": "hi"}),
+            &auth(&carl),
+        )
+        .await;
+    refused.assert_error(403, "forbidden");
+
+    // The spectators' chat: not its players' while the game is played.
+    assert_eq!(
+        say(
+            &client,
+            &chat,
+            json!({"channel": "spectators", "text": "carl watches"}),
+            &carl
+        )
+        .await,
+        201
+    );
+    client
+        .get(&spectators, &auth(&ann))
+        .await
+        .assert_error(403, "forbidden");
+    let refused = client
+        .post(
+            &chat,
+            &json!({"channel": "spectators", "text": "x"}),
+            &auth(&bob),
+        )
+        .await;
+    refused.assert_error(403, "forbidden");
+    let watched = read_chat(&client, &spectators, None).await;
+    assert_eq!(texts_of(&watched), [Some("carl watches".to_owned())]);
+    assert!(!watched.writable);
+
+    // Bad texts and channels are named.
+    for (body, field) in [
+        (json!({"channel": "players", "text": "  "}), "text"),
+        (
+            json!({"channel": "players", "text": "é".repeat(501)}),
+            "text",
+        ),
+        (json!({"channel": "players", "text": "bell\u{7}"}), "text"),
+        (json!({"channel": "lobby", "text": "hi"}), "channel"),
+        (json!({"text": "hi"}), "channel"),
+    ] {
+        let answer = client.post(&chat, &body, &auth(&ann)).await;
+        answer.assert_error(400, "bad_request");
+        assert!(answer.message().starts_with(field), "{}", answer.text);
+    }
+    let long = "é".repeat(500);
+    assert_eq!(
+        say(
+            &client,
+            &chat,
+            json!({"channel": "players", "text": long}),
+            &ann
+        )
+        .await,
+        201
+    );
+
+    // The game's public socket was nudged, never told what was said while it is played.
+    let heard = drain(&mut public, Duration::from_millis(500)).await;
+    let nudges = chats(&heard);
+    assert!(nudges.len() >= 3, "{heard:?}");
+    for nudge in &nudges {
+        assert_eq!(nudge["message"], Value::Null, "{nudge}");
+    }
+    assert!(
+        !heard
+            .iter()
+            .any(|t| t.contains("hello bob") || t.contains("carl watches"))
+    );
+
+    // Once the game ended its players read and write the spectators' chat, and its messages
+    // go over the socket; a chat one muted is not pushed to that one's sockets.
+    let resigned = client
+        .post(&format!("/api/games/{id}/resign"), &json!({}), &auth(&bob))
+        .await;
+    assert_eq!(resigned.json["status"], "finished", "{}", resigned.text);
+    let after = read_chat(&client, &spectators, Some(&ann)).await;
+    assert_eq!(texts_of(&after), [Some("carl watches".to_owned())]);
+    let mut bobs = socket(&client, &format!("/api/games/{id}/socket"), Some(&bob)).await;
+    drain(&mut bobs, Duration::from_millis(300)).await;
+    drain(&mut public, Duration::from_millis(300)).await;
+    assert_eq!(
+        say(
+            &client,
+            &chat,
+            json!({"channel": "spectators", "text": "well played"}),
+            &ann
+        )
+        .await,
+        201
+    );
+    let heard = chats(&drain(&mut bobs, Duration::from_millis(500)).await);
+    assert_eq!(heard.len(), 1, "{heard:?}");
+    assert_eq!(heard[0]["message"]["text"], "well played");
+    let key = format!("game:{id}:spectators");
+    let muted = client
+        .send(
+            Method::PUT,
+            &format!("/api/me/muted-chats/{key}"),
+            &auth(&bob),
+            None,
+        )
+        .await;
+    assert_eq!(muted.status, 200, "{}", muted.text);
+    assert_eq!(muted.json["chats"], json!([key]));
+    assert!(read_chat(&client, &spectators, Some(&bob)).await.muted);
+    drain(&mut public, Duration::from_millis(300)).await;
+    assert_eq!(
+        say(
+            &client,
+            &chat,
+            json!({"channel": "spectators", "text": "gg"}),
+            &carl
+        )
+        .await,
+        201
+    );
+    assert!(chats(&drain(&mut bobs, Duration::from_millis(700)).await).is_empty());
+    let heard = chats(&drain(&mut public, Duration::from_millis(500)).await);
+    assert_eq!(heard.len(), 1, "{heard:?}");
+    assert_eq!(heard[0]["message"]["text"], "gg");
+    let unmuted = client
+        .delete(&format!("/api/me/muted-chats/{key}"), &auth(&bob))
+        .await;
+    assert_eq!(unmuted.json["chats"], json!([]), "{}", unmuted.text);
+    client
+        .send(
+            Method::PUT,
+            "/api/me/muted-chats/game:x:table",
+            &auth(&bob),
+            None,
+        )
+        .await
+        .assert_error(400, "bad_request");
+    server.stop().await.unwrap();
+    db
+}
+
+/// Signs up ann (an admin) and bob (a moderator), as the operator grants: their bearers.
+async fn staff(client: &Client, db: &TestDb) -> (String, String) {
+    let ann = bearer(client, "ann").await;
+    let bob = bearer(client, "bob").await;
+    let store = Store::open(&db.url).await.unwrap();
+    store
+        .grant_role("ann", Role::Admin, "operator")
+        .await
+        .unwrap();
+    store
+        .grant_role("bob", Role::Moderator, "operator")
+        .await
+        .unwrap();
+    store.close().await;
+    (ann, bob)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn blocks_reports_and_moderators() {
+    on_both(safety).await;
+}
+
+async fn safety(db: TestDb) -> TestDb {
+    let server = start(&db, generous()).await;
+    let client = Client::new(&server);
+    let (ann, bob) = staff(&client, &db).await;
+    let carl = bearer(&client, "carl").await;
+    let dave = bearer(&client, "dave").await;
+    let id = game_between(&client, "swaptimum", 5, &carl, (&dave, "dave")).await;
+    let chat = format!("/api/games/{id}/chat");
+    let rude = client
+        .post(
+            &chat,
+            &json!({"channel": "players", "text": "you are rude-zz"}),
+            &auth(&carl),
+        )
+        .await;
+    assert_eq!(rude.status, 201, "{}", rude.text);
+    let rude: ChatMessageView = rude.read();
+
+    // dave reports the message and carl's account; the queue is the moderators'.
+    let filed = client
+        .post(
+            "/api/reports",
+            &json!({"message": rude.id, "reason": "insults"}),
+            &auth(&dave),
+        )
+        .await;
+    assert_eq!(filed.status, 201, "{}", filed.text);
+    let filed = client
+        .post(
+            "/api/reports",
+            &json!({"account": "carl", "reason": "insults"}),
+            &auth(&dave),
+        )
+        .await;
+    assert_eq!(filed.status, 201, "{}", filed.text);
+    for body in [
+        json!({"reason": "nothing named"}),
+        json!({"message": rude.id, "account": "carl", "reason": "both"}),
+        json!({"account": "carl", "reason": ""}),
+    ] {
+        client
+            .post("/api/reports", &body, &auth(&dave))
+            .await
+            .assert_error(400, "bad_request");
+    }
+    client
+        .post(
+            "/api/reports",
+            &json!({"message": 999_999, "reason": "x"}),
+            &auth(&dave),
+        )
+        .await
+        .assert_error(404, "not_found");
+    client
+        .get("/api/admin/reports", &auth(&carl))
+        .await
+        .assert_error(403, "forbidden");
+    let queue: ReportsView = client.get("/api/admin/reports", &auth(&bob)).await.read();
+    assert_eq!(queue.reports.len(), 2);
+    assert_eq!(queue.reports[0].account, "carl");
+    assert_eq!(queue.reports[0].reporter, "dave");
+    let reported = queue.reports[0].message.as_ref().unwrap();
+    assert_eq!(reported.text.as_deref(), Some("you are rude-zz"));
+    assert_eq!(queue.reports[1].account, "carl");
+
+    // A moderator hides the message: it shows as hidden, without its text, but to them.
+    let hidden = client
+        .post(
+            &format!("/api/admin/messages/{}/hide", rude.id),
+            &json!({"reason": "insults"}),
+            &auth(&bob),
+        )
+        .await;
+    assert_eq!(hidden.json["changed"], true, "{}", hidden.text);
+    let seen = read_chat(&client, &format!("{chat}?channel=players"), Some(&dave)).await;
+    assert_eq!(seen.messages.len(), 1);
+    assert!(seen.messages[0].hidden);
+    assert_eq!(seen.messages[0].text, None);
+    let queue: ReportsView = client.get("/api/admin/reports", &auth(&ann)).await.read();
+    let still = queue.reports[0].message.as_ref().unwrap();
+    assert!(still.hidden && still.text.as_deref() == Some("you are rude-zz"));
+
+    // A mute for a time: carl writes in no chat until then.
+    let path = "/api/admin/accounts/carl/mute";
+    for hours in [0, 721] {
+        client
+            .post(
+                path,
+                &json!({"hours": hours, "reason": "insults"}),
+                &auth(&bob),
+            )
+            .await
+            .assert_error(400, "bad_request");
+    }
+    client
+        .post(
+            path,
+            &json!({"hours": 2, "reason": "insults"}),
+            &auth(&dave),
+        )
+        .await
+        .assert_error(403, "forbidden");
+    let muted = client
+        .post(path, &json!({"hours": 2, "reason": "insults"}), &auth(&bob))
+        .await;
+    assert_eq!(muted.status, 200, "{}", muted.text);
+    let refused = client
+        .post(
+            &chat,
+            &json!({"channel": "players", "text": "again"}),
+            &auth(&carl),
+        )
+        .await;
+    refused.assert_error(403, "forbidden");
+    assert!(refused.message().contains("muted"), "{}", refused.text);
+
+    // Closing a report empties the open queue; every act is in the admin log.
+    let first = queue.reports[0].id;
+    let closed = client
+        .post(
+            &format!("/api/admin/reports/{first}/close"),
+            &json!({"reason": "hidden and muted"}),
+            &auth(&bob),
+        )
+        .await;
+    assert_eq!(closed.json["changed"], true, "{}", closed.text);
+    let open: ReportsView = client.get("/api/admin/reports", &auth(&bob)).await.read();
+    assert_eq!(open.reports.len(), 1);
+    let all: ReportsView = client
+        .get("/api/admin/reports?all=true", &auth(&bob))
+        .await
+        .read();
+    assert_eq!(all.reports[0].closed_by.as_deref(), Some("bob"));
+    let log = client.get("/api/admin/log", &auth(&ann)).await;
+    for action in ["hide", "mute", "close-report"] {
+        assert!(
+            log.json["lines"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|line| line["action"] == action && line["actor"] == "bob"),
+            "{action}: {}",
+            log.text
+        );
+    }
+
+    // A block works both ways: no players' chat, no challenge, no rematch, no join.
+    let blocked = client
+        .send(Method::PUT, "/api/me/blocks/carl", &auth(&dave), None)
+        .await;
+    assert_eq!(blocked.status, 200, "{}", blocked.text);
+    let blocks: BlocksView = blocked.read();
+    assert_eq!(blocks.blocks.len(), 1);
+    assert_eq!(blocks.blocks[0].name, "carl");
+    let listed: BlocksView = client.get("/api/me/blocks", &auth(&dave)).await.read();
+    assert_eq!(listed.blocks.len(), 1);
+    client
+        .send(Method::PUT, "/api/me/blocks/dave", &auth(&dave), None)
+        .await
+        .assert_error(400, "bad_request");
+    client
+        .send(Method::PUT, "/api/me/blocks/nobody", &auth(&dave), None)
+        .await
+        .assert_error(404, "not_found");
+    let refused = client
+        .post(
+            &chat,
+            &json!({"channel": "players", "text": "sorry"}),
+            &auth(&dave),
+        )
+        .await;
+    refused.assert_error(403, "forbidden");
+    assert!(
+        !read_chat(&client, &format!("{chat}?channel=players"), Some(&dave))
+            .await
+            .writable
+    );
+    for (from, to) in [(&carl, "dave"), (&dave, "carl")] {
+        let body = json!({"game": "swaptimum", "size": 5, "opponent": format!("user:{to}")});
+        let refused = client.post("/api/games", &body, &auth(from)).await;
+        refused.assert_error(403, "forbidden");
+        assert!(refused.message().contains("blocked"), "{}", refused.text);
+    }
+    let open = client
+        .post(
+            "/api/games",
+            &json!({"game": "swaptimum", "size": 5, "opponent": "open"}),
+            &auth(&carl),
+        )
+        .await;
+    assert_eq!(open.status, 201, "{}", open.text);
+    let open_id = open.json["id"].as_str().unwrap().to_owned();
+    client
+        .post(
+            &format!("/api/games/{open_id}/join"),
+            &json!({}),
+            &auth(&dave),
+        )
+        .await
+        .assert_error(403, "forbidden");
+    let resigned = client
+        .post(&format!("/api/games/{id}/resign"), &json!({}), &auth(&carl))
+        .await;
+    assert_eq!(resigned.json["status"], "finished", "{}", resigned.text);
+    for token in [&carl, &dave] {
+        client
+            .post(
+                &format!("/api/games/{id}/rematch"),
+                &json!({}),
+                &auth(token),
+            )
+            .await
+            .assert_error(403, "forbidden");
+    }
+
+    // Unblocked, they may play again.
+    let unblocked = client.delete("/api/me/blocks/carl", &auth(&dave)).await;
+    assert_eq!(unblocked.json["blocks"], json!([]), "{}", unblocked.text);
+    let joined = client
+        .post(
+            &format!("/api/games/{open_id}/join"),
+            &json!({}),
+            &auth(&dave),
+        )
+        .await;
+    assert_eq!(joined.status, 200, "{}", joined.text);
+    server.stop().await.unwrap();
+    db
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn messages_are_rate_limited_per_account() {
+    on_both(|db: TestDb| async move {
+        let limits = Limits {
+            chat_per_account: Rate::new(3, Duration::from_secs(60)),
+            ..generous()
+        };
+        let server = start(&db, limits).await;
+        let client = Client::new(&server);
+        let ann = bearer(&client, "ann").await;
+        let bob = bearer(&client, "bob").await;
+        let id = game_between(&client, "swaptimum", 5, &ann, (&bob, "bob")).await;
+        let chat = format!("/api/games/{id}/chat");
+        let body = json!({"channel": "players", "text": "hi"});
+        for _ in 0..3 {
+            assert_eq!(say(&client, &chat, body.clone(), &ann).await, 201);
+        }
+        client
+            .post(&chat, &body, &auth(&ann))
+            .await
+            .assert_error(429, "rate_limited");
+        // Another account has its own rate.
+        assert_eq!(say(&client, &chat, body, &bob).await, 201);
+        server.stop().await.unwrap();
+        db
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seats_thread_with_the_game_master_is_never_seen_by_another() {
+    on_both(threads).await;
+}
+
+async fn threads(db: TestDb) -> TestDb {
+    let server = start(&db, generous()).await;
+    let client = Client::new(&server);
+    let gm = bearer(&client, "gm").await;
+    let pl1 = bearer(&client, "pl1").await;
+    let pl2 = bearer(&client, "pl2").await;
+    let outsider = bearer(&client, "outsider").await;
+    let body = json!({"seats": 9, "round5": "theme", "round_hours": 24, "seed": 7});
+    let created = client.post("/api/rooms", &body, &auth(&gm)).await;
+    assert_eq!(created.status, 201, "{}", created.text);
+    let created: RoomView = created.read();
+    let (id, invite) = (created.id, created.invite.unwrap());
+    for token in [&pl1, &pl2] {
+        let joined = client
+            .post(
+                &format!("/api/rooms/{id}/join"),
+                &json!({ "invite": invite }),
+                &auth(token),
+            )
+            .await;
+        assert_eq!(joined.status, 200, "{}", joined.text);
+    }
+    let started = client
+        .post(
+            &format!("/api/rooms/{id}/start"),
+            &json!({"fill_with_bots": true}),
+            &auth(&gm),
+        )
+        .await;
+    assert_eq!(started.status, 200, "{}", started.text);
+    let (seat1, seat2) = (
+        seat_in(&client, &id, &pl1).await,
+        seat_in(&client, &id, &pl2).await,
+    );
+    let room_socket = format!("/api/rooms/{id}/socket");
+    let mut sockets = vec![
+        socket(&client, &room_socket, None).await,
+        socket(&client, &room_socket, Some(&pl2)).await,
+        socket(&client, &room_socket, Some(&outsider)).await,
+    ];
+    for socket in &mut sockets {
+        drain(socket, Duration::from_millis(300)).await;
+    }
+
+    // pl1 and the game master talk in pl1's thread; pl2 says something at the table.
+    let thread1 = format!("/api/rooms/{id}/seats/{seat1}/thread");
+    let thread2 = format!("/api/rooms/{id}/seats/{seat2}/thread");
+    assert_eq!(
+        say(&client, &thread1, json!({"text": "secret-zebra ask"}), &pl1).await,
+        201
+    );
+    assert_eq!(
+        say(
+            &client,
+            &thread1,
+            json!({"text": "secret-zebra reply"}),
+            &gm
+        )
+        .await,
+        201
+    );
+    assert_eq!(
+        say(&client, &thread2, json!({"text": "pl2 to gm"}), &pl2).await,
+        201
+    );
+    let table = format!("/api/rooms/{id}/chat");
+    assert_eq!(
+        say(&client, &table, json!({"text": "good luck all"}), &pl2).await,
+        201
+    );
+    assert_eq!(say(&client, &table, json!({"text": "hi"}), &gm).await, 201);
+    client
+        .post(&table, &json!({"text": "let me in"}), &auth(&outsider))
+        .await
+        .assert_error(403, "forbidden");
+    for token in [&pl2, &outsider] {
+        client
+            .post(&thread1, &json!({"text": "me too"}), &auth(token))
+            .await
+            .assert_error(403, "forbidden");
+        client
+            .get(&thread1, &auth(token))
+            .await
+            .assert_error(403, "forbidden");
+    }
+    client
+        .get(&thread1, &[])
+        .await
+        .assert_error(401, "unauthenticated");
+    client
+        .get(&format!("/api/rooms/{id}/seats/10/thread"), &auth(&gm))
+        .await
+        .assert_error(404, "not_found");
+
+    // Its two ends read it; the game master's audit log holds it.
+    let mine = read_chat(&client, &thread1, Some(&pl1)).await;
+    let expected = [
+        Some("secret-zebra ask".to_owned()),
+        Some("secret-zebra reply".to_owned()),
+    ];
+    assert_eq!(texts_of(&mine), expected);
+    assert_eq!(
+        texts_of(&read_chat(&client, &thread1, Some(&gm)).await),
+        expected
+    );
+    let audit = client
+        .get(&format!("/api/rooms/{id}/audit"), &auth(&gm))
+        .await;
+    assert!(audit.text.contains("secret-zebra ask"), "{}", audit.text);
+    let talk = read_chat(&client, &table, None).await;
+    assert_eq!(
+        texts_of(&talk),
+        [Some("good luck all".to_owned()), Some("hi".to_owned())]
+    );
+
+    // Every GET path of the API, as the other seat, an outsider and nobody: no thread's text.
+    let doc = client.get("/api/openapi.json", &[]).await.json;
+    let chat_key = format!("room:{id}:seat:{seat1}");
+    let mut swept = 0;
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        if item.get("get").is_none() {
+            continue;
+        }
+        let filled = path
+            .replace("{id}", &id)
+            .replace("{seat}", &seat1.to_string())
+            .replace("{name}", "pl1")
+            .replace("{chat}", &chat_key);
+        let filled = fill_rest(&filled);
+        for token in [Some(pl2.as_str()), Some(outsider.as_str()), None] {
+            let headers: Vec<(&str, &str)> =
+                token.map(|t| ("authorization", t)).into_iter().collect();
+            let answer = client.get(&filled, &headers).await;
+            assert!(
+                !answer.text.contains("secret-zebra"),
+                "GET {filled} as {token:?}: {}",
+                answer.text
+            );
+            swept += 1;
+        }
+    }
+    assert!(swept > 100, "{swept}");
+
+    // The sockets: the table's messages, and for a thread a nudge naming no seat.
+    for socket in &mut sockets {
+        let heard = drain(socket, Duration::from_millis(700)).await;
+        assert!(
+            !heard
+                .iter()
+                .any(|t| t.contains("secret-zebra") || t.contains("pl2 to gm"))
+        );
+        let said = chats(&heard);
+        let table: Vec<&Value> = said.iter().filter(|m| m["channel"] == "table").collect();
+        assert_eq!(table.len(), 2, "{said:?}");
+        assert_eq!(table[0]["message"]["text"], "good luck all");
+        let nudges: Vec<&Value> = said.iter().filter(|m| m["channel"] == "thread").collect();
+        assert_eq!(nudges.len(), 3, "{said:?}");
+        assert!(nudges.iter().all(|m| m["message"].is_null()));
+    }
+    server.stop().await.unwrap();
+    db
+}
+
+/// The caller's seat in a room.
+async fn seat_in(client: &Client, id: &str, token: &str) -> u8 {
+    let view: RoomView = client
+        .get(&format!("/api/rooms/{id}"), &auth(token))
+        .await
+        .read();
+    view.you.unwrap().seat
+}
+
+/// A path's placeholders left after the known ones, filled with `1`.
+fn fill_rest(path: &str) -> String {
+    let mut filled = String::new();
+    let mut rest = path;
+    while let Some(open) = rest.find('{') {
+        filled.push_str(&rest[..open]);
+        let close = rest[open..].find('}').map_or(rest.len(), |c| open + c + 1);
+        filled.push('1');
+        rest = &rest[close..];
+    }
+    filled.push_str(rest);
+    filled
+}
