@@ -203,8 +203,8 @@ const DAY_MS: i64 = 24 * 3600 * 1000;
 async fn old_guests(db: TestDb) -> TestDb {
     let server = start(&db, generous()).await;
     let client = Client::new(&server);
-    // A guest who plays the AI and tries a puzzle, then never comes back; another who signs
-    // up after a game of its own.
+    // A guest who plays the AI, tries a puzzle and mutes a chat, then never comes back;
+    // another who signs up after a game of its own.
     let (gone, cookie) = guest(&client).await;
     let as_gone = [("cookie", cookie.as_str()), SAME_ORIGIN];
     let body = json!({"game": "swaptimum", "size": 5, "opponent": "ai:1", "colour": "first"});
@@ -231,6 +231,16 @@ async fn old_guests(db: TestDb) -> TestDb {
         )
         .await;
     assert_eq!(tried.status, 200, "{}", tried.text);
+    // It also muted its game's spectators' chat: a row of its own that goes with it.
+    let muted = client
+        .send(
+            reqwest::Method::PUT,
+            &format!("/api/me/muted-chats/game:{}:spectators", game.id),
+            &as_gone,
+            None,
+        )
+        .await;
+    assert_eq!(muted.status, 200, "{}", muted.text);
     let (_, kept_cookie) = guest(&client).await;
     let as_kept = [("cookie", kept_cookie.as_str()), SAME_ORIGIN];
     let kept_game = client
