@@ -164,12 +164,7 @@ pub(crate) async fn mute_chat(
     caller: Caller,
     Path(chat): Path<String>,
 ) -> ApiResult<Json<MutedChatsView>> {
-    let key = chat_of(&chat)?;
-    state
-        .store
-        .set_chat_muted(caller.holder.account_id, &key, true)
-        .await?;
-    Ok(Json(muted_view(&state, &caller).await?))
+    set_muted(&state, &caller, &chat, true).await
 }
 
 /// Unmutes a chat for the caller.
@@ -186,12 +181,22 @@ pub(crate) async fn unmute_chat(
     caller: Caller,
     Path(chat): Path<String>,
 ) -> ApiResult<Json<MutedChatsView>> {
-    let key = chat_of(&chat)?;
+    set_muted(&state, &caller, &chat, false).await
+}
+
+/// Mutes or unmutes the chat of that key for the caller; the chats it muted now.
+async fn set_muted(
+    state: &AppState,
+    caller: &Caller,
+    chat: &str,
+    muted: bool,
+) -> ApiResult<Json<MutedChatsView>> {
+    let key = chat_of(chat)?;
     state
         .store
-        .set_chat_muted(caller.holder.account_id, &key, false)
+        .set_chat_muted(caller.holder.account_id, &key, muted)
         .await?;
-    Ok(Json(muted_view(&state, &caller).await?))
+    Ok(Json(muted_view(state, caller).await?))
 }
 
 /// A report: exactly one of `message` and `account`, and a reason.
