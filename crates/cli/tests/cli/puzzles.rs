@@ -34,6 +34,11 @@ fn positions_in(text: &str) -> HashSet<String> {
     seen
 }
 
+/// Borrowed arguments for the command's helpers.
+fn refs(args: &[String]) -> Vec<&str> {
+    args.iter().map(String::as_str).collect()
+}
+
 #[test]
 fn puzzles_come_from_the_self_play_records_given() {
     let records = temp("self-play.txt");
@@ -56,20 +61,17 @@ fn puzzles_come_from_the_self_play_records_given() {
     assert!(out.status.success(), "{out:?}");
     let text = std::fs::read_to_string(&records).unwrap();
     let file = temp("found.jsonl");
-    let report = ok(&[
-        "puzzles",
-        "generate",
-        "--game",
-        "swaptimum",
-        "--size",
-        "4",
-        "--count",
-        "5",
-        "--records",
-        records.to_str().unwrap(),
-        "--file",
-        file.to_str().unwrap(),
-    ]);
+    // `puzzles generate` of Swaptimum on `size`, reading `source`, into the puzzle file.
+    let args = |size: &'static str, source: &PathBuf, extra: &[&'static str]| -> Vec<String> {
+        let mut args: Vec<String> = ["puzzles", "generate", "--game", "swaptimum", "--size", size]
+            .map(str::to_owned)
+            .to_vec();
+        args.extend(extra.iter().map(|a| (*a).to_owned()));
+        args.extend(["--records".to_owned(), source.to_str().unwrap().to_owned()]);
+        args.extend(["--file".to_owned(), file.to_str().unwrap().to_owned()]);
+        args
+    };
+    let report = ok(&refs(&args("4", &records, &["--count", "5"])));
     let found = read_lines(&std::fs::read_to_string(&file).unwrap()).unwrap();
     assert!(!found.is_empty(), "{report}");
     assert!(
@@ -85,34 +87,10 @@ fn puzzles_come_from_the_self_play_records_given() {
         );
     }
     // The same records again add nothing: every puzzle in them is in the file already.
-    let again = ok(&[
-        "puzzles",
-        "generate",
-        "--game",
-        "swaptimum",
-        "--size",
-        "4",
-        "--count",
-        "5",
-        "--records",
-        records.to_str().unwrap(),
-        "--file",
-        file.to_str().unwrap(),
-    ]);
+    let again = ok(&refs(&args("4", &records, &["--count", "5"])));
     assert!(again.contains("0 new swaptimum 4x4 puzzles"), "{again}");
     // Records of another size are not read.
-    let other = ok(&[
-        "puzzles",
-        "generate",
-        "--game",
-        "swaptimum",
-        "--size",
-        "5",
-        "--records",
-        records.to_str().unwrap(),
-        "--file",
-        file.to_str().unwrap(),
-    ]);
+    let other = ok(&refs(&args("5", &records, &[])));
     assert!(other.contains("from 0 positions examined"), "{other}");
 
     // A record with a move the rules refuse: its file and line named.
@@ -122,35 +100,15 @@ fn puzzles_come_from_the_self_play_records_given() {
         "[Game \"swaptimum\"]\n[Size \"4\"]\n[Result \"*\"]\n\n1. a1 2. a1 *\n",
     )
     .unwrap();
-    let message = bad(&[
-        "puzzles",
-        "generate",
-        "--game",
-        "swaptimum",
-        "--size",
-        "4",
-        "--records",
-        corrupt.to_str().unwrap(),
-        "--file",
-        file.to_str().unwrap(),
-    ]);
+    let message = bad(&refs(&args("4", &corrupt, &[])));
     assert!(message.contains("corrupt.txt"), "{message}");
     assert!(message.contains("move 2 (a1)"), "{message}");
     // --records and --database are one source or the other.
-    let both = swapboard(&[
-        "puzzles",
-        "generate",
-        "--game",
-        "swaptimum",
-        "--size",
+    let both = swapboard(&refs(&args(
         "4",
-        "--records",
-        corrupt.to_str().unwrap(),
-        "--database",
-        "sqlite::memory:",
-        "--file",
-        file.to_str().unwrap(),
-    ]);
+        &corrupt,
+        &["--database", "sqlite::memory:"],
+    )));
     assert_eq!(both.status.code(), Some(2), "{both:?}");
     assert!(
         String::from_utf8_lossy(&both.stderr).contains("--database"),
