@@ -120,6 +120,10 @@ export async function enter(page: Page, name: string, how: 'Sign up' | 'Log in' 
   await page.goto(how === 'Sign up' ? '/signup' : '/login');
   await submitAccount(page, name, how);
   await page.getByRole('heading', { name: 'Your turn' }).waitFor();
+  // The home page draws its last section after all its requests: a test that clears the
+  // cookies next must not have one of them still in flight (its 401 would send the page to
+  // log in before the test's own step does).
+  await page.getByRole('heading', { name: 'Being played now' }).waitFor();
 }
 
 /** A new browser context with one page, signed up as `name`. */
