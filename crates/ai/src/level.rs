@@ -5,16 +5,20 @@ use swapboard_core::Game;
 
 use crate::{Budget, Config};
 
-/// A strength level from 1 (a beginner who blunders) to 8 (the strongest setting, about a
-/// second of CPU a move on average in every game, up to three in the most crowded Scware
-/// positions), the same for every game.
+/// A strength level from 1 (a beginner who blunders) to 9, the same for every game: 8 is
+/// the strongest a server plays (about a second of CPU a move on average in every game, up
+/// to three in the most crowded Scware positions), 9 the strongest there is, for analysis
+/// and bots on one's own machine (three times level 8's search, on every core).
 ///
 /// Levels differ by their iteration budget (each about three times the one below) and, at
 /// the bottom, by the knowledge the search uses. A game whose iterations cost more
 /// ([`Game::SEARCH_COST`]: Scware) gets budgets divided by that cost, so level 8 stays near
-/// two seconds there too. Level 8 is also capped by time, as a guard only: the cap is wide
-/// enough that on a loaded machine it still searches far more than level 7, whose budget is
-/// fixed. The ladder measured per game is in `docs/AI.md`.
+/// two seconds there too. Levels 8 and 9 are also capped by time, as a guard only: the cap
+/// is wide enough that on a loaded machine it still searches far more than the level
+/// below, whose budget is fixed. Levels 1 to 8 search on one thread and replay the same
+/// moves from a seed; level 9 searches on every core ([`Level::threads`]), each with
+/// level 9's iterations, so it does not.
+/// The ladder measured per game is in `docs/AI.md`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Level(u8);
 
@@ -22,9 +26,16 @@ impl Level {
     /// The weakest level.
     pub const MIN: Level = Level(1);
     /// The strongest level.
-    pub const MAX: Level = Level(8);
+    pub const MAX: Level = Level(9);
+    /// The strongest level a server offers (games against the AI, analyses), and the
+    /// strongest of the frozen [`crate::classic`] search, which predates level 9: level 9
+    /// takes every core for up to 30 s a move, which is for one's own machine (the
+    /// terminal, the engine, `swapboard bot`, the arena).
+    pub const MAX_SERVED: Level = Level(8);
+    /// The most threads level 9 searches on, however many cores the machine has.
+    const MAX_THREADS: usize = 64;
 
-    /// The level `k`, if it is one of 1 to 8.
+    /// The level `k`, if it is one of 1 to 9.
     pub fn new(k: u8) -> Option<Level> {
         (Level::MIN.0..=Level::MAX.0)
             .contains(&k)
@@ -38,7 +49,7 @@ impl Level {
 
     /// The iterations a move of game `G` gets at this level.
     pub fn iterations<G: Game>(self) -> u64 {
-        const ITERATIONS: [u64; 8] = [12, 60, 250, 1_000, 4_000, 15_000, 50_000, 150_000];
+        const ITERATIONS: [u64; 9] = [12, 60, 250, 1_000, 4_000, 15_000, 50_000, 150_000, 450_000];
         (ITERATIONS[usize::from(self.0 - 1)] / u64::from(G::SEARCH_COST.max(1))).max(1)
     }
 
@@ -46,8 +57,21 @@ impl Level {
     pub fn config(self, seed: u64) -> Config {
         self.adjust(Config {
             seed,
+            threads: self.threads(),
             ..Config::default()
         })
+    }
+
+    /// The threads this level searches on: one, but every core the machine offers (at most
+    /// 64) at level 9. A caller may ask for fewer (the engine's `threads=N`).
+    pub fn threads(self) -> usize {
+        if self == Level::MAX {
+            std::thread::available_parallelism()
+                .map_or(1, |n| n.get())
+                .min(Level::MAX_THREADS)
+        } else {
+            1
+        }
     }
 
     /// `base` with this level's differences (the knowledge the weakest levels lack), shared
@@ -66,12 +90,27 @@ impl Level {
         }
     }
 
-    /// The budget of one move of game `G` at this level.
+    /// The budget of one move of game `G` at this level, on the level's own threads.
     pub fn budget<G: Game>(self) -> Budget {
-        let mut budget = Budget::iterations(self.iterations::<G>());
-        if self == Level::MAX {
-            budget.time = Some(Duration::from_secs(10));
-        }
+        self.budget_on::<G>(self.threads())
+    }
+
+    /// The budget of one move of game `G` at this level searched on `threads` threads:
+    /// level 9's iterations are a thread's (each thread's tree gets all of them, so every
+    /// core adds to the search), the other levels' are the whole search's.
+    pub fn budget_on<G: Game>(self, threads: usize) -> Budget {
+        let per_search = self.iterations::<G>();
+        let iterations = if self == Level::MAX {
+            per_search.saturating_mul(threads.max(1) as u64)
+        } else {
+            per_search
+        };
+        let mut budget = Budget::iterations(iterations);
+        budget.time = match self.0 {
+            8 => Some(Duration::from_secs(10)),
+            9 => Some(Duration::from_secs(30)),
+            _ => None,
+        };
         budget
     }
 }

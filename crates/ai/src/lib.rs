@@ -12,7 +12,7 @@
 //!   Single-threaded with an iteration budget it is reproducible from its seed.
 //! - Games add knowledge without the search knowing which game it plays, through the
 //!   default hooks of [`swapboard_core::Game`]: `playout_move`, `move_prior`, `evaluation`.
-//! - [`Level`]: strength levels 1 to 8; [`baseline`]: the `random` and `greedy` bots;
+//! - [`Level`]: strength levels 1 to 9; [`baseline`]: the `random` and `greedy` bots;
 //!   [`classic`]: the search before issue 28, frozen as the reference player.
 //!
 //! Turns need not alternate: every statistic is kept for the player who made the move into a

@@ -329,16 +329,26 @@ fn a_finished_game_has_no_move() {
 
 #[test]
 fn higher_levels_search_more() {
-    let levels: Vec<Level> = (1..=8).filter_map(Level::new).collect();
-    assert_eq!(levels.len(), 8);
-    assert!(Level::new(0).is_none() && Level::new(9).is_none());
+    let levels: Vec<Level> = (1..=9).filter_map(Level::new).collect();
+    assert_eq!(levels.len(), 9);
+    assert!(Level::new(0).is_none() && Level::new(10).is_none());
     assert!(
         levels
             .windows(2)
             .all(|w| w[0].iterations::<TicTacToe>() * 2 < w[1].iterations::<TicTacToe>())
     );
-    assert_eq!(Level::MAX.iterations::<TicTacToe>(), 150_000);
-    assert!(Level::MAX.budget::<TicTacToe>().time.is_some());
+    assert_eq!(Level::MAX_SERVED.iterations::<TicTacToe>(), 150_000);
+    assert_eq!(Level::MAX.iterations::<TicTacToe>(), 450_000);
+    // The two strongest levels are capped by time, level 9 three times longer.
+    let cap = |level: Level| level.budget::<TicTacToe>().time;
+    assert_eq!(cap(Level::MAX), cap(Level::MAX_SERVED).map(|t| t * 3));
+    assert!(levels[..7].iter().all(|&level| cap(level).is_none()));
+    // Only level 9 searches on several threads (every core, so at least one).
+    assert!(levels[..8].iter().all(|level| level.threads() == 1));
+    assert_eq!(
+        Level::MAX.config(1).threads,
+        std::thread::available_parallelism().map_or(1, |n| n.get().min(64))
+    );
     // A game whose iterations cost four times more gets a quarter of each budget, still
     // rising from level to level.
     assert_eq!(
@@ -346,11 +356,20 @@ fn higher_levels_search_more() {
             .iter()
             .map(|l| l.iterations::<PairSum>())
             .collect::<Vec<_>>(),
-        [3, 15, 62, 250, 1_000, 3_750, 12_500, 37_500]
+        [3, 15, 62, 250, 1_000, 3_750, 12_500, 37_500, 112_500]
     );
+    // Level 9's iterations are each thread's; a lower level's the whole search's.
     assert_eq!(
         Level::MAX.budget::<PairSum>().iterations,
-        Some(Level::MAX.iterations::<PairSum>())
+        Some(112_500 * Level::MAX.threads() as u64)
+    );
+    assert_eq!(
+        Level::MAX.budget_on::<TicTacToe>(2).iterations,
+        Some(900_000)
+    );
+    assert_eq!(
+        Level::MAX_SERVED.budget_on::<TicTacToe>(2).iterations,
+        Some(150_000)
     );
 }
 

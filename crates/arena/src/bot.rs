@@ -36,8 +36,12 @@ impl<G: Stepwise> Bot<G> {
         let kind = match spec {
             PlayerSpec::Random => Kind::Random,
             PlayerSpec::Greedy => Kind::Greedy,
-            PlayerSpec::Search(engine, budget) => {
-                let (config, budget) = engine.setup::<G>(budget, seed);
+            PlayerSpec::Search {
+                engine,
+                budget,
+                threads,
+            } => {
+                let (config, budget) = engine.setup::<G>(budget, threads, seed);
                 Kind::Search {
                     search: Box::new(Mcts::new(start.clone(), config)),
                     budget,

@@ -11,15 +11,27 @@ pub enum PlayerSpec {
     Random,
     /// Wins at once if it can, blocks an immediate loss, else random (`greedy`).
     Greedy,
-    /// A search (`mcts:level=K`, `classic:ms=T`, ...).
-    Search(Engine, SearchBudget),
+    /// A search (`mcts:level=K`, `classic:ms=T`, `mcts:ms=T,threads=2`, ...).
+    Search {
+        /// Which search.
+        engine: Engine,
+        /// How long it thinks about a move.
+        budget: SearchBudget,
+        /// The threads it searches on (`threads=N`, 1 to 64); `None` for the level's own
+        /// ([`Level::threads`]: every core at level 9), or one.
+        threads: Option<u8>,
+    },
 }
 
 impl PlayerSpec {
     /// The default search at a strength level (`mcts:level=K`), what tables and servers
     /// play.
     pub fn level(level: Level) -> PlayerSpec {
-        PlayerSpec::Search(Engine::Mcts, SearchBudget::Level(level))
+        PlayerSpec::Search {
+            engine: Engine::Mcts,
+            budget: SearchBudget::Level(level),
+            threads: None,
+        }
     }
 }
 
@@ -43,10 +55,19 @@ impl Engine {
     }
 
     /// This engine's configuration and budget of one move of game `G` for `budget`, with
-    /// `seed`.
-    pub fn setup<G: Game>(self, budget: SearchBudget, seed: u64) -> (Config, Budget) {
-        match (self, budget) {
-            (Engine::Mcts, SearchBudget::Level(level)) => (level.config(seed), level.budget::<G>()),
+    /// `seed`, on `threads` threads (`None`: the level's own, or one).
+    pub fn setup<G: Game>(
+        self,
+        budget: SearchBudget,
+        threads: Option<u8>,
+        seed: u64,
+    ) -> (Config, Budget) {
+        let (config, budget) = match (self, budget) {
+            (Engine::Mcts, SearchBudget::Level(level)) => {
+                let config = level.config(seed);
+                let threads = threads.map_or(config.threads, usize::from);
+                (config, level.budget_on::<G>(threads))
+            }
             (Engine::Classic, SearchBudget::Level(level)) => (
                 classic::level_config(level, seed),
                 classic::level_budget::<G>(level),
@@ -56,7 +77,9 @@ impl Engine {
                 engine.config(seed),
                 Budget::time(std::time::Duration::from_millis(ms)),
             ),
-        }
+        };
+        let threads = threads.map_or(config.threads, usize::from);
+        (Config { threads, ..config }, budget)
     }
 
     /// This engine's configuration without a level, with `seed`.
@@ -91,7 +114,7 @@ pub enum SearchBudget {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
     "player '{spec}': {reason} (expected random, greedy, or mcts: or classic: followed by \
-     level=1..8, iters=N or ms=T)"
+     level=K (1..9, classic 1..8), iters=N or ms=T, then optionally ,threads=N)"
 )]
 pub struct SpecError {
     /// The spec as given.
@@ -103,6 +126,8 @@ pub struct SpecError {
 /// The most milliseconds a move may be given (a day), so that a typo cannot start a match
 /// that never ends.
 const MAX_MILLIS: u64 = 86_400_000;
+/// The most threads a search may be given.
+const MAX_THREADS: u8 = 64;
 
 impl FromStr for PlayerSpec {
     type Err = SpecError;
@@ -117,30 +142,62 @@ impl FromStr for PlayerSpec {
             "greedy" => return Ok(PlayerSpec::Greedy),
             _ => {}
         }
-        let (engine, option) = match text.split_once(':') {
-            Some(("mcts", option)) => (Engine::Mcts, option),
-            Some(("classic", option)) => (Engine::Classic, option),
+        let (engine, options) = match text.split_once(':') {
+            Some(("mcts", options)) => (Engine::Mcts, options),
+            Some(("classic", options)) => (Engine::Classic, options),
             _ => return Err(fail("unknown player")),
         };
-        let Some((key, value)) = option.split_once('=') else {
-            return Err(fail("the search needs one option key=value"));
-        };
-        let number: u64 = value
-            .parse()
-            .map_err(|_| fail(&format!("'{value}' is not a whole number")))?;
-        let budget = match key {
-            "level" => u8::try_from(number)
-                .ok()
-                .and_then(Level::new)
-                .map(SearchBudget::Level)
-                .ok_or_else(|| fail("the level must be 1 to 8"))?,
-            "iters" if number > 0 => SearchBudget::Iterations(number),
-            "ms" if (1..=MAX_MILLIS).contains(&number) => SearchBudget::Millis(number),
-            "iters" => return Err(fail("the budget must be positive")),
-            "ms" => return Err(fail("the time must be 1 to 86400000 ms (a day)")),
-            _ => return Err(fail(&format!("unknown option '{key}'"))),
-        };
-        Ok(PlayerSpec::Search(engine, budget))
+        let mut budget = None;
+        let mut threads = None;
+        for option in options.split(',') {
+            let Some((key, value)) = option.split_once('=') else {
+                return Err(fail("the search needs its options as key=value"));
+            };
+            let number: u64 = value
+                .parse()
+                .map_err(|_| fail(&format!("'{value}' is not a whole number")))?;
+            let strongest = match engine {
+                Engine::Mcts => Level::MAX,
+                Engine::Classic => Level::MAX_SERVED,
+            };
+            let read = match key {
+                "threads" => {
+                    let n = u8::try_from(number)
+                        .ok()
+                        .filter(|n| (1..=MAX_THREADS).contains(n))
+                        .ok_or_else(|| fail("threads must be 1 to 64"))?;
+                    if threads.replace(n).is_some() {
+                        return Err(fail("threads is given twice"));
+                    }
+                    continue;
+                }
+                "level" => u8::try_from(number)
+                    .ok()
+                    .and_then(Level::new)
+                    .filter(|level| *level <= strongest)
+                    .map(SearchBudget::Level)
+                    .ok_or_else(|| {
+                        fail(&format!(
+                            "the level must be 1 to {strongest} for {}:",
+                            engine.name()
+                        ))
+                    })?,
+                "iters" if number > 0 => SearchBudget::Iterations(number),
+                "ms" if (1..=MAX_MILLIS).contains(&number) => SearchBudget::Millis(number),
+                "iters" => return Err(fail("the budget must be positive")),
+                "ms" => return Err(fail("the time must be 1 to 86400000 ms (a day)")),
+                _ => return Err(fail(&format!("unknown option '{key}'"))),
+            };
+            if budget.replace(read).is_some() {
+                return Err(fail("give one budget: level, iters or ms"));
+            }
+        }
+        let budget = budget.ok_or_else(|| fail("the search needs a budget: level, iters or ms"))?;
+        Ok(PlayerSpec::Search {
+            engine,
+            budget,
+            threads,
+        })
     }
 }
 
@@ -149,12 +206,20 @@ impl fmt::Display for PlayerSpec {
         match self {
             PlayerSpec::Random => f.write_str("random"),
             PlayerSpec::Greedy => f.write_str("greedy"),
-            PlayerSpec::Search(engine, budget) => {
+            PlayerSpec::Search {
+                engine,
+                budget,
+                threads,
+            } => {
                 let engine = engine.name();
                 match budget {
-                    SearchBudget::Level(level) => write!(f, "{engine}:level={level}"),
-                    SearchBudget::Iterations(n) => write!(f, "{engine}:iters={n}"),
-                    SearchBudget::Millis(ms) => write!(f, "{engine}:ms={ms}"),
+                    SearchBudget::Level(level) => write!(f, "{engine}:level={level}")?,
+                    SearchBudget::Iterations(n) => write!(f, "{engine}:iters={n}")?,
+                    SearchBudget::Millis(ms) => write!(f, "{engine}:ms={ms}")?,
+                }
+                match threads {
+                    Some(n) => write!(f, ",threads={n}"),
+                    None => Ok(()),
                 }
             }
         }
@@ -176,17 +241,49 @@ mod tests {
             "classic:level=1",
             "classic:iters=7",
             "classic:ms=250",
+            "mcts:level=9",
+            "mcts:ms=100,threads=2",
+            "classic:iters=7,threads=1",
         ] {
             let spec: PlayerSpec = text.parse().expect(text);
             assert_eq!(spec.to_string(), text);
         }
         assert_eq!(
             "classic:ms=100".parse(),
-            Ok(PlayerSpec::Search(
-                Engine::Classic,
-                SearchBudget::Millis(100)
-            ))
+            Ok(PlayerSpec::Search {
+                engine: Engine::Classic,
+                budget: SearchBudget::Millis(100),
+                threads: None,
+            })
         );
+        // Options in any order.
+        assert_eq!(
+            "mcts:threads=2,iters=50"
+                .parse::<PlayerSpec>()
+                .map(|s| s.to_string()),
+            Ok("mcts:iters=50,threads=2".to_string())
+        );
+    }
+
+    /// `threads=N` reaches the search's configuration; without it a level has its own
+    /// threads (every core at level 9 only) and a budget one.
+    #[test]
+    fn threads_reach_the_search() {
+        use swapboard_swaptimum::Swaptimum;
+        let threads = |text: &str| match text.parse::<PlayerSpec>() {
+            Ok(PlayerSpec::Search {
+                engine,
+                budget,
+                threads,
+            }) => engine.setup::<Swaptimum>(budget, threads, 1).0.threads,
+            other => panic!("{text}: {other:?}"),
+        };
+        assert_eq!(threads("mcts:ms=100,threads=2"), 2);
+        assert_eq!(threads("mcts:ms=100"), 1);
+        assert_eq!(threads("mcts:level=8"), 1);
+        assert_eq!(threads("classic:level=8"), 1);
+        assert_eq!(threads("mcts:level=9,threads=1"), 1);
+        assert_eq!(threads("mcts:level=9"), Level::MAX.threads());
     }
 
     #[test]
@@ -194,8 +291,15 @@ mod tests {
         for (text, reason) in [
             ("alphazero", "unknown player"),
             ("classic", "unknown player"),
-            ("classic:ms", "one option key=value"),
-            ("classic:level=9", "1 to 8"),
+            ("classic:ms", "options as key=value"),
+            ("classic:level=9", "1 to 8 for classic:"),
+            ("mcts:level=10", "1 to 9 for mcts:"),
+            ("mcts:threads=2", "needs a budget"),
+            ("mcts:ms=5,iters=5", "one budget"),
+            ("mcts:ms=5,threads=0", "threads must be 1 to 64"),
+            ("mcts:ms=5,threads=65", "threads must be 1 to 64"),
+            ("mcts:ms=5,threads=2,threads=2", "twice"),
+            ("mcts:ms=5,", "options as key=value"),
             ("mcts:iters=0", "positive"),
             ("classic:ms=0", "a day"),
             ("classic:ms=86400001", "a day"),

@@ -28,8 +28,9 @@ pub(crate) struct ArenaArgs {
     /// The number of games; the players take the first move in turn.
     #[arg(long, value_parser = limits::games)]
     games: u64,
-    /// A player, given twice: random, greedy, mcts:level=1..8, mcts:iters=N or mcts:ms=T;
-    /// `classic:` with the same budgets is the frozen reference search.
+    /// A player, given twice: random, greedy, mcts:level=1..9, mcts:iters=N or mcts:ms=T,
+    /// each optionally followed by ,threads=N; `classic:` with the same budgets (levels 1..8)
+    /// is the frozen reference search.
     #[arg(long = "player", value_name = "SPEC", required = true)]
     players: Vec<String>,
     /// The seed of the match (games bounded by iterations are reproducible from it).

@@ -28,8 +28,8 @@ pub(crate) struct BotArgs {
     /// The bot account's bearer token (`POST /api/tokens`).
     #[arg(long, value_name = "TOKEN")]
     token: String,
-    /// The AI's strength, 1 to 8, when no engine is given.
-    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(1..=8))]
+    /// The AI's strength, 1 to 9 (9: on every core), when no engine is given.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(1..=9))]
     level: u8,
     /// A program speaking docs/ENGINE-PROTOCOL.md (run by `sh -c`) that chooses the moves.
     #[arg(long, value_name = "COMMAND", conflicts_with = "player")]

@@ -115,7 +115,7 @@ fn ai_scene(out: &mut Output) -> CliResult {
 
 /// What to run after the tour.
 const NEXT_STEPS: &str = "== What to try next
-  swapboard play swaptimum --ai 5              play the AI (levels 1-8) in the terminal
+  swapboard play swaptimum --ai 5              play the AI (levels 1-9) in the terminal
   swapboard play scware --as none --ai 3       watch the AI play itself
   swapboard analyze 'swaptimum ...../...../...../...../..... R' --seconds 3
   swapboard stats flipstop --games 200 --plot flipstop.svg   self-play statistics

@@ -50,7 +50,7 @@ pub use game::{CatalogueEntry, GameFn, GameId, Playable, UnknownGame, catalogue}
 pub use opponent::{AiRequest, Opponent, seat_name};
 pub use position::{AnyPosition, PositionFn};
 pub use review::Review;
-/// The AI's strength levels, 1 to 8 (a front end names them; [`AiRequest`] takes one).
+/// The AI's strength levels, 1 to 9 (a front end names them; [`AiRequest`] takes one).
 pub use swapboard_ai::Level;
 pub use table::{Played, Seat, Table, TableError, UndoPolicy};
 pub use words::{Ending, Termination};

@@ -87,11 +87,11 @@ pub struct AiRequest {
 }
 
 impl AiRequest {
-    /// The search this request asks for on `position`, and its budget: the level's, one
-    /// thread, the tree capped at `max_nodes`, no longer than `limit`.
+    /// The search this request asks for on `position`, and its budget: the level's (one
+    /// thread, every core at level 9, which a server never offers), the tree capped at
+    /// `max_nodes`, no longer than `limit`.
     pub(crate) fn search<G: Playable>(&self, position: &G) -> (Mcts<G>, Budget) {
         let config = swapboard_ai::Config {
-            threads: 1,
             max_nodes: self.max_nodes,
             ..self.level.config(self.seed)
         };

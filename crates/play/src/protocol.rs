@@ -66,7 +66,8 @@ const MAX_BUDGET: u64 = 1 << 40;
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct SearchArgs {
     budget: SearchSpec,
-    threads: usize,
+    /// `threads=N`; `None`: the budget's own (every core at level 9), or one.
+    threads: Option<usize>,
     multipv: usize,
     /// How much longer a search cut short by its time may go on in a critical position (a
     /// `genmove` by the clock; [`swapboard_ai::Mcts::think_extended`]).
@@ -139,7 +140,7 @@ impl SearchArgs {
     fn parse(args: &[&str], default: SearchSpec, multipv: bool) -> Result<SearchArgs, String> {
         let mut out = SearchArgs {
             budget: default,
-            threads: 1,
+            threads: None,
             multipv: 1,
             extra: Duration::ZERO,
         };
@@ -163,7 +164,7 @@ impl SearchArgs {
                     out.budget = SearchSpec::Level(Level::new(k as u8).expect("in range"));
                 }
                 "threads" => {
-                    out.threads = bounded(arg, value, 1, MAX_THREADS)? as usize;
+                    out.threads = Some(bounded(arg, value, 1, MAX_THREADS)? as usize);
                     continue;
                 }
                 "multipv" if multipv => {
@@ -192,12 +193,16 @@ impl SearchArgs {
         let (config, budget) = match self.budget {
             SearchSpec::Millis(ms) => (Config::default(), Budget::time(Duration::from_millis(ms))),
             SearchSpec::Iterations(n) => (Config::default(), Budget::iterations(n)),
-            SearchSpec::Level(level) => (level.config(1), level.budget::<G>()),
+            SearchSpec::Level(level) => {
+                let config = level.config(1);
+                let threads = self.threads.unwrap_or(config.threads);
+                (config, level.budget_on::<G>(threads))
+            }
             SearchSpec::Infinite => (Config::default(), Budget::default()),
         };
         (
             Config {
-                threads: self.threads,
+                threads: self.threads.unwrap_or(config.threads),
                 ..config
             },
             budget,
@@ -872,7 +877,7 @@ mod tests {
             parse(&["iters=5", "threads=2", "multipv=3"]),
             Ok(SearchArgs {
                 budget: SearchSpec::Iterations(5),
-                threads: 2,
+                threads: Some(2),
                 multipv: 3,
                 extra: Duration::ZERO,
             })
@@ -880,6 +885,7 @@ mod tests {
         assert_eq!(parse(&[]).map(|a| a.budget), Ok(default));
         assert!(parse(&["iters=-5"]).is_err());
         assert!(parse(&["level=0"]).is_err());
+        assert!(parse(&["level=9"]).is_ok() && parse(&["level=10"]).is_err());
         assert!(parse(&["threads=65"]).is_err());
         assert!(parse(&["ms=1", "iters=2"]).is_err());
         assert!(SearchArgs::parse(&["multipv=2"], default, false).is_err());

@@ -20,7 +20,7 @@ use crate::words::{Ending, Termination, describe, ending_text, marked_view};
 pub enum Seat {
     /// A person, by the name the front end knows them by (an account, `human`).
     Person(String),
-    /// The AI at a strength level (1 to 8).
+    /// The AI at a strength level (1 to 9; a server offers 1 to 8).
     Ai(u8),
 }
 

@@ -143,7 +143,9 @@ pub(crate) async fn analysis(
     Params(query): Params<AnalysisQuery>,
 ) -> ApiResult<Json<AnalysisAnswer>> {
     let level = query.level.unwrap_or(DEFAULT_LEVEL);
+    // Level 9 takes every core for up to 30 s: not for a shared server.
     let level = Level::new(level)
+        .filter(|level| *level <= Level::MAX_SERVED)
         .ok_or_else(|| ApiError::BadRequest(format!("level: {level} is not 1 to 8")))?;
     let game = finished(&state, &id).await?;
     let ply = query.ply.unwrap_or(game.ply);

@@ -40,7 +40,7 @@ pub(crate) struct PlayArgs {
     /// on in the same file unless --out says otherwise.
     #[arg(long, value_name = "RECORD")]
     resume: Option<PathBuf>,
-    /// Play against the AI at this level (1 weakest to 8 strongest); without it two people
+    /// Play against the AI at this level (1 weakest to 9 strongest, on every core); without it two people
     /// play. The AI also gives the hints (level 3 when there is no AI).
     #[arg(long, value_name = "LEVEL")]
     ai: Option<u8>,
@@ -179,7 +179,7 @@ pub(crate) fn play<G: Playable>(args: &PlayArgs, out: &mut Output) -> CliResult 
     let seats = seats::<G>(args)?;
     let level_number = args.ai.unwrap_or(3);
     let level = Level::new(level_number)
-        .ok_or_else(|| CliError::bad(format!("--ai {level_number}: the level must be 1 to 8")))?;
+        .ok_or_else(|| CliError::bad(format!("--ai {level_number}: the level must be 1 to 9")))?;
     let table = table::<G>(args, seats)?;
     let ai = Opponent::new(level, table.start(), args.seed);
     let terminal = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();

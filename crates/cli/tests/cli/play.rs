@@ -88,7 +88,7 @@ fn the_ai_plays_both_sides_to_the_end_and_the_record_replays() {
 #[test]
 fn bad_options_are_refused_with_exit_2() {
     for (args, why) in [
-        (vec!["swaptimum", "--ai", "9"], "the level must be 1 to 8"),
+        (vec!["swaptimum", "--ai", "10"], "the level must be 1 to 9"),
         (
             vec!["swaptimum", "--ai", "1", "--as", "green"],
             "not a side",
