@@ -21,7 +21,8 @@ pub fn config(seed: u64) -> Config {
         rave_equivalence: Some(600.0),
         solver: true,
         first_play_urgency: 1.1,
-        prior_weight: 1.0,
+        // No game had priors then; off, so that the priors learned since cannot move it.
+        prior_weight: 0.0,
         expand_visits: 4,
         max_nodes: 4_000_000,
         playout_cap: 1_000,
