@@ -2,4 +2,5 @@
 //! file): each module is one area.
 
 mod conformance;
+mod priors;
 mod rules;
