@@ -2,5 +2,4 @@
 //! file): each module is one area.
 
 mod conformance;
-mod priors;
 mod rules;
