@@ -14,8 +14,9 @@ fn temp(name: &str) -> PathBuf {
     dir.join(name)
 }
 
-/// `train` of `game` on 5x5: 6 games of a small iteration budget, seed 3, into `out`.
-fn train(game: &str, out: &PathBuf, extra: &[&str]) -> String {
+/// The arguments of `train` of `game` on 5x5: 6 games of a small iteration budget into
+/// `out`, then `extra`.
+fn train_args<'a>(game: &'a str, out: &'a PathBuf, extra: &[&'a str]) -> Vec<&'a str> {
     let mut args = vec![
         "train",
         game,
@@ -25,11 +26,16 @@ fn train(game: &str, out: &PathBuf, extra: &[&str]) -> String {
         "6",
         "--player",
         "mcts:iters=60",
-        "--seed",
-        "3",
         "--out",
         out.to_str().unwrap(),
     ];
+    args.extend(extra);
+    args
+}
+
+/// `train` of `game` on 5x5 with seed 3, into `out`.
+fn train(game: &str, out: &PathBuf, extra: &[&str]) -> String {
+    let mut args = train_args(game, out, &["--seed", "3"]);
     args.extend(extra);
     ok(&args)
 }
@@ -69,18 +75,7 @@ fn training_writes_a_table_the_game_loads_and_the_seed_fixes_it() {
         );
         // Again with the same seed on one thread: the same bytes; the file exists now, so
         // only --force overwrites it.
-        let refused = bad(&[
-            "train",
-            game,
-            "--size",
-            "5",
-            "--games",
-            "6",
-            "--player",
-            "mcts:iters=60",
-            "--out",
-            first.to_str().unwrap(),
-        ]);
+        let refused = bad(&train_args(game, &first, &[]));
         assert!(refused.contains("--force"), "{refused}");
         train(game, &first, &["--force"]);
         assert_eq!(std::fs::read_to_string(&first).unwrap(), text);
