@@ -14,7 +14,7 @@ use crate::{Budget, Config, Level};
 
 /// The configuration of the classic search with `seed`: UCT with RAVE (c = 0.2, k = 600),
 /// the MCTS-solver, expansion after 4 visits, 4 million nodes, playouts capped at 1,000
-/// decisions, one thread.
+/// decisions, no move priors, one thread.
 pub fn config(seed: u64) -> Config {
     Config {
         exploration: 0.2,
