@@ -14,14 +14,15 @@ use crate::{Budget, Config, Level};
 
 /// The configuration of the classic search with `seed`: UCT with RAVE (c = 0.2, k = 600),
 /// the MCTS-solver, expansion after 4 visits, 4 million nodes, playouts capped at 1,000
-/// decisions, one thread.
+/// decisions, no move priors, one thread.
 pub fn config(seed: u64) -> Config {
     Config {
         exploration: 0.2,
         rave_equivalence: Some(600.0),
         solver: true,
         first_play_urgency: 1.1,
-        prior_weight: 1.0,
+        // No game had priors then; off, so that the priors learned since cannot move it.
+        prior_weight: 0.0,
         expand_visits: 4,
         max_nodes: 4_000_000,
         playout_cap: 1_000,

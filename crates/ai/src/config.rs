@@ -46,7 +46,9 @@ impl Default for Config {
             rave_equivalence: Some(600.0),
             solver: true,
             first_play_urgency: 1.1,
-            prior_weight: 1.0,
+            // Off until the learned priors are measured to gain at the levels' budgets: the
+            // levels (which take this default) then play what they played before them.
+            prior_weight: 0.0,
             expand_visits: 4,
             max_nodes: 4_000_000,
             playout_cap: 1_000,

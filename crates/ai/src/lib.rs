@@ -12,6 +12,7 @@
 //!   Single-threaded with an iteration budget it is reproducible from its seed.
 //! - Games add knowledge without the search knowing which game it plays, through the
 //!   default hooks of [`swapboard_core::Game`]: `playout_move`, `move_prior`, `evaluation`.
+//! - [`priors`]: learning move priors from self-play (`swapboard train`).
 //! - [`Level`]: strength levels 1 to 9; [`baseline`]: the `random` and `greedy` bots;
 //!   [`classic`]: the search before issue 28, frozen as the reference player.
 //!
@@ -23,6 +24,7 @@ pub mod baseline;
 pub mod classic;
 mod config;
 mod level;
+pub mod priors;
 mod search;
 mod tree;
 

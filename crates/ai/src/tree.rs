@@ -271,7 +271,7 @@ impl<G: Stepwise> Tree<G> {
                         None => self.playout(&mut state, config),
                     };
                 }
-                self.expand(node, &state);
+                self.expand(node, &state, config);
             }
             let child = self.select(node, state.to_move(), config);
             let mover = state.to_move();
@@ -304,8 +304,9 @@ impl<G: Stepwise> Tree<G> {
     }
 
     /// Adds every move of `state` as a child of `node`, in a random order (so that ties in
-    /// selection fall on a random move).
-    fn expand(&mut self, node: usize, state: &G::Steps) {
+    /// selection fall on a random move). The game's priors are asked for only when they
+    /// weigh something.
+    fn expand(&mut self, node: usize, state: &G::Steps, config: &Config) {
         state.fill_moves(&mut self.moves);
         for i in (1..self.moves.len()).rev() {
             let j = self.rng.random_range(0..=i);
@@ -315,7 +316,11 @@ impl<G: Stepwise> Tree<G> {
         let mover = state.to_move();
         let steps_are_moves = self.root_whole.is_none();
         for mv in self.moves.drain(..) {
-            let prior = state.move_prior(&mv).unwrap_or(0.0);
+            let prior = if config.prior_weight == 0.0 {
+                0.0
+            } else {
+                state.move_prior(&mv).unwrap_or(0.0)
+            };
             self.nodes.push(Node {
                 key: move_key(&mv),
                 mv: Some(mv),

@@ -88,6 +88,7 @@ impl Engine {
             Engine::Mcts => Config {
                 seed,
                 exploration: MCTS_EXPLORATION,
+                prior_weight: MCTS_PRIOR_WEIGHT,
                 ..Config::default()
             },
             Engine::Classic => classic::config(seed),
@@ -98,6 +99,11 @@ impl Engine {
 /// The exploration constant of `mcts:` with a time or iteration budget: the candidate
 /// measured against `classic` (c = 0.2) in `docs/AI.md`; the levels keep the default.
 const MCTS_EXPLORATION: f32 = 0.1;
+
+/// The weight of the games' learned move priors for `mcts:` with a time or iteration
+/// budget, as measured against `classic` in `docs/AI.md` ("Learned priors"); the levels
+/// keep them off.
+const MCTS_PRIOR_WEIGHT: f32 = 0.5;
 
 /// How long a search thinks about a move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -26,6 +26,7 @@ mod rules;
 mod solve;
 mod stats;
 mod swap61;
+mod train;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -186,6 +187,9 @@ enum GameCommand {
     /// Write the book of a board the solver proves: one proven winning strategy, which the
     /// AI plays from instead of searching (docs/AI.md, Books).
     Book(book::BookArgs),
+    /// Learn move priors from self-play: a table of pattern weights for the AI (docs/AI.md,
+    /// Learned priors).
+    Train(train::TrainArgs),
     /// Self-play games with a ply cap: do games end, how long are they, do positions repeat.
     Research(research::ResearchArgs),
     /// Play a game in the terminal: two people, against the AI, or watch the AI (docs/PLAY.md).
@@ -202,6 +206,7 @@ impl GameCommand {
             GameCommand::Arena(args) => args.game.parse(),
             GameCommand::Research(args) => args.game.parse(),
             GameCommand::Book(args) => args.game.parse(),
+            GameCommand::Train(args) => args.game.parse(),
             GameCommand::Play(args) => args.game.parse(),
             GameCommand::Stats(args) => args.game.parse(),
             GameCommand::Moves { position }
@@ -261,6 +266,7 @@ impl GameFn for RunGame<'_> {
             GameCommand::Solve(args) => solve::solve::<G>(&args, out),
             GameCommand::Research(args) => research::research::<G>(&args, out),
             GameCommand::Book(args) => book::book::<G>(&args, out),
+            GameCommand::Train(args) => train::train::<G>(&args, out),
             GameCommand::Play(args) => play::play::<G>(&args, out),
             GameCommand::Stats(args) => stats::stats::<G>(&args, out),
         }

@@ -26,7 +26,7 @@ use crate::{BoardView, IllegalMove, MoveError, Outcome, PlayError, Player, Posit
 /// |-----|-------|
 /// | Rules | [`Game::Move`], [`Game::ID`], [`Game::DEFAULT_SIZE`], [`Game::sizes`], [`Game::start`], [`Game::size`], [`Game::to_move`], [`Game::outcome`], [`Game::for_each_move`], [`Game::is_pass`], [`Game::check_move`], [`Game::play_unchecked`], [`Game::parse_move`], [`Game::zobrist`]; provided: [`Game::is_over`], [`Game::fill_moves`], [`Game::legal_moves`], [`Game::move_count`], [`Game::has_legal_move`], [`Game::is_legal`], [`Game::play`], [`Game::play_text`] |
 /// | Presentation | [`Game::TITLE`], [`Game::colour_letter`], [`Game::colour_name`], [`Game::view`] |
-/// | Search, solver and statistics hooks (all provided) | [`Game::SEARCH_COST`], [`Game::random_move`], [`Game::playout_move`], [`Game::play_out`], [`Game::move_prior`], [`Game::symmetries`], [`Game::canonical_hash`], [`Game::distances_to_win`], [`Game::evaluation`], [`Game::rule_events`] |
+/// | Search, solver and statistics hooks (all provided) | [`Game::SEARCH_COST`], [`Game::random_move`], [`Game::playout_move`], [`Game::play_out`], [`Game::move_prior`], [`Game::move_pattern`], [`Game::symmetries`], [`Game::canonical_hash`], [`Game::distances_to_win`], [`Game::evaluation`], [`Game::rule_events`] |
 pub trait Game:
     Clone + Send + Sync + Eq + Hash + Debug + Display + FromStr<Err = PositionError> + 'static
 {
@@ -212,6 +212,18 @@ pub trait Game:
     /// to 1 (good), or `None` (the default) when the game offers no prior. A search adds it
     /// as a bias that fades as the move gets visited.
     fn move_prior(&self, mv: &Self::Move) -> Option<f32> {
+        let _ = mv;
+        None
+    }
+
+    /// Knowledge hook for search and training: the pattern of `mv`, a number below
+    /// [`crate::pattern::PATTERN_COUNT`] shared by the moves that look alike to the game
+    /// (for the placement games, [`crate::pattern::placement_pattern`]), or `None` (the
+    /// default, and for a pass) when the game has no patterns. `swapboard train` counts how
+    /// often self-play chooses each pattern, and a game's [`Game::move_prior`] may look its
+    /// weight up. Called for every child at each expansion of a search tree: it must be
+    /// cheap and allocate nothing.
+    fn move_pattern(&self, mv: &Self::Move) -> Option<u32> {
         let _ = mv;
         None
     }

@@ -18,6 +18,7 @@ mod error;
 mod game;
 mod groups;
 mod history;
+pub mod pattern;
 mod placement;
 mod player;
 mod rule;

@@ -1,13 +1,19 @@
 use std::fmt;
 use std::ops::{ControlFlow, RangeInclusive};
 use std::str::FromStr;
+use std::sync::LazyLock;
 
 use rand::Rng;
+use swapboard_core::pattern::{PriorTable, placement_pattern};
 use swapboard_core::{
     BoardView, Game, IllegalMove, MoveError, Outcome, PLACEMENT_SIZES, PlacementState, Player,
     PositionError, Rule, Stone, StoneBoard,
 };
 use swapboard_grid::{Cell, Square};
+
+/// The learned priors of Flipstop's move patterns (`docs/AI.md`, "Learned priors").
+static PRIORS: LazyLock<PriorTable> =
+    LazyLock::new(|| PriorTable::shipped(include_str!("../data/priors.txt"), Flipstop::ID));
 
 const LETTERS: [char; 2] = ['R', 'B'];
 const NAMES: [&str; 2] = ["Red", "Blue"];
@@ -41,8 +47,13 @@ swapboard_core::whole_turns!(Flipstop);
 
 /// What a placement does: the enemy checkers it replaces, or why it is illegal.
 enum Placement {
-    /// Legal; the slots replaced by the mover's colour (up to four).
-    Legal { replaced: [usize; 4], len: usize },
+    /// Legal; the slots replaced by the mover's colour (up to four), and whether some enemy
+    /// checker of a formed crosscut was left (replacing it would form a crosscut).
+    Legal {
+        replaced: [usize; 4],
+        len: usize,
+        refused: bool,
+    },
     /// Illegal: a formed crosscut (lower-left slot) none of whose enemy checkers can be
     /// replaced, and for each of its enemies the crosscut replacing it would form.
     Illegal {
@@ -72,7 +83,11 @@ impl Flipstop {
         let mut replaced = [0usize; 4];
         let mut len = 0;
         if formed.is_empty() {
-            return Placement::Legal { replaced, len };
+            return Placement::Legal {
+                replaced,
+                len,
+                refused: false,
+            };
         }
         let mut board = self.state.board().clone();
         board.set(slot, stone);
@@ -122,7 +137,11 @@ impl Flipstop {
                 return Placement::Illegal { block, blockers };
             }
         }
-        Placement::Legal { replaced, len }
+        Placement::Legal {
+            replaced,
+            len,
+            refused: n_checked > len,
+        }
     }
 
     fn placement_is_legal(&self, slot: usize, player: Player) -> bool {
@@ -144,7 +163,7 @@ impl Flipstop {
             return None;
         }
         match self.placement(sq.slot(cell), self.state.to_move) {
-            Placement::Legal { replaced, len } => {
+            Placement::Legal { replaced, len, .. } => {
                 let mut cells: Vec<Cell> = replaced[..len]
                     .iter()
                     .filter_map(|&s| sq.cell_at(s))
@@ -277,7 +296,7 @@ impl Game for Flipstop {
         let mover = self.state.to_move;
         if let FlipstopMove::Place(cell) = *mv {
             let slot = self.square().slot(cell);
-            if let Placement::Legal { replaced, len } = self.placement(slot, mover) {
+            if let Placement::Legal { replaced, len, .. } = self.placement(slot, mover) {
                 if len == 0 {
                     self.state.place(slot, mover);
                 } else {
@@ -356,6 +375,29 @@ impl Game for Flipstop {
                 self.can_place(self.state.to_move.other())
                     .then_some(FlipstopMove::Pass)
             })
+    }
+
+    /// The weight of the move's pattern in the table trained by `swapboard train`
+    /// (`data/priors.txt`).
+    fn move_prior(&self, mv: &FlipstopMove) -> Option<f32> {
+        self.move_pattern(mv).map(|p| PRIORS.weight(p))
+    }
+
+    /// The placement's neighbourhood ([`placement_pattern`]); its extra bit says that some
+    /// enemy checker of a formed crosscut stays (replacing it would form a crosscut), which
+    /// the neighbourhood cannot tell. (Whether checkers are replaced at all it does tell: a
+    /// legal placement replaces some exactly when it forms a crosscut.)
+    fn move_pattern(&self, mv: &FlipstopMove) -> Option<u32> {
+        let FlipstopMove::Place(cell) = *mv else {
+            return None;
+        };
+        let slot = self.square().slot(cell);
+        let mover = self.state.to_move;
+        let refused = matches!(
+            self.placement(slot, mover),
+            Placement::Legal { refused: true, .. }
+        );
+        Some(placement_pattern(self.board(), slot, mover, refused))
     }
 
     /// Crosscuts formed by the placement, the enemy checkers in them that were replaced and

@@ -1,8 +1,10 @@
 use std::fmt;
 use std::ops::{ControlFlow, RangeInclusive};
 use std::str::FromStr;
+use std::sync::LazyLock;
 
 use rand::{Rng, RngExt};
+use swapboard_core::pattern::{PriorTable, placement_pattern};
 use swapboard_core::{
     BoardView, Formed, Game, IllegalMove, MoveError, Outcome, PLACEMENT_SIZES, PlacementState,
     Player, PositionError, Rule, Stone, StoneBoard,
@@ -10,6 +12,10 @@ use swapboard_core::{
 use swapboard_grid::{Cell, Square};
 
 use crate::SwaptimumMove;
+
+/// The learned priors of Swaptimum's move patterns (`docs/AI.md`, "Learned priors").
+static PRIORS: LazyLock<PriorTable> =
+    LazyLock::new(|| PriorTable::shipped(include_str!("../data/priors.txt"), Swaptimum::ID));
 
 const LETTERS: [char; 2] = ['R', 'B'];
 const NAMES: [&str; 2] = ["Red", "Blue"];
@@ -457,6 +463,31 @@ impl Game for Swaptimum {
         if !crate::playout::play_out(self, rng, cap, &mut record) {
             swapboard_core::play_out_by_moves(self, rng, cap, record);
         }
+    }
+
+    /// The weight of the move's pattern in the table trained by `swapboard train`
+    /// (`data/priors.txt`).
+    fn move_prior(&self, mv: &SwaptimumMove) -> Option<f32> {
+        self.move_pattern(mv).map(|p| PRIORS.weight(p))
+    }
+
+    /// The placement's neighbourhood ([`placement_pattern`]); its extra bit says that the
+    /// swap moves the placed checker itself. (Whether a swap follows at all is already in
+    /// the neighbourhood: a crosscut is formed exactly when the placed checker's diagonal
+    /// neighbour is the mover's and the two cells beside both are the opponent's.)
+    fn move_pattern(&self, mv: &SwaptimumMove) -> Option<u32> {
+        let (cell, moves_placed) = match *mv {
+            SwaptimumMove::Place(cell) => (cell, false),
+            SwaptimumMove::PlaceSwap { cell, a, b } => (cell, a == cell || b == cell),
+            SwaptimumMove::Pass => return None,
+        };
+        let slot = self.square().slot(cell);
+        Some(placement_pattern(
+            self.board(),
+            slot,
+            self.state.to_move,
+            moves_placed,
+        ))
     }
 
     /// Crosscuts formed by the placement, its swap by kind (both cells in the formed

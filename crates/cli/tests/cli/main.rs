@@ -18,3 +18,4 @@ mod serve;
 mod solve;
 mod stats;
 mod swap61;
+mod train;
