@@ -2,7 +2,7 @@
 //! game can load, the same seed writes the same bytes, and what cannot be trained or
 //! written is refused before any game is played.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use swapboard_core::pattern::PriorTable;
 
@@ -16,7 +16,7 @@ fn temp(name: &str) -> PathBuf {
 
 /// The arguments of `train` of `game` on 5x5: 6 games of a small iteration budget into
 /// `out`, then `extra`.
-fn train_args<'a>(game: &'a str, out: &'a PathBuf, extra: &[&'a str]) -> Vec<&'a str> {
+fn train_args<'a>(game: &'a str, out: &'a Path, extra: &[&'a str]) -> Vec<&'a str> {
     let mut args = vec![
         "train",
         game,
@@ -34,7 +34,7 @@ fn train_args<'a>(game: &'a str, out: &'a PathBuf, extra: &[&'a str]) -> Vec<&'a
 }
 
 /// `train` of `game` on 5x5 with seed 3, into `out`.
-fn train(game: &str, out: &PathBuf, extra: &[&str]) -> String {
+fn train(game: &str, out: &Path, extra: &[&str]) -> String {
     let mut args = train_args(game, out, &["--seed", "3"]);
     args.extend(extra);
     ok(&args)
