@@ -189,7 +189,8 @@ fn a_ply_cap_is_reported_as_capped_never_as_a_result() {
 fn arena_refuses_bad_players_and_counts() {
     let base = ["arena", "swaptimum", "--games", "2", "--player", "random"];
     let with = |extra: &[&'static str]| [&base[..], extra].concat();
-    assert_bad_input(&with(&["--player", "mcts:level=9"]), "mcts:level=9");
+    assert_bad_input(&with(&["--player", "mcts:level=10"]), "mcts:level=10");
+    assert_bad_input(&with(&["--player", "classic:level=9"]), "classic:level=9");
     assert_bad_input(&with(&["--player", "mcts:iters=x"]), "mcts:iters=x");
     assert_bad_input(&with(&["--player", "alphazero"]), "alphazero");
     assert_bad_input(&with(&[]), "two --player");

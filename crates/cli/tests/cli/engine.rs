@@ -172,7 +172,7 @@ fn generates_and_analyses_moves_within_a_budget() {
     for bad in [
         "genmove ms=0",
         "genmove speed=3",
-        "genmove level=9",
+        "genmove level=10",
         "genmove 1 2",
     ] {
         assert!(!e.error(bad).is_empty());

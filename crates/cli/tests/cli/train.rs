@@ -96,11 +96,11 @@ fn what_cannot_be_trained_is_refused() {
         "--games",
         "2",
         "--player",
-        "mcts:level=9",
+        "mcts:level=10",
         "--out",
         path,
     ]);
-    assert!(bad_player.contains("1 to 8"), "{bad_player}");
+    assert!(bad_player.contains("1 to 9"), "{bad_player}");
     let no_games = bad(&[
         "train", "flipstop", "--games", "0", "--player", "random", "--out", path,
     ]);
