@@ -6,6 +6,7 @@
 use swapboard_core::{MoveError, Outcome, Rule};
 use swapboard_play::AnyPosition;
 use swapboard_play::rules::{self, Board, Claim, Diagram, HexRound};
+use swapboard_swap61::DEFAULT_VARIATIONS;
 
 /// Checks one claim of a diagram; the error says what the engine found instead.
 fn check(board: &Board, claim: &Claim) -> Result<(), String> {
@@ -242,6 +243,37 @@ fn each_game_shows_its_rules() {
     };
     for id in ["swaptimum", "flipstop", "rapid-transit"] {
         assert!(skipped(id), "{id} shows no skipped turn");
+    }
+    // Swap 61 plays the pregame and each round up to the last variation the sheet describes,
+    // each with the sheet's variation for it.
+    let hex_rounds: Vec<&HexRound> = rules::of("swap61")
+        .unwrap()
+        .diagrams()
+        .filter_map(|d| match &d.board {
+            Board::Hex(round) => Some(round),
+            Board::Square(_) => None,
+        })
+        .collect();
+    for number in 0..=4 {
+        let shown = hex_rounds
+            .iter()
+            .any(|r| r.round == number && r.variation == DEFAULT_VARIATIONS[number]);
+        assert!(shown, "Swap 61's round {number} has no picture");
+    }
+}
+
+/// No section of any game's rules is told in words alone.
+#[test]
+fn every_section_has_a_picture() {
+    for game in rules::ALL {
+        for section in game.sections {
+            assert!(
+                !section.diagrams.is_empty(),
+                "{}: {}",
+                game.id(),
+                section.heading
+            );
+        }
     }
 }
 

@@ -31,16 +31,34 @@ const ROUND: &[(usize, &str)] = &[
     (10, "H4 G4 4"),
 ];
 
-/// The round as the diagrams play it.
+/// The pairs of round 1 and of round 2's picture: every one of their nodes is on a corner.
+const CORNER_PAIRS: &str = "N1-N2,N3-N5,N8-N9";
+
+/// Round 1 as the diagrams play it.
 const fn round(bids: &'static [(usize, &'static str)], after: bool) -> HexRound {
     HexRound {
         grid: GRID,
         seats: 10,
         round: 1,
         variation: Variation::THEME,
-        pairs: "N1-N2,N3-N5,N8-N9",
+        pairs: CORNER_PAIRS,
         bids,
         after,
+    }
+}
+
+/// Round `number` of the starting grid with its variation and pairs, after these bids.
+const fn later_round(
+    number: usize,
+    variation: Variation,
+    pairs: &'static str,
+    bids: &'static [(usize, &'static str)],
+) -> HexRound {
+    HexRound {
+        round: number,
+        variation,
+        pairs,
+        ..round(bids, true)
     }
 }
 
@@ -110,34 +128,56 @@ pub(super) const RULES: Rules = Rules {
                  count; a line that would take you over your tokens is rejected, and later \
                  lines that fit are still taken.",
             ],
-            diagrams: &[Diagram {
-                board: Board::Hex(HexRound {
-                    bids: &[(2, SEAT2_BIDS)],
-                    ..round(&[], false)
-                }),
-                marked: &[],
-                caption: "Seat 2 (walls A4, B3, B4, B5, I3) writes A4 A5 5 / B3 D4 2 / C1 C2 1 / \
+            diagrams: &[
+                Diagram {
+                    board: Board::Hex(HexRound {
+                        bids: &[(2, SEAT2_BIDS)],
+                        ..round(&[], false)
+                    }),
+                    marked: &[],
+                    caption: "Seat 2 (walls A4, B3, B4, B5, I3) writes A4 A5 5 / B3 D4 2 / C1 C2 1 / \
                           B4 C5 5 / D5 E5 3: line 2 is refused (B3 and D4 do not touch), \
                           line 3 too (neither tile is seat 2's), line 4 would spend 10 of 9 \
                           tokens; lines 1 and 5 stand (marked).",
-                claims: &[
-                    Claim::Rejects {
-                        seat: 2,
-                        line: 2,
-                        reason: "B3 and D4 are not neighbours",
-                    },
-                    Claim::Rejects {
-                        seat: 2,
-                        line: 3,
-                        reason: "neither C1 nor C2 is your wall or a wild wall at the start of the round",
-                    },
-                    Claim::Rejects {
-                        seat: 2,
-                        line: 4,
-                        reason: "5 tokens over your allowance: 5 of 9 already spent",
-                    },
-                ],
-            }],
+                    claims: &[
+                        Claim::Rejects {
+                            seat: 2,
+                            line: 2,
+                            reason: "B3 and D4 are not neighbours",
+                        },
+                        Claim::Rejects {
+                            seat: 2,
+                            line: 3,
+                            reason: "neither C1 nor C2 is your wall or a wild wall at the start of the round",
+                        },
+                        Claim::Rejects {
+                            seat: 2,
+                            line: 4,
+                            reason: "5 tokens over your allowance: 5 of 9 already spent",
+                        },
+                    ],
+                },
+                Diagram {
+                    board: Board::Hex(HexRound {
+                        round: 0,
+                        pairs: "",
+                        bids: &[(1, "A1 A2 4"), (2, "A4 A5 5\nB4 C5 4")],
+                        ..round(&[], true)
+                    }),
+                    marked: &[],
+                    caption: "The pregame: 4 tokens each and no pairs to score. Seat 2's A4 A5 5 is \
+                          over its 4 tokens; seat 1's A1 A2 4 and seat 2's B4 C5 4 swap (marked): \
+                          a wall may trade places with a node.",
+                    claims: &[
+                        Claim::Rejects {
+                            seat: 2,
+                            line: 1,
+                            reason: "5 tokens over your allowance: 0 of 4 already spent",
+                        },
+                        Claim::Resolves(&["swap A1 A2 4", "swap B4 C5 4"]),
+                    ],
+                },
+            ],
         },
         Section {
             heading: "Resolving a round",
@@ -151,33 +191,23 @@ pub(super) const RULES: Rules = Rules {
                  the others all swap at once. Walls may trade places with nodes, so nodes \
                  move too.",
             ],
-            diagrams: &[
-                Diagram {
-                    board: Board::Hex(round(ROUND, false)),
-                    marked: &[],
-                    caption: "Round 1: D4-E4 has 8 tokens (seats 5 and 6), D5-E5 6, A4-A5 and \
+            diagrams: &[Diagram {
+                board: Board::Hex(round(ROUND, false)),
+                marked: &[],
+                caption: "Round 1: D4-E4 has 8 tokens (seats 5 and 6), D5-E5 6, A4-A5 and \
                           E5-F5 5, G3-G4 and G4-H4 4, A1-A2 3 (the edges bid on are marked). \
                           D4-E4, D5-E5 and A4-A5 swap; E5 was already swapped; G3-G4 and \
                           G4-H4 share G4 at equal tokens, so neither swaps; A1-A2 has too few.",
-                    claims: &[Claim::Resolves(&[
-                        "swap D4 E4 8",
-                        "swap D5 E5 6",
-                        "swap A4 A5 5",
-                        "fail E5 F5 5 E5 was already swapped this round",
-                        "fail G3 G4 4 G4 is also in G4 H4 with the same tokens",
-                        "fail G4 H4 4 G4 is also in G3 G4 with the same tokens",
-                        "fail A1 A2 3 fewer than the 4 tokens a swap needs",
-                    ])],
-                },
-                Diagram {
-                    board: Board::Hex(round(ROUND, true)),
-                    marked: &[],
-                    caption: "After round 1 (the swaps marked): the points of seats 1 to 10 for the \
-                          pairs N1-N2, N3-N5 and N8-N9 are 8, 8, 11, 12, 16, 7, 7, 16, 15 \
-                          and 8.",
-                    claims: &[Claim::Scores(&[8, 8, 11, 12, 16, 7, 7, 16, 15, 8])],
-                },
-            ],
+                claims: &[Claim::Resolves(&[
+                    "swap D4 E4 8",
+                    "swap D5 E5 6",
+                    "swap A4 A5 5",
+                    "fail E5 F5 5 E5 was already swapped this round",
+                    "fail G3 G4 4 G4 is also in G4 H4 with the same tokens",
+                    "fail G4 H4 4 G4 is also in G3 G4 with the same tokens",
+                    "fail A1 A2 3 fewer than the 4 tokens a swap needs",
+                ])],
+            }],
         },
         Section {
             heading: "Scoring",
@@ -191,13 +221,66 @@ pub(super) const RULES: Rules = Rules {
                  node outside the pair. With no such path the pair scores nothing.",
                 "Players sit in a published random order around a circle; in round n each \
                  player borrows the walls of the players n seats before and n seats after.",
-                "Rounds 2 to 4 change the theme: in round 2 the six corner tiles connect to \
-                 each other; in round 3 every node scores its distance to the nearest other \
-                 node instead of pairs; in round 4 a swap needs only one token and blocked \
-                 tiles may be entered at a cost of three. The standings are the running \
-                 totals; the sheet names no other winner rule.",
+                "The standings are the running totals of the rounds' points; the sheet names \
+                 no other winner rule.",
             ],
-            diagrams: &[],
+            diagrams: &[Diagram {
+                board: Board::Hex(round(ROUND, true)),
+                marked: &[],
+                caption: "After round 1 (the swaps marked): the points of seats 1 to 10 for the \
+                          pairs N1-N2, N3-N5 and N8-N9 are 8, 8, 11, 12, 16, 7, 7, 16, 15 \
+                          and 8.",
+                claims: &[Claim::Scores(&[8, 8, 11, 12, 16, 7, 7, 16, 15, 8])],
+            }],
+        },
+        Section {
+            heading: "Rounds 2 to 4",
+            paragraphs: &[
+                "Round 2, Corner Connection: the six corner tiles are neighbours of each \
+                 other, so a path may hop from one corner to another it may enter, at the \
+                 cost of one tile.",
+                "Round 3, Node Network: there are no pairs; every one of the nine nodes \
+                 scores its distance to the nearest other node, by each player's own paths.",
+                "Round 4, Ultimate Seat Exchange: a swap needs only one token, and a path \
+                 may enter a tile it could not enter otherwise at a cost of three instead \
+                 of one, so every pair scores.",
+                "Round 5 has no variation.",
+            ],
+            diagrams: &[
+                Diagram {
+                    board: Board::Hex(later_round(2, Variation::CORNERS, CORNER_PAIRS, &[])),
+                    marked: &[],
+                    caption: "Round 2 on the starting grid with the pairs N1-N2, N3-N5 and \
+                              N8-N9: all six nodes are corners, so each pair is one hop and \
+                              every seat scores 3.",
+                    claims: &[Claim::Scores(&[3, 3, 3, 3, 3, 3, 3, 3, 3, 3])],
+                },
+                Diagram {
+                    board: Board::Hex(later_round(3, Variation::NETWORK, "", &[])),
+                    marked: &[],
+                    caption: "Round 3 on the starting grid: adding up each node's distance to \
+                              its nearest node, seats 1 to 10 score 25, 26, 23, 23, 27, 28, \
+                              26, 23, 27 and 22.",
+                    claims: &[Claim::Scores(&[25, 26, 23, 23, 27, 28, 26, 23, 27, 22])],
+                },
+                Diagram {
+                    board: Board::Hex(later_round(
+                        4,
+                        Variation::SEAT_EXCHANGE,
+                        "N1-N9,N3-N5,N6-N7",
+                        &[(1, "A3 A4 1"), (3, "C1 D1 2")],
+                    )),
+                    marked: &[],
+                    caption: "Round 4: seat 3's C1 D1 2 and seat 1's A3 A4 1 swap (marked) with \
+                              fewer than 4 tokens; with blocked tiles entered at a cost of 3, \
+                              seats 1 to 10 score 24, 23, 23, 23, 25, 22, 24, 21, 24 and 22 for \
+                              N1-N9, N3-N5 and N6-N7.",
+                    claims: &[
+                        Claim::Resolves(&["swap C1 D1 2", "swap A3 A4 1"]),
+                        Claim::Scores(&[24, 23, 23, 23, 25, 22, 24, 21, 24, 22]),
+                    ],
+                },
+            ],
         },
     ],
 };
