@@ -1,6 +1,7 @@
 // End-to-end (issue 25): the front page a visitor sees, every rules page with the engine's
 // diagrams drawn, and the way from a game's card to a game against the AI, whose page links
-// its rules and tells the player to move which edges to join.
+// its rules and tells the player to move which edges to join; the game then shows on the
+// front page among those being played now.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -76,6 +77,7 @@ test('a visitor reads the front page and every rules page, then plays the AI', a
   await page.goto('/');
   await page.getByRole('button', { name: 'Play Swaptimum against the AI now' }).click();
   await page.waitForURL('**/games/*');
+  const guestGame = new URL(page.url()).pathname;
   await page.goto(`/signup?next=${encodeURIComponent('/new?game=swaptimum')}`);
   await submitAccount(page, 'reader', 'Sign up');
   await page.waitForURL('**/new?game=swaptimum');
@@ -92,4 +94,12 @@ test('a visitor reads the front page and every rules page, then plays the AI', a
   await page.waitForURL('**/rules/swaptimum');
   await page.getByRole('heading', { name: 'Rules of Swaptimum by Mark Steere (2023)' }).waitFor();
   await ctx.close();
+
+  // Another visitor's front page lists the games being played now, the guest's among them.
+  const visitor = await context(w);
+  const front = await visitor.newPage();
+  await front.goto('/');
+  const playing = front.locator('section', { has: front.getByRole('heading', { name: 'Being played now' }) });
+  await playing.locator(`a[href="${guestGame}"]`).waitFor();
+  await visitor.close();
 });

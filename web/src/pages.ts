@@ -104,9 +104,14 @@ async function home(main: HTMLElement, shell: Shell): Promise<void> {
   main.append(
     h('section', { 'aria-labelledby': 'open-h' }, h('h2', { id: 'open-h' }, 'Open challenges'), message,
       gameList(lobby.open, 'No challenge is open. Start one!', join)),
-    h('section', { 'aria-labelledby': 'playing-h' }, h('h2', { id: 'playing-h' }, 'Being played now'),
-      gameList(lobby.playing, 'No game is being played.')),
+    playingNow(lobby.playing),
   );
+}
+
+/** The section of the games being played now (the lobby's), on the home and the visitor's front page. */
+export function playingNow(games: GameView[]): HTMLElement {
+  return h('section', { 'aria-labelledby': 'playing-h' }, h('h2', { id: 'playing-h' }, 'Being played now'),
+    gameList(games, 'No game is being played.'));
 }
 
 function field(label: string, input: HTMLElement): HTMLElement {

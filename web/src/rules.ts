@@ -7,7 +7,9 @@ import type { Shell } from './app';
 import { h } from './dom';
 import { playAiNow } from './guest';
 import type { Route } from './logic';
+import { playingNow } from './pages';
 import { dailyCard } from './puzzles/page';
+import type { Lobby } from './types';
 
 /** A game in short (`GET /api/rules`). */
 export interface RulesSummary {
@@ -124,5 +126,6 @@ export async function frontPage(main: HTMLElement, shell: Shell): Promise<void> 
         ' or play the AI at once as a guest, with no account.'),
     await gameCards(shell),
     await dailyCard() ?? '',
+    playingNow((await api<Lobby>('GET', '/api/lobby')).playing),
   );
 }
