@@ -101,5 +101,14 @@ test('a visitor reads the front page and every rules page, then plays the AI', a
   await front.goto('/');
   const playing = front.locator('section', { has: front.getByRole('heading', { name: 'Being played now' }) });
   await playing.locator(`a[href="${guestGame}"]`).waitFor();
+  // Every page's footer leads to what swapboard is, with each game's credit, and to the help.
+  await front.getByRole('navigation', { name: 'about' }).getByRole('link', { name: 'About' }).click();
+  await front.getByRole('heading', { name: 'About swapboard', level: 1 }).waitFor();
+  await front.getByRole('heading', { name: 'Rapid Transit by Phil Leduc (2022/2024)', level: 3 }).waitFor();
+  await front.locator('.about-game', { hasText: /contact him for permission/ }).waitFor();
+  assert.equal(await front.locator('.about-game').count(), 5);
+  await front.getByRole('link', { name: 'How to use the site' }).click();
+  await front.getByRole('heading', { name: 'How to use swapboard', level: 1 }).waitFor();
+  await shot(front, 'help-1280x900');
   await visitor.close();
 });

@@ -83,7 +83,9 @@ export function start(root: HTMLElement, pages: Record<Route['page'], Page>): vo
   const top = h('div', { id: 'top' });
   const banner = h('div', { id: 'banner', role: 'status', 'aria-live': 'polite' });
   const main = h('main', { id: 'main' });
-  fill(root, top, banner, main);
+  const footer = h('footer', {}, h('nav', { 'aria-label': 'about' },
+    h('a', { href: '/about' }, 'About'), h('a', { href: '/help' }, 'Help'), h('a', { href: '/rules' }, 'Rules')));
+  fill(root, top, banner, main, footer);
 
   const shell: Shell = {
     get me() {

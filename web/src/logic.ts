@@ -149,6 +149,8 @@ export type Route =
   | { page: 'tournaments'; id: string | null }
   | { page: 'leaderboard'; game: string }
   | { page: 'learn'; game: string | null }
+  | { page: 'about' }
+  | { page: 'help' }
   | { page: 'missing' };
 
 /** The page a location shows. */
@@ -171,6 +173,8 @@ export function parseRoute(pathname: string, search: string): Route {
       case 'puzzles': return { page: 'puzzles', id: null };
       case 'tournaments': return { page: 'tournaments', id: null };
       case 'learn': return { page: 'learn', game: null };
+      case 'about': return { page: 'about' };
+      case 'help': return { page: 'help' };
     }
   }
   if (parts.length === 2 && parts[0] === 'games' && /^[0-9a-zA-Z_-]{1,64}$/.test(parts[1])) {

@@ -1,5 +1,6 @@
 // The client's entry point: the pages by route.
 
+import { aboutPage, helpPage } from './about';
 import { start } from './app';
 import { gamePage } from './game/page';
 import { ACCOUNT_PAGES } from './account';
@@ -21,5 +22,5 @@ if (root) start(root, {
     // A visitor who is not logged in, or a guest, sees the front page (`src/rules.ts`).
     home: (main, shell) => (shell.me && !shell.guest ? PAGES.home(main, shell) : frontPage(main, shell)),
     game: gamePage, newRoom: newRoomPage, room: roomPage, rules: rulesPage, puzzles: puzzlesPage, learn: lessonsPage,
-    tournaments: tournamentsPage, leaderboard: leaderboardPage, player: playerPage,
+    tournaments: tournamentsPage, leaderboard: leaderboardPage, player: playerPage, about: aboutPage, help: helpPage,
   });

@@ -11,6 +11,12 @@ import { playingNow } from './pages';
 import { dailyCard } from './puzzles/page';
 import type { Lobby } from './types';
 
+/** What swapboard is, in two sentences: the front page and `/about` say it alike. */
+export const WHAT_SWAPBOARD_IS = [
+  'swapboard is a place to play five new abstract strategy games, by their designers\' rules, against other people or a strong AI. ',
+  'Four are duels on a square board; Swap 61 is a sealed-bid game for nine or ten players and a game master.',
+];
+
 /** A game in short (`GET /api/rules`). */
 export interface RulesSummary {
   id: string;
@@ -112,9 +118,7 @@ export async function rulesPage(main: HTMLElement, shell: Shell, route: Route): 
 export async function frontPage(main: HTMLElement, shell: Shell): Promise<void> {
   main.append(
     h('h1', {}, 'swapboard'),
-    h('p', { class: 'lead' },
-      'swapboard is a place to play five new abstract strategy games, by their designers\' rules, against other people or a strong AI. ',
-      'Four are duels on a square board; Swap 61 is a sealed-bid game for nine or ten players and a game master.'),
+    h('p', { class: 'lead' }, ...WHAT_SWAPBOARD_IS),
     shell.guest
       ? h('p', { class: 'way-in' }, `You are playing as the guest ${shell.me ?? ''}: `,
         h('a', { href: `/players/${encodeURIComponent(shell.me ?? '')}` }, 'your games'), '. ',

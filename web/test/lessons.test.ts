@@ -26,6 +26,12 @@ const attempt = (done: boolean, progress: number | null): LessonAttempt => ({
   done, why: done ? 'It flips.' : 'No crosscut.', move: 'c3', position: 'flipstop ..../..../..R./.... B', board: board(5), ending: null, progress,
 });
 
+test('the routes of the about and help pages', () => {
+  assert.deepEqual(parseRoute('/about', ''), { page: 'about' });
+  assert.deepEqual(parseRoute('/help', ''), { page: 'help' });
+  assert.deepEqual(parseRoute('/about/more', ''), { page: 'missing' });
+});
+
 test('the routes of the lessons', () => {
   assert.deepEqual(parseRoute('/learn', ''), { page: 'learn', game: null });
   assert.deepEqual(parseRoute('/learn/rapid-transit', ''), { page: 'learn', game: 'rapid-transit' });
