@@ -6,7 +6,7 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
-use swapboard_play::{AnyPosition, CatalogueEntry, Draft, GameId, Selection, TimeControl};
+use swapboard_play::{AnyPosition, CatalogueEntry, Draft, GameId, Level, Selection, TimeControl};
 use utoipa::ToSchema;
 
 use crate::auth::Caller;
@@ -70,9 +70,14 @@ impl TryFrom<String> for Opponent {
             return Ok(Opponent::Invite);
         }
         if let Some(level) = text.strip_prefix("ai:") {
+            let served = Level::MIN.number()..=Level::MAX_SERVED.number();
             return match level.parse::<u8>() {
-                Ok(level @ 1..=8) => Ok(Opponent::Ai(level)),
-                _ => Err(format!("{text:?}: an AI's level is 1 to 8")),
+                Ok(level) if served.contains(&level) => Ok(Opponent::Ai(level)),
+                _ => Err(format!(
+                    "{text:?}: an AI's level is {} to {}",
+                    served.start(),
+                    served.end()
+                )),
             };
         }
         if let Some(name) = text.strip_prefix("user:") {
