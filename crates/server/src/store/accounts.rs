@@ -63,19 +63,22 @@ impl Store {
         address: &str,
     ) -> anyhow::Result<NewAccount> {
         let skeleton = names::skeleton(name);
-        let inserted = sqlx::query(
-            "INSERT INTO accounts (name, name_key, password_hash, created_ms, name_skeleton, \
-             signup_addr) SELECT $1, $2, $3, $4, $5, $6 \
-             WHERE NOT EXISTS (SELECT 1 FROM accounts WHERE name_skeleton = $5) RETURNING id",
-        )
-        .bind(name)
-        .bind(name.to_ascii_lowercase())
-        .bind(password_hash)
-        .bind(now_ms())
-        .bind(&skeleton)
-        .bind(address)
-        .fetch_optional(&self.pool)
-        .await;
+        let inserted = self
+            .write_returning(
+                sqlx::query(
+                    "INSERT INTO accounts (name, name_key, password_hash, created_ms, \
+                     name_skeleton, signup_addr) SELECT $1, $2, $3, $4, $5, $6 \
+                     WHERE NOT EXISTS (SELECT 1 FROM accounts WHERE name_skeleton = $5) \
+                     RETURNING id",
+                )
+                .bind(name)
+                .bind(name.to_ascii_lowercase())
+                .bind(password_hash)
+                .bind(now_ms())
+                .bind(&skeleton)
+                .bind(address),
+            )
+            .await;
         match inserted {
             Ok(Some(row)) => Ok(NewAccount::Created(row.try_get(0)?)),
             Ok(None) => match self.account_like(&skeleton).await? {
@@ -94,18 +97,21 @@ impl Store {
     /// match. `None` when the name is taken: the caller draws another.
     pub(crate) async fn create_guest(&self, name: &str) -> anyhow::Result<Option<i64>> {
         let now = now_ms();
-        let inserted = sqlx::query(
-            "INSERT INTO accounts (name, name_key, password_hash, created_ms, name_skeleton, guest_ms) \
-             VALUES ($1, $2, '!', $3, $4, $3) RETURNING id",
-        )
-        .bind(name)
-        .bind(name.to_ascii_lowercase())
-        .bind(now)
-        .bind(names::skeleton(name))
-        .fetch_one(&self.pool)
-        .await;
+        let inserted = self
+            .write_returning(
+                sqlx::query(
+                    "INSERT INTO accounts (name, name_key, password_hash, created_ms, \
+                     name_skeleton, guest_ms) VALUES ($1, $2, '!', $3, $4, $3) RETURNING id",
+                )
+                .bind(name)
+                .bind(name.to_ascii_lowercase())
+                .bind(now)
+                .bind(names::skeleton(name)),
+            )
+            .await;
         match inserted {
-            Ok(row) => Ok(Some(row.try_get(0)?)),
+            Ok(Some(row)) => Ok(Some(row.try_get(0)?)),
+            Ok(None) => Err(sqlx::Error::RowNotFound.into()),
             Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Ok(None),
             Err(e) => Err(e.into()),
         }
@@ -125,22 +131,24 @@ impl Store {
     ) -> anyhow::Result<NewAccount> {
         let skeleton = names::skeleton(name);
         // Listed among the sign-ups when claimed: made now, from this address.
-        let updated = sqlx::query(
-            "UPDATE accounts SET name = $1, name_key = $2, password_hash = $3, \
-             name_skeleton = $4, guest_ms = NULL, signup_addr = $6, created_ms = $7 \
-             WHERE id = $5 AND guest_ms IS NOT NULL \
-             AND NOT EXISTS (SELECT 1 FROM accounts WHERE name_skeleton = $4 AND id <> $5) \
-             RETURNING id",
-        )
-        .bind(name)
-        .bind(name.to_ascii_lowercase())
-        .bind(password_hash)
-        .bind(&skeleton)
-        .bind(guest_id)
-        .bind(address)
-        .bind(now_ms())
-        .fetch_optional(&self.pool)
-        .await;
+        let updated = self
+            .write_returning(
+                sqlx::query(
+                    "UPDATE accounts SET name = $1, name_key = $2, password_hash = $3, \
+                     name_skeleton = $4, guest_ms = NULL, signup_addr = $6, created_ms = $7 \
+                     WHERE id = $5 AND guest_ms IS NOT NULL \
+                     AND NOT EXISTS (SELECT 1 FROM accounts WHERE name_skeleton = $4 \
+                     AND id <> $5) RETURNING id",
+                )
+                .bind(name)
+                .bind(name.to_ascii_lowercase())
+                .bind(password_hash)
+                .bind(&skeleton)
+                .bind(guest_id)
+                .bind(address)
+                .bind(now_ms()),
+            )
+            .await;
         let outcome = match updated {
             Ok(Some(row)) => NewAccount::Created(row.try_get(0)?),
             Ok(None) => match self.account_like(&skeleton).await? {

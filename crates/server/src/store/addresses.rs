@@ -38,15 +38,17 @@ impl Store {
     /// expired; the secret works once. The account confirmed.
     pub(crate) async fn confirm_email(&self, token_hash: &str) -> anyhow::Result<Option<i64>> {
         let now = now_ms();
-        let row = sqlx::query(
-            "UPDATE email_addresses SET confirmed_ms = $1, token_hash = NULL, \
-             token_expires_ms = NULL WHERE token_hash = $2 AND token_expires_ms > $1 \
-             RETURNING account_id",
-        )
-        .bind(now)
-        .bind(token_hash)
-        .fetch_optional(&self.pool)
-        .await?;
+        let row = self
+            .write_returning(
+                sqlx::query(
+                    "UPDATE email_addresses SET confirmed_ms = $1, token_hash = NULL, \
+                     token_expires_ms = NULL WHERE token_hash = $2 AND token_expires_ms > $1 \
+                     RETURNING account_id",
+                )
+                .bind(now)
+                .bind(token_hash),
+            )
+            .await?;
         Ok(row.map(|row| row.try_get(0)).transpose()?)
     }
 

@@ -26,21 +26,24 @@ impl Store {
         game: &str,
         done: i64,
     ) -> anyhow::Result<i64> {
-        let row = sqlx::query(
-            "INSERT INTO lesson_progress (account_id, game, done, updated_ms) \
+        let row = self
+            .write_returning(
+                sqlx::query(
+                    "INSERT INTO lesson_progress (account_id, game, done, updated_ms) \
              VALUES ($1, $2, $3, $4) \
              ON CONFLICT (account_id, game) DO UPDATE SET \
              done = CASE WHEN excluded.done > lesson_progress.done \
                          THEN excluded.done ELSE lesson_progress.done END, \
              updated_ms = excluded.updated_ms \
              RETURNING done",
-        )
-        .bind(account_id)
-        .bind(game)
-        .bind(done)
-        .bind(now_ms())
-        .fetch_one(&self.pool)
-        .await?;
+                )
+                .bind(account_id)
+                .bind(game)
+                .bind(done)
+                .bind(now_ms()),
+            )
+            .await?
+            .ok_or(sqlx::Error::RowNotFound)?;
         Ok(row.try_get(0)?)
     }
 }

@@ -8,7 +8,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use super::cache::Caches;
 
-use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
+use sqlx::any::{AnyArguments, AnyConnectOptions, AnyPoolOptions, AnyRow};
 use sqlx::migrate::{Migration, MigrationType, Migrator};
 use sqlx::{Any, AnyConnection, AnyPool, Connection as _, Executor as _, Transaction};
 
@@ -364,6 +364,23 @@ impl Store {
             Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await,
             Backend::Postgres => self.pool.begin().await,
         }
+    }
+
+    /// Runs one writing statement that returns a row (`... RETURNING`) in a transaction of
+    /// its own, committed before the row is given back.
+    ///
+    /// On its own (autocommit), SQLite commits such a statement only when it is stepped to
+    /// its end: a caller that takes the first row and stops never sees that commit fail,
+    /// and on a full disk the row came back while the write was lost (an account answered
+    /// 201 that did not exist). An explicit commit reports its failure.
+    pub(super) async fn write_returning<'q>(
+        &self,
+        query: sqlx::query::Query<'q, Any, AnyArguments<'q>>,
+    ) -> sqlx::Result<Option<AnyRow>> {
+        let mut tx = self.begin_write().await?;
+        let row = query.fetch_optional(&mut *tx).await?;
+        tx.commit().await?;
+        Ok(row)
     }
 
     /// Connects to `url` (`postgres://...` or `sqlite:FILE`) and brings its schema up to

@@ -161,17 +161,20 @@ impl Store {
             ReportTarget::Message(id) => (Some(id), None),
             ReportTarget::Account(id) => (None, Some(id)),
         };
-        let row = sqlx::query(
-            "INSERT INTO reports (reporter_id, message_id, account_id, reason, at_ms) \
-             VALUES ($1, $2, $3, $4, $5) RETURNING id",
-        )
-        .bind(reporter_id)
-        .bind(message)
-        .bind(account)
-        .bind(reason)
-        .bind(now_ms())
-        .fetch_one(&self.pool)
-        .await?;
+        let row = self
+            .write_returning(
+                sqlx::query(
+                    "INSERT INTO reports (reporter_id, message_id, account_id, reason, at_ms) \
+                     VALUES ($1, $2, $3, $4, $5) RETURNING id",
+                )
+                .bind(reporter_id)
+                .bind(message)
+                .bind(account)
+                .bind(reason)
+                .bind(now_ms()),
+            )
+            .await?
+            .ok_or(sqlx::Error::RowNotFound)?;
         Ok(row.try_get(0)?)
     }
 
