@@ -1,4 +1,7 @@
-# Memory of a swapboard server before, during and after a flood of slow connections.
+# Memory of a swapboard server before, during and after a flood of slow connections (issue 24):
+#   python3 scripts/flood-memory.py target/release/swapboard [CONNECTIONS]
+# The connections come from 50 loopback addresses (127.0.1.1-50), each sending half a request
+# line and never its headers; /healthz is asked from 127.0.0.2. Linux only (/proc).
 import socket, subprocess, sys, time, os, tempfile
 B = sys.argv[1]
 d = tempfile.mkdtemp()
@@ -12,10 +15,10 @@ def rss():
                 return int(line.split()[1]) // 1024
         f.seek(0); return "no VmRSS: " + f.read()[:200]
 def healthz():
-  try:
-    return healthz_()
-  except OSError as e:
-    return "refused: " + str(e)
+    try:
+        return healthz_()
+    except OSError as e:
+        return "refused: " + str(e)
 def healthz_():
     t = time.time()
     s = socket.create_connection(("127.0.0.1", port), timeout=5, source_address=("127.0.0.2", 0))
