@@ -20,6 +20,11 @@ test('sign up, play Swaptimum against a person: a refused click, a swap, review,
   const id = await createGame(page, { game: 'swaptimum', size: 5, colour: 'first', opponent: 'user', player: 'bob' });
   await call(world(), bob, 'POST', `/api/games/${id}/join`, {});
   await page.getByText('Your move.').waitFor();
+  // Rated by default against a person; while it is played each player shows their rating
+  // now (two new players: 1500, provisional) and no change.
+  assert.equal((await call<{ rated: boolean }>(world(), bob, 'GET', `/api/games/${id}`)).rated, true);
+  assert.deepEqual(await page.locator('.players .game-rating').allTextContents(), [' 1500?', ' 1500?']);
+  assert.equal(await page.locator('.players .rating-change').count(), 0);
   await cell(page, 'b2').click();
   await page.getByText('bob to move.').waitFor();
   // bob's moves arrive over the socket, without a reload.
@@ -77,8 +82,10 @@ test('sign up, play Swaptimum against a person: a refused click, a swap, review,
   assert.deepEqual(errors.filter((e) => /Content.Security.Policy/i.test(e)), []);
 
   // Scware as Red: while neither player has grown, a growth may end with a new group (`+`).
-  const scware = await createGame(page, { game: 'scware', size: 5, colour: 'second', opponent: 'user', player: 'bob' });
+  // Challenged unrated (the form's box unchecked): the game is unrated and shows no rating.
+  const scware = await createGame(page, { game: 'scware', size: 5, colour: 'second', opponent: 'user', player: 'bob', rated: false });
   await call(world(), bob, 'POST', `/api/games/${scware}/join`, {});
+  assert.equal((await call<{ rated: boolean }>(world(), bob, 'GET', `/api/games/${scware}`)).rated, false);
   await call(world(), bob, 'POST', `/api/games/${scware}/moves`, { move: 'a1', ply: 0 });
   await page.getByText('Your move.').waitFor();
   await cell(page, 'e5').click();
@@ -95,6 +102,10 @@ test('sign up, play Swaptimum against a person: a refused click, a swap, review,
 
 test('against the AI: Scware multi-group growth and a Rapid Transit swap, replies arrive live', async () => {
   const { ctx, page } = await player(world(), 'cat');
+  // The AI never plays rated: the form offers no Rated box against it (its default).
+  await page.goto('/new');
+  await page.getByLabel('Opponent').waitFor();
+  assert.equal(await page.getByLabel('Rated').isVisible(), false);
   // Rapid Transit: every move is a swap of a terminal piece with a partner.
   await createGame(page, { game: 'rapid-transit', size: 6, colour: 'first', opponent: 'ai', level: 1 });
   for (let move = 0; move < 2; move += 1) {

@@ -175,7 +175,7 @@ export async function apiGame(w: World, first: string, second: string, body: Rec
 /** Creates a game through the form and returns its id. */
 export async function createGame(
   page: Page,
-  options: { game: string; size: number; colour: string; opponent: string; level?: number; player?: string; minutes?: number },
+  options: { game: string; size: number; colour: string; opponent: string; level?: number; player?: string; minutes?: number; rated?: boolean },
 ): Promise<string> {
   await page.goto('/new');
   await page.getByLabel('Game').selectOption(options.game);
@@ -184,6 +184,7 @@ export async function createGame(
   await page.getByLabel('Opponent').selectOption(options.opponent);
   if (options.level !== undefined) await page.getByLabel('AI level (1-8)').fill(String(options.level));
   if (options.player !== undefined) await page.getByLabel('Player name').fill(options.player);
+  if (options.rated !== undefined) await page.getByLabel('Rated').setChecked(options.rated);
   if (options.minutes !== undefined) {
     await page.getByLabel('Time control').selectOption('live');
     await page.getByLabel('Minutes each').fill(String(options.minutes));

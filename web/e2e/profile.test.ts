@@ -67,4 +67,23 @@ test('a player\'s page: record, filters, head-to-head and rooms', async () => {
     assert.deepEqual(errors, []);
     await ctx.close();
   }
+
+  // The game Pia lost, rated by default: each player's rating going in ("1612", "1612?" while
+  // provisional) and the change ("+12", "−12"), as the server's game view has them.
+  const view = await call<{ players: { name: string; rating: { before: number; change: number; provisional: boolean } }[] }>(
+    w, pia[1], 'GET', `/api/games/${lost}`);
+  const [piaRating, rexRating] = view.players.map((p) => p.rating);
+  assert.ok(piaRating.change < 0 && rexRating.change > 0, JSON.stringify(view.players));
+  const ctx = await context(w);
+  const page = await ctx.newPage();
+  await page.goto(`/games/${lost}`);
+  const players = page.locator('.players .player');
+  await players.first().locator('.rating-change').waitFor();
+  const words = (r: { before: number; provisional: boolean }): string => ` ${Math.round(r.before)}${r.provisional ? '?' : ''}`;
+  assert.deepEqual(await players.locator('.game-rating').allTextContents(), [
+    `${words(piaRating)} \u2212${Math.round(-piaRating.change)}`,
+    `${words(rexRating)} +${Math.round(rexRating.change)}`,
+  ]);
+  await shot(page, 'game-rating-change');
+  await ctx.close();
 });

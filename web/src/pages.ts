@@ -188,6 +188,10 @@ async function newGame(main: HTMLElement, shell: Shell): Promise<void> {
   const opponent = select('opponent', [['ai', 'The AI'], ['open', 'Anyone (open challenge)'], ['user', 'A named player'], ['invite', 'Whoever has the invite link']], 'ai');
   const level = h('input', { name: 'level', type: 'number', min: 1, max: 8, value: 3 });
   const player = h('input', { name: 'player', maxlength: 24 });
+  // Games between people count for the ratings unless the challenger says otherwise; the AI
+  // never plays rated, so the box is shown only against a person.
+  const rated = h('input', { type: 'checkbox', name: 'rated', checked: true });
+  const ratedField = h('label', { class: 'check' }, rated, ' Rated');
   const clock = select('clock', [['none', 'None'], ['correspondence', 'Correspondence (days per move)'], ['live', 'Live (minutes + increment)']], 'none');
   const days = h('input', { name: 'days', type: 'number', min: 1, max: 30, value: 3 });
   // From a quarter of a minute (15 s) up to a day.
@@ -200,6 +204,7 @@ async function newGame(main: HTMLElement, shell: Shell): Promise<void> {
   const show = (): void => {
     levelField.hidden = opponent.value !== 'ai';
     playerField.hidden = opponent.value !== 'user';
+    ratedField.hidden = opponent.value === 'ai';
     daysField.hidden = clock.value !== 'correspondence';
     liveFields.hidden = clock.value !== 'live';
   };
@@ -209,7 +214,7 @@ async function newGame(main: HTMLElement, shell: Shell): Promise<void> {
   const message = h('p', { class: 'error', role: 'alert' });
   const form = h('form', { class: 'new-game' },
     field('Game', game), rules, field('Board size', size), field('Your colour', colour), field('Opponent', opponent),
-    levelField, playerField, field('Time control', clock), daysField, liveFields, message,
+    levelField, playerField, ratedField, field('Time control', clock), daysField, liveFields, message,
     h('button', { type: 'submit', class: 'primary' }, 'Create the game'));
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
@@ -221,6 +226,7 @@ async function newGame(main: HTMLElement, shell: Shell): Promise<void> {
         colour: colour.value,
         opponent: opponentField(opponent.value, Number(level.value), player.value),
         clock: timeControl(clock.value, Number(days.value), Number(initial.value), Number(increment.value)),
+        ...(opponent.value === 'ai' ? {} : { rated: rated.checked }),
       });
       shell.go(`/games/${created.id}`);
     } catch (error) {

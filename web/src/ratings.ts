@@ -27,8 +27,14 @@ interface HistoryPoint {
 }
 
 /** A rating in words: "1612" or "1612?" while provisional. */
-export function ratingWords(rating: RatingView): string {
+export function ratingWords(rating: Pick<RatingView, 'rating' | 'provisional'>): string {
   return `${Math.round(rating.rating)}${rating.provisional ? '?' : ''}`;
+}
+
+/** A rated game's change in words, rounded: "+12", "−12" (a minus sign), "+0". */
+export function ratingChangeWords(change: number): string {
+  const points = Math.round(change);
+  return points < 0 ? `\u2212${-points}` : `+${Math.abs(points)}`;
 }
 
 /** A pool's title: a two-player game's from the catalogue, or Swap 61's (rooms, not in it). */

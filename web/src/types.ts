@@ -9,6 +9,17 @@ export interface PlayerView {
   seated: boolean;
   /** Days of the player's vacation bank spent in this game so their clock did not run out. */
   vacation_days?: number;
+  /** A rated game's rating of the player: absent for a game not rated, waiting or aborted. */
+  rating?: GameRatingView;
+}
+
+/** A player's rating in a rated game's view. */
+export interface GameRatingView {
+  /** While the game is played, the rating now; once finished, the one it was rated from. */
+  before: number;
+  /** The points won or lost once the game is finished, `null` while it is played. */
+  change: number | null;
+  provisional: boolean;
 }
 
 /** How a finished game ended. */

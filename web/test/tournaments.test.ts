@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { ratingWords } from '../src/ratings';
+import { ratingChangeWords, ratingWords } from '../src/ratings';
 import { actions, chartPoints, crosstables, pairingWords, statusWords } from '../src/tournaments/state';
 import type { PairingView, TournamentView } from '../src/types';
 
@@ -77,6 +77,14 @@ test('a rating history\'s chart points: time across, the highest rating at the t
 });
 
 test('a rating in words', () => {
-  assert.equal(ratingWords({ rating: 1612.4, rd: 120, volatility: 0.09, games: 3, provisional: true }), '1612?');
-  assert.equal(ratingWords({ rating: 1612.6, rd: 60, volatility: 0.09, games: 30, provisional: false }), '1613');
+  assert.equal(ratingWords({ rating: 1612.4, provisional: true }), '1612?');
+  assert.equal(ratingWords({ rating: 1612.6, provisional: false }), '1613');
+});
+
+test('a rated game\'s change in words', () => {
+  assert.equal(ratingChangeWords(12.4), '+12');
+  assert.equal(ratingChangeWords(-243.1), '\u2212243');
+  // Rounding to nothing is no loss.
+  assert.equal(ratingChangeWords(-0.4), '+0');
+  assert.equal(ratingChangeWords(0), '+0');
 });

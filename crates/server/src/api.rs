@@ -37,8 +37,9 @@ pub struct PlayerView {
     pub colour: String,
     /// Whether someone sits there (an empty seat waits for a join).
     pub seated: bool,
-    /// For a finished rated game, the player's rating before it and the change; absent
-    /// otherwise.
+    /// For a rated game between two accounts, the player's rating: while it is played, as
+    /// of now with no change; once it is finished, before it and the change. Absent for a
+    /// game not rated, not yet started, or aborted.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rating: Option<ChangeView>,
     /// The days of the player's vacation bank spent in this game so that their
@@ -127,14 +128,18 @@ pub struct GameView {
     pub tournament: Option<String>,
 }
 
-/// A player's side of a finished rated game.
+/// A player's rating in a rated game's view.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct ChangeView {
-    /// The rating before the game (RD grown to the game's end).
+    /// The rating going into the game: while it is played, the player's rating in the
+    /// game's pool now; once finished, the one the game was rated from.
     pub before: f64,
-    /// The points won or lost (unrounded; pages show "+12" / "-12").
-    pub change: f64,
-    /// Whether the rating before the game was provisional (RD >= 110: "1612?").
+    /// The points won or lost (unrounded; pages show "+12" / "-12"), `null` while the game
+    /// is played.
+    pub change: Option<f64>,
+    /// Whether that rating is provisional: RD, grown by the days since the player's last
+    /// rated game (to now while the game is played, to its end once finished), is at least
+    /// 110 ("1612?").
     pub provisional: bool,
 }
 

@@ -14,9 +14,9 @@ use utoipa::ToSchema;
 use crate::api::{ChangeView, RecordView};
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::state::AppState;
-use crate::store::ratings::{HISTORY_LIMIT, PARAMS, StoredChange};
+use crate::store::ratings::{HISTORY_LIMIT, PARAMS};
 use crate::store::room_skills::RoomSkill;
-use crate::store::{Login, Status, Store, StoredGame, now_ms};
+use crate::store::{Login, SeatRow, Status, Store, StoredGame, now_ms};
 
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -33,25 +33,64 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
 /// The most players a leaderboard lists.
 const LEADERBOARD_SIZE: usize = 100;
 
-/// The rating changes of a game for its view: none unless it is finished and rated.
-pub(crate) async fn changes_of(store: &Store, game: &StoredGame) -> ApiResult<Vec<StoredChange>> {
-    if game.rated && game.status == Status::Finished {
-        Ok(store.rating_changes(&game.id).await?)
-    } else {
-        Ok(Vec::new())
+/// Each seat's rating in a game's view (see [`ChangeView`]), by seat: for a rated game
+/// being played between two accounts, each one's rating in the game's pool as of now, RD
+/// grown as everywhere a rating is shown; for a finished rated game, the rating it was rated
+/// from and the change; nothing otherwise. One read of the ratings either way.
+pub(crate) async fn seat_ratings(
+    store: &Store,
+    game: &StoredGame,
+    seats: &[SeatRow],
+) -> ApiResult<BTreeMap<u8, ChangeView>> {
+    if !game.rated {
+        return Ok(BTreeMap::new());
     }
-}
-
-/// The change of `seat` among a game's `changes`, as the game view shows it.
-pub(crate) fn change_view(changes: &[StoredChange], seat: u8) -> Option<ChangeView> {
-    changes
-        .iter()
-        .find(|change| change.seat == seat)
-        .map(|change| ChangeView {
-            before: change.before.rating,
-            change: change.after.rating - change.before.rating,
-            provisional: change.before.rd >= PARAMS.provisional_rd,
-        })
+    match game.status {
+        Status::Waiting => Ok(BTreeMap::new()),
+        Status::Finished => Ok(store
+            .rating_changes(&game.id)
+            .await?
+            .into_iter()
+            .map(|change| {
+                let view = ChangeView {
+                    before: change.before.rating,
+                    change: Some(change.after.rating - change.before.rating),
+                    provisional: change.before.rd >= PARAMS.provisional_rd,
+                };
+                (change.seat, view)
+            })
+            .collect()),
+        Status::Playing => {
+            let players: Option<Vec<(u8, i64)>> = seats
+                .iter()
+                .map(|row| {
+                    row.account
+                        .as_ref()
+                        .map(|(account, _)| (row.seat, *account))
+                })
+                .collect();
+            let Some([(first_seat, first), (second_seat, second)]) =
+                players.and_then(|players| <[_; 2]>::try_from(players).ok())
+            else {
+                return Ok(BTreeMap::new());
+            };
+            let records = store.pool_records(&game.game, [first, second]).await?;
+            let now = now_ms().div_euclid(1000);
+            [first_seat, second_seat]
+                .into_iter()
+                .zip(records)
+                .map(|(seat, record)| {
+                    let shown = record.shown(now, &PARAMS).map_err(anyhow::Error::from)?;
+                    let view = ChangeView {
+                        before: shown.rating,
+                        change: None,
+                        provisional: shown.provisional,
+                    };
+                    Ok((seat, view))
+                })
+                .collect()
+        }
+    }
 }
 
 /// A rating as shown now.

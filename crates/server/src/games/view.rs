@@ -129,7 +129,7 @@ pub(crate) async fn view_with_seats(
             .find(|row| row.seat == seat)
             .and_then(seat_name)
     };
-    let changes = crate::ratings::changes_of(store, &game).await?;
+    let mut ratings = crate::ratings::seat_ratings(store, &game, seats).await?;
     let players = seats
         .iter()
         .map(|row| {
@@ -138,7 +138,7 @@ pub(crate) async fn view_with_seats(
                 name: seat_name(row),
                 colour: colour.chars().take(1).collect(),
                 seated: row.account.is_some() || row.ai_level.is_some(),
-                rating: crate::ratings::change_view(&changes, row.seat),
+                rating: ratings.remove(&row.seat),
                 vacation_days: game
                     .vacation_days
                     .get(usize::from(row.seat))

@@ -271,6 +271,36 @@ impl Store {
         Ok(points)
     }
 
+    /// Two accounts' records in `game`'s pool, in the order given (a new player's for one
+    /// who has not played a rated game there): what a rated game's view shows while it is
+    /// played, in one read of the ratings' primary key.
+    pub(crate) async fn pool_records(
+        &self,
+        game: &str,
+        accounts: [i64; 2],
+    ) -> anyhow::Result<[PlayerRating; 2]> {
+        let rows = sqlx::query(
+            "SELECT account_id, rating, rd, volatility, games, last_game_ms FROM ratings \
+             WHERE game = $1 AND account_id IN ($2, $3)",
+        )
+        .bind(game)
+        .bind(accounts[0])
+        .bind(accounts[1])
+        .fetch_all(&self.pool)
+        .await?;
+        let mut records = [PlayerRating::new(&PARAMS); 2];
+        for row in &rows {
+            let account: i64 = row.try_get("account_id")?;
+            let record = record_of(row)?;
+            for (slot, &player) in records.iter_mut().zip(&accounts) {
+                if player == account {
+                    *slot = record;
+                }
+            }
+        }
+        Ok(records)
+    }
+
     /// The changes a rated game made, by seat (none for a game not rated).
     pub(crate) async fn rating_changes(&self, game_id: &str) -> anyhow::Result<Vec<StoredChange>> {
         let rows = sqlx::query(

@@ -135,10 +135,13 @@ async fn live_updates(db: TestDb) -> TestDb {
     assert_eq!(ratings(&client, "ann").await, json!({}));
 
     // A rated game (the default between accounts) ended by resignation: bob wins.
+    // While it is played, each player's rating now and no change: two new players' 1500,
+    // provisional.
     let first = game_between(&client, "flipstop", 5, &ann, (&bob, "bob")).await;
+    let new_player = json!({"before": 1500.0, "change": null, "provisional": true});
     assert_eq!(
         game_ratings(&client, &first).await,
-        (json!(true), [Value::Null, Value::Null])
+        (json!(true), [new_player.clone(), new_player.clone()])
     );
     two_moves(&client, &first, &ann, &bob).await;
     let ended = resign(&client, &first, &ann).await;
@@ -247,8 +250,20 @@ async fn live_updates(db: TestDb) -> TestDb {
 
     // A second rated game: cat (first) resigns after two moves and ann wins, rated from her
     // record after the first game.
+    // While it is played, cat is a new player and ann shows her record now, unchanged by the
+    // unrated, aborted and AI games.
     let second = game_between(&client, "flipstop", 5, &cat, (&ann, "ann")).await;
     two_moves(&client, &second, &cat, &ann).await;
+    let (_, playing) = game_ratings(&client, &second).await;
+    assert_eq!(playing[0], new_player);
+    assert!(
+        close(&playing[1]["before"], ann_first.after.glicko.rating),
+        "{}",
+        playing[1]
+    );
+    assert_eq!(playing[1]["change"], Value::Null);
+    let ann_now = &ratings(&client, "ann").await["flipstop"];
+    assert_eq!(playing[1]["provisional"], ann_now["provisional"]);
     resign(&client, &second, &cat).await;
     let ann_points = history(&client, "ann").await;
     assert_eq!(ann_points.len(), 2);

@@ -417,11 +417,14 @@ async fn a_forty_player_seven_round_swiss_is_played_to_its_standings() {
             };
             assert!(met.insert(pair), "{first} and {second} met twice");
         }
-        for (name, (firsts, seconds)) in colours(&rounds) {
-            assert!(
-                firsts.abs_diff(seconds) <= 1,
-                "{name}: {firsts} firsts, {seconds} seconds"
-            );
+        // Colours stay within one after every round, not only at the end.
+        for played in 1..=rounds.len() {
+            for (name, (firsts, seconds)) in colours(&rounds[..played]) {
+                assert!(
+                    firsts.abs_diff(seconds) <= 1,
+                    "after round {played}, {name}: {firsts} firsts, {seconds} seconds"
+                );
+            }
         }
         let t = view(&client, &id).await;
         assert_eq!(t.summary.status, "finished");
@@ -657,6 +660,119 @@ async fn two_instances_start_a_tournament_and_pair_each_round_once() {
     one.stop().await.unwrap();
     two.stop().await.unwrap();
     db.drop_it().await;
+}
+
+/// Ends every undecided game of a round by its second player's resignation, through
+/// `client`; the games so ended, as played.
+async fn second_players_resign(
+    client: &Client,
+    round: &swapboard_server::api::TournamentRoundView,
+    tokens: &BTreeMap<String, String>,
+) -> Vec<Played> {
+    let mut ended = Vec::new();
+    for pairing in round.games.iter().filter(|g| g.result.is_none()) {
+        let game = pairing
+            .id
+            .as_deref()
+            .expect("a game was made for the pairing");
+        let winner = resign(client, game, &pairing.second, &pairing.first, tokens).await;
+        ended.push((pairing.first.clone(), pairing.second.clone(), Some(winner)));
+    }
+    ended
+}
+
+#[tokio::test]
+async fn a_running_tournament_survives_a_restart() {
+    on_both(|db| async move {
+        let server = start(&db, generous()).await;
+        let client = Client::new(&server);
+        let field = players(&client, "rs", 6).await;
+        let tokens: BTreeMap<String, String> = field.iter().cloned().collect();
+        let names: Vec<String> = field.iter().map(|(n, _)| n.clone()).collect();
+        let id = tournament(
+            &client,
+            &field[0].1,
+            json!({"format": "swiss", "rounds": 3}),
+            &field,
+        )
+        .await;
+        let started = client
+            .post(
+                &format!("/api/tournaments/{id}/start"),
+                &json!({}),
+                &auth(&field[0].1),
+            )
+            .await;
+        assert_eq!(started.status, 200, "{}", started.text);
+        let t: TournamentView = started.read();
+        assert_eq!(t.rounds[0].games.len(), 3);
+
+        // One game of round 1 ends, then the server stops with two still being played.
+        let first_game = &t.rounds[0].games[0];
+        let winner = resign(
+            &client,
+            first_game.id.as_deref().unwrap(),
+            &first_game.second,
+            &first_game.first,
+            &tokens,
+        )
+        .await;
+        let mut round_one = vec![(
+            first_game.first.clone(),
+            first_game.second.clone(),
+            Some(winner),
+        )];
+        server.stop().await.unwrap();
+
+        // Started again on the same database: the tournament is where it was, round 1 not
+        // paired again and its remaining games playable.
+        let server = start(&db, generous()).await;
+        let client = Client::new(&server);
+        let t = view(&client, &id).await;
+        assert_eq!((t.summary.status.as_str(), t.summary.round), ("running", 1));
+        assert_eq!(t.rounds.len(), 1, "{:?}", t.rounds);
+        assert_eq!(
+            t.rounds[0]
+                .games
+                .iter()
+                .filter(|g| g.result.is_none())
+                .count(),
+            2
+        );
+        round_one.extend(second_players_resign(&client, &t.rounds[0], &tokens).await);
+        let mut rounds = vec![round_one];
+
+        // The next rounds are paired once each, every player in one game, and played out.
+        let mut t = view(&client, &id).await;
+        for number in 2..=3usize {
+            assert_eq!(
+                (t.summary.status.as_str(), t.summary.round as usize),
+                ("running", number)
+            );
+            assert_eq!(t.rounds.len(), number, "round {number} paired once");
+            let round = &t.rounds[number - 1];
+            let everyone: BTreeSet<&str> = round
+                .games
+                .iter()
+                .flat_map(|g| [g.first.as_str(), g.second.as_str()])
+                .collect();
+            assert_eq!((round.games.len(), everyone.len()), (3, 6), "{round:?}");
+            rounds.push(second_players_resign(&client, round, &tokens).await);
+            t = view(&client, &id).await;
+        }
+        assert_eq!(t.summary.status, "finished");
+        let mut met = BTreeSet::new();
+        for (first, second, _) in rounds.iter().flatten() {
+            assert!(
+                met.insert(BTreeSet::from([first.clone(), second.clone()])),
+                "{first} and {second} met twice"
+            );
+        }
+        same_standings(&t, &names, &rounds, &[]);
+        server.stop().await.unwrap();
+        db
+    })
+    .await;
 }
 
 #[tokio::test]
