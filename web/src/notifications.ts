@@ -12,6 +12,7 @@ import type { Inbox, NotificationSettings, NotificationView } from './types';
 const KINDS: Record<string, string> = {
   your_turn: 'Your turn',
   challenge: 'A challenge',
+  invitation: 'A seat given to you in a Swap 61 room',
   game_ended: 'A game ended',
   rematch: 'A rematch offer',
   round_opened: 'A Swap 61 round opened',
@@ -47,12 +48,19 @@ function mailSettings(settings: NotificationSettings, status: HTMLElement): HTML
     form.append(h('label', {}, `${words}: `, select));
     return [kind, select];
   });
+  // The digest's hour is stored with the address (the server refuses one without it).
+  const hour = h('select', { name: 'digest_hour', 'aria-label': 'Daily digest hour (UTC)' });
+  for (let at = 0; at < 24; at++) {
+    hour.append(h('option', { value: String(at), selected: (settings.email?.digest_hour ?? 8) === at }, `${String(at).padStart(2, '0')}:00 UTC`));
+  }
+  form.append(h('label', {}, 'Daily digest (for the kinds set to digest) at ', hour));
   form.append(h('button', { type: 'submit' }, 'Save'));
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     void (async () => {
       try {
         const wanted = email.value.trim();
+        const hasAddress = wanted !== '';
         if (wanted !== '' && wanted !== settings.email?.email) {
           await api('PUT', '/api/me/email', { email: wanted });
           status.textContent = 'Saved: a confirmation link was mailed to the address.';
@@ -63,7 +71,8 @@ function mailSettings(settings: NotificationSettings, status: HTMLElement): HTML
           status.textContent = 'Saved.';
         }
         const mail = Object.fromEntries(selects.map(([kind, select]) => [kind, select.value]));
-        await api('PUT', '/api/me/notifications', { mail });
+        const digestHour = hasAddress ? { digest_hour: Number(hour.value) } : {};
+        await api('PUT', '/api/me/notifications', { mail, ...digestHour });
       } catch (error) {
         status.textContent = failureText(error);
       }

@@ -272,7 +272,7 @@ pub(crate) async fn settings(
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct SettingsBody {
-    /// Per kind (`your_turn`, `challenge`, `game_ended`, `rematch`, `round_opened`,
+    /// Per kind (`your_turn`, `challenge`, `invitation`, `game_ended`, `rematch`, `round_opened`,
     /// `round_results`, `deadline_24h`, `deadline_1h`, `tournament`): `immediate`, `digest`
     /// or `off`.
     /// Kinds left out keep their choice.

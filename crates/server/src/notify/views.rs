@@ -16,7 +16,7 @@ pub(crate) const LATEST: u32 = 5;
 pub(crate) struct NotificationView {
     /// Its id: the inbox pages and marks by it.
     pub(crate) id: i64,
-    /// `your_turn`, `challenge`, `game_ended`, `rematch`, `round_opened`, `round_results`,
+    /// `your_turn`, `challenge`, `invitation`, `game_ended`, `rematch`, `round_opened`, `round_results`,
     /// `deadline_24h`, `deadline_1h` or `tournament`.
     pub(crate) kind: String,
     /// What it says, for a person.

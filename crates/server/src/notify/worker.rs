@@ -4,25 +4,25 @@
 //! instance: the claims keep them apart (`store::outbox`), and a mail is sent at most once,
 //! a push at most once per subscription.
 
-use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::mail::{Mail, MailError, Mailer};
-use super::webpush::{PushError, Pusher};
+use super::mail::{Mail, MailError, Mailer, SMTP_TIMEOUT};
+use super::webpush::{PUSH_TIMEOUT, PushError, Pusher};
 use crate::live::{Change, Hub, Topic};
 use crate::secret::{random_secret, secret_hash};
-use crate::store::outbox::{Kind, Mail as MailChoice, MailPlan, Notice, StoredNotice};
+use crate::store::outbox::{Kind, Mail as MailChoice, MailPlan, Notice, PAGE_LIMIT, StoredNotice};
 use crate::store::{Store, now_ms};
 
 /// How often the worker looks for due rows: a notification reaches the inbox's socket at
 /// most this late.
 const POLL_EVERY: Duration = Duration::from_millis(500);
-/// How long a claim is this worker's: longer than the pushes (at once) and one SMTP
-/// conversation may take.
+/// How long a claim is this worker's: longer than one row's delivery may take (its pushes,
+/// at once, then one SMTP conversation: [`PUSH_TIMEOUT`] and [`SMTP_TIMEOUT`]).
 const LEASE_MS: i64 = 60_000;
-/// The most rows claimed at once.
-const BATCH: u32 = 50;
+const _: () = assert!(LEASE_MS > (PUSH_TIMEOUT.as_millis() + SMTP_TIMEOUT.as_millis()) as i64);
+/// The most rows delivered in one pass.
+const BATCH: usize = 50;
 /// Tries at mailing one notification before it is given up.
 const MAX_ATTEMPTS: u32 = 6;
 /// The least time between two your-turn mails of one game to one account.
@@ -62,30 +62,39 @@ pub(crate) async fn run(deliveries: Deliveries) {
 }
 
 /// One pass over the due rows. How many were claimed.
+///
+/// Each row is claimed just before it is delivered, under a lease of its own. A batch
+/// claimed at once under one lease would be unsafe with a slow mail server: fifty SMTP
+/// conversations of up to 20 s each outlast the lease, and another instance would mark
+/// `lost` a row this one is still to send, which it would then send all the same. One
+/// row's delivery ends within its lease (the assertion beside [`LEASE_MS`]), so a row is
+/// either sent by the worker that claimed it or marked lost because that worker died,
+/// never both.
 pub(crate) async fn deliver_due(deliveries: &Deliveries) -> anyhow::Result<usize> {
-    let now = now_ms();
-    let claimed = deliveries
-        .store
-        .claim_notices(now, now + LEASE_MS, BATCH)
-        .await?;
-    let accounts: BTreeSet<i64> = claimed.iter().map(|n| n.account_id).collect();
-    for account in accounts {
+    let store = &deliveries.store;
+    store.mark_lost_notices(now_ms()).await?;
+    let mut claimed = 0;
+    while claimed < BATCH {
+        let now = now_ms();
+        let Some(notice) = store.claim_notice(now, now + LEASE_MS).await? else {
+            break;
+        };
+        claimed += 1;
         deliveries
             .live
-            .announce(&Topic::Inbox(account), Change::State)
+            .announce(&Topic::Inbox(notice.account_id), Change::State)
             .await;
-    }
-    for notice in &claimed {
-        if let Err(e) = deliver(deliveries, notice).await {
+        if let Err(e) = deliver(deliveries, &notice).await {
             tracing::warn!(id = notice.id, "notifications: {e:#}");
         }
     }
-    Ok(claimed.len())
+    Ok(claimed)
 }
 
-/// The wait before another try, after `attempts` tries: 10 s, 20 s, 40 s, ...
+/// The wait before another try, after `attempts` tries (a claim counts one): 10 s after
+/// the first, then 20 s, 40 s, ...
 fn backoff(attempts: u32) -> i64 {
-    10_000i64 << attempts.min(10)
+    10_000i64 << attempts.saturating_sub(1).min(10)
 }
 
 /// Pushes and mails a claimed notification as its account asked, and settles the row.
@@ -247,6 +256,7 @@ fn subject(notice: &StoredNotice) -> String {
     let what = match notice.kind {
         Kind::YourTurn => "your turn",
         Kind::Challenge => "a challenge",
+        Kind::Invitation => "a seat in a Swap 61 room",
         Kind::GameEnded => "a game ended",
         Kind::Rematch => "a rematch",
         Kind::RoundOpened => "a Swap 61 round opened",
@@ -312,20 +322,27 @@ async fn remind(store: &Store) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Sends the daily digests due now, one mail per address.
+/// Sends the daily digests due now, one mail per address, each claimed just before it is
+/// sent under a lease of its own (as [`deliver_due`] claims rows, and for its reason).
 async fn send_digests(deliveries: &Deliveries) -> anyhow::Result<()> {
     let Some(mailer) = &deliveries.mailer else {
         return Ok(());
     };
     const DAY: i64 = 86_400_000;
-    let now = now_ms();
-    let day_start = now - now.rem_euclid(DAY);
-    let hour = u8::try_from(now.rem_euclid(DAY) / 3_600_000).unwrap_or(0);
-    let digests = deliveries
-        .store
-        .claim_digests(now, day_start, hour, now + LEASE_MS)
-        .await?;
-    for digest in digests {
+    for _ in 0..PAGE_LIMIT {
+        let now = now_ms();
+        let day_start = now - now.rem_euclid(DAY);
+        let hour = u8::try_from(now.rem_euclid(DAY) / 3_600_000).unwrap_or(0);
+        let Some(digest) = deliveries
+            .store
+            .claim_digest(now, day_start, hour, now + LEASE_MS)
+            .await?
+        else {
+            break;
+        };
+        if digest.notices.is_empty() {
+            continue;
+        }
         let secret = random_secret();
         let unsubscribe = mailer.link(&format!("/api/notifications/unsubscribe?token={secret}"));
         let body = mail_body(mailer, &digest.notices, &unsubscribe);

@@ -207,7 +207,7 @@ pub(crate) async fn resume(
         (status = 200, description = "The seat changed hands (the bot submits at once)", body = RoomView),
         (status = 400, description = "Neither or both of `account` and `bot`, or a bad seat", body = ErrorBody),
         (status = 401, description = "No or bad credentials", body = ErrorBody),
-        (status = 403, description = "The caller is not the game master", body = ErrorBody),
+        (status = 403, description = "The caller is not the game master, or the caller and the account blocked one another", body = ErrorBody),
         (status = 404, description = "No such room or account", body = ErrorBody),
         (status = 409, description = "Still in the lobby, no such seat, or the account plays another seat", body = ErrorBody),
     ))]
@@ -228,6 +228,19 @@ pub(crate) async fn replace_seat(
                 .login_of(&name)
                 .await?
                 .ok_or_else(|| ApiError::NotFound(format!("no account named {name:?}")))?;
+            // A seat given is an invitation: refused between two accounts one of which
+            // blocked the other, as a challenge is (docs/CHAT.md).
+            if state
+                .store
+                .blocked_between(caller.holder.account_id, login.account_id)
+                .await?
+            {
+                return Err(ApiError::Forbidden(format!(
+                    "account: you and {} cannot be in a room together as its game master \
+                     and a player: one of you blocked the other",
+                    login.name
+                )));
+            }
             Occupant::Account(login.account_id, login.name)
         }
         (None, Some(true)) => {

@@ -26,6 +26,8 @@ pub(crate) enum Kind {
     YourTurn,
     /// Someone challenged the account (a game kept for it).
     Challenge,
+    /// A game master gave the account a seat of a Swap 61 room.
+    Invitation,
     /// A game of the account's ended: the result and the rating change.
     GameEnded,
     /// The opponent of a finished game offers a rematch.
@@ -47,9 +49,10 @@ pub(crate) enum Kind {
 
 impl Kind {
     /// Every kind, in the order the preferences list them.
-    pub(crate) const ALL: [Kind; 9] = [
+    pub(crate) const ALL: [Kind; 10] = [
         Kind::YourTurn,
         Kind::Challenge,
+        Kind::Invitation,
         Kind::GameEnded,
         Kind::Rematch,
         Kind::RoundOpened,
@@ -64,6 +67,7 @@ impl Kind {
         match self {
             Kind::YourTurn => "your_turn",
             Kind::Challenge => "challenge",
+            Kind::Invitation => "invitation",
             Kind::GameEnded => "game_ended",
             Kind::Rematch => "rematch",
             Kind::RoundOpened => "round_opened",
@@ -311,16 +315,9 @@ impl Store {
         Ok(done.rows_affected())
     }
 
-    /// The delivery worker's claim: first marks `lost` the rows whose sender's lease passed
-    /// mid-send (never sent again), then takes up to `limit` pending rows due at `now` as
-    /// this worker's until `lease_until`, marked `sending` and committed before anything is
-    /// sent. Claims never overlap, on any number of instances.
-    pub(crate) async fn claim_notices(
-        &self,
-        now: i64,
-        lease_until: i64,
-        limit: u32,
-    ) -> anyhow::Result<Vec<StoredNotice>> {
+    /// Marks `lost` the rows whose sender's lease passed mid-send (never sent again). How
+    /// many.
+    pub(crate) async fn mark_lost_notices(&self, now: i64) -> anyhow::Result<u64> {
         let lost = sqlx::query(
             "UPDATE outbox SET state = 'lost', outcome = 'its sender stopped mid-send', \
              done_ms = $1 WHERE state = 'sending' AND claimed_until_ms <= $1",
@@ -334,26 +331,31 @@ impl Store {
                 lost.rows_affected()
             );
         }
+        Ok(lost.rows_affected())
+    }
+
+    /// The delivery worker's claim: takes the first pending row due at `now` as this
+    /// worker's until `lease_until`, marked `sending` and committed before anything is
+    /// sent. Claims never overlap, on any number of instances.
+    pub(crate) async fn claim_notice(
+        &self,
+        now: i64,
+        lease_until: i64,
+    ) -> anyhow::Result<Option<StoredNotice>> {
         let skip_locked = match self.backend {
             Backend::Postgres => " FOR UPDATE SKIP LOCKED",
             Backend::Sqlite => "",
         };
-        let rows = sqlx::query(&format!(
+        let row = sqlx::query(&format!(
             "UPDATE outbox SET state = 'sending', claimed_until_ms = $1, attempts = attempts + 1 \
              WHERE id IN (SELECT id FROM outbox WHERE state = 'pending' AND next_ms <= $2 \
-             ORDER BY next_ms, id LIMIT $3{skip_locked}) RETURNING {NOTICE_COLUMNS}"
+             ORDER BY next_ms, id LIMIT 1{skip_locked}) RETURNING {NOTICE_COLUMNS}"
         ))
         .bind(lease_until)
         .bind(now)
-        .bind(i64::from(limit))
-        .fetch_all(&self.pool)
+        .fetch_optional(&self.pool)
         .await?;
-        let mut claimed = rows
-            .iter()
-            .map(notice_of_row)
-            .collect::<anyhow::Result<Vec<_>>>()?;
-        claimed.sort_by_key(|notice| notice.id);
-        Ok(claimed)
+        row.as_ref().map(notice_of_row).transpose()
     }
 
     /// Ends a claimed row's delivery: `state` `done` (with what was done), `digest` (held
@@ -457,17 +459,18 @@ impl Store {
         })
     }
 
-    /// Claims the daily digests due at `now` (the account's hour has come and no digest
-    /// went today): each address's held notifications move to `sending` in one committed
-    /// transaction, so a digest is sent at most once. `day_start` is the start of the day
-    /// now (UTC, ms), `hour` the hour now (UTC).
-    pub(crate) async fn claim_digests(
+    /// Claims one daily digest due at `now` (the account's hour has come and no digest
+    /// went today): the address is stamped sent and its held notifications move to
+    /// `sending`, in one committed transaction, so a digest is sent at most once. `None`
+    /// when no digest is due; a digest with no notification when the address had none
+    /// held. `day_start` is the start of the day now (UTC, ms), `hour` the hour now (UTC).
+    pub(crate) async fn claim_digest(
         &self,
         now: i64,
         day_start: i64,
         hour: u8,
         lease_until: i64,
-    ) -> anyhow::Result<Vec<Digest>> {
+    ) -> anyhow::Result<Option<Digest>> {
         let mut tx = self.begin_write().await?;
         let skip_locked = match self.backend {
             Backend::Postgres => " FOR UPDATE SKIP LOCKED",
@@ -476,46 +479,43 @@ impl Store {
         let due = sqlx::query(&format!(
             "SELECT account_id, email FROM email_addresses WHERE confirmed_ms IS NOT NULL \
              AND digest_hour <= $1 AND (digest_sent_ms IS NULL OR digest_sent_ms < $2) \
-             LIMIT {PAGE_LIMIT}{skip_locked}"
+             LIMIT 1{skip_locked}"
         ))
         .bind(i64::from(hour))
         .bind(day_start)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some(row) = due else {
+            return Ok(None);
+        };
+        let account_id: i64 = row.try_get("account_id")?;
+        sqlx::query("UPDATE email_addresses SET digest_sent_ms = $1 WHERE account_id = $2")
+            .bind(now)
+            .bind(account_id)
+            .execute(&mut *tx)
+            .await?;
+        let rows = sqlx::query(&format!(
+            "UPDATE outbox SET state = 'sending', claimed_until_ms = $1, \
+             attempts = attempts + 1 WHERE id IN (SELECT id FROM outbox \
+             WHERE account_id = $2 AND state = 'digest' ORDER BY id LIMIT {PAGE_LIMIT}) \
+             RETURNING {NOTICE_COLUMNS}"
+        ))
+        .bind(lease_until)
+        .bind(account_id)
         .fetch_all(&mut *tx)
         .await?;
-        let mut digests = Vec::new();
-        for row in &due {
-            let account_id: i64 = row.try_get("account_id")?;
-            sqlx::query("UPDATE email_addresses SET digest_sent_ms = $1 WHERE account_id = $2")
-                .bind(now)
-                .bind(account_id)
-                .execute(&mut *tx)
-                .await?;
-            let rows = sqlx::query(&format!(
-                "UPDATE outbox SET state = 'sending', claimed_until_ms = $1, \
-                 attempts = attempts + 1 WHERE id IN (SELECT id FROM outbox \
-                 WHERE account_id = $2 AND state = 'digest' ORDER BY id LIMIT {PAGE_LIMIT}) \
-                 RETURNING {NOTICE_COLUMNS}"
-            ))
-            .bind(lease_until)
-            .bind(account_id)
-            .fetch_all(&mut *tx)
-            .await?;
-            if rows.is_empty() {
-                continue;
-            }
-            let mut notices = rows
-                .iter()
-                .map(notice_of_row)
-                .collect::<anyhow::Result<Vec<_>>>()?;
-            notices.sort_by_key(|notice| notice.id);
-            digests.push(Digest {
-                account_id,
-                email: row.try_get("email")?,
-                notices,
-            });
-        }
+        let mut notices = rows
+            .iter()
+            .map(notice_of_row)
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        notices.sort_by_key(|notice| notice.id);
+        let digest = Digest {
+            account_id,
+            email: row.try_get("email")?,
+            notices,
+        };
         tx.commit().await?;
-        Ok(digests)
+        Ok(Some(digest))
     }
 
     /// The seats of the Swap 61 rounds closing between `from` and `to` whose player has not

@@ -88,6 +88,15 @@ impl TestDb {
     }
 }
 
+/// Runs one statement on the test's database (the tests' seam for time: a stored instant
+/// is moved rather than waited for).
+pub(crate) async fn execute(db: &TestDb, statement: &str) {
+    sqlx::any::install_default_drivers();
+    let mut conn = sqlx::AnyConnection::connect(&db.url).await.unwrap();
+    sqlx::query(statement).execute(&mut conn).await.unwrap();
+    conn.close().await.unwrap();
+}
+
 /// The options of a server on a free port of 127.0.0.1 on `db`, for a test that sets more.
 pub(crate) fn options(db: &TestDb, limits: Limits) -> ServeOptions {
     ServeOptions {

@@ -23,6 +23,7 @@ mod metrics;
 mod moves;
 mod names;
 mod notify;
+mod notify_events;
 mod offered;
 mod password;
 mod profiles;

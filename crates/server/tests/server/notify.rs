@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use futures_util::StreamExt as _;
 use reqwest::Method;
 use serde_json::{Value, json};
-use sqlx::Connection as _;
+use sqlx::{Connection as _, Row as _};
 use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _, BufReader};
 use tokio::net::TcpListener;
 use tokio::sync::mpsc;
@@ -24,31 +24,41 @@ use crate::live::Socket;
 pub(crate) struct Received {
     pub(crate) to: Vec<String>,
     pub(crate) text: String,
+    /// When the sink took it.
+    pub(crate) at: Instant,
 }
 
 /// A local SMTP server that takes every mail and hands it over: just enough of RFC 5321
 /// for lettre (EHLO, MAIL, RCPT, DATA, RSET, NOOP, QUIT). Its address, and the mails.
 pub(crate) async fn smtp_sink() -> (String, mpsc::UnboundedReceiver<Received>) {
-    smtp_sink_stalling(None).await
+    smtp_sink_with(None).await
 }
 
-/// [`smtp_sink`], which for the first mail whose text holds `stall` (if given) takes the
-/// whole mail and hands it over, but never answers it: its sender waits as if the mail
-/// server were slow, the mail delivered and not yet acknowledged.
-async fn smtp_sink_stalling(
-    stall: Option<&'static str>,
-) -> (String, mpsc::UnboundedReceiver<Received>) {
+/// What a sink does to the first mail whose text holds a marker, instead of taking it.
+#[derive(Clone, Copy, Debug)]
+enum Trouble {
+    /// Takes the whole mail and hands it over, but never answers it: its sender waits as
+    /// if the mail server were slow, the mail delivered and not yet acknowledged.
+    Stall(&'static str),
+    /// Answers the mail's end with `451` (try again later) and hands nothing over: a
+    /// temporary failure at the mail server.
+    Defer(&'static str),
+}
+
+/// [`smtp_sink`], with `trouble` for the first mail it names. The mails handed over come
+/// with the instant each was taken.
+async fn smtp_sink_with(trouble: Option<Trouble>) -> (String, mpsc::UnboundedReceiver<Received>) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("smtp://{}", listener.local_addr().unwrap());
     let (mails, received) = mpsc::unbounded_channel();
-    let stalled = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let troubled = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     tokio::spawn(async move {
         loop {
             let Ok((stream, _)) = listener.accept().await else {
                 return;
             };
             let mails = mails.clone();
-            let stalled = std::sync::Arc::clone(&stalled);
+            let troubled = std::sync::Arc::clone(&troubled);
             tokio::spawn(async move {
                 let (read, mut write) = stream.into_split();
                 let mut lines = BufReader::new(read).lines();
@@ -77,16 +87,28 @@ async fn smtp_sink_stalling(
                                 text.push_str(&line);
                                 text.push('\n');
                             }
-                            let stall_this = stall.is_some_and(|marker| text.contains(marker))
-                                && !stalled.swap(true, std::sync::atomic::Ordering::SeqCst);
-                            let _ = mails.send(Received {
-                                to: std::mem::take(&mut to),
-                                text,
-                            });
-                            if stall_this {
-                                std::future::pending::<()>().await;
+                            let marker = match trouble {
+                                Some(Trouble::Stall(marker) | Trouble::Defer(marker)) => {
+                                    Some(marker)
+                                }
+                                None => None,
+                            };
+                            let troubled_now = marker.is_some_and(|m| text.contains(m))
+                                && !troubled.swap(true, std::sync::atomic::Ordering::SeqCst);
+                            if troubled_now && matches!(trouble, Some(Trouble::Defer(_))) {
+                                to.clear();
+                                b"451 4.3.0 try again later\r\n"
+                            } else {
+                                let _ = mails.send(Received {
+                                    to: std::mem::take(&mut to),
+                                    text,
+                                    at: Instant::now(),
+                                });
+                                if troubled_now {
+                                    std::future::pending::<()>().await;
+                                }
+                                b"250 queued\r\n"
                             }
-                            b"250 queued\r\n"
                         }
                         "QUIT" => {
                             let _ = write.write_all(b"221 bye\r\n").await;
@@ -710,7 +732,7 @@ async fn newest_delivery(client: &Client, token: &str) -> String {
 
 async fn crash_mid_send(db: TestDb) -> TestDb {
     // The first challenge's mail reaches the mail server, which never acknowledges it.
-    let (smtp, mut mails) = smtp_sink_stalling(Some("challenges you")).await;
+    let (smtp, mut mails) = smtp_sink_with(Some(Trouble::Stall("challenges you"))).await;
     let mut options = options(&db, generous());
     options.smtp = Some(smtp);
     options.mail_from = Some("swapboard <noreply@swapboard.test>".to_owned());
@@ -765,4 +787,76 @@ async fn crash_mid_send(db: TestDb) -> TestDb {
 async fn a_worker_dead_mid_send_never_sends_twice() {
     sqlx::any::install_default_drivers();
     on_both(crash_mid_send).await;
+}
+
+async fn deferred(db: TestDb) -> TestDb {
+    // The mail server answers the first try at the challenge's mail with a 451.
+    let (smtp, mut mails) = smtp_sink_with(Some(Trouble::Defer("challenges you"))).await;
+    let mut options = options(&db, generous());
+    options.smtp = Some(smtp);
+    options.mail_from = Some("noreply@swapboard.test".to_owned());
+    options.public_url = Some("http://swapboard.test".to_owned());
+    let server = swapboard_server::Server::start(&options).await.unwrap();
+    let client = Client::new(&server);
+    let ann = bearer(&client, "ann").await;
+    let bob = bearer(&client, "bob").await;
+    confirmed_address(&client, &mut mails, &bob, "bob@example.test").await;
+    let challenged = Instant::now();
+    let id = challenge(&client, &ann, "bob").await;
+    // Refused for now: the row waits for its next try, 10 s on, saying why.
+    sqlx::any::install_default_drivers();
+    let mut conn = sqlx::AnyConnection::connect(&db.url).await.unwrap();
+    let started = Instant::now();
+    loop {
+        let row = sqlx::query(
+            "SELECT state, attempts, outcome, next_ms, created_ms FROM outbox \
+             WHERE kind = 'challenge' AND game_id = $1",
+        )
+        .bind(&id)
+        .fetch_one(&mut conn)
+        .await
+        .unwrap();
+        let state: String = row.get("state");
+        let attempts: i64 = row.get("attempts");
+        if state == "pending" && attempts == 1 {
+            let outcome: String = row.get("outcome");
+            assert!(outcome.contains("451"), "{outcome}");
+            let wait = row.get::<i64, _>("next_ms") - row.get::<i64, _>("created_ms");
+            assert!(
+                (10_000..15_000).contains(&wait),
+                "the next try {wait} ms on"
+            );
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "{state} {attempts}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    conn.close().await.unwrap();
+    // Tried again after the backoff (10 s): delivered, once.
+    let mail = next_mail(&mut mails, Duration::from_secs(20))
+        .await
+        .expect("the mail, tried again");
+    let waited = mail.at - challenged;
+    eprintln!("a mail deferred by the mail server was delivered {waited:?} after the event");
+    assert!(waited >= Duration::from_secs(10), "{waited:?}");
+    assert!(
+        unfolded(&mail.text).contains(&format!("http://swapboard.test/games/{id}")),
+        "{}",
+        mail.text
+    );
+    let done = delivered(&client, &bob, "challenge", &id).await;
+    assert_eq!(done["delivery"], "done", "{done}");
+    if let Some(extra) = next_mail(&mut mails, Duration::from_secs(2)).await {
+        panic!("a mail sent twice: {}", extra.text);
+    }
+    server.stop().await.unwrap();
+    db
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_mail_the_server_defers_is_tried_again_after_a_backoff_and_sent_once() {
+    on_both(deferred).await;
 }

@@ -7,10 +7,9 @@
 use std::time::Duration;
 
 use serde_json::json;
-use sqlx::Connection as _;
 use swapboard_server::Rate;
 
-use crate::common::{Client, TestDb, auth, bearer, generous, on_both, options};
+use crate::common::{Client, TestDb, auth, bearer, execute, generous, on_both, options};
 use crate::notify::{confirmed_address, inbox, next_mail, smtp_sink, unfolded};
 
 /// The token of a reset mail's link.
@@ -23,14 +22,6 @@ fn reset_token(text: &str) -> String {
         .next()
         .unwrap()
         .to_owned()
-}
-
-/// Runs one statement on the test's database.
-async fn execute(db: &TestDb, statement: &str) {
-    sqlx::any::install_default_drivers();
-    let mut conn = sqlx::AnyConnection::connect(&db.url).await.unwrap();
-    sqlx::query(statement).execute(&mut conn).await.unwrap();
-    conn.close().await.unwrap();
 }
 
 async fn resets(db: TestDb) -> TestDb {

@@ -3,6 +3,7 @@
 use sqlx::{Any, Row as _, Transaction};
 
 use super::{Hold, Occupant, RoomError, RoomStatus, StoredRoom};
+use crate::store::outbox::{Kind, Notice};
 use crate::store::pool::{Store, now_ms};
 
 impl Store {
@@ -287,6 +288,22 @@ impl RoomChange {
                     && let Ok(round) = Store::taking(room, None, now)
                 {
                     Store::put_submission(tx, &room.id, round, submission).await?;
+                }
+                if let Some((account_id, _)) = account {
+                    let notice = Notice {
+                        account_id,
+                        kind: Kind::Invitation,
+                        game_id: None,
+                        room_id: Some(room.id.as_str()),
+                        message: format!(
+                            "{} gives you seat P{seat} of Swap 61 room {} (round {}).",
+                            room.master.1, room.id, room.round
+                        ),
+                        // Each giving is an event of its own, written once by its
+                        // transaction.
+                        dedupe: None,
+                    };
+                    Store::notify_in(tx, &notice).await?;
                 }
                 let to = account.map_or("the bot", |a| a.1);
                 Ok(("seat", format!("P{seat} to {to}")))
