@@ -218,8 +218,11 @@ impl Store {
 
     /// Takes away what identifies an account, in one transaction: its name becomes
     /// `deleted:ID` (a name no sign-up can take), its password can match nothing, and its
-    /// credentials, roles, ratings, notifications, mail address and its choices are deleted. Its games and rooms stay, shown under the
-    /// new name. The new name.
+    /// credentials, roles, ratings, notifications, mail address (with its confirmation
+    /// token), pending password resets, push subscriptions and its choices are deleted. Its
+    /// chat messages keep their place in each chat (ids, times, reports) but lose their
+    /// text and read as hidden, so they show as removed. Its games and rooms stay, shown
+    /// under the new name. The new name.
     pub(crate) async fn anonymise(&self, account_id: i64) -> anyhow::Result<String> {
         let neutral = format!("deleted:{account_id}");
         let mut tx = self.begin_write().await?;
@@ -232,6 +235,22 @@ impl Store {
         .execute(&mut *tx)
         .await?;
         let ended = Self::end_credentials_in(&mut tx, account_id, "", "").await?;
+        // A push already sent names the subscription; it goes before the subscription.
+        sqlx::query(
+            "DELETE FROM push_sent WHERE subscription_id IN \
+             (SELECT id FROM push_subscriptions WHERE account_id = $1)",
+        )
+        .bind(account_id)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query(
+            "UPDATE chat_messages SET text = '', hidden_ms = COALESCE(hidden_ms, $1) \
+             WHERE author_id = $2",
+        )
+        .bind(now_ms())
+        .bind(account_id)
+        .execute(&mut *tx)
+        .await?;
         let personal = [
             "roles",
             "ratings",
@@ -244,6 +263,8 @@ impl Store {
             "vacation_log",
             "blocks",
             "muted_chats",
+            "push_subscriptions",
+            "password_resets",
         ];
         for table in personal {
             sqlx::query(&format!("DELETE FROM {table} WHERE account_id = $1"))

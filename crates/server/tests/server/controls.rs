@@ -3,6 +3,7 @@
 
 use reqwest::Method;
 use serde_json::{Value, json};
+use sqlx::{Connection as _, Row as _};
 
 use crate::common::{Client, TestDb, game_between, generous, on_both, sign_up_and_token, start};
 
@@ -236,6 +237,50 @@ async fn deleting_an_account_forfeits_its_games_and_leaves_them_under_a_neutral_
                 .await;
             assert_eq!(played.status, 200, "{}", played.text);
         }
+        // What else identifies zoe: a chat message, a mail address waiting for its
+        // confirmation, mail choices, a pending password reset, a browser's push
+        // subscription, and the your-turn notification of yan's move.
+        let chat = format!("/api/games/{id}/chat");
+        let said = client
+            .post(
+                &chat,
+                &json!({"channel": "players", "text": "zoe was here"}),
+                &[("authorization", &zoe_token)],
+            )
+            .await;
+        assert_eq!(said.status, 201, "{}", said.text);
+        sqlx::any::install_default_drivers();
+        let mut conn = sqlx::AnyConnection::connect(&db.url).await.unwrap();
+        let zoe_id: i64 = sqlx::query("SELECT id FROM accounts WHERE name_key = 'zoe'")
+            .fetch_one(&mut conn)
+            .await
+            .unwrap()
+            .get(0);
+        for insert in [
+            "INSERT INTO email_addresses (account_id, email, token_hash, token_expires_ms, \
+             created_ms) VALUES ($1, 'zoe@example.org', 'confirm-hash', 9000000000000, 1)",
+            "INSERT INTO notification_prefs (account_id, kind, mail) VALUES ($1, 'your_turn', 'off')",
+            "INSERT INTO password_resets (token_hash, account_id, expires_ms, created_ms) \
+             VALUES ('reset-hash', $1, 9000000000000, 1)",
+            "INSERT INTO push_subscriptions (account_id, endpoint, p256dh, auth, created_ms) \
+             VALUES ($1, 'https://push.example/zoe', 'key', 'secret', 1)",
+        ] {
+            sqlx::query(insert)
+                .bind(zoe_id)
+                .execute(&mut conn)
+                .await
+                .unwrap();
+        }
+        let personal = [
+            "email_addresses",
+            "notification_prefs",
+            "password_resets",
+            "push_subscriptions",
+            "outbox",
+        ];
+        for table in personal {
+            assert!(rows_of(&mut conn, table, zoe_id).await > 0, "{table}");
+        }
         let delete = |password: &str| {
             let body = json!({"password": password}).to_string();
             let headers = [
@@ -290,8 +335,43 @@ async fn deleting_an_account_forfeits_its_games_and_leaves_them_under_a_neutral_
         assert_eq!(address_of(&shown_as), None);
         assert_eq!(address_of("zoe").as_deref(), Some("127.0.0.1"));
         store.close().await;
+        // Nothing else of the old zoe is left; her message keeps its place, removed.
+        for table in personal {
+            assert_eq!(rows_of(&mut conn, table, zoe_id).await, 0, "{table}");
+        }
+        let texts: Vec<String> = sqlx::query("SELECT text FROM chat_messages WHERE author_id = $1")
+            .bind(zoe_id)
+            .fetch_all(&mut conn)
+            .await
+            .unwrap()
+            .iter()
+            .map(|row| row.get(0))
+            .collect();
+        assert_eq!(texts, [""]);
+        conn.close().await.unwrap();
+        let shown = client
+            .get(&format!("{chat}?channel=players"), &[("authorization", &yan)])
+            .await;
+        assert_eq!(shown.status, 200, "{}", shown.text);
+        let message = &shown.json["messages"][0];
+        assert_eq!(message["author"], shown_as.as_str(), "{}", shown.text);
+        assert_eq!(message["hidden"], true, "{}", shown.text);
+        assert!(message["text"].is_null(), "{}", shown.text);
+        assert!(!shown.text.contains("zoe was here"), "{}", shown.text);
         server.stop().await.unwrap();
         db
     })
     .await;
+}
+
+/// How many rows of `table` belong to the account, read straight from the database.
+async fn rows_of(conn: &mut sqlx::AnyConnection, table: &str, account_id: i64) -> i64 {
+    sqlx::query(&format!(
+        "SELECT count(*) FROM {table} WHERE account_id = $1"
+    ))
+    .bind(account_id)
+    .fetch_one(conn)
+    .await
+    .unwrap()
+    .get(0)
 }
