@@ -187,6 +187,52 @@ async fn controls(db: TestDb) -> TestDb {
 
     // The export: the account, its credentials (no secret), each game with its record.
     let game = game_between(&client, "swaptimum", 5, &fourth, (&other, "yan")).await;
+    // Its settings: a chat message each way, a mail choice, a confirmed address, a
+    // browser's push subscription, a block.
+    let chat = format!("/api/games/{game}/chat");
+    for (who, text) in [(&fourth, "from zoe"), (&other, "from yan")] {
+        let said = client
+            .post(
+                &chat,
+                &json!({"channel": "players", "text": text}),
+                &[("authorization", who)],
+            )
+            .await;
+        assert_eq!(said.status, 201, "{}", said.text);
+    }
+    let chosen = client
+        .send(
+            Method::PUT,
+            "/api/me/notifications",
+            &[
+                ("authorization", &fourth),
+                ("content-type", "application/json"),
+            ],
+            Some(&json!({"mail": {"your_turn": "off"}}).to_string()),
+        )
+        .await;
+    assert_eq!(chosen.status, 200, "{}", chosen.text);
+    sqlx::any::install_default_drivers();
+    let mut conn = sqlx::AnyConnection::connect(&db.url).await.unwrap();
+    for insert in [
+        "INSERT INTO email_addresses (account_id, email, token_hash, confirmed_ms, created_ms) \
+         SELECT id, 'zoe@example.org', 'confirm-hash-secret', 2, 1 FROM accounts WHERE name_key = 'zoe'",
+        "INSERT INTO push_subscriptions (account_id, endpoint, p256dh, auth, created_ms) \
+         SELECT id, 'https://push.example/zoe', 'browser-key-secret', 'browser-auth-secret', 1 \
+         FROM accounts WHERE name_key = 'zoe'",
+    ] {
+        sqlx::query(insert).execute(&mut conn).await.unwrap();
+    }
+    conn.close().await.unwrap();
+    let blocked = client
+        .send(
+            Method::PUT,
+            "/api/me/blocks/yan",
+            &[("authorization", &fourth)],
+            None,
+        )
+        .await;
+    assert!(blocked.status.is_success(), "{}", blocked.text);
     let export = client
         .get("/api/me/export", &[("authorization", &fourth)])
         .await;
@@ -202,6 +248,34 @@ async fn controls(db: TestDb) -> TestDb {
     let record = games[0]["record"].as_str().unwrap();
     assert!(record.contains("[Game \"swaptimum\"]"), "{record}");
     assert!(!export.text.contains(fourth.trim_start_matches("Bearer ")));
+    let settings = &export.json["notifications"];
+    assert_eq!(
+        settings["email"]["email"], "zoe@example.org",
+        "{}",
+        export.text
+    );
+    assert_eq!(settings["email"]["confirmed"], true);
+    assert_eq!(settings["mail"]["your_turn"], "off", "{}", export.text);
+    assert_eq!(settings["push"][0]["endpoint"], "https://push.example/zoe");
+    assert_eq!(export.json["profile"]["name"], "zoe");
+    assert!(
+        export.json["profile"]["ratings"].is_object(),
+        "{}",
+        export.text
+    );
+    assert!(
+        export.json["vacation"]["days_left"].is_u64(),
+        "{}",
+        export.text
+    );
+    assert_eq!(export.json["blocks"][0]["name"], "yan", "{}", export.text);
+    let messages = export.json["chat_messages"].as_array().unwrap();
+    assert_eq!(messages.len(), 1, "{}", export.text);
+    assert_eq!(messages[0]["text"], "from zoe");
+    assert_eq!(messages[0]["chat"], format!("game:{game}:players"));
+    for secret in ["from yan", "secret", "password_hash", "$argon2"] {
+        assert!(!export.text.contains(secret), "{secret}: {}", export.text);
+    }
     client
         .get("/api/me/export", &[])
         .await
