@@ -1,7 +1,7 @@
 //! Accounts and their credentials: sign-up (with the look-alike name check), login,
 //! tokens and sessions, a password change.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use sqlx::Row as _;
 use swapboard_play::names;
@@ -313,33 +313,44 @@ impl Store {
         {
             return Ok(Some(holder));
         }
+        let now = now_ms();
         let row = sqlx::query(
-            "SELECT a.id, a.name, a.guest_ms FROM credentials c JOIN accounts a ON a.id = c.account_id \
-             WHERE c.secret_hash = $1 AND c.kind = $2 \
+            "SELECT a.id, a.name, a.guest_ms, c.expires_ms FROM credentials c \
+             JOIN accounts a ON a.id = c.account_id WHERE c.secret_hash = $1 AND c.kind = $2 \
              AND (c.expires_ms IS NULL OR c.expires_ms > $3)",
         )
         .bind(secret_hash)
         .bind(kind.as_str())
-        .bind(now_ms())
+        .bind(now)
         .fetch_optional(&self.pool)
         .await?;
-        let holder = row
+        let found = row
             .map(|row| {
-                anyhow::Ok(Holder {
-                    account_id: row.try_get(0)?,
-                    name: row.try_get(1)?,
-                    guest: row.try_get::<Option<i64>, _>(2)?.is_some(),
-                })
+                anyhow::Ok((
+                    Holder {
+                        account_id: row.try_get(0)?,
+                        name: row.try_get(1)?,
+                        guest: row.try_get::<Option<i64>, _>(2)?.is_some(),
+                    },
+                    row.try_get::<Option<i64>, _>(3)?,
+                ))
             })
             .transpose()?;
-        match &holder {
-            Some(holder) => self
-                .caches
-                .credentials
-                .insert(key, (holder.clone(), Instant::now() + CREDENTIAL_TTL)),
-            None => self.caches.credentials.remove(&key),
+        match found {
+            Some((holder, expires_ms)) => {
+                // Trusted from the cache no longer than the credential lasts.
+                let left = expires_ms.map_or(CREDENTIAL_TTL, |expires| {
+                    Duration::from_millis(u64::try_from(expires - now).unwrap_or(0))
+                });
+                let until = Instant::now() + left.min(CREDENTIAL_TTL);
+                self.caches.credentials.insert(key, (holder.clone(), until));
+                Ok(Some(holder))
+            }
+            None => {
+                self.caches.credentials.remove(&key);
+                Ok(None)
+            }
         }
-        Ok(holder)
     }
 
     /// The account's unexpired credentials, newest first (at most 500).

@@ -449,3 +449,93 @@ async fn rows_of(conn: &mut sqlx::AnyConnection, table: &str, account_id: i64) -
     .unwrap()
     .get(0)
 }
+
+#[tokio::test]
+async fn a_token_may_expire_and_is_refused_once_it_has() {
+    on_both(|db: TestDb| async move {
+        let server = start(&db, generous()).await;
+        let client = Client::new(&server);
+        let lasting = format!(
+            "Bearer {}",
+            sign_up_and_token(&client, &zoe("correct horse")).await
+        );
+        // Out of 1 to 3650 days, or not a whole number: refused, naming the field.
+        for days in [json!(0), json!(-1), json!(3651), json!(1.5), json!("7")] {
+            let mut body = zoe("correct horse");
+            body["expires_days"] = days.clone();
+            let refused = client.post("/api/tokens", &body, &[]).await;
+            assert_eq!(refused.status, 400, "{days}: {}", refused.text);
+            assert!(
+                refused.text.contains("expires_days"),
+                "{days}: {}",
+                refused.text
+            );
+        }
+        let mut body = zoe("correct horse");
+        body["expires_days"] = json!(30);
+        let before = now_ms();
+        let made = client.post("/api/tokens", &body, &[]).await;
+        assert_eq!(made.status, 201, "{}", made.text);
+        let expires_ms = made.json["expires_ms"].as_i64().unwrap();
+        let thirty_days = 30 * 24 * 3600 * 1000;
+        assert!(
+            (before + thirty_days..before + thirty_days + 60_000).contains(&expires_ms),
+            "{}",
+            made.text
+        );
+        let expiring = made.json["token"].as_str().unwrap().to_owned();
+        // The list shows when each token expires.
+        let list = client
+            .get("/api/me/credentials", &[("authorization", &lasting)])
+            .await;
+        let expiries: Vec<Value> = list.json["credentials"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["expires_ms"].clone())
+            .collect();
+        assert!(expiries.contains(&json!(expires_ms)), "{}", list.text);
+        assert!(expiries.contains(&Value::Null), "{}", list.text);
+        let left_out = client.post("/api/tokens", &zoe("correct horse"), &[]).await;
+        assert_eq!(
+            left_out.json["expires_ms"],
+            Value::Null,
+            "{}",
+            left_out.text
+        );
+
+        // Its time passes (moved in the database, never used before): it acts for nobody.
+        sqlx::any::install_default_drivers();
+        let mut conn = sqlx::AnyConnection::connect(&db.url).await.unwrap();
+        let updated = sqlx::query("UPDATE credentials SET expires_ms = $1 WHERE expires_ms = $2")
+            .bind(now_ms() - 1)
+            .bind(expires_ms)
+            .execute(&mut conn)
+            .await
+            .unwrap();
+        assert_eq!(updated.rows_affected(), 1);
+        conn.close().await.unwrap();
+        client
+            .get(
+                "/api/me/turn",
+                &[("authorization", &format!("Bearer {expiring}"))],
+            )
+            .await
+            .assert_error(401, "unauthenticated");
+        assert_eq!(
+            me_status(&client, &[("authorization", &lasting)]).await,
+            200
+        );
+        server.stop().await.unwrap();
+        db
+    })
+    .await;
+}
+
+/// Milliseconds since the Unix epoch, as the server stores times.
+fn now_ms() -> i64 {
+    let since = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap();
+    i64::try_from(since.as_millis()).unwrap()
+}
