@@ -297,19 +297,56 @@ pub(crate) async fn log_in(
     }
 }
 
-/// Creates a bearer token for scripts and bots.
-#[utoipa::path(post, path = "/api/tokens", tag = "accounts", request_body = Credentials,
+/// The longest a token may be asked to last, in days: ten years.
+const MAX_TOKEN_DAYS: i64 = 3650;
+
+/// The body of `POST /api/tokens`: a login, and how long the token lasts.
+#[derive(Debug, Deserialize, ToSchema)]
+pub(crate) struct TokenRequest {
+    /// The account name, 2 to 24 characters of `A-Z a-z 0-9 _ -`.
+    #[schema(value_type = String, min_length = 2, max_length = 24, pattern = "^[A-Za-z0-9_-]+$")]
+    name: AccountName,
+    /// The password, 8 to 128 characters.
+    #[schema(value_type = String, min_length = 8, max_length = 128)]
+    password: Password,
+    /// The days the token works, 1 to 3650; left out, it works until revoked.
+    #[schema(minimum = 1, maximum = 3650)]
+    expires_days: Option<i64>,
+}
+
+/// When a token asked to last `days` days from `now_ms` expires, or why it cannot.
+fn token_expiry(days: Option<i64>, now_ms: i64) -> ApiResult<Option<i64>> {
+    match days {
+        None => Ok(None),
+        Some(days) if (1..=MAX_TOKEN_DAYS).contains(&days) => {
+            Ok(Some(now_ms.saturating_add(days * 24 * 3600 * 1000)))
+        }
+        Some(days) => Err(ApiError::BadRequest(format!(
+            "expires_days: a token lasts 1 to {MAX_TOKEN_DAYS} days, not {days}"
+        ))),
+    }
+}
+
+/// Creates a bearer token for scripts and bots, lasting until revoked or for
+/// `expires_days`.
+#[utoipa::path(post, path = "/api/tokens", tag = "accounts", request_body = TokenRequest,
     responses(
-        (status = 201, description = "The token, shown this once", body = NewToken),
-        (status = 400, description = "A missing or malformed name or password", body = ErrorBody),
+        (status = 201, description = "The token, shown this once, and when it expires", body = NewToken),
+        (status = 400, description = "A missing or malformed name or password, or expires_days out of 1 to 3650", body = ErrorBody),
         (status = 401, description = "Wrong name or password", body = ErrorBody),
         (status = 429, description = "Too many login attempts for this name or address", body = ErrorBody),
     ))]
 pub(crate) async fn create_token(
     State(state): State<AppState>,
     addr: ClientAddr,
-    Body(credentials): Body<Credentials>,
+    Body(request): Body<TokenRequest>,
 ) -> ApiResult<(StatusCode, Json<NewToken>)> {
+    // Checked before the login, so a bad number costs no password check.
+    let expires_ms = token_expiry(request.expires_days, now_ms())?;
+    let credentials = Credentials {
+        name: request.name,
+        password: request.password,
+    };
     let holder = log_in(&state, addr, credentials).await?;
     let token = random_secret();
     state
@@ -318,10 +355,10 @@ pub(crate) async fn create_token(
             &secret_hash(&token),
             holder.account_id,
             CredentialKind::Token,
-            None,
+            expires_ms,
         )
         .await?;
-    Ok((StatusCode::CREATED, Json(NewToken { token })))
+    Ok((StatusCode::CREATED, Json(NewToken { token, expires_ms })))
 }
 
 /// Revokes the bearer token the request is made with.

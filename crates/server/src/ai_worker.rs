@@ -40,8 +40,9 @@ pub struct WorkerOptions {
     #[arg(long, value_name = "MS", default_value_t = 250,
           value_parser = clap::value_parser!(u32).range(10..=60_000))]
     pub poll_ms: u32,
-    /// The most detailed log level shown.
-    #[arg(long, default_value = "info")]
+    /// The most detailed log level shown. Default: the global level of $RUST_LOG, else
+    /// info.
+    #[arg(long, default_value_t = crate::options::default_log_level())]
     pub log: tracing::Level,
 }
 

@@ -182,6 +182,9 @@ pub struct Account {
 pub struct NewToken {
     /// The secret to send as `Authorization: Bearer <token>`.
     pub token: String,
+    /// When it stops working, in ms since the Unix epoch; `null`: when revoked.
+    #[serde(default)]
+    pub expires_ms: Option<i64>,
 }
 
 /// The lobby.

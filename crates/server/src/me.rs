@@ -11,12 +11,15 @@ use utoipa::ToSchema;
 use crate::accounts::{AccountName, Credentials, Password, log_in};
 use crate::admin::{announce_forfeits, forfeit_all};
 use crate::auth::{Caller, Proof};
+use crate::chat::safety::blocks_view;
 use crate::edge::{Body, ClientAddr};
 use crate::error::{ApiError, ApiResult, ErrorBody};
-use crate::notify::push::SubscriptionView;
+use crate::notify::{Settings, settings_of};
+use crate::ratings::{AccountView, account_view};
 use crate::review::record_text;
 use crate::state::AppState;
 use crate::store::records::GameFilter;
+use crate::vacation::VacationView;
 
 /// How many hex digits of a credential's hash name it in the API: enough to tell an
 /// account's credentials apart, too few to look one up by (the hash is of 32 random bytes).
@@ -88,6 +91,21 @@ pub(crate) struct ExportedRoom {
     master: bool,
 }
 
+/// One chat message the caller wrote, in an export.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct ExportedMessage {
+    /// The message's id.
+    id: i64,
+    /// The key of its chat (`game:ID:players`, `room:ID:seat:N`, ...).
+    chat: String,
+    /// When it was written, in ms since the Unix epoch.
+    at_ms: i64,
+    /// What it says (also when a moderator hid it: the caller wrote it).
+    text: String,
+    /// Whether a moderator hid it from the others.
+    hidden: bool,
+}
+
 /// Everything stored of the caller, in one document.
 #[derive(Debug, Serialize, ToSchema)]
 pub(crate) struct Export {
@@ -99,14 +117,23 @@ pub(crate) struct Export {
     games: Vec<ExportedGame>,
     /// Every room the caller runs or sits in, newest first.
     rooms: Vec<ExportedRoom>,
-    /// The browsers the caller's notifications are pushed to (their keys stay stored).
-    push_subscriptions: Vec<SubscriptionView>,
-    /// Whether games or rooms were left out past 10,000 of each.
+    /// The account as anyone sees it: its ratings, Swap 61 skill and record.
+    profile: AccountView,
+    /// The notification settings: the mail address (whether confirmed), the mail choice
+    /// per kind and the browsers pushed to (never a link's token or a browser's keys).
+    notifications: Settings,
+    /// The vacation bank: the days left this year and what was spent.
+    vacation: VacationView,
+    /// The accounts the caller blocked.
+    blocks: Vec<crate::api::BlockView>,
+    /// The chat messages the caller wrote (never another's), newest first.
+    chat_messages: Vec<ExportedMessage>,
+    /// Whether games, rooms or chat messages were left out past 10,000 of each.
     truncated: bool,
 }
 
 /// Everything stored of the caller: the account, its credentials (listed, never a secret),
-/// every game with its record, every room.
+/// every game with its record, every room, its settings, ratings, blocks and chat messages.
 #[utoipa::path(get, path = "/api/me/export", tag = "accounts",
     security(("bearer" = []), ("session" = [])),
     responses(
@@ -152,18 +179,35 @@ pub(crate) async fn export(
             id: room.id,
         })
         .collect();
+    let mut messages = state.store.messages_by(account, EXPORT_LIMIT + 1).await?;
+    truncated |= messages.len() > EXPORT_LIMIT as usize;
+    messages.truncate(EXPORT_LIMIT as usize);
+    let chat_messages = messages
+        .into_iter()
+        .map(|message| ExportedMessage {
+            id: message.id,
+            chat: message.chat,
+            at_ms: message.at_ms,
+            text: message.text,
+            hidden: message.hidden,
+        })
+        .collect();
+    let login = state
+        .store
+        .login_of(&caller.holder.name)
+        .await?
+        .ok_or_else(|| ApiError::Internal(anyhow::anyhow!("the caller's account is gone")))?;
+    let vacation = state.store.vacation(account, state.vacation_days).await?;
     Ok(Json(Export {
         credentials: listed(&state, &caller).await?,
+        profile: account_view(&state, login).await?,
+        notifications: settings_of(&state, account).await?,
+        vacation: VacationView::of(vacation, state.vacation_days),
+        blocks: blocks_view(&state, &caller).await?.blocks,
+        chat_messages,
         name: caller.holder.name,
         games,
         rooms,
-        push_subscriptions: state
-            .store
-            .subscriptions(account)
-            .await?
-            .into_iter()
-            .map(SubscriptionView::of)
-            .collect(),
         truncated,
     }))
 }

@@ -44,14 +44,14 @@ pub struct ServeOptions {
     /// quota but the disk's.
     #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u32).range(1..=16_000_000))]
     pub sqlite_max_mib: Option<u32>,
-    /// The most detailed log lines written to standard error: error, warn, info (the
-    /// default: start, stop, refusals, failures) or debug (also one line per request), or
-    /// trace.
+    /// The most detailed log lines written to standard error: error, warn, info (start,
+    /// stop, refusals, failures) or debug (also one line per request), or trace. Default:
+    /// $SWAPBOARD_LOG, else the global level of $RUST_LOG, else info.
     #[arg(
         long,
         value_name = "LEVEL",
         env = "SWAPBOARD_LOG",
-        default_value = "info"
+        default_value_t = default_log_level()
     )]
     pub log: tracing::Level,
     /// Serve the server's metrics (`GET /metrics`, Prometheus's text format) on this
@@ -99,4 +99,59 @@ pub struct ServeOptions {
     /// Rate limits (the defaults; tests set their own).
     #[arg(skip)]
     pub limits: Limits,
+}
+
+/// The log level when neither `--log` nor `SWAPBOARD_LOG` names one: `RUST_LOG`'s, else
+/// info.
+pub(crate) fn default_log_level() -> tracing::Level {
+    level_of_rust_log(std::env::var("RUST_LOG").ok().as_deref())
+}
+
+/// The global level a `RUST_LOG` value names (its last directive without a target, as
+/// `info` in `sqlx=warn,info`), else info. Per-target directives are not followed: the
+/// server's log has one level.
+fn level_of_rust_log(rust_log: Option<&str>) -> tracing::Level {
+    rust_log
+        .into_iter()
+        .flat_map(|value| value.split(','))
+        .filter(|directive| !directive.contains('='))
+        .filter_map(|directive| directive.trim().parse().ok())
+        .next_back()
+        .unwrap_or(tracing::Level::INFO)
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+    use tracing::Level;
+
+    use super::{ServeOptions, level_of_rust_log};
+
+    #[derive(Parser)]
+    struct Command {
+        #[command(flatten)]
+        serve: ServeOptions,
+    }
+
+    #[test]
+    fn rust_log_names_the_level_only_by_its_global_directive() {
+        assert_eq!(level_of_rust_log(None), Level::INFO);
+        assert_eq!(level_of_rust_log(Some("debug")), Level::DEBUG);
+        assert_eq!(level_of_rust_log(Some("WARN")), Level::WARN);
+        assert_eq!(level_of_rust_log(Some("sqlx=warn,trace")), Level::TRACE);
+        assert_eq!(level_of_rust_log(Some("sqlx=warn")), Level::INFO);
+        assert_eq!(level_of_rust_log(Some("loud")), Level::INFO);
+        assert_eq!(level_of_rust_log(Some("")), Level::INFO);
+    }
+
+    #[test]
+    fn the_log_option_comes_before_the_environment() {
+        // Whatever SWAPBOARD_LOG or RUST_LOG say where this runs, --log wins.
+        let parsed = Command::try_parse_from(["serve", "--log", "error"]).unwrap();
+        assert_eq!(parsed.serve.log, Level::ERROR);
+        let refused = Command::try_parse_from(["serve", "--log", "loud"])
+            .err()
+            .unwrap();
+        assert!(refused.to_string().contains("--log"), "{refused}");
+    }
 }

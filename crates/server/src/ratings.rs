@@ -175,6 +175,11 @@ pub(crate) async fn show_account(
     Path(name): Path<String>,
 ) -> ApiResult<Json<AccountView>> {
     let login = account(&state, &name).await?;
+    Ok(Json(account_view(&state, login).await?))
+}
+
+/// An account as anyone sees it: its ratings, Swap 61 skill and record.
+pub(crate) async fn account_view(state: &AppState, login: Login) -> ApiResult<AccountView> {
     let now = now_ms().div_euclid(1000);
     let mut ratings = BTreeMap::new();
     for (game, record) in state.store.ratings_of(login.account_id).await? {
@@ -196,13 +201,13 @@ pub(crate) async fn show_account(
         .await?
         .map(SkillView::from);
     let record = state.store.record_of(login.account_id, None).await?;
-    Ok(Json(AccountView {
+    Ok(AccountView {
         name: login.name,
         bot: login.bot,
         ratings,
         swap61,
         record,
-    }))
+    })
 }
 
 /// One point of a rating's history: the rating after a rated game.

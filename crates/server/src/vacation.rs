@@ -56,7 +56,7 @@ pub(crate) struct VacationView {
 }
 
 impl VacationView {
-    fn of(vacation: Vacation, days_per_year: u32) -> VacationView {
+    pub(crate) fn of(vacation: Vacation, days_per_year: u32) -> VacationView {
         VacationView {
             days_per_year,
             year: vacation.year,

@@ -5,7 +5,7 @@
 //! announcement is a nudge without it (`crate::live::messages`).
 
 mod moderation;
-mod safety;
+pub(crate) mod safety;
 
 use axum::Json;
 use axum::extract::{Path, State};

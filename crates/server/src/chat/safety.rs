@@ -33,7 +33,7 @@ pub(super) fn router() -> OpenApiRouter<AppState> {
 }
 
 /// The caller's blocks as the API shows them.
-async fn blocks_view(state: &AppState, caller: &Caller) -> ApiResult<BlocksView> {
+pub(crate) async fn blocks_view(state: &AppState, caller: &Caller) -> ApiResult<BlocksView> {
     let blocks = state.store.blocks_of(caller.holder.account_id).await?;
     Ok(BlocksView {
         blocks: blocks

@@ -223,7 +223,7 @@ pub(crate) struct Settings {
 }
 
 /// The caller's notification settings.
-async fn settings_of(state: &AppState, account: i64) -> ApiResult<Settings> {
+pub(crate) async fn settings_of(state: &AppState, account: i64) -> ApiResult<Settings> {
     let address = state.store.email_of(account).await?;
     let chosen = state.store.prefs(account).await?;
     let mail = Kind::ALL

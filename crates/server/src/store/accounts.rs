@@ -1,7 +1,7 @@
 //! Accounts and their credentials: sign-up (with the look-alike name check), login,
 //! tokens and sessions, a password change.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use sqlx::Row as _;
 use swapboard_play::names;
@@ -226,8 +226,11 @@ impl Store {
 
     /// Takes away what identifies an account, in one transaction: its name becomes
     /// `deleted:ID` (a name no sign-up can take), its password can match nothing, and its
-    /// credentials, roles, ratings, notifications, mail address and its choices are deleted. Its games and rooms stay, shown under the
-    /// new name. The new name.
+    /// credentials, roles, ratings, notifications, mail address (with its confirmation
+    /// token), pending password resets, push subscriptions and its choices are deleted. Its
+    /// chat messages keep their place in each chat (ids, times, reports) but lose their
+    /// text and read as hidden, so they show as removed. Its games and rooms stay, shown
+    /// under the new name. The new name.
     pub(crate) async fn anonymise(&self, account_id: i64) -> anyhow::Result<String> {
         let neutral = format!("deleted:{account_id}");
         let mut tx = self.begin_write().await?;
@@ -240,6 +243,22 @@ impl Store {
         .execute(&mut *tx)
         .await?;
         let ended = Self::end_credentials_in(&mut tx, account_id, "", "").await?;
+        // A push already sent names the subscription; it goes before the subscription.
+        sqlx::query(
+            "DELETE FROM push_sent WHERE subscription_id IN \
+             (SELECT id FROM push_subscriptions WHERE account_id = $1)",
+        )
+        .bind(account_id)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query(
+            "UPDATE chat_messages SET text = '', hidden_ms = COALESCE(hidden_ms, $1) \
+             WHERE author_id = $2",
+        )
+        .bind(now_ms())
+        .bind(account_id)
+        .execute(&mut *tx)
+        .await?;
         let personal = [
             "roles",
             "ratings",
@@ -252,6 +271,8 @@ impl Store {
             "vacation_log",
             "blocks",
             "muted_chats",
+            "push_subscriptions",
+            "password_resets",
         ];
         for table in personal {
             sqlx::query(&format!("DELETE FROM {table} WHERE account_id = $1"))
@@ -300,33 +321,44 @@ impl Store {
         {
             return Ok(Some(holder));
         }
+        let now = now_ms();
         let row = sqlx::query(
-            "SELECT a.id, a.name, a.guest_ms FROM credentials c JOIN accounts a ON a.id = c.account_id \
-             WHERE c.secret_hash = $1 AND c.kind = $2 \
+            "SELECT a.id, a.name, a.guest_ms, c.expires_ms FROM credentials c \
+             JOIN accounts a ON a.id = c.account_id WHERE c.secret_hash = $1 AND c.kind = $2 \
              AND (c.expires_ms IS NULL OR c.expires_ms > $3)",
         )
         .bind(secret_hash)
         .bind(kind.as_str())
-        .bind(now_ms())
+        .bind(now)
         .fetch_optional(&self.pool)
         .await?;
-        let holder = row
+        let found = row
             .map(|row| {
-                anyhow::Ok(Holder {
-                    account_id: row.try_get(0)?,
-                    name: row.try_get(1)?,
-                    guest: row.try_get::<Option<i64>, _>(2)?.is_some(),
-                })
+                anyhow::Ok((
+                    Holder {
+                        account_id: row.try_get(0)?,
+                        name: row.try_get(1)?,
+                        guest: row.try_get::<Option<i64>, _>(2)?.is_some(),
+                    },
+                    row.try_get::<Option<i64>, _>(3)?,
+                ))
             })
             .transpose()?;
-        match &holder {
-            Some(holder) => self
-                .caches
-                .credentials
-                .insert(key, (holder.clone(), Instant::now() + CREDENTIAL_TTL)),
-            None => self.caches.credentials.remove(&key),
+        match found {
+            Some((holder, expires_ms)) => {
+                // Trusted from the cache no longer than the credential lasts.
+                let left = expires_ms.map_or(CREDENTIAL_TTL, |expires| {
+                    Duration::from_millis(u64::try_from(expires - now).unwrap_or(0))
+                });
+                let until = Instant::now() + left.min(CREDENTIAL_TTL);
+                self.caches.credentials.insert(key, (holder.clone(), until));
+                Ok(Some(holder))
+            }
+            None => {
+                self.caches.credentials.remove(&key);
+                Ok(None)
+            }
         }
-        Ok(holder)
     }
 
     /// The account's unexpired credentials, newest first (at most 500).

@@ -193,6 +193,22 @@ impl Store {
         Ok(messages)
     }
 
+    /// The messages `author_id` wrote, in every chat, newest first, at most `limit`.
+    pub async fn messages_by(
+        &self,
+        author_id: i64,
+        limit: u32,
+    ) -> anyhow::Result<Vec<ChatMessage>> {
+        let rows = sqlx::query(&format!(
+            "SELECT {MESSAGE_COLUMNS} WHERE m.author_id = $1 ORDER BY m.id DESC LIMIT $2"
+        ))
+        .bind(author_id)
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(message_of_row).collect()
+    }
+
     /// One message, by id.
     pub async fn chat_message(&self, id: i64) -> anyhow::Result<Option<ChatMessage>> {
         let row = sqlx::query(&format!("SELECT {MESSAGE_COLUMNS} WHERE m.id = $1"))

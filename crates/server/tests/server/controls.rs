@@ -3,6 +3,7 @@
 
 use reqwest::Method;
 use serde_json::{Value, json};
+use sqlx::{Connection as _, Row as _};
 
 use crate::common::{Client, TestDb, game_between, generous, on_both, sign_up_and_token, start};
 
@@ -186,6 +187,52 @@ async fn controls(db: TestDb) -> TestDb {
 
     // The export: the account, its credentials (no secret), each game with its record.
     let game = game_between(&client, "swaptimum", 5, &fourth, (&other, "yan")).await;
+    // Its settings: a chat message each way, a mail choice, a confirmed address, a
+    // browser's push subscription, a block.
+    let chat = format!("/api/games/{game}/chat");
+    for (who, text) in [(&fourth, "from zoe"), (&other, "from yan")] {
+        let said = client
+            .post(
+                &chat,
+                &json!({"channel": "players", "text": text}),
+                &[("authorization", who)],
+            )
+            .await;
+        assert_eq!(said.status, 201, "{}", said.text);
+    }
+    let chosen = client
+        .send(
+            Method::PUT,
+            "/api/me/notifications",
+            &[
+                ("authorization", &fourth),
+                ("content-type", "application/json"),
+            ],
+            Some(&json!({"mail": {"your_turn": "off"}}).to_string()),
+        )
+        .await;
+    assert_eq!(chosen.status, 200, "{}", chosen.text);
+    sqlx::any::install_default_drivers();
+    let mut conn = sqlx::AnyConnection::connect(&db.url).await.unwrap();
+    for insert in [
+        "INSERT INTO email_addresses (account_id, email, token_hash, confirmed_ms, created_ms) \
+         SELECT id, 'zoe@example.org', 'confirm-hash-secret', 2, 1 FROM accounts WHERE name_key = 'zoe'",
+        "INSERT INTO push_subscriptions (account_id, endpoint, p256dh, auth, created_ms) \
+         SELECT id, 'https://push.example/zoe', 'browser-key-secret', 'browser-auth-secret', 1 \
+         FROM accounts WHERE name_key = 'zoe'",
+    ] {
+        sqlx::query(insert).execute(&mut conn).await.unwrap();
+    }
+    conn.close().await.unwrap();
+    let blocked = client
+        .send(
+            Method::PUT,
+            "/api/me/blocks/yan",
+            &[("authorization", &fourth)],
+            None,
+        )
+        .await;
+    assert!(blocked.status.is_success(), "{}", blocked.text);
     let export = client
         .get("/api/me/export", &[("authorization", &fourth)])
         .await;
@@ -201,6 +248,34 @@ async fn controls(db: TestDb) -> TestDb {
     let record = games[0]["record"].as_str().unwrap();
     assert!(record.contains("[Game \"swaptimum\"]"), "{record}");
     assert!(!export.text.contains(fourth.trim_start_matches("Bearer ")));
+    let settings = &export.json["notifications"];
+    assert_eq!(
+        settings["email"]["email"], "zoe@example.org",
+        "{}",
+        export.text
+    );
+    assert_eq!(settings["email"]["confirmed"], true);
+    assert_eq!(settings["mail"]["your_turn"], "off", "{}", export.text);
+    assert_eq!(settings["push"][0]["endpoint"], "https://push.example/zoe");
+    assert_eq!(export.json["profile"]["name"], "zoe");
+    assert!(
+        export.json["profile"]["ratings"].is_object(),
+        "{}",
+        export.text
+    );
+    assert!(
+        export.json["vacation"]["days_left"].is_u64(),
+        "{}",
+        export.text
+    );
+    assert_eq!(export.json["blocks"][0]["name"], "yan", "{}", export.text);
+    let messages = export.json["chat_messages"].as_array().unwrap();
+    assert_eq!(messages.len(), 1, "{}", export.text);
+    assert_eq!(messages[0]["text"], "from zoe");
+    assert_eq!(messages[0]["chat"], format!("game:{game}:players"));
+    for secret in ["from yan", "secret", "password_hash", "$argon2"] {
+        assert!(!export.text.contains(secret), "{secret}: {}", export.text);
+    }
     client
         .get("/api/me/export", &[])
         .await
@@ -235,6 +310,50 @@ async fn deleting_an_account_forfeits_its_games_and_leaves_them_under_a_neutral_
                 )
                 .await;
             assert_eq!(played.status, 200, "{}", played.text);
+        }
+        // What else identifies zoe: a chat message, a mail address waiting for its
+        // confirmation, mail choices, a pending password reset, a browser's push
+        // subscription, and the your-turn notification of yan's move.
+        let chat = format!("/api/games/{id}/chat");
+        let said = client
+            .post(
+                &chat,
+                &json!({"channel": "players", "text": "zoe was here"}),
+                &[("authorization", &zoe_token)],
+            )
+            .await;
+        assert_eq!(said.status, 201, "{}", said.text);
+        sqlx::any::install_default_drivers();
+        let mut conn = sqlx::AnyConnection::connect(&db.url).await.unwrap();
+        let zoe_id: i64 = sqlx::query("SELECT id FROM accounts WHERE name_key = 'zoe'")
+            .fetch_one(&mut conn)
+            .await
+            .unwrap()
+            .get(0);
+        for insert in [
+            "INSERT INTO email_addresses (account_id, email, token_hash, token_expires_ms, \
+             created_ms) VALUES ($1, 'zoe@example.org', 'confirm-hash', 9000000000000, 1)",
+            "INSERT INTO notification_prefs (account_id, kind, mail) VALUES ($1, 'your_turn', 'off')",
+            "INSERT INTO password_resets (token_hash, account_id, expires_ms, created_ms) \
+             VALUES ('reset-hash', $1, 9000000000000, 1)",
+            "INSERT INTO push_subscriptions (account_id, endpoint, p256dh, auth, created_ms) \
+             VALUES ($1, 'https://push.example/zoe', 'key', 'secret', 1)",
+        ] {
+            sqlx::query(insert)
+                .bind(zoe_id)
+                .execute(&mut conn)
+                .await
+                .unwrap();
+        }
+        let personal = [
+            "email_addresses",
+            "notification_prefs",
+            "password_resets",
+            "push_subscriptions",
+            "outbox",
+        ];
+        for table in personal {
+            assert!(rows_of(&mut conn, table, zoe_id).await > 0, "{table}");
         }
         let delete = |password: &str| {
             let body = json!({"password": password}).to_string();
@@ -290,8 +409,133 @@ async fn deleting_an_account_forfeits_its_games_and_leaves_them_under_a_neutral_
         assert_eq!(address_of(&shown_as), None);
         assert_eq!(address_of("zoe").as_deref(), Some("127.0.0.1"));
         store.close().await;
+        // Nothing else of the old zoe is left; her message keeps its place, removed.
+        for table in personal {
+            assert_eq!(rows_of(&mut conn, table, zoe_id).await, 0, "{table}");
+        }
+        let texts: Vec<String> = sqlx::query("SELECT text FROM chat_messages WHERE author_id = $1")
+            .bind(zoe_id)
+            .fetch_all(&mut conn)
+            .await
+            .unwrap()
+            .iter()
+            .map(|row| row.get(0))
+            .collect();
+        assert_eq!(texts, [""]);
+        conn.close().await.unwrap();
+        let shown = client
+            .get(&format!("{chat}?channel=players"), &[("authorization", &yan)])
+            .await;
+        assert_eq!(shown.status, 200, "{}", shown.text);
+        let message = &shown.json["messages"][0];
+        assert_eq!(message["author"], shown_as.as_str(), "{}", shown.text);
+        assert_eq!(message["hidden"], true, "{}", shown.text);
+        assert!(message["text"].is_null(), "{}", shown.text);
+        assert!(!shown.text.contains("zoe was here"), "{}", shown.text);
         server.stop().await.unwrap();
         db
     })
     .await;
+}
+
+/// How many rows of `table` belong to the account, read straight from the database.
+async fn rows_of(conn: &mut sqlx::AnyConnection, table: &str, account_id: i64) -> i64 {
+    sqlx::query(&format!(
+        "SELECT count(*) FROM {table} WHERE account_id = $1"
+    ))
+    .bind(account_id)
+    .fetch_one(conn)
+    .await
+    .unwrap()
+    .get(0)
+}
+
+#[tokio::test]
+async fn a_token_may_expire_and_is_refused_once_it_has() {
+    on_both(|db: TestDb| async move {
+        let server = start(&db, generous()).await;
+        let client = Client::new(&server);
+        let lasting = format!(
+            "Bearer {}",
+            sign_up_and_token(&client, &zoe("correct horse")).await
+        );
+        // Out of 1 to 3650 days, or not a whole number: refused, naming the field.
+        for days in [json!(0), json!(-1), json!(3651), json!(1.5), json!("7")] {
+            let mut body = zoe("correct horse");
+            body["expires_days"] = days.clone();
+            let refused = client.post("/api/tokens", &body, &[]).await;
+            assert_eq!(refused.status, 400, "{days}: {}", refused.text);
+            assert!(
+                refused.text.contains("expires_days"),
+                "{days}: {}",
+                refused.text
+            );
+        }
+        let mut body = zoe("correct horse");
+        body["expires_days"] = json!(30);
+        let before = now_ms();
+        let made = client.post("/api/tokens", &body, &[]).await;
+        assert_eq!(made.status, 201, "{}", made.text);
+        let expires_ms = made.json["expires_ms"].as_i64().unwrap();
+        let thirty_days = 30 * 24 * 3600 * 1000;
+        assert!(
+            (before + thirty_days..before + thirty_days + 60_000).contains(&expires_ms),
+            "{}",
+            made.text
+        );
+        let expiring = made.json["token"].as_str().unwrap().to_owned();
+        // The list shows when each token expires.
+        let list = client
+            .get("/api/me/credentials", &[("authorization", &lasting)])
+            .await;
+        let expiries: Vec<Value> = list.json["credentials"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["expires_ms"].clone())
+            .collect();
+        assert!(expiries.contains(&json!(expires_ms)), "{}", list.text);
+        assert!(expiries.contains(&Value::Null), "{}", list.text);
+        let left_out = client.post("/api/tokens", &zoe("correct horse"), &[]).await;
+        assert_eq!(
+            left_out.json["expires_ms"],
+            Value::Null,
+            "{}",
+            left_out.text
+        );
+
+        // Its time passes (moved in the database, never used before): it acts for nobody.
+        sqlx::any::install_default_drivers();
+        let mut conn = sqlx::AnyConnection::connect(&db.url).await.unwrap();
+        let updated = sqlx::query("UPDATE credentials SET expires_ms = $1 WHERE expires_ms = $2")
+            .bind(now_ms() - 1)
+            .bind(expires_ms)
+            .execute(&mut conn)
+            .await
+            .unwrap();
+        assert_eq!(updated.rows_affected(), 1);
+        conn.close().await.unwrap();
+        client
+            .get(
+                "/api/me/turn",
+                &[("authorization", &format!("Bearer {expiring}"))],
+            )
+            .await
+            .assert_error(401, "unauthenticated");
+        assert_eq!(
+            me_status(&client, &[("authorization", &lasting)]).await,
+            200
+        );
+        server.stop().await.unwrap();
+        db
+    })
+    .await;
+}
+
+/// Milliseconds since the Unix epoch, as the server stores times.
+fn now_ms() -> i64 {
+    let since = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap();
+    i64::try_from(since.as_millis()).unwrap()
 }
