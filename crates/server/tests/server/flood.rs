@@ -1,7 +1,8 @@
 //! No exhaustion (issue 24): 2,000 connections from one address that send nothing or trickle
 //! their headers do not keep another client from being served, are closed by the header-read
 //! timeout, and one more from that address past its cap is closed at once; live WebSockets
-//! are capped per address and per account.
+//! are capped per address and per account; a keep-alive connection left idle after its
+//! answers is closed by the same timeout.
 
 use std::net::{IpAddr, SocketAddr};
 use std::time::{Duration, Instant};
@@ -252,4 +253,58 @@ async fn sockets_are_capped(db: TestDb) -> TestDb {
 #[tokio::test]
 async fn live_sockets_are_capped_per_address_and_per_account() {
     on_both(sockets_are_capped).await;
+}
+
+/// Reads one HTTP/1.1 answer with a `Content-Length` body from `stream`: its head and body.
+async fn read_answer(stream: &mut TcpStream) -> String {
+    let mut got = Vec::new();
+    let mut buf = [0u8; 1024];
+    loop {
+        let n = stream.read(&mut buf).await.unwrap();
+        assert!(n > 0, "closed before the answer: {got:?}");
+        got.extend_from_slice(&buf[..n]);
+        let text = String::from_utf8_lossy(&got).into_owned();
+        if let Some((head, body)) = text.split_once("\r\n\r\n") {
+            let length: usize = head
+                .lines()
+                .find_map(|l| {
+                    let (name, value) = l.split_once(':')?;
+                    name.eq_ignore_ascii_case("content-length")
+                        .then(|| value.trim().parse().unwrap())
+                })
+                .expect("a Content-Length");
+            if body.len() >= length {
+                return text;
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn an_idle_keep_alive_connection_is_closed_by_the_header_timeout() {
+    let db = TestDb::sqlite();
+    let mut limits = generous();
+    limits.header_time = Duration::from_secs(1);
+    let server = Server::start(&options(&db, limits)).await.unwrap();
+    let mut stream = connect_from("127.0.0.4".parse().unwrap(), server.addr()).await;
+    // Two requests on one connection: it is kept alive after an answer.
+    for _ in 0..2 {
+        stream
+            .write_all(b"GET /healthz HTTP/1.1\r\nHost: test\r\n\r\n")
+            .await
+            .unwrap();
+        let answer = read_answer(&mut stream).await;
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    }
+    // Then it sends nothing: closed once the header time has passed, not kept for good.
+    let idle = Instant::now();
+    let closed = tokio::time::timeout(Duration::from_secs(30), until_closed(stream, false, idle))
+        .await
+        .expect("an idle keep-alive connection is closed");
+    assert!(
+        closed >= Duration::from_millis(900) && closed < Duration::from_secs(6),
+        "closed after {closed:?}"
+    );
+    server.stop().await.unwrap();
+    db.drop_it().await;
 }

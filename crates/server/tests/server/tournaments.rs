@@ -273,6 +273,46 @@ fn same_standings(t: &TournamentView, names: &[String], rounds: &[Vec<Played>], 
 }
 
 /// Each player's (firsts, seconds).
+/// A Swiss of `count` new players named `prefix00`..., `rounds` rounds, started by its
+/// creator (the first): each player's name and token, the tournament's id, and the view
+/// its start answered.
+async fn started_swiss(
+    client: &Client,
+    prefix: &str,
+    count: usize,
+    rounds: u32,
+) -> (Vec<(String, String)>, String, TournamentView) {
+    let field = players(client, prefix, count).await;
+    let id = tournament(
+        client,
+        &field[0].1,
+        json!({"format": "swiss", "rounds": rounds}),
+        &field,
+    )
+    .await;
+    let started = client
+        .post(
+            &format!("/api/tournaments/{id}/start"),
+            &json!({}),
+            &auth(&field[0].1),
+        )
+        .await;
+    assert_eq!(started.status, 200, "{}", started.text);
+    let view = started.read();
+    (field, id, view)
+}
+
+/// No two players met twice in these rounds.
+fn no_pair_met_twice(rounds: &[Vec<Played>]) {
+    let mut met = BTreeSet::new();
+    for (first, second, _) in rounds.iter().flatten() {
+        assert!(
+            met.insert(BTreeSet::from([first, second])),
+            "{first} and {second} met twice"
+        );
+    }
+}
+
 fn colours(rounds: &[Vec<Played>]) -> BTreeMap<String, (u32, u32)> {
     let mut counts: BTreeMap<String, (u32, u32)> = BTreeMap::new();
     for (first, second, _) in rounds.iter().flatten() {
@@ -385,38 +425,15 @@ async fn a_forty_player_seven_round_swiss_is_played_to_its_standings() {
     on_both(|db| async move {
         let server = start(&db, generous()).await;
         let client = Client::new(&server);
-        let field = players(&client, "sw", 40).await;
+        let (field, id, started) = started_swiss(&client, "sw", 40, 7).await;
         let tokens: BTreeMap<String, String> = field.iter().cloned().collect();
         let names: Vec<String> = field.iter().map(|(n, _)| n.clone()).collect();
-        let id = tournament(
-            &client,
-            &field[0].1,
-            json!({"format": "swiss", "rounds": 7}),
-            &field,
-        )
-        .await;
-        let started = client
-            .post(
-                &format!("/api/tournaments/{id}/start"),
-                &json!({}),
-                &auth(&field[0].1),
-            )
-            .await;
-        assert_eq!(started.status, 200, "{}", started.text);
         // A Swiss shows only the rounds paired so far.
-        assert_eq!(started.read::<TournamentView>().rounds.len(), 1);
+        assert_eq!(started.rounds.len(), 1);
         let rounds = play_all(&client, &id, &tokens, 40).await;
         assert_eq!(rounds.len(), 7);
         assert!(rounds.iter().all(|r| r.len() == 20));
-        let mut met = BTreeSet::new();
-        for (first, second, _) in rounds.iter().flatten() {
-            let pair = if first < second {
-                (first, second)
-            } else {
-                (second, first)
-            };
-            assert!(met.insert(pair), "{first} and {second} met twice");
-        }
+        no_pair_met_twice(&rounds);
         // Colours stay within one after every round, not only at the end.
         for played in 1..=rounds.len() {
             for (name, (firsts, seconds)) in colours(&rounds[..played]) {
@@ -686,25 +703,9 @@ async fn a_running_tournament_survives_a_restart() {
     on_both(|db| async move {
         let server = start(&db, generous()).await;
         let client = Client::new(&server);
-        let field = players(&client, "rs", 6).await;
+        let (field, id, t) = started_swiss(&client, "rs", 6, 3).await;
         let tokens: BTreeMap<String, String> = field.iter().cloned().collect();
         let names: Vec<String> = field.iter().map(|(n, _)| n.clone()).collect();
-        let id = tournament(
-            &client,
-            &field[0].1,
-            json!({"format": "swiss", "rounds": 3}),
-            &field,
-        )
-        .await;
-        let started = client
-            .post(
-                &format!("/api/tournaments/{id}/start"),
-                &json!({}),
-                &auth(&field[0].1),
-            )
-            .await;
-        assert_eq!(started.status, 200, "{}", started.text);
-        let t: TournamentView = started.read();
         assert_eq!(t.rounds[0].games.len(), 3);
 
         // One game of round 1 ends, then the server stops with two still being played.
@@ -761,13 +762,7 @@ async fn a_running_tournament_survives_a_restart() {
             t = view(&client, &id).await;
         }
         assert_eq!(t.summary.status, "finished");
-        let mut met = BTreeSet::new();
-        for (first, second, _) in rounds.iter().flatten() {
-            assert!(
-                met.insert(BTreeSet::from([first.clone(), second.clone()])),
-                "{first} and {second} met twice"
-            );
-        }
+        no_pair_met_twice(&rounds);
         same_standings(&t, &names, &rounds, &[]);
         server.stop().await.unwrap();
         db
