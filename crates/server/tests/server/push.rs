@@ -249,7 +249,7 @@ async fn pushes(db: TestDb) -> TestDb {
     let export = client.get("/api/me/export", &auth(&bob)).await;
     assert_eq!(export.status, 200, "{}", export.text);
     assert_eq!(
-        export.json["push_subscriptions"][0]["endpoint"],
+        export.json["notifications"]["push"][0]["endpoint"],
         format!("{base}/push/bob")
     );
 
