@@ -132,6 +132,13 @@ pub(crate) struct Export {
     truncated: bool,
 }
 
+/// Cuts rows read with one more than [`EXPORT_LIMIT`] down to the limit; whether any was cut.
+fn cut_to_the_limit<T>(rows: &mut Vec<T>) -> bool {
+    let over = rows.len() > EXPORT_LIMIT as usize;
+    rows.truncate(EXPORT_LIMIT as usize);
+    over
+}
+
 /// Everything stored of the caller: the account, its credentials (listed, never a secret),
 /// every game with its record, every room, its settings, ratings, blocks and chat messages.
 #[utoipa::path(get, path = "/api/me/export", tag = "accounts",
@@ -158,8 +165,7 @@ pub(crate) async fn export(
         .store
         .filtered_games(account, &GameFilter::default(), EXPORT_LIMIT + 1)
         .await?;
-    let mut truncated = stored.len() > EXPORT_LIMIT as usize;
-    stored.truncate(EXPORT_LIMIT as usize);
+    let mut truncated = cut_to_the_limit(&mut stored);
     let mut games = Vec::with_capacity(stored.len());
     for game in stored {
         games.push(ExportedGame {
@@ -169,8 +175,7 @@ pub(crate) async fn export(
         });
     }
     let mut rooms = state.store.rooms_of(account, EXPORT_LIMIT + 1).await?;
-    truncated |= rooms.len() > EXPORT_LIMIT as usize;
-    rooms.truncate(EXPORT_LIMIT as usize);
+    truncated |= cut_to_the_limit(&mut rooms);
     let rooms = rooms
         .into_iter()
         .map(|room| ExportedRoom {
@@ -180,8 +185,7 @@ pub(crate) async fn export(
         })
         .collect();
     let mut messages = state.store.messages_by(account, EXPORT_LIMIT + 1).await?;
-    truncated |= messages.len() > EXPORT_LIMIT as usize;
-    messages.truncate(EXPORT_LIMIT as usize);
+    truncated |= cut_to_the_limit(&mut messages);
     let chat_messages = messages
         .into_iter()
         .map(|message| ExportedMessage {

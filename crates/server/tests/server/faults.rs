@@ -63,6 +63,45 @@ async fn sign_up(client: &Client, name: &str) -> (u16, String, String) {
     (answer.status.as_u16(), answer.code().to_owned(), retry)
 }
 
+/// Signs up until the storage is full: every refusal a 503 `storage_full` asking to come
+/// back in 30 s, never a 500, eight in a row (the first sign-ups may still fit in pages the
+/// files already have; the issue saw every write answer 500 after three).
+async fn until_storage_full(client: &Client) {
+    let mut tried = 0;
+    let mut full = 0;
+    while full < 8 {
+        assert!(tried < 300, "no sign-up met the full storage in {tried}");
+        let (status, code, retry) = sign_up(client, &format!("full{tried}")).await;
+        tried += 1;
+        match status {
+            201 if full == 0 => {}
+            503 => {
+                assert_eq!(code, "storage_full");
+                assert_eq!(retry, "30");
+                full += 1;
+            }
+            other => panic!("sign-up {tried} while full: {other} {code}"),
+        }
+    }
+}
+
+/// Once space is freed, the same server is ready and writes again: ten sign-ups and a move
+/// of `player` in game `id`.
+async fn writes_again(client: &Client, id: &str, player: &str) {
+    assert_eq!(client.get("/readyz", &[]).await.status, 200);
+    for i in 0..10 {
+        assert_eq!(sign_up(client, &format!("after{i}")).await.0, 201);
+    }
+    let moved = client
+        .post(
+            &format!("/api/games/{id}/moves"),
+            &json!({"move": "c3", "ply": 0}),
+            &auth(player),
+        )
+        .await;
+    assert_eq!(moved.status, 200, "{}", moved.text);
+}
+
 #[tokio::test]
 async fn a_full_sqlite_database_answers_503_and_heals_without_a_restart() {
     let db = TestDb::sqlite();
@@ -85,25 +124,8 @@ async fn a_full_sqlite_database_answers_503_and_heals_without_a_restart() {
     assert_eq!(client.get("/readyz", &[]).await.status, 200);
 
     let mut own = fill_to_the_quota(&file).await;
-    // Writes that need a page now fail (the first few may still fit in a page's free
-    // space): each is a 503 `storage_full` asking to come back later, never a 500, however
-    // many there are; the issue saw every write answer 500 after three.
-    let mut tried = 0;
-    let mut full = 0;
-    while full < 8 {
-        assert!(tried < 300, "no sign-up met the full database in {tried}");
-        let (status, code, retry) = sign_up(&client, &format!("full{tried}")).await;
-        tried += 1;
-        match status {
-            201 if full == 0 => {}
-            503 => {
-                assert_eq!(code, "storage_full");
-                assert_eq!(retry, "30");
-                full += 1;
-            }
-            other => panic!("sign-up {tried} while full: {other} {code}"),
-        }
-    }
+    // Writes that need a page now fail, each a 503.
+    until_storage_full(&client).await;
     let ready = client.get("/readyz", &[]).await;
     ready.assert_error(503, "storage_full");
     // Reads go on.
@@ -119,18 +141,7 @@ async fn a_full_sqlite_database_answers_503_and_heals_without_a_restart() {
         .await
         .unwrap();
     own.close().await.unwrap();
-    assert_eq!(client.get("/readyz", &[]).await.status, 200);
-    for i in 0..10 {
-        assert_eq!(sign_up(&client, &format!("after{i}")).await.0, 201);
-    }
-    let moved = client
-        .post(
-            &format!("/api/games/{id}/moves"),
-            &json!({"move": "c3", "ply": 0}),
-            &auth(&ann),
-        )
-        .await;
-    assert_eq!(moved.status, 200, "{}", moved.text);
+    writes_again(&client, &id, &ann).await;
     tokio::time::timeout(Duration::from_secs(30), server.stop())
         .await
         .unwrap()
@@ -276,24 +287,8 @@ async fn a_full_disk_answers_503_and_heals_once_space_is_freed() {
     assert_eq!(busy, 0, "the log could not be emptied");
     own.close().await.unwrap();
     let filler = disk.fill();
-    // Every write that needs a byte of the disk is a 503 `storage_full`, never a 500,
-    // however many come (the first may still fit in pages the files already have).
-    let mut tried = 0;
-    let mut full = 0;
-    while full < 8 {
-        assert!(tried < 300, "no sign-up met the full disk in {tried}");
-        let (status, code, retry) = sign_up(&client, &format!("full{tried}")).await;
-        tried += 1;
-        match status {
-            201 if full == 0 => {}
-            503 => {
-                assert_eq!(code, "storage_full");
-                assert_eq!(retry, "30");
-                full += 1;
-            }
-            other => panic!("sign-up {tried} on the full disk: {other} {code}"),
-        }
-    }
+    // Writes that need a byte of the disk now fail, each a 503.
+    until_storage_full(&client).await;
     assert_eq!(client.get("/healthz", &[]).await.status, 200);
     assert_eq!(
         client.get(&format!("/api/games/{id}"), &[]).await.status,
@@ -302,18 +297,7 @@ async fn a_full_disk_answers_503_and_heals_once_space_is_freed() {
 
     // Space is freed: the same server writes again.
     std::fs::remove_file(&filler).unwrap();
-    assert_eq!(client.get("/readyz", &[]).await.status, 200);
-    for i in 0..10 {
-        assert_eq!(sign_up(&client, &format!("after{i}")).await.0, 201);
-    }
-    let moved = client
-        .post(
-            &format!("/api/games/{id}/moves"),
-            &json!({"move": "c3", "ply": 0}),
-            &auth(&ann),
-        )
-        .await;
-    assert_eq!(moved.status, 200, "{}", moved.text);
+    writes_again(&client, &id, &ann).await;
     tokio::time::timeout(Duration::from_secs(30), server.stop())
         .await
         .unwrap()
