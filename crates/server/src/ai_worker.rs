@@ -13,6 +13,7 @@ use tokio::task::JoinHandle;
 
 use crate::ai;
 use crate::games::moves::{Plies, announce_plies};
+use crate::limits::Limits;
 use crate::live::Hub;
 use crate::live::messages::Views;
 use crate::store::Store;
@@ -82,7 +83,14 @@ impl Worker {
         );
         let store = Store::open(&options.database).await?;
         let (closing, closing_seen) = watch::channel(false);
-        let live = Arc::new(Hub::new(store.clone(), Box::new(Views), closing_seen));
+        // Its hub only announces (it serves no socket), so the sockets' check is moot.
+        let recheck = Limits::default().socket_credential_time;
+        let live = Arc::new(Hub::new(
+            store.clone(),
+            Box::new(Views),
+            closing_seen,
+            recheck,
+        ));
         let resumed = ai::resume_all(&store).await?;
         tracing::info!("ai-worker: {resumed} games with an AI seat being played");
         let threads = usize::from(options.threads);

@@ -288,7 +288,12 @@ impl Server {
             secure_cookies: options.behind_tls,
             request_time: options.limits.request_time,
             ai: Arc::new(ai_players),
-            live: Arc::new(Hub::new(store.clone(), Box::new(Views), closing_seen)),
+            live: Arc::new(Hub::new(
+                store.clone(),
+                Box::new(Views),
+                closing_seen,
+                options.limits.socket_credential_time,
+            )),
             proxies: Arc::new(TrustedProxies::new(&options.trusted_proxies)),
             sockets_per_address: Census::new(options.limits.sockets_per_address, u32::MAX),
             sockets_per_account: Census::new(options.limits.sockets_per_account, u32::MAX),

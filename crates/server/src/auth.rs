@@ -7,6 +7,7 @@ use axum::http::request::Parts;
 use axum::http::{HeaderMap, Method, header};
 
 use crate::error::{ApiError, ApiResult};
+use crate::live::Viewer;
 use crate::secret::secret_hash;
 use crate::state::AppState;
 use crate::store::{CredentialKind, Holder};
@@ -92,6 +93,18 @@ pub(crate) struct Caller {
 }
 
 impl Caller {
+    /// Who opens a live socket with these credentials: the socket closes when they end.
+    pub(crate) fn viewer(&self) -> Viewer {
+        let credential = match &self.proof {
+            Proof::Token(hash) => (hash.clone(), CredentialKind::Token),
+            Proof::Session(hash) => (hash.clone(), CredentialKind::Session),
+        };
+        Viewer {
+            account: self.holder.account_id,
+            credential,
+        }
+    }
+
     /// Refuses a guest what needs an account signed up (`what`: challenging a person,
     /// joining a room): a guest plays only the AI, and no stranger faces a throwaway name.
     pub(crate) fn signed_up(&self, what: &str) -> ApiResult<()> {

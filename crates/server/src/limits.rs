@@ -64,6 +64,10 @@ pub struct Limits {
     pub sockets_per_address: u32,
     /// Live WebSockets per account (of those opened with credentials).
     pub sockets_per_account: u32,
+    /// The longest a live WebSocket outlives the credentials it was opened with when they
+    /// end in another process (`swapboard admin ban`, another instance's log-out): it checks
+    /// them again this often. Ended in this process, they close it at once.
+    pub socket_credential_time: Duration,
 }
 
 impl Limits {
@@ -90,6 +94,7 @@ impl Limits {
             connections: per_second,
             sockets_per_address: per_second,
             sockets_per_account: per_second,
+            socket_credential_time: SOCKET_CREDENTIAL_TIME,
         }
     }
 }
@@ -117,9 +122,15 @@ impl Default for Limits {
             connections: 900,
             sockets_per_address: 32,
             sockets_per_account: 16,
+            socket_credential_time: SOCKET_CREDENTIAL_TIME,
         }
     }
 }
+
+/// How often a live socket checks its credentials by default: one read of the database per
+/// socket opened with credentials every 20 s at most (none when a request has just read the
+/// same credential).
+const SOCKET_CREDENTIAL_TIME: Duration = Duration::from_secs(20);
 
 /// The longest a login is slowed for the failures of its name (from anywhere).
 pub(crate) const MAX_LOGIN_DELAY: Duration = Duration::from_secs(4);

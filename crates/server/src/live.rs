@@ -26,14 +26,14 @@ use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::response::Response;
 use tokio::sync::{broadcast, watch};
 use tokio::time::{Instant, MissedTickBehavior};
 
 use crate::error::{ApiError, ApiResult};
 use crate::instruments;
-use crate::store::{Channel, ChatRef, Store};
+use crate::store::{Channel, ChatRef, CredentialKey, Store};
 
 /// Messages a socket may fall behind by before it is resynced with the whole game.
 const SOCKET_BUFFER: usize = 32;
@@ -43,6 +43,19 @@ const PING_EVERY: Duration = Duration::from_secs(20);
 const SILENT_LIMIT: Duration = Duration::from_secs(60);
 /// A socket that cannot take a message in this time is closed.
 const SEND_LIMIT: Duration = Duration::from_secs(10);
+/// The close code of a socket whose credentials have ended (a ban, a password change, a
+/// log-out everywhere): the client may reconnect, as the public, or log in again.
+pub(crate) const CREDENTIALS_ENDED: u16 = 4001;
+
+/// The account that opened a socket, and the credential it proved itself with: the socket
+/// closes when that credential ends.
+#[derive(Clone, Debug)]
+pub(crate) struct Viewer {
+    /// The account (the chats it muted are not sent to it).
+    pub(crate) account: i64,
+    /// The token or session the socket was opened with.
+    pub(crate) credential: CredentialKey,
+}
 
 /// What a socket listens to.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -203,6 +216,9 @@ pub(crate) struct Hub {
     /// Turns true when the server begins to shut down: the sockets close then, so that
     /// the graceful shutdown, which waits for every connection, can end.
     closing: watch::Receiver<bool>,
+    /// How often a socket opened with credentials checks them again, for those ended by
+    /// another process (this one's own end its sockets at once).
+    recheck: Duration,
     topics: Mutex<HashMap<Topic, broadcast::Sender<Outgoing>>>,
 }
 
@@ -214,16 +230,19 @@ impl fmt::Debug for Hub {
 
 impl Hub {
     /// A hub reading the store and rendering with `render`, whose sockets close when
-    /// `closing` turns true.
+    /// `closing` turns true, and whose sockets opened with credentials check them every
+    /// `recheck`.
     pub(crate) fn new(
         store: Store,
         render: Box<dyn Render>,
         closing: watch::Receiver<bool>,
+        recheck: Duration,
     ) -> Hub {
         Hub {
             store,
             render,
             closing,
+            recheck,
             topics: Mutex::default(),
         }
     }
@@ -290,12 +309,13 @@ impl Hub {
 
     /// Turns a request into a socket of the topic, sent the moves after `since` first,
     /// and holding `tickets` (its place in the counts of open sockets) while it is open;
-    /// `viewer` is the account that opened it, if any (the chats it muted are not sent).
+    /// `viewer` is who opened it, if anyone: the chats it muted are not sent, and the
+    /// socket closes when its credential ends.
     pub(crate) fn upgrade(
         self: &Arc<Hub>,
         topic: Topic,
         since: Option<u32>,
-        viewer: Option<i64>,
+        viewer: Option<Viewer>,
         upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
         tickets: impl Send + 'static,
     ) -> ApiResult<Response> {
@@ -316,16 +336,20 @@ impl Hub {
             }))
     }
 
-    /// Serves one socket until it closes, falls silent or cannot keep up.
+    /// Serves one socket until it closes, falls silent, cannot keep up, or its viewer's
+    /// credential ends.
     async fn watch(
         &self,
         topic: Topic,
         since: Option<u32>,
-        viewer: Option<i64>,
+        viewer: Option<Viewer>,
         mut socket: WebSocket,
     ) {
         // Subscribed before the topic is read, so no change between the two is missed.
         let mut receiver = self.subscribe(&topic);
+        let mut ended = viewer.as_ref().map(|_| self.store.ended_credentials());
+        let mut recheck = tokio::time::interval_at(Instant::now() + self.recheck, self.recheck);
+        recheck.set_missed_tick_behavior(MissedTickBehavior::Delay);
         if let Err(e) = self.greet(&topic, since, &mut socket).await {
             tracing::debug!(topic = %topic.id(), "live: greeting failed: {e:#}");
             self.unsubscribe(&topic, receiver);
@@ -342,9 +366,31 @@ impl Hub {
                     let _ = socket.send(Message::Close(None)).await;
                     break;
                 }
+                batch = next_ended(&mut ended) => {
+                    let Some(viewer) = &viewer else { continue };
+                    let gone = match batch {
+                        Ok(batch) => batch.contains(&viewer.credential),
+                        Err(broadcast::error::RecvError::Lagged(_)) => !self.holds(viewer).await,
+                        Err(broadcast::error::RecvError::Closed) => {
+                            ended = None;
+                            false
+                        }
+                    };
+                    if !gone {
+                        continue;
+                    }
+                    credentials_ended()
+                }
+                _ = recheck.tick(), if viewer.is_some() => {
+                    match &viewer {
+                        Some(viewer) if !self.holds(viewer).await => credentials_ended(),
+                        _ => continue,
+                    }
+                }
                 received = receiver.recv() => match received {
                     Ok(outgoing) => {
-                        if self.muted(viewer, outgoing.chat.as_deref()).await {
+                        let account = viewer.as_ref().map(|v| v.account);
+                        if self.muted(account, outgoing.chat.as_deref()).await {
                             continue;
                         }
                         Message::Text(outgoing.text)
@@ -372,12 +418,26 @@ impl Hub {
                     Message::Ping(Default::default())
                 }
             };
+            let last = matches!(outgoing, Message::Close(_));
             match tokio::time::timeout(SEND_LIMIT, socket.send(outgoing)).await {
-                Ok(Ok(())) => {}
+                Ok(Ok(())) if !last => {}
                 _ => break,
             }
         }
         self.unsubscribe(&topic, receiver);
+    }
+
+    /// Whether the viewer's credential still acts for it (a failed read says yes: the
+    /// next check asks again).
+    async fn holds(&self, viewer: &Viewer) -> bool {
+        let (hash, kind) = &viewer.credential;
+        match self.store.holder_of(hash, *kind).await {
+            Ok(holder) => holder.is_some_and(|h| h.account_id == viewer.account),
+            Err(e) => {
+                tracing::debug!("live: cannot check a socket's credential: {e:#}");
+                true
+            }
+        }
     }
 
     /// Whether the viewer muted this chat (a read that fails sends the message).
@@ -405,6 +465,25 @@ impl Hub {
             socket.send(Message::Text(text.map_err(failed)?)).await?;
         }
         Ok(())
+    }
+}
+
+/// The close message of a socket whose credential has ended.
+fn credentials_ended() -> Message {
+    Message::Close(Some(CloseFrame {
+        code: CREDENTIALS_ENDED,
+        reason: "your credentials have ended".into(),
+    }))
+}
+
+/// The next batch of ended credentials, for a socket that listens to them (`None`: one
+/// opened without credentials, which waits forever).
+async fn next_ended(
+    ended: &mut Option<broadcast::Receiver<Arc<[CredentialKey]>>>,
+) -> Result<Arc<[CredentialKey]>, broadcast::error::RecvError> {
+    match ended {
+        Some(ended) => ended.recv().await,
+        None => std::future::pending().await,
     }
 }
 

@@ -49,7 +49,7 @@ pub use rooms::{
     Trigger,
 };
 pub use rows::SeatRow;
-pub(crate) use rows::{CredentialKind, Holder};
+pub(crate) use rows::{CredentialKey, CredentialKind, Holder};
 pub use safety::{ReportTarget, StoredReport};
 pub use vacation::Bank;
 pub(crate) use vacation::{Spent, TakeError, Vacation};

@@ -370,10 +370,11 @@ pub(crate) async fn socket(
     if state.store.tournament(&id).await?.is_none() {
         return Err(ApiError::NotFound(format!("no tournament {id:?}")));
     }
-    let tickets = state.admit_socket(addr, caller.map(|c| c.holder.account_id))?;
+    let viewer = caller.as_ref().map(Caller::viewer);
+    let tickets = state.admit_socket(addr, viewer.as_ref().map(|v| v.account))?;
     state
         .live
-        .upgrade(Topic::Tournament(id), None, None, upgrade, tickets)
+        .upgrade(Topic::Tournament(id), None, viewer, upgrade, tickets)
 }
 
 /// The answer to a refused action.

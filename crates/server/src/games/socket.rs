@@ -46,7 +46,8 @@ pub(crate) async fn socket(
 ) -> ApiResult<Response> {
     // A game that does not exist answers 404 before any upgrade.
     stored(&state.store, &id).await?;
-    let account = caller.map(|c| c.holder.account_id);
+    let viewer = caller.as_ref().map(Caller::viewer);
+    let account = viewer.as_ref().map(|v| v.account);
     let tickets = state.admit_socket(addr, account)?;
     // A player watching the game is mailed no "your turn" (`docs/NOTIFICATIONS.md`).
     let watching = match account {
@@ -56,7 +57,7 @@ pub(crate) async fn socket(
     state.live.upgrade(
         Topic::Game(id),
         query.since,
-        account,
+        viewer,
         upgrade,
         (tickets, watching),
     )

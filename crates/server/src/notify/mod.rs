@@ -191,9 +191,13 @@ pub(crate) async fn socket(
 ) -> ApiResult<Response> {
     let account = caller.holder.account_id;
     let tickets = state.admit_socket(addr, Some(account))?;
-    state
-        .live
-        .upgrade(Topic::Inbox(account), None, None, upgrade, tickets)
+    state.live.upgrade(
+        Topic::Inbox(account),
+        None,
+        Some(caller.viewer()),
+        upgrade,
+        tickets,
+    )
 }
 
 /// The caller's address as they see it.

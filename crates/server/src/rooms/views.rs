@@ -290,8 +290,8 @@ pub(crate) async fn socket(
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> ApiResult<Response> {
     stored_room(&state, &id).await?;
-    let viewer = caller.map(|c| c.holder.account_id);
-    let tickets = state.admit_socket(addr, viewer)?;
+    let viewer = caller.as_ref().map(Caller::viewer);
+    let tickets = state.admit_socket(addr, viewer.as_ref().map(|v| v.account))?;
     state
         .live
         .upgrade(Topic::Room(id), None, viewer, upgrade, tickets)

@@ -1,14 +1,16 @@
 //! Accounts and their credentials: sign-up (with the look-alike name check), login,
 //! tokens and sessions, a password change.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use sqlx::Row as _;
 use swapboard_play::names;
+use tokio::sync::broadcast;
 
 use super::cache::CREDENTIAL_TTL;
 use super::pool::{Store, now_ms};
-use super::rows::{CredentialKind, Holder};
+use super::rows::{CredentialKey, CredentialKind, Holder};
 
 /// What logging in needs to know of an account.
 pub(crate) struct Login {
@@ -428,7 +430,7 @@ impl Store {
         account_id: i64,
         prefix: &str,
         keep: &str,
-    ) -> anyhow::Result<Vec<(String, CredentialKind)>> {
+    ) -> anyhow::Result<Vec<CredentialKey>> {
         let rows = sqlx::query(
             "DELETE FROM credentials WHERE account_id = $1 AND secret_hash <> $2 \
              AND secret_hash LIKE $3 RETURNING secret_hash, kind",
@@ -447,13 +449,24 @@ impl Store {
             .collect()
     }
 
-    /// Drops ended credentials from this instance's cache; how many there were.
-    pub(super) fn forget_credentials(&self, ended: Vec<(String, CredentialKind)>) -> u64 {
+    /// Drops ended credentials from this instance's cache and closes this instance's live
+    /// sockets opened with them; how many there were.
+    pub(super) fn forget_credentials(&self, ended: Vec<CredentialKey>) -> u64 {
         let count = ended.len() as u64;
-        for key in ended {
-            self.caches.credentials.remove(&key);
+        for key in &ended {
+            self.caches.credentials.remove(key);
+        }
+        if !ended.is_empty() {
+            // No socket listening is not an error.
+            drop(self.ended.send(ended.into()));
         }
         count
+    }
+
+    /// The credentials this instance ends from now on, in batches: a live socket listens to
+    /// close when its own ends ([`Store::holder_of`] tells of those ended elsewhere).
+    pub(crate) fn ended_credentials(&self) -> broadcast::Receiver<Arc<[CredentialKey]>> {
+        self.ended.subscribe()
     }
 
     /// Revokes a credential; whether one was there.
@@ -468,9 +481,7 @@ impl Store {
             .execute(&self.pool)
             .await?;
         // After the delete: a request reading the credential meanwhile may have cached it.
-        self.caches
-            .credentials
-            .remove(&(secret_hash.to_owned(), kind));
+        self.forget_credentials(vec![(secret_hash.to_owned(), kind)]);
         Ok(done.rows_affected() > 0)
     }
 }

@@ -11,7 +11,7 @@ use std::hash::Hash;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::rows::{CredentialKind, Holder, SeatRow};
+use super::rows::{CredentialKey, Holder, SeatRow};
 
 /// How long an instance trusts what it read of a credential. A revocation is seen at once
 /// by the instance that made it and within this time by the others.
@@ -87,7 +87,7 @@ impl<K: Eq + Hash, V: Clone> Bounded<K, V> {
 pub(crate) struct Caches {
     /// A credential's hash and kind: the account it acts for, and until when that is
     /// trusted without asking the database again.
-    pub(crate) credentials: Bounded<(String, CredentialKind), (Holder, Instant)>,
+    pub(crate) credentials: Bounded<CredentialKey, (Holder, Instant)>,
     /// The seats of games whose every seat is taken, and until when they are trusted: a
     /// seat never changes then, but its account's name can (a deleted account's).
     pub(crate) seats: Bounded<String, (Arc<[SeatRow]>, Instant)>,

@@ -346,15 +346,15 @@ impl Store {
             Backend::Postgres => " FOR UPDATE SKIP LOCKED",
             Backend::Sqlite => "",
         };
-        let row = sqlx::query(&format!(
+        // A claim whose commit failed unseen would send a notice whose claim is not held.
+        let sql = format!(
             "UPDATE outbox SET state = 'sending', claimed_until_ms = $1, attempts = attempts + 1 \
              WHERE id IN (SELECT id FROM outbox WHERE state = 'pending' AND next_ms <= $2 \
              ORDER BY next_ms, id LIMIT 1{skip_locked}) RETURNING {NOTICE_COLUMNS}"
-        ))
-        .bind(lease_until)
-        .bind(now)
-        .fetch_optional(&self.pool)
-        .await?;
+        );
+        let row = self
+            .write_returning(sqlx::query(&sql).bind(lease_until).bind(now))
+            .await?;
         row.as_ref().map(notice_of_row).transpose()
     }
 

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use super::cache::Caches;
+use super::rows::CredentialKey;
 
 use sqlx::any::{AnyArguments, AnyConnectOptions, AnyPoolOptions, AnyRow};
 use sqlx::migrate::{Migration, MigrationType, Migrator};
@@ -31,7 +32,14 @@ pub struct Store {
     pub(super) pool: AnyPool,
     pub(super) backend: Backend,
     pub(super) caches: Arc<Caches>,
+    /// Tells this instance's live sockets which credentials have just ended (a ban, a
+    /// password change, a log-out), so that a socket opened with one closes at once.
+    pub(super) ended: tokio::sync::broadcast::Sender<Arc<[CredentialKey]>>,
 }
+
+/// Batches of ended credentials a live socket may fall behind by; one that falls further
+/// behind checks its credential in the database instead.
+const ENDED_CREDENTIALS_BUFFER: usize = 64;
 
 /// Milliseconds since the Unix epoch, as stored.
 pub(crate) fn now_ms() -> i64 {
@@ -475,6 +483,7 @@ impl Store {
             pool,
             backend,
             caches: Arc::new(Caches::new()),
+            ended: tokio::sync::broadcast::channel(ENDED_CREDENTIALS_BUFFER).0,
         };
         store
             .fill_name_skeletons()

@@ -28,6 +28,10 @@ impl CredentialKind {
     }
 }
 
+/// A credential by the hash of its secret and its kind: what the caches and the live sockets
+/// know it by.
+pub(crate) type CredentialKey = (String, CredentialKind);
+
 /// The account a credential acts for.
 #[derive(Clone, Debug)]
 pub(crate) struct Holder {

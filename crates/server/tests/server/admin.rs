@@ -1,11 +1,155 @@
 //! The operators' tools (issue 24): roles, bans that end credentials and forfeit games,
 //! and the append-only admin log.
 
-use serde_json::json;
+use std::time::Duration;
+
+use futures_util::StreamExt as _;
+use reqwest::Method;
+use serde_json::{Value, json};
 use swapboard_server::api::{GameView, RoomView};
 use swapboard_server::store::{Role, Store};
+use tokio::time::Instant;
+use tokio_tungstenite::tungstenite::Message;
 
+use crate::chat::socket;
 use crate::common::{Client, TestDb, auth, bearer, game_between, generous, on_both, start};
+use crate::live::Socket;
+
+/// The close code of a socket whose credentials ended (`docs/API.md`).
+const CREDENTIALS_ENDED: u16 = 4001;
+
+/// Reads a socket until the server closes it: the close code and how long it took, or
+/// `None` if it stayed open for `wait`; every text message read on the way is kept.
+async fn until_closed(
+    socket: &mut Socket,
+    wait: Duration,
+    texts: &mut Vec<Value>,
+) -> Option<(u16, Duration)> {
+    let began = Instant::now();
+    let deadline = began + wait;
+    loop {
+        let next = tokio::time::timeout_at(deadline, socket.next())
+            .await
+            .ok()?;
+        match next {
+            Some(Ok(Message::Text(text))) => texts.push(serde_json::from_str(&text).unwrap()),
+            Some(Ok(Message::Close(frame))) => {
+                let code = frame.map_or(0, |f| u16::from(f.code));
+                return Some((code, began.elapsed()));
+            }
+            Some(Ok(_)) => {}
+            None | Some(Err(_)) => return Some((0, began.elapsed())),
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_ban_closes_the_accounts_open_sockets_at_once_or_from_another_process_soon() {
+    on_both(|db: TestDb| async move {
+        // Sockets check their credentials every 3 s: a ban by this server closes them long
+        // before, one by another process (the operator's command) at the next check after
+        // the server's cache of the credential expires.
+        let mut limits = generous();
+        limits.socket_credential_time = Duration::from_secs(3);
+        let server = start(&db, limits).await;
+        let client = Client::new(&server);
+        let (_ann, bob, _store) = staff(&client, &db).await;
+        let carl = bearer(&client, "carl").await;
+        let dave = bearer(&client, "dave").await;
+        let id = game_between(&client, "swaptimum", 6, &carl, (&dave, "dave")).await;
+        let game_path = format!("/api/games/{id}/socket");
+        let inbox_path = "/api/me/notifications/socket";
+        let mut carl_game = socket(&client, &game_path, Some(&carl)).await;
+        let mut carl_inbox = socket(&client, inbox_path, Some(&carl)).await;
+        let mut public = socket(&client, &game_path, None).await;
+        let mut dave_inbox = socket(&client, inbox_path, Some(&dave)).await;
+        let mut texts = Vec::new();
+
+        // bob, a moderator, bans carl through the server: both of carl's sockets close
+        // with the code that says why, within a second.
+        let reason = json!({"reason": "abuse in chat"});
+        let banned = client
+            .post("/api/admin/accounts/carl/ban", &reason, &auth(&bob))
+            .await;
+        assert_eq!(banned.status, 200, "{}", banned.text);
+        for carls in [&mut carl_game, &mut carl_inbox] {
+            let (code, after) = until_closed(carls, Duration::from_secs(2), &mut texts)
+                .await
+                .expect("carl's socket closed");
+            assert_eq!(code, CREDENTIALS_ENDED);
+            assert!(after < Duration::from_secs(1), "closed after {after:?}");
+        }
+        // The public's socket of the same game stays open and is told of the forfeit.
+        let mut seen = Vec::new();
+        let closed = until_closed(&mut public, Duration::from_secs(2), &mut seen).await;
+        assert_eq!(closed, None, "the public's socket stays open");
+        assert!(
+            seen.iter().any(|m| m["game"]["status"] == "finished"),
+            "the forfeit reached the public: {seen:?}"
+        );
+
+        // The operator bans dave from another process (a store of its own, as `swapboard
+        // admin ban` does): his socket closes within one check after the cache's 5 s.
+        let operator = Store::open(&db.url).await.unwrap();
+        operator
+            .set_banned("dave", true, "operator", "spam")
+            .await
+            .unwrap()
+            .expect("dave exists");
+        let (code, after) = until_closed(&mut dave_inbox, Duration::from_secs(15), &mut texts)
+            .await
+            .expect("dave's socket closed");
+        assert_eq!(code, CREDENTIALS_ENDED);
+        assert!(after <= Duration::from_secs(9), "closed after {after:?}");
+        drop(public);
+        server.stop().await.unwrap();
+        db
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_password_change_closes_the_sockets_of_every_other_credential_only() {
+    on_both(|db: TestDb| async move {
+        let server = start(&db, generous()).await;
+        let client = Client::new(&server);
+        let ann = bearer(&client, "ann").await;
+        let login = json!({"name": "ann", "password": "correct horse"});
+        let other = client.post("/api/tokens", &login, &[]).await;
+        assert_eq!(other.status, 201, "{}", other.text);
+        let other = format!("Bearer {}", other.json["token"].as_str().unwrap());
+        let path = "/api/me/notifications/socket";
+        let mut kept = socket(&client, path, Some(&ann)).await;
+        let mut ended = socket(&client, path, Some(&other)).await;
+        let change = json!({"password": "correct horse", "new_password": "battery staple"});
+        let headers = [
+            ("authorization", ann.as_str()),
+            ("content-type", "application/json"),
+        ];
+        let changed = client
+            .send(
+                Method::PUT,
+                "/api/me/password",
+                &headers,
+                Some(&change.to_string()),
+            )
+            .await;
+        assert_eq!(changed.status, 200, "{}", changed.text);
+        let mut texts = Vec::new();
+        let (code, _) = until_closed(&mut ended, Duration::from_secs(2), &mut texts)
+            .await
+            .expect("the other token's socket closed");
+        assert_eq!(code, CREDENTIALS_ENDED);
+        assert_eq!(
+            until_closed(&mut kept, Duration::from_secs(1), &mut texts).await,
+            None,
+            "the socket of the credential that changed the password stays open"
+        );
+        server.stop().await.unwrap();
+        db
+    })
+    .await;
+}
 
 #[tokio::test]
 async fn a_moderator_bans_an_account_its_credentials_end_and_its_games_are_forfeited() {

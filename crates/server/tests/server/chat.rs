@@ -14,12 +14,10 @@ use swapboard_server::{Limits, Rate};
 use tokio_tungstenite::tungstenite::Message;
 
 use crate::common::{Client, TestDb, auth, bearer, game_between, generous, on_both, start};
-
-type Socket =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+use crate::live::Socket;
 
 /// A live socket of `path`, opened with `token`'s credentials if given.
-async fn socket(client: &Client, path: &str, token: Option<&str>) -> Socket {
+pub(crate) async fn socket(client: &Client, path: &str, token: Option<&str>) -> Socket {
     use tokio_tungstenite::tungstenite::client::IntoClientRequest as _;
     let mut request = client.ws_url(path).into_client_request().unwrap();
     if let Some(token) = token {
