@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { test } from 'node:test';
 
-import { BINARY, call, createGame, player, shot, submitAccount, token, useWorld } from './harness';
+import { BINARY, call, createGame, logIn, player, shot, submitAccount, token, useWorld } from './harness';
 
 const world = useWorld();
 
@@ -46,6 +46,17 @@ test('an expired session leads to log in, and back to the page', async () => {
   await submitAccount(page, 'hal', 'Log in');
   await page.waitForURL('**/new');
   await page.getByRole('heading', { name: 'New game' }).waitFor();
+  await ctx.close();
+});
+
+test('a login ended elsewhere (a password changed) closes the inbox socket and leads to log in', async () => {
+  const { ctx, page } = await player(world(), 'uma');
+  const elsewhere = await logIn(world(), 'uma');
+  await call(world(), elsewhere, 'PUT', '/api/me/password', { password: 'correct horse', new_password: 'battery staple' });
+  // No click: the server closes the page's inbox socket, and the page goes to log in.
+  await page.waitForURL('**/login?next=%2F', { timeout: 5_000 });
+  await submitAccount(page, 'uma', 'Log in', 'battery staple');
+  await page.getByRole('heading', { name: 'Your turn' }).waitFor();
   await ctx.close();
 });
 

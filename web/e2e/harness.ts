@@ -108,10 +108,10 @@ export async function context(world: World, phone = false): Promise<BrowserConte
   });
 }
 
-/** Fills the sign-up or login form shown and sends it. */
-export async function submitAccount(page: Page, name: string, how: 'Sign up' | 'Log in'): Promise<void> {
+/** Fills the sign-up or login form shown (with the harness's usual password unless told) and sends it. */
+export async function submitAccount(page: Page, name: string, how: 'Sign up' | 'Log in', password = 'correct horse'): Promise<void> {
   await page.getByLabel('Name').fill(name);
-  await page.getByLabel('Password').fill('correct horse');
+  await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: how }).click();
 }
 
@@ -147,9 +147,14 @@ export async function waitForPlies(page: Page, n: number): Promise<void> {
 /** An account for the API: signs up and returns a bearer token. */
 export async function token(world: World, name: string): Promise<string> {
   const body = JSON.stringify({ name, password: 'correct horse' });
-  const headers = { 'Content-Type': 'application/json' };
-  await fetch(`${world.base}/api/accounts`, { method: 'POST', headers, body });
-  const answer = await fetch(`${world.base}/api/tokens`, { method: 'POST', headers, body });
+  await fetch(`${world.base}/api/accounts`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+  return logIn(world, name);
+}
+
+/** A new bearer token of an account that exists (a sign-up would spend one of the address's few). */
+export async function logIn(world: World, name: string): Promise<string> {
+  const body = JSON.stringify({ name, password: 'correct horse' });
+  const answer = await fetch(`${world.base}/api/tokens`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
   return ((await answer.json()) as { token: string }).token;
 }
 

@@ -19,6 +19,11 @@ export function whenUnauthenticated(handler: () => void): void {
   onUnauthenticated = handler;
 }
 
+/** Tells the router that the browser's login has ended, learnt other than by a 401 (a socket closed for it). */
+export function loginEnded(): void {
+  onUnauthenticated();
+}
+
 function errorOf(status: number, body: unknown): ApiFailure {
   if (typeof body === 'object' && body !== null && 'error' in body) {
     const error = (body as { error: { code?: unknown; message?: unknown } }).error;

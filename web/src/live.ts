@@ -1,5 +1,6 @@
 // The live WebSockets (a game's, a room's), reconnected after a loss.
 
+import { loginEnded } from './api';
 import { backoff } from './logic';
 import type { GameMessage, InboxMessage } from './types';
 
@@ -16,6 +17,12 @@ export function dispatch<M extends { type: string }>(handlers: Handlers<M>, mess
   handler(message);
 }
 
+/**
+ * The close code of a socket whose credentials have ended (a ban, a password changed
+ * elsewhere, a log-out everywhere): see docs/API.md.
+ */
+export const CREDENTIALS_ENDED = 4001;
+
 /** How the connection stands, for the page to show. */
 export type LiveStatus = 'connecting' | 'live' | 'reconnecting' | 'resynced';
 
@@ -29,13 +36,16 @@ export class LiveSocket<M extends { type: string }> {
 
   /**
    * `path` is asked again at each (re)connection; `ready` is the type of the message that
-   * ends what a (re)connection is sent first.
+   * ends what a (re)connection is sent first. A socket that `needsLogin` stops for good when
+   * the server closes it for ended credentials, and the router is told; any other is
+   * reconnected (as the public, once the login is gone).
    */
   constructor(
     private readonly path: () => string,
     private readonly ready: M['type'],
     private readonly handlers: Handlers<M>,
     private readonly onStatus: (status: LiveStatus) => void,
+    private readonly needsLogin = false,
   ) {
     this.open();
   }
@@ -60,8 +70,13 @@ export class LiveSocket<M extends { type: string }> {
       }
       dispatch(this.handlers, message);
     };
-    socket.onclose = () => {
+    socket.onclose = (event: CloseEvent) => {
       if (this.closed || this.socket !== socket) return;
+      if (this.needsLogin && event.code === CREDENTIALS_ENDED) {
+        this.closed = true;
+        loginEnded();
+        return;
+      }
       this.lost = true;
       this.onStatus('reconnecting');
       this.timer = window.setTimeout(() => this.open(), backoff(this.attempt));
@@ -88,6 +103,6 @@ export class LiveGame extends LiveSocket<GameMessage> {
 /** The account's inbox: its unread count and newest notifications, on every change. */
 export class LiveInbox extends LiveSocket<InboxMessage> {
   constructor(handlers: Handlers<InboxMessage>) {
-    super(() => '/api/me/notifications/socket', 'inbox', handlers, () => {});
+    super(() => '/api/me/notifications/socket', 'inbox', handlers, () => {}, true);
   }
 }
