@@ -187,6 +187,8 @@ pub(crate) struct Tree<G: Stepwise> {
     /// The (key, player) of every move of the current iteration, from the root.
     played: Vec<(u64, Player)>,
     moves: Vec<Step<G>>,
+    /// The priors of `moves` when the search weighs them (empty otherwise).
+    priors: Vec<Option<f32>>,
     amaf: AmafTable,
     spare: Vec<Node<Step<G>>>,
     old_index: Vec<u32>,
@@ -205,6 +207,7 @@ impl<G: Stepwise> Tree<G> {
             path: Vec::new(),
             played: Vec::new(),
             moves: Vec::new(),
+            priors: Vec::new(),
             amaf: AmafTable::new(),
             spare: Vec::new(),
             old_index: Vec::new(),
@@ -307,20 +310,25 @@ impl<G: Stepwise> Tree<G> {
     /// selection fall on a random move). The game's priors are asked for only when they
     /// weigh something.
     fn expand(&mut self, node: usize, state: &G::Steps, config: &Config) {
-        state.fill_moves(&mut self.moves);
+        let weighs_priors = config.prior_weight != 0.0;
+        if weighs_priors {
+            state.fill_moves_with_priors(&mut self.moves, &mut self.priors);
+        } else {
+            state.fill_moves(&mut self.moves);
+            self.priors.clear();
+        }
         for i in (1..self.moves.len()).rev() {
             let j = self.rng.random_range(0..=i);
             self.moves.swap(i, j);
+            if weighs_priors {
+                self.priors.swap(i, j);
+            }
         }
         let first = self.nodes.len();
         let mover = state.to_move();
         let steps_are_moves = self.root_whole.is_none();
-        for mv in self.moves.drain(..) {
-            let prior = if config.prior_weight == 0.0 {
-                0.0
-            } else {
-                state.move_prior(&mv).unwrap_or(0.0)
-            };
+        for (i, mv) in self.moves.drain(..).enumerate() {
+            let prior = self.priors.get(i).copied().flatten().unwrap_or(0.0);
             self.nodes.push(Node {
                 key: move_key(&mv),
                 mv: Some(mv),

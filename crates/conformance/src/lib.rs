@@ -10,6 +10,8 @@
 //!   plays with `play`, and round-trips through its text;
 //! - a candidate move is accepted by `check_move` exactly when it is listed;
 //! - `move_count`, `has_legal_move` and `random_move` agree with the list;
+//! - `fill_moves_with_priors` lists the same moves in the same order, each with its
+//!   `move_prior`, bit for bit;
 //! - a finished game has no moves, an unfinished one has at least one (`pass` counts);
 //! - `pass` is listed only as the sole move;
 //! - every refused candidate carries a code documented for the game: `game_over` exactly
@@ -116,6 +118,24 @@ impl<G: Game> Suite<G> {
                 pos.move_count(),
                 moves.len()
             ));
+        }
+        let (mut listed, mut priors) = (Vec::new(), Vec::new());
+        pos.fill_moves_with_priors(&mut listed, &mut priors);
+        if listed != moves {
+            fail(format!(
+                "fill_moves_with_priors lists {listed:?}, not {moves:?}"
+            ));
+        }
+        if priors.len() != moves.len() {
+            fail(format!("{} priors for {} moves", priors.len(), moves.len()));
+        }
+        for (mv, prior) in moves.iter().zip(&priors) {
+            let alone = pos.move_prior(mv);
+            if prior.map(f32::to_bits) != alone.map(f32::to_bits) {
+                fail(format!(
+                    "fill_moves_with_priors gives {mv} the prior {prior:?}, move_prior {alone:?}"
+                ));
+            }
         }
         if pos.has_legal_move() == moves.is_empty() {
             fail("has_legal_move disagrees with the list".into());

@@ -26,7 +26,7 @@ use crate::{BoardView, IllegalMove, MoveError, Outcome, PlayError, Player, Posit
 /// |-----|-------|
 /// | Rules | [`Game::Move`], [`Game::ID`], [`Game::DEFAULT_SIZE`], [`Game::sizes`], [`Game::start`], [`Game::size`], [`Game::to_move`], [`Game::outcome`], [`Game::for_each_move`], [`Game::is_pass`], [`Game::check_move`], [`Game::play_unchecked`], [`Game::parse_move`], [`Game::zobrist`]; provided: [`Game::is_over`], [`Game::fill_moves`], [`Game::legal_moves`], [`Game::move_count`], [`Game::has_legal_move`], [`Game::is_legal`], [`Game::play`], [`Game::play_text`] |
 /// | Presentation | [`Game::TITLE`], [`Game::colour_letter`], [`Game::colour_name`], [`Game::view`] |
-/// | Search, solver and statistics hooks (all provided) | [`Game::SEARCH_COST`], [`Game::random_move`], [`Game::playout_move`], [`Game::play_out`], [`Game::move_prior`], [`Game::move_pattern`], [`Game::symmetries`], [`Game::canonical_hash`], [`Game::distances_to_win`], [`Game::evaluation`], [`Game::rule_events`] |
+/// | Search, solver and statistics hooks (all provided) | [`Game::SEARCH_COST`], [`Game::random_move`], [`Game::playout_move`], [`Game::play_out`], [`Game::move_prior`], [`Game::move_pattern`], [`Game::fill_moves_with_priors`], [`Game::symmetries`], [`Game::canonical_hash`], [`Game::distances_to_win`], [`Game::evaluation`], [`Game::rule_events`] |
 pub trait Game:
     Clone + Send + Sync + Eq + Hash + Debug + Display + FromStr<Err = PositionError> + 'static
 {
@@ -226,6 +226,17 @@ pub trait Game:
     fn move_pattern(&self, mv: &Self::Move) -> Option<u32> {
         let _ = mv;
         None
+    }
+
+    /// Knowledge hook for search: [`Game::fill_moves`] and the [`Game::move_prior`] of each
+    /// move (`priors[i]` is that of `moves[i]`), as a search expands a node when it weighs
+    /// priors. A game whose priors need what listing its moves already works out (Flipstop's
+    /// analysis of each placement) overrides it to work that out once; the moves, their
+    /// order and the priors must be the default's, bit for bit.
+    fn fill_moves_with_priors(&self, moves: &mut Vec<Self::Move>, priors: &mut Vec<Option<f32>>) {
+        self.fill_moves(moves);
+        priors.clear();
+        priors.extend(moves.iter().map(|mv| self.move_prior(mv)));
     }
 
     /// Knowledge hook for solvers: the other positions this one is equivalent to under the

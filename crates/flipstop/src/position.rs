@@ -144,6 +144,48 @@ impl Flipstop {
         }
     }
 
+    /// Calls `f` with each legal move, in [`Game::for_each_move`]'s order, and with what the
+    /// analysis that found a placement legal also found: whether some enemy checker of a
+    /// crosscut it forms stays (`false` for a pass). Its pattern then needs no second
+    /// analysis.
+    fn for_each_analysed_move(
+        &self,
+        mut f: impl FnMut(FlipstopMove, bool) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        if self.state.winner.is_some() {
+            return ControlFlow::Continue(());
+        }
+        let sq = self.square();
+        let mut any = false;
+        for slot in sq.slots() {
+            if self.state.board().get(slot) != Stone::Empty {
+                continue;
+            }
+            if let Placement::Legal { refused, .. } = self.placement(slot, self.state.to_move) {
+                any = true;
+                f(
+                    FlipstopMove::Place(sq.cell_at(slot).expect("on board")),
+                    refused,
+                )?;
+            }
+        }
+        if !any && self.can_place(self.state.to_move.other()) {
+            f(FlipstopMove::Pass, false)?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// The pattern of the player to move's legal placement at `cell`, given whether an enemy
+    /// checker of a crosscut it forms stays ([`Game::move_pattern`]).
+    fn placement_pattern_at(&self, cell: Cell, refused: bool) -> u32 {
+        placement_pattern(
+            self.board(),
+            self.square().slot(cell),
+            self.state.to_move,
+            refused,
+        )
+    }
+
     fn placement_is_legal(&self, slot: usize, player: Player) -> bool {
         matches!(self.placement(slot, player), Placement::Legal { .. })
     }
@@ -248,23 +290,7 @@ impl Game for Flipstop {
         &self,
         mut f: F,
     ) -> ControlFlow<()> {
-        if self.state.winner.is_some() {
-            return ControlFlow::Continue(());
-        }
-        let sq = self.square();
-        let mut any = false;
-        for slot in sq.slots() {
-            if self.state.board().get(slot) == Stone::Empty
-                && self.placement_is_legal(slot, self.state.to_move)
-            {
-                any = true;
-                f(FlipstopMove::Place(sq.cell_at(slot).expect("on board")))?;
-            }
-        }
-        if !any && self.can_place(self.state.to_move.other()) {
-            f(FlipstopMove::Pass)?;
-        }
-        ControlFlow::Continue(())
+        self.for_each_analysed_move(|mv, _| f(mv))
     }
 
     fn is_pass(mv: &FlipstopMove) -> bool {
@@ -391,13 +417,29 @@ impl Game for Flipstop {
         let FlipstopMove::Place(cell) = *mv else {
             return None;
         };
-        let slot = self.square().slot(cell);
-        let mover = self.state.to_move;
         let refused = matches!(
-            self.placement(slot, mover),
+            self.placement(self.square().slot(cell), self.state.to_move),
             Placement::Legal { refused: true, .. }
         );
-        Some(placement_pattern(self.board(), slot, mover, refused))
+        Some(self.placement_pattern_at(cell, refused))
+    }
+
+    /// The moves as listed, each with the prior of the pattern its listing's analysis found:
+    /// [`Game::move_prior`] of each would analyse every placement a second time.
+    fn fill_moves_with_priors(&self, moves: &mut Vec<FlipstopMove>, priors: &mut Vec<Option<f32>>) {
+        moves.clear();
+        priors.clear();
+        let _ = self.for_each_analysed_move(|mv, refused| {
+            let prior = match mv {
+                FlipstopMove::Place(cell) => {
+                    Some(PRIORS.weight(self.placement_pattern_at(cell, refused)))
+                }
+                FlipstopMove::Pass => None,
+            };
+            moves.push(mv);
+            priors.push(prior);
+            ControlFlow::Continue(())
+        });
     }
 
     /// Crosscuts formed by the placement, the enemy checkers in them that were replaced and
@@ -460,5 +502,86 @@ impl FromStr for Flipstop {
 
     fn from_str(s: &str) -> Result<Flipstop, PositionError> {
         PlacementState::parse(s, Self::ID, LETTERS).map(|state| Flipstop { state })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    use super::*;
+
+    /// Whether some enemy checker of a crosscut the placement at `cell` forms stays, worked
+    /// out the slow, obvious way from the rulings: on a copy of the board after the
+    /// placement, each enemy checker of a crosscut is replaced alone, and stays when that
+    /// forms a crosscut containing it (whole-board scans, no shortcut of the engine's).
+    fn an_enemy_stays(p: &Flipstop, cell: Cell) -> bool {
+        let sq = p.square();
+        let me = Stone::of(p.to_move());
+        let mut after = p.board().clone();
+        after.set(sq.slot(cell), me);
+        sq.blocks()
+            .filter(|&b| after.is_crosscut(b))
+            .flat_map(|b| sq.block(b))
+            .filter(|&s| after.get(s) != me)
+            .any(|e| {
+                let mut replaced = after.clone();
+                replaced.set(e, me);
+                sq.blocks()
+                    .any(|b| replaced.is_crosscut(b) && sq.block(b).contains(&e))
+            })
+    }
+
+    /// The patterns that listing the moves gives (and so the priors a search weighs) are
+    /// those of a second, separate analysis of each placement, and those of the brute-force
+    /// reading of the rulings, along random games of every size up to 11.
+    #[test]
+    fn listed_patterns_equal_a_straightforward_recomputation() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(390);
+        let (mut positions, mut placements, mut stays) = (0, 0, 0);
+        for size in 3..=11 {
+            for _ in 0..40 {
+                let mut p = Flipstop::start(size).unwrap();
+                while let Some(mv) = p.random_move(&mut rng) {
+                    let mut listed = Vec::new();
+                    let _ = p.for_each_analysed_move(|mv, refused| {
+                        listed.push((mv, refused));
+                        ControlFlow::Continue(())
+                    });
+                    assert_eq!(
+                        listed.iter().map(|&(mv, _)| mv).collect::<Vec<_>>(),
+                        p.legal_moves(),
+                        "at {p}"
+                    );
+                    for (mv, refused) in listed {
+                        let FlipstopMove::Place(cell) = mv else {
+                            assert_eq!(p.move_pattern(&mv), None);
+                            continue;
+                        };
+                        let listed_pattern = p.placement_pattern_at(cell, refused);
+                        assert_eq!(Some(listed_pattern), p.move_pattern(&mv), "{mv} at {p}");
+                        let slot = p.square().slot(cell);
+                        let by_brute_force = placement_pattern(
+                            p.board(),
+                            slot,
+                            p.to_move(),
+                            an_enemy_stays(&p, cell),
+                        );
+                        assert_eq!(listed_pattern, by_brute_force, "{mv} at {p}");
+                        placements += 1;
+                        stays += usize::from(refused);
+                    }
+                    positions += 1;
+                    p.play_unchecked(&mv);
+                }
+            }
+        }
+        // The bit the neighbourhood cannot tell was exercised both ways, many times.
+        assert!(positions > 10_000, "{positions} positions");
+        assert!(
+            stays > 1000 && placements > stays * 10,
+            "{stays} of {placements}"
+        );
     }
 }

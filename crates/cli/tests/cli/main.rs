@@ -4,6 +4,7 @@
 mod common;
 
 mod ai;
+mod ai_worker;
 mod crosscut_games;
 mod demo;
 mod doc_examples;
