@@ -25,5 +25,5 @@ for (const file of files) {
   const run = spawnSync(process.execPath, ['--test', file], { stdio: 'inherit' });
   if (run.status !== 0) failed.push(file);
 }
-console.log(`files: ${files.length - failed.length} passed, ${failed.length} failed`);
+console.log(`files: ${files.length - failed.length} passed, ${failed.length} failed (Node ${process.version})`);
 process.exit(failed.length === 0 ? 0 : 1);
