@@ -16,6 +16,7 @@ use swapboard_server::store::{Finish, Status, Store, Termination};
 use crate::admin::staff;
 use crate::common::{Client, TestDb, auth, bearer, game_between, generous, on_both, start};
 use crate::live::{connect, next_message, until};
+use crate::tournaments::started;
 
 /// The route of a game's adjudication.
 fn route(id: &str) -> String {
@@ -200,15 +201,7 @@ async fn an_adjudicated_tournament_game_counts_in_the_standings_and_pairs_the_ne
                 .await;
             assert_eq!(joined.status, 200, "{}", joined.text);
         }
-        let started = client
-            .post(
-                &format!("/api/tournaments/{tournament}/start"),
-                &json!({}),
-                &auth(&eve),
-            )
-            .await;
-        assert_eq!(started.status, 200, "{}", started.text);
-        let t: TournamentView = started.read();
+        let t = started(&client, &tournament, &eve).await;
         // A double round robin of two: round 2 is scheduled, its game not made yet.
         assert_eq!(t.summary.round, 1, "{t:?}");
         assert_eq!(t.rounds[1].games[0].id, None, "{t:?}");

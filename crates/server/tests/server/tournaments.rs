@@ -272,7 +272,6 @@ fn same_standings(t: &TournamentView, names: &[String], rounds: &[Vec<Played>], 
     }
 }
 
-/// Each player's (firsts, seconds).
 /// A Swiss of `count` new players named `prefix00`..., `rounds` rounds, started by its
 /// creator (the first): each player's name and token, the tournament's id, and the view
 /// its start answered.
@@ -290,16 +289,22 @@ async fn started_swiss(
         &field,
     )
     .await;
-    let started = client
+    let view = started(client, &id, &field[0].1).await;
+    (field, id, view)
+}
+
+/// Starts tournament `id` as the holder of `bearer` (its creator): the view the start
+/// answered.
+pub(crate) async fn started(client: &Client, id: &str, bearer: &str) -> TournamentView {
+    let answer = client
         .post(
             &format!("/api/tournaments/{id}/start"),
             &json!({}),
-            &auth(&field[0].1),
+            &auth(bearer),
         )
         .await;
-    assert_eq!(started.status, 200, "{}", started.text);
-    let view = started.read();
-    (field, id, view)
+    assert_eq!(answer.status, 200, "{}", answer.text);
+    answer.read()
 }
 
 /// No two players met twice in these rounds.
@@ -313,6 +318,7 @@ fn no_pair_met_twice(rounds: &[Vec<Played>]) {
     }
 }
 
+/// Each player's (firsts, seconds).
 fn colours(rounds: &[Vec<Played>]) -> BTreeMap<String, (u32, u32)> {
     let mut counts: BTreeMap<String, (u32, u32)> = BTreeMap::new();
     for (first, second, _) in rounds.iter().flatten() {
@@ -346,15 +352,7 @@ async fn a_ten_player_double_round_robin_is_played_to_its_standings() {
             )
             .await;
         refused.assert_error(403, "forbidden");
-        let started = client
-            .post(
-                &format!("/api/tournaments/{id}/start"),
-                &json!({}),
-                &auth(&field[0].1),
-            )
-            .await;
-        assert_eq!(started.status, 200, "{}", started.text);
-        let t: TournamentView = started.read();
+        let t = started(&client, &id, &field[0].1).await;
         assert_eq!(
             (
                 t.summary.status.as_str(),
@@ -484,14 +482,7 @@ async fn a_withdrawal_forfeits_and_an_odd_swiss_gives_a_bye() {
             )
             .await;
         assert_eq!(rejoined.status, 200, "{}", rejoined.text);
-        let started = client
-            .post(
-                &format!("/api/tournaments/{id}/start"),
-                &json!({}),
-                &auth(&field[0].1),
-            )
-            .await;
-        let t: TournamentView = started.read();
+        let t = started(&client, &id, &field[0].1).await;
         let pairing = t.rounds[0].games[0].clone();
         // Both players were told, in the inbox: the start, then their pairing with its game.
         for (me, colour, them) in [
@@ -904,15 +895,7 @@ async fn a_banned_player_leaves_its_open_tournaments_and_withdraws_from_its_runn
             &field,
         )
         .await;
-        let started = client
-            .post(
-                &format!("/api/tournaments/{running}/start"),
-                &json!({}),
-                &auth(&field[0].1),
-            )
-            .await;
-        assert_eq!(started.status, 200, "{}", started.text);
-        let t: TournamentView = started.read();
+        let t = started(&client, &running, &field[0].1).await;
         // The banned player is one of round 1's pairings.
         let pairing = t.rounds[0].games[0].clone();
         let banned = pairing.second.clone();

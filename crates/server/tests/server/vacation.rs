@@ -11,6 +11,7 @@ use sqlx::Connection as _;
 
 use crate::common::{Client, TestDb, auth, bearer, generous, on_both, start};
 use crate::notify::any_move;
+use crate::tournaments::started;
 
 const DAY_MS: i64 = 86_400_000;
 
@@ -276,16 +277,17 @@ async fn tournament_game(
         let joined = client.post(&path, &json!({}), &auth(token)).await;
         assert_eq!(joined.status, 200, "{}", joined.text);
     }
-    let path = format!("/api/tournaments/{id}/start");
-    let started = client.post(&path, &json!({}), &auth(players[0].1)).await;
-    assert_eq!(started.status, 200, "{}", started.text);
-    let pairing = &started.json["rounds"][0]["games"][0];
-    let game = pairing["id"].as_str().unwrap().to_owned();
-    let token_of = |name: &Value| {
-        let (_, token) = players.iter().find(|(n, _)| name == n).unwrap();
+    let t = started(client, &id, players[0].1).await;
+    let pairing = &t.rounds[0].games[0];
+    let game = pairing
+        .id
+        .clone()
+        .expect("round 1's game is made at the start");
+    let token_of = |name: &str| {
+        let (_, token) = players.iter().find(|(n, _)| name == *n).unwrap();
         (*token).to_owned()
     };
-    let (first, second) = (token_of(&pairing["first"]), token_of(&pairing["second"]));
+    let (first, second) = (token_of(&pairing.first), token_of(&pairing.second));
     any_move(client, &game, 0, &first).await;
     any_move(client, &game, 1, &second).await;
     (game, first)
