@@ -1,5 +1,5 @@
-//! AI workers: the tasks that claim the AI's jobs from the database, think the moves and
-//! play them. `serve` runs one embedded (so one machine needs nothing more); `swapboard
+//! AI workers: the tasks that claim the AI's jobs from the database (its moves, the analyses
+//! and the reviews of finished games) and do them. `serve` runs one embedded (so one machine needs nothing more); `swapboard
 //! ai-worker` runs one apart from the web servers, on any machine that reaches the database,
 //! so AI capacity grows by adding workers. A claim holds a job for a lease; a worker that
 //! dies mid-search leaves its job to be claimed again once the lease has run out.
@@ -11,12 +11,12 @@ use std::time::Duration;
 use tokio::sync::{Notify, Semaphore, watch};
 use tokio::task::JoinHandle;
 
-use crate::ai;
 use crate::games::moves::{Plies, announce_plies};
 use crate::limits::Limits;
 use crate::live::Hub;
 use crate::live::messages::Views;
-use crate::store::Store;
+use crate::store::{ReviewJob, Store};
+use crate::{ai, analysis};
 
 /// How long a claim holds a job, in seconds: longer than any search (10 s without a clock,
 /// a share of the clock otherwise), so that only a worker gone silent loses its job.
@@ -184,23 +184,86 @@ pub(crate) fn spawn(crew: &Arc<Crew>, tasks: usize) -> Vec<JoinHandle<()>> {
         .collect()
 }
 
-/// One task of a worker: claims a job, plays it, and when none is left waits for a signal
+/// One task of a worker: claims a job, does it, and when none is left waits for a signal
 /// or the next poll.
 async fn work(crew: Arc<Crew>) {
     loop {
-        match crew.store.claim_ai_job(&crew.name, crew.lease_ms).await {
-            Ok(Some(job)) => match ai::play_job(&crew.store, &crew.permits, &job).await {
-                Ok(Some(plies)) => announce(&crew, &job.game_id, plies).await,
-                Ok(None) => {}
-                Err(e) => tracing::warn!(game = job.game_id, "ai: {e:#}"),
-            },
-            Ok(None) => idle(&crew).await,
+        match next_job(&crew).await {
+            Ok(true) => {}
+            Ok(false) => idle(&crew).await,
             Err(e) => {
-                tracing::warn!("ai: cannot claim a job: {e:#}");
+                tracing::warn!("ai: {e:#}");
                 idle(&crew).await;
             }
         }
     }
+}
+
+/// Claims and does one job, if there is one: the AI's moves first (a player waits on each),
+/// then analyses (a request waits on each), then reviews (asked again until done).
+async fn next_job(crew: &Crew) -> anyhow::Result<bool> {
+    if play_waiting_move(crew).await? {
+        return Ok(true);
+    }
+    if let Some(job) = crew.store.claim_analysis(&crew.name, crew.lease_ms).await? {
+        analysis::answer_analysis(&crew.store, &crew.permits, &job).await?;
+        return Ok(true);
+    }
+    if let Some(job) = crew.store.claim_review(&crew.name, crew.lease_ms).await? {
+        review(crew, &job).await?;
+        return Ok(true);
+    }
+    Ok(false)
+}
+
+/// Claims and plays the AI's oldest waiting move, if any; whether there was one.
+async fn play_waiting_move(crew: &Crew) -> anyhow::Result<bool> {
+    let Some(job) = crew.store.claim_ai_job(&crew.name, crew.lease_ms).await? else {
+        return Ok(false);
+    };
+    match ai::play_job(&crew.store, &crew.permits, &job).await {
+        Ok(Some(plies)) => announce(crew, &job.game_id, plies).await,
+        Ok(None) => {}
+        Err(e) => tracing::warn!(game = job.game_id, "ai: {e:#}"),
+    }
+    Ok(true)
+}
+
+/// Reviews every position of a claimed review's game, renewing the lease at each, and
+/// stores the moves judged. The AI's moves waiting are played between positions, so a
+/// review never keeps a player waiting; a worker that lost its claim (its lease ran out and
+/// another worker took the review) stops.
+async fn review(crew: &Crew, job: &ReviewJob) -> anyhow::Result<()> {
+    let Some(game) = crew.store.game(&job.game_id).await? else {
+        return Ok(());
+    };
+    let (positions, played) = analysis::positions(&crew.store, &game).await?;
+    let mut views = Vec::with_capacity(positions.len());
+    for (ply, position) in (0u32..).zip(positions) {
+        while play_waiting_move(crew).await? {
+            if !renew(crew, job, ply).await? {
+                return Ok(());
+            }
+        }
+        views.push(analysis::review_position(&crew.permits, &job.game_id, ply, position).await?);
+        if !renew(crew, job, ply + 1).await? {
+            return Ok(());
+        }
+    }
+    let moves = analysis::reviewed_moves(&views, &played)?;
+    crew.store.finish_review(job, &crew.name, &moves).await
+}
+
+/// Records a review's progress and renews its lease; whether the worker still holds it.
+async fn renew(crew: &Crew, job: &ReviewJob, done: u32) -> anyhow::Result<bool> {
+    let held = crew
+        .store
+        .review_progress(job, &crew.name, done, crew.lease_ms)
+        .await?;
+    if !held {
+        tracing::info!(game = job.game_id, "review: taken over by another worker");
+    }
+    Ok(held)
 }
 
 /// Waits for a job written here or the next poll.

@@ -1,9 +1,11 @@
-//! The AI's analysis of finished games: any position on demand, and a review of every move,
-//! computed once in the background and stored. The searches are the play layer's
-//! ([`AnyPosition::analyse`], [`MoveReview`]); they run on the AI's pool, behind its
-//! permits, so they never take the HTTP workers' cores. A game being played is never
-//! analysed: nobody consults the AI during play.
+//! The AI's analysis of finished games: any position on demand, and a review of every move.
+//! Both are the AI workers' jobs (`crate::ai_worker`): a request writes the job, any worker
+//! (the one `serve` embeds, or `swapboard ai-worker` processes elsewhere) computes it on its
+//! own cores and stores the answer, and every later request for it is answered from the
+//! database. The searches are the play layer's ([`AnyPosition::analyse`], [`MoveReview`]).
+//! A game being played is never analysed: nobody consults the AI during play.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::Json;
@@ -12,14 +14,15 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use swapboard_play::{AiRequest, AnalysisView, AnyPosition, Level, MoveReview};
+use tokio::sync::Semaphore;
 use utoipa::ToSchema;
 
-use crate::ai::players::{MAX_NODES, NO_CLOCK_LIMIT, seed_of};
+use crate::ai::players::{MAX_NODES, NO_CLOCK_LIMIT, seed_of, think};
 use crate::edge::{ClientAddr, Params};
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::games::view::{start_of, stored};
 use crate::state::AppState;
-use crate::store::{ReviewState, Status, StoredGame, now_ms};
+use crate::store::{AnalysisJob, ReviewState, Status, Store, StoredGame};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -34,9 +37,11 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
 const LINES: usize = 5;
 /// The level an analysis searches at when none is asked for.
 const DEFAULT_LEVEL: u8 = 5;
-/// How long a review's claim holds without news from the instance computing it; each
-/// position reviewed renews it.
-const REVIEW_LEASE: Duration = Duration::from_secs(300);
+/// How long a request for an analysis waits for a worker's answer before it is told to ask
+/// again (the job stays, and its answer is kept for that request).
+const ANALYSIS_WAIT: Duration = Duration::from_secs(60);
+/// How often a request waiting for an analysis looks for the answer.
+const ANALYSIS_POLL: Duration = Duration::from_millis(50);
 
 /// The query of `GET /api/games/{id}/analysis`.
 #[derive(Debug, Deserialize)]
@@ -49,7 +54,7 @@ pub(crate) struct AnalysisQuery {
 }
 
 /// One candidate move.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub(crate) struct LineAnswer {
     /// The move, as `spec/CONTRACT.md` writes it.
     #[serde(rename = "move")]
@@ -61,11 +66,11 @@ pub(crate) struct LineAnswer {
     /// The move and the replies the search expects.
     pv: Vec<String>,
     /// `win`, `loss` or `draw` once the search has proved the result after it; else `null`.
-    proven: Option<&'static str>,
+    proven: Option<String>,
 }
 
 /// What the AI thinks of one position of a finished game.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub(crate) struct AnalysisAnswer {
     /// The number of moves before the position.
     ply: u32,
@@ -75,7 +80,7 @@ pub(crate) struct AnalysisAnswer {
     nodes: u64,
     /// `win`, `loss` or `draw` for the player to move once the position is proven (the
     /// solver is asked first, within a node budget); else `null`.
-    proven: Option<&'static str>,
+    proven: Option<String>,
     /// At most 5 moves, best first: proven wins first, proven losses last.
     lines: Vec<LineAnswer>,
 }
@@ -94,18 +99,18 @@ async fn finished(state: &AppState, id: &str) -> ApiResult<StoredGame> {
 
 /// The positions of a game, from the start to its last move, with each move as the
 /// contract writes it.
-async fn positions(
-    state: &AppState,
+pub(crate) async fn positions(
+    store: &Store,
     game: &StoredGame,
-) -> ApiResult<(Vec<AnyPosition>, Vec<String>)> {
-    let moves = state.store.moves_up_to(&game.id, game.ply).await?;
-    let mut position = start_of(game)?;
+) -> anyhow::Result<(Vec<AnyPosition>, Vec<String>)> {
+    let moves = store.moves_up_to(&game.id, game.ply).await?;
+    let mut position = start_of(game).map_err(anyhow::Error::from)?;
     let mut positions = vec![position.clone()];
     let mut played = Vec::with_capacity(moves.len());
     for text in &moves {
-        let mv = position.play_text(text).map_err(|e| {
-            ApiError::Internal(anyhow::anyhow!("game {}: replay {text}: {e}", game.id))
-        })?;
+        let mv = position
+            .play_text(text)
+            .map_err(|e| anyhow::anyhow!("game {}: replay {text}: {e}", game.id))?;
         played.push(mv);
         positions.push(position.clone());
     }
@@ -135,6 +140,7 @@ fn limit_analyses(state: &AppState, addr: ClientAddr) -> ApiResult<()> {
         (status = 404, description = "No such game", body = ErrorBody),
         (status = 409, description = "The game is not finished", body = ErrorBody),
         (status = 429, description = "`rate_limited`: too many analyses from this address", body = ErrorBody),
+        (status = 503, description = "`unavailable`: no AI worker answered in time; ask again later", body = ErrorBody),
     ))]
 pub(crate) async fn analysis(
     State(state): State<AppState>,
@@ -155,27 +161,80 @@ pub(crate) async fn analysis(
             game.ply
         )));
     }
+    let job = AnalysisJob {
+        game_id: id,
+        ply,
+        level: level.number(),
+    };
+    if let Some(answer) = state.store.analysis_answer(&job).await? {
+        return Ok(Json(read_answer(&job, &answer)?));
+    }
     limit_analyses(&state, addr)?;
-    let (mut positions, _) = positions(&state, &game).await?;
-    let position = positions.swap_remove(usize::try_from(ply).unwrap_or(0));
+    if state.store.request_analysis(&job).await? {
+        state.ai.ready().notify_one();
+    }
+    let asked = Instant::now();
+    loop {
+        tokio::time::sleep(ANALYSIS_POLL).await;
+        if let Some(answer) = state.store.analysis_answer(&job).await? {
+            return Ok(Json(read_answer(&job, &answer)?));
+        }
+        if asked.elapsed() >= ANALYSIS_WAIT {
+            return Err(ApiError::Unavailable(format!(
+                "no AI worker answered within {} s: ask again later",
+                ANALYSIS_WAIT.as_secs()
+            )));
+        }
+    }
+}
+
+/// An analysis's stored answer, read back.
+fn read_answer(job: &AnalysisJob, answer: &str) -> ApiResult<AnalysisAnswer> {
+    serde_json::from_str(answer).map_err(|e| {
+        ApiError::Internal(anyhow::anyhow!(
+            "analysis of {} at ply {}: {e}",
+            job.game_id,
+            job.ply
+        ))
+    })
+}
+
+/// Computes a claimed analysis on a worker's cores and stores its answer; a job whose game
+/// is gone (deleted with its jobs) is left.
+pub(crate) async fn answer_analysis(
+    store: &Store,
+    permits: &Arc<Semaphore>,
+    job: &AnalysisJob,
+) -> anyhow::Result<()> {
+    let Some(game) = store.game(&job.game_id).await? else {
+        return Ok(());
+    };
+    let level = Level::new(job.level)
+        .ok_or_else(|| anyhow::anyhow!("analysis of {}: level {}", job.game_id, job.level))?;
+    let (mut positions, _) = positions(store, &game).await?;
+    let ply = usize::try_from(job.ply)?;
+    anyhow::ensure!(
+        ply < positions.len(),
+        "analysis of {}: ply {ply} past the game's",
+        job.game_id
+    );
+    let position = positions.swap_remove(ply);
     let request = AiRequest {
         level,
         limit: Some(NO_CLOCK_LIMIT),
         extra: Duration::ZERO,
-        seed: seed_of(&id, ply),
+        seed: seed_of(&job.game_id, job.ply),
         max_nodes: MAX_NODES,
     };
-    let view = state
-        .ai
-        .think("analysis", level.number(), move || {
-            position.analyse(request, LINES)
-        })
-        .await?;
-    Ok(Json(AnalysisAnswer {
-        ply,
+    let view = think(permits, "analysis", job.level, move || {
+        position.analyse(request, LINES)
+    })
+    .await?;
+    let answer = AnalysisAnswer {
+        ply: job.ply,
         to_move: view.colour.to_string(),
         nodes: u64::try_from(view.nodes).unwrap_or(u64::MAX),
-        proven: view.proven.map(|p| p.as_str()),
+        proven: view.proven.map(|p| p.as_str().to_owned()),
         lines: view
             .lines
             .into_iter()
@@ -184,10 +243,13 @@ pub(crate) async fn analysis(
                 win_rate: line.win_rate,
                 visits: line.visits,
                 pv: line.pv,
-                proven: line.proven.map(|p| p.as_str()),
+                proven: line.proven.map(|p| p.as_str().to_owned()),
             })
             .collect(),
-    }))
+    };
+    store
+        .answer_analysis(job, &serde_json::to_string(&answer)?)
+        .await
 }
 
 /// One move of a reviewed game.
@@ -266,7 +328,6 @@ pub(crate) async fn review(
 ) -> ApiResult<Response> {
     let game = finished(&state, &id).await?;
     let total = game.ply + 1;
-    let now = now_ms();
     let running = |done, total| {
         let body = ReviewRunning {
             status: "running",
@@ -275,7 +336,7 @@ pub(crate) async fn review(
         };
         (StatusCode::ACCEPTED, Json(body)).into_response()
     };
-    match state.store.review_state(&id, now).await? {
+    match state.store.review_state(&id).await? {
         Some(ReviewState::Done(moves)) => {
             let moves: Vec<ReviewedMove> = serde_json::from_str(&moves)
                 .map_err(|e| ApiError::Internal(anyhow::anyhow!("review of {id}: {e}")))?;
@@ -289,51 +350,32 @@ pub(crate) async fn review(
         None => {}
     }
     limit_analyses(&state, addr)?;
-    if state
-        .store
-        .claim_review(&id, total, now, lease_from_now())
-        .await?
-    {
-        let state = state.clone();
-        tokio::spawn(async move {
-            if let Err(e) = compute_review(&state, &game).await {
-                // The lease runs out, and the next request starts it again.
-                tracing::warn!(game = game.id, "review: {e:#}");
-            }
-        });
+    if state.store.request_review(&id, total).await? {
+        state.ai.ready().notify_one();
     }
     Ok(running(0, total))
 }
 
-/// When a review's claim made now runs out.
-fn lease_from_now() -> i64 {
-    now_ms() + i64::try_from(REVIEW_LEASE.as_millis()).unwrap_or(i64::MAX)
+/// The review's search of the position after `ply` moves of a game, on a worker's cores.
+pub(crate) async fn review_position(
+    permits: &Arc<Semaphore>,
+    game_id: &str,
+    ply: u32,
+    position: AnyPosition,
+) -> anyhow::Result<AnalysisView> {
+    let request = AiRequest::review(seed_of(game_id, ply));
+    let level = request.level.number();
+    think(permits, "review", level, move || {
+        position.analyse(request, 1)
+    })
+    .await
 }
 
-/// Reviews every position of a game, one search each on the AI's pool, recording the
-/// progress as it goes, and stores the result.
-async fn compute_review(state: &AppState, game: &StoredGame) -> anyhow::Result<()> {
-    let id = &game.id;
-    let (positions, played) = positions(state, game)
-        .await
-        .map_err(|e| anyhow::anyhow!("{e}"))?;
-    let mut views: Vec<AnalysisView> = Vec::with_capacity(positions.len());
-    for (ply, position) in (0u32..).zip(positions) {
-        let request = AiRequest::review(seed_of(id, ply));
-        let level = request.level.number();
-        views.push(
-            state
-                .ai
-                .think("review", level, move || position.analyse(request, 1))
-                .await?,
-        );
-        state
-            .store
-            .review_progress(id, ply + 1, lease_from_now())
-            .await?;
-    }
+/// The reviewed moves, as the JSON stored, from the searches of every position of a game
+/// (the start and after each move) and the moves played.
+pub(crate) fn reviewed_moves(views: &[AnalysisView], played: &[String]) -> anyhow::Result<String> {
     let moves: Vec<ReviewedMove> = (1u32..)
-        .zip(views.windows(2).zip(&played))
+        .zip(views.windows(2).zip(played))
         .map(|(ply, (pair, text))| {
             let review = MoveReview::of(&pair[0], text, &pair[1]);
             ReviewedMove {
@@ -354,8 +396,5 @@ async fn compute_review(state: &AppState, game: &StoredGame) -> anyhow::Result<(
             }
         })
         .collect();
-    state
-        .store
-        .finish_review(id, &serde_json::to_string(&moves)?)
-        .await
+    Ok(serde_json::to_string(&moves)?)
 }

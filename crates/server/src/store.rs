@@ -7,6 +7,7 @@ mod accounts;
 mod addresses;
 mod admin;
 mod ai_jobs;
+mod analyses;
 mod cache;
 mod chat;
 mod games;
@@ -32,6 +33,7 @@ pub(crate) use accounts::{Login, NewAccount};
 pub(crate) use admin::MAX_LOG_LINES;
 pub use admin::{AdminEntry, Role, Signup};
 pub(crate) use ai_jobs::AiJob;
+pub(crate) use analyses::AnalysisJob;
 pub use chat::{Channel, ChatMessage, ChatRef, ThreadAudit};
 pub use games::moves::{Claim, Landed, MoveRequest, OnTime, Played, Timeout};
 pub use games::{
@@ -42,6 +44,7 @@ pub(crate) use pool::{
     Backend, NOTIFY_CHANNEL, create_private, creating, default_sqlite_url, now_ms, sqlite_file,
 };
 pub use pool::{Store, StoreOptions};
+pub(crate) use reviews::ReviewJob;
 pub use reviews::ReviewState;
 pub use rooms::{
     AuditEntry, BotSubmission, ImportedRoom, NewRoom, Occupant, RoomError, RoomSeat, RoomStatus,

@@ -3,6 +3,7 @@
 //! locked rows (`FOR UPDATE SKIP LOCKED`), so any number of workers on any machines claim
 //! different jobs; on SQLite the database's single writer serialises the claims.
 
+use sqlx::any::AnyRow;
 use sqlx::{Any, Row as _, Transaction};
 
 use super::pool::{Backend, Store, now_ms};
@@ -85,38 +86,78 @@ impl Store {
         worker: &str,
         lease_ms: i64,
     ) -> anyhow::Result<Option<AiJob>> {
+        let Some(row) = self.claim_job(&MOVES, worker, lease_ms).await? else {
+            return Ok(None);
+        };
+        Ok(Some(AiJob {
+            game_id: row.try_get(0)?,
+            ply: u32::try_from(row.try_get::<i64, _>(1)?)?,
+        }))
+    }
+
+    /// Claims the first free job of `queue` for `worker` until `lease_ms` from now, and
+    /// gives back its key columns; `None` when there is none. One statement, committed
+    /// before the row is given back: on PostgreSQL claimers skip the rows others are
+    /// claiming (`FOR UPDATE SKIP LOCKED`), on SQLite the single writer orders them.
+    pub(super) async fn claim_job(
+        &self,
+        queue: &JobQueue,
+        worker: &str,
+        lease_ms: i64,
+    ) -> sqlx::Result<Option<AnyRow>> {
         let now = now_ms();
         let lock = match self.backend {
             Backend::Postgres => " FOR UPDATE SKIP LOCKED",
             Backend::Sqlite => "",
         };
-        let mut tx = self.begin_write().await?;
-        let row = sqlx::query(&format!(
-            "SELECT game_id, ply FROM ai_jobs \
-             WHERE lease_until_ms IS NULL OR lease_until_ms < $1 \
-             ORDER BY created_ms, game_id LIMIT 1{lock}"
-        ))
-        .bind(now)
-        .fetch_optional(&mut *tx)
-        .await?;
-        let Some(row) = row else {
-            return Ok(None);
-        };
-        let job = AiJob {
-            game_id: row.try_get(0)?,
-            ply: u32::try_from(row.try_get::<i64, _>(1)?)?,
-        };
-        sqlx::query(
-            "UPDATE ai_jobs SET claimed_by = $1, lease_until_ms = $2 \
-             WHERE game_id = $3 AND ply = $4",
+        let JobQueue {
+            table,
+            keys,
+            lease,
+            free,
+            order,
+            reset,
+        } = queue;
+        let sql = format!(
+            "UPDATE {table} SET claimed_by = $1, {lease} = $2{reset} \
+             WHERE ({keys}) IN (SELECT {keys} FROM {table} \
+               WHERE {free} AND ({lease} IS NULL OR {lease} < $3) \
+               ORDER BY {order} LIMIT 1{lock}) \
+             RETURNING {keys}"
+        );
+        self.write_returning(
+            sqlx::query(&sql)
+                .bind(worker)
+                .bind(now.saturating_add(lease_ms))
+                .bind(now),
         )
-        .bind(worker)
-        .bind(now.saturating_add(lease_ms))
-        .bind(&job.game_id)
-        .bind(i64::from(job.ply))
-        .execute(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        Ok(Some(job))
+        .await
     }
 }
+
+/// A table of jobs that AI workers claim with a lease: written once here for the AI's
+/// moves, analyses and reviews, so that every kind is claimed the same way.
+pub(super) struct JobQueue {
+    /// The table.
+    pub(super) table: &'static str,
+    /// The columns naming one job, as the claim gives them back.
+    pub(super) keys: &'static str,
+    /// The column of the lease's end (NULL or past: free to claim).
+    pub(super) lease: &'static str,
+    /// What else makes a row a job waiting (`TRUE` for a table of waiting jobs only).
+    pub(super) free: &'static str,
+    /// The order claims take: the oldest first.
+    pub(super) order: &'static str,
+    /// More of the claim's `SET`, from a leading comma (a review starts over).
+    pub(super) reset: &'static str,
+}
+
+/// The AI's moves: a row is removed with its move.
+const MOVES: JobQueue = JobQueue {
+    table: "ai_jobs",
+    keys: "game_id, ply",
+    lease: "lease_until_ms",
+    free: "TRUE",
+    order: "created_ms, game_id",
+    reset: "",
+};

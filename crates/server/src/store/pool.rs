@@ -181,6 +181,11 @@ impl Backend {
                     "the guests' sweep",
                     include_str!("../../migrations/sqlite/0021_guest_sweep.sql"),
                 ),
+                (
+                    22,
+                    "analyses and reviews as AI jobs",
+                    include_str!("../../migrations/sqlite/0022_analysis_jobs.sql"),
+                ),
             ],
             Backend::Postgres => &[
                 (
@@ -287,6 +292,11 @@ impl Backend {
                     21,
                     "the guests' sweep",
                     include_str!("../../migrations/postgres/0021_guest_sweep.sql"),
+                ),
+                (
+                    22,
+                    "analyses and reviews as AI jobs",
+                    include_str!("../../migrations/postgres/0022_analysis_jobs.sql"),
                 ),
             ],
         };

@@ -1,20 +1,20 @@
-//! The reviews of finished games: computed once, by whichever instance claims the game, and
-//! stored, so that every instance answers from the database, before and after a restart.
-//!
-//! A claim is a lease, as the deadlines' are: the instance that holds it renews it with each
-//! position it reviews; one that died lets its lease run out, and the next request for the
-//! review claims it again and starts over.
+//! The reviews of finished games, as the AI workers' jobs: a request writes the game's row
+//! (`running`, nobody holding it), any AI worker claims it with a lease, renews the lease at
+//! each position it reviews, and stores the moves for good; every instance then answers from
+//! the database, before and after a restart. A worker that dies lets its lease run out, and
+//! the next worker to look claims the review again and starts over.
 
 use sqlx::Row as _;
 
+use super::ai_jobs::JobQueue;
 use super::pool::{Store, now_ms};
 
-/// Where a game's review stands, when someone has begun it.
+/// Where a game's review stands, once asked for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ReviewState {
     /// Done: the reviewed moves, as the JSON stored.
     Done(String),
-    /// Under way on an instance whose lease holds.
+    /// Waiting for a worker, or under way.
     Running {
         /// Positions reviewed.
         done: u32,
@@ -23,20 +23,30 @@ pub enum ReviewState {
     },
 }
 
+/// A review claimed by a worker.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct ReviewJob {
+    /// The game reviewed.
+    pub(crate) game_id: String,
+}
+
+/// The reviews waiting: the oldest asked for first.
+const REVIEWS: JobQueue = JobQueue {
+    table: "reviews",
+    keys: "game_id",
+    lease: "claimed_until_ms",
+    free: "status = 'running'",
+    order: "updated_ms, game_id",
+    reset: ", done = 0",
+};
+
 impl Store {
-    /// The review of a game if it is done or under way at `now`; `None` when nobody has
-    /// begun it, or its lease ran out (its instance died): it is then to be claimed.
-    pub async fn review_state(
-        &self,
-        game_id: &str,
-        now: i64,
-    ) -> anyhow::Result<Option<ReviewState>> {
-        let row = sqlx::query(
-            "SELECT status, done, total, moves, claimed_until_ms FROM reviews WHERE game_id = $1",
-        )
-        .bind(game_id)
-        .fetch_optional(&self.pool)
-        .await?;
+    /// The review of a game if someone asked for it; `None` when nobody has.
+    pub async fn review_state(&self, game_id: &str) -> anyhow::Result<Option<ReviewState>> {
+        let row = sqlx::query("SELECT status, done, total, moves FROM reviews WHERE game_id = $1")
+            .bind(game_id)
+            .fetch_optional(&self.pool)
+            .await?;
         let Some(row) = row else {
             return Ok(None);
         };
@@ -46,10 +56,6 @@ impl Store {
             return Ok(Some(ReviewState::Done(
                 moves.unwrap_or_else(|| "[]".to_owned()),
             )));
-        }
-        let lease: Option<i64> = row.try_get("claimed_until_ms")?;
-        if lease.is_none_or(|until| until <= now) {
-            return Ok(None);
         }
         let count = |column: &str| -> anyhow::Result<u32> {
             let value: i64 = row.try_get(column)?;
@@ -61,73 +67,75 @@ impl Store {
         }))
     }
 
-    /// Claims the review of a game for this caller until `lease_until_ms`, to review `total`
-    /// positions; whether the claim is this caller's. Two callers racing for one claim:
-    /// exactly one wins, by the primary key (a new row) or by the lease's condition (the row
-    /// of an instance that died).
-    pub async fn claim_review(
-        &self,
-        game_id: &str,
-        total: u32,
-        now: i64,
-        lease_until_ms: i64,
-    ) -> anyhow::Result<bool> {
+    /// Asks for the review of a game of `total` positions: writes its job unless it was
+    /// asked for already; whether this call wrote it.
+    pub(crate) async fn request_review(&self, game_id: &str, total: u32) -> anyhow::Result<bool> {
         let inserted = sqlx::query(
-            "INSERT INTO reviews (game_id, status, done, total, claimed_until_ms, updated_ms) \
-             VALUES ($1, 'running', 0, $2, $3, $4) ON CONFLICT (game_id) DO NOTHING",
+            "INSERT INTO reviews (game_id, status, done, total, updated_ms) \
+             VALUES ($1, 'running', 0, $2, $3) ON CONFLICT (game_id) DO NOTHING",
         )
         .bind(game_id)
         .bind(i64::from(total))
-        .bind(lease_until_ms)
-        .bind(now)
+        .bind(now_ms())
         .execute(&self.pool)
         .await?;
-        if inserted.rows_affected() == 1 {
-            return Ok(true);
-        }
-        let taken = sqlx::query(
-            "UPDATE reviews SET done = 0, total = $1, claimed_until_ms = $2, updated_ms = $3 \
-             WHERE game_id = $4 AND status = 'running' \
-             AND (claimed_until_ms IS NULL OR claimed_until_ms <= $3)",
-        )
-        .bind(i64::from(total))
-        .bind(lease_until_ms)
-        .bind(now)
-        .bind(game_id)
-        .execute(&self.pool)
-        .await?;
-        Ok(taken.rows_affected() == 1)
+        Ok(inserted.rows_affected() == 1)
     }
 
-    /// Records the progress of a review this caller holds, and renews its lease.
-    pub async fn review_progress(
+    /// Claims the oldest review nobody holds (or whose holder's lease ran out) for `worker`
+    /// until `lease_ms` from now; `None` when none is waiting.
+    pub(crate) async fn claim_review(
         &self,
-        game_id: &str,
+        worker: &str,
+        lease_ms: i64,
+    ) -> anyhow::Result<Option<ReviewJob>> {
+        let row = self.claim_job(&REVIEWS, worker, lease_ms).await?;
+        Ok(row
+            .map(|row| row.try_get(0))
+            .transpose()?
+            .map(|game_id| ReviewJob { game_id }))
+    }
+
+    /// Records the progress of a review `worker` holds and renews its lease; whether it
+    /// still holds it (a worker whose lease ran out and was taken over stops).
+    pub(crate) async fn review_progress(
+        &self,
+        job: &ReviewJob,
+        worker: &str,
         done: u32,
-        lease_until_ms: i64,
-    ) -> anyhow::Result<()> {
-        sqlx::query(
+        lease_ms: i64,
+    ) -> anyhow::Result<bool> {
+        let now = now_ms();
+        let renewed = sqlx::query(
             "UPDATE reviews SET done = $1, claimed_until_ms = $2, updated_ms = $3 \
-             WHERE game_id = $4 AND status = 'running'",
+             WHERE game_id = $4 AND status = 'running' AND claimed_by = $5",
         )
         .bind(i64::from(done))
-        .bind(lease_until_ms)
-        .bind(now_ms())
-        .bind(game_id)
+        .bind(now.saturating_add(lease_ms))
+        .bind(now)
+        .bind(&job.game_id)
+        .bind(worker)
         .execute(&self.pool)
         .await?;
-        Ok(())
+        Ok(renewed.rows_affected() == 1)
     }
 
-    /// Stores a finished review (its moves as JSON) for good.
-    pub async fn finish_review(&self, game_id: &str, moves: &str) -> anyhow::Result<()> {
+    /// Stores a finished review (its moves as JSON) for good, if `worker` still holds it.
+    pub(crate) async fn finish_review(
+        &self,
+        job: &ReviewJob,
+        worker: &str,
+        moves: &str,
+    ) -> anyhow::Result<()> {
         sqlx::query(
-            "UPDATE reviews SET status = 'done', done = total, moves = $1, \
-             claimed_until_ms = NULL, updated_ms = $2 WHERE game_id = $3",
+            "UPDATE reviews SET status = 'done', done = total, moves = $1, claimed_by = NULL, \
+             claimed_until_ms = NULL, updated_ms = $2 \
+             WHERE game_id = $3 AND status = 'running' AND claimed_by = $4",
         )
         .bind(moves)
         .bind(now_ms())
-        .bind(game_id)
+        .bind(&job.game_id)
+        .bind(worker)
         .execute(&self.pool)
         .await?;
         Ok(())

@@ -1,6 +1,6 @@
 //! AI workers apart from the web servers: jobs in the database claimed with a lease, each AI
-//! move made exactly once however many workers claim, and a worker that dies mid-search
-//! leaving its move to another.
+//! move made exactly once however many workers claim, a worker that dies mid-search leaving
+//! its move or its review to another, and analyses and reviews done by workers apart.
 
 use std::time::{Duration, Instant};
 
@@ -9,6 +9,7 @@ use sqlx::{Connection as _, PgConnection, Row as _};
 use swapboard_server::ai_worker::{Worker, WorkerOptions};
 use swapboard_server::store::{NewGame, Seat, Status, Store};
 
+use crate::analysis::reviewed;
 use crate::common::{Client, TestDb, bearer, generous, on_both, options};
 
 fn worker_options(db: &TestDb, lease_s: u32) -> WorkerOptions {
@@ -191,6 +192,115 @@ async fn serve_leaves_the_ai_to_workers(db: TestDb) -> TestDb {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn serve_without_its_worker_leaves_the_ai_to_an_ai_worker() {
     on_both(serve_leaves_the_ai_to_workers).await;
+}
+
+/// A server without its worker, and a game between two level-1 AIs on `size` finished by a
+/// worker that has stopped since.
+async fn finished_ai_game(db: &TestDb, id: &str, size: u32) -> (swapboard_server::Server, Store) {
+    let mut serve_options = options(db, generous());
+    serve_options.no_ai_worker = true;
+    let server = swapboard_server::Server::start(&serve_options)
+        .await
+        .unwrap();
+    let store = Store::open(&db.url).await.unwrap();
+    ai_game(&store, id, size, [1, 1]).await;
+    let worker = Worker::start(&worker_options(db, 30)).await.unwrap();
+    until_game(&store, id, Duration::from_secs(60), |g| {
+        g.status == Status::Finished
+    })
+    .await;
+    worker.stop().await;
+    (server, store)
+}
+
+async fn workers_analyse_and_review(db: TestDb) -> TestDb {
+    let (server, store) = finished_ai_game(&db, "done", 4).await;
+    let client = Client::new(&server);
+    let plies = store.game("done").await.unwrap().unwrap().ply;
+    // No worker: the review waits for one.
+    let asked = client.get("/api/games/done/review", &[]).await;
+    assert_eq!(asked.status, 202, "{}", asked.text);
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let waiting = client.get("/api/games/done/review", &[]).await;
+    assert_eq!(waiting.status, 202, "{}", waiting.text);
+    assert_eq!(waiting.json["done"], 0, "{}", waiting.text);
+    assert_eq!(waiting.json["total"], plies + 1, "{}", waiting.text);
+    // An analysis asked with no worker waits for one, and is answered once a worker starts.
+    let asking = Client::new(&server);
+    let analysis = tokio::spawn(async move {
+        asking
+            .get("/api/games/done/analysis?ply=1&level=2", &[])
+            .await
+    });
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(!analysis.is_finished(), "answered with no worker");
+    let worker = Worker::start(&worker_options(&db, 30)).await.unwrap();
+    let answered = analysis.await.unwrap();
+    assert_eq!(answered.status, 200, "{}", answered.text);
+    assert_eq!(answered.json["ply"], 1, "{}", answered.text);
+    assert!(
+        !answered.json["lines"].as_array().unwrap().is_empty(),
+        "{}",
+        answered.text
+    );
+    let review = reviewed(&client, "done").await;
+    let moves = review["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), plies as usize, "{review}");
+    assert!(moves.iter().all(|m| m["basis"].is_string()), "{review}");
+    assert_eq!(worker.plies_played(), 0, "no game to move in");
+    worker.stop().await;
+    // Stored: asked again with no worker, both are answered at once.
+    let again = client
+        .get("/api/games/done/analysis?ply=1&level=2", &[])
+        .await;
+    assert_eq!(again.status, 200, "{}", again.text);
+    assert_eq!(again.json, answered.json);
+    assert_eq!(client.get("/api/games/done/review", &[]).await.json, review);
+    store.close().await;
+    server.stop().await.unwrap();
+    db
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn analyses_and_reviews_are_jobs_done_by_workers_apart() {
+    on_both(workers_analyse_and_review).await;
+}
+
+async fn review_taken_over(db: TestDb) -> TestDb {
+    let (server, store) = finished_ai_game(&db, "long", 4).await;
+    let client = Client::new(&server);
+    assert_eq!(client.get("/api/games/long/review", &[]).await.status, 202);
+    // A worker with a 1 s lease begins it, and is killed after its first positions.
+    let first = Worker::start(&worker_options(&db, 1)).await.unwrap();
+    let began = Instant::now();
+    let reached = loop {
+        let progress = client.get("/api/games/long/review", &[]).await;
+        assert_eq!(progress.status, 202, "done before it could be killed");
+        let done = progress.json["done"].as_u64().unwrap();
+        if done >= 1 {
+            break done;
+        }
+        assert!(began.elapsed() < Duration::from_secs(60), "never begun");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    };
+    first.stop().await;
+    let killed = client.get("/api/games/long/review", &[]).await;
+    assert_eq!(killed.status, 202, "{}", killed.text);
+    assert!(killed.json["done"].as_u64().unwrap() >= reached);
+    // Another worker takes it once the lease has run out, and finishes it.
+    let second = Worker::start(&worker_options(&db, 1)).await.unwrap();
+    let review = reviewed(&client, "long").await;
+    let plies = store.game("long").await.unwrap().unwrap().ply;
+    assert_eq!(review["moves"].as_array().unwrap().len(), plies as usize);
+    second.stop().await;
+    store.close().await;
+    server.stop().await.unwrap();
+    db
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_review_whose_worker_died_is_taken_again_by_another() {
+    on_both(review_taken_over).await;
 }
 
 /// The figures of docs/PERFORMANCE.md ("AI workers"): AI moves per second of one worker

@@ -9,7 +9,7 @@ use swapboard_play::AnyPosition;
 use crate::common::{Client, TestDb, auth, bearer, generous, on_both, start};
 
 /// Polls the review of a game until it is done.
-async fn reviewed(client: &Client, id: &str) -> Value {
+pub(crate) async fn reviewed(client: &Client, id: &str) -> Value {
     let deadline = Instant::now() + Duration::from_secs(120);
     loop {
         let answer = client.get(&format!("/api/games/{id}/review"), &[]).await;
