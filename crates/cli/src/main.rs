@@ -70,7 +70,8 @@ enum Command {
     Replay(replay::ReplayArgs),
     /// Serve the games over HTTP (docs/API.md): SQLite file by default, or PostgreSQL.
     Serve(Box<swapboard_server::ServeOptions>),
-    /// Play the AI's moves of a swapboard database apart from the web servers (docs/DEPLOY.md).
+    /// Play the AI's moves and do its analyses and reviews of a swapboard database, apart from
+    /// the web servers (docs/DEPLOY.md).
     AiWorker(swapboard_server::ai_worker::WorkerOptions),
     /// Play an account of a swapboard server with the AI or an engine program (docs/API.md).
     Bot(bot::BotArgs),

@@ -439,6 +439,18 @@ async fn serve_metrics(
         let (size, idle) = store.pool_use();
         instruments::pool(size, idle);
         instruments::connections(connections.open(), connections.refused(), sockets.open());
+        let store = store.clone();
+        async move {
+            match store.ai_jobs_waiting().await {
+                Ok(kinds) => {
+                    for (kind, waiting) in kinds {
+                        let waiting = u32::try_from(waiting).unwrap_or(u32::MAX);
+                        instruments::ai_jobs(kind, waiting);
+                    }
+                }
+                Err(e) => tracing::warn!("metrics: cannot count the AI's jobs: {e:#}"),
+            }
+        }
     };
     let shutdown = async move {
         let _ = stopped.wait_for(|&stop| stop).await;

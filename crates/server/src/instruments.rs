@@ -26,6 +26,7 @@ const SOCKETS: &str = "swapboard_live_sockets";
 const FANOUT: &str = "swapboard_live_fanout_seconds";
 const FLAG_LAG: &str = "swapboard_clock_flag_lag_seconds";
 const AI_QUEUE: &str = "swapboard_ai_searches_waiting";
+const AI_JOBS: &str = "swapboard_ai_jobs_waiting";
 const AI_SEARCH: &str = "swapboard_ai_search_seconds";
 const POOL: &str = "swapboard_db_pool_connections";
 const COMMIT: &str = "swapboard_db_commit_seconds";
@@ -86,6 +87,10 @@ fn describe() {
         AI_QUEUE,
         "Searches (AI moves, analyses, reviews) waiting for a permit"
     );
+    describe_gauge!(
+        AI_JOBS,
+        "AI workers' jobs in the database not yet done, by kind (move, analysis, review)"
+    );
     describe_histogram!(
         AI_SEARCH,
         metrics::Unit::Seconds,
@@ -100,13 +105,13 @@ fn describe() {
     describe_counter!(RATE_LIMITED, "Requests refused by a rate limit, by limit");
 }
 
-/// Serves `GET /metrics` at `addr` until `shutdown` resolves; `sample` is called before
+/// Serves `GET /metrics` at `addr` until `shutdown` resolves; `sample` is awaited before
 /// each rendering to set the gauges that are read rather than counted (the pool, the
-/// connections).
-pub(crate) async fn serve(
+/// connections, the AI's jobs).
+pub(crate) async fn serve<S: Future<Output = ()> + Send>(
     listener: TcpListener,
     handle: PrometheusHandle,
-    sample: impl Fn() + Clone + Send + Sync + 'static,
+    sample: impl Fn() -> S + Clone + Send + Sync + 'static,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) {
     let app = Router::new().route(
@@ -115,7 +120,7 @@ pub(crate) async fn serve(
             let handle = handle.clone();
             let sample = sample.clone();
             async move {
-                sample();
+                sample().await;
                 (
                     [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
                     handle.render(),
@@ -171,6 +176,11 @@ pub(crate) fn flag_lag(late: Duration) {
 /// A search begins to wait for a permit (`+1`) or stops waiting (`-1`).
 pub(crate) fn ai_waiting(change: f64) {
     gauge!(AI_QUEUE).increment(change);
+}
+
+/// The AI workers' jobs of one kind not yet done, read from the database.
+pub(crate) fn ai_jobs(kind: &'static str, waiting: u32) {
+    gauge!(AI_JOBS, "kind" => kind).set(f64::from(waiting));
 }
 
 /// A search done: what for (`move`, `analysis`) and at which level.

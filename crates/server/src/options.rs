@@ -35,8 +35,8 @@ pub struct ServeOptions {
     /// least one), so the AI never takes the cores the HTTP workers need.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     pub ai_searches: Option<u16>,
-    /// Runs no embedded AI worker: the AI's moves are left to `swapboard ai-worker`
-    /// processes (on this machine or others) reading the same database.
+    /// Runs no embedded AI worker: the AI's moves, analyses and reviews are left to
+    /// `swapboard ai-worker` processes (on this machine or others) reading the same database.
     #[arg(long)]
     pub no_ai_worker: bool,
     /// SQLite only: the most the database may grow to, in MiB (a quota below the disk's

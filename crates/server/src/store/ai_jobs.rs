@@ -95,6 +95,23 @@ impl Store {
         }))
     }
 
+    /// The AI workers' jobs not yet done (waiting or under way), by kind: `move`,
+    /// `analysis`, `review`. Each count reads an index of the rows not done.
+    pub(crate) async fn ai_jobs_waiting(&self) -> anyhow::Result<[(&'static str, i64); 3]> {
+        let row = sqlx::query(
+            "SELECT (SELECT count(*) FROM ai_jobs), \
+             (SELECT count(*) FROM analyses WHERE answer IS NULL), \
+             (SELECT count(*) FROM reviews WHERE status = 'running')",
+        )
+        .fetch_one(&self.pool)
+        .await?;
+        Ok([
+            ("move", row.try_get(0)?),
+            ("analysis", row.try_get(1)?),
+            ("review", row.try_get(2)?),
+        ])
+    }
+
     /// Claims the first free job of `queue` for `worker` until `lease_ms` from now, and
     /// gives back its key columns; `None` when there is none. One statement, committed
     /// before the row is given back: on PostgreSQL claimers skip the rows others are

@@ -199,6 +199,7 @@ async fn serve_without_its_worker_leaves_the_ai_to_an_ai_worker() {
 async fn finished_ai_game(db: &TestDb, id: &str, size: u32) -> (swapboard_server::Server, Store) {
     let mut serve_options = options(db, generous());
     serve_options.no_ai_worker = true;
+    serve_options.metrics_addr = Some("127.0.0.1:0".parse().unwrap());
     let server = swapboard_server::Server::start(&serve_options)
         .await
         .unwrap();
@@ -225,6 +226,16 @@ async fn workers_analyse_and_review(db: TestDb) -> TestDb {
     assert_eq!(waiting.status, 202, "{}", waiting.text);
     assert_eq!(waiting.json["done"], 0, "{}", waiting.text);
     assert_eq!(waiting.json["total"], plies + 1, "{}", waiting.text);
+    // The operator sees the job waiting.
+    let metrics = server.metrics_addr().unwrap();
+    let scrape = reqwest::get(format!("http://{metrics}/metrics"))
+        .await
+        .unwrap();
+    let text = scrape.text().await.unwrap();
+    assert!(
+        text.contains(r#"swapboard_ai_jobs_waiting{kind="review"} 1"#),
+        "{text}"
+    );
     // An analysis asked with no worker waits for one, and is answered once a worker starts.
     let asking = Client::new(&server);
     let analysis = tokio::spawn(async move {
