@@ -199,14 +199,10 @@ async fn work(crew: Arc<Crew>) {
     }
 }
 
-/// Claims and does one job, if there is one: the AI's moves first (a player waits on each),
-/// then analyses (a request waits on each), then reviews (asked again until done).
+/// Claims and does one job, if there is one: the jobs someone waits on first, then reviews
+/// (asked again until done).
 async fn next_job(crew: &Crew) -> anyhow::Result<bool> {
-    if play_waiting_move(crew).await? {
-        return Ok(true);
-    }
-    if let Some(job) = crew.store.claim_analysis(&crew.name, crew.lease_ms).await? {
-        analysis::answer_analysis(&crew.store, &crew.permits, &job).await?;
+    if urgent_job(crew).await? {
         return Ok(true);
     }
     if let Some(job) = crew.store.claim_review(&crew.name, crew.lease_ms).await? {
@@ -216,23 +212,28 @@ async fn next_job(crew: &Crew) -> anyhow::Result<bool> {
     Ok(false)
 }
 
-/// Claims and plays the AI's oldest waiting move, if any; whether there was one.
-async fn play_waiting_move(crew: &Crew) -> anyhow::Result<bool> {
-    let Some(job) = crew.store.claim_ai_job(&crew.name, crew.lease_ms).await? else {
-        return Ok(false);
-    };
-    match ai::play_job(&crew.store, &crew.permits, &job).await {
-        Ok(Some(plies)) => announce(crew, &job.game_id, plies).await,
-        Ok(None) => {}
-        Err(e) => tracing::warn!(game = job.game_id, "ai: {e:#}"),
+/// Claims and does a job someone waits on, if there is one: the AI's oldest waiting move
+/// (a player waits on it), else the oldest analysis (a request waits on it).
+async fn urgent_job(crew: &Crew) -> anyhow::Result<bool> {
+    if let Some(job) = crew.store.claim_ai_job(&crew.name, crew.lease_ms).await? {
+        match ai::play_job(&crew.store, &crew.permits, &job).await {
+            Ok(Some(plies)) => announce(crew, &job.game_id, plies).await,
+            Ok(None) => {}
+            Err(e) => tracing::warn!(game = job.game_id, "ai: {e:#}"),
+        }
+        return Ok(true);
     }
-    Ok(true)
+    if let Some(job) = crew.store.claim_analysis(&crew.name, crew.lease_ms).await? {
+        analysis::answer_analysis(&crew.store, &crew.permits, &job).await?;
+        return Ok(true);
+    }
+    Ok(false)
 }
 
 /// Reviews every position of a claimed review's game, renewing the lease at each, and
-/// stores the moves judged. The AI's moves waiting are played between positions, so a
-/// review never keeps a player waiting; a worker that lost its claim (its lease ran out and
-/// another worker took the review) stops.
+/// stores the moves judged. The AI's moves and the analyses waiting are done between
+/// positions, so a review never keeps a player or a request waiting; a worker that lost its
+/// claim (its lease ran out and another worker took the review) stops.
 async fn review(crew: &Crew, job: &ReviewJob) -> anyhow::Result<()> {
     let Some(game) = crew.store.game(&job.game_id).await? else {
         return Ok(());
@@ -240,7 +241,7 @@ async fn review(crew: &Crew, job: &ReviewJob) -> anyhow::Result<()> {
     let (positions, played) = analysis::positions(&crew.store, &game).await?;
     let mut views = Vec::with_capacity(positions.len());
     for (ply, position) in (0u32..).zip(positions) {
-        while play_waiting_move(crew).await? {
+        while urgent_job(crew).await? {
             if !renew(crew, job, ply).await? {
                 return Ok(());
             }
