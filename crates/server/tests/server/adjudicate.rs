@@ -339,7 +339,13 @@ async fn migration_keeps_every_game() {
 
     let store = Store::open(&db.url).await.unwrap();
     let pool = sqlx::SqlitePool::connect(&db.url).await.unwrap();
-    assert_eq!(referencing(&pool).await, before);
+    // The tables of later migrations (0022's analyses) reference games too, and are empty.
+    let (kept, added): (Vec<_>, Vec<_>) = referencing(&pool)
+        .await
+        .into_iter()
+        .partition(|(table, _)| before.iter().any(|(old, _)| old == table));
+    assert_eq!(kept, before);
+    assert_eq!(added, [("analyses".to_owned(), 0)]);
     let games: Vec<(String, Option<String>, Option<String>)> =
         sqlx::query("SELECT id, termination, rematch_id FROM games ORDER BY id")
             .fetch_all(&pool)
