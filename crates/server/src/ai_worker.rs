@@ -1,8 +1,9 @@
 //! AI workers: the tasks that claim the AI's jobs from the database (its moves, the analyses
-//! and the reviews of finished games) and do them. `serve` runs one embedded (so one machine needs nothing more); `swapboard
-//! ai-worker` runs one apart from the web servers, on any machine that reaches the database,
-//! so AI capacity grows by adding workers. A claim holds a job for a lease; a worker that
-//! dies mid-search leaves its job to be claimed again once the lease has run out.
+//! and the reviews of finished games) and do them. `serve` runs one embedded (so one machine
+//! needs nothing more); `swapboard ai-worker` runs one apart from the web servers, on any
+//! machine that reaches the database, so AI capacity grows by adding workers. A claim holds
+//! a job for a lease; a worker that dies mid-search leaves its job to be claimed again once
+//! the lease has run out.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
