@@ -89,7 +89,11 @@ async fn metrics_are_served_apart_and_count_moves_requests_and_refusals() {
         let by_route = sample(
             &text,
             "swapboard_http_request_duration_seconds_count",
-            &[r#"route="/api/games/{id}/moves""#, r#"status="2xx""#],
+            &[
+                r#"method="POST""#,
+                r#"route="/api/games/{id}/moves""#,
+                r#"status="2xx""#,
+            ],
         );
         assert!(by_route.is_some_and(|n| n >= 3.0), "{text}");
         assert!(!text.contains(&id), "a game's id in the metrics: {text}");
