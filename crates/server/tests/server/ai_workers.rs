@@ -11,6 +11,7 @@ use swapboard_server::store::{NewGame, Seat, Status, Store};
 
 use crate::analysis::reviewed;
 use crate::common::{Client, TestDb, bearer, generous, on_both, options};
+use crate::metrics::sample;
 
 fn worker_options(db: &TestDb, lease_s: u32) -> WorkerOptions {
     WorkerOptions {
@@ -153,12 +154,18 @@ async fn a_worker_killed_mid_search_leaves_the_move_to_another_after_its_lease()
     db.drop_it().await;
 }
 
-async fn serve_leaves_the_ai_to_workers(db: TestDb) -> TestDb {
-    let mut serve_options = options(&db, generous());
+/// A server without its embedded worker (`serve --no-ai-worker`), with its metrics.
+async fn server_without_worker(db: &TestDb) -> swapboard_server::Server {
+    let mut serve_options = options(db, generous());
     serve_options.no_ai_worker = true;
-    let server = swapboard_server::Server::start(&serve_options)
+    serve_options.metrics_addr = Some("127.0.0.1:0".parse().unwrap());
+    swapboard_server::Server::start(&serve_options)
         .await
-        .unwrap();
+        .unwrap()
+}
+
+async fn serve_leaves_the_ai_to_workers(db: TestDb) -> TestDb {
+    let server = server_without_worker(&db).await;
     let client = Client::new(&server);
     let ann = bearer(&client, "ann").await;
     let created = client
@@ -197,12 +204,7 @@ async fn serve_without_its_worker_leaves_the_ai_to_an_ai_worker() {
 /// A server without its worker, and a game between two level-1 AIs on `size` finished by a
 /// worker that has stopped since.
 async fn finished_ai_game(db: &TestDb, id: &str, size: u32) -> (swapboard_server::Server, Store) {
-    let mut serve_options = options(db, generous());
-    serve_options.no_ai_worker = true;
-    serve_options.metrics_addr = Some("127.0.0.1:0".parse().unwrap());
-    let server = swapboard_server::Server::start(&serve_options)
-        .await
-        .unwrap();
+    let server = server_without_worker(db).await;
     let store = Store::open(&db.url).await.unwrap();
     ai_game(&store, id, size, [1, 1]).await;
     let worker = Worker::start(&worker_options(db, 30)).await.unwrap();
@@ -232,8 +234,9 @@ async fn workers_analyse_and_review(db: TestDb) -> TestDb {
         .await
         .unwrap();
     let text = scrape.text().await.unwrap();
-    assert!(
-        text.contains(r#"swapboard_ai_jobs_waiting{kind="review"} 1"#),
+    assert_eq!(
+        sample(&text, "swapboard_ai_jobs_waiting", &[r#"kind="review""#]),
+        Some(1.0),
         "{text}"
     );
     // An analysis asked with no worker waits for one, and is answered once a worker starts.

@@ -8,7 +8,7 @@ use crate::common::{Client, TestDb, auth, bearer, game_between, generous, on_bot
 use swapboard_server::{Limits, Rate, Server};
 
 /// The value of the first sample of `name` whose labels contain every one of `labels`.
-fn sample(text: &str, name: &str, labels: &[&str]) -> Option<f64> {
+pub(crate) fn sample(text: &str, name: &str, labels: &[&str]) -> Option<f64> {
     text.lines()
         .filter(|line| !line.starts_with('#'))
         .filter(|line| line.starts_with(name) && line[name.len()..].starts_with(['{', ' ']))
