@@ -1,6 +1,7 @@
 //! `swapboard ai-worker` as a process: one killed with `kill -9` (SIGKILL) in the middle of a
 //! search holds its job until its lease runs out, and only then does another worker take it
-//! and make the move, once. On a SQLite file and on a PostgreSQL database.
+//! and make the move, once; one killed in the middle of a review leaves it, the same way, to
+//! another that reviews the whole game. On a SQLite file and on a PostgreSQL database.
 
 use std::os::unix::process::ExitStatusExt as _;
 use std::path::{Path, PathBuf};
@@ -274,6 +275,191 @@ async fn a_worker_killed_mid_search_leaves_its_move_to_another_once(db: Database
     assert_eq!(stored, ply, "one stored move per ply, none lost");
     conn.close().await.unwrap();
     db
+}
+
+/// The review of game `rev`: its status, holder, lease and positions done; `None` before it
+/// was asked for.
+async fn review_row(
+    conn: &mut AnyConnection,
+) -> Option<(String, Option<String>, Option<i64>, i64)> {
+    sqlx::query(
+        "SELECT status, claimed_by, claimed_until_ms, done FROM reviews WHERE game_id = 'rev'",
+    )
+    .fetch_optional(conn)
+    .await
+    .unwrap()
+    .map(|row| (row.get(0), row.get(1), row.get(2), row.get(3)))
+}
+
+/// Polls `probe` every few milliseconds until it gives a value, failing after `limit`
+/// with `what` and the worker's log.
+async fn poll<T>(
+    conn: &mut AnyConnection,
+    limit: Duration,
+    what: &str,
+    worker: &Worker,
+    mut probe: impl AsyncFnMut(&mut AnyConnection) -> Option<T>,
+) -> T {
+    let started = Instant::now();
+    loop {
+        if let Some(value) = probe(conn).await {
+            return value;
+        }
+        assert!(started.elapsed() < limit, "{what}: {}", worker.log());
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+}
+
+async fn a_worker_killed_mid_review_leaves_it_to_another(db: Database) -> Database {
+    // A finished 7x7 Swaptimum game between two level-1 AIs, played by a worker.
+    let store = Store::open(&db.url).await.unwrap();
+    let position = swapboard_play::AnyPosition::start(swapboard_play::GameId::Swaptimum, 7)
+        .unwrap()
+        .to_string();
+    store
+        .create_game(&NewGame {
+            id: "rev",
+            game: "swaptimum",
+            size: 7,
+            position: &position,
+            seats: [Seat::Ai(1), Seat::Ai(1)],
+            clock: swapboard_play::TimeControl::None,
+            invite: None,
+            rated: false,
+        })
+        .await
+        .unwrap();
+    let mut conn = AnyConnection::connect(&db.url).await.unwrap();
+    let player = Worker::start(&db, "player");
+    let plies: i64 = poll(
+        &mut conn,
+        Duration::from_secs(60),
+        "the game never ended",
+        &player,
+        async |conn| {
+            let row = sqlx::query("SELECT status, ply FROM games WHERE id = 'rev'")
+                .fetch_one(conn)
+                .await
+                .unwrap();
+            (row.get::<String, _>(0) == "finished").then(|| row.get(1))
+        },
+    )
+    .await;
+    drop(player);
+
+    // Asked as the server asks: one position more than the moves.
+    let total = u32::try_from(plies + 1).unwrap();
+    assert!(store.request_review("rev", total).await.unwrap());
+    store.close().await;
+
+    // The first worker claims the review and is killed with SIGKILL once it has reviewed a
+    // position, long before the last.
+    let mut first = Worker::start(&db, "first");
+    let holder = first.claim_name("first");
+    let lease_until = poll(
+        &mut conn,
+        Duration::from_secs(60),
+        "the first worker reviewed nothing",
+        &first,
+        async |conn| match review_row(conn).await {
+            Some((_, Some(by), Some(until), done)) if by == holder && done >= 1 => Some(until),
+            _ => None,
+        },
+    )
+    .await;
+    first.child.kill().unwrap();
+    let status = first.child.wait().unwrap();
+    assert_eq!(status.signal(), Some(9), "killed by SIGKILL: {status:?}");
+    let killed_at = now_ms();
+    let (state, by, until, done) = review_row(&mut conn).await.unwrap();
+    assert_eq!(
+        (state.as_str(), by.as_deref()),
+        ("running", Some(holder.as_str()))
+    );
+    let lease_until = until.unwrap_or(lease_until);
+    assert!(
+        killed_at < lease_until,
+        "the kill came {} ms after the lease had run out",
+        killed_at - lease_until
+    );
+    assert!(
+        done < i64::from(total),
+        "killed after {done} of {total} positions"
+    );
+
+    // A second worker starts at once: it leaves the review to the dead worker until the
+    // lease runs out, then takes it and reviews the whole game.
+    let second = Worker::start(&db, "second");
+    let second_name = second.claim_name("second");
+    let mut taken_until = None;
+    poll(
+        &mut conn,
+        Duration::from_secs(180),
+        "the second worker never finished the review",
+        &second,
+        async |conn| {
+            let (state, by, until, _) = review_row(conn).await.unwrap();
+            let now = now_ms();
+            match by {
+                Some(by) if by == holder => assert!(
+                    taken_until.is_none(),
+                    "the dead worker's claim came back at {now} ms"
+                ),
+                Some(by) if by == second_name => {
+                    taken_until.get_or_insert(until.expect("a claim has a lease"));
+                }
+                None => {}
+                Some(other) => panic!("claimed by {other} at {now} ms"),
+            }
+            if now < lease_until {
+                assert!(
+                    taken_until.is_none(),
+                    "the review was taken {} ms before the lease ran out",
+                    lease_until - now
+                );
+            }
+            (state == "done").then_some(())
+        },
+    )
+    .await;
+    drop(second);
+    let second_until = taken_until.expect("the second worker's claim was seen");
+    let claimed_at = second_until - i64::from(LEASE_S) * 1000;
+    assert!(
+        claimed_at > lease_until,
+        "claimed at {claimed_at} ms, the first lease until {lease_until} ms"
+    );
+
+    // Every move of the game is judged, in order, once.
+    let moves: String = sqlx::query("SELECT moves FROM reviews WHERE game_id = 'rev'")
+        .fetch_one(&mut conn)
+        .await
+        .unwrap()
+        .get(0);
+    let reviewed: Vec<serde_json::Value> = serde_json::from_str(&moves).unwrap();
+    let judged: Vec<i64> = reviewed
+        .iter()
+        .map(|m| m["ply"].as_i64().unwrap())
+        .collect();
+    assert_eq!(judged, (1..=plies).collect::<Vec<_>>(), "{moves}");
+    conn.close().await.unwrap();
+    db
+}
+
+#[tokio::test]
+async fn a_worker_killed_with_sigkill_mid_review_leaves_it_to_another_on_sqlite() {
+    a_worker_killed_mid_review_leaves_it_to_another(Database::sqlite())
+        .await
+        .drop_it()
+        .await;
+}
+
+#[tokio::test]
+async fn a_worker_killed_with_sigkill_mid_review_leaves_it_to_another_on_postgres() {
+    a_worker_killed_mid_review_leaves_it_to_another(Database::postgres().await)
+        .await
+        .drop_it()
+        .await;
 }
 
 #[tokio::test]

@@ -69,7 +69,7 @@ impl Store {
 
     /// Asks for the review of a game of `total` positions: writes its job unless it was
     /// asked for already; whether this call wrote it.
-    pub(crate) async fn request_review(&self, game_id: &str, total: u32) -> anyhow::Result<bool> {
+    pub async fn request_review(&self, game_id: &str, total: u32) -> anyhow::Result<bool> {
         let inserted = sqlx::query(
             "INSERT INTO reviews (game_id, status, done, total, updated_ms) \
              VALUES ($1, 'running', 0, $2, $3) ON CONFLICT (game_id) DO NOTHING",
