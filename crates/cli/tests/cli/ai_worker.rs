@@ -168,39 +168,24 @@ async fn a_worker_killed_mid_search_leaves_its_move_to_another_once(db: Database
     // search of 150,000 iterations, seconds in a test build, long enough to be killed in.
     // The second seat is an AI too (a person's seat needs an account), at level 1.
     let store = Store::open(&db.url).await.unwrap();
-    let position = swapboard_play::AnyPosition::start(swapboard_play::GameId::Swaptimum, 9)
-        .unwrap()
-        .to_string();
-    store
-        .create_game(&NewGame {
-            id: "slow",
-            game: "swaptimum",
-            size: 9,
-            position: &position,
-            seats: [Seat::Ai(8), Seat::Ai(1)],
-            clock: swapboard_play::TimeControl::None,
-            invite: None,
-            rated: false,
-        })
-        .await
-        .unwrap();
+    create_ai_game(&store, "slow", 9, [8, 1]).await;
     store.close().await;
     let mut conn = AnyConnection::connect(&db.url).await.unwrap();
 
     // The first worker writes the game's job as it starts, and claims it.
     let mut first = Worker::start(&db, "first");
     let started = Instant::now();
-    let (holder, lease_until) = loop {
-        if let Some((Some(holder), Some(lease_until))) = first_job(&mut conn).await {
-            break (holder, lease_until);
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "the first worker never claimed the job: {}",
-            first.log()
-        );
-        tokio::time::sleep(Duration::from_millis(2)).await;
-    };
+    let (holder, lease_until) = poll(
+        &mut conn,
+        Duration::from_secs(60),
+        "the first worker never claimed the job",
+        &first,
+        async |conn| match first_job(conn).await {
+            Some((Some(holder), Some(lease_until))) => Some((holder, lease_until)),
+            _ => None,
+        },
+    )
+    .await;
     assert_eq!(holder, first.claim_name("first"));
 
     // SIGKILL in the middle of its search: no move, and the job still held by the dead
@@ -291,6 +276,30 @@ async fn review_row(
     .map(|row| (row.get(0), row.get(1), row.get(2), row.get(3)))
 }
 
+/// Writes an unclocked Swaptimum game `id` on a `size` x `size` board between the AIs of
+/// `levels` (the first player's first); a person's seat would need an account.
+async fn create_ai_game(store: &Store, id: &str, size: u32, levels: [u8; 2]) {
+    let position = swapboard_play::AnyPosition::start(
+        swapboard_play::GameId::Swaptimum,
+        usize::try_from(size).unwrap(),
+    )
+    .unwrap()
+    .to_string();
+    store
+        .create_game(&NewGame {
+            id,
+            game: "swaptimum",
+            size,
+            position: &position,
+            seats: levels.map(Seat::Ai),
+            clock: swapboard_play::TimeControl::None,
+            invite: None,
+            rated: false,
+        })
+        .await
+        .unwrap();
+}
+
 /// Polls `probe` every few milliseconds until it gives a value, failing after `limit`
 /// with `what` and the worker's log.
 async fn poll<T>(
@@ -313,22 +322,7 @@ async fn poll<T>(
 async fn a_worker_killed_mid_review_leaves_it_to_another(db: Database) -> Database {
     // A finished 7x7 Swaptimum game between two level-1 AIs, played by a worker.
     let store = Store::open(&db.url).await.unwrap();
-    let position = swapboard_play::AnyPosition::start(swapboard_play::GameId::Swaptimum, 7)
-        .unwrap()
-        .to_string();
-    store
-        .create_game(&NewGame {
-            id: "rev",
-            game: "swaptimum",
-            size: 7,
-            position: &position,
-            seats: [Seat::Ai(1), Seat::Ai(1)],
-            clock: swapboard_play::TimeControl::None,
-            invite: None,
-            rated: false,
-        })
-        .await
-        .unwrap();
+    create_ai_game(&store, "rev", 7, [1, 1]).await;
     let mut conn = AnyConnection::connect(&db.url).await.unwrap();
     let player = Worker::start(&db, "player");
     let plies: i64 = poll(
