@@ -32,8 +32,8 @@ pub struct Config {
     /// A playout stops after this many decisions and is scored by the game's evaluation
     /// ([`swapboard_core::Game::evaluation`]), or as a draw (games that can cycle).
     pub playout_cap: u32,
-    /// The number of threads (root parallelism: one tree each, merged at the root). Only one
-    /// thread is reproducible.
+    /// The number of threads, all growing one tree (tree parallelism with a virtual loss).
+    /// Only one thread is reproducible.
     pub threads: usize,
     /// The seed of the random choices.
     pub seed: u64,

@@ -16,8 +16,8 @@ use crate::{Budget, Config};
 /// two seconds there too. Levels 8 and 9 are also capped by time, as a guard only: the cap
 /// is wide enough that on a loaded machine it still searches far more than the level
 /// below, whose budget is fixed. Levels 1 to 8 search on one thread and replay the same
-/// moves from a seed; level 9 searches on every core ([`Level::threads`]), each with
-/// level 9's iterations, so it does not.
+/// moves from a seed; level 9 searches one tree on every core ([`Level::threads`]), with
+/// level 9's iterations for each core, so it does not.
 /// The ladder measured per game is in `docs/AI.md`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Level(u8);
@@ -55,9 +55,12 @@ impl Level {
 
     /// The search configuration of this level, with `seed`.
     pub fn config(self, seed: u64) -> Config {
+        let threads = self.threads();
         self.adjust(Config {
             seed,
-            threads: self.threads(),
+            threads,
+            // The threads share one tree: as many nodes for each as one thread may grow.
+            max_nodes: Config::default().max_nodes * threads,
             ..Config::default()
         })
     }
@@ -96,7 +99,7 @@ impl Level {
     }
 
     /// The budget of one move of game `G` at this level searched on `threads` threads:
-    /// level 9's iterations are a thread's (each thread's tree gets all of them, so every
+    /// level 9's iterations are a thread's (its tree gets that many for each thread, so every
     /// core adds to the search), the other levels' are the whole search's.
     pub fn budget_on<G: Game>(self, threads: usize) -> Budget {
         let per_search = self.iterations::<G>();

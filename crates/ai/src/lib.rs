@@ -8,7 +8,9 @@
 //! - [`Mcts`]: UCT with RAVE/AMAF statistics, a solver that carries proven wins, losses and
 //!   draws up the tree, tree reuse after a played move ([`Mcts::advance`]), budgets by
 //!   iterations, time and an external stop flag ([`Budget`]), analysis snapshots streamed
-//!   while it thinks ([`Mcts::think_with`]), and root parallelism over several threads.
+//!   while it thinks ([`Mcts::think_with`]), and tree parallelism: several threads grow one
+//!   tree, each holding it only to descend and to back up, with a virtual loss on the path
+//!   it is playing out.
 //!   Single-threaded with an iteration budget it is reproducible from its seed.
 //! - Games add knowledge without the search knowing which game it plays, through the
 //!   default hooks of [`swapboard_core::Game`]: `playout_move`, `move_prior`, `evaluation`.

@@ -1,4 +1,3 @@
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::thread;
@@ -6,11 +5,14 @@ use std::time::{Duration, Instant};
 
 use swapboard_core::{Game, IllegalMove, Outcome, Stepwise};
 
-use crate::tree::{Step, Tree, turn_over};
+use crate::tree::{Step, Tree, Walker, turn_over};
 use crate::{Analysis, Budget, Config, Line};
 
 /// Iterations run between two looks at the clock, the stop flag and the budget.
 const CHUNK: u64 = 64;
+/// The iterations a thread sharing the tree descends at once (each on a walker of its own)
+/// before it plays them out: one hold of the tree for several descents.
+const BATCH: usize = 16;
 /// The most decisions one turn may take (a guard against a step game that never completes
 /// a turn).
 const MAX_TURN_STEPS: usize = 1024;
@@ -25,7 +27,10 @@ const MAX_PV_MOVES: usize = 16;
 pub struct Mcts<G: Stepwise> {
     config: Config,
     position: G,
-    trees: Vec<Mutex<Tree<G>>>,
+    /// The one tree every thread of a search grows.
+    tree: Mutex<Tree<G>>,
+    /// One walker per thread, each seeded apart.
+    walkers: Vec<Walker<G>>,
     iterations: u64,
     elapsed: Duration,
     /// The analysis of the last search, until the tree changes: building one walks the
@@ -42,15 +47,16 @@ struct Shared<'a> {
     claimed: AtomicU64,
     done: AtomicU64,
     finished: AtomicBool,
-    /// Set while the reporting thread takes a snapshot of the trees: workers wait between
-    /// chunks, because std's mutex is not fair and a worker relocking its tree at once
+    /// Set while the reporting thread takes a snapshot of the tree: workers wait between
+    /// chunks, because std's mutex is not fair and the workers relocking the tree at once
     /// starved the reporter (and so `stop`) for seconds.
     reporting: AtomicBool,
 }
 
 impl Shared<'_> {
-    /// Runs one chunk of iterations on `tree`; false when the search is over.
-    fn chunk<G: Stepwise>(&self, tree: &mut Tree<G>) -> bool {
+    /// Claims the next chunk of iterations for a thread: how many to run, none when the
+    /// search is over.
+    fn claim(&self) -> Option<u64> {
         if self.finished.load(Ordering::Relaxed)
             || self.budget.stopped()
             || self
@@ -58,22 +64,69 @@ impl Shared<'_> {
                 .time
                 .is_some_and(|t| self.started.elapsed() >= t)
         {
-            return false;
+            return None;
         }
         let start = self.claimed.fetch_add(CHUNK, Ordering::Relaxed);
-        if start >= self.limit {
-            return false;
-        }
-        let n = CHUNK.min(self.limit - start);
-        for i in 0..n {
-            if tree.root_proof().is_some() {
-                self.done.fetch_add(i, Ordering::Relaxed);
-                self.finished.store(true, Ordering::Relaxed);
-                return false;
-            }
-            tree.iterate(self.config);
-        }
+        (start < self.limit).then(|| CHUNK.min(self.limit - start))
+    }
+
+    /// Counts `n` iterations run, and ends the search if `tree`'s root is proven.
+    fn ran(&self, n: u64, tree: &Tree<impl Stepwise>) {
         self.done.fetch_add(n, Ordering::Relaxed);
+        if tree.root_proof().is_some() {
+            self.finished.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Runs one chunk of iterations on `tree` by the search's only thread; false when the
+    /// search is over.
+    fn chunk_alone<G: Stepwise>(&self, tree: &mut Tree<G>, walker: &mut Walker<G>) -> bool {
+        let Some(n) = self.claim() else {
+            return false;
+        };
+        let mut i = 0;
+        while i < n && tree.root_proof().is_none() {
+            tree.iterate(walker, self.config);
+            i += 1;
+        }
+        self.ran(i, tree);
+        true
+    }
+
+    /// Runs one chunk of iterations on the tree shared by several threads, [`BATCH`] at a
+    /// time, one per walker: the tree is held to descend them all and to back them all up,
+    /// and let go while the walkers play out, which is where an iteration spends most of
+    /// its time. False when the search is over.
+    fn chunk_shared<G: Stepwise>(&self, tree: &Mutex<Tree<G>>, walkers: &mut [Walker<G>]) -> bool {
+        let Some(n) = self.claim() else {
+            return false;
+        };
+        let mut i = 0;
+        while i < n {
+            let mut batch = 0;
+            {
+                let mut tree = lock_spinning(tree);
+                for walker in walkers.iter_mut().take((n - i) as usize) {
+                    if tree.root_proof().is_some() {
+                        break;
+                    }
+                    walker.leaf = Some(tree.descend(walker, self.config));
+                    batch += 1;
+                }
+            }
+            if batch == 0 {
+                break;
+            }
+            for walker in &mut walkers[..batch] {
+                walker.play_out(self.config);
+            }
+            let mut tree = lock_spinning(tree);
+            for walker in &walkers[..batch] {
+                tree.back_up(walker, walker.value, self.config);
+            }
+            i += batch as u64;
+        }
+        self.ran(i, &lock(tree));
         true
     }
 }
@@ -82,20 +135,34 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
+/// The tries a thread sharing the tree makes before it sleeps on the lock.
+const SPINS: u32 = 20_000;
+
+/// Locks the shared tree, spinning first: another thread holds it for a few microseconds
+/// (one descent or back-up), far less than a sleep and a wake-up through the kernel cost.
+fn lock_spinning<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    for _ in 0..SPINS {
+        match m.try_lock() {
+            Ok(guard) => return guard,
+            Err(std::sync::TryLockError::Poisoned(poisoned)) => return poisoned.into_inner(),
+            Err(std::sync::TryLockError::WouldBlock) => std::hint::spin_loop(),
+        }
+    }
+    lock(m)
+}
+
 impl<G: Stepwise> Mcts<G> {
     /// A search from `position`.
     pub fn new(position: G, config: Config) -> Mcts<G> {
         let threads = config.threads.max(1);
-        let trees = (0..threads)
-            .map(|i| {
-                let seed = config.seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-                Mutex::new(Tree::new(&position, seed))
-            })
+        let walkers = (0..if threads > 1 { threads * BATCH } else { 1 })
+            .map(|i| Walker::new(config.seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)))
             .collect();
         Mcts {
+            tree: Mutex::new(Tree::new(&position)),
+            walkers,
             config,
             position,
-            trees,
             iterations: 0,
             elapsed: Duration::ZERO,
             last: None,
@@ -116,11 +183,10 @@ impl<G: Stepwise> Mcts<G> {
     pub fn set_position(&mut self, position: G) {
         if position != self.position {
             self.last = None;
-            for tree in &mut self.trees {
-                tree.get_mut()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .reset(&position);
-            }
+            self.tree
+                .get_mut()
+                .unwrap_or_else(PoisonError::into_inner)
+                .reset(&position);
             self.position = position;
         }
     }
@@ -132,12 +198,11 @@ impl<G: Stepwise> Mcts<G> {
         next.play_unchecked(mv);
         let next_steps = next.to_steps();
         self.last = None;
-        for tree in &mut self.trees {
-            let tree = tree.get_mut().unwrap_or_else(PoisonError::into_inner);
-            match find_turn(&self.position, tree, mv) {
-                Some((node, state)) if state == next_steps => tree.reroot(node, state, &next),
-                _ => tree.reset(&next),
-            }
+        let position = &self.position;
+        let tree = self.tree.get_mut().unwrap_or_else(PoisonError::into_inner);
+        match find_turn(position, tree, mv) {
+            Some((node, state)) if state == next_steps => tree.reroot(node, state, &next),
+            _ => tree.reset(&next),
         }
         self.position = next;
         Ok(())
@@ -179,26 +244,32 @@ impl<G: Stepwise> Mcts<G> {
             reporting: AtomicBool::new(false),
         };
         let mut last_report = shared.started;
-        if let [tree] = self.trees.as_slice() {
+        if let [walker] = self.walkers.as_mut_slice() {
             loop {
-                let more = shared.chunk(&mut lock(tree));
+                let more = shared.chunk_alone(&mut lock(&self.tree), walker);
                 if !more {
                     break;
                 }
                 if last_report.elapsed() >= interval {
                     last_report = Instant::now();
-                    report(&self.snapshot(shared.done.load(Ordering::Relaxed), shared.started));
+                    report(&snapshot_of(
+                        &self.position,
+                        &lock(&self.tree),
+                        shared.done.load(Ordering::Relaxed),
+                        shared.started,
+                    ));
                 }
             }
         } else {
             thread::scope(|scope| {
                 let shared = &shared;
+                let tree = &self.tree;
                 let workers: Vec<_> = self
-                    .trees
-                    .iter()
-                    .map(|tree| {
+                    .walkers
+                    .chunks_mut(BATCH)
+                    .map(|walkers| {
                         scope.spawn(move || {
-                            while shared.chunk(&mut lock(tree)) {
+                            while shared.chunk_shared(tree, walkers) {
                                 while shared.reporting.load(Ordering::Acquire) {
                                     thread::yield_now();
                                 }
@@ -211,8 +282,12 @@ impl<G: Stepwise> Mcts<G> {
                     if last_report.elapsed() >= interval {
                         last_report = Instant::now();
                         shared.reporting.store(true, Ordering::Release);
-                        let snapshot =
-                            self.snapshot(shared.done.load(Ordering::Relaxed), shared.started);
+                        let snapshot = snapshot_of(
+                            &self.position,
+                            &lock(tree),
+                            shared.done.load(Ordering::Relaxed),
+                            shared.started,
+                        );
                         shared.reporting.store(false, Ordering::Release);
                         report(&snapshot);
                     }
@@ -232,7 +307,12 @@ impl<G: Stepwise> Mcts<G> {
         if let Some(last) = &self.last {
             return last.clone();
         }
-        let mut analysis = self.snapshot(self.iterations, Instant::now());
+        let mut analysis = snapshot_of(
+            &self.position,
+            &lock(&self.tree),
+            self.iterations,
+            Instant::now(),
+        );
         analysis.elapsed = self.elapsed;
         analysis
     }
@@ -251,44 +331,25 @@ impl<G: Stepwise> Mcts<G> {
         }
         let mut steps = self.position.to_steps();
         let mut path = Vec::new();
-        let trees: Vec<&mut Tree<G>> = self
-            .trees
-            .iter_mut()
-            .map(|t| t.get_mut().unwrap_or_else(PoisonError::into_inner))
-            .collect();
-        if trees[0].searches_steps() {
-            // Where each tree stands on the path chosen so far; with root parallelism the
-            // trees' visits are summed decision by decision.
-            let mut cursors: Vec<(usize, usize)> = (0..trees.len()).map(|t| (t, 0)).collect();
+        let tree = self.tree.get_mut().unwrap_or_else(PoisonError::into_inner);
+        if tree.searches_steps() {
+            let mut node = 0;
             while path.len() < MAX_TURN_STEPS {
                 let mover = steps.to_move();
-                let mut options: Vec<(Step<G>, bool, u64)> = Vec::new();
-                for &(t, node) in &cursors {
-                    for c in trees[t].nodes[node].children() {
-                        let n = &trees[t].nodes[c];
-                        let Some(step) = n.mv.as_ref().filter(|_| n.visits > 0) else {
-                            continue;
-                        };
-                        let won = n.proof == Some(Outcome::Win(mover));
-                        match options.iter_mut().find(|o| &o.0 == step) {
-                            Some(option) => {
-                                option.1 |= won;
-                                option.2 += u64::from(n.visits);
-                            }
-                            None => options.push((step.clone(), won, u64::from(n.visits))),
-                        }
-                    }
-                }
-                let Some((step, ..)) = options.into_iter().max_by_key(|o| (o.1, o.2)) else {
+                let Some(next) = tree.nodes[node]
+                    .children()
+                    .filter(|&c| tree.nodes[c].visits > 0)
+                    .max_by_key(|&c| {
+                        let n = &tree.nodes[c];
+                        (n.proof == Some(Outcome::Win(mover)), n.visits)
+                    })
+                else {
                     break;
                 };
-                cursors.retain_mut(|(t, node)| {
-                    let tree = &trees[*t];
-                    let next = tree.nodes[*node]
-                        .children()
-                        .find(|&c| tree.nodes[c].mv.as_ref() == Some(&step));
-                    next.map(|c| *node = c).is_some()
-                });
+                let Some(step) = tree.nodes[next].mv.clone() else {
+                    break;
+                };
+                node = next;
                 steps.play_unchecked(&step);
                 path.push(step);
                 if turn_over(&steps, mover) {
@@ -298,17 +359,19 @@ impl<G: Stepwise> Mcts<G> {
         } else {
             let best = match &self.last {
                 Some(last) => last.best().map(|line| line.mv.clone()),
-                None => self.analysis().lines.into_iter().next().map(|line| line.mv),
+                None => snapshot_of(&self.position, tree, self.iterations, Instant::now())
+                    .lines
+                    .into_iter()
+                    .next()
+                    .map(|line| line.mv),
             };
             if let Some(mv) = best {
                 return Some(mv);
             }
         }
-        let tree = self.trees[0]
-            .get_mut()
-            .unwrap_or_else(PoisonError::into_inner);
+        let rng = self.walkers[0].rng();
         while path.len() < MAX_TURN_STEPS {
-            let Some(step) = steps.playout_move(tree.rng()) else {
+            let Some(step) = steps.playout_move(rng) else {
                 break;
             };
             steps.play_unchecked(&step);
@@ -317,65 +380,43 @@ impl<G: Stepwise> Mcts<G> {
                 return Some(mv);
             }
         }
-        self.position.random_move(tree.rng())
+        self.position.random_move(rng)
     }
+}
 
-    /// The analysis of the trees as they stand.
-    fn snapshot(&self, iterations: u64, started: Instant) -> Analysis<G::Move> {
-        let trees: Vec<_> = self.trees.iter().map(lock).collect();
-        let mut lines: Vec<(Line<G::Move>, f64, usize, usize)> = Vec::new();
-        let mut ends = Vec::new();
-        // A step game may have many thousand turn ends: merge them by move in a map.
-        let mut line_of: HashMap<G::Move, usize> = HashMap::new();
-        for (t, tree) in trees.iter().enumerate() {
-            ends.clear();
-            turn_ends(&self.position, tree, &mut ends);
-            for (mv, node) in ends.drain(..) {
+/// The analysis of `tree`, searched from `position`, as it stands.
+fn snapshot_of<G: Stepwise>(
+    position: &G,
+    tree: &Tree<G>,
+    iterations: u64,
+    started: Instant,
+) -> Analysis<G::Move> {
+    let mut ends = Vec::new();
+    turn_ends(position, tree, &mut ends);
+    let root = &tree.nodes[0];
+    let mut analysis = Analysis {
+        player: position.to_move(),
+        iterations,
+        root_visits: u64::from(root.visits),
+        nodes: tree.nodes.len(),
+        elapsed: started.elapsed(),
+        proven: tree.root_proof(),
+        lines: ends
+            .into_iter()
+            .map(|(mv, node)| {
                 let n = &tree.nodes[node];
-                let index = *line_of.entry(mv.clone()).or_insert_with(|| {
-                    let line = Line {
-                        mv,
-                        visits: 0,
-                        win_rate: 0.0,
-                        proven: None,
-                        pv: Vec::new(),
-                    };
-                    lines.push((line, 0.0, t, node));
-                    lines.len() - 1
-                });
-                let entry = &mut lines[index];
-                let (line, score, best_tree, best_node) = entry;
-                if u64::from(n.visits) > u64::from(trees[*best_tree].nodes[*best_node].visits) {
-                    (*best_tree, *best_node) = (t, node);
+                Line {
+                    pv: principal_variation(position, &mv, tree, node),
+                    mv,
+                    visits: u64::from(n.visits),
+                    win_rate: f64::from(n.score) / f64::from(n.visits.max(1)),
+                    proven: n.proof,
                 }
-                line.visits += u64::from(n.visits);
-                *score += f64::from(n.score);
-                line.proven = line.proven.or(n.proof);
-            }
-        }
-        let mut analysis = Analysis {
-            player: self.position.to_move(),
-            iterations,
-            root_visits: trees.iter().map(|t| u64::from(t.nodes[0].visits)).sum(),
-            nodes: trees.iter().map(|t| t.nodes.len()).sum(),
-            elapsed: started.elapsed(),
-            proven: trees.iter().find_map(|t| t.root_proof()),
-            lines: lines
-                .into_iter()
-                .map(|(mut line, score, t, node)| {
-                    line.win_rate = if line.visits > 0 {
-                        score / line.visits as f64
-                    } else {
-                        0.0
-                    };
-                    line.pv = principal_variation(&self.position, &line.mv, &trees[t], node);
-                    line
-                })
-                .collect(),
-        };
-        analysis.sort();
-        analysis
-    }
+            })
+            .collect(),
+    };
+    analysis.sort();
+    analysis
 }
 
 /// Every node of the tree that completes the root player's turn (visited at least once),

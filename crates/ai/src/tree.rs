@@ -167,7 +167,10 @@ impl AmafTable {
 /// A decision of the step view of `G`.
 pub(crate) type Step<G> = <<G as Stepwise>::Steps as Game>::Move;
 
-/// A search tree over the step positions of `G`, with the buffers its iterations reuse.
+/// A search tree over the step positions of `G`, with the buffers its descents and back-ups
+/// reuse. Every thread of a search shares one tree (tree parallelism): a thread holds it to
+/// descend and to back up, not while it plays out, and its [`Walker`] carries the iteration
+/// between the two.
 pub(crate) struct Tree<G: Stepwise> {
     /// The root position.
     pub(crate) root: G::Steps,
@@ -175,17 +178,11 @@ pub(crate) struct Tree<G: Stepwise> {
     /// playouts run in whole moves from the first turn boundary, which is much faster than
     /// walking decisions when turns are compound.
     root_whole: Option<G>,
-    /// The decisions of the turn in progress during an iteration (step games only).
-    turn: Vec<Step<G>>,
     /// The whole move of every visited node that completes a turn (step games only), so
     /// that it is made from the decisions once, not at every visit.
     turn_moves: HashMap<u32, G::Move>,
     /// The nodes; index 0 is the root.
     pub(crate) nodes: Vec<Node<Step<G>>>,
-    rng: Xoshiro256PlusPlus,
-    path: Vec<u32>,
-    /// The (key, player) of every move of the current iteration, from the root.
-    played: Vec<(u64, Player)>,
     moves: Vec<Step<G>>,
     /// The priors of `moves` when the search weighs them (empty otherwise).
     priors: Vec<Option<f32>>,
@@ -194,18 +191,123 @@ pub(crate) struct Tree<G: Stepwise> {
     old_index: Vec<u32>,
 }
 
+/// One searching thread's part of an iteration: its random generator, and the path and
+/// moves of the iteration it is running, from the descent through the playout to the
+/// back-up.
+pub(crate) struct Walker<G: Stepwise> {
+    rng: Xoshiro256PlusPlus,
+    /// The decisions of the turn in progress (step games only).
+    turn: Vec<Step<G>>,
+    path: Vec<u32>,
+    /// The (key, player) of every move of the iteration, from the root.
+    played: Vec<(u64, Player)>,
+    /// The leaf descended to, until it is played out.
+    pub(crate) leaf: Option<Leaf<G>>,
+    /// The first player's score of the last leaf played out.
+    pub(crate) value: f32,
+}
+
+/// Where a descent stopped: at a settled result, or at a position to play out.
+pub(crate) enum Leaf<G: Stepwise> {
+    /// The first player's score of a finished game or a proven position.
+    Settled(f32),
+    /// A leaf to play out from: its step position, and its whole position for a step game.
+    Open(G::Steps, Option<G>),
+}
+
+impl<G: Stepwise> Walker<G> {
+    /// A walker drawing its random choices from `seed`.
+    pub(crate) fn new(seed: u64) -> Walker<G> {
+        Walker {
+            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+            turn: Vec::new(),
+            path: Vec::new(),
+            played: Vec::new(),
+            leaf: None,
+            value: 0.5,
+        }
+    }
+
+    /// Plays out the pending leaf into [`Walker::value`].
+    pub(crate) fn play_out(&mut self, config: &Config) {
+        if let Some(leaf) = self.leaf.take() {
+            self.value = self.score(leaf, config);
+        }
+    }
+
+    /// The random generator, for choices made outside iterations.
+    pub(crate) fn rng(&mut self) -> &mut Xoshiro256PlusPlus {
+        &mut self.rng
+    }
+
+    /// The first player's score of a leaf: settled, or played out (which needs no tree).
+    pub(crate) fn score(&mut self, leaf: Leaf<G>, config: &Config) -> f32 {
+        match leaf {
+            Leaf::Settled(value) => value,
+            Leaf::Open(mut state, Some(mut whole)) => {
+                self.playout_steps_then_whole(&mut state, &mut whole, config)
+            }
+            Leaf::Open(mut state, None) => self.playout(&mut state, config),
+        }
+    }
+
+    /// Plays the game out from `state` with its playout policy; the first player's score.
+    fn playout(&mut self, state: &mut G::Steps, config: &Config) -> f32 {
+        let played = &mut self.played;
+        state.play_out(&mut self.rng, config.playout_cap, |mv, mover| {
+            played.push((move_key(mv), mover));
+        });
+        match state.outcome() {
+            Some(outcome) => outcome.score_for(Player::First) as f32,
+            None => state.evaluation().unwrap_or(0.5),
+        }
+    }
+
+    /// Plays out a step game: the turn in progress decision by decision, then the rest in
+    /// whole moves with the whole game's playout policy (whole moves are not decisions, so
+    /// that part gives no all-moves-as-first statistics).
+    fn playout_steps_then_whole(
+        &mut self,
+        state: &mut G::Steps,
+        whole: &mut G,
+        config: &Config,
+    ) -> f32 {
+        let mut plies = 0;
+        while !self.turn.is_empty() && plies < config.playout_cap {
+            let mover = state.to_move();
+            let Some(step) = state.playout_move(&mut self.rng) else {
+                break;
+            };
+            self.played.push((move_key(&step), mover));
+            state.play_unchecked(&step);
+            self.turn.push(step);
+            plies += 1;
+            if turn_over(state, mover) {
+                complete_turn(whole, &mut self.turn);
+            }
+        }
+        if !self.turn.is_empty() {
+            return match state.outcome() {
+                Some(outcome) => outcome.score_for(Player::First) as f32,
+                None => state.evaluation().unwrap_or(0.5),
+            };
+        }
+        whole.play_out(&mut self.rng, config.playout_cap - plies, |_, _| {});
+        match whole.outcome() {
+            Some(outcome) => outcome.score_for(Player::First) as f32,
+            None => whole.evaluation().unwrap_or(0.5),
+        }
+    }
+}
+
 impl<G: Stepwise> Tree<G> {
     /// A tree holding only `root`.
-    pub(crate) fn new(root: &G, seed: u64) -> Tree<G> {
+    pub(crate) fn new(root: &G) -> Tree<G> {
         Tree {
             root: root.to_steps(),
             root_whole: whole_of(root),
-            turn: Vec::new(),
             turn_moves: HashMap::new(),
             nodes: vec![Node::root()],
-            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
-            path: Vec::new(),
-            played: Vec::new(),
             moves: Vec::new(),
             priors: Vec::new(),
             amaf: AmafTable::new(),
@@ -238,78 +340,89 @@ impl<G: Stepwise> Tree<G> {
         self.nodes[0].proof
     }
 
-    /// The random generator, for choices made outside iterations.
-    pub(crate) fn rng(&mut self) -> &mut Xoshiro256PlusPlus {
-        &mut self.rng
+    /// One iteration by `walker` alone: descend to a leaf, play out, back the result up.
+    pub(crate) fn iterate(&mut self, walker: &mut Walker<G>, config: &Config) {
+        let leaf = self.descend(walker, config);
+        let value = walker.score(leaf, config);
+        self.back_up(walker, value, config);
     }
 
-    /// One iteration: select a leaf, maybe expand it, play out, back the result up.
-    pub(crate) fn iterate(&mut self, config: &Config) {
+    /// The first half of an iteration: selects a leaf from the root, maybe expanding it, into
+    /// `walker`'s path. Every node passed is counted as visited as it is left (a virtual
+    /// loss until [`Tree::back_up`] adds the score), so that threads sharing the tree
+    /// spread over it; a thread alone selects exactly as if the visit were counted on the
+    /// way back.
+    pub(crate) fn descend(&mut self, walker: &mut Walker<G>, config: &Config) -> Leaf<G> {
         let mut state = self.root.clone();
         let mut whole = self.root_whole.clone();
-        self.turn.clear();
-        self.path.clear();
-        self.played.clear();
-        self.path.push(0);
+        walker.turn.clear();
+        walker.path.clear();
+        walker.played.clear();
+        walker.path.push(0);
         let mut node = 0usize;
-        // The first player's score of this iteration.
-        let value = loop {
+        let leaf = loop {
             if let Some(proof) = self.nodes[node].proof {
-                break proof.score_for(Player::First) as f32;
+                break Leaf::Settled(proof.score_for(Player::First) as f32);
             }
             if !self.nodes[node].expanded {
                 if let Some(outcome) = state.outcome() {
                     self.nodes[node].proof = Some(outcome);
-                    break outcome.score_for(Player::First) as f32;
+                    break Leaf::Settled(outcome.score_for(Player::First) as f32);
                 }
                 // A leaf inside a turn is expanded at once (while the tree may grow): a
                 // playout from it would finish the turn decision by decision, each costing
                 // as much as listing the decisions once, and the listing is kept.
                 let grow = node == 0
-                    || ((!self.turn.is_empty() || self.nodes[node].visits >= config.expand_visits)
+                    || ((!walker.turn.is_empty()
+                        || self.nodes[node].visits >= config.expand_visits)
                         && self.nodes.len() < config.max_nodes);
                 if !grow {
-                    break match &mut whole {
-                        Some(whole) => self.playout_steps_then_whole(&mut state, whole, config),
-                        None => self.playout(&mut state, config),
-                    };
+                    break Leaf::Open(state, whole);
                 }
-                self.expand(node, &state, config);
+                self.expand(node, &state, &mut walker.rng, config);
             }
             let child = self.select(node, state.to_move(), config);
+            self.nodes[node].visits += 1;
             let mover = state.to_move();
             let Some(mv) = self.nodes[child].mv.as_ref() else {
                 unreachable!("only the root has no move")
             };
             state.play_unchecked(mv);
             if let Some(whole) = &mut whole {
-                self.turn.push(mv.clone());
+                walker.turn.push(mv.clone());
                 let ends = turn_over(&state, mover);
                 self.nodes[child].ends_turn = ends;
                 if ends {
                     let mv = match self.turn_moves.get(&(child as u32)) {
                         Some(mv) => Some(mv.clone()),
-                        None => whole.move_from_steps_unchecked(&self.turn),
+                        None => whole.move_from_steps_unchecked(&walker.turn),
                     };
                     debug_assert!(mv.is_some(), "a completed turn makes a move");
                     if let Some(mv) = mv {
                         whole.play_unchecked(&mv);
                         self.turn_moves.entry(child as u32).or_insert(mv);
                     }
-                    self.turn.clear();
+                    walker.turn.clear();
                 }
             }
-            self.played.push((self.nodes[child].key, mover));
-            self.path.push(child as u32);
+            walker.played.push((self.nodes[child].key, mover));
+            walker.path.push(child as u32);
             node = child;
         };
-        self.back_up(value, config);
+        self.nodes[node].visits += 1;
+        leaf
     }
 
     /// Adds every move of `state` as a child of `node`, in a random order (so that ties in
     /// selection fall on a random move). The game's priors are asked for only when they
     /// weigh something.
-    fn expand(&mut self, node: usize, state: &G::Steps, config: &Config) {
+    fn expand(
+        &mut self,
+        node: usize,
+        state: &G::Steps,
+        rng: &mut Xoshiro256PlusPlus,
+        config: &Config,
+    ) {
         let weighs_priors = config.prior_weight != 0.0;
         if weighs_priors {
             state.fill_moves_with_priors(&mut self.moves, &mut self.priors);
@@ -318,7 +431,7 @@ impl<G: Stepwise> Tree<G> {
             self.priors.clear();
         }
         for i in (1..self.moves.len()).rev() {
-            let j = self.rng.random_range(0..=i);
+            let j = rng.random_range(0..=i);
             self.moves.swap(i, j);
             if weighs_priors {
                 self.priors.swap(i, j);
@@ -391,70 +504,22 @@ impl<G: Stepwise> Tree<G> {
         value + config.prior_weight * child.prior / (n + 1.0)
     }
 
-    /// Plays the game out from `state` with its playout policy; the first player's score.
-    fn playout(&mut self, state: &mut G::Steps, config: &Config) -> f32 {
-        let played = &mut self.played;
-        state.play_out(&mut self.rng, config.playout_cap, |mv, mover| {
-            played.push((move_key(mv), mover));
-        });
-        match state.outcome() {
-            Some(outcome) => outcome.score_for(Player::First) as f32,
-            None => state.evaluation().unwrap_or(0.5),
-        }
-    }
-
-    /// Plays out a step game: the turn in progress decision by decision, then the rest in
-    /// whole moves with the whole game's playout policy (whole moves are not decisions, so
-    /// that part gives no all-moves-as-first statistics).
-    fn playout_steps_then_whole(
-        &mut self,
-        state: &mut G::Steps,
-        whole: &mut G,
-        config: &Config,
-    ) -> f32 {
-        let mut plies = 0;
-        while !self.turn.is_empty() && plies < config.playout_cap {
-            let mover = state.to_move();
-            let Some(step) = state.playout_move(&mut self.rng) else {
-                break;
-            };
-            self.played.push((move_key(&step), mover));
-            state.play_unchecked(&step);
-            self.turn.push(step);
-            plies += 1;
-            if turn_over(state, mover) {
-                complete_turn(whole, &mut self.turn);
-            }
-        }
-        if !self.turn.is_empty() {
-            return match state.outcome() {
-                Some(outcome) => outcome.score_for(Player::First) as f32,
-                None => state.evaluation().unwrap_or(0.5),
-            };
-        }
-        whole.play_out(&mut self.rng, config.playout_cap - plies, |_, _| {});
-        match whole.outcome() {
-            Some(outcome) => outcome.score_for(Player::First) as f32,
-            None => whole.evaluation().unwrap_or(0.5),
-        }
-    }
-
-    /// Backs the result up the path: visits and scores, AMAF statistics of the siblings
-    /// whose move the same player made later in the iteration, and proofs.
-    fn back_up(&mut self, value: f32, config: &Config) {
-        let leaf_depth = self.path.len() - 1;
+    /// The second half of an iteration: backs `walker`'s result up its path (the visits
+    /// were counted on the way down): scores, AMAF statistics of the siblings whose move the
+    /// same player made later in the iteration, and proofs.
+    pub(crate) fn back_up(&mut self, walker: &Walker<G>, value: f32, config: &Config) {
+        let leaf_depth = walker.path.len() - 1;
         let rave = config.rave_equivalence.is_some();
         if rave {
             self.amaf.next_iteration();
-            for &(key, player) in &self.played[leaf_depth..] {
+            for &(key, player) in &walker.played[leaf_depth..] {
                 self.amaf.mark(key, player);
             }
         }
-        let mut proven_below = self.nodes[self.path[leaf_depth] as usize].proof.is_some();
+        let mut proven_below = self.nodes[walker.path[leaf_depth] as usize].proof.is_some();
         for depth in (0..=leaf_depth).rev() {
-            let index = self.path[depth] as usize;
+            let index = walker.path[depth] as usize;
             let node = &mut self.nodes[index];
-            node.visits += 1;
             node.score += score_for(value, node.mover);
             if rave && node.expanded {
                 for c in self.nodes[index].children() {
@@ -469,7 +534,7 @@ impl<G: Stepwise> Tree<G> {
                 proven_below = self.prove(index);
             }
             if rave && depth > 0 {
-                let (key, player) = self.played[depth - 1];
+                let (key, player) = walker.played[depth - 1];
                 self.amaf.mark(key, player);
             }
         }
@@ -577,5 +642,68 @@ fn score_for(value: f32, player: Player) -> f32 {
     match player {
         Player::First => value,
         Player::Second => 1.0 - value,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use swapboard_swaptimum::Swaptimum;
+
+    use super::*;
+
+    /// Two walkers in flight at once, as two threads sharing the tree are: the first one's
+    /// virtual loss sends the second down another move, and backing both up leaves every
+    /// count as two iterations one after the other would have.
+    #[test]
+    fn a_virtual_loss_sends_the_next_walker_elsewhere_until_it_is_backed_up() {
+        let start = Swaptimum::start(5).expect("5x5 exists");
+        let config = Config::default();
+        let mut tree = Tree::new(&start);
+        let (mut first, mut second) = (Walker::new(1), Walker::new(2));
+
+        let first_leaf = tree.descend(&mut first, &config);
+        let taken = first.path[1] as usize;
+        assert_eq!(
+            first.path.len(),
+            2,
+            "the fresh root is expanded, its child is a leaf"
+        );
+        assert_eq!((tree.nodes[0].visits, tree.nodes[taken].visits), (1, 1));
+        assert_eq!(
+            tree.nodes[taken].score, 0.0,
+            "counted as a loss until backed up"
+        );
+
+        let second_leaf = tree.descend(&mut second, &config);
+        let other = second.path[1] as usize;
+        assert_ne!(
+            other, taken,
+            "the virtual loss turns the second walker away"
+        );
+        // Unvisited moves tie, and ties fall on the first in the children's order: without
+        // the virtual loss the second walker would have followed the first.
+        let untried = tree.nodes[0]
+            .children()
+            .find(|&c| tree.nodes[c].visits == 0);
+        assert!(untried.is_some_and(|c| c > other) && taken < other);
+
+        first.leaf = Some(first_leaf);
+        second.leaf = Some(second_leaf);
+        first.play_out(&config);
+        second.play_out(&config);
+        tree.back_up(&first, first.value, &config);
+        tree.back_up(&second, second.value, &config);
+        let root = &tree.nodes[0];
+        assert_eq!(root.visits, 2);
+        let children: u32 = root.children().map(|c| tree.nodes[c].visits).sum();
+        assert_eq!(
+            children, 2,
+            "each iteration went through one move of the root"
+        );
+        for (walker, node) in [(&first, taken), (&second, other)] {
+            let n = &tree.nodes[node];
+            assert_eq!(n.visits, 1);
+            assert_eq!(n.score, score_for(walker.value, n.mover));
+        }
     }
 }

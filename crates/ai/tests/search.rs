@@ -105,8 +105,7 @@ fn stepwise_turns_are_searched_as_decisions_and_returned_whole() {
 
 /// A game searched as decisions picks its turn decision by decision: the first digit of the
 /// move is the one whose turns got the most visits together, even when the single most
-/// visited whole move starts with another digit. With two threads (two trees) the visits
-/// of both count.
+/// visited whole move starts with another digit, with one thread or two sharing the tree.
 #[test]
 fn stepwise_moves_follow_the_most_visited_decisions() {
     for threads in [1, 2] {
@@ -220,7 +219,7 @@ fn a_single_thread_search_is_reproducible_from_its_seed() {
 }
 
 #[test]
-fn two_threads_merge_their_trees_at_the_root() {
+fn two_threads_grow_one_tree() {
     let mut search = Mcts::new(
         TicTacToe::default(),
         Config {
