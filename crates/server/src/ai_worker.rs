@@ -2,9 +2,10 @@
 //! and the reviews of finished games) and do them. `serve` runs one embedded (so one machine
 //! needs nothing more); `swapboard ai-worker` runs one apart from the web servers, on any
 //! machine that reaches the database, so AI capacity grows by adding workers. A claim holds
-//! a job for a lease; a worker that dies mid-search leaves its job to be claimed again once
-//! the lease has run out.
+//! a job for a lease, which the worker renews for as long as it works on the job; a worker
+//! that dies mid-search leaves its job to be claimed again once the lease has run out.
 
+use std::convert::Infallible;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -16,12 +17,13 @@ use crate::games::moves::{Plies, announce_plies};
 use crate::limits::Limits;
 use crate::live::Hub;
 use crate::live::messages::Views;
-use crate::store::{ReviewJob, Store};
+use crate::store::{LeasedJob, ReviewJob, Store};
 use crate::{ai, analysis};
 
-/// How long a claim holds a job, in seconds: longer than any search (10 s without a clock,
-/// a share of the clock otherwise), so that only a worker gone silent loses its job.
-pub const DEFAULT_LEASE_S: u32 = 60;
+/// How long a claim holds a job unrenewed, in seconds. A worker renews its claim every
+/// third of it for as long as it works on the job, so a search of any length keeps its job
+/// and only a worker gone silent (killed, cut off) loses it, at most this long after.
+pub const DEFAULT_LEASE_S: u32 = 15;
 
 /// The options of `swapboard ai-worker`.
 #[derive(Clone, Debug, clap::Args)]
@@ -33,8 +35,9 @@ pub struct WorkerOptions {
     #[arg(long, value_name = "N", default_value_t = 1,
           value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: u16,
-    /// How long a claim holds a job, in seconds; a worker that dies mid-search has its job
-    /// taken again after it.
+    /// How long a claim holds a job unrenewed, in seconds (a worker renews it every third
+    /// of it while it works); a worker that dies mid-search has its job taken again after
+    /// it.
     #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_LEASE_S,
           value_parser = clap::value_parser!(u32).range(1..=3600))]
     pub lease_s: u32,
@@ -207,7 +210,7 @@ async fn next_job(crew: &Crew) -> anyhow::Result<bool> {
         return Ok(true);
     }
     if let Some(job) = crew.store.claim_review(&crew.name, crew.lease_ms).await? {
-        review(crew, &job).await?;
+        holding(crew, &job, review(crew, &job)).await?;
         return Ok(true);
     }
     Ok(false)
@@ -217,7 +220,7 @@ async fn next_job(crew: &Crew) -> anyhow::Result<bool> {
 /// (a player waits on it), else the oldest analysis (a request waits on it).
 async fn urgent_job(crew: &Crew) -> anyhow::Result<bool> {
     if let Some(job) = crew.store.claim_ai_job(&crew.name, crew.lease_ms).await? {
-        match ai::play_job(&crew.store, &crew.permits, &job).await {
+        match holding(crew, &job, ai::play_job(&crew.store, &crew.permits, &job)).await {
             Ok(Some(plies)) => announce(crew, &job.game_id, plies).await,
             Ok(None) => {}
             Err(e) => tracing::warn!(game = job.game_id, "ai: {e:#}"),
@@ -225,10 +228,35 @@ async fn urgent_job(crew: &Crew) -> anyhow::Result<bool> {
         return Ok(true);
     }
     if let Some(job) = crew.store.claim_analysis(&crew.name, crew.lease_ms).await? {
-        analysis::answer_analysis(&crew.store, &crew.permits, &job).await?;
+        let answer = analysis::answer_analysis(&crew.store, &crew.permits, &job);
+        holding(crew, &job, answer).await?;
         return Ok(true);
     }
     Ok(false)
+}
+
+/// Does `work` on a claimed job, renewing the claim's lease every third of it until the work
+/// is done.
+async fn holding<J: LeasedJob, T>(crew: &Crew, job: &J, work: impl Future<Output = T>) -> T {
+    tokio::select! {
+        done = work => done,
+        never = renewing(crew, job) => match never {},
+    }
+}
+
+/// Renews the claim of `job` every third of the lease, while the claim is this worker's.
+async fn renewing<J: LeasedJob>(crew: &Crew, job: &J) -> Infallible {
+    let every = Duration::from_millis(u64::try_from(crew.lease_ms / 3).unwrap_or(1).max(1));
+    loop {
+        tokio::time::sleep(every).await;
+        match crew.store.renew_lease(job, &crew.name, crew.lease_ms).await {
+            Ok(true) => {}
+            // Done a moment ago, or taken by another worker after a lapse: the work goes on
+            // and the ply check or the claim decides whose result counts.
+            Ok(false) => return std::future::pending().await,
+            Err(e) => tracing::warn!("ai: renewing a lease: {e:#}"),
+        }
+    }
 }
 
 /// Reviews every position of a claimed review's game, renewing the lease at each, and

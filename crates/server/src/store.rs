@@ -32,7 +32,7 @@ mod vacation;
 pub(crate) use accounts::{Login, NewAccount};
 pub(crate) use admin::MAX_LOG_LINES;
 pub use admin::{AdminEntry, Role, Signup};
-pub(crate) use ai_jobs::AiJob;
+pub(crate) use ai_jobs::{AiJob, LeasedJob};
 pub(crate) use analyses::AnalysisJob;
 pub use chat::{Channel, ChatMessage, ChatRef, ThreadAudit};
 pub use games::moves::{Claim, Landed, MoveRequest, OnTime, Played, Timeout};

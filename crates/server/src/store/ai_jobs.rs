@@ -3,7 +3,8 @@
 //! locked rows (`FOR UPDATE SKIP LOCKED`), so any number of workers on any machines claim
 //! different jobs; on SQLite the database's single writer serialises the claims.
 
-use sqlx::any::AnyRow;
+use sqlx::any::{AnyArguments, AnyRow};
+use sqlx::query::Query;
 use sqlx::{Any, Row as _, Transaction};
 
 use super::pool::{Backend, Store, now_ms};
@@ -150,11 +151,56 @@ impl Store {
         )
         .await
     }
+
+    /// Extends the lease of a job `worker` holds to `lease_ms` from now; whether it still
+    /// holds it (`false` once the job is done, or taken by another worker after a lapse).
+    pub(crate) async fn renew_lease<J: LeasedJob>(
+        &self,
+        job: &J,
+        worker: &str,
+        lease_ms: i64,
+    ) -> anyhow::Result<bool> {
+        let JobQueue {
+            table, keys, lease, ..
+        } = J::QUEUE;
+        let placeholders = (3..3 + keys.split(',').count())
+            .map(|n| format!("${n}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let sql = format!(
+            "UPDATE {table} SET {lease} = $1 WHERE claimed_by = $2 AND ({keys}) = ({placeholders})"
+        );
+        let query = sqlx::query(&sql)
+            .bind(now_ms().saturating_add(lease_ms))
+            .bind(worker);
+        let renewed = job.bind_key(query).execute(&self.pool).await?;
+        Ok(renewed.rows_affected() == 1)
+    }
+}
+
+/// A statement of the `Any` driver, its arguments bound so far.
+pub(crate) type AnyQuery<'q> = Query<'q, Any, AnyArguments<'q>>;
+
+/// A job claimed from a [`JobQueue`]: its queue, and its key to bind in a statement.
+pub(crate) trait LeasedJob {
+    /// The queue it was claimed from.
+    const QUEUE: &'static JobQueue;
+
+    /// Binds the job's key, in the order of the queue's `keys`.
+    fn bind_key<'q>(&'q self, query: AnyQuery<'q>) -> AnyQuery<'q>;
+}
+
+impl LeasedJob for AiJob {
+    const QUEUE: &'static JobQueue = &MOVES;
+
+    fn bind_key<'q>(&'q self, query: AnyQuery<'q>) -> AnyQuery<'q> {
+        query.bind(&self.game_id).bind(i64::from(self.ply))
+    }
 }
 
 /// A table of jobs that AI workers claim with a lease: written once here for the AI's
 /// moves, analyses and reviews, so that every kind is claimed the same way.
-pub(super) struct JobQueue {
+pub(crate) struct JobQueue {
     /// The table.
     pub(super) table: &'static str,
     /// The columns naming one job, as the claim gives them back.

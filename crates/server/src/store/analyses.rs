@@ -5,7 +5,7 @@
 
 use sqlx::Row as _;
 
-use super::ai_jobs::JobQueue;
+use super::ai_jobs::{AnyQuery, JobQueue, LeasedJob};
 use super::pool::{Store, now_ms};
 
 /// An analysis asked for: the position after `ply` moves of the game, at `level`.
@@ -28,6 +28,17 @@ const ANALYSES: JobQueue = JobQueue {
     order: "created_ms, game_id, ply",
     reset: "",
 };
+
+impl LeasedJob for AnalysisJob {
+    const QUEUE: &'static JobQueue = &ANALYSES;
+
+    fn bind_key<'q>(&'q self, query: AnyQuery<'q>) -> AnyQuery<'q> {
+        query
+            .bind(&self.game_id)
+            .bind(i64::from(self.ply))
+            .bind(i64::from(self.level))
+    }
+}
 
 impl Store {
     /// The stored answer of an analysis (the API's JSON), if a worker has given it.

@@ -6,7 +6,7 @@
 
 use sqlx::Row as _;
 
-use super::ai_jobs::JobQueue;
+use super::ai_jobs::{AnyQuery, JobQueue, LeasedJob};
 use super::pool::{Store, now_ms};
 
 /// Where a game's review stands, once asked for.
@@ -39,6 +39,14 @@ const REVIEWS: JobQueue = JobQueue {
     order: "updated_ms, game_id",
     reset: ", done = 0",
 };
+
+impl LeasedJob for ReviewJob {
+    const QUEUE: &'static JobQueue = &REVIEWS;
+
+    fn bind_key<'q>(&'q self, query: AnyQuery<'q>) -> AnyQuery<'q> {
+        query.bind(&self.game_id)
+    }
+}
 
 impl Store {
     /// The review of a game if someone asked for it; `None` when nobody has.

@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use sqlx::{Connection as _, PgConnection, Row as _};
+use sqlx::{AnyConnection, Connection as _, PgConnection, Row as _};
 use swapboard_server::ai_worker::{Worker, WorkerOptions};
 use swapboard_server::store::{NewGame, Seat, Status, Store};
 
@@ -152,6 +152,69 @@ async fn a_worker_killed_mid_search_leaves_the_move_to_another_after_its_lease()
     pg.close().await.unwrap();
     store.close().await;
     db.drop_it().await;
+}
+
+/// Who holds the job of the first move of game `id`; `None` once it is gone.
+async fn first_holder(conn: &mut AnyConnection, id: &str) -> Option<Option<String>> {
+    sqlx::query("SELECT claimed_by FROM ai_jobs WHERE game_id = $1 AND ply = 0")
+        .bind(id)
+        .fetch_optional(conn)
+        .await
+        .unwrap()
+        .map(|row| row.get(0))
+}
+
+async fn long_search_keeps_its_job(db: TestDb) -> TestDb {
+    let store = Store::open(&db.url).await.unwrap();
+    // Level 8 on 9x9: a search of seconds in a test build, several leases of 1 s long.
+    ai_game(&store, "long", 9, [8, 1]).await;
+    sqlx::any::install_default_drivers();
+    let mut conn = AnyConnection::connect(&db.url).await.unwrap();
+    let first = Worker::start(&worker_options(&db, 1)).await.unwrap();
+    let began = Instant::now();
+    let holder = loop {
+        if let Some(Some(holder)) = first_holder(&mut conn, "long").await {
+            break holder;
+        }
+        assert!(began.elapsed() < Duration::from_secs(30), "never claimed");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    };
+    let claimed_at = Instant::now();
+    // A second worker, idle and polling, never takes the job from the first while it
+    // searches: the first renews its lease.
+    let second = Worker::start(&worker_options(&db, 1)).await.unwrap();
+    while let Some(by) = first_holder(&mut conn, "long").await {
+        assert_eq!(
+            by.as_deref(),
+            Some(holder.as_str()),
+            "taken {:?} after the claim",
+            claimed_at.elapsed()
+        );
+        assert!(began.elapsed() < Duration::from_secs(120), "never moved");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let searched = claimed_at.elapsed();
+    assert!(
+        searched > Duration::from_millis(1500),
+        "the search outlasted its lease by half: {searched:?}"
+    );
+    let moved: i64 = sqlx::query("SELECT count(*) FROM moves WHERE game_id = 'long' AND ply = 0")
+        .fetch_one(&mut conn)
+        .await
+        .unwrap()
+        .get(0);
+    assert_eq!(moved, 1);
+    assert!(first.plies_played() >= 1, "the first worker moved");
+    first.stop().await;
+    second.stop().await;
+    conn.close().await.unwrap();
+    store.close().await;
+    db
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_search_longer_than_its_lease_keeps_its_job() {
+    on_both(long_search_keeps_its_job).await;
 }
 
 /// A server without its embedded worker (`serve --no-ai-worker`), with its metrics.
