@@ -72,9 +72,11 @@ impl Engine {
                 classic::level_config(level, seed),
                 classic::level_budget::<G>(level),
             ),
-            (engine, SearchBudget::Iterations(n)) => (engine.config(seed), Budget::iterations(n)),
+            (engine, SearchBudget::Iterations(n)) => {
+                (engine.config::<G>(seed), Budget::iterations(n))
+            }
             (engine, SearchBudget::Millis(ms)) => (
-                engine.config(seed),
+                engine.config::<G>(seed),
                 Budget::time(std::time::Duration::from_millis(ms)),
             ),
         };
@@ -82,12 +84,12 @@ impl Engine {
         (Config { threads, ..config }, budget)
     }
 
-    /// This engine's configuration without a level, with `seed`.
-    fn config(self, seed: u64) -> Config {
+    /// This engine's configuration of game `G` without a level, with `seed`.
+    fn config<G: Game>(self, seed: u64) -> Config {
         match self {
             Engine::Mcts => Config {
                 seed,
-                exploration: MCTS_EXPLORATION,
+                exploration: mcts_exploration::<G>(),
                 prior_weight: MCTS_PRIOR_WEIGHT,
                 ..Config::default()
             },
@@ -96,9 +98,17 @@ impl Engine {
     }
 }
 
-/// The exploration constant of `mcts:` with a time or iteration budget: the candidate
-/// measured against `classic` (c = 0.2) in `docs/AI.md`; the levels keep the default.
-const MCTS_EXPLORATION: f32 = 0.1;
+/// The exploration constant of `mcts:` with a time or iteration budget on game `G`, as
+/// measured against `classic` (c = 0.2) in `docs/AI.md` ("Exploration with the priors"):
+/// none on the placement games, where RAVE and the learned priors already spread the
+/// search and every lower constant played better down to 0, and 0.1 on the others (no
+/// priors), where lower has not been measured to gain. The levels keep the default.
+fn mcts_exploration<G: Game>() -> f32 {
+    match G::ID {
+        "swaptimum" | "flipstop" => 0.0,
+        _ => 0.1,
+    }
+}
 
 /// The weight of the games' learned move priors for `mcts:` with a time or iteration
 /// budget, as measured against `classic` in `docs/AI.md` ("Learned priors"); the levels
@@ -271,25 +281,47 @@ mod tests {
         );
     }
 
+    /// The search configuration a search spec gives on game `G`.
+    fn config_of<G: Game>(text: &str) -> Config {
+        match text.parse::<PlayerSpec>() {
+            Ok(PlayerSpec::Search {
+                engine,
+                budget,
+                threads,
+            }) => engine.setup::<G>(budget, threads, 1).0,
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+
     /// `threads=N` reaches the search's configuration; without it a level has its own
     /// threads (every core at level 9 only) and a budget one.
     #[test]
     fn threads_reach_the_search() {
         use swapboard_swaptimum::Swaptimum;
-        let threads = |text: &str| match text.parse::<PlayerSpec>() {
-            Ok(PlayerSpec::Search {
-                engine,
-                budget,
-                threads,
-            }) => engine.setup::<Swaptimum>(budget, threads, 1).0.threads,
-            other => panic!("{text}: {other:?}"),
-        };
+        let threads = |text: &str| config_of::<Swaptimum>(text).threads;
         assert_eq!(threads("mcts:ms=100,threads=2"), 2);
         assert_eq!(threads("mcts:ms=100"), 1);
         assert_eq!(threads("mcts:level=8"), 1);
         assert_eq!(threads("classic:level=8"), 1);
         assert_eq!(threads("mcts:level=9,threads=1"), 1);
         assert_eq!(threads("mcts:level=9"), Level::MAX.threads());
+    }
+
+    /// `mcts:` with a budget explores as measured for each game; `classic:` and the levels
+    /// keep theirs.
+    #[test]
+    fn each_game_gets_its_measured_exploration() {
+        use swapboard_flipstop::Flipstop;
+        use swapboard_rapid_transit::RapidTransit;
+        use swapboard_swaptimum::Swaptimum;
+        fn exploration<G: Game>(text: &str) -> f32 {
+            config_of::<G>(text).exploration
+        }
+        assert_eq!(exploration::<Swaptimum>("mcts:ms=100"), 0.0);
+        assert_eq!(exploration::<Flipstop>("mcts:iters=3000"), 0.0);
+        assert_eq!(exploration::<RapidTransit>("mcts:ms=100"), 0.1);
+        assert_eq!(exploration::<Swaptimum>("classic:ms=100"), 0.2);
+        assert_eq!(exploration::<Swaptimum>("mcts:level=8"), 0.2);
     }
 
     #[test]
