@@ -109,51 +109,6 @@ async fn two_workers_play_fifty_games_and_each_ai_move_once() {
     db.drop_it().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_worker_killed_mid_search_leaves_the_move_to_another_after_its_lease() {
-    let db = TestDb::postgres().await;
-    let store = Store::open(&db.url).await.unwrap();
-    // Level 8 thinks for a good fraction of a second: long enough to be killed in.
-    ai_game(&store, "slow", 5, [8, 1]).await;
-    let mut pg = PgConnection::connect(&db.url).await.unwrap();
-    let first = Worker::start(&worker_options(&db, 1)).await.unwrap();
-    let began = Instant::now();
-    loop {
-        let claimed: Option<String> =
-            sqlx::query("SELECT claimed_by FROM ai_jobs WHERE game_id = 'slow' AND ply = 0")
-                .fetch_optional(&mut pg)
-                .await
-                .unwrap()
-                .and_then(|row| row.get(0));
-        if claimed.is_some() {
-            break;
-        }
-        assert!(began.elapsed() < Duration::from_secs(30), "never claimed");
-        tokio::time::sleep(Duration::from_millis(2)).await;
-    }
-    let claimed_at = Instant::now();
-    // Killed mid-search: its search is abandoned, its job held until the lease runs out.
-    first.stop().await;
-    let second = Worker::start(&worker_options(&db, 1)).await.unwrap();
-    let game = until_game(&store, "slow", Duration::from_secs(60), |g| g.ply >= 1).await;
-    assert!(
-        claimed_at.elapsed() >= Duration::from_millis(900),
-        "taken again only after the lease"
-    );
-    let moved: i64 = sqlx::query("SELECT count(*) FROM moves WHERE game_id = 'slow' AND ply = 0")
-        .fetch_one(&mut pg)
-        .await
-        .unwrap()
-        .get(0);
-    assert_eq!(moved, 1);
-    assert!(second.plies_played() >= 1, "the second worker moved");
-    assert!(game.ply >= 1);
-    second.stop().await;
-    pg.close().await.unwrap();
-    store.close().await;
-    db.drop_it().await;
-}
-
 /// Who holds the job of the first move of game `id`; `None` once it is gone.
 async fn first_holder(conn: &mut AnyConnection, id: &str) -> Option<Option<String>> {
     sqlx::query("SELECT claimed_by FROM ai_jobs WHERE game_id = $1 AND ply = 0")
@@ -164,21 +119,68 @@ async fn first_holder(conn: &mut AnyConnection, id: &str) -> Option<Option<Strin
         .map(|row| row.get(0))
 }
 
+/// Waits until a worker claims the job of the first move of game `id`; who did.
+async fn first_claim(conn: &mut AnyConnection, id: &str) -> String {
+    let began = Instant::now();
+    loop {
+        if let Some(Some(holder)) = first_holder(conn, id).await {
+            return holder;
+        }
+        assert!(began.elapsed() < Duration::from_secs(30), "never claimed");
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+}
+
+/// The moves stored at the first ply of game `id`.
+async fn first_moves(conn: &mut AnyConnection, id: &str) -> i64 {
+    sqlx::query("SELECT count(*) FROM moves WHERE game_id = $1 AND ply = 0")
+        .bind(id)
+        .fetch_one(conn)
+        .await
+        .unwrap()
+        .get(0)
+}
+
+/// An `Any` connection to the test's database, for reading its tables.
+async fn connect(db: &TestDb) -> AnyConnection {
+    sqlx::any::install_default_drivers();
+    AnyConnection::connect(&db.url).await.unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_worker_killed_mid_search_leaves_the_move_to_another_after_its_lease() {
+    let db = TestDb::postgres().await;
+    let store = Store::open(&db.url).await.unwrap();
+    // Level 8 thinks for a good fraction of a second: long enough to be killed in.
+    ai_game(&store, "slow", 5, [8, 1]).await;
+    let mut conn = connect(&db).await;
+    let first = Worker::start(&worker_options(&db, 1)).await.unwrap();
+    first_claim(&mut conn, "slow").await;
+    let claimed_at = Instant::now();
+    // Killed mid-search: its search is abandoned, its job held until the lease runs out.
+    first.stop().await;
+    let second = Worker::start(&worker_options(&db, 1)).await.unwrap();
+    let game = until_game(&store, "slow", Duration::from_secs(60), |g| g.ply >= 1).await;
+    assert!(
+        claimed_at.elapsed() >= Duration::from_millis(900),
+        "taken again only after the lease"
+    );
+    assert_eq!(first_moves(&mut conn, "slow").await, 1);
+    assert!(second.plies_played() >= 1, "the second worker moved");
+    assert!(game.ply >= 1);
+    second.stop().await;
+    conn.close().await.unwrap();
+    store.close().await;
+    db.drop_it().await;
+}
+
 async fn long_search_keeps_its_job(db: TestDb) -> TestDb {
     let store = Store::open(&db.url).await.unwrap();
     // Level 8 on 9x9: a search of seconds in a test build, several leases of 1 s long.
     ai_game(&store, "long", 9, [8, 1]).await;
-    sqlx::any::install_default_drivers();
-    let mut conn = AnyConnection::connect(&db.url).await.unwrap();
+    let mut conn = connect(&db).await;
     let first = Worker::start(&worker_options(&db, 1)).await.unwrap();
-    let began = Instant::now();
-    let holder = loop {
-        if let Some(Some(holder)) = first_holder(&mut conn, "long").await {
-            break holder;
-        }
-        assert!(began.elapsed() < Duration::from_secs(30), "never claimed");
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    };
+    let holder = first_claim(&mut conn, "long").await;
     let claimed_at = Instant::now();
     // A second worker, idle and polling, never takes the job from the first while it
     // searches: the first renews its lease.
@@ -190,7 +192,10 @@ async fn long_search_keeps_its_job(db: TestDb) -> TestDb {
             "taken {:?} after the claim",
             claimed_at.elapsed()
         );
-        assert!(began.elapsed() < Duration::from_secs(120), "never moved");
+        assert!(
+            claimed_at.elapsed() < Duration::from_secs(120),
+            "never moved"
+        );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     let searched = claimed_at.elapsed();
@@ -198,12 +203,7 @@ async fn long_search_keeps_its_job(db: TestDb) -> TestDb {
         searched > Duration::from_millis(1500),
         "the search outlasted its lease by half: {searched:?}"
     );
-    let moved: i64 = sqlx::query("SELECT count(*) FROM moves WHERE game_id = 'long' AND ply = 0")
-        .fetch_one(&mut conn)
-        .await
-        .unwrap()
-        .get(0);
-    assert_eq!(moved, 1);
+    assert_eq!(first_moves(&mut conn, "long").await, 1);
     assert!(first.plies_played() >= 1, "the first worker moved");
     first.stop().await;
     second.stop().await;
