@@ -32,7 +32,7 @@ fn swaptimum_9x9_10k_iterations(bencher: divan::Bencher) {
 fn flipstop_9x9_10k_iterations_with_priors(bencher: divan::Bencher) {
     let start = Flipstop::start(9).expect("9x9 exists");
     let config = Config {
-        prior_weight: 0.5,
+        prior_weight: Config::PRIOR_WEIGHT,
         ..Config::default()
     };
     bencher.bench_local(|| {

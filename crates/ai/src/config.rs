@@ -2,6 +2,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+use swapboard_core::Game;
+
 use crate::Analysis;
 
 /// How the search searches: its constants, its memory, its threads and its seed.
@@ -39,6 +41,32 @@ pub struct Config {
     pub seed: u64,
 }
 
+impl Config {
+    /// The weight of a game's learned move priors where it has them, as measured against
+    /// `classic` in `docs/AI.md` ("Learned priors").
+    pub const PRIOR_WEIGHT: f32 = 0.5;
+
+    /// The search measured strongest on game `G` (`docs/AI.md`, "Exploration with the
+    /// priors"), with `seed`: on a game with learned priors ([`Game::MOVE_PRIORS`]) those
+    /// priors at [`Config::PRIOR_WEIGHT`] and no exploration term, since with RAVE they
+    /// already spread the search and every lower constant played better down to none;
+    /// without priors an exploration constant of 0.1, half the default's. The levels and
+    /// every `mcts` search start from it.
+    pub fn for_game<G: Game>(seed: u64) -> Config {
+        let (exploration, prior_weight) = if G::MOVE_PRIORS {
+            (0.0, Config::PRIOR_WEIGHT)
+        } else {
+            (0.1, 0.0)
+        };
+        Config {
+            exploration,
+            prior_weight,
+            seed,
+            ..Config::default()
+        }
+    }
+}
+
 impl Default for Config {
     fn default() -> Config {
         Config {
@@ -46,8 +74,8 @@ impl Default for Config {
             rave_equivalence: Some(600.0),
             solver: true,
             first_play_urgency: 1.1,
-            // Off until the learned priors are measured to gain at the levels' budgets: the
-            // levels (which take this default) then play what they played before them.
+            // Off: a game's priors are weighed by the search tuned for it
+            // ([`Config::for_game`]), which is what the levels and bots play.
             prior_weight: 0.0,
             expand_visits: 4,
             max_nodes: 4_000_000,

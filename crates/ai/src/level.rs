@@ -53,15 +53,16 @@ impl Level {
         (ITERATIONS[usize::from(self.0 - 1)] / u64::from(G::SEARCH_COST.max(1))).max(1)
     }
 
-    /// The search configuration of this level, with `seed`.
-    pub fn config(self, seed: u64) -> Config {
+    /// The search configuration of this level on game `G`, with `seed`: the search tuned
+    /// for the game ([`Config::for_game`]), with the level's threads and differences.
+    pub fn config<G: Game>(self, seed: u64) -> Config {
         let threads = self.threads();
+        let base = Config::for_game::<G>(seed);
         self.adjust(Config {
-            seed,
             threads,
             // The threads share one tree: as many nodes for each as one thread may grow.
-            max_nodes: Config::default().max_nodes * threads,
-            ..Config::default()
+            max_nodes: base.max_nodes * threads,
+            ..base
         })
     }
 
@@ -81,11 +82,13 @@ impl Level {
     /// by the default search and the frozen [`crate::classic`] one.
     pub(crate) fn adjust(self, base: Config) -> Config {
         match self.0 {
-            // The beginner explores wildly and knows nothing of all-moves-as-first: its
-            // few playouts are spread thin and it misses what it does not stumble on.
+            // The beginner explores wildly and knows nothing of all-moves-as-first nor of
+            // the learned priors: its few playouts are spread thin and it misses what it
+            // does not stumble on.
             1 | 2 => Config {
                 exploration: 1.0,
                 rave_equivalence: None,
+                prior_weight: 0.0,
                 solver: self.0 == 2,
                 ..base
             },

@@ -326,6 +326,26 @@ fn a_finished_game_has_no_move() {
     assert_eq!(search.best_move(), None);
 }
 
+/// From level 3 up a level searches as the game's tuned search does, with its own budget;
+/// the beginner's two levels explore wildly with neither all-moves-as-first nor priors.
+#[test]
+fn levels_start_from_the_game_s_tuned_search() {
+    let tuned = Config::for_game::<TicTacToe>(7);
+    for k in 3..=8 {
+        let level = Level::new(k).unwrap();
+        assert_eq!(level.config::<TicTacToe>(7), tuned, "level {k}");
+    }
+    let beginner = Level::new(2).unwrap().config::<TicTacToe>(7);
+    assert_eq!(
+        (
+            beginner.exploration,
+            beginner.rave_equivalence,
+            beginner.prior_weight
+        ),
+        (1.0, None, 0.0)
+    );
+}
+
 #[test]
 fn higher_levels_search_more() {
     let levels: Vec<Level> = (1..=9).filter_map(Level::new).collect();
@@ -345,7 +365,7 @@ fn higher_levels_search_more() {
     // Only level 9 searches on several threads (every core, so at least one).
     assert!(levels[..8].iter().all(|level| level.threads() == 1));
     assert_eq!(
-        Level::MAX.config(1).threads,
+        Level::MAX.config::<TicTacToe>(1).threads,
         std::thread::available_parallelism().map_or(1, |n| n.get().min(64))
     );
     // A game whose iterations cost four times more gets a quarter of each budget, still

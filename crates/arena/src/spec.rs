@@ -64,7 +64,7 @@ impl Engine {
     ) -> (Config, Budget) {
         let (config, budget) = match (self, budget) {
             (Engine::Mcts, SearchBudget::Level(level)) => {
-                let config = level.config(seed);
+                let config = level.config::<G>(seed);
                 let threads = threads.map_or(config.threads, usize::from);
                 (config, level.budget_on::<G>(threads))
             }
@@ -87,33 +87,11 @@ impl Engine {
     /// This engine's configuration of game `G` without a level, with `seed`.
     fn config<G: Game>(self, seed: u64) -> Config {
         match self {
-            Engine::Mcts => Config {
-                seed,
-                exploration: mcts_exploration::<G>(),
-                prior_weight: MCTS_PRIOR_WEIGHT,
-                ..Config::default()
-            },
+            Engine::Mcts => Config::for_game::<G>(seed),
             Engine::Classic => classic::config(seed),
         }
     }
 }
-
-/// The exploration constant of `mcts:` with a time or iteration budget on game `G`, as
-/// measured against `classic` (c = 0.2) in `docs/AI.md` ("Exploration with the priors"):
-/// none on the placement games, where RAVE and the learned priors already spread the
-/// search and every lower constant played better down to 0, and 0.1 on the others (no
-/// priors), where lower has not been measured to gain. The levels keep the default.
-fn mcts_exploration<G: Game>() -> f32 {
-    match G::ID {
-        "swaptimum" | "flipstop" => 0.0,
-        _ => 0.1,
-    }
-}
-
-/// The weight of the games' learned move priors for `mcts:` with a time or iteration
-/// budget, as measured against `classic` in `docs/AI.md` ("Learned priors"); the levels
-/// keep them off.
-const MCTS_PRIOR_WEIGHT: f32 = 0.5;
 
 /// How long a search thinks about a move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -307,21 +285,28 @@ mod tests {
         assert_eq!(threads("mcts:level=9"), Level::MAX.threads());
     }
 
-    /// `mcts:` with a budget explores as measured for each game; `classic:` and the levels
-    /// keep theirs.
+    /// `mcts:`, with a budget or a level, searches as measured for each game (no exploration
+    /// term but the priors where a game has them); `classic:` and the beginner's levels keep
+    /// theirs.
     #[test]
-    fn each_game_gets_its_measured_exploration() {
+    fn each_game_gets_its_measured_search() {
         use swapboard_flipstop::Flipstop;
         use swapboard_rapid_transit::RapidTransit;
         use swapboard_swaptimum::Swaptimum;
-        fn exploration<G: Game>(text: &str) -> f32 {
-            config_of::<G>(text).exploration
+        fn search<G: Game>(text: &str) -> (f32, f32) {
+            let config = config_of::<G>(text);
+            (config.exploration, config.prior_weight)
         }
-        assert_eq!(exploration::<Swaptimum>("mcts:ms=100"), 0.0);
-        assert_eq!(exploration::<Flipstop>("mcts:iters=3000"), 0.0);
-        assert_eq!(exploration::<RapidTransit>("mcts:ms=100"), 0.1);
-        assert_eq!(exploration::<Swaptimum>("classic:ms=100"), 0.2);
-        assert_eq!(exploration::<Swaptimum>("mcts:level=8"), 0.2);
+        let tuned = (0.0, Config::PRIOR_WEIGHT);
+        assert_eq!(search::<Swaptimum>("mcts:ms=100"), tuned);
+        assert_eq!(search::<Flipstop>("mcts:iters=3000"), tuned);
+        assert_eq!(search::<Swaptimum>("mcts:level=8"), tuned);
+        assert_eq!(search::<Flipstop>("mcts:level=3"), tuned);
+        assert_eq!(search::<Flipstop>("mcts:level=2"), (1.0, 0.0));
+        assert_eq!(search::<RapidTransit>("mcts:ms=100"), (0.1, 0.0));
+        assert_eq!(search::<RapidTransit>("mcts:level=8"), (0.1, 0.0));
+        assert_eq!(search::<Swaptimum>("classic:ms=100"), (0.2, 0.0));
+        assert_eq!(search::<Swaptimum>("classic:level=8"), (0.2, 0.0));
     }
 
     #[test]

@@ -48,8 +48,7 @@ pub(crate) fn analyze<G: Stepwise>(args: &AnalyzeArgs, out: &mut Output) -> CliR
     };
     let config = Config {
         threads: args.threads,
-        seed: args.seed,
-        ..Config::default()
+        ..Config::for_game::<G>(args.seed)
     };
     let mut search = Mcts::new(pos.clone(), config);
     let live = std::io::stderr().is_terminal();

@@ -96,11 +96,7 @@ fn ai_scene(out: &mut Output) -> CliResult {
          line it expects.",
     )?;
     out.text(swapboard_render::text(&pos.view()))?;
-    let config = Config {
-        threads: 1,
-        seed: 1,
-        ..Config::default()
-    };
+    let config = Config::for_game::<Swaptimum>(1);
     let mut search = Mcts::new(pos.clone(), config);
     let analysis = search.think(&Budget::iterations(AI_ITERATIONS));
     out.text(analysis_table(&pos, &analysis, 4))?;

@@ -26,8 +26,8 @@ pub(crate) struct TrainArgs {
     /// The number of self-play games.
     #[arg(long, value_parser = limits::games)]
     games: u64,
-    /// The player that plays itself, like mcts:level=4 (the levels use no priors, so the
-    /// table does not feed on itself).
+    /// The player that plays itself, like classic:level=4 (the frozen search uses no
+    /// priors, so the table does not feed on itself).
     #[arg(long = "player", value_name = "SPEC")]
     player: String,
     /// The seed of the games: with a level or an iteration budget, the same seed writes the

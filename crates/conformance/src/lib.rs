@@ -11,7 +11,8 @@
 //! - a candidate move is accepted by `check_move` exactly when it is listed;
 //! - `move_count`, `has_legal_move` and `random_move` agree with the list;
 //! - `fill_moves_with_priors` lists the same moves in the same order, each with its
-//!   `move_prior`, bit for bit;
+//!   `move_prior`, bit for bit, and every move but `pass` has a prior exactly when the
+//!   game declares `MOVE_PRIORS`;
 //! - a finished game has no moves, an unfinished one has at least one (`pass` counts);
 //! - `pass` is listed only as the sole move;
 //! - every refused candidate carries a code documented for the game: `game_over` exactly
@@ -134,6 +135,14 @@ impl<G: Game> Suite<G> {
             if prior.map(f32::to_bits) != alone.map(f32::to_bits) {
                 fail(format!(
                     "fill_moves_with_priors gives {mv} the prior {prior:?}, move_prior {alone:?}"
+                ));
+            }
+        }
+        for (mv, prior) in moves.iter().zip(&priors) {
+            if prior.is_some() != (G::MOVE_PRIORS && !G::is_pass(mv)) {
+                fail(format!(
+                    "MOVE_PRIORS is {} but {mv} has the prior {prior:?}",
+                    G::MOVE_PRIORS
                 ));
             }
         }

@@ -26,7 +26,7 @@ use crate::{BoardView, IllegalMove, MoveError, Outcome, PlayError, Player, Posit
 /// |-----|-------|
 /// | Rules | [`Game::Move`], [`Game::ID`], [`Game::DEFAULT_SIZE`], [`Game::sizes`], [`Game::start`], [`Game::size`], [`Game::to_move`], [`Game::outcome`], [`Game::for_each_move`], [`Game::is_pass`], [`Game::check_move`], [`Game::play_unchecked`], [`Game::parse_move`], [`Game::zobrist`]; provided: [`Game::is_over`], [`Game::fill_moves`], [`Game::legal_moves`], [`Game::move_count`], [`Game::has_legal_move`], [`Game::is_legal`], [`Game::play`], [`Game::play_text`] |
 /// | Presentation | [`Game::TITLE`], [`Game::colour_letter`], [`Game::colour_name`], [`Game::view`] |
-/// | Search, solver and statistics hooks (all provided) | [`Game::SEARCH_COST`], [`Game::random_move`], [`Game::playout_move`], [`Game::play_out`], [`Game::move_prior`], [`Game::move_pattern`], [`Game::fill_moves_with_priors`], [`Game::symmetries`], [`Game::canonical_hash`], [`Game::distances_to_win`], [`Game::evaluation`], [`Game::rule_events`] |
+/// | Search, solver and statistics hooks (all provided) | [`Game::SEARCH_COST`], [`Game::MOVE_PRIORS`], [`Game::random_move`], [`Game::playout_move`], [`Game::play_out`], [`Game::move_prior`], [`Game::move_pattern`], [`Game::fill_moves_with_priors`], [`Game::symmetries`], [`Game::canonical_hash`], [`Game::distances_to_win`], [`Game::evaluation`], [`Game::rule_events`] |
 pub trait Game:
     Clone + Send + Sync + Eq + Hash + Debug + Display + FromStr<Err = PositionError> + 'static
 {
@@ -168,6 +168,12 @@ pub trait Game:
     /// this game than in the simplest ones (1, the default), so that a strength level thinks
     /// about as long in every game. Levels divide their iteration budgets by it.
     const SEARCH_COST: u32 = 1;
+
+    /// Knowledge hook for search: whether [`Game::move_prior`] answers (a table of learned
+    /// priors), `false` by default. A search leans on the priors and on all-moves-as-first
+    /// statistics instead of an exploration term where a game has them, which was measured
+    /// to play far better (`docs/AI.md`); the conformance suite checks the two agree.
+    const MOVE_PRIORS: bool = false;
 
     /// A legal move drawn uniformly at random, or `None` when the game is over.
     ///

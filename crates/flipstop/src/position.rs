@@ -257,6 +257,7 @@ impl Game for Flipstop {
     const ID: &'static str = "flipstop";
     const TITLE: &'static str = "Flipstop by Mark Steere (2023)";
     const DEFAULT_SIZE: usize = 9;
+    const MOVE_PRIORS: bool = true;
 
     fn sizes() -> RangeInclusive<usize> {
         PLACEMENT_SIZES

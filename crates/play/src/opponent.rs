@@ -93,7 +93,7 @@ impl AiRequest {
     pub(crate) fn search<G: Playable>(&self, position: &G) -> (Mcts<G>, Budget) {
         let config = swapboard_ai::Config {
             max_nodes: self.max_nodes,
-            ..self.level.config(self.seed)
+            ..self.level.config::<G>(self.seed)
         };
         let mut budget = self.level.budget::<G>();
         if let Some(limit) = self.limit {

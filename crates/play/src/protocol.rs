@@ -191,14 +191,17 @@ impl SearchArgs {
 
     fn config_and_budget<G: Game>(&self) -> (Config, Budget) {
         let (config, budget) = match self.budget {
-            SearchSpec::Millis(ms) => (Config::default(), Budget::time(Duration::from_millis(ms))),
-            SearchSpec::Iterations(n) => (Config::default(), Budget::iterations(n)),
+            SearchSpec::Millis(ms) => (
+                Config::for_game::<G>(1),
+                Budget::time(Duration::from_millis(ms)),
+            ),
+            SearchSpec::Iterations(n) => (Config::for_game::<G>(1), Budget::iterations(n)),
             SearchSpec::Level(level) => {
-                let config = level.config(1);
+                let config = level.config::<G>(1);
                 let threads = self.threads.unwrap_or(config.threads);
                 (config, level.budget_on::<G>(threads))
             }
-            SearchSpec::Infinite => (Config::default(), Budget::default()),
+            SearchSpec::Infinite => (Config::for_game::<G>(1), Budget::default()),
         };
         (
             Config {

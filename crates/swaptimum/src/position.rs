@@ -290,6 +290,7 @@ impl Game for Swaptimum {
     const ID: &'static str = "swaptimum";
     const TITLE: &'static str = "Swaptimum by Mark Steere (2023)";
     const DEFAULT_SIZE: usize = 9;
+    const MOVE_PRIORS: bool = true;
 
     fn sizes() -> RangeInclusive<usize> {
         PLACEMENT_SIZES
