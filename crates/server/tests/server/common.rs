@@ -78,7 +78,19 @@ impl TestDb {
     /// Removes the database (call at the end of the test, after the server stopped).
     pub(crate) async fn drop_it(self) {
         match self.cleanup {
-            Cleanup::Dir(dir) => std::fs::remove_dir_all(dir).unwrap(),
+            Cleanup::Dir(dir) => {
+                // A task of the stopped server may still be closing its SQLite connection,
+                // whose journal files can appear while the folder is being emptied: try
+                // again for a few seconds before calling it a failure.
+                for attempt in 1.. {
+                    match std::fs::remove_dir_all(&dir) {
+                        Ok(()) => break,
+                        Err(e) if e.kind() == std::io::ErrorKind::NotFound => break,
+                        Err(e) if attempt >= 50 => panic!("removing {}: {e}", dir.display()),
+                        Err(_) => tokio::time::sleep(std::time::Duration::from_millis(100)).await,
+                    }
+                }
+            }
             Cleanup::Database { admin_url, name } => {
                 let mut admin = sqlx::PgConnection::connect(&admin_url).await.unwrap();
                 let drop = format!("DROP DATABASE {name} WITH (FORCE)");
