@@ -137,8 +137,6 @@ impl<G: Game> Suite<G> {
                     "fill_moves_with_priors gives {mv} the prior {prior:?}, move_prior {alone:?}"
                 ));
             }
-        }
-        for (mv, prior) in moves.iter().zip(&priors) {
             if prior.is_some() != (G::MOVE_PRIORS && !G::is_pass(mv)) {
                 fail(format!(
                     "MOVE_PRIORS is {} but {mv} has the prior {prior:?}",
