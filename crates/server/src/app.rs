@@ -382,8 +382,14 @@ impl Server {
                 let _ = closing.send(true);
             };
             acceptor.serve(listener, app, shutdown).await;
-            for task in background {
+            for task in &background {
                 task.abort();
+            }
+            // An aborted task lets go of its database connection only once it is dropped:
+            // wait for that, so that closing the pool closes every connection (SQLite's
+            // journal files are gone when `stop` returns).
+            for task in background {
+                drop(task.await);
             }
             store.close().await;
             Ok(())
