@@ -21,6 +21,8 @@ pub fn config(seed: u64) -> Config {
         rave_equivalence: Some(600.0),
         solver: true,
         first_play_urgency: 1.1,
+        // Moves were their own keys then.
+        amaf_by_cells: false,
         // No game had priors then; off, so that the priors learned since cannot move it.
         prior_weight: 0.0,
         expand_visits: 4,

@@ -22,6 +22,11 @@ pub struct Config {
     /// The value a never-visited move without RAVE statistics is given, so that every move
     /// is tried before any is tried twice when it is above 1.
     pub first_play_urgency: f32,
+    /// Whether all-moves-as-first statistics pool moves by the cells they fill, where the
+    /// game names them ([`swapboard_core::Game::amaf_cells`]), and count the stones of the
+    /// whole moves a step game's playouts play (without it only the decisions of the tree
+    /// and of the turn in progress count).
+    pub amaf_by_cells: bool,
     /// The weight of the game's move prior ([`swapboard_core::Game::move_prior`]), as a bias
     /// `weight * prior / (n + 1)` that fades with visits.
     pub prior_weight: f32,
@@ -50,8 +55,9 @@ impl Config {
     /// priors"), with `seed`: on a game with learned priors ([`Game::MOVE_PRIORS`]) those
     /// priors at [`Config::PRIOR_WEIGHT`] and no exploration term, since with RAVE they
     /// already spread the search and every lower constant played better down to none;
-    /// without priors an exploration constant of 0.1, half the default's. The levels and
-    /// every `mcts` search start from it.
+    /// without priors an exploration constant of 0.1, half the default's; and, on every
+    /// game, all-moves-as-first statistics pooled by cells where the game names them (Scware,
+    /// "Cells for all-moves-as-first"). The levels and every `mcts` search start from it.
     pub fn for_game<G: Game>(seed: u64) -> Config {
         let (exploration, prior_weight) = if G::MOVE_PRIORS {
             (0.0, Config::PRIOR_WEIGHT)
@@ -61,6 +67,7 @@ impl Config {
         Config {
             exploration,
             prior_weight,
+            amaf_by_cells: true,
             seed,
             ..Config::default()
         }
@@ -74,6 +81,8 @@ impl Default for Config {
             rave_equivalence: Some(600.0),
             solver: true,
             first_play_urgency: 1.1,
+            // Off, like the priors: the game's tuned search turns it on ([`Config::for_game`]).
+            amaf_by_cells: false,
             // Off: a game's priors are weighed by the search tuned for it
             // ([`Config::for_game`]), which is what the levels and bots play.
             prior_weight: 0.0,

@@ -125,6 +125,22 @@ pub(crate) fn move_key<M: Hash>(mv: &M) -> u64 {
     h.0 ^ (h.0 >> 29)
 }
 
+/// The all-moves-as-first key of `mv`: its cell's when the game pools moves by cell and
+/// `by_cells` asks for it (a decision fills at most one cell), the move's own otherwise.
+fn amaf_key<S: Game>(mv: &S::Move, by_cells: bool) -> u64 {
+    let mut key = None;
+    if by_cells {
+        S::amaf_cells(mv, |cell| key = Some(cell_key(cell.col(), cell.row())));
+    }
+    key.unwrap_or_else(|| move_key(mv))
+}
+
+/// The key of a cell in the all-moves-as-first table, apart from every move's key (which
+/// hashes the move's own fields, never through this tag).
+fn cell_key(col: u8, row: u8) -> u64 {
+    move_key(&(0x5ce1_u16, col, row))
+}
+
 /// The moves each player made from some ply on, during one iteration, as a table stamped
 /// with the iteration number so that it never needs clearing.
 struct AmafTable {
@@ -255,7 +271,7 @@ impl<G: Stepwise> Walker<G> {
     fn playout(&mut self, state: &mut G::Steps, config: &Config) -> f32 {
         let played = &mut self.played;
         state.play_out(&mut self.rng, config.playout_cap, |mv, mover| {
-            played.push((move_key(mv), mover));
+            played.push((amaf_key::<G::Steps>(mv, config.amaf_by_cells), mover));
         });
         match state.outcome() {
             Some(outcome) => outcome.score_for(Player::First) as f32,
@@ -264,8 +280,9 @@ impl<G: Stepwise> Walker<G> {
     }
 
     /// Plays out a step game: the turn in progress decision by decision, then the rest in
-    /// whole moves with the whole game's playout policy (whole moves are not decisions, so
-    /// that part gives no all-moves-as-first statistics).
+    /// whole moves with the whole game's playout policy. Whole moves are not decisions: that
+    /// part counts for all-moves-as-first only by the cells its moves fill, when the search
+    /// pools by cells ([`Config::amaf_by_cells`]).
     fn playout_steps_then_whole(
         &mut self,
         state: &mut G::Steps,
@@ -278,7 +295,8 @@ impl<G: Stepwise> Walker<G> {
             let Some(step) = state.playout_move(&mut self.rng) else {
                 break;
             };
-            self.played.push((move_key(&step), mover));
+            self.played
+                .push((amaf_key::<G::Steps>(&step, config.amaf_by_cells), mover));
             state.play_unchecked(&step);
             self.turn.push(step);
             plies += 1;
@@ -292,7 +310,14 @@ impl<G: Stepwise> Walker<G> {
                 None => state.evaluation().unwrap_or(0.5),
             };
         }
-        whole.play_out(&mut self.rng, config.playout_cap - plies, |_, _| {});
+        let played = &mut self.played;
+        whole.play_out(&mut self.rng, config.playout_cap - plies, |mv, mover| {
+            if config.amaf_by_cells {
+                G::amaf_cells(mv, |cell| {
+                    played.push((cell_key(cell.col(), cell.row()), mover))
+                });
+            }
+        });
         match whole.outcome() {
             Some(outcome) => outcome.score_for(Player::First) as f32,
             None => whole.evaluation().unwrap_or(0.5),
@@ -443,7 +468,7 @@ impl<G: Stepwise> Tree<G> {
         for (i, mv) in self.moves.drain(..).enumerate() {
             let prior = self.priors.get(i).copied().flatten().unwrap_or(0.0);
             self.nodes.push(Node {
-                key: move_key(&mv),
+                key: amaf_key::<G::Steps>(&mv, config.amaf_by_cells),
                 mv: Some(mv),
                 parent: node as u32,
                 mover,
@@ -647,9 +672,53 @@ fn score_for(value: f32, player: Player) -> f32 {
 
 #[cfg(test)]
 mod tests {
+    use swapboard_core::Stone;
+    use swapboard_scware::{Scware, ScwareStep, ScwareSteps};
     use swapboard_swaptimum::Swaptimum;
 
     use super::*;
+
+    /// Pooled by cells, a placement, a growth's stone and a new group on one cell share a
+    /// key, and a step game's whole-move playout records every stone it puts down, each for
+    /// its player; kept apart, every decision is its own key and the whole moves record
+    /// nothing.
+    #[test]
+    fn pooled_by_cells_a_cell_s_decisions_share_a_key_and_playouts_count_their_stones() {
+        let cell = "c3".parse().expect("a cell");
+        let [place, grow, new_group] = [
+            ScwareStep::Place(cell),
+            ScwareStep::Grow(cell),
+            ScwareStep::NewGroup(cell),
+        ];
+        let key = |step: &ScwareStep, by_cells| amaf_key::<ScwareSteps>(step, by_cells);
+        assert_eq!(key(&place, true), key(&grow, true));
+        assert_eq!(key(&place, true), key(&new_group, true));
+        assert_ne!(key(&place, false), key(&grow, false));
+        assert_eq!(key(&ScwareStep::Skip, true), move_key(&ScwareStep::Skip));
+
+        for by_cells in [true, false] {
+            let config = Config {
+                amaf_by_cells: by_cells,
+                ..Config::default()
+            };
+            let mut whole = Scware::start(7).expect("7x7 exists");
+            let mut steps = whole.to_steps();
+            let mut walker = Walker::<Scware>::new(5);
+            walker.playout_steps_then_whole(&mut steps, &mut whole, &config);
+            let mut stones = 0;
+            for player in Player::BOTH {
+                for at in whole.board().square().cells() {
+                    if whole.board().at(at) == Stone::of(player) {
+                        stones += 1;
+                        let recorded = (cell_key(at.col(), at.row()), player);
+                        assert_eq!(walker.played.contains(&recorded), by_cells, "{at}");
+                    }
+                }
+            }
+            assert!(stones > 0, "the playout put stones down");
+            assert_eq!(walker.played.len(), if by_cells { stones } else { 0 });
+        }
+    }
 
     /// Two walkers in flight at once, as two threads sharing the tree are: the first one's
     /// virtual loss sends the second down another move, and backing both up leaves every

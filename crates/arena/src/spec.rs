@@ -292,21 +292,28 @@ mod tests {
     fn each_game_gets_its_measured_search() {
         use swapboard_flipstop::Flipstop;
         use swapboard_rapid_transit::RapidTransit;
+        use swapboard_scware::Scware;
         use swapboard_swaptimum::Swaptimum;
-        fn search<G: Game>(text: &str) -> (f32, f32) {
+        fn search<G: Game>(text: &str) -> (f32, f32, bool) {
             let config = config_of::<G>(text);
-            (config.exploration, config.prior_weight)
+            (
+                config.exploration,
+                config.prior_weight,
+                config.amaf_by_cells,
+            )
         }
-        let tuned = (0.0, Config::PRIOR_WEIGHT);
+        let tuned = (0.0, Config::PRIOR_WEIGHT, true);
         assert_eq!(search::<Swaptimum>("mcts:ms=100"), tuned);
         assert_eq!(search::<Flipstop>("mcts:iters=3000"), tuned);
         assert_eq!(search::<Swaptimum>("mcts:level=8"), tuned);
         assert_eq!(search::<Flipstop>("mcts:level=3"), tuned);
-        assert_eq!(search::<Flipstop>("mcts:level=2"), (1.0, 0.0));
-        assert_eq!(search::<RapidTransit>("mcts:ms=100"), (0.1, 0.0));
-        assert_eq!(search::<RapidTransit>("mcts:level=8"), (0.1, 0.0));
-        assert_eq!(search::<Swaptimum>("classic:ms=100"), (0.2, 0.0));
-        assert_eq!(search::<Swaptimum>("classic:level=8"), (0.2, 0.0));
+        assert_eq!(search::<Flipstop>("mcts:level=2").0, 1.0);
+        assert_eq!(search::<RapidTransit>("mcts:ms=100"), (0.1, 0.0, true));
+        assert_eq!(search::<RapidTransit>("mcts:level=8"), (0.1, 0.0, true));
+        assert_eq!(search::<Scware>("mcts:level=6"), (0.1, 0.0, true));
+        assert_eq!(search::<Scware>("classic:level=6"), (0.2, 0.0, false));
+        assert_eq!(search::<Swaptimum>("classic:ms=100"), (0.2, 0.0, false));
+        assert_eq!(search::<Swaptimum>("classic:level=8"), (0.2, 0.0, false));
     }
 
     #[test]

@@ -4,6 +4,7 @@ use std::ops::{ControlFlow, RangeInclusive};
 use std::str::FromStr;
 
 use rand::{Rng, RngExt};
+use swapboard_grid::Cell;
 
 use crate::{BoardView, IllegalMove, MoveError, Outcome, PlayError, Player, PositionError};
 
@@ -212,6 +213,18 @@ pub trait Game:
         record: impl FnMut(&Self::Move, Player),
     ) {
         play_out_by_moves(self, rng, cap, record);
+    }
+
+    /// Knowledge hook for search: calls `f` with each cell `mv` fills with its mover's
+    /// stones and returns `true`, when all-moves-as-first statistics should pool moves by
+    /// the cells they fill rather than by the moves themselves; `false` (the default, and
+    /// for a move that fills no cell) keeps the move as its own key. In a connection game
+    /// who holds a cell at the end of a playout matters, not the kind of move that took it
+    /// (Scware: a placement, a growth's stone and a new group on one cell), and a compound
+    /// move's stones each count like a move of their own.
+    fn amaf_cells(mv: &Self::Move, f: impl FnMut(Cell)) -> bool {
+        let _ = (mv, f);
+        false
     }
 
     /// Knowledge hook for search: how promising `mv` looks before any search, from 0 (bad)

@@ -573,6 +573,17 @@ impl Game for Scware {
         crate::sampler::random_move(self, rng)
     }
 
+    /// The move's stones: a connection is made of cells, whatever kind of move filled them.
+    fn amaf_cells(mv: &ScwareMove, mut f: impl FnMut(Cell)) -> bool {
+        match mv {
+            ScwareMove::Pass => false,
+            ScwareMove::Stones { cells, new_group } => {
+                cells.iter().chain(*new_group).for_each(&mut f);
+                true
+            }
+        }
+    }
+
     /// Placements, growths (with their stones, for the mean stones per growth) and Red's
     /// balancing moves.
     fn rule_events(&self, mv: &ScwareMove, event: &mut dyn FnMut(&'static str, u64)) {

@@ -486,6 +486,19 @@ impl Game for ScwareSteps {
         self.each_step(&mut f)
     }
 
+    /// The cell of a placement, a growth's stone or a new group, so that the three pool
+    /// their statistics with each other and with the stones of whole-move playouts
+    /// ([`Scware`]'s own hook).
+    fn amaf_cells(step: &ScwareStep, mut f: impl FnMut(Cell)) -> bool {
+        match *step {
+            ScwareStep::Place(cell) | ScwareStep::Grow(cell) | ScwareStep::NewGroup(cell) => {
+                f(cell);
+                true
+            }
+            ScwareStep::Skip | ScwareStep::Done | ScwareStep::Pass => false,
+        }
+    }
+
     fn is_pass(mv: &ScwareStep) -> bool {
         matches!(mv, ScwareStep::Pass)
     }

@@ -3,8 +3,8 @@
 use std::collections::HashSet;
 use std::ops::ControlFlow;
 
-use swapboard_core::{Game, Outcome, Player, Rule, Stepwise};
-use swapboard_scware::{Scware, ScwareMove, ScwareStep};
+use swapboard_core::{Game, Outcome, Player, Rule, Stepwise, Stone};
+use swapboard_scware::{Scware, ScwareMove, ScwareStep, ScwareSteps};
 
 fn pos(text: &str) -> Scware {
     text.parse().unwrap_or_else(|e| panic!("{text}: {e}"))
@@ -442,5 +442,63 @@ fn a_built_move_off_the_board_is_refused() {
     for cell in [Cell::new(5, 0), Cell::new(0, 9), Cell::new(25, 25)] {
         let refused = pos.check_move(&ScwareMove::single(cell)).unwrap_err();
         assert_eq!(refused.rule, Rule::OffBoard, "{cell}: {refused}");
+    }
+}
+
+/// For all-moves-as-first, a move names exactly the cells it fills with the mover's stones
+/// (a balanced growth's new group too, a pass none), and a decision the one cell it writes.
+#[test]
+fn a_move_names_for_the_search_the_cells_its_stones_fill() {
+    use rand::SeedableRng;
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(61);
+    let mut balanced = 0;
+    for _ in 0..40 {
+        let mut p = Scware::start(7).unwrap();
+        while let Some(mv) = p.random_move(&mut rng) {
+            let mover = p.to_move();
+            let mut named = HashSet::new();
+            let any = Scware::amaf_cells(&mv, |cell| {
+                assert!(named.insert(cell), "{mv}: {cell} twice")
+            });
+            let before = p.clone();
+            p.check_move(&mv).unwrap();
+            p.play_unchecked(&mv);
+            let filled: HashSet<_> = p
+                .board()
+                .square()
+                .cells()
+                .filter(|&c| p.board().at(c) != before.board().at(c))
+                .inspect(|&c| assert_eq!(p.board().at(c), Stone::of(mover)))
+                .collect();
+            assert_eq!(named, filled, "{before} {mv}");
+            assert_eq!(any, mv != ScwareMove::Pass, "{mv}");
+            balanced += usize::from(matches!(
+                mv,
+                ScwareMove::Stones {
+                    new_group: Some(_),
+                    ..
+                }
+            ));
+        }
+    }
+    assert!(balanced > 0, "a balanced growth was met");
+    let steps = Scware::start(7).unwrap().to_steps();
+    let mut decisions = Vec::new();
+    let _ = steps.for_each_move(|step| {
+        decisions.push(step);
+        ControlFlow::Continue(())
+    });
+    for step in decisions
+        .into_iter()
+        .chain([ScwareStep::Skip, ScwareStep::Done])
+    {
+        let mut named = Vec::new();
+        let any = ScwareSteps::amaf_cells(&step, |cell| named.push(cell.to_string()));
+        let text = step.to_string().trim_start_matches('+').to_string();
+        assert_eq!(
+            any,
+            !matches!(step, ScwareStep::Skip | ScwareStep::Done | ScwareStep::Pass)
+        );
+        assert_eq!(named, if any { vec![text] } else { vec![] }, "{step}");
     }
 }
