@@ -13,8 +13,8 @@ use swapboard_core::Game;
 use crate::{Budget, Config, Level};
 
 /// The configuration of the classic search with `seed`: UCT with RAVE (c = 0.2, k = 600),
-/// the MCTS-solver, expansion after 4 visits, 4 million nodes, playouts capped at 1,000
-/// decisions, no move priors, one thread.
+/// the MCTS-solver, expansion after 4 visits, 4 million nodes, the game's own playouts
+/// capped at 1,000 decisions, no move priors, one thread.
 pub fn config(seed: u64) -> Config {
     Config {
         exploration: 0.2,
@@ -26,6 +26,7 @@ pub fn config(seed: u64) -> Config {
         // No game had priors then; off, so that the priors learned since cannot move it.
         prior_weight: 0.0,
         expand_visits: 4,
+        playout_draws: 1,
         max_nodes: 4_000_000,
         playout_cap: 1_000,
         threads: 1,

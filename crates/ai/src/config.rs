@@ -33,6 +33,10 @@ pub struct Config {
     /// A leaf gets its children once it has been visited this many times (the root always
     /// has them): higher values save memory, lower ones grow the tree faster.
     pub expand_visits: u32,
+    /// The moves a playout draws at each ply to play the one the game scores highest
+    /// ([`swapboard_core::play_out_best_of`]); 1 plays the game's own playout
+    /// ([`swapboard_core::Game::play_out`]).
+    pub playout_draws: u32,
     /// The tree stops growing at this many nodes; the search goes on with playouts from its
     /// leaves.
     pub max_nodes: usize,
@@ -57,7 +61,9 @@ impl Config {
     /// already spread the search and every lower constant played better down to none;
     /// without priors an exploration constant of 0.1, half the default's; and, on every
     /// game, all-moves-as-first statistics pooled by cells where the game names them (Scware,
-    /// "Cells for all-moves-as-first"). The levels and every `mcts` search start from it.
+    /// "Cells for all-moves-as-first") and playouts drawing the game's
+    /// [`Game::PLAYOUT_DRAWS`] moves a ply (Rapid Transit, "Playouts that choose"). The
+    /// levels and every `mcts` search start from it.
     pub fn for_game<G: Game>(seed: u64) -> Config {
         let (exploration, prior_weight) = if G::MOVE_PRIORS {
             (0.0, Config::PRIOR_WEIGHT)
@@ -68,6 +74,7 @@ impl Config {
             exploration,
             prior_weight,
             amaf_by_cells: true,
+            playout_draws: G::PLAYOUT_DRAWS,
             seed,
             ..Config::default()
         }
@@ -87,6 +94,7 @@ impl Default for Config {
             // ([`Config::for_game`]), which is what the levels and bots play.
             prior_weight: 0.0,
             expand_visits: 4,
+            playout_draws: 1,
             max_nodes: 4_000_000,
             playout_cap: 1_000,
             threads: 1,

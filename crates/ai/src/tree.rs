@@ -6,7 +6,7 @@ use std::hash::{Hash, Hasher};
 
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use swapboard_core::{Game, Outcome, Player, Stepwise};
+use swapboard_core::{Game, Outcome, Player, Stepwise, play_out_best_of};
 
 use crate::Config;
 
@@ -141,6 +141,22 @@ fn cell_key(col: u8, row: u8) -> u64 {
     move_key(&(0x5ce1_u16, col, row))
 }
 
+/// Plays `position` out for at most `cap` moves as `config` asks: the game's own playout,
+/// or the best of several drawn moves a ply.
+fn play_out<S: Game>(
+    position: &mut S,
+    rng: &mut Xoshiro256PlusPlus,
+    config: &Config,
+    cap: u32,
+    record: impl FnMut(&S::Move, Player),
+) {
+    if config.playout_draws > 1 {
+        play_out_best_of(position, rng, cap, config.playout_draws, record);
+    } else {
+        position.play_out(rng, cap, record);
+    }
+}
+
 /// The moves each player made from some ply on, during one iteration, as a table stamped
 /// with the iteration number so that it never needs clearing.
 struct AmafTable {
@@ -270,9 +286,15 @@ impl<G: Stepwise> Walker<G> {
     /// Plays the game out from `state` with its playout policy; the first player's score.
     fn playout(&mut self, state: &mut G::Steps, config: &Config) -> f32 {
         let played = &mut self.played;
-        state.play_out(&mut self.rng, config.playout_cap, |mv, mover| {
-            played.push((amaf_key::<G::Steps>(mv, config.amaf_by_cells), mover));
-        });
+        play_out(
+            state,
+            &mut self.rng,
+            config,
+            config.playout_cap,
+            |mv, mover| {
+                played.push((amaf_key::<G::Steps>(mv, config.amaf_by_cells), mover));
+            },
+        );
         match state.outcome() {
             Some(outcome) => outcome.score_for(Player::First) as f32,
             None => state.evaluation().unwrap_or(0.5),
@@ -311,13 +333,19 @@ impl<G: Stepwise> Walker<G> {
             };
         }
         let played = &mut self.played;
-        whole.play_out(&mut self.rng, config.playout_cap - plies, |mv, mover| {
-            if config.amaf_by_cells {
-                G::amaf_cells(mv, |cell| {
-                    played.push((cell_key(cell.col(), cell.row()), mover))
-                });
-            }
-        });
+        play_out(
+            whole,
+            &mut self.rng,
+            config,
+            config.playout_cap - plies,
+            |mv, mover| {
+                if config.amaf_by_cells {
+                    G::amaf_cells(mv, |cell| {
+                        played.push((cell_key(cell.col(), cell.row()), mover))
+                    });
+                }
+            },
+        );
         match whole.outcome() {
             Some(outcome) => outcome.score_for(Player::First) as f32,
             None => whole.evaluation().unwrap_or(0.5),

@@ -314,6 +314,10 @@ mod tests {
         assert_eq!(search::<Scware>("classic:level=6"), (0.2, 0.0, false));
         assert_eq!(search::<Swaptimum>("classic:ms=100"), (0.2, 0.0, false));
         assert_eq!(search::<Swaptimum>("classic:level=8"), (0.2, 0.0, false));
+        let draws = |text| config_of::<RapidTransit>(text).playout_draws;
+        assert_eq!(draws("mcts:ms=100"), RapidTransit::PLAYOUT_DRAWS);
+        assert_eq!(draws("classic:ms=100"), 1);
+        assert_eq!(config_of::<Swaptimum>("mcts:ms=100").playout_draws, 1);
     }
 
     #[test]

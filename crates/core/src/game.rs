@@ -176,6 +176,11 @@ pub trait Game:
     /// to play far better (`docs/AI.md`); the conformance suite checks the two agree.
     const MOVE_PRIORS: bool = false;
 
+    /// Knowledge hook for search: how many moves each ply of a tuned search's playout draws
+    /// with [`Game::playout_move`], to play the one [`Game::playout_score`] ranks highest
+    /// (the first of those tied). 1, the default, plays every move as drawn.
+    const PLAYOUT_DRAWS: u32 = 1;
+
     /// A legal move drawn uniformly at random, or `None` when the game is over.
     ///
     /// The default samples a reservoir over [`Game::for_each_move`] (no allocation); games
@@ -285,6 +290,14 @@ pub trait Game:
         None
     }
 
+    /// Knowledge hook for search playouts that draw several moves ([`Game::PLAYOUT_DRAWS`]):
+    /// how good the legal move `mv` looks for its mover, higher is better; 0 by default.
+    /// Called for every draw: it must be cheap and allocate nothing.
+    fn playout_score(&self, mv: &Self::Move) -> f32 {
+        let _ = mv;
+        0.0
+    }
+
     /// Knowledge hook for search: the first player's expected score here (0 loss, 0.5
     /// draw, 1 win), used where a playout is cut short (games that can cycle), or `None`
     /// (the default) when the game offers no evaluation and a cut playout counts as a draw.
@@ -300,6 +313,37 @@ pub trait Game:
     /// may clone, play and scan the board. The default reports nothing.
     fn rule_events(&self, mv: &Self::Move, event: &mut dyn FnMut(&'static str, u64)) {
         let _ = (mv, event);
+    }
+}
+
+/// A playout that draws `draws` moves at each ply with [`Game::playout_move`] and plays the
+/// one [`Game::playout_score`] ranks highest (the first of those tied), until the game ends
+/// or `cap` moves have been played, calling `record` like [`Game::play_out`]. With one draw
+/// it is [`play_out_by_moves`].
+pub fn play_out_best_of<G: Game, R: Rng + ?Sized>(
+    position: &mut G,
+    rng: &mut R,
+    cap: u32,
+    draws: u32,
+    mut record: impl FnMut(&G::Move, Player),
+) {
+    for _ in 0..cap {
+        let mover = position.to_move();
+        let Some(mut best) = position.playout_move(rng) else {
+            break;
+        };
+        let mut best_score = position.playout_score(&best);
+        for _ in 1..draws {
+            let Some(mv) = position.playout_move(rng) else {
+                break;
+            };
+            let score = position.playout_score(&mv);
+            if score > best_score {
+                (best, best_score) = (mv, score);
+            }
+        }
+        record(&best, mover);
+        position.play_unchecked(&best);
     }
 }
 

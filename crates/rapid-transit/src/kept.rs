@@ -265,6 +265,20 @@ impl<B: Bits, const C: usize> Kept<B, C> {
         self.around(B::bit(cell)).count() - self.friends(cell)
     }
 
+    /// The size of the network the mover's piece on `p` forms once swapped onto `q`: the
+    /// piece and the networks of its colour around `q`, less `p` itself (a terminal, so its
+    /// network stays whole without it).
+    pub(crate) fn formed_network(&self, p: usize, q: usize) -> u32 {
+        let mut around = self.around(B::bit(q)) & self.colour_of(p) & !B::bit(p);
+        let mut joined = B::default();
+        while !around.is_empty() {
+            let network = self.network(around.lowest());
+            joined |= network;
+            around &= !network;
+        }
+        (joined & !B::bit(p)).count() + 1
+    }
+
     /// Whether the networks through `p` and `q` touch orthogonally.
     pub(crate) fn networks_touch(&self, p: usize, q: usize) -> bool {
         !(self.around(self.network(p)) & self.network(q)).is_empty()
@@ -690,6 +704,11 @@ impl Tables {
         with_kept!(self, kept => kept.friends(cell))
     }
 
+    /// The size of the network the mover's piece on `p` forms once swapped onto `q`.
+    pub(crate) fn formed_network(&self, p: usize, q: usize) -> u32 {
+        with_kept!(self, kept => kept.formed_network(p, q))
+    }
+
     /// Whether the networks through `p` and `q` touch orthogonally.
     pub(crate) fn networks_touch(&self, p: usize, q: usize) -> bool {
         with_kept!(self, kept => kept.networks_touch(p, q))
@@ -765,8 +784,10 @@ mod tests {
             while passes < 2 {
                 match kept.random_swap::<G, _>(mover, &mut rng) {
                     Some((p, q)) => {
+                        let foreseen = kept.formed_network(p, q);
                         kept.swap(p, q);
                         assert_fresh(&kept);
+                        assert_eq!(kept.network(q).count(), foreseen, "{p} to {q}");
                         ranks_locate_the_listed_swaps::<B, C, G>(&kept);
                         passes = 0;
                     }
@@ -798,7 +819,7 @@ mod tests {
     }
 
     #[test]
-    fn swaps_keep_the_tables_as_computed_afresh_and_ranks_locate_every_swap() {
+    fn swaps_keep_the_tables_as_computed_afresh_and_ranks_locate_every_swap_and_its_network() {
         for n in [4, 6, 8] {
             random_swaps_keep_the_tables::<u64, 64, 32>(n, 20);
         }

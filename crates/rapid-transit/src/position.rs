@@ -309,6 +309,8 @@ impl Game for RapidTransit {
     const ID: &'static str = "rapid-transit";
     const TITLE: &'static str = "Rapid Transit by Phil Leduc (2022/2024)";
     const DEFAULT_SIZE: usize = 8;
+    /// Measured against uniform playouts in `docs/AI.md` ("Playouts that choose").
+    const PLAYOUT_DRAWS: u32 = 3;
 
     /// 4 to 16, even sizes only: [`Game::start`] refuses odd ones.
     fn sizes() -> RangeInclusive<usize> {
@@ -608,6 +610,18 @@ impl Game for RapidTransit {
                 .random_swap(self.to_move, rng)
                 .map_or(RapidTransitMove::Pass, |swap| self.swap_move(swap)),
         )
+    }
+
+    /// A swap scores the size of the network its mover's piece forms: playouts that merge
+    /// networks play more like players, who grow their largest. A pass scores 0.
+    fn playout_score(&self, mv: &RapidTransitMove) -> f32 {
+        match *mv {
+            RapidTransitMove::Swap { terminal, partner } => self
+                .tables
+                .formed_network(self.index(terminal), self.index(partner))
+                as f32,
+            RapidTransitMove::Pass => 0.0,
+        }
     }
 
     /// For playouts cut short (games can cycle): the tie-break read as a score. The first

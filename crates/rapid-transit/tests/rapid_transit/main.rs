@@ -5,4 +5,5 @@ mod common;
 
 mod conformance;
 mod parsing;
+mod playouts;
 mod rules;
