@@ -13,6 +13,8 @@
 //! - `fill_moves_with_priors` lists the same moves in the same order, each with its
 //!   `move_prior`, bit for bit, and every move but `pass` has a prior exactly when the
 //!   game declares `MOVE_PRIORS`;
+//! - every move's `playout_score` is a number, and `amaf_cells` names distinct cells on the
+//!   board exactly when it says it names any, never for `pass`;
 //! - a finished game has no moves, an unfinished one has at least one (`pass` counts);
 //! - `pass` is listed only as the sole move;
 //! - every refused candidate carries a code documented for the game: `game_over` exactly
@@ -141,6 +143,26 @@ impl<G: Game> Suite<G> {
                 fail(format!(
                     "MOVE_PRIORS is {} but {mv} has the prior {prior:?}",
                     G::MOVE_PRIORS
+                ));
+            }
+            if !pos.playout_score(mv).is_finite() {
+                fail(format!(
+                    "the playout score of {mv} is {}",
+                    pos.playout_score(mv)
+                ));
+            }
+            let (mut named, mut faults) = (HashSet::new(), Vec::new());
+            let any = G::amaf_cells(mv, |cell| {
+                let on_board = usize::from(cell.col().max(cell.row())) < pos.size();
+                if !on_board || !named.insert(cell) {
+                    faults.push(cell.to_string());
+                }
+            });
+            if !faults.is_empty() || any == named.is_empty() || (any && G::is_pass(mv)) {
+                fail(format!(
+                    "amaf_cells of {mv} says {any}, names {} distinct cells; off the board or twice: {}",
+                    named.len(),
+                    faults.join(" ")
                 ));
             }
         }
