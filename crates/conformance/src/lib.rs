@@ -9,7 +9,9 @@
 //! - the move list has no duplicates, and every listed move is accepted by `check_move`,
 //!   plays with `play`, and round-trips through its text;
 //! - a candidate move is accepted by `check_move` exactly when it is listed;
-//! - `move_count`, `has_legal_move` and `random_move` agree with the list;
+//! - `move_count`, `has_legal_move` and `random_move` agree with the list, and
+//!   `best_playout_move` chooses what the default best of drawn moves chooses from the same
+//!   random numbers;
 //! - `fill_moves_with_priors` lists the same moves in the same order, each with its
 //!   `move_prior`, bit for bit, and every move but `pass` has a prior exactly when the
 //!   game declares `MOVE_PRIORS`;
@@ -29,9 +31,9 @@ use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use rand::SeedableRng;
+use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use swapboard_core::{Game, IllegalMove, Rule, perft};
+use swapboard_core::{Game, IllegalMove, Rule, best_of_drawn_moves, perft};
 
 /// What the suite needs to know about one game.
 pub struct Suite<G: Game> {
@@ -212,6 +214,24 @@ impl<G: Game> Suite<G> {
             Some(m) if !set.contains(&m) => fail(format!("random_move drew {m}, not listed")),
             None if !moves.is_empty() => fail("random_move found nothing".into()),
             _ => {}
+        }
+
+        // A game's faster best-of-draws must choose as the default does, from the same
+        // random numbers, and use as many.
+        let draws = G::PLAYOUT_DRAWS.max(3);
+        let mut twin = rng.clone();
+        let best = pos.best_playout_move(&mut rng, draws);
+        let oracle = best_of_drawn_moves(pos, &mut twin, draws);
+        if best != oracle {
+            fail(format!(
+                "best_playout_move of {draws} draws chose {best:?}, the default {oracle:?}"
+            ));
+        }
+        if best.as_ref().is_some_and(|m| !set.contains(m)) || best.is_some() == moves.is_empty() {
+            fail(format!("best_playout_move chose {best:?}"));
+        }
+        if rng.random::<u64>() != twin.random::<u64>() {
+            fail("best_playout_move drew a different count of random numbers".into());
         }
     }
 }

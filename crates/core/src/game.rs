@@ -206,6 +206,16 @@ pub trait Game:
         self.random_move(rng)
     }
 
+    /// Knowledge hook for search playouts that draw several moves ([`Game::PLAYOUT_DRAWS`]):
+    /// draws `draws` moves with [`Game::playout_move`] and returns the one
+    /// [`Game::playout_score`] ranks highest (the first of those tied), or `None` when the
+    /// game is over. The default is [`best_of_drawn_moves`]; a game may override it with
+    /// something faster (drawing every move from one scan of the board, say), as long as it
+    /// returns the same move from the same random numbers.
+    fn best_playout_move<R: Rng + ?Sized>(&self, rng: &mut R, draws: u32) -> Option<Self::Move> {
+        best_of_drawn_moves(self, rng, draws)
+    }
+
     /// Knowledge hook for search: plays this position out with [`Game::playout_move`] until
     /// the game ends or `cap` moves have been played, calling `record` with each move and
     /// the player who made it (for all-moves-as-first statistics). A game may override it
@@ -316,10 +326,31 @@ pub trait Game:
     }
 }
 
-/// A playout that draws `draws` moves at each ply with [`Game::playout_move`] and plays the
-/// one [`Game::playout_score`] ranks highest (the first of those tied), until the game ends
-/// or `cap` moves have been played, calling `record` like [`Game::play_out`]. With one draw
-/// it is [`play_out_by_moves`].
+/// The default [`Game::best_playout_move`]: draws `draws` moves with [`Game::playout_move`]
+/// and returns the first of those [`Game::playout_score`] ranks highest, or `None` when
+/// the game is over.
+pub fn best_of_drawn_moves<G: Game, R: Rng + ?Sized>(
+    position: &G,
+    rng: &mut R,
+    draws: u32,
+) -> Option<G::Move> {
+    let mut best = position.playout_move(rng)?;
+    let mut best_score = position.playout_score(&best);
+    for _ in 1..draws {
+        let Some(mv) = position.playout_move(rng) else {
+            break;
+        };
+        let score = position.playout_score(&mv);
+        if score > best_score {
+            (best, best_score) = (mv, score);
+        }
+    }
+    Some(best)
+}
+
+/// A playout that plays [`Game::best_playout_move`] of `draws` draws at each ply, until the
+/// game ends or `cap` moves have been played, calling `record` like [`Game::play_out`].
+/// With one draw it is [`play_out_by_moves`].
 pub fn play_out_best_of<G: Game, R: Rng + ?Sized>(
     position: &mut G,
     rng: &mut R,
@@ -329,19 +360,9 @@ pub fn play_out_best_of<G: Game, R: Rng + ?Sized>(
 ) {
     for _ in 0..cap {
         let mover = position.to_move();
-        let Some(mut best) = position.playout_move(rng) else {
+        let Some(best) = position.best_playout_move(rng, draws) else {
             break;
         };
-        let mut best_score = position.playout_score(&best);
-        for _ in 1..draws {
-            let Some(mv) = position.playout_move(rng) else {
-                break;
-            };
-            let score = position.playout_score(&mv);
-            if score > best_score {
-                (best, best_score) = (mv, score);
-            }
-        }
         record(&best, mover);
         position.play_unchecked(&best);
     }

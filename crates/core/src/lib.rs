@@ -51,7 +51,7 @@ pub mod zobrist;
 
 pub use board::{Formed, Stone, StoneBoard};
 pub use error::{IllegalMove, MoveError, PlayError, PositionError, PositionErrorKind};
-pub use game::{Game, perft, play_out_best_of, play_out_by_moves};
+pub use game::{Game, best_of_drawn_moves, perft, play_out_best_of, play_out_by_moves};
 pub use groups::Groups;
 pub use history::{History, Repeat};
 pub use placement::{PLACEMENT_SIZES, PlacementState};

@@ -533,16 +533,27 @@ impl<B: Bits, const C: usize> Kept<B, C> {
         mover: Player,
         rng: &mut R,
     ) -> Option<(usize, usize)> {
-        self.ranked_swap::<G>(mover, |count| rng.random_range(0..count))
+        let mut drawn = None;
+        self.ranked_swaps::<G>(
+            mover,
+            1,
+            |count| rng.random_range(0..count),
+            |p, q| drawn = Some((p, q)),
+        );
+        drawn
     }
 
-    /// The legal swap of `mover` of rank `rank(count)` among the `count` legal swaps (in
-    /// the order of [`Kept::for_each_swap`]), or `None` when there is none.
-    fn ranked_swap<const G: usize>(
+    /// Calls `f` with `draws` legal swaps of `mover`, the one of rank `rank(count)` each
+    /// time among the `count` legal swaps (in the order of [`Kept::for_each_swap`]), all
+    /// from one scan: the count is made once, and only the ranks are located again. Calls
+    /// nothing when there is no swap.
+    fn ranked_swaps<const G: usize>(
         &self,
         mover: Player,
-        rank: impl FnOnce(u64) -> u64,
-    ) -> Option<(usize, usize)> {
+        draws: u32,
+        mut rank: impl FnMut(u64) -> u64,
+        mut f: impl FnMut(usize, usize),
+    ) {
         let scan = self.scan(mover);
         let mut groups = [Group {
             terminals: B::default(),
@@ -560,19 +571,34 @@ impl<B: Bits, const C: usize> Kept<B, C> {
         let count =
             near.iter().sum::<u64>() + far - self.near_free_pairs(&scan, scan.free_terminals);
         if count == 0 {
-            return None;
+            return;
         }
-        let mut pick = rank(count);
+        for _ in 0..draws {
+            let (p, q) = self.swap_of_rank(&scan, &near, &groups[..len], rank(count));
+            f(p, q);
+        }
+    }
+
+    /// The legal swap of rank `pick` (below the count of swaps) in the order of
+    /// [`Kept::for_each_swap`], found by counting again: `near` holds the near pairs of
+    /// each step direction, `groups` every [`Group`] of the scan.
+    fn swap_of_rank(
+        &self,
+        scan: &Scan<B>,
+        near: &[u64],
+        groups: &[Group<B>],
+        mut pick: u64,
+    ) -> (usize, usize) {
         for (d, &here) in near.iter().enumerate() {
             if pick < here {
                 let p = scan.near[d].nth(pick);
-                return Some((p, self.step(p, STEPS[d])));
+                return (p, self.step(p, STEPS[d]));
             }
             pick -= here;
         }
-        for g in &groups[..len] {
+        for g in groups {
             let here = u64::from(g.terminals.count()) * u64::from(g.partners.count())
-                - self.near_free_pairs(&scan, g.terminals);
+                - self.near_free_pairs(scan, g.terminals);
             if pick >= here {
                 pick -= here;
                 continue;
@@ -581,7 +607,7 @@ impl<B: Bits, const C: usize> Kept<B, C> {
                 let far = g.partners & !self.king(p);
                 let here = u64::from(far.count());
                 if pick < here {
-                    return Some((p, far.nth(pick)));
+                    return (p, far.nth(pick));
                 }
                 pick -= here;
             }
@@ -750,6 +776,27 @@ impl Tables {
             Tables::Wide(kept) => kept.random_swap::<128, R>(mover, rng),
         }
     }
+
+    /// Calls `f` with `draws` legal swaps of `mover`, each drawn uniformly and apart from
+    /// the others like [`Tables::random_swap`] (one random number each, in the same order)
+    /// but all from one scan; nothing when there is no swap.
+    #[inline]
+    pub(crate) fn drawn_swaps<R: Rng + ?Sized>(
+        &self,
+        mover: Player,
+        rng: &mut R,
+        draws: u32,
+        f: impl FnMut(usize, usize),
+    ) {
+        match self {
+            Tables::Narrow(kept) => {
+                kept.ranked_swaps::<32>(mover, draws, |count| rng.random_range(0..count), f)
+            }
+            Tables::Wide(kept) => {
+                kept.ranked_swaps::<128>(mover, draws, |count| rng.random_range(0..count), f)
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -809,11 +856,17 @@ mod tests {
             let count = kept.swap_count(&kept.scan(mover));
             assert_eq!(count, listed.len() as u64);
             for (rank, &swap) in listed.iter().enumerate() {
-                let located = kept.ranked_swap::<G>(mover, |c| {
-                    assert_eq!(c, count);
-                    rank as u64
-                });
-                assert_eq!(located, Some(swap), "rank {rank} of {count}");
+                let mut located = Vec::new();
+                kept.ranked_swaps::<G>(
+                    mover,
+                    2,
+                    |c| {
+                        assert_eq!(c, count);
+                        rank as u64
+                    },
+                    |p, q| located.push((p, q)),
+                );
+                assert_eq!(located, [swap, swap], "rank {rank} of {count}");
             }
         }
     }

@@ -612,6 +612,28 @@ impl Game for RapidTransit {
         )
     }
 
+    /// The default's choice from the same random numbers, drawn from one scan of the
+    /// board: every draw counts the same swaps, so only the ranks are located again.
+    fn best_playout_move<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        draws: u32,
+    ) -> Option<RapidTransitMove> {
+        if self.passes >= 2 {
+            return None;
+        }
+        let mut best = RapidTransitMove::Pass;
+        let mut best_score = f32::NEG_INFINITY;
+        self.tables.drawn_swaps(self.to_move, rng, draws, |p, q| {
+            let mv = self.swap_move((p, q));
+            let score = self.playout_score(&mv);
+            if score > best_score {
+                (best, best_score) = (mv, score);
+            }
+        });
+        Some(best)
+    }
+
     /// A swap scores the size of the network its mover's piece forms: playouts that merge
     /// networks play more like players, who grow their largest. A pass scores 0.
     fn playout_score(&self, mv: &RapidTransitMove) -> f32 {
