@@ -96,13 +96,30 @@ test('the list filters by game and the front page shows the daily puzzle', async
   const w = world();
   const ctx = await context(w);
   const page = await ctx.newPage();
+  // The first list (every game) answers late, after the filter has been changed: the
+  // filtered list must stay, whatever order the answers come in.
+  const isFirstList = (url: string): boolean => url.includes('/api/puzzles?') && !url.includes('game=');
+  let holding = true;
+  await page.route('**/api/puzzles?*', async (route) => {
+    if (holding && isFirstList(route.request().url())) {
+      holding = false;
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+    }
+    await route.continue();
+  });
+  const lateAnswer = page.waitForResponse((r) => isFirstList(r.url()));
   await page.goto('/puzzles');
   await page.getByRole('heading', { name: 'Puzzles', level: 1 }).waitFor();
   await page.getByLabel('Game').selectOption('flipstop');
-  await page.waitForFunction(() => {
+  const onlyFlipstop = (): boolean => {
     const items = [...document.querySelectorAll('.puzzle-list li a')];
     return items.length > 0 && items.every((a) => a.textContent?.startsWith('Flipstop'));
-  });
+  };
+  await page.waitForFunction(onlyFlipstop);
+  await lateAnswer;
+  await page.waitForTimeout(300);
+  assert.ok(await page.evaluate(onlyFlipstop), 'the late answer to the first request replaced the filtered list');
+  await page.unroute('**/api/puzzles?*');
   await shot(page, 'puzzles-list');
   await page.goto('/');
   const daily = page.locator('section.daily');

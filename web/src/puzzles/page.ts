@@ -41,13 +41,18 @@ async function puzzleList(main: HTMLElement): Promise<void> {
   const asked = new URLSearchParams(location.search).get('game');
   if (asked && catalogue.some((g) => g.id === asked)) game.value = asked;
   const list = h('ol', { class: 'puzzle-list', 'aria-live': 'polite' });
+  // Answers can come back out of order (a filter changed while the first list loads): only
+  // the answer to the last request asked may fill the list.
+  let lastRequest = 0;
   const refresh = async (): Promise<void> => {
+    const request = ++lastRequest;
     try {
       const found = await api<{ puzzles: PuzzleView[] }>('GET', `/api/puzzles?${listQuery(game.value, band.value, LIST_LIMIT)}`);
+      if (request !== lastRequest) return;
       fill(list, ...found.puzzles.map((p) => puzzleLink(p, names)));
       if (found.puzzles.length === 0) fill(list, h('li', {}, 'No puzzle of this kind yet.'));
     } catch (error) {
-      fill(list, h('li', { class: 'error' }, failureText(error)));
+      if (request === lastRequest) fill(list, h('li', { class: 'error' }, failureText(error)));
     }
   };
   game.addEventListener('change', () => void refresh());
