@@ -218,20 +218,24 @@ impl<G: Game> Suite<G> {
 
         // A game's faster best-of-draws must choose as the default does, from the same
         // random numbers, and use as many.
-        let draws = G::PLAYOUT_DRAWS.max(3);
-        let mut twin = rng.clone();
-        let best = pos.best_playout_move(&mut rng, draws);
-        let oracle = best_of_drawn_moves(pos, &mut twin, draws);
-        if best != oracle {
-            fail(format!(
-                "best_playout_move of {draws} draws chose {best:?}, the default {oracle:?}"
-            ));
-        }
-        if best.as_ref().is_some_and(|m| !set.contains(m)) || best.is_some() == moves.is_empty() {
-            fail(format!("best_playout_move chose {best:?}"));
-        }
-        if rng.random::<u64>() != twin.random::<u64>() {
-            fail("best_playout_move drew a different count of random numbers".into());
+        for draws in [0, 1, G::PLAYOUT_DRAWS.max(3)] {
+            let mut twin = rng.clone();
+            let best = pos.best_playout_move(&mut rng, draws);
+            let oracle = best_of_drawn_moves(pos, &mut twin, draws);
+            if best != oracle {
+                fail(format!(
+                    "best_playout_move of {draws} draws chose {best:?}, the default {oracle:?}"
+                ));
+            }
+            if best.as_ref().is_some_and(|m| !set.contains(m)) || best.is_some() == moves.is_empty()
+            {
+                fail(format!("best_playout_move of {draws} draws chose {best:?}"));
+            }
+            if rng.random::<u64>() != twin.random::<u64>() {
+                fail(format!(
+                    "best_playout_move of {draws} draws drew a different count of random numbers"
+                ));
+            }
         }
     }
 }

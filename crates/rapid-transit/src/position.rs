@@ -624,13 +624,15 @@ impl Game for RapidTransit {
         }
         let mut best = RapidTransitMove::Pass;
         let mut best_score = f32::NEG_INFINITY;
-        self.tables.drawn_swaps(self.to_move, rng, draws, |p, q| {
-            let mv = self.swap_move((p, q));
-            let score = self.playout_score(&mv);
-            if score > best_score {
-                (best, best_score) = (mv, score);
-            }
-        });
+        // At least one draw, as the default always makes.
+        self.tables
+            .drawn_swaps(self.to_move, rng, draws.max(1), |p, q| {
+                let mv = self.swap_move((p, q));
+                let score = self.playout_score(&mv);
+                if score > best_score {
+                    (best, best_score) = (mv, score);
+                }
+            });
         Some(best)
     }
 
