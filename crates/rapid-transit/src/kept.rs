@@ -524,29 +524,12 @@ impl<B: Bits, const C: usize> Kept<B, C> {
         })
     }
 
-    /// A legal swap of `mover` drawn uniformly, or `None` when there is none: one scan
-    /// counts the swaps (keeping each network's [`Group`] in a buffer of `G`, at least
-    /// the number of `mover`'s pieces), one random number picks a rank in the order of
-    /// [`Kept::for_each_swap`], and counting again within the buffer finds it.
-    pub(crate) fn random_swap<const G: usize, R: Rng + ?Sized>(
-        &self,
-        mover: Player,
-        rng: &mut R,
-    ) -> Option<(usize, usize)> {
-        let mut drawn = None;
-        self.ranked_swaps::<G>(
-            mover,
-            1,
-            |count| rng.random_range(0..count),
-            |p, q| drawn = Some((p, q)),
-        );
-        drawn
-    }
-
     /// Calls `f` with `draws` legal swaps of `mover`, the one of rank `rank(count)` each
     /// time among the `count` legal swaps (in the order of [`Kept::for_each_swap`]), all
-    /// from one scan: the count is made once, and only the ranks are located again. Calls
-    /// nothing when there is no swap.
+    /// from one scan: the scan counts the swaps once (keeping each network's [`Group`] in a
+    /// buffer of `G`, at least the number of `mover`'s pieces), and each rank is found by
+    /// counting again within the buffer, never by listing. Calls nothing when there is no
+    /// swap.
     fn ranked_swaps<const G: usize>(
         &self,
         mover: Player,
@@ -770,11 +753,9 @@ impl Tables {
         mover: Player,
         rng: &mut R,
     ) -> Option<(usize, usize)> {
-        // A network holds at least one piece: half the cells bound the mover's networks.
-        match self {
-            Tables::Narrow(kept) => kept.random_swap::<32, R>(mover, rng),
-            Tables::Wide(kept) => kept.random_swap::<128, R>(mover, rng),
-        }
+        let mut drawn = None;
+        self.drawn_swaps(mover, rng, 1, |p, q| drawn = Some((p, q)));
+        drawn
     }
 
     /// Calls `f` with `draws` legal swaps of `mover`, each drawn uniformly and apart from
@@ -788,13 +769,11 @@ impl Tables {
         draws: u32,
         f: impl FnMut(usize, usize),
     ) {
+        let rank = |count| rng.random_range(0..count);
+        // A network holds at least one piece: half the cells bound the mover's networks.
         match self {
-            Tables::Narrow(kept) => {
-                kept.ranked_swaps::<32>(mover, draws, |count| rng.random_range(0..count), f)
-            }
-            Tables::Wide(kept) => {
-                kept.ranked_swaps::<128>(mover, draws, |count| rng.random_range(0..count), f)
-            }
+            Tables::Narrow(kept) => kept.ranked_swaps::<32>(mover, draws, rank, f),
+            Tables::Wide(kept) => kept.ranked_swaps::<128>(mover, draws, rank, f),
         }
     }
 }
@@ -829,7 +808,14 @@ mod tests {
             let mut mover = Player::First;
             let mut passes = 0;
             while passes < 2 {
-                match kept.random_swap::<G, _>(mover, &mut rng) {
+                let mut drawn = None;
+                kept.ranked_swaps::<G>(
+                    mover,
+                    1,
+                    |count| rng.random_range(0..count),
+                    |p, q| drawn = Some((p, q)),
+                );
+                match drawn {
                     Some((p, q)) => {
                         let foreseen = kept.formed_network(p, q);
                         kept.swap(p, q);
