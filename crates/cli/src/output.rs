@@ -100,3 +100,51 @@ pub(crate) fn progress_bar(total: Option<u64>, template: &str) -> indicatif::Pro
     bar.set_style(ProgressStyle::with_template(template).unwrap_or(fallback));
     bar
 }
+
+/// How a long run tells its progress on stderr: a spinner with the latest message when
+/// stderr is a terminal, otherwise (a run in the background, its stderr in a log) a line
+/// with the elapsed seconds about once a minute.
+pub(crate) struct Ticker {
+    spinner: indicatif::ProgressBar,
+    terminal: bool,
+    started: std::time::Instant,
+    last_line: std::time::Instant,
+}
+
+impl Ticker {
+    /// How often a line is written when stderr is not a terminal.
+    const LINE_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
+
+    /// A ticker starting now.
+    pub(crate) fn new() -> Ticker {
+        use std::io::IsTerminal;
+        let now = std::time::Instant::now();
+        Ticker {
+            spinner: progress_bar(None, "{spinner} {msg} [{elapsed}]"),
+            terminal: std::io::stderr().is_terminal(),
+            started: now,
+            last_line: now,
+        }
+    }
+
+    /// Shows `message` (built only when it will be shown).
+    pub(crate) fn tell(&mut self, message: impl FnOnce() -> String) {
+        if self.terminal {
+            self.spinner.set_message(message());
+            self.spinner.tick();
+        } else if self.last_line.elapsed() >= Ticker::LINE_EVERY {
+            self.last_line = std::time::Instant::now();
+            eprintln!(
+                "[{:.0} s] {}",
+                self.started.elapsed().as_secs_f64(),
+                message()
+            );
+        }
+    }
+}
+
+impl Drop for Ticker {
+    fn drop(&mut self) {
+        self.spinner.finish_and_clear();
+    }
+}

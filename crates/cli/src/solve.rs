@@ -1,7 +1,6 @@
 //! `swapboard solve`: proves who wins a position with perfect play (df-pn with a
 //! transposition table and the board's symmetries, from `swapboard-solver`).
 
-use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 use swapboard_play::words::outcome_text;
 
@@ -11,11 +10,7 @@ use swapboard_solver::{MoveResult, Options, Progress, Solution, Solver};
 use crate::commands::parse_position;
 use crate::error::CliResult;
 use crate::limits;
-use crate::output::{Output, progress_bar};
-
-/// When standard error is not a terminal (a run in the background), a progress line is
-/// written this often.
-const LOG_EVERY: Duration = Duration::from_secs(60);
+use crate::output::{Output, Ticker};
 
 /// The arguments of `swapboard solve`.
 #[derive(clap::Args)]
@@ -75,38 +70,29 @@ fn move_line<G: Game>(pos: &G, solution: &Solution<G::Move>) -> Option<String> {
     Some(format!("move: {mv} ({why})"))
 }
 
-/// Runs a solver on `pos`, with a spinner on a terminal or a line a minute otherwise.
+/// Runs a solver on `pos`, telling its progress on stderr.
 fn run_solver<G: Game>(solver: &mut Solver<G>, pos: &G) -> Solution<G::Move> {
-    let terminal = std::io::stderr().is_terminal();
-    let bar = progress_bar(None, "{spinner} {msg} [{elapsed}]");
-    let mut last_log = Instant::now();
-    let solution = solver.solve(pos, &mut |p: &Progress| {
-        let infinite = |n: u32| {
-            if n == u32::MAX {
-                "inf".to_string()
-            } else {
-                n.to_string()
-            }
-        };
-        let message = format!(
-            "{} nodes ({:.0}/s), proving {} wins: proof {} disproof {}, table {:.0}% full",
-            p.nodes,
-            p.nodes as f64 / p.elapsed.as_secs_f64().max(1e-9),
-            G::colour_letter(p.goal),
-            infinite(p.proof),
-            infinite(p.disproof),
-            100.0 * p.table_used as f64 / p.table_capacity as f64
-        );
-        if terminal {
-            bar.set_message(message);
-            bar.tick();
-        } else if last_log.elapsed() >= LOG_EVERY {
-            last_log = Instant::now();
-            eprintln!("[{:.0} s] {message}", p.elapsed.as_secs_f64());
-        }
-    });
-    bar.finish_and_clear();
-    solution
+    let mut ticker = Ticker::new();
+    solver.solve(pos, &mut |p: &Progress| {
+        ticker.tell(|| {
+            let infinite = |n: u32| {
+                if n == u32::MAX {
+                    "inf".to_string()
+                } else {
+                    n.to_string()
+                }
+            };
+            format!(
+                "{} nodes ({:.0}/s), proving {} wins: proof {} disproof {}, table {:.0}% full",
+                p.nodes,
+                p.nodes as f64 / p.elapsed.as_secs_f64().max(1e-9),
+                G::colour_letter(p.goal),
+                infinite(p.proof),
+                infinite(p.disproof),
+                100.0 * p.table_used as f64 / p.table_capacity as f64
+            )
+        })
+    })
 }
 
 /// `swapboard solve '<position>'`, for a position of `G`.

@@ -396,8 +396,13 @@ impl<G: Playable> Session for GameSession<G> {
         if search.budget == SearchSpec::Infinite {
             return Err("genmove needs a budget that ends: ms=T, iters=N or level=K".into());
         }
-        // A proven win on a board with a book is played from it, unsearched.
-        let mv = match book::proven_move(self.current(), None) {
+        // A proven win on a board with a book is played from it, unsearched; off the book
+        // the solver has half of a budget in time at most.
+        let solver_time = match search.budget {
+            SearchSpec::Millis(ms) => Some(Duration::from_millis(ms) / 2),
+            _ => None,
+        };
+        let mv = match book::proven_move(self.current(), solver_time) {
             Some(mv) => mv,
             None => {
                 let first = self.think(search, interrupted, |_| {});

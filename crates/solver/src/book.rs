@@ -14,6 +14,11 @@
 //! loser's side winning after a mistake) gets no answer, and a player asks the solver there
 //! (on the boards with a book a position is settled within a second).
 //!
+//! Where the whole strategy is too large to write (5x5 Swaptimum), a book may stop at the
+//! winner's positions that the player's own solver settles ([`Reach::UntilLive`]): it then
+//! holds the strategy's first plies, those the live solver cannot prove within its budget,
+//! and the live solver plays on from there.
+//!
 //! The file: one text line `swapboard-book 1 GAME SIZE COUNT`, then `COUNT` hashes as
 //! little-endian 64-bit words in increasing order.
 
@@ -23,7 +28,7 @@ use std::time::Duration;
 
 use swapboard_core::{Game, Outcome, Player};
 
-use crate::{Options, Solver};
+use crate::{Options, Solution, Solver};
 
 /// The first word of a book file.
 const MAGIC: &str = "swapboard-book";
@@ -64,6 +69,31 @@ pub enum BookError {
     Format(String),
 }
 
+/// How far [`Book::generate`] writes the strategy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Reach {
+    /// To the end of every game: a player on the strategy never needs the solver.
+    #[default]
+    Whole,
+    /// Until a position won for the winner that the player's own solver ([`OFF_BOOK_NODES`],
+    /// from an empty table) proves: the book holds the plies before, where a live proof is
+    /// out of reach, and leaves the rest to the live solver.
+    UntilLive,
+}
+
+/// How far [`Book::generate`] has got, given to its progress callback.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BookProgress {
+    /// The winner's positions covered so far.
+    pub won: usize,
+    /// The loser's positions written so far (the book).
+    pub lost: usize,
+    /// The winner's positions left to the live solver ([`Reach::UntilLive`]).
+    pub left_to_live: usize,
+    /// The nodes searched so far, by the generator's solver and the live checks.
+    pub nodes: u64,
+}
+
 /// A book: the positions lost for the player to move along one winning strategy of a game
 /// on one board.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,19 +105,30 @@ pub struct Book {
 }
 
 impl Book {
-    /// Follows a winning strategy from `start` with a solver of `options` (one table for
-    /// every position, so each solve profits from the ones before): the winner's move is
-    /// the solver's winning move, and every reply of the loser is followed. Fails if the
-    /// solver leaves a position of the strategy unsettled, if `start` is a draw, or if the
-    /// strategy is too large for a book.
-    pub fn generate<G: Game>(start: &G, options: Options) -> Result<Book, BookError> {
+    /// Follows a winning strategy from `start` as far as `reach` says, with a solver of
+    /// `options` (one table for every position, so each solve profits from the ones
+    /// before): the winner's move is the solver's winning move, and every reply of the
+    /// loser is followed. `progress` is called after each position of the winner. Fails if
+    /// the solver leaves a position of the strategy unsettled, if `start` is a draw, or if
+    /// the strategy is too large for a book.
+    pub fn generate<G: Game>(
+        start: &G,
+        options: Options,
+        reach: Reach,
+        progress: &mut dyn FnMut(&BookProgress),
+    ) -> Result<Book, BookError> {
         let mut builder = Builder {
             solver: Solver::new(options),
+            reach,
             won: HashSet::new(),
             lost: HashSet::new(),
+            left_to_live: 0,
+            nodes: 0,
+            progress,
         };
         if !start.is_over() {
             let solution = builder.solver.solve(start, &mut |_| {});
+            builder.nodes += solution.nodes;
             match solution.outcome {
                 Some(Outcome::Win(p)) if p == start.to_move() => builder.cover(start)?,
                 Some(Outcome::Win(_)) => builder.defend(start)?,
@@ -178,6 +219,26 @@ impl Book {
         }
     }
 
+    /// A proven winning move for the player to move in `position`: the book's move when its
+    /// strategy reaches the position (a lookup, no search), else the live solver's within
+    /// [`OFF_BOOK_NODES`] and `limit` (a position past a book of [`Reach::UntilLive`], or
+    /// one the loser's side reached by a mistake). With no `limit` the answer depends on
+    /// the position alone, not on the machine's speed or load. `None` for another game or board, in a
+    /// position the book holds as lost, and wherever no win is proven in time.
+    pub fn proven_move<G: Game>(&self, position: &G, limit: Option<Duration>) -> Option<G::Move> {
+        if !self.fits(position) || position.is_over() || self.is_lost(position) {
+            return None;
+        }
+        if let Some(mv) = self.winning_move(position) {
+            return Some(mv);
+        }
+        let solution = live_solve(position, limit);
+        match solution.outcome {
+            Some(Outcome::Win(p)) if p == position.to_move() => solution.best_move,
+            _ => None,
+        }
+    }
+
     /// The book as the bytes of a book file.
     pub fn to_bytes(&self) -> Vec<u8> {
         let header = format!(
@@ -260,23 +321,45 @@ impl Book {
 }
 
 /// The search state of [`Book::generate`].
-struct Builder<G: Game> {
+struct Builder<'p, G: Game> {
     solver: Solver<G>,
+    reach: Reach,
     /// Positions already covered as wins for the player to move (canonical hashes).
     won: HashSet<u64>,
     /// Positions already followed as losses for the player to move: the book.
     lost: HashSet<u64>,
+    /// Positions of `won` that the live solver proves, not followed further.
+    left_to_live: usize,
+    /// Nodes searched so far.
+    nodes: u64,
+    progress: &'p mut dyn FnMut(&BookProgress),
 }
 
-impl<G: Game> Builder<G> {
+impl<G: Game> Builder<'_, G> {
     /// `position` is won for the player to move: plays the solver's winning move and
-    /// follows what comes after it.
+    /// follows what comes after it, unless the book stops where the live solver proves it.
     fn cover(&mut self, position: &G) -> Result<(), BookError> {
         if !self.won.insert(position.canonical_hash()) {
             return Ok(());
         }
+        let left = self.reach == Reach::UntilLive && {
+            let live = live_solve(position, None);
+            self.nodes += live.nodes;
+            live.outcome == Some(Outcome::Win(position.to_move()))
+        };
+        self.left_to_live += usize::from(left);
+        (self.progress)(&BookProgress {
+            won: self.won.len(),
+            lost: self.lost.len(),
+            left_to_live: self.left_to_live,
+            nodes: self.nodes,
+        });
+        if left {
+            return Ok(());
+        }
         let mover = position.to_move();
         let solution = self.solver.solve(position, &mut |_| {});
+        self.nodes += solution.nodes;
         let mv = match (solution.outcome, solution.best_move) {
             (Some(Outcome::Win(p)), Some(mv)) if p == mover => mv,
             _ => return Err(unsettled(position, solution.stopped)),
@@ -332,32 +415,22 @@ pub const OFF_BOOK_NODES: u64 = 600_000;
 /// fills.
 const OFF_BOOK_TABLE_BYTES: usize = 8 << 20;
 
-/// The solver's time for a position off a book's strategy when the caller gives none: a
-/// guard for a loaded machine, far above what the node budget takes on an idle one.
-const OFF_BOOK_TIME: Duration = Duration::from_secs(3);
-
 /// A proven winning move for the player to move in `position` on a board with a shipped
-/// book: the book's move when its strategy reaches the position (a lookup, no search), else
-/// the solver's within [`OFF_BOOK_NODES`] and `limit` (a position the loser's side reached
-/// by a mistake). `None` on boards without a book, in a position the book holds as lost,
-/// and wherever no win is proven in time.
+/// book ([`Book::proven_move`] of that book). `None` on boards without a book.
 pub fn proven_move<G: Game>(position: &G, limit: Option<Duration>) -> Option<G::Move> {
-    let book = Book::shipped::<G>(position.size())?;
-    if position.is_over() || book.is_lost(position) {
-        return None;
-    }
-    if let Some(mv) = book.winning_move(position) {
-        return Some(mv);
-    }
+    Book::shipped::<G>(position.size())?.proven_move(position, limit)
+}
+
+/// The live solver's answer for `position`: a solve from an empty table of
+/// [`OFF_BOOK_TABLE_BYTES`] within [`OFF_BOOK_NODES`] (and `time`, if given). Without a
+/// time it is the same on every machine, which is what lets a book of [`Reach::UntilLive`]
+/// leave a position to it.
+fn live_solve<G: Game>(position: &G, time: Option<Duration>) -> Solution<G::Move> {
     let mut solver = Solver::new(Options {
         table_bytes: OFF_BOOK_TABLE_BYTES,
         max_nodes: Some(OFF_BOOK_NODES),
-        time: Some(limit.map_or(OFF_BOOK_TIME, |l| l.min(OFF_BOOK_TIME))),
+        time,
         ..Options::default()
     });
-    let solution = solver.solve(position, &mut |_| {});
-    match solution.outcome {
-        Some(Outcome::Win(p)) if p == position.to_move() => solution.best_move,
-        _ => None,
-    }
+    solver.solve(position, &mut |_| {})
 }

@@ -8,7 +8,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use swapboard_core::{Game, Outcome, Player};
 use swapboard_flipstop::Flipstop;
 use swapboard_solver::book::{self, Book};
-use swapboard_solver::{BookError, Options, Solver};
+use swapboard_solver::{BookError, Options, Reach, Solver};
 use swapboard_swaptimum::Swaptimum;
 
 fn fresh_solver<G: Game>() -> Solver<G> {
@@ -74,11 +74,23 @@ fn the_shipped_books_win_every_first_move_and_every_random_game() {
 fn a_book_is_what_the_generator_makes_and_round_trips_through_its_file() {
     for (made, shipped) in [
         (
-            Book::generate(&Swaptimum::start(3).unwrap(), Options::default()).unwrap(),
+            Book::generate(
+                &Swaptimum::start(3).unwrap(),
+                Options::default(),
+                Reach::Whole,
+                &mut |_| {},
+            )
+            .unwrap(),
             Book::shipped::<Swaptimum>(3).unwrap(),
         ),
         (
-            Book::generate(&Flipstop::start(3).unwrap(), Options::default()).unwrap(),
+            Book::generate(
+                &Flipstop::start(3).unwrap(),
+                Options::default(),
+                Reach::Whole,
+                &mut |_| {},
+            )
+            .unwrap(),
             Book::shipped::<Flipstop>(3).unwrap(),
         ),
     ] {
@@ -155,4 +167,44 @@ fn off_book_win<G: Game>() {
 fn off_the_book_a_won_position_is_played_by_the_solver() {
     off_book_win::<Swaptimum>();
     off_book_win::<Flipstop>();
+}
+
+/// A book that stops where the live solver takes over: on 4x4 (a second-player win the live
+/// solver proves after any first move) it holds the start alone and leaves Blue's four
+/// classes of answers to the live solver, and Blue playing from it wins against random
+/// replies, every move of Blue's a proven one.
+#[test]
+fn a_book_until_live_leaves_what_the_live_solver_proves_to_it() {
+    let start = Swaptimum::start(4).unwrap();
+    let mut last = None;
+    let book = Book::generate(&start, Options::default(), Reach::UntilLive, &mut |p| {
+        last = Some(*p)
+    })
+    .unwrap();
+    let last = last.expect("progress was told");
+    assert_eq!((book.len(), last.lost), (1, 1));
+    assert_eq!((last.won, last.left_to_live), (4, 4));
+    assert!(last.nodes > 0);
+    assert!(book.is_lost(&start));
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(4);
+    for _ in 0..6 {
+        let mut position = start.clone();
+        let mut solved_live = 0;
+        while !position.is_over() {
+            let mv = match position.to_move() {
+                Player::First => position.random_move(&mut rng),
+                Player::Second => {
+                    // Past the start the book knows only moves that end the game.
+                    solved_live += usize::from(book.winning_move(&position).is_none());
+                    book.proven_move(&position, None)
+                }
+            };
+            position.play_unchecked(&mv.unwrap_or_else(|| panic!("{position}: no move")));
+        }
+        assert_eq!(position.outcome(), Some(Outcome::Win(Player::Second)));
+        assert!(solved_live > 0, "{position}: the live solver never played");
+    }
+    // The whole strategy of the same board is the shipped book.
+    let whole = Book::generate(&start, Options::default(), Reach::Whole, &mut |_| {}).unwrap();
+    assert_eq!(&whole, Book::shipped::<Swaptimum>(4).unwrap());
 }

@@ -1,5 +1,6 @@
 //! `swapboard solve`, run as a user runs it: the winner, a winning move, the nodes and the
-//! time; limits answered as "unknown"; bad input refused per the contract.
+//! time; limits answered as "unknown"; bad input refused per the contract. And `swapboard
+//! book`, which writes the books the AI plays proven wins from.
 
 use crate::common::{bad, ok};
 
@@ -125,4 +126,50 @@ fn the_time_limit_holds_on_a_big_board() {
         .unwrap_or_else(|| panic!("no time line in {text}"));
     // A generous margin for a shared machine; before the fix this took about 3 s.
     assert!(seconds < 2.0, "{seconds} s for a 1 s limit");
+}
+
+/// `swapboard book` writes the shipped 3x3 book byte for byte, and with `--until-live` a
+/// 4x4 book that leaves Blue's answers to the live solver.
+#[test]
+fn the_book_command_writes_the_shipped_book_and_one_until_live() {
+    let dir = std::env::temp_dir().join(format!("swapboard-book-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let three = dir.join("swaptimum-3.book");
+    let report = ok(&[
+        "book",
+        "swaptimum",
+        "--size",
+        "3",
+        "--out",
+        three.to_str().unwrap(),
+    ]);
+    assert!(
+        report.starts_with("swaptimum 3x3: 28 positions, 256 bytes"),
+        "{report}"
+    );
+    let shipped = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../solver/books/swaptimum-3.book"
+    );
+    assert_eq!(
+        std::fs::read(&three).unwrap(),
+        std::fs::read(shipped).unwrap()
+    );
+    let four = dir.join("swaptimum-4.book");
+    let report = ok(&[
+        "book",
+        "swaptimum",
+        "--size",
+        "4",
+        "--until-live",
+        "--out",
+        four.to_str().unwrap(),
+    ]);
+    assert!(
+        report.starts_with(
+            "swaptimum 4x4: 1 position (4 positions of the winner left to the live solver)"
+        ),
+        "{report}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }
