@@ -67,6 +67,9 @@ pub enum BookError {
     /// A book file's bytes are not a book.
     #[error("book file: {0}")]
     Format(String),
+    /// A journal's recalled decision does not fit the position it was recalled at.
+    #[error("journal: {0}")]
+    Journal(String),
 }
 
 /// How far [`Book::generate`] writes the strategy.
@@ -94,6 +97,45 @@ pub struct BookProgress {
     pub nodes: u64,
 }
 
+/// What [`Book::generate`] decided at a position won for the player to move.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Decision<M> {
+    /// The winning move the strategy follows.
+    Play(M),
+    /// The live solver proves the position: the book stops here ([`Reach::UntilLive`]).
+    Live,
+}
+
+/// What [`Book::generate`] remembers from earlier runs and tells of this one. A generation
+/// that takes hours can so be stopped and resumed: the decisions of a run, recalled by
+/// the next, are replayed without a search, and the walk goes on where it stopped.
+pub trait Journal<G: Game> {
+    /// The decision an earlier run made at `position`, a winner's position of canonical
+    /// hash `hash`, or why what it holds for it cannot be read.
+    fn recall(&self, position: &G, hash: u64) -> Result<Option<Decision<G::Move>>, String>;
+    /// A decision of this run, made at `position` (of canonical hash `hash`), with how far
+    /// the generation has got.
+    fn record(
+        &mut self,
+        position: &G,
+        hash: u64,
+        decision: &Decision<G::Move>,
+        progress: &BookProgress,
+    );
+}
+
+/// A journal that recalls nothing and keeps nothing (a generation in one run).
+#[derive(Debug, Default, Clone, Copy)]
+pub struct NoJournal;
+
+impl<G: Game> Journal<G> for NoJournal {
+    fn recall(&self, _: &G, _: u64) -> Result<Option<Decision<G::Move>>, String> {
+        Ok(None)
+    }
+
+    fn record(&mut self, _: &G, _: u64, _: &Decision<G::Move>, _: &BookProgress) {}
+}
+
 /// A book: the positions lost for the player to move along one winning strategy of a game
 /// on one board.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -108,25 +150,33 @@ impl Book {
     /// Follows a winning strategy from `start` as far as `reach` says, with a solver of
     /// `options` (one table for every position, so each solve profits from the ones
     /// before): the winner's move is the solver's winning move, and every reply of the
-    /// loser is followed. `progress` is called after each position of the winner. Fails if
-    /// the solver leaves a position of the strategy unsettled, if `start` is a draw, or if
-    /// the strategy is too large for a book.
+    /// loser is followed. Each decision at a winner's position is taken from `journal` if
+    /// an earlier run made it, and told to it otherwise. Fails if the solver leaves a
+    /// position of the strategy unsettled, if `start` is a draw, if a recalled move is not
+    /// legal where it was recalled, or if the strategy is too large for a book. The book
+    /// comes with how far the walk went (its counts include what the journal replayed).
     pub fn generate<G: Game>(
         start: &G,
         options: Options,
         reach: Reach,
-        progress: &mut dyn FnMut(&BookProgress),
-    ) -> Result<Book, BookError> {
+        journal: &mut dyn Journal<G>,
+    ) -> Result<(Book, BookProgress), BookError> {
         let mut builder = Builder {
             solver: Solver::new(options),
             reach,
+            journal,
             won: HashSet::new(),
             lost: HashSet::new(),
             left_to_live: 0,
             nodes: 0,
-            progress,
         };
         if !start.is_over() {
+            // A start an earlier run decided on is won for its player to move.
+            let recalled = builder.journal.recall(start, start.canonical_hash());
+            if recalled.map_err(BookError::Journal)?.is_some() {
+                builder.cover(start)?;
+                return Ok(builder.into_book(start));
+            }
             let solution = builder.solver.solve(start, &mut |_| {});
             builder.nodes += solution.nodes;
             match solution.outcome {
@@ -136,13 +186,7 @@ impl Book {
                 None => return Err(unsettled(start, solution.stopped)),
             }
         }
-        let mut lost: Vec<u64> = builder.lost.into_iter().collect();
-        lost.sort_unstable();
-        Ok(Book {
-            game: G::ID.to_string(),
-            size: start.size(),
-            lost,
-        })
+        Ok(builder.into_book(start))
     }
 
     /// The book shipped for game `G` on boards of side `size`, if there is one.
@@ -321,9 +365,10 @@ impl Book {
 }
 
 /// The search state of [`Book::generate`].
-struct Builder<'p, G: Game> {
+struct Builder<'j, G: Game> {
     solver: Solver<G>,
     reach: Reach,
+    journal: &'j mut dyn Journal<G>,
     /// Positions already covered as wins for the player to move (canonical hashes).
     won: HashSet<u64>,
     /// Positions already followed as losses for the player to move: the book.
@@ -332,44 +377,91 @@ struct Builder<'p, G: Game> {
     left_to_live: usize,
     /// Nodes searched so far.
     nodes: u64,
-    progress: &'p mut dyn FnMut(&BookProgress),
 }
 
 impl<G: Game> Builder<'_, G> {
-    /// `position` is won for the player to move: plays the solver's winning move and
-    /// follows what comes after it, unless the book stops where the live solver proves it.
-    fn cover(&mut self, position: &G) -> Result<(), BookError> {
-        if !self.won.insert(position.canonical_hash()) {
-            return Ok(());
-        }
-        let left = self.reach == Reach::UntilLive && {
-            let live = live_solve(position, None);
-            self.nodes += live.nodes;
-            live.outcome == Some(Outcome::Win(position.to_move()))
-        };
-        self.left_to_live += usize::from(left);
-        (self.progress)(&BookProgress {
+    /// How far the walk has got.
+    fn progress(&self) -> BookProgress {
+        BookProgress {
             won: self.won.len(),
             lost: self.lost.len(),
             left_to_live: self.left_to_live,
             nodes: self.nodes,
-        });
-        if left {
+        }
+    }
+
+    /// The book of the positions followed from `start`, with how far the walk went.
+    fn into_book(self, start: &G) -> (Book, BookProgress) {
+        let progress = self.progress();
+        let mut lost: Vec<u64> = self.lost.into_iter().collect();
+        lost.sort_unstable();
+        let book = Book {
+            game: G::ID.to_string(),
+            size: start.size(),
+            lost,
+        };
+        (book, progress)
+    }
+
+    /// `position` is won for the player to move: plays the strategy's winning move and
+    /// follows what comes after it, unless the book stops where the live solver proves it.
+    fn cover(&mut self, position: &G) -> Result<(), BookError> {
+        let hash = position.canonical_hash();
+        if !self.won.insert(hash) {
             return Ok(());
         }
-        let mover = position.to_move();
-        let solution = self.solver.solve(position, &mut |_| {});
-        self.nodes += solution.nodes;
-        let mv = match (solution.outcome, solution.best_move) {
-            (Some(Outcome::Win(p)), Some(mv)) if p == mover => mv,
-            _ => return Err(unsettled(position, solution.stopped)),
+        let recalled = self.journal.recall(position, hash);
+        let decision = match recalled.map_err(BookError::Journal)? {
+            Some(Decision::Play(mv)) if !position.is_legal(&mv) => {
+                return Err(BookError::Journal(format!(
+                    "position {position}: the recalled move {mv} is not legal"
+                )));
+            }
+            Some(decision) => decision,
+            None => {
+                let decision = self.decide(position)?;
+                let progress = BookProgress {
+                    won: self.won.len(),
+                    lost: self.lost.len(),
+                    left_to_live: self.left_to_live
+                        + usize::from(matches!(decision, Decision::Live)),
+                    nodes: self.nodes,
+                };
+                self.journal.record(position, hash, &decision, &progress);
+                decision
+            }
         };
+        let Decision::Play(mv) = decision else {
+            self.left_to_live += 1;
+            return Ok(());
+        };
+        let mover = position.to_move();
         let mut next = position.clone();
         next.play_unchecked(&mv);
         match next.outcome() {
             Some(_) => Ok(()),
             None if next.to_move() == mover => self.cover(&next),
             None => self.defend(&next),
+        }
+    }
+
+    /// What the strategy does at `position`, won for the player to move: leave it to the
+    /// live solver if the book stops there and the live solver proves it, else the
+    /// generator's solver's winning move.
+    fn decide(&mut self, position: &G) -> Result<Decision<G::Move>, BookError> {
+        let mover = position.to_move();
+        if self.reach == Reach::UntilLive {
+            let live = live_solve(position, None);
+            self.nodes += live.nodes;
+            if live.outcome == Some(Outcome::Win(mover)) {
+                return Ok(Decision::Live);
+            }
+        }
+        let solution = self.solver.solve(position, &mut |_| {});
+        self.nodes += solution.nodes;
+        match (solution.outcome, solution.best_move) {
+            (Some(Outcome::Win(p)), Some(mv)) if p == mover => Ok(Decision::Play(mv)),
+            _ => Err(unsettled(position, solution.stopped)),
         }
     }
 

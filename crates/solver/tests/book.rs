@@ -5,9 +5,11 @@
 
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
+use std::collections::HashMap;
 use swapboard_core::{Game, Outcome, Player};
 use swapboard_flipstop::Flipstop;
-use swapboard_solver::book::{self, Book};
+
+use swapboard_solver::book::{self, Book, BookProgress, Decision, Journal, NoJournal};
 use swapboard_solver::{BookError, Options, Reach, Solver};
 use swapboard_swaptimum::Swaptimum;
 
@@ -78,9 +80,10 @@ fn a_book_is_what_the_generator_makes_and_round_trips_through_its_file() {
                 &Swaptimum::start(3).unwrap(),
                 Options::default(),
                 Reach::Whole,
-                &mut |_| {},
+                &mut NoJournal,
             )
-            .unwrap(),
+            .unwrap()
+            .0,
             Book::shipped::<Swaptimum>(3).unwrap(),
         ),
         (
@@ -88,9 +91,10 @@ fn a_book_is_what_the_generator_makes_and_round_trips_through_its_file() {
                 &Flipstop::start(3).unwrap(),
                 Options::default(),
                 Reach::Whole,
-                &mut |_| {},
+                &mut NoJournal,
             )
-            .unwrap(),
+            .unwrap()
+            .0,
             Book::shipped::<Flipstop>(3).unwrap(),
         ),
     ] {
@@ -176,12 +180,11 @@ fn off_the_book_a_won_position_is_played_by_the_solver() {
 #[test]
 fn a_book_until_live_leaves_what_the_live_solver_proves_to_it() {
     let start = Swaptimum::start(4).unwrap();
-    let mut last = None;
-    let book = Book::generate(&start, Options::default(), Reach::UntilLive, &mut |p| {
-        last = Some(*p)
-    })
-    .unwrap();
-    let last = last.expect("progress was told");
+    let mut journal = Remembering::default();
+    let (book, last) =
+        Book::generate(&start, Options::default(), Reach::UntilLive, &mut journal).unwrap();
+    assert_eq!(journal.decisions.len(), 4);
+    assert!(journal.decisions.values().all(|d| *d == Decision::Live));
     assert_eq!((book.len(), last.lost), (1, 1));
     assert_eq!((last.won, last.left_to_live), (4, 4));
     assert!(last.nodes > 0);
@@ -205,6 +208,80 @@ fn a_book_until_live_leaves_what_the_live_solver_proves_to_it() {
         assert!(solved_live > 0, "{position}: the live solver never played");
     }
     // The whole strategy of the same board is the shipped book.
-    let whole = Book::generate(&start, Options::default(), Reach::Whole, &mut |_| {}).unwrap();
+    let (whole, _) =
+        Book::generate(&start, Options::default(), Reach::Whole, &mut NoJournal).unwrap();
     assert_eq!(&whole, Book::shipped::<Swaptimum>(4).unwrap());
+}
+
+/// A journal in memory: recalls what `known` holds, keeps what a run decides.
+struct Remembering<M: Clone> {
+    known: HashMap<u64, Decision<M>>,
+    decisions: HashMap<u64, Decision<M>>,
+}
+
+impl<M: Clone> Default for Remembering<M> {
+    fn default() -> Remembering<M> {
+        Remembering {
+            known: HashMap::new(),
+            decisions: HashMap::new(),
+        }
+    }
+}
+
+impl<G: Game> Journal<G> for Remembering<G::Move> {
+    fn recall(&self, _: &G, hash: u64) -> Result<Option<Decision<G::Move>>, String> {
+        Ok(self.known.get(&hash).cloned())
+    }
+
+    fn record(&mut self, _: &G, hash: u64, decision: &Decision<G::Move>, _: &BookProgress) {
+        self.decisions.insert(hash, decision.clone());
+    }
+}
+
+/// A generation stopped part way resumes from its journal: a run that recalls every
+/// decision makes the same book without a search, one that recalls some decides only the
+/// rest, and a recalled move that is not legal is refused.
+#[test]
+fn a_generation_resumes_from_its_journal() {
+    let start = Flipstop::start(4).unwrap();
+    let generate = |journal: &mut Remembering<_>| {
+        Book::generate(&start, Options::default(), Reach::Whole, journal).map(|(book, _)| book)
+    };
+    let mut first = Remembering::default();
+    let book = generate(&mut first).unwrap();
+    assert_eq!(&book, Book::shipped::<Flipstop>(4).unwrap());
+    let all = first.decisions;
+    assert!(all.len() > 100, "{}", all.len());
+
+    let mut again = Remembering {
+        known: all.clone(),
+        ..Remembering::default()
+    };
+    assert_eq!(generate(&mut again).unwrap(), book);
+    assert!(again.decisions.is_empty(), "nothing left to decide");
+
+    let mut hashes: Vec<u64> = all.keys().copied().collect();
+    hashes.sort_unstable();
+    let half: HashMap<_, _> = hashes[..hashes.len() / 2]
+        .iter()
+        .map(|h| (*h, all[h].clone()))
+        .collect();
+    let mut resumed = Remembering {
+        known: half,
+        ..Remembering::default()
+    };
+    assert_eq!(generate(&mut resumed).unwrap(), book);
+    assert!(!resumed.decisions.is_empty() && resumed.decisions.len() < all.len());
+
+    // Blue's first decision, a move into an occupied cell once recalled at the start.
+    let after = start.clone().play(&start.legal_moves()[0]).unwrap();
+    let taken = after.parse_move("a1").unwrap();
+    let mut wrong = Remembering {
+        known: HashMap::from([(after.canonical_hash(), Decision::Play(taken))]),
+        ..Remembering::default()
+    };
+    match generate(&mut wrong) {
+        Err(BookError::Journal(why)) => assert!(why.contains("not legal"), "{why}"),
+        other => panic!("{other:?}"),
+    }
 }

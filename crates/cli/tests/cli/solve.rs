@@ -171,5 +171,49 @@ fn the_book_command_writes_the_shipped_book_and_one_until_live() {
         ),
         "{report}"
     );
+    // A journal keeps each decision; a second run replays them all into the same book, a
+    // last line cut short by a killed run is dropped, and another board's journal refused.
+    let journal = dir.join("flipstop-3.journal");
+    let journal_arg = journal.to_str().unwrap();
+    let first = dir.join("first.book");
+    let again = dir.join("again.book");
+    let write = |out: &std::path::Path| {
+        let out = out.to_str().unwrap();
+        ok(&[
+            "book",
+            "flipstop",
+            "--size",
+            "3",
+            "--journal",
+            journal_arg,
+            "--out",
+            out,
+        ])
+    };
+    write(&first);
+    let kept = std::fs::read_to_string(&journal).unwrap();
+    assert!(
+        kept.starts_with("swapboard-book-journal 1 flipstop 3 whole\n"),
+        "{kept}"
+    );
+    assert!(kept.lines().count() > 5, "{kept}");
+    std::fs::write(&journal, format!("{kept}0123")).unwrap();
+    write(&again);
+    assert_eq!(
+        std::fs::read(&again).unwrap(),
+        std::fs::read(&first).unwrap()
+    );
+    assert_eq!(std::fs::read_to_string(&journal).unwrap(), kept);
+    let refused = bad(&[
+        "book",
+        "flipstop",
+        "--size",
+        "4",
+        "--journal",
+        journal_arg,
+        "--out",
+        journal_arg,
+    ]);
+    assert!(refused.contains("it is the journal of"), "{refused}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
