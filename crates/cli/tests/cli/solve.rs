@@ -134,15 +134,11 @@ fn the_time_limit_holds_on_a_big_board() {
 fn the_book_command_writes_the_shipped_book_and_one_until_live() {
     let dir = std::env::temp_dir().join(format!("swapboard-book-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
+    let book = |args: &[&str], out: &std::path::Path| {
+        ok(&[&["book"], args, &["--out", out.to_str().unwrap()]].concat())
+    };
     let three = dir.join("swaptimum-3.book");
-    let report = ok(&[
-        "book",
-        "swaptimum",
-        "--size",
-        "3",
-        "--out",
-        three.to_str().unwrap(),
-    ]);
+    let report = book(&["swaptimum", "--size", "3"], &three);
     assert!(
         report.starts_with("swaptimum 3x3: 28 positions, 256 bytes"),
         "{report}"
@@ -155,16 +151,10 @@ fn the_book_command_writes_the_shipped_book_and_one_until_live() {
         std::fs::read(&three).unwrap(),
         std::fs::read(shipped).unwrap()
     );
-    let four = dir.join("swaptimum-4.book");
-    let report = ok(&[
-        "book",
-        "swaptimum",
-        "--size",
-        "4",
-        "--until-live",
-        "--out",
-        four.to_str().unwrap(),
-    ]);
+    let report = book(
+        &["swaptimum", "--size", "4", "--until-live"],
+        &dir.join("swaptimum-4.book"),
+    );
     assert!(
         report.starts_with(
             "swaptimum 4x4: 1 position (4 positions of the winner left to the live solver)"
@@ -177,20 +167,8 @@ fn the_book_command_writes_the_shipped_book_and_one_until_live() {
     let journal_arg = journal.to_str().unwrap();
     let first = dir.join("first.book");
     let again = dir.join("again.book");
-    let write = |out: &std::path::Path| {
-        let out = out.to_str().unwrap();
-        ok(&[
-            "book",
-            "flipstop",
-            "--size",
-            "3",
-            "--journal",
-            journal_arg,
-            "--out",
-            out,
-        ])
-    };
-    write(&first);
+    let flipstop = ["flipstop", "--size", "3", "--journal", journal_arg];
+    book(&flipstop, &first);
     let kept = std::fs::read_to_string(&journal).unwrap();
     assert!(
         kept.starts_with("swapboard-book-journal 1 flipstop 3 whole\n"),
@@ -198,7 +176,7 @@ fn the_book_command_writes_the_shipped_book_and_one_until_live() {
     );
     assert!(kept.lines().count() > 5, "{kept}");
     std::fs::write(&journal, format!("{kept}0123")).unwrap();
-    write(&again);
+    book(&flipstop, &again);
     assert_eq!(
         std::fs::read(&again).unwrap(),
         std::fs::read(&first).unwrap()
