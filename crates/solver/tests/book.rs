@@ -101,8 +101,8 @@ fn a_book_is_what_the_generator_makes_and_round_trips_through_its_file() {
         assert_eq!(&made, shipped);
         assert_eq!(Book::from_bytes(&made.to_bytes()).unwrap(), made);
     }
-    assert!(Book::shipped::<Swaptimum>(5).is_none());
-    assert!(Book::shipped::<Swaptimum>(9).is_none());
+    assert!(Book::shipped::<Flipstop>(5).is_none());
+    assert!(Book::shipped::<Swaptimum>(6).is_none());
 }
 
 #[test]
@@ -284,4 +284,41 @@ fn a_generation_resumes_from_its_journal() {
         Err(BookError::Journal(why)) => assert!(why.contains("not legal"), "{why}"),
         other => panic!("{other:?}"),
     }
+}
+
+/// The 5x5 Swaptimum book, which stops where the live solver takes over: Red's opening and
+/// the answer to every reply of Blue's come from the book, and Red, playing the book and
+/// then the live solver, wins every game against random replies, each of its moves a proven
+/// one (none left to the search).
+#[test]
+fn the_5x5_swaptimum_book_and_the_live_solver_win_every_random_game() {
+    let start = Swaptimum::start(5).unwrap();
+    let book = Book::shipped::<Swaptimum>(5).expect("the 5x5 book");
+    let opening = book.winning_move(&start).expect("Red's opening");
+    let after = start.clone().play(&opening).unwrap();
+    assert!(book.is_lost(&after), "{after}");
+    for reply in after.legal_moves() {
+        let position = after.clone().play(&reply).unwrap();
+        assert!(
+            book.winning_move(&position).is_some(),
+            "{position}: no book answer"
+        );
+    }
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+    let mut live = 0;
+    for _ in 0..10 {
+        let mut position = start.clone();
+        while !position.is_over() {
+            let mv = match position.to_move() {
+                Player::First => {
+                    live += usize::from(book.winning_move(&position).is_none());
+                    book::proven_move(&position, None)
+                }
+                Player::Second => position.random_move(&mut rng),
+            };
+            position.play_unchecked(&mv.unwrap_or_else(|| panic!("{position}: no move")));
+        }
+        assert_eq!(position.outcome(), Some(Outcome::Win(Player::First)));
+    }
+    assert!(live > 0, "the live solver never played");
 }
