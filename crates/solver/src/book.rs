@@ -87,7 +87,8 @@ pub enum Reach {
     UntilLive,
 }
 
-/// How far [`Book::generate`] has got, given to its progress callback.
+/// How far [`Book::generate`] has got: told to its [`Journal`] with each decision, and
+/// returned with the book.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BookProgress {
     /// The winner's positions covered so far.
