@@ -4,15 +4,15 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use swapboard_ai::{Budget, Mcts, baseline};
 use swapboard_core::{IllegalMove, Stepwise};
-use swapboard_solver::book;
+use swapboard_solver::Course;
 
 use crate::{Engine, PlayerSpec};
 
 /// A player of one game: a baseline bot, or a search that keeps its tree between moves.
 ///
 /// The `mcts:` search plays from the solver's books first: on a board with a shipped book,
-/// a position proven won is played by a proven winning move
-/// ([`swapboard_solver::book::proven_move`]); `classic:` never looks.
+/// a position proven won is played by a proven winning move, the bot following the game's
+/// [`Course`] to know where a live proof is to be expected; `classic:` never looks.
 pub struct Bot<G: Stepwise> {
     kind: Kind<G>,
     rng: Xoshiro256PlusPlus,
@@ -27,6 +27,8 @@ enum Kind<G: Stepwise> {
         /// The frozen `classic:` search, which neither plays from the books nor extends
         /// its time when critical.
         classic: bool,
+        /// The game's course along its board's book.
+        course: Box<Course<G>>,
     },
 }
 
@@ -46,6 +48,7 @@ impl<G: Stepwise> Bot<G> {
                     search: Box::new(Mcts::new(start.clone(), config)),
                     budget,
                     classic: engine == Engine::Classic,
+                    course: Box::new(Course::new(start)),
                 }
             }
         };
@@ -83,11 +86,12 @@ impl<G: Stepwise> Bot<G> {
                 search,
                 budget,
                 classic,
+                course,
             } => {
                 // A position off the book is given to the solver for half the time at most;
                 // the search has what is left.
                 let started = Instant::now();
-                if !*classic && let Some(mv) = book::proven_move(position, limit.map(|l| l / 2)) {
+                if !*classic && let Some(mv) = course.proven_move(position, limit.map(|l| l / 2)) {
                     return Some(mv);
                 }
                 search.set_position(position.clone());
@@ -111,8 +115,23 @@ impl<G: Stepwise> Bot<G> {
     /// Tells the bot that `mv` was played (by either side), so a search keeps its tree.
     pub fn observe(&mut self, mv: &G::Move) -> Result<(), IllegalMove> {
         match &mut self.kind {
-            Kind::Search { search, .. } => search.advance(mv),
+            Kind::Search { search, course, .. } => {
+                search.advance(mv)?;
+                course.advance(mv)
+            }
             _ => Ok(()),
+        }
+    }
+
+    /// Tells the bot the whole game so far, as its `course`: for a player at a table whose
+    /// moves it did not observe one by one (takebacks included). The search's tree is left
+    /// to [`Bot::choose`], which starts from the position it is given.
+    pub fn follow(&mut self, course: Course<G>) {
+        if let Kind::Search {
+            course: followed, ..
+        } = &mut self.kind
+        {
+            **followed = course;
         }
     }
 }

@@ -1,12 +1,13 @@
 //! The AI on a solved board: from positions the solver proves won for the side to move,
 //! the `mcts:` search at level 1 (twelve iterations a move) wins every game against level
-//! 4, playing from the books where their strategy reaches and from the solver elsewhere.
+//! 4, playing from the books where their strategy reaches and from the solver elsewhere
+//! (on 5x5 Swaptimum past the book, only where the strategy leads).
 
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use swapboard_ai::Level;
 use swapboard_arena::{Bot, PlayerSpec};
-use swapboard_core::{Outcome, Stepwise};
+use swapboard_core::{Game, Outcome, Player, Stepwise};
 use swapboard_flipstop::Flipstop;
 use swapboard_solver::{Options, Solver};
 use swapboard_swaptimum::Swaptimum;
@@ -61,4 +62,33 @@ fn never_loses_a_won_position<G: Stepwise>(games: usize) {
 fn the_ai_never_loses_a_won_position_of_a_solved_board() {
     never_loses_a_won_position::<Swaptimum>(12);
     never_loses_a_won_position::<Flipstop>(12);
+}
+
+/// On 5x5 Swaptimum, whose book stops where the live solver takes over, level 1 as Red (the
+/// strategy's winner) wins against level 4: it plays the book, then, following the game
+/// move by move, the live solver.
+#[test]
+fn the_ai_wins_5x5_swaptimum_as_red_past_the_book() {
+    let start = Swaptimum::start(5).unwrap();
+    for seed in 0..2 {
+        let mut bots = [
+            Bot::new(PlayerSpec::level(Level::MIN), &start, seed),
+            Bot::new(PlayerSpec::level(Level::new(4).unwrap()), &start, seed),
+        ];
+        let mut position = start.clone();
+        while !position.is_over() {
+            let mv = bots[position.to_move().index()]
+                .choose(&position)
+                .expect("a move");
+            for bot in &mut bots {
+                bot.observe(&mv).unwrap();
+            }
+            position.play_unchecked(&mv);
+        }
+        assert_eq!(
+            position.outcome(),
+            Some(Outcome::Win(Player::First)),
+            "seed {seed}"
+        );
+    }
 }

@@ -47,11 +47,7 @@ pub(crate) struct BookArgs {
 
 /// The first line of a journal file: what it is the journal of.
 fn journal_header(game: &str, size: usize, reach: Reach) -> String {
-    let reach = match reach {
-        Reach::Whole => "whole",
-        Reach::UntilLive => "until-live",
-    };
-    format!("swapboard-book-journal 1 {game} {size} {reach}")
+    format!("swapboard-book-journal 1 {game} {size} {}", reach.word())
 }
 
 /// The decisions of a generation: those of earlier runs read from the journal file, each

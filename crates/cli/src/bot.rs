@@ -13,8 +13,12 @@ use std::time::Duration;
 use serde::de::{DeserializeOwned, IgnoredAny};
 use serde_json::json;
 use swapboard_arena::{Bot, PlayerSpec};
-use swapboard_play::{AiRequest, AnyPosition, Level, Millis, Playable, PositionFn, ThinkBudget};
+use swapboard_core::MoveError;
+use swapboard_play::{
+    AiRequest, AnyPosition, GameId, Level, Millis, Playable, PositionFn, ThinkBudget,
+};
 use swapboard_server::api::{Account, ErrorBody, GameView, Lobby, PlayerView, TurnList};
+use swapboard_solver::Course;
 
 use crate::error::{CliError, CliResult};
 use crate::output::Output;
@@ -208,19 +212,25 @@ enum Chooser {
 
 /// One move of a player spec, thought afresh in a position of any game, no longer than
 /// `limit`.
-struct SpecMove {
+struct SpecMove<'a> {
     spec: PlayerSpec,
     limit: Option<Duration>,
     seed: u64,
+    /// The game's moves, from its start.
+    moves: &'a [String],
 }
 
-impl PositionFn for SpecMove {
-    type Output = Option<String>;
+impl PositionFn for SpecMove<'_> {
+    type Output = Result<Option<String>, MoveError>;
 
-    fn call<G: Playable>(self, position: &G) -> Option<String> {
-        Bot::new(self.spec, position, self.seed)
-            .choose_within(position, self.limit)
-            .map(|mv| mv.to_string())
+    fn call<G: Playable>(self, start: &G) -> Result<Option<String>, MoveError> {
+        let course = Course::replay_texts(start, self.moves)?;
+        let position = course.position().clone();
+        let mut bot = Bot::new(self.spec, &position, self.seed);
+        bot.follow(course);
+        Ok(bot
+            .choose_within(&position, self.limit)
+            .map(|mv| mv.to_string()))
     }
 }
 
@@ -238,10 +248,15 @@ impl Chooser {
             (Some(limit), extra)
         });
         let seed = u64::from(game.ply);
-        let position = || -> anyhow::Result<AnyPosition> {
-            text.parse()
-                .map_err(|e| anyhow::anyhow!("the server's position: {e}"))
+        // The AI is told the game and not only its position, to know where its board's
+        // book leads.
+        let start = || -> anyhow::Result<AnyPosition> {
+            let kind: GameId = game.game.parse()?;
+            let size = usize::try_from(game.size)?;
+            Ok(AnyPosition::start(kind, size)?)
         };
+        let moves = game.moves.as_slice();
+        let replayed = |e: MoveError| anyhow::anyhow!("the server's moves: {e}");
         let over = || anyhow::anyhow!("the game is over");
         match self {
             Chooser::Ai(level) => {
@@ -252,14 +267,19 @@ impl Chooser {
                     seed,
                     max_nodes: 1_000_000,
                 };
-                position()?.ai_move(request).ok_or_else(over)
+                start()?
+                    .ai_move(moves, request)
+                    .map_err(replayed)?
+                    .ok_or_else(over)
             }
-            Chooser::Player(spec) => position()?
+            Chooser::Player(spec) => start()?
                 .visit(SpecMove {
                     spec: *spec,
                     limit,
                     seed,
+                    moves,
                 })
+                .map_err(replayed)?
                 .ok_or_else(over),
             Chooser::Engine(engine) => {
                 engine.ask(&format!("position {text}"))?;

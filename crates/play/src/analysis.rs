@@ -488,7 +488,7 @@ mod tests {
     fn a_finished_game_is_worth_all_or_nothing() {
         let mut position = AnyPosition::start(GameId::Flipstop, 3).unwrap();
         while position.outcome().is_none() {
-            let mv = position.ai_move(request(1)).unwrap();
+            let mv = position.ai_move(&[], request(1)).unwrap().unwrap();
             position.play_text(&mv).unwrap();
         }
         let analysis = position.analyse(request(3), 5);

@@ -4,7 +4,8 @@ use std::time::{Duration, Instant};
 
 use swapboard_ai::{Budget, Level, Mcts};
 use swapboard_arena::{Bot, PlayerSpec};
-use swapboard_solver::book;
+use swapboard_core::MoveError;
+use swapboard_solver::Course;
 
 use crate::clock::Millis;
 use crate::game::Playable;
@@ -41,6 +42,7 @@ impl<G: Playable> Opponent<G> {
         if table.ending().is_some() {
             return None;
         }
+        self.follow(table);
         self.bot.choose(table.position())
     }
 
@@ -59,6 +61,7 @@ impl<G: Playable> Opponent<G> {
             }
             None => (None, Duration::ZERO),
         };
+        self.follow(table);
         let mv = self
             .bot
             .choose_by_clock(table.position(), limit, extra)
@@ -66,11 +69,21 @@ impl<G: Playable> Opponent<G> {
         table.play_move(table.ply(), &mv, now)?;
         Ok(mv)
     }
+
+    /// Has the bot follow the table's game so far, takebacks included, so that it knows
+    /// where its board's book leads.
+    fn follow(&mut self, table: &Table<G>) {
+        let course = Course::replay(table.start(), table.moves());
+        debug_assert!(course.is_ok(), "a table holds only legal moves");
+        if let Ok(course) = course {
+            self.bot.follow(course);
+        }
+    }
 }
 
 /// One AI move, thought afresh: what a server asks for, holding no search between moves.
 /// A position proven won on a board with a book is played from it
-/// ([`swapboard_solver::book::proven_move`]).
+/// ([`AnyPosition::ai_move`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AiRequest {
     /// The strength level.
@@ -103,36 +116,52 @@ impl AiRequest {
     }
 }
 
-impl PositionFn for AiRequest {
-    type Output = Option<String>;
+/// An AI move in a game known by its moves ([`AnyPosition::ai_move`]).
+struct AiMoveInGame<'a> {
+    request: AiRequest,
+    moves: &'a [String],
+}
 
-    fn call<G: Playable>(self, position: &G) -> Option<String> {
+impl PositionFn for AiMoveInGame<'_> {
+    type Output = Result<Option<String>, MoveError>;
+
+    fn call<G: Playable>(self, start: &G) -> Result<Option<String>, MoveError> {
+        let course = Course::replay_texts(start, self.moves)?;
+        let position = course.position();
         if position.outcome().is_some() {
-            return None;
+            return Ok(None);
         }
         // A position off the book is given to the solver for half the time at most; the
         // search has what is left.
         let started = Instant::now();
-        if let Some(mv) = book::proven_move(position, self.limit.map(|l| l / 2)) {
-            return Some(mv.to_string());
+        if let Some(mv) = course.proven_move(position, self.request.limit.map(|l| l / 2)) {
+            return Ok(Some(mv.to_string()));
         }
         let request = AiRequest {
             limit: self
+                .request
                 .limit
                 .map(|l| l.saturating_sub(started.elapsed()).max(MIN_LIMIT)),
-            ..self
+            ..self.request
         };
         let (mut search, budget) = request.search(position);
-        search.think_extended(&budget, self.extra);
-        search.best_move().map(|mv| mv.to_string())
+        search.think_extended(&budget, request.extra);
+        Ok(search.best_move().map(|mv| mv.to_string()))
     }
 }
 
 impl AnyPosition {
-    /// The move the AI chooses for the side to move, as the contract writes it, or `None`
-    /// when the game is over. One search thread; memory bounded by `request.max_nodes`.
-    pub fn ai_move(&self, request: AiRequest) -> Option<String> {
-        self.visit(request)
+    /// The move the AI chooses for the side to move in the game that began at this
+    /// position and went on with `moves` (as the contract writes them), or `None` when the
+    /// game is over; an error names a move that cannot be played where it was. Knowing the
+    /// game and not only its position, it knows where its board's book leads (a proven
+    /// win is played from it). One search thread; memory bounded by `request.max_nodes`.
+    pub fn ai_move(
+        &self,
+        moves: &[String],
+        request: AiRequest,
+    ) -> Result<Option<String>, MoveError> {
+        self.visit(AiMoveInGame { request, moves })
     }
 }
 
@@ -150,14 +179,14 @@ pub fn seat_name(seat: &Seat) -> String {
 
 #[cfg(test)]
 mod tests {
-    use swapboard_core::{Game, Player};
+    use swapboard_core::{Game, Outcome, Player};
     use swapboard_swaptimum::Swaptimum;
 
     use super::*;
     use crate::{Seat, TimeControl, UndoPolicy};
 
     #[test]
-    fn the_ai_plays_legal_moves_to_the_end() {
+    fn the_ai_plays_legal_moves_to_the_end_and_wins_a_won_game() {
         let pos = Swaptimum::start(5).unwrap();
         let mut table = Table::new(
             pos.clone(),
@@ -171,7 +200,11 @@ mod tests {
             assert!(table.ai_to_move());
             ai.play(&mut table, Millis(0)).unwrap();
         }
-        assert!(table.position().outcome().is_some());
+        // Red, the winner of the 5x5 book's strategy, plays it and the live solver after.
+        assert_eq!(
+            table.position().outcome(),
+            Some(Outcome::Win(Player::First))
+        );
         assert!(ai.hint(&table).is_none());
         assert_eq!(seat_name(table.seat(Player::First)), "mcts:level=1");
     }
@@ -187,7 +220,10 @@ mod tests {
                 seed: 3,
                 max_nodes: 10_000,
             };
-            let text = start.ai_move(request).expect("the game has just begun");
+            let text = start
+                .ai_move(&[], request)
+                .unwrap()
+                .expect("the game has just begun");
             let mut after = start.clone();
             after.play_text(&text).unwrap();
             assert_eq!(after.to_string().split(' ').next(), Some(game.as_str()));

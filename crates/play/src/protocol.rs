@@ -22,7 +22,7 @@ use crate::table::{Seat, Table, UndoPolicy};
 use crate::words::result_line;
 use swapboard_ai::{Analysis, Budget, Config, Level, Line, Mcts};
 use swapboard_core::{Game, Outcome};
-use swapboard_solver::{Options, Solver, book};
+use swapboard_solver::{Course, Options, Solver};
 
 /// The version of this protocol (bumped when a command changes meaning).
 const PROTOCOL_VERSION: u32 = 1;
@@ -402,7 +402,9 @@ impl<G: Playable> Session for GameSession<G> {
             SearchSpec::Millis(ms) => Some(Duration::from_millis(ms) / 2),
             _ => None,
         };
-        let mv = match book::proven_move(self.current(), solver_time) {
+        let course = Course::replay(self.table.start(), self.table.moves())
+            .map_err(|e| format!("the game so far: {e}"))?;
+        let mv = match course.proven_move(self.current(), solver_time) {
             Some(mv) => mv,
             None => {
                 let first = self.think(search, interrupted, |_| {});
@@ -937,6 +939,22 @@ mod tests {
                 "{first} {reply}"
             );
         }
+    }
+
+    /// On 5x5 Swaptimum, whose book stops where the live solver takes over, the engine
+    /// playing both sides with one search iteration a move wins as Red, the strategy's
+    /// winner: the game so far tells it where the live solver is to be asked.
+    #[test]
+    fn genmove_follows_the_game_past_the_5x5_book() {
+        let mut script = String::from("new swaptimum 5\n");
+        script.push_str(&"genmove iters=1\n".repeat(26));
+        script.push_str("result");
+        let answers = responses(&script);
+        assert_eq!(
+            answers.last().map(String::as_str),
+            Some("= R"),
+            "{answers:?}"
+        );
     }
 
     #[test]

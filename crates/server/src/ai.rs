@@ -19,7 +19,7 @@ use swapboard_play::{AiRequest, AnyPosition, Level};
 use tokio::sync::Semaphore;
 
 use crate::games::moves::{Plies, judge};
-use crate::games::view::now;
+use crate::games::view::{now, start_of};
 use crate::instruments;
 use crate::state::AppState;
 use crate::store::{AiJob, Landed, MoveError, Status, Store, seat_of};
@@ -139,6 +139,10 @@ async fn think_job(
             }),
         None => (Some(NO_CLOCK_LIMIT), Duration::ZERO),
     };
+    // The AI is told the game and not only its position, to know where its board's book
+    // leads; the moves come from the store's cache.
+    let start = start_of(&game)?;
+    let moves = store.moves_up_to(game_id, game.ply).await?;
     let seed = seed_of(game_id, game.ply);
     // The clock runs while the search waits for a permit: the wait comes off its time.
     let asked = Instant::now();
@@ -152,14 +156,18 @@ async fn think_job(
             ),
             None => (None, extra),
         };
-        position.ai_move(AiRequest {
-            level,
-            limit,
-            extra,
-            seed,
-            max_nodes: MAX_NODES,
-        })
+        start.ai_move(
+            &moves,
+            AiRequest {
+                level,
+                limit,
+                extra,
+                seed,
+                max_nodes: MAX_NODES,
+            },
+        )
     })
-    .await?;
+    .await?
+    .map_err(|e| anyhow::anyhow!("game {game_id}: its moves: {e}"))?;
     Ok(thought.map(|text| (seat, text)))
 }

@@ -41,7 +41,7 @@ use std::time::Duration;
 
 use swapboard_core::{Game, Outcome, Player};
 
-pub use book::{Book, BookError, Reach};
+pub use book::{Book, BookError, Course, Reach};
 pub use search::Solver;
 
 /// How the solver searches, and when it gives up.

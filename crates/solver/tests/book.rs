@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use swapboard_core::{Game, Outcome, Player};
 use swapboard_flipstop::Flipstop;
 
-use swapboard_solver::book::{self, Book, BookProgress, Decision, Journal, NoJournal};
+use swapboard_solver::book::{Book, BookProgress, Course, Decision, Journal, NoJournal};
 use swapboard_solver::{BookError, Options, Reach, Solver};
 use swapboard_swaptimum::Swaptimum;
 
@@ -101,8 +101,14 @@ fn a_book_is_what_the_generator_makes_and_round_trips_through_its_file() {
         assert_eq!(&made, shipped);
         assert_eq!(Book::from_bytes(&made.to_bytes()).unwrap(), made);
     }
-    assert!(Book::shipped::<Swaptimum>(5).is_none());
     assert!(Book::shipped::<Swaptimum>(9).is_none());
+    assert!(Book::shipped::<Flipstop>(5).is_none());
+    for (book, reach) in [
+        (Book::shipped::<Swaptimum>(4), Reach::Whole),
+        (Book::shipped::<Swaptimum>(5), Reach::UntilLive),
+    ] {
+        assert_eq!(book.map(Book::reach), Some(reach));
+    }
 }
 
 #[test]
@@ -114,11 +120,16 @@ fn a_damaged_book_file_is_refused_with_its_reason() {
     };
     refused(&bytes[..bytes.len() - 3], "bytes of hashes");
     refused(b"no newline", "no header line");
-    refused(b"swapboard-book 2 flipstop 3 0\n", "version 2");
-    refused(b"swapboard-book 1 flipstop 3\n", "expected");
-    refused(b"swapboard-book 1 flipstop 3 999999999\n", "count");
-    refused(b"chessboard-book 1 flipstop 3 0\n", "does not start");
-    let mut unsorted = b"swapboard-book 1 flipstop 3 2\n".to_vec();
+    refused(b"swapboard-book 1 flipstop 3 0\n", "not version 2");
+    refused(b"swapboard-book 3 flipstop 3 0 whole\n", "not version 2");
+    refused(b"swapboard-book 2 flipstop 3 0\n", "expected");
+    refused(b"swapboard-book 2 flipstop 3 999999999 whole\n", "count");
+    refused(
+        b"swapboard-book 2 flipstop 3 0 halfway\n",
+        "reach \"halfway\"",
+    );
+    refused(b"chessboard-book 2 flipstop 3 0 whole\n", "does not start");
+    let mut unsorted = b"swapboard-book 2 flipstop 3 2 whole\n".to_vec();
     unsorted.extend_from_slice(&5u64.to_le_bytes());
     unsorted.extend_from_slice(&4u64.to_le_bytes());
     refused(&unsorted, "increasing order");
@@ -137,7 +148,8 @@ fn a_book_answers_only_its_own_game_and_board() {
 }
 
 /// A position of 4x4 `G` won for the player to move but off the book's strategy: Red, the
-/// book's loser, to move after Blue strayed. The solver's move there wins.
+/// book's loser, to move after Blue strayed. On a board whose book is whole the live
+/// solver is asked off the strategy too, and its move there wins.
 fn off_book_win<G: Game>() {
     let book = Book::shipped::<G>(4).unwrap();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
@@ -156,7 +168,9 @@ fn off_book_win<G: Game>() {
         {
             continue;
         }
-        let mv = book::proven_move(&position, None).expect("the solver finds the win");
+        let mv = Course::new(&position)
+            .proven_move(&position, None)
+            .expect("the solver finds the win");
         let next = position.clone().play(&mv).unwrap();
         assert_eq!(solved(&next), Some(Outcome::Win(position.to_move())));
         found += 1;
@@ -287,13 +301,13 @@ fn a_generation_resumes_from_its_journal() {
 }
 
 /// The 5x5 Swaptimum book, which stops where the live solver takes over: Red's opening and
-/// the answer to every reply of Blue's come from the book, and Red, playing the book and
-/// then the live solver, wins every game against random replies, each of its moves a proven
-/// one (none left to the search).
+/// the answer to every reply of Blue's come from the book, and Red, following the game's
+/// course (the book, then the live solver), wins every game against random replies, each
+/// of its moves a proven one (none left to the search).
 #[test]
 fn the_5x5_swaptimum_book_and_the_live_solver_win_every_random_game() {
     let start = Swaptimum::start(5).unwrap();
-    let book = Book::from_bytes(include_bytes!("../books/swaptimum-5.book")).unwrap();
+    let book = Book::shipped::<Swaptimum>(5).unwrap();
     let opening = book.winning_move(&start).expect("Red's opening");
     let after = start.clone().play(&opening).unwrap();
     assert!(book.is_lost(&after), "{after}");
@@ -307,18 +321,84 @@ fn the_5x5_swaptimum_book_and_the_live_solver_win_every_random_game() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
     let mut live = 0;
     for _ in 0..10 {
-        let mut position = start.clone();
-        while !position.is_over() {
+        let mut course = Course::new(&start);
+        while !course.position().is_over() {
+            let position = course.position().clone();
             let mv = match position.to_move() {
                 Player::First => {
                     live += usize::from(book.winning_move(&position).is_none());
-                    book.proven_move(&position, None)
+                    course.proven_move(&position, None)
                 }
                 Player::Second => position.random_move(&mut rng),
             };
-            position.play_unchecked(&mv.unwrap_or_else(|| panic!("{position}: no move")));
+            course
+                .advance(&mv.unwrap_or_else(|| panic!("{position}: no move")))
+                .unwrap();
         }
-        assert_eq!(position.outcome(), Some(Outcome::Win(Player::First)));
+        assert_eq!(
+            course.position().outcome(),
+            Some(Outcome::Win(Player::First))
+        );
     }
     assert!(live > 0, "the live solver never played");
+}
+
+/// Past the 5x5 Swaptimum book the live solver is asked only where the strategy leads:
+/// Red having strayed from the book's opening, Blue has a win the live solver proves at
+/// at once, but a course off the strategy does not ask it (the lookup alone answers, and
+/// has nothing). Red keeping to the book, a position past it is played by the live solver,
+/// which a course that has not reached that position does not ask.
+#[test]
+fn past_an_until_live_book_the_live_solver_is_asked_only_on_the_strategy() {
+    let start = Swaptimum::start(5).unwrap();
+    let book = Book::shipped::<Swaptimum>(5).unwrap();
+    let opening = book.winning_move(&start).unwrap();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
+    let mut checked = 0;
+    for _ in 0..200 {
+        // Red opens off the book, then both play at random until few cells are left.
+        let mut moves = vec![];
+        let mut position = start.clone();
+        while !position.is_over() && moves.len() < 15 {
+            let mv = loop {
+                let mv = position.random_move(&mut rng).unwrap();
+                if !moves.is_empty() || mv != opening {
+                    break mv;
+                }
+            };
+            position.play_unchecked(&mv);
+            moves.push(mv);
+        }
+        if position.is_over()
+            || position.to_move() != Player::Second
+            || book.winning_move(&position).is_some()
+            || book.proven_move(&position, None).is_none()
+        {
+            continue;
+        }
+        let course = Course::replay(&start, &moves).unwrap();
+        assert_eq!(course.proven_move(&position, None), None, "{position}");
+        checked += 1;
+        if checked == 3 {
+            break;
+        }
+    }
+    assert_eq!(checked, 3, "fewer than 3 late wins for Blue in 200 games");
+
+    // Red on the book's strategy, in the live solver's part of it.
+    let mut course = Course::new(&start);
+    loop {
+        let position = course.position().clone();
+        let mv = match position.to_move() {
+            Player::First if book.winning_move(&position).is_none() => break,
+            Player::First => book.winning_move(&position),
+            Player::Second => position.random_move(&mut rng),
+        };
+        course.advance(&mv.unwrap()).unwrap();
+    }
+    let position = course.position().clone();
+    let mv = course.proven_move(&position, None).expect("a live win");
+    let after = position.clone().play(&mv).unwrap();
+    assert_eq!(solved(&after), Some(Outcome::Win(Player::First)));
+    assert_eq!(Course::new(&start).proven_move(&position, None), None);
 }

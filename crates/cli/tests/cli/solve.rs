@@ -140,7 +140,7 @@ fn the_book_command_writes_the_shipped_book_and_one_until_live() {
     let three = dir.join("swaptimum-3.book");
     let report = book(&["swaptimum", "--size", "3"], &three);
     assert!(
-        report.starts_with("swaptimum 3x3: 28 positions, 256 bytes"),
+        report.starts_with("swaptimum 3x3: 28 positions, 262 bytes"),
         "{report}"
     );
     let shipped = concat!(

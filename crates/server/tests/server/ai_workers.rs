@@ -151,8 +151,9 @@ async fn connect(db: &TestDb) -> AnyConnection {
 async fn a_worker_killed_mid_search_leaves_the_move_to_another_after_its_lease() {
     let db = TestDb::postgres().await;
     let store = Store::open(&db.url).await.unwrap();
-    // Level 8 thinks for a good fraction of a second: long enough to be killed in.
-    ai_game(&store, "slow", 5, [8, 1]).await;
+    // Level 8 thinks for a good fraction of a second: long enough to be killed in (on 6x6,
+    // where no book answers Red's first move at once).
+    ai_game(&store, "slow", 6, [8, 1]).await;
     let mut conn = connect(&db).await;
     let first = Worker::start(&worker_options(&db, 1)).await.unwrap();
     first_claim(&mut conn, "slow").await;
