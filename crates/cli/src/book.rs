@@ -47,14 +47,25 @@ pub(crate) struct BookArgs {
 
 /// The first line of a journal file: what it is the journal of.
 fn journal_header(game: &str, size: usize, reach: Reach) -> String {
-    format!("swapboard-book-journal 1 {game} {size} {}", reach.word())
+    format!("swapboard-book-journal 2 {game} {size} {}", reach.word())
+}
+
+/// A journal line's canonical hash, image hash and decision (`HASH IMAGE MOVE`, the hashes
+/// in hexadecimal, the decision a move or `live`).
+fn journal_entry(line: &str) -> Option<(u64, u64, String)> {
+    let mut fields = line.splitn(3, ' ');
+    let hash = u64::from_str_radix(fields.next()?, 16).ok()?;
+    let image = u64::from_str_radix(fields.next()?, 16).ok()?;
+    Some((hash, image, fields.next()?.to_string()))
 }
 
 /// The decisions of a generation: those of earlier runs read from the journal file, each
-/// new one appended to it (a line `HASH MOVE` or `HASH live`), with the progress shown.
+/// new one appended to it (a line `HASH IMAGE MOVE` or `HASH IMAGE live`), with the
+/// progress shown.
 struct FileJournal {
-    /// Earlier runs' decisions, by canonical hash: a move's text, or `live`.
-    known: HashMap<u64, String>,
+    /// Earlier runs' decisions, by canonical hash: the Zobrist hash of the image of the
+    /// position they were made on, and a move's text or `live`.
+    known: HashMap<u64, (u64, String)>,
     /// The journal file, open for appending; none without `--journal`.
     file: Option<(File, PathBuf)>,
     /// The first failure to append, reported when the generation ends.
@@ -99,16 +110,13 @@ impl FileJournal {
             }
         }
         for (i, line) in lines.enumerate() {
-            let entry = line.split_once(' ').and_then(|(hash, decision)| {
-                Some((u64::from_str_radix(hash, 16).ok()?, decision.to_string()))
-            });
-            let (hash, decision) = entry.ok_or_else(|| {
+            let (hash, image, decision) = journal_entry(line).ok_or_else(|| {
                 CliError::bad(format!(
-                    "--journal {shown}, line {}: {line:?} is not \"HASH MOVE\"",
+                    "--journal {shown}, line {}: {line:?} is not \"HASH IMAGE MOVE\"",
                     i + 2
                 ))
             })?;
-            journal.known.insert(hash, decision);
+            journal.known.insert(hash, (image, decision));
         }
         let mut file = std::fs::OpenOptions::new()
             .create(true)
@@ -134,7 +142,13 @@ impl FileJournal {
 
 impl<G: Game> Journal<G> for FileJournal {
     fn recall(&self, position: &G, hash: u64) -> Result<Option<Decision<G::Move>>, String> {
-        let Some(text) = self.known.get(&hash) else {
+        // A move is written for the image of the position it was chosen on: met as another
+        // image (a run that walked otherwise, with other limits), it is decided afresh.
+        let Some((_, text)) = self
+            .known
+            .get(&hash)
+            .filter(|(image, _)| *image == position.zobrist())
+        else {
             return Ok(None);
         };
         if text == "live" {
@@ -148,13 +162,20 @@ impl<G: Game> Journal<G> for FileJournal {
         }
     }
 
-    fn record(&mut self, _: &G, hash: u64, decision: &Decision<G::Move>, progress: &BookProgress) {
+    fn record(
+        &mut self,
+        position: &G,
+        hash: u64,
+        decision: &Decision<G::Move>,
+        progress: &BookProgress,
+    ) {
         if let (Some((file, path)), None) = (&mut self.file, &self.failed) {
             let decision = match decision {
                 Decision::Play(mv) => mv.to_string(),
                 Decision::Live => "live".to_string(),
             };
-            if let Err(e) = writeln!(file, "{hash:016x} {decision}") {
+            let image = position.zobrist();
+            if let Err(e) = writeln!(file, "{hash:016x} {image:016x} {decision}") {
                 self.failed = Some(
                     anyhow::Error::new(e)
                         .context(format!("--journal {}: writing it", quote_path(path))),

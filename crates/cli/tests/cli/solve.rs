@@ -171,7 +171,7 @@ fn the_book_command_writes_the_shipped_book_and_one_until_live() {
     book(&flipstop, &first);
     let kept = std::fs::read_to_string(&journal).unwrap();
     assert!(
-        kept.starts_with("swapboard-book-journal 1 flipstop 3 whole\n"),
+        kept.starts_with("swapboard-book-journal 2 flipstop 3 whole\n"),
         "{kept}"
     );
     assert!(kept.lines().count() > 5, "{kept}");
@@ -182,6 +182,27 @@ fn the_book_command_writes_the_shipped_book_and_one_until_live() {
         std::fs::read(&first).unwrap()
     );
     assert_eq!(std::fs::read_to_string(&journal).unwrap(), kept);
+    // A decision is replayed only on the image of the position it was made on: with every
+    // line's image hash changed, each is made again (and appended), into the same book.
+    let moved: String = kept
+        .lines()
+        .map(|line| match line.splitn(3, ' ').collect::<Vec<_>>()[..] {
+            [hash, image, decision] if !line.starts_with("swapboard") => {
+                let other = !u64::from_str_radix(image, 16).unwrap();
+                format!("{hash} {other:016x} {decision}\n")
+            }
+            _ => format!("{line}\n"),
+        })
+        .collect();
+    assert_ne!(moved, kept);
+    std::fs::write(&journal, &moved).unwrap();
+    book(&flipstop, &again);
+    assert_eq!(
+        std::fs::read(&again).unwrap(),
+        std::fs::read(&first).unwrap()
+    );
+    let redone = std::fs::read_to_string(&journal).unwrap();
+    assert_eq!(redone.lines().count(), 2 * kept.lines().count() - 1);
     let refused = bad(&[
         "book",
         "flipstop",
