@@ -382,7 +382,8 @@ async fn a_review_whose_worker_died_is_taken_again_by_another() {
 }
 
 /// The figures of docs/PERFORMANCE.md ("AI workers"): AI moves per second of one worker
-/// thread by level, through the whole job pipeline on SQLite. A measurement, not a test:
+/// thread by level, through the whole job pipeline on SQLite, on 6x6 Swaptimum (no book: on
+/// 5x5 the AI plays from the solver's book and does not search). A measurement, not a test:
 /// `cargo test -p swapboard-server --test server ai_moves_per_second -- --ignored --nocapture`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "a measurement"]
@@ -391,7 +392,7 @@ async fn ai_moves_per_second_per_worker_thread() {
         let db = TestDb::sqlite();
         let store = Store::open(&db.url).await.unwrap();
         for i in 0..4 {
-            ai_game(&store, &format!("l{level}g{i}"), 5, [level, level]).await;
+            ai_game(&store, &format!("l{level}g{i}"), 6, [level, level]).await;
         }
         let worker = Worker::start(&worker_options(&db, 60)).await.unwrap();
         let began = Instant::now();
