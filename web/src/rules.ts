@@ -40,7 +40,20 @@ export interface RulesPage {
   year: string;
   summary: string;
   credit: string[];
-  sections: { heading: string; paragraphs: string[]; diagrams: { svg: string; caption: string }[] }[];
+  /** The author's own site, or the contact the sheet gives. */
+  links: { text: string; href: string }[];
+  sections: RulesSection[];
+}
+
+/** A section of a game's rules: the sheet's rule, swapboard's reading of it, or its own choice. */
+export interface RulesSection {
+  source: 'sheet' | 'reading' | 'choice';
+  source_label: string;
+  heading: string;
+  paragraphs: string[];
+  /** The sheet's own words, quoted. */
+  sheet: string[];
+  diagrams: { svg: string; pictures: { label: string; svg: string }[]; caption: string; notes: string[]; rules: string[] }[];
 }
 
 /** `Name by Author (year)`, as the rule sheets ask games to be credited. */
@@ -71,14 +84,23 @@ async function gameRules(main: HTMLElement, shell: Shell, id: string): Promise<v
   main.append(
     h('h1', {}, `Rules of ${credited(rules)}`),
     h('p', { class: 'summary' }, rules.summary),
-    h('aside', { class: 'credit-box', 'aria-label': 'credit' }, ...rules.credit.map((p) => h('p', {}, p))),
+    h('aside', { class: 'credit-box', 'aria-label': 'credit' }, ...rules.credit.map((p) => h('p', {}, p)),
+      ...rules.links.map((l) => h('p', {}, h('a', { href: l.href, rel: 'noopener' }, l.text)))),
     h('p', {}, play, rules.board ? h('a', { href: `/learn/${rules.id}`, class: 'button' }, `Learn ${rules.name} step by step`) : null),
   );
   rules.sections.forEach((section, k) => {
-    main.append(h('section', { class: 'rules-section', 'aria-labelledby': `rules-h${k}` },
+    main.append(h('section', { class: `rules-section source-${section.source}`, 'aria-labelledby': `rules-h${k}` },
+      h('p', { class: 'source-label' }, section.source_label),
       h('h2', { id: `rules-h${k}` }, section.heading),
       ...section.paragraphs.map((p) => h('p', {}, p)),
-      ...section.diagrams.map((d) => h('figure', { class: 'diagram' }, picture(d.svg, d.caption), h('figcaption', {}, d.caption)))));
+      ...section.sheet.map((q) => h('blockquote', { class: 'sheet-words' }, h('span', { class: 'sheet-words-label' }, 'The sheet: '), `“${q}”`)),
+      ...section.diagrams.map((d) => h('figure', { class: 'diagram' },
+        h('div', { class: 'diagram-pictures' }, ...d.pictures.map((p) => h('div', { class: 'diagram-picture' },
+          p.label ? h('p', { class: 'picture-label' }, p.label) : null,
+          picture(p.svg, p.label ? `${p.label}: ${d.caption}` : d.caption)))),
+        h('figcaption', {}, d.caption,
+          d.notes.length > 0 ? h('ul', { class: 'diagram-notes' }, ...d.notes.map((n) => h('li', {}, n))) : null,
+          d.rules.length > 0 ? h('span', { class: 'rule-codes' }, ` Rule code: ${d.rules.join(', ')}.`) : null)))));
   });
   main.append(h('p', {}, h('a', { href: '/rules' }, 'The rules of the other games')));
 }

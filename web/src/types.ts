@@ -77,7 +77,7 @@ export type Outcome = { win: Seat } | 'draw';
 /** The pair of opposite edges a player joins. */
 export type SideOwner = 'top_bottom' | 'left_right' | 'none';
 /** A mark the board view puts on a cell. */
-export type CellMark = 'placed' | 'swapped' | 'replaced' | 'terminal' | 'cornered' | 'target';
+export type CellMark = 'placed' | 'swapped' | 'replaced' | 'terminal' | 'cornered' | 'target' | 'refused';
 
 /** The board view of the play layer (`BoardView`). */
 export interface BoardView {

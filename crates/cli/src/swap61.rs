@@ -453,6 +453,7 @@ fn picture(game: &Swap61Game, focus: Option<(Seat, Vec<Seat>)>) -> String {
         names: &game.setup().players,
         title,
         swaps,
+        bids: Vec::new(),
         focus,
     })
 }

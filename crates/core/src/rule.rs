@@ -68,7 +68,8 @@ rules! {
     SwapFormsCrosscut = "swap_forms_crosscut" for ["swaptimum"],
     /// Scware: a move that puts no stone.
     EmptyMove = "empty_move" for ["scware"],
-    /// Scware: a new group after a growth, by Blue, or once a player has grown.
+    /// Scware: a new group after a growth, by White (only Red may balance), or once a player
+    /// has grown.
     BalancingMove = "balancing_move" for ["scware"],
     /// Scware: a stone of a growth touches no group of the mover that stood at the start of
     /// the turn.

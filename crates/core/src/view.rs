@@ -19,7 +19,7 @@ pub enum SideOwner {
 }
 
 /// Something a picture of the board should point out on a cell (in JSON `placed`,
-/// `swapped`, `replaced`, `terminal`, `cornered`, `target`).
+/// `swapped`, `replaced`, `terminal`, `cornered`, `target`, `refused`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CellMark {
@@ -35,6 +35,8 @@ pub enum CellMark {
     Cornered,
     /// A cell a move may go to (interactive play).
     Target,
+    /// A cell of a move the rules refuse (a rules picture), drawn unlike an allowed one.
+    Refused,
 }
 
 /// What a picture of a square-board position shows, independent of how it is drawn.
@@ -260,11 +262,12 @@ mod tests {
             CellMark::Terminal,
             CellMark::Cornered,
             CellMark::Target,
+            CellMark::Refused,
         ];
         assert_eq!(
             serde_json::to_value(every_mark).unwrap(),
             json!([
-                "placed", "swapped", "replaced", "terminal", "cornered", "target"
+                "placed", "swapped", "replaced", "terminal", "cornered", "target", "refused"
             ])
         );
     }

@@ -1,128 +1,10 @@
 //! Every diagram of the rules says something about its position; this checks each claim
-//! through the engines (the board games' `play_text`, legal moves, outcome and view; the
-//! Swap 61 crate's neighbours, submission check, resolution and scores), so a picture that
-//! tells something the rules do not fails here.
+//! through the engines ([`Claim::check`]), so a picture that tells something the rules do not
+//! fails here.
 
-use swapboard_core::{MoveError, Outcome, Rule};
-use swapboard_play::AnyPosition;
-use swapboard_play::rules::{self, Board, Claim, Diagram, HexRound};
+use swapboard_core::{Outcome, Player, Rule};
+use swapboard_play::rules::{self, Board, Claim, Diagram, HexRound, Source};
 use swapboard_swap61::DEFAULT_VARIATIONS;
-
-/// Checks one claim of a diagram; the error says what the engine found instead.
-fn check(board: &Board, claim: &Claim) -> Result<(), String> {
-    match board {
-        Board::Square(text) => check_square(text, claim),
-        Board::Hex(round) => check_hex(round, claim),
-    }
-}
-
-fn check_square(text: &str, claim: &Claim) -> Result<(), String> {
-    let position: AnyPosition = text.parse().map_err(|e| format!("refused: {e}"))?;
-    match *claim {
-        Claim::Plays { mv, after } => {
-            let mut played = position.clone();
-            played
-                .play_text(mv)
-                .map_err(|e| format!("{mv} is not legal: {e}"))?;
-            match after {
-                Some(expected) if played.to_string() != expected => {
-                    Err(format!("{mv} leads to {played}, not {expected}"))
-                }
-                _ => Ok(()),
-            }
-        }
-        Claim::Refused { mv, rule } => match position.clone().play_text(mv) {
-            Err(MoveError::Illegal { reason, .. }) if reason.rule == rule => Ok(()),
-            Err(e) => Err(format!("{mv} is refused otherwise than under {rule}: {e}")),
-            Ok(_) => Err(format!("{mv} is legal")),
-        },
-        Claim::Moves(expected) => {
-            let mut moves = position.legal_moves(10_000).ok_or("too many moves")?;
-            let mut expected: Vec<String> = expected.iter().map(|m| m.to_string()).collect();
-            moves.sort();
-            expected.sort();
-            (moves == expected)
-                .then_some(())
-                .ok_or(format!("the legal moves are {moves:?}"))
-        }
-        Claim::MoveCount(count) => {
-            let moves = position.legal_moves(10_000).ok_or("too many moves")?;
-            (moves.len() == count)
-                .then_some(())
-                .ok_or(format!("{} legal moves: {moves:?}", moves.len()))
-        }
-        Claim::Result(expected) => (position.outcome() == expected)
-            .then_some(())
-            .ok_or(format!("the outcome is {:?}", position.outcome())),
-        Claim::Marks { mark, cells } => {
-            let view = position.view();
-            let mut found: Vec<String> = view
-                .marks
-                .iter()
-                .filter(|&&(_, m)| m == mark)
-                .map(|(c, _)| c.to_string())
-                .collect();
-            let mut expected: Vec<String> = cells.iter().map(|c| c.to_string()).collect();
-            found.sort();
-            expected.sort();
-            (found == expected)
-                .then_some(())
-                .ok_or(format!("{mark:?} marks {found:?}"))
-        }
-        Claim::Note(line) => {
-            let notes = position.view().notes;
-            notes
-                .iter()
-                .any(|n| n == line)
-                .then_some(())
-                .ok_or(format!("the notes are {notes:?}"))
-        }
-        _ => Err(format!("{claim:?} is a claim about a Swap 61 grid")),
-    }
-}
-
-fn check_hex(round: &HexRound, claim: &Claim) -> Result<(), String> {
-    swapboard_swap61::Board::parse(round.grid, round.seats).map_err(|e| e.to_string())?;
-    match *claim {
-        Claim::Touching { a, b, touching } => {
-            let tile = |name: &str| swapboard_swap61::parse_tile(name).ok_or(format!("{name}?"));
-            let found = swapboard_swap61::are_neighbours(tile(a)?, tile(b)?);
-            (found == touching)
-                .then_some(())
-                .ok_or(format!("{a} and {b} touching: {found}"))
-        }
-        Claim::Rejects { seat, line, reason } => {
-            let outcome = round.play();
-            let found = outcome
-                .rejections
-                .iter()
-                .find(|(s, r)| s.number() == seat && r.line == line)
-                .map(|(_, r)| r.reason.to_string());
-            (found.as_deref() == Some(reason))
-                .then_some(())
-                .ok_or(format!("seat {seat} line {line}: {found:?}"))
-        }
-        Claim::Resolves(lines) => {
-            let found: Vec<String> = round
-                .play()
-                .resolution
-                .edges
-                .iter()
-                .map(ToString::to_string)
-                .collect();
-            (found == lines)
-                .then_some(())
-                .ok_or(format!("resolved as {found:?}"))
-        }
-        Claim::Scores(expected) => {
-            let found = round.play().scores;
-            (found.as_deref() == Some(expected))
-                .then_some(())
-                .ok_or(format!("scores {found:?}"))
-        }
-        _ => Err(format!("{claim:?} is a claim about a square board")),
-    }
-}
 
 /// Every claim of every diagram of every game holds, every diagram draws, and every rule
 /// section of the board games shows at least one diagram.
@@ -140,7 +22,7 @@ fn every_diagram_claims_what_the_engine_says() {
             );
             for claim in diagram.claims {
                 checked += 1;
-                if let Err(e) = check(&diagram.board, claim) {
+                if let Err(e) = claim.check(&diagram.board) {
                     failures.push(format!(
                         "{}: {:?}: {claim:?}: {e}",
                         game.id(),
@@ -183,15 +65,36 @@ fn a_wrong_claim_is_caught() {
         Claim::Moves(&["pass"]),
         Claim::Note("Red networks (1), largest first: 1"),
         Claim::Scores(&[1]),
+        Claim::Ends {
+            mv: "c3:b3-c3",
+            result: Some(Outcome::Win(Player::First)),
+        },
+        Claim::Ends {
+            mv: "c3",
+            result: None,
+        },
+        Claim::Says {
+            mv: "c3",
+            words: "words no refusal says",
+        },
+        Claim::Says {
+            mv: "a1",
+            words: "",
+        },
     ];
     for claim in &wrong {
-        assert!(check(&board, claim).is_err(), "{claim:?} passed");
+        assert!(claim.check(&board).is_err(), "{claim:?} passed");
     }
     let right = Claim::Refused {
         mv: "c3",
         rule: Rule::SwapRequired,
     };
-    assert_eq!(check(&board, &right), Ok(()));
+    assert_eq!(right.check(&board), Ok(()));
+    let goes_on = Claim::Ends {
+        mv: "c3:b3-c3",
+        result: None,
+    };
+    assert_eq!(goes_on.check(&board), Ok(()));
 }
 
 /// Every board game covers the topics of issue 25: a diagram of each rule it names.
@@ -287,8 +190,127 @@ fn the_text_holds_credit_headings_and_captions() {
             assert!(text.contains(section.heading), "{}", section.heading);
         }
     }
+    // Phil Leduc's terms, word for word where they bind: "for now", the reserved rights, and
+    // the contact his sheet gives.
     let rapid = rules::of("rapid-transit").unwrap().text();
-    assert!(rapid.contains("contact him for permission"), "{rapid}");
+    let rapid = rapid.split_whitespace().collect::<Vec<_>>().join(" ");
+    for words in [
+        "Copyright (c) 2022 and 2024, Phil Leduc",
+        "for now these game rules may be duplicated",
+        "All rights are reserved",
+        "philleduc.pled@gmail.com",
+    ] {
+        assert!(rapid.contains(words), "{words}: {rapid}");
+    }
     let steere = rules::of("swaptimum").unwrap().text();
     assert!(steere.contains("Mark Steere (2023)") && steere.contains("unchanged"));
+}
+
+/// Each page keeps the sheet's rules, swapboard's readings and its choices apart, in that
+/// order, and every board game names where its author can be found.
+#[test]
+fn sheet_readings_and_choices_stand_apart() {
+    for game in rules::ALL {
+        let sources: Vec<Source> = game.sections.iter().map(|s| s.source).collect();
+        let rank = |s: &Source| match s {
+            Source::Sheet => 0,
+            Source::Reading => 1,
+            Source::Choice => 2,
+        };
+        assert!(
+            sources.windows(2).all(|w| rank(&w[0]) <= rank(&w[1])),
+            "{}: {sources:?}",
+            game.id()
+        );
+        assert_eq!(sources.first(), Some(&Source::Sheet), "{}", game.id());
+        assert!(
+            sources.iter().any(|s| *s != Source::Sheet),
+            "{}: no reading or choice is told apart",
+            game.id()
+        );
+        if game.id() != "swap61" {
+            assert!(
+                !game.links.is_empty(),
+                "{}: no link to its author",
+                game.id()
+            );
+        }
+        let text = game.text();
+        for section in game.sections {
+            assert!(text.contains(section.source.label()), "{}", section.heading);
+            for quote in section.sheet {
+                let first = quote
+                    .split_whitespace()
+                    .take(4)
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                assert!(text.contains(&first), "{}: {quote}", section.heading);
+            }
+        }
+    }
+    // The words that were wrong before stay gone.
+    let rapid = rules::of("rapid-transit").unwrap().text();
+    assert!(!rapid.contains("Only terminal pieces may be moved"));
+    let swap61 = rules::of("swap61").unwrap().text();
+    assert!(!swap61.contains("Round 5 has no variation"));
+}
+
+/// A picture of bids never lists them as swaps: the round's text says which edges were bid
+/// on and which swapped.
+#[test]
+fn swap61_pictures_tell_bids_from_swaps() {
+    let swap61 = rules::of("swap61").unwrap();
+    for diagram in swap61.diagrams() {
+        let Board::Hex(round) = &diagram.board else {
+            continue;
+        };
+        let text = diagram.text();
+        if round.after {
+            assert!(!text.contains("bid on this round"), "{text}");
+            let svg = diagram.svg();
+            assert!(!svg.contains("bid on this round"), "{}", diagram.caption);
+        } else if !round.bids.is_empty() {
+            assert!(text.contains("bid on this round"), "{text}");
+            assert!(!text.contains("swapped this round"), "{text}");
+            let svg = diagram.svg();
+            assert!(svg.contains("bid on this round") && !svg.contains("swapped last round"));
+        }
+    }
+}
+
+/// A diagram of a move shows it before and after; a refused move is drawn unlike an
+/// allowed one.
+#[test]
+fn moves_are_shown_before_and_after_and_refusals_apart() {
+    let mut pairs = 0;
+    for game in rules::ALL {
+        for diagram in game.diagrams() {
+            let pictures = diagram.pictures();
+            let plays = diagram.claims.iter().any(
+                |c| matches!(c, Claim::Plays { mv, .. } | Claim::Ends { mv, .. } if *mv != "pass"),
+            );
+            if plays {
+                pairs += 1;
+                assert_eq!(pictures.len(), 2, "{}", diagram.caption);
+                assert_eq!(pictures[0].0, "before");
+                assert!(pictures[1].0.starts_with("after "), "{}", pictures[1].0);
+            } else {
+                assert_eq!(pictures.len(), 1, "{}", diagram.caption);
+            }
+            let refused = diagram
+                .claims
+                .iter()
+                .any(|c| matches!(c, Claim::Refused { .. }));
+            if refused && !diagram.marked.is_empty() {
+                // The dashed frame of a refused move, never the green frame of an allowed one.
+                assert!(
+                    pictures[0].1.contains("stroke-dasharray"),
+                    "{}",
+                    diagram.caption
+                );
+                assert!(!pictures[0].1.contains("#2ca02c\" stroke-width=\"3\""));
+            }
+        }
+    }
+    assert!(pairs >= 10, "{pairs} moves shown");
 }

@@ -6,7 +6,7 @@
 mod svg;
 mod text;
 
-pub use svg::{svg, svg_with_caption};
+pub use svg::{board_svg, pair_svg, svg, svg_with_caption};
 pub use text::text;
 
 use swapboard_core::{BoardView, Outcome};

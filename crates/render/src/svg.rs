@@ -52,8 +52,58 @@ pub fn svg(view: &BoardView) -> String {
 /// [`svg`] with a caption above the status, such as the move number and the move shown
 /// (`after ply 12 of 40: c3:c4-d3`), when the caller knows them.
 pub fn svg_with_caption(view: &BoardView, caption: Option<&str>) -> String {
+    draw(view, Some(caption))
+}
+
+/// The board alone, with its coordinates and marks but no title, status, notes or legend,
+/// for a page that sets its words under the picture (the rules pages): the picture is as
+/// wide as the board, whatever the length of the notes.
+pub fn board_svg(view: &BoardView) -> String {
+    draw(view, None)
+}
+
+/// Two boards side by side, each as [`board_svg`] draws it, each with a label above it: a
+/// move's position before and after (`before` / `after c3`).
+pub fn pair_svg(boards: [(&BoardView, &str); 2]) -> String {
+    const GAP: usize = 16;
+    const LABEL: usize = 24;
+    let side = |view: &BoardView| view.size * CELL + 2 * MARGIN;
+    let widths = boards.map(|(view, _)| side(view));
+    let width = widths[0] + GAP + widths[1];
+    let height = LABEL + widths[0].max(widths[1]);
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="Helvetica, Arial, sans-serif">"##
+    );
+    let _ = writeln!(
+        s,
+        r##"<rect width="{width}" height="{height}" fill="#ffffff"/>"##
+    );
+    let mut x = 0;
+    for ((view, label), w) in boards.into_iter().zip(widths) {
+        let _ = writeln!(
+            s,
+            r##"<text x="{}" y="18" font-size="16" font-weight="bold" text-anchor="middle" fill="#222">{}</text>"##,
+            x + w / 2,
+            xml_escape(label)
+        );
+        let _ = writeln!(s, r##"<g transform="translate({x},{LABEL})">"##);
+        s.push_str(&board_svg(view));
+        s.push_str("</g>\n");
+        x += w + GAP;
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+/// Draws the board; `words` is `None` for the board alone, or the caption (if any) of a
+/// picture that carries its title, status, notes and legend.
+fn draw(view: &BoardView, words: Option<Option<&str>>) -> String {
     let n = view.size;
     let board = n * CELL;
+    let bare = words.is_none();
+    let caption = words.flatten();
     // Wide enough for the board and for the longest line of text (about 8 px a character).
     let legend: &[&str] = if view.links.is_empty() && view.outlined.is_empty() {
         &[]
@@ -66,9 +116,16 @@ pub fn svg_with_caption(view: &BoardView, caption: Option<&str>) -> String {
         .chain(caption.map(str::len))
         .max()
         .unwrap_or(0);
-    let width = (board + 2 * MARGIN).max(longest * 8 + 24);
-    let text_lines = 1 + view.notes.len() + usize::from(caption.is_some()) + legend.len();
-    let height = TITLE + board + 2 * MARGIN + 22 * text_lines + 10;
+    let (title, width, height) = if bare {
+        (0, board + 2 * MARGIN, board + 2 * MARGIN)
+    } else {
+        let text_lines = 1 + view.notes.len() + usize::from(caption.is_some()) + legend.len();
+        (
+            TITLE,
+            (board + 2 * MARGIN).max(longest * 8 + 24),
+            TITLE + board + 2 * MARGIN + 22 * text_lines + 10,
+        )
+    };
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -79,13 +136,15 @@ pub fn svg_with_caption(view: &BoardView, caption: Option<&str>) -> String {
         s,
         r##"<rect width="{width}" height="{height}" fill="#ffffff"/>"##
     );
-    let _ = writeln!(
-        s,
-        r##"<text x="{}" y="22" font-size="16" text-anchor="middle" fill="#222">{}</text>"##,
-        width / 2,
-        xml_escape(&view.title)
-    );
-    let (x0, y0) = ((width - board) / 2, TITLE + MARGIN);
+    if !bare {
+        let _ = writeln!(
+            s,
+            r##"<text x="{}" y="22" font-size="16" text-anchor="middle" fill="#222">{}</text>"##,
+            width / 2,
+            xml_escape(&view.title)
+        );
+    }
+    let (x0, y0) = ((width - board) / 2, title + MARGIN);
     // Each player's edges.
     for (i, side) in view.sides.iter().enumerate() {
         // A white edge would vanish on a white page: it gets a light grey band.
@@ -201,6 +260,23 @@ pub fn svg_with_caption(view: &BoardView, caption: Option<&str>) -> String {
                     CellMark::Terminal => ("#222222", true),
                     CellMark::Cornered => ("#9467bd", false),
                     CellMark::Target => ("#2ca02c", false),
+                    CellMark::Refused => {
+                        // A dashed red-purple frame with a cross: never read as the green
+                        // frame of an allowed move.
+                        let (l, t, r, b) = (
+                            cx - CELL / 2 + 3,
+                            cy - CELL / 2 + 3,
+                            cx + CELL / 2 - 3,
+                            cy + CELL / 2 - 3,
+                        );
+                        let _ = writeln!(
+                            s,
+                            r##"<rect x="{l}" y="{t}" width="{}" height="{}" fill="none" stroke="#b0126e" stroke-width="3" stroke-dasharray="6 3"/><path d="M{l},{t} L{r},{b} M{r},{t} L{l},{b}" stroke="#b0126e" stroke-width="2" opacity="0.8"/>"##,
+                            CELL - 6,
+                            CELL - 6
+                        );
+                        continue;
+                    }
                 };
                 if dot {
                     let _ = writeln!(
@@ -235,6 +311,10 @@ pub fn svg_with_caption(view: &BoardView, caption: Option<&str>) -> String {
             r##"<polyline points="{}" fill="none" stroke="#111" stroke-width="6" stroke-opacity="0.55" stroke-linecap="round" stroke-linejoin="round"/>"##,
             points.join(" ")
         );
+    }
+    if bare {
+        s.push_str("</svg>\n");
+        return s;
     }
     let mut y = y0 + board + EDGE + 44;
     let lines = caption

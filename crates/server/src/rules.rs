@@ -70,17 +70,45 @@ pub(crate) struct RulesPage {
     summary: &'static str,
     /// The credit, paragraph by paragraph: who designed it, when, and the author's terms.
     credit: &'static [&'static str],
-    /// The rules, section by section.
+    /// Where the author publishes the game, or the contact the sheet gives.
+    links: Vec<RulesLink>,
+    /// The rules, section by section: the sheet's rules, then swapboard's readings of what
+    /// the sheet leaves open, then its own choices.
     sections: Vec<RulesSection>,
+}
+
+/// One picture of a diagram.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct RulesPicture {
+    /// What it shows (`before`, `after c3`), or "" for a diagram of one picture.
+    label: String,
+    /// A standalone SVG document.
+    svg: String,
+}
+
+/// A link of a game's credit.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct RulesLink {
+    /// What it is, in words.
+    text: &'static str,
+    /// Where it goes (`https://...` or `mailto:...`).
+    href: &'static str,
 }
 
 /// A section of a game's rules.
 #[derive(Debug, Serialize, ToSchema)]
 pub(crate) struct RulesSection {
+    /// Where the rule comes from: `sheet` (the author's rule), `reading` (how swapboard reads
+    /// what the sheet leaves open) or `choice` (swapboard's own, where the sheet is silent).
+    source: &'static str,
+    /// What a page says of that source, above the heading.
+    source_label: &'static str,
     /// The heading.
     heading: &'static str,
     /// The text, paragraph by paragraph.
     paragraphs: &'static [&'static str],
+    /// The sheet's own words for the rule, quoted (may be empty).
+    sheet: &'static [&'static str],
     /// The pictures that show it.
     diagrams: Vec<RulesDiagram>,
 }
@@ -89,10 +117,19 @@ pub(crate) struct RulesSection {
 /// caption's claims are checked through the engines by the play crate's tests).
 #[derive(Debug, Serialize, ToSchema)]
 pub(crate) struct RulesDiagram {
-    /// The picture, a standalone SVG document with the caption under the board.
+    /// The picture, a standalone SVG document: the board (before and after, for a move
+    /// shown played), without words.
     svg: String,
     /// What it shows, in words.
     caption: &'static str,
+    /// The same picture one by one, each with its label (`before`, `after c3`; "" for a
+    /// diagram of one picture), for a page that lays them out to fit the screen.
+    pictures: Vec<RulesPicture>,
+    /// The engine's notes about the position, set under the picture (network sizes).
+    notes: Vec<String>,
+    /// The rule codes of the refusals it shows (`placement_restriction`), as
+    /// docs/RULES-CODES.md lists them.
+    rules: Vec<&'static str>,
 }
 
 fn board(rules: &Rules) -> bool {
@@ -108,18 +145,36 @@ fn page(rules: &Rules) -> RulesPage {
         board: board(rules),
         summary: rules.summary,
         credit: rules.credit,
+        links: rules
+            .links
+            .iter()
+            .map(|l| RulesLink {
+                text: l.text,
+                href: l.href,
+            })
+            .collect(),
         sections: rules
             .sections
             .iter()
             .map(|s| RulesSection {
+                source: s.source.as_str(),
+                source_label: s.source.label(),
                 heading: s.heading,
                 paragraphs: s.paragraphs,
+                sheet: s.sheet,
                 diagrams: s
                     .diagrams
                     .iter()
                     .map(|d| RulesDiagram {
                         svg: d.svg(),
+                        pictures: d
+                            .pictures()
+                            .into_iter()
+                            .map(|(label, svg)| RulesPicture { label, svg })
+                            .collect(),
                         caption: d.caption,
+                        notes: d.notes(),
+                        rules: d.rule_codes(),
                     })
                     .collect(),
             })

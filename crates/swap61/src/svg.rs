@@ -24,6 +24,10 @@ const SEAT_COLOURS: [(&str, &str); 10] = [
     ("#E69F00", "#000"),
 ];
 
+/// The mark of a bid, centred on the origin and lying across an edge along x: a dashed bar,
+/// unlike a swap's badge, so that a picture of bids is never read as one of swaps.
+const BID_BADGE: &str = r##"<line x1="-14" y1="0" x2="14" y2="0" stroke="#000" stroke-width="3" stroke-dasharray="4 3"/>"##;
+
 /// The mark of a swap, centred on the origin and pointing along x: a double arrow on a
 /// white badge.
 const SWAP_BADGE: &str = r##"<rect x="-13" y="-8" width="26" height="16" rx="8" fill="#fff" stroke="#000" stroke-width="2"/><path d="M-9,0 H9 M-9,0 l5,-4 M-9,0 l5,4 M9,0 l-5,-4 M9,0 l-5,4" stroke="#000" stroke-width="2.2" fill="none" stroke-linecap="round"/>"##;
@@ -43,6 +47,9 @@ pub struct Picture<'a> {
     pub title: String,
     /// The swaps of the last round, highlighted.
     pub swaps: Vec<Edge>,
+    /// Edges bid on in a round not yet resolved, with their tokens: drawn apart from swaps
+    /// (a dashed bar and the count), since a bid is no swap until the round resolves it.
+    pub bids: Vec<(Edge, u32)>,
     /// In a private view: the viewer's seat and the seats they borrow from.
     pub focus: Option<(Seat, Vec<Seat>)>,
 }
@@ -176,6 +183,18 @@ pub fn svg(p: &Picture<'_>) -> String {
             r##"<g transform="translate({mx:.1},{my:.1}) rotate({angle:.0})">{SWAP_BADGE}</g>"##
         );
     }
+    // Each bid: a dashed bar across the shared edge and the tokens on it.
+    for &(edge, tokens) in &p.bids {
+        let (a, b) = edge.tiles();
+        let ((x1, y1), (x2, y2)) = (centre(a), centre(b));
+        let (mx, my) = ((x1 + x2) / 2.0, (y1 + y2) / 2.0);
+        let angle = (y2 - y1).atan2(x2 - x1).to_degrees();
+        let _ = writeln!(
+            s,
+            r##"<g transform="translate({mx:.1},{my:.1}) rotate({angle:.0})">{BID_BADGE}</g><text x="{mx:.1}" y="{:.1}" font-size="12" font-weight="bold" text-anchor="middle" fill="#000" stroke="#fff" stroke-width="3" paint-order="stroke">{tokens}</text>"##,
+            my + 4.0
+        );
+    }
     // Legend: each seat's colour and name, then the other tiles.
     let lx = right + R + 30.0;
     let mut ly = MARGIN + 50.0;
@@ -210,6 +229,16 @@ pub fn svg(p: &Picture<'_>) -> String {
             s,
             r##"<rect x="{lx:.1}" y="{:.1}" width="22" height="18" fill="{fill}" stroke="#333"/><text x="{:.1}" y="{ly:.1}" font-size="14" fill="#222">{text}</text>"##,
             ly - 14.0,
+            lx + 30.0
+        );
+        ly += 22.0;
+    }
+    if !p.bids.is_empty() {
+        let _ = writeln!(
+            s,
+            r##"<g transform="translate({:.1},{:.1}) rotate(90)">{BID_BADGE}</g><text x="{:.1}" y="{ly:.1}" font-size="14" fill="#222">bid on this round (tokens)</text>"##,
+            lx + 11.0,
+            ly - 5.0,
             lx + 30.0
         );
         ly += 22.0;

@@ -11,6 +11,7 @@
 //! The texts are the project's own, written from the rule sheets and `spec/RULINGS.md`; each
 //! game credits its author with the year and the terms the author's sheet states.
 
+mod claim;
 mod flipstop;
 mod rapid_transit;
 mod scware;
@@ -19,16 +20,24 @@ mod swaptimum;
 
 use std::fmt::Write as _;
 
-use swapboard_core::{CellMark, Outcome, Rule};
+use swapboard_core::CellMark;
 use swapboard_grid::Cell;
 use swapboard_swap61::{Board as HexBoard, RoundSpec, Seat, Variation, parse_pairs, play_round};
 
 use crate::{AnyPosition, GameId};
 
+pub use claim::Claim;
+
 /// Mark Steere's terms for his games, which Swaptimum's and Flipstop's credits both state.
-const STEERE_TERMS: &str = "Mark Steere lets anyone publish his rule sheet and program the game \
-     without a fee, asking that the name and the rules stay unchanged and that the game is \
-     credited to him. His games are at marksteeregames.com.";
+const STEERE_TERMS: &str = "Mark Steere's sheet lets anyone publish it and program the game, \
+     expecting no licensing fee or royalties, and asks that the name and the rules stay \
+     unchanged and that the game is credited to him.";
+
+/// Where Mark Steere publishes his games.
+const STEERE_SITE: Link = Link {
+    text: "Mark Steere's games",
+    href: "https://www.marksteeregames.com",
+};
 
 /// The game a page of rules is about: one of the board games, or Swap 61.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,17 +57,66 @@ pub struct Rules {
     pub summary: &'static str,
     /// The credit: who designed the game, when, and the terms the author's sheet states.
     pub credit: &'static [&'static str],
-    /// The rules, section by section.
+    /// Where the author publishes the game, or how the sheet asks to be reached.
+    pub links: &'static [Link],
+    /// The rules, section by section: the sheet's rules first, then swapboard's readings of
+    /// what the sheet leaves open, then its own choices.
     pub sections: &'static [Section],
+}
+
+/// A link of a game's credit: the author's own site, or the contact the sheet gives.
+#[derive(Debug)]
+pub struct Link {
+    /// What it is, in words (`Mark Steere's games`).
+    pub text: &'static str,
+    /// Where it goes (`https://marksteeregames.com`, `mailto:...`).
+    pub href: &'static str,
+}
+
+/// Where a section's rule comes from. A rules page keeps them apart, so that nobody takes
+/// swapboard's reading or choice for the author's rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// The rule as the author's sheet states it.
+    Sheet,
+    /// How swapboard reads a point the sheet leaves open or ambiguous (docs/RULINGS.md).
+    Reading,
+    /// What swapboard chose where the sheet says nothing: sizes offered, defaults.
+    Choice,
+}
+
+impl Source {
+    /// The id the API gives it (`sheet`, `reading`, `choice`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Source::Sheet => "sheet",
+            Source::Reading => "reading",
+            Source::Choice => "choice",
+        }
+    }
+
+    /// What a page says of a section of this source, above its heading.
+    pub fn label(self) -> &'static str {
+        match self {
+            Source::Sheet => "The rule sheet",
+            Source::Reading => "How swapboard reads the sheet",
+            Source::Choice => "swapboard's choice, not the sheet's",
+        }
+    }
 }
 
 /// A section of the rules: a heading, paragraphs, and the diagrams that show them.
 #[derive(Debug)]
 pub struct Section {
+    /// Whether it states the sheet's rule, swapboard's reading, or swapboard's choice.
+    pub source: Source,
     /// The heading.
     pub heading: &'static str,
     /// The text, paragraph by paragraph.
     pub paragraphs: &'static [&'static str],
+    /// The sheet's own words for the rule, quoted beside swapboard's (empty where a
+    /// quotation would not help).
+    pub sheet: &'static [&'static str],
     /// The pictures, each with its caption.
     pub diagrams: &'static [Diagram],
 }
@@ -104,63 +162,6 @@ pub struct HexRound {
     /// Whether the picture shows the grid after the round, its swaps marked, rather than
     /// before it, the edges bid on marked.
     pub after: bool,
-}
-
-/// What a diagram claims, in terms an engine can check.
-#[derive(Debug, Clone, Copy)]
-pub enum Claim {
-    /// The move is legal here; with `after`, it leads to exactly that position text.
-    Plays {
-        /// The move, in the contract's notation.
-        mv: &'static str,
-        /// The position it leads to.
-        after: Option<&'static str>,
-    },
-    /// The move is refused, for breaking this rule.
-    Refused {
-        /// The move, in the contract's notation.
-        mv: &'static str,
-        /// The rule it breaks.
-        rule: Rule,
-    },
-    /// The legal moves here are exactly these.
-    Moves(&'static [&'static str]),
-    /// The number of legal moves here.
-    MoveCount(usize),
-    /// How the position stands: `None` while the game goes on.
-    Result(Option<Outcome>),
-    /// Exactly these cells carry this mark in the engine's picture of the position.
-    Marks {
-        /// The mark.
-        mark: CellMark,
-        /// The cells, in any order.
-        cells: &'static [&'static str],
-    },
-    /// One line of the engine's notes about the position (Rapid Transit's network sizes).
-    Note(&'static str),
-    /// Swap 61: whether two tiles share an edge.
-    Touching {
-        /// One tile.
-        a: &'static str,
-        /// The other.
-        b: &'static str,
-        /// Whether they touch.
-        touching: bool,
-    },
-    /// Swap 61: the round rejects this line of a seat's submission, for this reason.
-    Rejects {
-        /// The seat, from 1.
-        seat: usize,
-        /// The line, from 1.
-        line: usize,
-        /// The reason, as the engine words it.
-        reason: &'static str,
-    },
-    /// Swap 61: the round's edges as resolved, in order (the contract's `swap A2 A3 9` and
-    /// `fail ...` lines).
-    Resolves(&'static [&'static str]),
-    /// Swap 61: each seat's points for the round, in seat order.
-    Scores(&'static [u32]),
 }
 
 /// The rules of every game: the four board games in [`GameId::ALL`]'s order, then Swap 61.
@@ -232,11 +233,23 @@ impl Rules {
         for paragraph in self.credit {
             let _ = writeln!(out, "{}\n", wrap(paragraph));
         }
+        for link in self.links {
+            let to = link.href.trim_start_matches("mailto:");
+            let _ = writeln!(out, "{}: {to}", link.text);
+        }
+        if !self.links.is_empty() {
+            out.push('\n');
+        }
         for section in self.sections {
             let heading = section.heading;
-            let _ = writeln!(out, "{heading}\n{}\n", "-".repeat(heading.chars().count()));
+            let _ = writeln!(out, "{heading}\n{}", "-".repeat(heading.chars().count()));
+            let _ = writeln!(out, "({})\n", section.source.label());
             for paragraph in section.paragraphs {
                 let _ = writeln!(out, "{}\n", wrap(paragraph));
+            }
+            for quote in section.sheet {
+                let quoted = wrap(&format!("The sheet: \"{quote}\""));
+                let _ = writeln!(out, "  {}\n", quoted.replace('\n', "\n  "));
             }
             for diagram in section.diagrams {
                 let _ = writeln!(out, "{}", diagram.text());
@@ -247,9 +260,11 @@ impl Rules {
 }
 
 impl Diagram {
-    /// The picture as a standalone SVG document: the render crate's board for a square game
-    /// (marked cells framed in green), the game master's hexagon for Swap 61. The caption
-    /// stays out of it (a page sets it under the picture, where it wraps).
+    /// The picture as a standalone SVG document: for a square game the render crate's board
+    /// alone, or before and after the move the diagram shows played (marked cells framed in
+    /// green, or dashed and crossed for a refused move; the move's changes marked after it);
+    /// the game master's hexagon for Swap 61. The caption and the engine's notes stay out of
+    /// it (a page sets them under the picture, where they wrap).
     ///
     /// # Panics
     ///
@@ -257,39 +272,70 @@ impl Diagram {
     pub fn svg(&self) -> String {
         match &self.board {
             Board::Square(text) => {
-                let view = self.square_view(text);
-                swapboard_render::svg(&view)
+                let before = self.square_view(text);
+                match self.shown_move(text) {
+                    Some((mv, after)) => {
+                        let mut after_view = after.view();
+                        after_view.mark_changes_from(&self.start(text).view());
+                        let label = format!("after {mv}");
+                        swapboard_render::pair_svg([(&before, "before"), (&after_view, &label)])
+                    }
+                    None => swapboard_render::board_svg(&before),
+                }
             }
             Board::Hex(round) => {
-                let (board, swaps) = round.shown();
+                let (board, edges) = round.shown();
                 let names: Vec<String> = (1..=round.seats).map(|s| format!("seat {s}")).collect();
                 let title = "Swap 61 by 'pseudonam'".to_string();
+                let (swaps, bids) = match edges {
+                    Edges::Swapped(swaps) => (swaps, Vec::new()),
+                    Edges::Bid(bids) => (Vec::new(), bids),
+                };
                 swapboard_swap61::svg::svg(&swapboard_swap61::svg::Picture {
                     board: &board,
                     names: &names,
                     title,
                     swaps,
+                    bids,
                     focus: None,
                 })
             }
         }
     }
 
-    /// The picture as terminal text, followed by the marked cells and the caption.
+    /// The picture as terminal text (a move shown is drawn before and after), followed by
+    /// the marked cells and the caption.
     ///
     /// # Panics
     ///
     /// If the diagram's position cannot be read: the tests read every diagram of [`ALL`].
     pub fn text(&self) -> String {
         let mut out = match &self.board {
-            Board::Square(text) => swapboard_render::text(&self.square_view(text)),
+            Board::Square(text) => {
+                let mut out = swapboard_render::text(&self.square_view(text));
+                if let Some((mv, after)) = self.shown_move(text) {
+                    let mut view = after.view();
+                    view.mark_changes_from(&self.start(text).view());
+                    let _ = writeln!(out, "after {mv}:");
+                    out.push_str(&swapboard_render::text(&view));
+                }
+                out
+            }
             Board::Hex(round) => {
-                let (board, swaps) = round.shown();
+                let (board, edges) = round.shown();
                 let mut out = board.rows().join("\n");
                 out.push('\n');
-                if !swaps.is_empty() {
-                    let list: Vec<String> = swaps.iter().map(ToString::to_string).collect();
-                    let _ = writeln!(out, "swapped this round: {}", list.join(", "));
+                match edges {
+                    Edges::Swapped(swaps) if !swaps.is_empty() => {
+                        let list: Vec<String> = swaps.iter().map(ToString::to_string).collect();
+                        let _ = writeln!(out, "swapped this round: {}", list.join(", "));
+                    }
+                    Edges::Bid(bids) if !bids.is_empty() => {
+                        let list: Vec<String> =
+                            bids.iter().map(|(e, t)| format!("{e} ({t})")).collect();
+                        let _ = writeln!(out, "bid on this round (tokens): {}", list.join(", "));
+                    }
+                    _ => {}
                 }
                 out
             }
@@ -301,17 +347,94 @@ impl Diagram {
         out
     }
 
-    /// The square position's view with the marked cells as targets.
+    /// The pictures one by one, each with its label, for a page that lays them out itself
+    /// (side by side on a wide screen, one above the other on a phone): a move shown played
+    /// is `before` and `after MOVE`; any other diagram is one unlabelled picture, [`Self::svg`].
+    ///
+    /// # Panics
+    ///
+    /// If the diagram's position cannot be read: the tests read every diagram of [`ALL`].
+    pub fn pictures(&self) -> Vec<(String, String)> {
+        match &self.board {
+            Board::Square(text) => match self.shown_move(text) {
+                Some((mv, after)) => {
+                    let mut after_view = after.view();
+                    after_view.mark_changes_from(&self.start(text).view());
+                    vec![
+                        (
+                            "before".to_string(),
+                            swapboard_render::board_svg(&self.square_view(text)),
+                        ),
+                        (
+                            format!("after {mv}"),
+                            swapboard_render::board_svg(&after_view),
+                        ),
+                    ]
+                }
+                None => vec![(String::new(), self.svg())],
+            },
+            Board::Hex(_) => vec![(String::new(), self.svg())],
+        }
+    }
+
+    /// The engine's notes about a square position (Rapid Transit's network sizes), which a
+    /// page sets under the picture; none for a Swap 61 grid.
+    ///
+    /// # Panics
+    ///
+    /// If the diagram's position cannot be read: the tests read every diagram of [`ALL`].
+    pub fn notes(&self) -> Vec<String> {
+        match &self.board {
+            Board::Square(text) => self.start(text).view().notes,
+            Board::Hex(_) => Vec::new(),
+        }
+    }
+
+    /// The rule codes of the refusals the diagram shows (`placement_restriction`).
+    pub fn rule_codes(&self) -> Vec<&'static str> {
+        self.claims
+            .iter()
+            .filter_map(Claim::rule)
+            .map(|rule| rule.as_str())
+            .collect()
+    }
+
+    /// The square position shown.
+    fn start(&self, text: &str) -> AnyPosition {
+        text.parse()
+            .unwrap_or_else(|e| panic!("the rules' diagram {text:?} is refused: {e}"))
+    }
+
+    /// The move the diagram shows played (its first `Plays` claim) and the position after
+    /// it, drawn beside the position before.
+    fn shown_move(&self, text: &str) -> Option<(&'static str, AnyPosition)> {
+        let mv = self.claims.iter().find_map(|claim| match *claim {
+            Claim::Plays { mv, .. } | Claim::Ends { mv, .. } if mv != "pass" => Some(mv),
+            _ => None,
+        })?;
+        let mut after = self.start(text);
+        after.play_text(mv).ok()?;
+        Some((mv, after))
+    }
+
+    /// The square position's view with the marked cells pointed out: as the cells of a
+    /// refused move when the diagram shows a refusal, else as the cells of an allowed one.
     fn square_view(&self, text: &str) -> swapboard_core::BoardView {
-        let position: AnyPosition = text
-            .parse()
-            .unwrap_or_else(|e| panic!("the rules' diagram {text:?} is refused: {e}"));
-        let mut view = position.view();
+        let mut view = self.start(text).view();
+        let refused = self
+            .claims
+            .iter()
+            .any(|c| matches!(c, Claim::Refused { .. } | Claim::Says { .. }));
+        let mark = if refused {
+            CellMark::Refused
+        } else {
+            CellMark::Target
+        };
         view.marks.extend(
             self.marked
                 .iter()
                 .filter_map(|name| name.parse::<Cell>().ok())
-                .map(|cell| (cell, CellMark::Target)),
+                .map(|cell| (cell, mark)),
         );
         view
     }
@@ -353,8 +476,9 @@ impl HexRound {
         play_round(&self.board(), self.round, &spec, &bids)
     }
 
-    /// The grid the picture shows, with the swaps to mark.
-    fn shown(&self) -> (HexBoard, Vec<swapboard_swap61::Edge>) {
+    /// The grid the picture shows, with the edges to mark: after the round its swaps,
+    /// before it the edges bid on with their tokens.
+    fn shown(&self) -> (HexBoard, Edges) {
         if self.after {
             let outcome = self.play();
             let swaps = outcome
@@ -364,15 +488,29 @@ impl HexRound {
                 .filter(|e| e.outcome == swapboard_swap61::EdgeOutcome::Swapped)
                 .map(|e| e.edge)
                 .collect();
-            (outcome.resolution.board, swaps)
+            (outcome.resolution.board, Edges::Swapped(swaps))
         } else if self.bids.is_empty() {
-            (self.board(), Vec::new())
+            (self.board(), Edges::Bid(Vec::new()))
         } else {
             let outcome = self.play();
-            let bid = outcome.resolution.edges.iter().map(|e| e.edge).collect();
-            (self.board(), bid)
+            let bids = outcome
+                .resolution
+                .edges
+                .iter()
+                .map(|e| (e.edge, e.tokens))
+                .collect();
+            (self.board(), Edges::Bid(bids))
         }
     }
+}
+
+/// The edges a Swap 61 picture marks: a round's swaps, or the bids of a round not yet
+/// resolved (which must never read as swaps).
+enum Edges {
+    /// Swapped in the round shown.
+    Swapped(Vec<swapboard_swap61::Edge>),
+    /// Bid on, with the tokens of every player on each.
+    Bid(Vec<(swapboard_swap61::Edge, u32)>),
 }
 
 /// A paragraph broken into lines of at most 78 columns at spaces.

@@ -2,7 +2,7 @@
 
 use swapboard_core::{Outcome, Player, Rule};
 
-use super::{Board, Claim, Diagram, Rules, Section, Subject};
+use super::{Board, Claim, Diagram, Link, Rules, Section, Source, Subject};
 use crate::GameId;
 
 /// White to move with two single stones, b2 and d4.
@@ -20,8 +20,13 @@ pub(super) const RULES: Rules = Rules {
         "Scware was designed by Christian Freeling in November 2012, carrying the move \
          protocol of Symple over to a connection game on a square board.",
     ],
+    links: &[Link {
+        text: "Christian Freeling's games, at MindSports",
+        href: "https://www.mindsports.nl",
+    }],
     sections: &[
         Section {
+            source: Source::Sheet,
             heading: "Board and goal",
             paragraphs: &[
                 "Two players, White and Red, share a square board that starts empty. White \
@@ -31,6 +36,10 @@ pub(super) const RULES: Rules = Rules {
                  are connected when they touch along a side. A group is a set of your \
                  stones connected to each other; a single stone is a group too.",
             ],
+            sheet: &[
+                "The object is to form a connected path of your stones between the opposing \
+                 sides of the board marked by your colors.",
+            ],
             diagrams: &[Diagram {
                 board: Board::Square("scware ..W../.RW../..W../.RWR./..W.. R g"),
                 marked: &[],
@@ -39,10 +48,15 @@ pub(super) const RULES: Rules = Rules {
             }],
         },
         Section {
+            source: Source::Sheet,
             heading: "Starting a group",
             paragraphs: &[
                 "One kind of turn puts a single stone on an empty cell that touches none of \
                  your stones along a side: it starts a new group.",
+            ],
+            sheet: &[
+                "In the rules placing a single stone on a square without like-colored \
+                 neighbors will be called \"starting a group\".",
             ],
             diagrams: &[Diagram {
                 board: Board::Square("scware ...../...../...../...../..... W -"),
@@ -55,6 +69,7 @@ pub(super) const RULES: Rules = Rules {
             }],
         },
         Section {
+            source: Source::Sheet,
             heading: "Growing groups",
             paragraphs: &[
                 "The other kind of turn grows your groups: you put stones on empty cells, \
@@ -64,6 +79,11 @@ pub(super) const RULES: Rules = Rules {
                 "A stone touching two of your groups grows both of them, joining them. A \
                  stone that touches only the stones you are placing this turn grows \
                  nothing and is not allowed.",
+            ],
+            sheet: &[
+                "A player on his turn may either: Start a new group, or grow any or all of \
+                 his groups by one stone. A stone connecting two groups is considered to have \
+                 grown both of them.",
             ],
             diagrams: &[
                 Diagram {
@@ -87,11 +107,17 @@ pub(super) const RULES: Rules = Rules {
             ],
         },
         Section {
+            source: Source::Sheet,
             heading: "Connecting with two new stones",
             paragraphs: &[
                 "Two groups can also be joined by growing each of them by one stone, where \
                  the two new stones touch each other and neither touches the other group. \
                  So two stones a knight's move apart can be connected in one turn.",
+            ],
+            sheet: &[
+                "Two groups may be connected by growing both of them, as long as both \
+                 placements only touch one another, but neither placement is adjacent to \
+                 both original groups.",
             ],
             diagrams: &[
                 Diagram {
@@ -117,12 +143,17 @@ pub(super) const RULES: Rules = Rules {
             ],
         },
         Section {
+            source: Source::Sheet,
             heading: "The diagonal restriction",
             paragraphs: &[
                 "At the end of your turn, any two of your stones that touch at a corner must \
                  belong to the same group. A move that leaves two of your stones \
                  diagonally adjacent in different groups is not allowed. (Because of this \
                  rule a crosscut can never appear.)",
+            ],
+            sheet: &[
+                "At the end of a player's turn any two diagonally adjacent like-colored stones \
+                 must be part of the same group.",
             ],
             diagrams: &[Diagram {
                 board: Board::Square(TWO_GROUPS),
@@ -136,6 +167,7 @@ pub(super) const RULES: Rules = Rules {
             }],
         },
         Section {
+            source: Source::Sheet,
             heading: "The balancing rule for the first growth",
             paragraphs: &[
                 "Moving first is an advantage, so Red gets one extra: as long as neither \
@@ -145,6 +177,10 @@ pub(super) const RULES: Rules = Rules {
                 "Once anybody has grown, this is over for the rest of the game. White never \
                  has it. The balancing move is written with a +: b3+d5 grows with b3, then \
                  starts a group on d5.",
+            ],
+            sheet: &[
+                "If, and only if, neither player has grown yet, then Red may grow any or all \
+                 of his groups followed by a single stone placement, in the same turn.",
             ],
             diagrams: &[
                 Diagram {
@@ -168,6 +204,30 @@ pub(super) const RULES: Rules = Rules {
                     }],
                 },
             ],
+        },
+        Section {
+            source: Source::Reading,
+            heading: "What counts as a growth",
+            paragraphs: &[
+                "swapboard reads a growth against the groups you had at the start of the \
+                 turn: each new stone must touch one of them along a side, and none of them \
+                 may touch two of the new stones. \"Any or all\" means what it says: unlike \
+                 in Symple, growing every group is no duty, and one group alone may grow.",
+                "The balancing move's extra stone is placed after the growth and must touch \
+                 no red stone along a side, the new ones included (rule code \
+                 new_group_touches). Once either player has grown, it is gone for good, and \
+                 White never has it (rule code balancing_move).",
+            ],
+            sheet: &[],
+            diagrams: &[Diagram {
+                board: Board::Square(TWO_GROUPS),
+                marked: &["b3"],
+                caption: "Allowed: b3 grows b2 alone, and d4 stays as it is.",
+                claims: &[Claim::Plays {
+                    mv: "b3",
+                    after: Some("scware R..../...W./.W.../.W.../....R R g"),
+                }],
+            }],
         },
     ],
 };

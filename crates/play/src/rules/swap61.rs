@@ -2,7 +2,7 @@
 
 use swapboard_swap61::Variation;
 
-use super::{Board, Claim, Diagram, HexRound, Rules, Section, Subject};
+use super::{Board, Claim, Diagram, HexRound, Rules, Section, Source, Subject};
 
 /// A starting grid for ten seats: nodes at the six corners and three inside, the wild walls
 /// on D5 and G4.
@@ -72,8 +72,10 @@ pub(super) const RULES: Rules = Rules {
          Theme\"; the rule sheet gives no year. It needs a game master, who collects the \
          secret bids and resolves each round (swapboard does that part).",
     ],
+    links: &[],
     sections: &[
         Section {
+            source: Source::Sheet,
             heading: "The grid",
             paragraphs: &[
                 "The board is a hexagon of 61 tiles with five tiles on each side, in rows A \
@@ -83,6 +85,10 @@ pub(super) const RULES: Rules = Rules {
                  seat's number), and 2 wild walls that belong to every player. With nine \
                  players the five spare walls belong to nobody. The starting grid is drawn \
                  at random.",
+            ],
+            sheet: &[
+                "This game is played on a hexhex5 grid. The grid has 52 walls and 9 nodes, \
+                 which will be randomized when the game begins.",
             ],
             diagrams: &[Diagram {
                 board: Board::Hex(round(&[], false)),
@@ -114,6 +120,7 @@ pub(super) const RULES: Rules = Rules {
             }],
         },
         Section {
+            source: Source::Sheet,
             heading: "Tokens and bids",
             paragraphs: &[
                 "The game has a pregame and five rounds. Each player gets 4 tokens in the \
@@ -127,6 +134,11 @@ pub(super) const RULES: Rules = Rules {
                 "A line that breaks a rule is rejected with its reason and the others still \
                  count; a line that would take you over your tokens is rejected, and later \
                  lines that fit are still taken.",
+            ],
+            sheet: &[
+                "Players can use their tokens in order to attempt to swap tiles bordering the \
+                 same edge. At least one of the two tiles bordering the edge must be a wall \
+                 they own (or a wild wall).",
             ],
             diagrams: &[
                 Diagram {
@@ -180,6 +192,7 @@ pub(super) const RULES: Rules = Rules {
             ],
         },
         Section {
+            source: Source::Sheet,
             heading: "Resolving a round",
             paragraphs: &[
                 "When the round closes, the tokens of all players on the same edge are added \
@@ -190,6 +203,12 @@ pub(super) const RULES: Rules = Rules {
                  edge whose tile also appears in another such edge of the same group fails; \
                  the others all swap at once. Walls may trade places with nodes, so nodes \
                  move too.",
+            ],
+            sheet: &[
+                "1) At least four tokens have been spent for the swap. 2) Both adjacent tiles \
+                 have not already been successfully swapped with any other tile. 3) Both \
+                 tiles do not appear in any other swap with an equal number of tokens that \
+                 satisfies the two prior conditions.",
             ],
             diagrams: &[Diagram {
                 board: Board::Hex(round(ROUND, false)),
@@ -210,6 +229,7 @@ pub(super) const RULES: Rules = Rules {
             }],
         },
         Section {
+            source: Source::Sheet,
             heading: "Scoring",
             paragraphs: &[
                 "Each round (not the pregame) joins three pairs of nodes, announced a round \
@@ -221,9 +241,8 @@ pub(super) const RULES: Rules = Rules {
                  node outside the pair. With no such path the pair scores nothing.",
                 "Players sit in a published random order around a circle; in round n each \
                  player borrows the walls of the players n seats before and n seats after.",
-                "The standings are the running totals of the rounds' points; the sheet names \
-                 no other winner rule.",
             ],
+            sheet: &[],
             diagrams: &[Diagram {
                 board: Board::Hex(round(ROUND, true)),
                 marked: &[],
@@ -234,6 +253,7 @@ pub(super) const RULES: Rules = Rules {
             }],
         },
         Section {
+            source: Source::Sheet,
             heading: "Rounds 2 to 4",
             paragraphs: &[
                 "Round 2, Corner Connection: the six corner tiles are neighbours of each \
@@ -244,8 +264,8 @@ pub(super) const RULES: Rules = Rules {
                 "Round 4, Ultimate Seat Exchange: a swap needs only one token, and a path \
                  may enter a tile it could not enter otherwise at a cost of three instead \
                  of one, so every pair scores.",
-                "Round 5 has no variation.",
             ],
+            sheet: &[],
             diagrams: &[
                 Diagram {
                     board: Board::Hex(later_round(2, Variation::CORNERS, CORNER_PAIRS, &[])),
@@ -281,6 +301,48 @@ pub(super) const RULES: Rules = Rules {
                     ],
                 },
             ],
+        },
+        Section {
+            source: Source::Reading,
+            heading: "What the sheet leaves open",
+            paragraphs: &[
+                "With nine players, the five walls nobody owns block nobody; they can only \
+                 be swapped as the partner of an owned or wild wall.",
+                "A wild wall counts as swapped this round once it took part in a successful \
+                 swap, wherever it went; until then it blocks every path.",
+                "In Corner Connection, a hop from one corner to another costs one tile, and \
+                 only between corners the player may enter. (Reading the corners as a free \
+                 teleport is the other choice; a room can set it.)",
+                "The sheet names no winner: the standings are the running totals of the \
+                 rounds' points, with equal totals sharing a rank.",
+            ],
+            sheet: &[],
+            diagrams: &[Diagram {
+                board: Board::Hex(round(&[(2, "D5 E5 4")], true)),
+                marked: &[],
+                caption: "Seat 2's D5 E5 4 swaps the wild wall D5 with the node on E5: for \
+                          the rest of round 1 that wild wall is open to every path.",
+                claims: &[Claim::Resolves(&["swap D5 E5 4"])],
+            }],
+        },
+        Section {
+            source: Source::Choice,
+            heading: "Round 5",
+            paragraphs: &[
+                "The sheet describes the variations of rounds 1 to 4 and says nothing of \
+                 round 5. swapboard plays round 5 as the theme, with no variation, unless \
+                 the room's game master sets another.",
+            ],
+            sheet: &[],
+            diagrams: &[Diagram {
+                board: Board::Hex(later_round(5, Variation::THEME, CORNER_PAIRS, &[])),
+                marked: &[],
+                caption: "Round 5 as the theme on the starting grid, for the pairs N1-N2, \
+                          N3-N5 and N8-N9: each seat borrows the walls of the seat five \
+                          places away, and seats 1 to 10 score 14, 21, 14, 17, 17, 14, 21, \
+                          14, 17 and 17.",
+                claims: &[Claim::Scores(&[14, 21, 14, 17, 17, 14, 21, 14, 17, 17])],
+            }],
         },
     ],
 };

@@ -2,7 +2,7 @@
 
 use swapboard_core::{Outcome, Player, Rule};
 
-use super::{Board, Claim, Diagram, Rules, Section, Subject};
+use super::{Board, Claim, Diagram, Rules, Section, Source, Subject};
 use crate::GameId;
 
 /// Red to move: Red's c3 would make a crosscut with b2, b3 and c2.
@@ -14,11 +14,14 @@ pub(super) const RULES: Rules = Rules {
     summary: "Join your two sides with a path of checkers; whenever a placement makes a \
               crosscut, you must swap two checkers to break it up.",
     credit: &[
-        "Swaptimum was designed by Mark Steere in August 2023.",
+        "Swaptimum was designed by Mark Steere in August 2023, inspired by Reneo (2023) by \
+         Luis Bolaños Mures. Copyright (c) 2023 Mark Steere.",
         super::STEERE_TERMS,
     ],
+    links: &[super::STEERE_SITE],
     sections: &[
         Section {
+            source: Source::Sheet,
             heading: "Board and goal",
             paragraphs: &[
                 "Two players, Red and Blue, share a square board that starts empty. Red \
@@ -30,6 +33,11 @@ pub(super) const RULES: Rules = Rules {
                 "Whoever has such a chain at the end of any turn has won, even when the \
                  chain was completed during the opponent's turn by a swap.",
             ],
+            sheet: &[
+                "Red must form a path of red checkers (interconnected via horizontal or \
+                 vertical adjacencies, or both) connecting the two red sides of the board.",
+                "It's possible that a player may win on the other player's turn.",
+            ],
             diagrams: &[Diagram {
                 board: Board::Square("swaptimum ..R../.BR../..RB./.BR../..R.. B"),
                 marked: &[],
@@ -38,11 +46,17 @@ pub(super) const RULES: Rules = Rules {
             }],
         },
         Section {
+            source: Source::Sheet,
             heading: "Crosscuts",
             paragraphs: &[
                 "A crosscut is a 2x2 square of four checkers in which each diagonal holds \
                  one colour: two red checkers on one diagonal, two blue on the other.",
                 "At the end of a turn no crosscut may stand anywhere on the board.",
+            ],
+            sheet: &[
+                "A crosscut is comprised of four adjacent checkers arranged in a square. Two \
+                 of the checkers are red and two are blue. Like-colored checkers are \
+                 diagonally opposed in the square.",
             ],
             diagrams: &[Diagram {
                 board: Board::Square(CROSSCUT),
@@ -56,19 +70,25 @@ pub(super) const RULES: Rules = Rules {
             }],
         },
         Section {
+            source: Source::Sheet,
             heading: "A turn: a placement, and a swap after a crosscut",
             paragraphs: &[
                 "On your turn you put one of your checkers on an empty cell. If that forms \
                  no crosscut, your turn is over.",
-                "If it forms one or more crosscuts, you must finish the turn with exactly \
-                 one swap: two checkers of different colours change places. Either both \
-                 belong to a crosscut you just formed, or one of them does and the other \
-                 touches it, along a side or at a corner. The checker you just placed may \
-                 take part, and so may your opponent's checkers.",
-                "After the swap the board must be free of crosscuts: the swap has to break \
-                 every crosscut the placement made without making a new one.",
+                "If it forms a crosscut, you must finish the turn with exactly one swap: \
+                 two checkers of different colours change places. Either both belong to the \
+                 crosscut you just formed, or one of them does and the other touches it, \
+                 along a side or at a corner. The swap must kill the crosscut without \
+                 forming a new one.",
                 "A swap is written after the placement: c3:b3-c3 places on c3, then swaps \
                  b3 and c3.",
+            ],
+            sheet: &[
+                "If your placement forms a crosscut, then make a swap: between any two \
+                 checkers in the crosscut, OR between any checker in the crosscut and any \
+                 other checker not in the crosscut which is horizontally, vertically, or \
+                 diagonally adjacent to said checker, which kills the crosscut and doesn't \
+                 form a new crosscut, concluding your turn.",
             ],
             diagrams: &[
                 Diagram {
@@ -116,6 +136,7 @@ pub(super) const RULES: Rules = Rules {
             ],
         },
         Section {
+            source: Source::Sheet,
             heading: "The placement restriction and skipped turns",
             paragraphs: &[
                 "A placement that forms a crosscut is only allowed when some swap can then \
@@ -123,8 +144,12 @@ pub(super) const RULES: Rules = Rules {
                  make a crosscut, you may not place there.",
                 "If you have no allowed placement at all, your turn is skipped (written \
                  pass) and your opponent moves again. Passing is never a choice: it is \
-                 only what happens when nothing else is allowed. If neither player can \
-                 move and nobody has won, the game is a draw.",
+                 only what happens when nothing else is allowed.",
+            ],
+            sheet: &[
+                "If your placement would form a crosscut, and if every possible crosscut \
+                 killing swap would form a new crosscut, then said placement is illegal for \
+                 you.",
             ],
             diagrams: &[
                 Diagram {
@@ -150,6 +175,39 @@ pub(super) const RULES: Rules = Rules {
                     claims: &[Claim::MoveCount(7)],
                 },
             ],
+        },
+        Section {
+            source: Source::Reading,
+            heading: "Several crosscuts, and which checkers a swap may move",
+            paragraphs: &[
+                "The sheet speaks of one crosscut. A placement can form up to four, each \
+                 holding the placed checker: swapboard asks for exactly one swap after which \
+                 no crosscut stands anywhere on the board (rule code swap_forms_crosscut \
+                 otherwise). The checker just placed may take part in the swap, and so may \
+                 the opponent's checkers; a swap of two checkers of one colour changes \
+                 nothing and is no swap.",
+                "A swap can complete the opponent's chain: then the opponent wins, as the \
+                 sheet allows. If neither player has an allowed placement and nobody has a \
+                 chain, swapboard ends the game as a draw; the sheet does not say.",
+            ],
+            sheet: &[],
+            diagrams: &[Diagram {
+                board: Board::Square("swaptimum BRRRBR/RRBRBB/BB.RRR/BRRBBB/BBRBRR/RBRBRB R"),
+                marked: &["c4", "b4"],
+                caption: "Refused: Red places on c4 and swaps b4 and c4. That kills the \
+                          crosscut c4 formed, but forms a new one at c3-d4, and no crosscut \
+                          may stand at the end of the turn.",
+                claims: &[
+                    Claim::Refused {
+                        mv: "c4:b4-c4",
+                        rule: Rule::SwapFormsCrosscut,
+                    },
+                    Claim::Says {
+                        mv: "c4:b4-c4",
+                        words: "swapping b4 and c4 forms a new crosscut at c3-d4",
+                    },
+                ],
+            }],
         },
     ],
 };

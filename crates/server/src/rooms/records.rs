@@ -161,6 +161,7 @@ pub(crate) async fn picture(
             report::round_title(&game, usize::from(round))
         ),
         swaps,
+        bids: Vec::new(),
         focus: None,
     });
     Ok((
