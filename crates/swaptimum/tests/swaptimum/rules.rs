@@ -107,9 +107,9 @@ fn swaps_must_leave_the_board_crosscut_free() {
     );
 }
 
-/// docs/RULINGS.md (Swaptimum, "one swap, then no crosscut anywhere"): a swap that kills the
-/// formed crosscut but forms another is refused, and a placement that forms two crosscuts at
-/// once needs one swap that kills both.
+/// docs/RULINGS.md (Swaptimum, "one swap, and then no crosscut anywhere"): a swap that kills
+/// the formed crosscut but forms another is refused, and a placement that forms two
+/// crosscuts at once needs one swap that kills both.
 #[test]
 fn one_swap_must_leave_no_crosscut_anywhere() {
     // Figure 3's position with a blue e3: exchanging d3 and d4 kills c3-d4 but makes d3-e4 a
