@@ -3,7 +3,7 @@
 //! Every game is a position type implementing [`Game`]: it knows whose turn it is, lists and
 //! checks moves, plays them (checked with [`Game::play`], unchecked with
 //! [`Game::play_unchecked`] for search), reports the [`Outcome`], hashes itself, and reads and
-//! writes the position and move text of the contract (`spec/CONTRACT.md`).
+//! writes the position and move text of the contract (docs/CONTRACT.md).
 //!
 //! Turns need not alternate: a player with no legal move plays `pass`, and a game may give a
 //! player several turns in a row. Search code must always ask [`Game::to_move`].

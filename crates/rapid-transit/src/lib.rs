@@ -1,5 +1,5 @@
 //! Rapid Transit by Phil Leduc (2022/2024), played by its rule sheet as read in
-//! `spec/RULINGS.md`.
+//! docs/RULINGS.md ("Rapid Transit").
 //!
 //! The board starts full in a checkerboard (Red on a1). On a turn a player swaps one of
 //! their *terminal* pieces (at most one like-coloured orthogonal neighbour) with any

@@ -1,5 +1,5 @@
-//! Scware, by Christian Freeling (2012), played exactly by the rulings of swapboard
-//! (`spec/RULINGS.md`).
+//! Scware, by Christian Freeling (2012), played exactly by its rule sheet as swapboard reads
+//! it (docs/RULINGS.md, "Scware").
 //!
 //! Scware uses the Symple move protocol on a square board: a turn either starts a new group
 //! with one stone, or grows **any subset** of the mover's groups by one stone each at once.

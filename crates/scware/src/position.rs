@@ -22,7 +22,7 @@ const NAMES: [&str; 2] = ["White", "Red"];
 
 /// A Scware position: the board, the player to move and the game-wide grown flag.
 ///
-/// Text: `scware <rows> <W|R> <-|g>` (see `spec/CONTRACT.md`), e.g. the start on 5 x 5 is
+/// Text: `scware <rows> <W|R> <-|g>` (see docs/CONTRACT.md), e.g. the start on 5 x 5 is
 /// `scware ...../...../...../...../..... W -`.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Scware {

@@ -56,7 +56,7 @@ pub(crate) struct AnalysisQuery {
 /// One candidate move.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub(crate) struct LineAnswer {
-    /// The move, as `spec/CONTRACT.md` writes it.
+    /// The move, as docs/CONTRACT.md writes it.
     #[serde(rename = "move")]
     text: String,
     /// The chance of the player to move through it, 0 to 1.
@@ -257,7 +257,7 @@ pub(crate) async fn answer_analysis(
 pub(crate) struct ReviewedMove {
     /// The ply this move made (1 for the first move).
     ply: u32,
-    /// The move, as `spec/CONTRACT.md` writes it.
+    /// The move, as docs/CONTRACT.md writes it.
     #[serde(rename = "move")]
     text: String,
     /// The mover's colour letter.

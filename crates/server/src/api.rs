@@ -80,7 +80,7 @@ pub struct ClocksView {
     pub server_now_ms: u64,
 }
 
-/// A two-player game, as `spec/API.md` shows it (and as `swapboard loadtest` reads it).
+/// A two-player game, as docs/API.md shows it (and as `swapboard loadtest` reads it).
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct GameView {
     /// The game's id.
@@ -95,7 +95,7 @@ pub struct GameView {
     pub status: String,
     /// The number of moves in `moves`.
     pub ply: u32,
-    /// The position now, as `spec/CONTRACT.md` writes it.
+    /// The position now, as docs/CONTRACT.md writes it.
     pub position: String,
     /// The moves played, in order.
     pub moves: Vec<String>,

@@ -1,12 +1,12 @@
 //! `swapboard serve`: the HTTP server where Swaptimum and Flipstop (Mark Steere), Scware
 //! (Christian Freeling), Rapid Transit (Phil Leduc) and Swap 61 are played.
 //!
-//! The contract it speaks is `spec/API.md`; the project's own description, with what is
-//! served so far, is `docs/API.md`. Layers: the edge (`edge`) reads every body into typed
-//! values; handlers (`accounts`, `games`) answer through one error type (`error`); storage
-//! ([`store`]) is one `sqlx::AnyPool` on SQLite (the default, a file in the working directory)
-//! or PostgreSQL, and holds the move pipeline's transaction (its rules passed in by `games`,
-//! from the play layer) and the deadline scheduler's claim. The library is synchronous to its callers: [`serve`] builds its own runtime.
+//! The contract it speaks, with what is served and curl examples, is `docs/API.md`. Layers: the
+//! edge (`edge`) reads every body into typed values; handlers (`accounts`, `games`) answer through
+//! one error type (`error`); storage ([`store`]) is one `sqlx::AnyPool` on SQLite (the default, a
+//! file in the working directory) or PostgreSQL, and holds the move pipeline's transaction (its
+//! rules passed in by `games`, from the play layer) and the deadline scheduler's claim. The library
+//! is synchronous to its callers: [`serve`] builds its own runtime.
 
 mod accounts;
 mod admin;

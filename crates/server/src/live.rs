@@ -1,4 +1,4 @@
-//! Live games and rooms: the WebSockets of `spec/API.md` and the fan-out that feeds them.
+//! Live games and rooms: the WebSockets of docs/API.md and the fan-out that feeds them.
 //! A socket listens to a [`Topic`], a game or a Swap 61 room; what it is sent is rendered by
 //! the hub's [`Render`] (the messages themselves, [`messages::LiveMessage`], are the game
 //! and room views, so they are rendered above this module, which knows neither).

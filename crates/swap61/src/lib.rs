@@ -3,8 +3,8 @@
 //! Swap 61 is a sealed-bid game for 9 or 10 players on a hexagon of 61 tiles: each round
 //! every player secretly bids tokens on edges, the bids are resolved into swaps, and every
 //! player scores the length of their own shortest paths between nodes, blocked by their own
-//! walls and the walls they borrow that round. `spec/RULINGS.md` settles how the rule sheet
-//! is read; this crate follows it.
+//! walls and the walls they borrow that round. docs/RULINGS.md ("Swap 61") records how the
+//! rule sheet is read; this crate follows it.
 //!
 //! - [`Board`]: the 61 tiles ([`Tile`]: nodes, player walls, wild walls, unowned walls) and
 //!   the contract's 9-line grid text.

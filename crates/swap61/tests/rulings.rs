@@ -1,4 +1,4 @@
-//! One test per ruling of RULINGS.md's Swap 61 section that concerns scoring and rounds,
+//! One test per reading of docs/RULINGS.md's Swap 61 section that concerns scoring and rounds,
 //! on a grid drawn so the answers can be worked out by hand, and a reference
 //! implementation (plain Dijkstra over named cells) checked against the engine on random
 //! games for every variation.
@@ -237,7 +237,23 @@ fn seat_exchange_needs_one_token_and_blocked_tiles_cost_three() {
     );
 }
 
-/// The rules read straight from RULINGS.md over named cells: Dijkstra with a linear scan.
+/// Round 5 is not described by the sheet: swapboard plays it as the Theme unless the game
+/// master sets another variation (docs/RULINGS.md, "swapboard's own choices").
+#[test]
+fn round_five_defaults_to_the_theme_and_can_be_set() {
+    let names: Vec<String> = (1..=10).map(|i| format!("p{i}")).collect();
+    let mut setup = Setup::generate(&names, 7).unwrap();
+    assert_eq!(setup.rounds[5].variation, Variation::THEME);
+    assert_eq!(setup.rounds[5].pairs.len(), 3);
+    setup.set_round5(Variation::NETWORK);
+    assert_eq!(setup.rounds[5].variation, Variation::NETWORK);
+    assert!(
+        setup.rounds[5].pairs.is_empty(),
+        "Node Network pairs nothing"
+    );
+}
+
+/// The rules read straight from docs/RULINGS.md over named cells: Dijkstra with a linear scan.
 fn reference(
     board: &Board,
     swapped: TileMask,

@@ -107,6 +107,33 @@ fn rulings_test_case_skipped_turn() {
     assert_eq!(after, red);
 }
 
+/// docs/RULINGS.md (Flipstop, "when a placement is illegal"): one formed crosscut that keeps
+/// every enemy checker makes the placement illegal, even when another crosscut it forms
+/// could be cleared. Blue at c2 forms c1-d2, whose red c1 and d2 could both be turned, and
+/// b2-c3, whose red b2 and c3 could not.
+#[test]
+fn one_crosscut_left_standing_makes_the_placement_illegal() {
+    let blue = pos("flipstop RRRB/BBRR/RR.R/BRRB B");
+    let why = refused(&blue, "c2", Rule::PlacementRestriction);
+    assert!(why.contains("forms the crosscut b2-c3"), "{why}");
+    assert!(
+        why.contains("replacing b2 would form the crosscut a1-b2"),
+        "{why}"
+    );
+    assert!(
+        why.contains("replacing c3 would form the crosscut c3-d4"),
+        "{why}"
+    );
+    // With c3 empty there is no b2-c3: the same placement forms c1-d2 alone and turns both
+    // of its red checkers.
+    let only = pos("flipstop RRRB/BB.R/RR.R/BRRB B");
+    let c = |name: &str| name.parse().unwrap();
+    assert_eq!(only.replacements(c("c2")), Some(vec![c("c1"), c("d2")]));
+    let mut after = only.clone();
+    after.play_text("c2").unwrap();
+    assert_eq!(after.to_string(), "flipstop RRRB/BB.R/RRBB/BRBB R");
+}
+
 /// NOTE: no empty cell is illegal for both players, on every position of many random games
 /// of several sizes.
 #[test]

@@ -8,7 +8,7 @@
 //! whose claim the engine contradicts fails the build's tests, so the pictures cannot drift
 //! from the rules.
 //!
-//! The texts are the project's own, written from the rule sheets and `spec/RULINGS.md`; each
+//! The texts are the project's own, written from the rule sheets and docs/RULINGS.md; each
 //! game credits its author with the year and the terms the author's sheet states.
 
 mod claim;

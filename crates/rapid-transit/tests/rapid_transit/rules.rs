@@ -130,6 +130,18 @@ fn a_swap_needs_no_contact_between_the_pieces() {
     );
 }
 
+/// docs/RULINGS.md (Rapid Transit, "which pieces may swap"): only the mover's piece must be
+/// terminal; the partner may be any piece of an adjacent enemy network, terminal or not.
+/// Cyan's lone d5 swaps with Red's g5, which has two Red neighbours (f5 and g4): afterwards
+/// Red on d5 has four Red neighbours and Cyan on g5 has g6 and h5.
+#[test]
+fn the_partner_need_not_be_terminal() {
+    let p = pos(EARLY);
+    let g5: Cell = "g5".parse().unwrap();
+    assert!(!p.terminals(Player::First).contains(g5));
+    assert!(p.is_legal(&p.parse_move("d5-g5").unwrap()));
+}
+
 #[test]
 fn restriction_1_only_terminal_pieces_swap() {
     // f2 has Cyan neighbours f3, e2 and g2.

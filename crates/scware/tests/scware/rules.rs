@@ -106,6 +106,19 @@ fn a_stone_touching_two_groups_grows_both() {
     assert!(p.is_legal(&p.parse_move("a3,e3").unwrap()));
 }
 
+/// docs/RULINGS.md (Scware, "any or all"): a growth need not grow every group, unlike
+/// Symple's. With White groups at b3 and d3, a3 grows b3's alone and d4 grows d3's alone.
+#[test]
+fn a_growth_may_leave_groups_ungrown() {
+    let p = pos("scware ...../...../.W.W./...../..... W g");
+    let after = play(&p, "a3");
+    assert_eq!(
+        after.to_string(),
+        "scware ...../...../WW.W./...../..... R g"
+    );
+    assert!(p.is_legal(&p.parse_move("d4").unwrap()));
+}
+
 #[test]
 fn every_growth_stone_touches_an_original_group() {
     let p = pos("scware ...../...../.W.W./...../..... W g");

@@ -1,6 +1,6 @@
 //! The wire types of a Swap 61 room: the room as its caller may see it (the public, a seat,
-//! the game master), the checked submissions and the resolved rounds (`spec/API.md`'s
-//! `<room>` and `<check>`).
+//! the game master), the checked submissions and the resolved rounds (the room and the
+//! check of docs/API.md, "Swap 61 rooms").
 
 use std::borrow::Cow;
 
@@ -48,8 +48,8 @@ pub struct TokensView {
     pub allowance: u32,
 }
 
-/// A submission checked against the grid at the start of its round: `spec/API.md`'s
-/// `<check>`.
+/// A submission checked against the grid at the start of its round: the check of
+/// docs/API.md.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct CheckView {
     /// The round it is for.
@@ -131,7 +131,7 @@ pub struct StandingView {
     pub total: u32,
 }
 
-/// A room as the caller may see it: `spec/API.md`'s `<room>`.
+/// A room as the caller may see it: the room of docs/API.md.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct RoomView {
     /// The room's id.

@@ -32,7 +32,7 @@ use crate::store::{
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct MoveBody {
-    /// The move, as `spec/CONTRACT.md` writes it (cells in any case).
+    /// The move, as docs/CONTRACT.md writes it (cells in any case).
     #[serde(rename = "move")]
     text: String,
     /// The number of moves the client has seen.

@@ -41,7 +41,7 @@ pub(crate) enum LiveMessage<'a> {
     Move {
         /// The ply the move made: the game's first move makes ply 1.
         ply: u32,
-        /// The move, as `spec/CONTRACT.md` writes it.
+        /// The move, as docs/CONTRACT.md writes it.
         #[serde(rename = "move")]
         text: &'a str,
         /// The game now, the same for everyone (`your_seat` is `null`).

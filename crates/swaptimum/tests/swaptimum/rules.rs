@@ -107,6 +107,33 @@ fn swaps_must_leave_the_board_crosscut_free() {
     );
 }
 
+/// docs/RULINGS.md (Swaptimum, "one swap, and then no crosscut anywhere"): a swap that kills
+/// the formed crosscut but forms another is refused, and a placement that forms two
+/// crosscuts at once needs one swap that kills both.
+#[test]
+fn one_swap_must_leave_no_crosscut_anywhere() {
+    // Figure 3's position with a blue e3: exchanging d3 and d4 kills c3-d4 but makes d3-e4 a
+    // crosscut; figure 3's own swap (d3 with e4) still works.
+    let p = pos("swaptimum ...../..BRR/...BB/...../..... R");
+    let why = refused(&p, "c3:d3-d4", Rule::SwapFormsCrosscut);
+    assert!(why.contains("forms a new crosscut at d3-e4"), "{why}");
+    assert!(moves(&p).contains(&"c3:d3-e4".to_string()));
+    // Red at c3 forms b2-c3 (with red b2, blue c2 and b3) and c3-d4 at once.
+    let two = pos("swaptimum ...../..BRR/.B.B./.RB../..... R");
+    let why = refused(&two, "c3", Rule::SwapRequired);
+    assert!(why.contains("b2-c3") && why.contains("c3-d4"), "{why}");
+    // Figure 3's swap kills c3-d4 only: b2-c3 is left standing.
+    let why = refused(&two, "c3:d3-e4", Rule::SwapFormsCrosscut);
+    assert!(why.contains("leaves a crosscut at b2-c3"), "{why}");
+    // Exchanging c3 and c4 changes a checker of each crosscut and kills both.
+    let mut after = two.clone();
+    after.play_text("c3:c3-c4").unwrap();
+    assert_eq!(
+        after.to_string(),
+        "swaptimum ...../..RRR/.BBB./.RB../..... B"
+    );
+}
+
 /// Figure 4a-4d and the rulings' test case: Blue's only empty cell is illegal for her (every
 /// crosscut-killing swap forms a new crosscut), so her turn is skipped; Red places there
 /// with one of seven swaps.

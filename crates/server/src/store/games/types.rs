@@ -28,7 +28,7 @@ pub struct NewGame<'a> {
     pub game: &'a str,
     /// The board side.
     pub size: u32,
-    /// The start position, as `spec/CONTRACT.md` writes it.
+    /// The start position, as docs/CONTRACT.md writes it.
     pub position: &'a str,
     /// The seats, the first player's first.
     pub seats: [Seat; 2],
