@@ -15,6 +15,7 @@ mod swaptimum;
 
 use swapboard_core::{MoveError, Outcome, Rule};
 
+use crate::rules::Claim;
 use crate::{AnyPosition, GameId};
 
 /// A game's lesson.
@@ -48,6 +49,9 @@ pub struct Step {
     /// A move that does not, and which the rules refuse or the goal rejects (checked by
     /// the tests).
     pub wrong: &'static str,
+    /// What the step's words claim about its position (the task's facts, why the solution
+    /// does it), each checked through the engine by the tests, as the rules' diagrams are.
+    pub claims: &'static [Claim],
 }
 
 /// What counts as doing a step's task.
@@ -129,12 +133,37 @@ impl Step {
             Goal::Wins => position.outcome() == Some(Outcome::Win(mover)),
             Goal::OneOf(moves) => moves.contains(&played.as_str()),
         };
+        let why = if done {
+            self.done.to_owned()
+        } else {
+            self.why_not(&played, &position)
+        };
         Attempt {
             done,
-            why: if done { self.done } else { self.miss }.to_owned(),
+            why,
             mv: Some(played),
             rule: None,
             after: Some(position),
+        }
+    }
+
+    /// Why a legal move misses the task, as the engine sees it: what the move did, then
+    /// what came of it (a win handed to the opponent, or a win where the task asked for
+    /// something else), then the step's reason.
+    fn why_not(&self, played: &str, after: &AnyPosition) -> String {
+        let start = self.start();
+        let mover = start.to_move();
+        let did = start
+            .describe_move(played)
+            .unwrap_or_else(|| played.to_owned());
+        match (after.outcome(), after.outcome_words()) {
+            (Some(Outcome::Win(winner)), Some(words)) if winner != mover => {
+                format!("{did}. That hands the game to the other side: {words}.")
+            }
+            (Some(_), Some(words)) => {
+                format!("{did}. That ends the game ({words}), but not as the task asks.")
+            }
+            _ => format!("{did}. {}", self.miss),
         }
     }
 }

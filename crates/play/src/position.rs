@@ -117,6 +117,18 @@ impl AnyPosition {
         each!(self, p => p.play_text(&text).map(|m| m.to_string()))
     }
 
+    /// What the legal move `text` does from here, in the game's words (`Red c3: placed c3;
+    /// replaced b3`), or `None` when the rules refuse it: a lesson tells a learner what the
+    /// move they played did before saying why it misses the task.
+    pub fn describe_move(&self, text: &str) -> Option<String> {
+        let text = text.to_ascii_lowercase();
+        each!(self, p => {
+            let mut after = p.clone();
+            let mv = after.play_text(&text).ok()?;
+            Some(crate::words::describe(p, &after, &mv))
+        })
+    }
+
     /// Every legal move as text, or `None` when there are more than `limit` (a crowded
     /// Scware position has millions: a client builds those with the move builder).
     pub fn legal_moves(&self, limit: usize) -> Option<Vec<String>> {

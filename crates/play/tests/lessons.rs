@@ -3,9 +3,10 @@
 //! the task, the wrong move must be refused by the rules or miss the task, and every move a
 //! step lists as doing its task must be legal there and written as the contract prints it.
 
-use swapboard_core::MoveError;
+use swapboard_core::{MoveError, Outcome};
 use swapboard_play::GameId;
 use swapboard_play::lessons::{self, Goal};
+use swapboard_play::rules::Board;
 
 #[test]
 fn every_two_player_game_has_a_lesson_of_six_steps_or_more() {
@@ -78,4 +79,59 @@ fn every_step_is_solvable_and_its_wrong_move_is_refused_or_misses() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Every fact a step's words state is a claim the engine checks, as the rules' diagrams are.
+#[test]
+fn every_step_claims_what_the_engine_says() {
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for lesson in lessons::ALL {
+        for (k, step) in lesson.steps.iter().enumerate() {
+            assert!(!step.claims.is_empty(), "{} step {}", lesson.game, k + 1);
+            for claim in step.claims {
+                checked += 1;
+                if let Err(e) = claim.check(&Board::Square(step.position)) {
+                    failures.push(format!("{} step {}: {claim:?}: {e}", lesson.game, k + 1));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(checked >= 40, "{checked} claims");
+}
+
+/// A legal move that misses is told what it did, in the engine's words, and what came of
+/// it: a win handed to the other side says so; a Scware placement is not told it grew a
+/// group.
+#[test]
+fn a_miss_is_explained_by_what_the_move_did() {
+    for lesson in lessons::ALL {
+        for step in lesson.steps {
+            let start = step.start();
+            for mv in start.legal_moves(2_000).unwrap_or_default() {
+                let attempt = step.judge(&mv);
+                if attempt.done {
+                    continue;
+                }
+                let did = start.describe_move(&mv).unwrap();
+                assert!(attempt.why.starts_with(&did), "{mv}: {}", attempt.why);
+                let after = attempt.after.as_ref().unwrap();
+                if let Some(Outcome::Win(winner)) = after.outcome()
+                    && winner != start.to_move()
+                {
+                    assert!(attempt.why.contains("hands the game"), "{}", attempt.why);
+                }
+            }
+        }
+    }
+    let grow_both = &lessons::of(GameId::Scware).steps[1];
+    let placement = grow_both.judge("a4");
+    assert!(!placement.done);
+    assert!(
+        !placement.why.contains("grows only one"),
+        "{}",
+        placement.why
+    );
+    assert!(placement.why.contains("a4"), "{}", placement.why);
 }

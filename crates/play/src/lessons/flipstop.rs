@@ -2,6 +2,8 @@
 
 use super::{Goal, Lesson, Step};
 use crate::GameId;
+use crate::rules::Claim;
+use swapboard_core::{Outcome, Player, Rule};
 
 /// Red to move: a red c3 forms a crosscut with the blue b3 and c2 (the rules' picture too).
 const CROSSCUT: &str = "flipstop R...R/...../.B.../.RBB./..BR. R";
@@ -23,6 +25,13 @@ pub(super) const LESSON: Lesson = Lesson {
             miss: "Any empty cell will do.",
             solution: "c3",
             wrong: "f6",
+            claims: &[
+                Claim::MoveCount(25),
+                Claim::Ends {
+                    mv: "c3",
+                    result: None,
+                },
+            ],
         },
         Step {
             title: "A crosscut flips checkers",
@@ -36,28 +45,53 @@ pub(super) const LESSON: Lesson = Lesson {
             miss: "That placement forms no crosscut: place on c3 to see the flips.",
             solution: "c3",
             wrong: "a1",
+            claims: &[Claim::Plays {
+                mv: "c3",
+                after: Some("flipstop R...R/...../.RR../.RBB./..BR. B"),
+            }],
         },
         Step {
             title: "Red's one cell",
             position: "flipstop RRRB/BBRR/RR.R/BRRB R",
-            task: "Only c2 is empty, and Red may place there. Play Red's move.",
-            goal: Goal::Legal,
-            done: "Red's placement is allowed: its flips clear every crosscut it formed.",
+            task: "Only c2 is empty, and Red may place there. Play Red's move and see what \
+                   it does.",
+            goal: Goal::Wins,
+            done: "A red c2 forms no crosscut at all, so nothing flips, and it completes the \
+                   red chain c4, c3, c2, c1 from the top row to the bottom: Red has won.",
             miss: "Red has one move only.",
             solution: "c2",
             wrong: "pass",
+            claims: &[
+                Claim::Moves(&["c2"]),
+                Claim::Ends {
+                    mv: "c2",
+                    result: Some(Outcome::Win(Player::First)),
+                },
+            ],
         },
         Step {
             title: "A skipped turn",
             position: "flipstop RRRB/BBRR/RR.R/BRRB B",
-            task: "The same board with Blue to move. A blue c2 would form crosscuts whose red \
-                   checkers would all make new crosscuts if turned, so Blue may not place \
-                   there. Play the only move Blue has.",
+            task: "The same board with Blue to move. A blue c2 would form two crosscuts, and \
+                   in one of them, b2-c3, neither red checker could be turned without forming \
+                   a new crosscut: that crosscut would stay, so Blue may not place there. Play \
+                   the only move Blue has.",
             goal: Goal::Legal,
             done: "With no allowed placement, Blue's turn is skipped: a pass, never a choice.",
             miss: "Blue has one move only.",
             solution: "pass",
             wrong: "c2",
+            claims: &[
+                Claim::Refused {
+                    mv: "c2",
+                    rule: Rule::PlacementRestriction,
+                },
+                Claim::Says {
+                    mv: "c2",
+                    words: "forms the crosscut b2-c3",
+                },
+                Claim::Moves(&["pass"]),
+            ],
         },
         Step {
             title: "Finish the chain",
@@ -69,16 +103,25 @@ pub(super) const LESSON: Lesson = Lesson {
             miss: "That does not complete a red chain from top to bottom.",
             solution: "b2",
             wrong: "d4",
+            claims: &[Claim::Ends {
+                mv: "b2",
+                result: Some(Outcome::Win(Player::First)),
+            }],
         },
         Step {
             title: "Win on a bigger board",
             position: "flipstop BRBBR/RRR.B/.BBRB/RRBBB/RR.BR R",
-            task: "Red to move: win at once. Every cell but one leaves Blue in the game.",
+            task: "Red to move: find the cell that completes a red chain from the top row to \
+                   the bottom row at once.",
             goal: Goal::Wins,
             done: "Red's chain joins the top and the bottom: Red has won.",
             miss: "That does not complete a red chain from top to bottom.",
             solution: "a3",
             wrong: "c1",
+            claims: &[Claim::Ends {
+                mv: "a3",
+                result: Some(Outcome::Win(Player::First)),
+            }],
         },
     ],
 };

@@ -2,6 +2,8 @@
 
 use super::{Goal, Lesson, Step};
 use crate::GameId;
+use crate::rules::Claim;
+use swapboard_core::{Outcome, Player, Rule};
 
 /// A 6x6 game in progress, Red to move (the rules' picture too).
 const MIDGAME: &str = "rapid-transit CRRRRR/CCCRCR/RRCRRR/CCCCCC/CRRRCR/CCRCRC R 0 C";
@@ -26,6 +28,16 @@ pub(super) const LESSON: Lesson = Lesson {
             miss: "Any allowed swap will do.",
             solution: "a4-b3",
             wrong: "c2-c3",
+            claims: &[
+                Claim::Plays {
+                    mv: "a4-b3",
+                    after: None,
+                },
+                Claim::Refused {
+                    mv: "c2-c3",
+                    rule: Rule::NotTerminal,
+                },
+            ],
         },
         Step {
             title: "Beside your network",
@@ -38,17 +50,38 @@ pub(super) const LESSON: Lesson = Lesson {
             miss: "Swap a4 with b3 this time.",
             solution: "a4-b3",
             wrong: "a4-d1",
+            claims: &[
+                Claim::Plays {
+                    mv: "a4-b3",
+                    after: Some("rapid-transit CRRRRR/CCCRCR/CRCRRR/CRCCCC/CRRRCR/CCRCRC C 0 R"),
+                },
+                Claim::Refused {
+                    mv: "a4-d1",
+                    rule: Rule::NetworksNotAdjacent,
+                },
+            ],
         },
         Step {
             title: "No 2x2 block",
             position: MIDGAME,
-            task: "After a swap no 2x2 square may be filled by one colour. A cyan piece on b4 \
-                   would fill b4, c4, b3 and c3. Find a swap of Red's that fills no square.",
+            task: "After a swap no 2x2 square may be filled by one colour. Swapping b4 with c3 \
+                   would put a cyan piece on b4 and fill the square b4, b5, c4, c5 with cyan. \
+                   Find a swap of Red's that fills no square.",
             goal: Goal::Legal,
             done: "Every 2x2 square still holds both colours.",
             miss: "Any allowed swap will do.",
             solution: "a4-b3",
             wrong: "b4-c3",
+            claims: &[
+                Claim::Refused {
+                    mv: "b4-c3",
+                    rule: Rule::BlockFormed,
+                },
+                Claim::Says {
+                    mv: "b4-c3",
+                    words: "b4, b5, c4, c5 with Cyan",
+                },
+            ],
         },
         Step {
             title: "Two neighbours each",
@@ -61,6 +94,10 @@ pub(super) const LESSON: Lesson = Lesson {
             miss: "Any allowed swap will do.",
             solution: "a4-b3",
             wrong: "a4-a1",
+            claims: &[Claim::Refused {
+                mv: "a4-a1",
+                rule: Rule::TooFewNeighbours,
+            }],
         },
         Step {
             title: "Passing",
@@ -72,6 +109,7 @@ pub(super) const LESSON: Lesson = Lesson {
             miss: "Red has one move only.",
             solution: "pass",
             wrong: "a1-b2",
+            claims: &[Claim::Moves(&["pass"])],
         },
         Step {
             title: "Win",
@@ -84,6 +122,10 @@ pub(super) const LESSON: Lesson = Lesson {
             miss: "That swap does not end the game in Red's favour.",
             solution: "a3-b1",
             wrong: "b2-c2",
+            claims: &[Claim::Ends {
+                mv: "a3-b1",
+                result: Some(Outcome::Win(Player::First)),
+            }],
         },
     ],
 };

@@ -2,6 +2,8 @@
 
 use super::{Goal, Lesson, Step};
 use crate::GameId;
+use crate::rules::Claim;
+use swapboard_core::{Outcome, Player, Rule};
 
 /// White to move with two groups, b2 and d4 (the rules' picture too).
 const TWO_GROUPS: &str = "scware R..../...W./...../.W.../....R W -";
@@ -26,6 +28,13 @@ pub(super) const LESSON: Lesson = Lesson {
             miss: "Any empty cell will do.",
             solution: "c3",
             wrong: "f6",
+            claims: &[
+                Claim::MoveCount(25),
+                Claim::Ends {
+                    mv: "c3",
+                    result: None,
+                },
+            ],
         },
         Step {
             title: "Grow both groups in one turn",
@@ -37,9 +46,19 @@ pub(super) const LESSON: Lesson = Lesson {
                 "b3,d5", "b3,e4", "c2,c4", "c2,d5", "c2,e4",
             ]),
             done: "Both groups grew by one stone in a single turn.",
-            miss: "That grows only one group: give each of b2 and d4 a stone.",
+            miss: "Both groups must grow: give each of b2 and d4 one new stone beside it.",
             solution: "b3,d5",
             wrong: "b1,b3",
+            claims: &[
+                Claim::Plays {
+                    mv: "b3,d5",
+                    after: Some("scware R..W./...W./.W.../.W.../....R R g"),
+                },
+                Claim::Refused {
+                    mv: "b1,b3",
+                    rule: Rule::GroupGrownTwice,
+                },
+            ],
         },
         Step {
             title: "Join two groups",
@@ -52,6 +71,16 @@ pub(super) const LESSON: Lesson = Lesson {
                    the two must touch.",
             solution: "b3,c3",
             wrong: "a3,b3",
+            claims: &[
+                Claim::Plays {
+                    mv: "b3,c3",
+                    after: Some("scware R..../..W../.WW../.W.../....R R g"),
+                },
+                Claim::Refused {
+                    mv: "a3,b3",
+                    rule: Rule::NotAGrowth,
+                },
+            ],
         },
         Step {
             title: "The diagonal restriction",
@@ -64,22 +93,37 @@ pub(super) const LESSON: Lesson = Lesson {
                    of starting one.",
             solution: "b5",
             wrong: "c3",
+            claims: &[
+                Claim::Refused {
+                    mv: "c3",
+                    rule: Rule::DiagonalRestriction,
+                },
+                Claim::Plays {
+                    mv: "b5",
+                    after: None,
+                },
+            ],
         },
         Step {
             title: "Red's balancing move",
             position: "scware ...../...../..W../.R.../..... R -",
-            task: "Nobody has grown yet, and White has as many groups as Red. Red may grow \
-                   and, in the same turn, start a new group: grow b2 with b3, then click a cell apart \
-                   for the new group.",
+            task: "Nobody has grown yet, so Red may grow and, in the same turn, start a new \
+                   group. Click b3 to grow b2, press \"+ new group\", then click a cell that \
+                   touches no red stone.",
             goal: Goal::OneOf(&[
                 "b3+a5", "b3+b5", "b3+c5", "b3+d1", "b3+d2", "b3+d3", "b3+d4", "b3+d5", "b3+e1",
                 "b3+e2", "b3+e3", "b3+e4", "b3+e5",
             ]),
-            done: "Red grew b2 and started a new group in one turn: while nobody has grown, \
-                   this keeps the numbers of groups even.",
+            done: "Red grew b2 and started a new group in one turn. The sheet gives Red this \
+                   to balance White's first move, only while nobody has grown: from the first \
+                   growth on, neither player has it.",
             miss: "That does not grow b2 with b3 and start a new group in the same turn.",
             solution: "b3+d5",
             wrong: "b3",
+            claims: &[Claim::Plays {
+                mv: "b3+d5",
+                after: Some("scware ...R./...../.RW../.R.../..... W g"),
+            }],
         },
         Step {
             title: "Win",
@@ -91,6 +135,10 @@ pub(super) const LESSON: Lesson = Lesson {
             miss: "That does not complete a red chain from left to right.",
             solution: "a2",
             wrong: "e1",
+            claims: &[Claim::Ends {
+                mv: "a2",
+                result: Some(Outcome::Win(Player::Second)),
+            }],
         },
     ],
 };

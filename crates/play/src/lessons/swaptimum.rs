@@ -2,6 +2,8 @@
 
 use super::{Goal, Lesson, Step};
 use crate::GameId;
+use crate::rules::Claim;
+use swapboard_core::{Outcome, Player, Rule};
 
 /// Red to move: a red c3 would form a crosscut with b2, b3 and c2 (the rules' picture too).
 const CROSSCUT: &str = "swaptimum ...R./...B./.B.../.RB../....R R";
@@ -23,6 +25,13 @@ pub(super) const LESSON: Lesson = Lesson {
             miss: "Any empty cell will do.",
             solution: "c3",
             wrong: "f6",
+            claims: &[
+                Claim::MoveCount(25),
+                Claim::Ends {
+                    mv: "c3",
+                    result: None,
+                },
+            ],
         },
         Step {
             title: "Swap a crosscut away",
@@ -35,6 +44,16 @@ pub(super) const LESSON: Lesson = Lesson {
             miss: "Place on c3 this time, and finish the turn with a swap.",
             solution: "c3:b3-c3",
             wrong: "c3",
+            claims: &[
+                Claim::Refused {
+                    mv: "c3",
+                    rule: Rule::SwapRequired,
+                },
+                Claim::Plays {
+                    mv: "c3:b3-c3",
+                    after: Some("swaptimum ...R./...B./.RB../.RB../....R B"),
+                },
+            ],
         },
         Step {
             title: "A swap partner touches the crosscut",
@@ -47,6 +66,16 @@ pub(super) const LESSON: Lesson = Lesson {
             miss: "Swap the new checker on c3 with the blue d4 that touches it at a corner.",
             solution: "c3:c3-d4",
             wrong: "c3:d4-d5",
+            claims: &[
+                Claim::Plays {
+                    mv: "c3:c3-d4",
+                    after: Some("swaptimum ...R./...R./.BB../.RB../....R B"),
+                },
+                Claim::Refused {
+                    mv: "c3:d4-d5",
+                    rule: Rule::SwapOutsideCrosscut,
+                },
+            ],
         },
         Step {
             title: "Red's one cell",
@@ -59,6 +88,13 @@ pub(super) const LESSON: Lesson = Lesson {
             miss: "Place on c4 and swap.",
             solution: "c4:b3-b4",
             wrong: "c4",
+            claims: &[
+                Claim::MoveCount(7),
+                Claim::Refused {
+                    mv: "c4",
+                    rule: Rule::SwapRequired,
+                },
+            ],
         },
         Step {
             title: "A skipped turn",
@@ -71,6 +107,13 @@ pub(super) const LESSON: Lesson = Lesson {
             miss: "Blue has one move only.",
             solution: "pass",
             wrong: "c4",
+            claims: &[
+                Claim::Refused {
+                    mv: "c4",
+                    rule: Rule::PlacementRestriction,
+                },
+                Claim::Moves(&["pass"]),
+            ],
         },
         Step {
             title: "Finish the chain",
@@ -82,6 +125,10 @@ pub(super) const LESSON: Lesson = Lesson {
             miss: "That does not complete a blue chain from left to right.",
             solution: "a3",
             wrong: "e5",
+            claims: &[Claim::Ends {
+                mv: "a3",
+                result: Some(Outcome::Win(Player::Second)),
+            }],
         },
         Step {
             title: "Win with a swap",
@@ -93,6 +140,10 @@ pub(super) const LESSON: Lesson = Lesson {
             miss: "That does not complete a blue chain from left to right.",
             solution: "d2:c1-c2",
             wrong: "a4",
+            claims: &[Claim::Ends {
+                mv: "d2:c1-c2",
+                result: Some(Outcome::Win(Player::Second)),
+            }],
         },
     ],
 };
