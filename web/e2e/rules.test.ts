@@ -12,7 +12,7 @@ import { context, shot, submitAccount, useWorld } from './harness';
 const world = useWorld();
 
 interface Rules {
-  sections: { diagrams: { caption: string }[] }[];
+  sections: { source: string; source_label: string; diagrams: { caption: string; pictures: { label: string }[] }[] }[];
 }
 
 /** Every picture of the page is drawn: a real SVG with a board in it and a size on screen. */
@@ -59,13 +59,21 @@ test('a visitor reads the front page and every rules page, then plays the AI', a
       await page.getByRole('heading', { name: /^Rules of / }).waitFor();
       const rules = (await (await page.request.get(`/api/rules/${id}`)).json()) as Rules;
       const diagrams = rules.sections.flatMap((s) => s.diagrams);
-      await assertDrawn(page, 'figure.diagram svg', diagrams.length);
+      const pictures = diagrams.flatMap((d) => d.pictures);
+      await assertDrawn(page, 'figure.diagram svg', pictures.length);
+      // A move is drawn before and after, each picture labelled.
+      const labels = await page.locator('figure.diagram .picture-label').allTextContents();
+      assert.deepEqual(labels, pictures.map((p) => p.label).filter((l) => l !== ''));
       const captions = await page.locator('figure.diagram figcaption').allTextContents();
-      assert.deepEqual(captions, diagrams.map((d) => d.caption));
+      assert.equal(captions.length, diagrams.length);
+      captions.forEach((caption, k) => assert.ok(caption.startsWith(diagrams[k].caption), caption));
+      // The sheet's rules, swapboard's readings and its choices, each section labelled.
+      const sources = await page.locator('.rules-section .source-label').allTextContents();
+      assert.deepEqual(sources, rules.sections.map((s) => s.source_label));
       await shot(page, `rules-${id}-${size}`);
     }
     const credit = await page.request.get('/api/rules/rapid-transit');
-    assert.match(await credit.text(), /contact him for permission/);
+    assert.match(await credit.text(), /All rights are reserved/);
     assert.deepEqual(errors, [], 'errors in the console');
     await ctx.close();
   }
@@ -105,7 +113,7 @@ test('a visitor reads the front page and every rules page, then plays the AI', a
   await front.getByRole('navigation', { name: 'about' }).getByRole('link', { name: 'About' }).click();
   await front.getByRole('heading', { name: 'About swapboard', level: 1 }).waitFor();
   await front.getByRole('heading', { name: 'Rapid Transit by Phil Leduc (2022/2024)', level: 3 }).waitFor();
-  await front.locator('.about-game', { hasText: /contact him for permission/ }).waitFor();
+  await front.locator('.about-game', { hasText: /All rights are reserved/ }).waitFor();
   assert.equal(await front.locator('.about-game').count(), 5);
   await front.getByRole('link', { name: 'How to use the site' }).click();
   await front.getByRole('heading', { name: 'How to use swapboard', level: 1 }).waitFor();

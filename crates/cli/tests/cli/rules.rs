@@ -15,10 +15,18 @@ fn the_rules_of_every_game_print_with_their_credit_and_diagrams() {
         "{swaptimum}"
     );
     assert!(swaptimum.contains("marked: b2 b3 c2 c3\n"));
+    // A move shown played is drawn after it too, its changes starred.
+    assert!(swaptimum.contains("after c3:b3-c3:\n"), "{swaptimum}");
     let rapid = crate::common::ok(&["rules", "rapid-transit"]);
-    assert!(rapid.contains("contact him for permission"));
+    assert!(rapid.contains("All rights are reserved"));
+    assert!(rapid.contains("(How swapboard reads the sheet)"));
     let swap61 = crate::common::ok(&["rules", "swap61"]);
     assert!(swap61.contains("A: N1 P1 P1 P2 N2"), "{swap61}");
+    // Bids are listed as bids, never as swaps, before the round resolves them.
+    assert!(
+        swap61.contains("bid on this round (tokens): D4 E4 (8)"),
+        "{swap61}"
+    );
 }
 
 #[test]

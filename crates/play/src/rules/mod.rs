@@ -328,12 +328,17 @@ impl Diagram {
                 match edges {
                     Edges::Swapped(swaps) if !swaps.is_empty() => {
                         let list: Vec<String> = swaps.iter().map(ToString::to_string).collect();
-                        let _ = writeln!(out, "swapped this round: {}", list.join(", "));
+                        let _ = writeln!(
+                            out,
+                            "{}",
+                            wrap(&format!("swapped this round: {}", list.join(", ")))
+                        );
                     }
                     Edges::Bid(bids) if !bids.is_empty() => {
                         let list: Vec<String> =
                             bids.iter().map(|(e, t)| format!("{e} ({t})")).collect();
-                        let _ = writeln!(out, "bid on this round (tokens): {}", list.join(", "));
+                        let line = format!("bid on this round (tokens): {}", list.join(", "));
+                        let _ = writeln!(out, "{}", wrap(&line));
                     }
                     _ => {}
                 }

@@ -42,11 +42,37 @@ async fn rules(db: TestDb) -> TestDb {
         for (served, diagram) in diagrams.iter().zip(rules.diagrams()) {
             assert_eq!(served["caption"], diagram.caption);
             assert_eq!(served["svg"], diagram.svg());
+            let pictures = served["pictures"].as_array().unwrap();
+            assert_eq!(
+                pictures.len(),
+                diagram.pictures().len(),
+                "{}",
+                diagram.caption
+            );
+            assert_eq!(
+                served["notes"].as_array().unwrap().len(),
+                diagram.notes().len()
+            );
         }
+        for (served, section) in sections.iter().zip(rules.sections) {
+            assert_eq!(served["source"], section.source.as_str());
+            assert_eq!(
+                served["sheet"].as_array().unwrap().len(),
+                section.sheet.len()
+            );
+        }
+        assert_eq!(
+            page.json["links"].as_array().unwrap().len(),
+            rules.links.len()
+        );
     }
     let rapid = client.get("/api/rules/rapid-transit", &[]).await;
     let credit = rapid.json["credit"].to_string();
-    assert!(credit.contains("contact him for permission"), "{credit}");
+    assert!(credit.contains("All rights are reserved"), "{credit}");
+    assert_eq!(
+        rapid.json["links"][0]["href"],
+        "mailto:philleduc.pled@gmail.com"
+    );
 
     let missing = client.get("/api/rules/chess", &[]).await;
     missing.assert_error(404, "not_found");
