@@ -37,6 +37,7 @@ use crate::lists;
 use crate::live::messages::Views;
 use crate::live::{self, Hub};
 use crate::notify::{self, mail::Mailer, webpush::Pusher, worker::Deliveries};
+use crate::offered::Offered;
 use crate::openapi;
 use crate::options::ServeOptions;
 use crate::passwords::Passwords;
@@ -281,6 +282,11 @@ impl Server {
         );
         let (closing, closing_seen) = watch::channel(false);
         let (ai_players, ai_wakeups) = AiPlayers::new(searches);
+        let loopback = options.addr.ip().is_loopback();
+        let offered = Offered::resolve(options.games.as_ref(), loopback);
+        if let Some(notice) = offered.reserved_notice(options.games.is_some(), loopback) {
+            tracing::warn!("{notice}");
+        }
         let state = AppState {
             store: store.clone(),
             passwords: Passwords::new(parallel).await?,
@@ -301,7 +307,7 @@ impl Server {
             push,
             vacation_days: u32::from(options.vacation_days),
             guest_days: options.guest_days,
-            offered: Arc::new(options.games.clone()),
+            offered: Arc::new(offered),
         };
         // The work no request starts: the clocks, the AI's turns left from before a
         // restart, and (PostgreSQL) the other instances' live messages.

@@ -1,6 +1,7 @@
-//! The games a deployment offers (`serve --games`): every game by default. An operator
-//! leaves out a game it has no permission to run in public (Phil Leduc's sheet reserves the
-//! rights to program Rapid Transit, for one: docs/DEPLOY.md). A game left out is not in the
+//! The games a deployment offers (`serve --games`): by default every game on a loopback
+//! address, and on a public one every game but those whose authors reserve the right to
+//! program them (Phil Leduc's Rapid Transit: docs/DEPLOY.md), which the operator names to
+//! offer. A game left out is not in the
 //! catalogue, and nothing new of it can be made or read (games, tournaments, rules pages,
 //! lessons, puzzles; rooms for Swap 61); games already stored stay readable.
 
@@ -67,7 +68,58 @@ impl FromStr for Offered {
     }
 }
 
+/// The games whose authors reserve the right to program them: a server offers them in
+/// public only when its operator names them (Phil Leduc's sheet asks whoever programs Rapid
+/// Transit to contact him for permission).
+pub(crate) const RESERVED: &[GameId] = &[GameId::RapidTransit];
+
 impl Offered {
+    /// The games a server offers: the operator's list when one is named; otherwise every
+    /// game on a loopback address (a developer's or the tests' server), and every game but
+    /// the [`RESERVED`] ones on an address others can reach.
+    pub fn resolve(named: Option<&Offered>, loopback: bool) -> Offered {
+        match named {
+            Some(named) => named.clone(),
+            None if loopback => Offered::default(),
+            None => {
+                let mut offered = Offered::default();
+                offered.games.retain(|g| !RESERVED.contains(g));
+                offered
+            }
+        }
+    }
+
+    /// What a starting server says of the reserved games: left out, or offered because the
+    /// operator named them on a public address (a reminder to hold the author's
+    /// permission). `None` where there is nothing to say.
+    pub fn reserved_notice(&self, named: bool, loopback: bool) -> Option<String> {
+        let names = |games: Vec<GameId>| -> String {
+            games
+                .iter()
+                .map(|g| g.catalogue_entry().title)
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let reserved: Vec<GameId> = RESERVED.to_vec();
+        let (offered, left): (Vec<GameId>, Vec<GameId>) =
+            reserved.into_iter().partition(|g| self.has(*g));
+        if !left.is_empty() && !named {
+            Some(format!(
+                "not offering {}: its author reserves the right to program it; name it in \
+                 --games once you have his permission (docs/DEPLOY.md)",
+                names(left)
+            ))
+        } else if !offered.is_empty() && named && !loopback {
+            Some(format!(
+                "offering {} as --games names it: its author asks to be asked first; make sure \
+                 you have his permission (docs/DEPLOY.md)",
+                names(offered)
+            ))
+        } else {
+            None
+        }
+    }
+
     /// Whether `game` is offered.
     pub(crate) fn has(&self, game: GameId) -> bool {
         self.games.contains(&game)
@@ -114,6 +166,31 @@ impl Offered {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rapid_transit_is_offered_in_public_only_when_named() {
+        let public = Offered::resolve(None, false);
+        assert!(!public.has(GameId::RapidTransit));
+        assert!(public.has(GameId::Swaptimum) && public.has_id("swap61"));
+        let notice = public.reserved_notice(false, false).unwrap();
+        assert!(
+            notice.contains("not offering Rapid Transit by Phil Leduc"),
+            "{notice}"
+        );
+        // A developer's server on loopback offers every game, and says nothing.
+        let local = Offered::resolve(None, true);
+        assert_eq!(local, Offered::default());
+        assert_eq!(local.reserved_notice(false, true), None);
+        // Named on a public address: offered, with a reminder of the author's terms.
+        let named: Offered = "rapid-transit,swaptimum".parse().unwrap();
+        let offered = Offered::resolve(Some(&named), false);
+        assert!(offered.has(GameId::RapidTransit));
+        let notice = offered.reserved_notice(true, false).unwrap();
+        assert!(notice.contains("offering Rapid Transit"), "{notice}");
+        // A list that leaves it out says nothing more: the operator chose.
+        let without: Offered = "swaptimum".parse().unwrap();
+        assert_eq!(without.reserved_notice(true, false), None);
+    }
 
     #[test]
     fn a_list_keeps_the_catalogue_order_and_refuses_unknown_or_empty_lists() {

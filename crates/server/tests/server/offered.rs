@@ -17,7 +17,7 @@ fn ids(list: &Value, key: &str, field: &str) -> Vec<String> {
 
 async fn two_games_only(db: TestDb) -> TestDb {
     let mut serve = options(&db, generous());
-    serve.games = "flipstop,swaptimum".parse().unwrap();
+    serve.games = Some("flipstop,swaptimum".parse().unwrap());
     let server = Server::start(&serve).await.unwrap();
     let client = Client::new(&server);
     let ann = bearer(&client, "ann").await;
