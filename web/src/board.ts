@@ -35,6 +35,7 @@ const MARKS: Record<CellMark, [string, MarkShape]> = {
   terminal: ['#222222', 'caret'],
   cornered: ['#9467bd', 'frame'],
   target: ['#2ca02c', 'frame'],
+  refused: ['#b0126e', 'frame'],
 };
 
 interface CellParts {
@@ -293,10 +294,12 @@ export class Board {
       if (!p || !q || !name) continue;
       this.under.append(s('line', { x1: p[0], y1: p[1], x2: q[0], y2: q[1], stroke: DARK[name] ?? '#333', class: 'link' }));
     }
+    // The largest networks' outlines go under the cells, as the links do: the last move's
+    // frame and the cells a move may use, drawn with the cells, stay visible over them.
     for (const cell of view.outlined ?? []) {
       const [p, name] = [this.centre(cell), ownerName(cell)];
       if (!p || !name) continue;
-      this.overlay.append(
+      this.under.append(
         s('rect', { x: p[0] - CELL / 2 + 2, y: p[1] - CELL / 2 + 2, width: CELL - 4, height: CELL - 4, stroke: DARK[name] ?? '#333', class: 'outline' }),
       );
     }

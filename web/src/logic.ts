@@ -30,6 +30,7 @@ export const MARK_WORDS: Record<CellMark, string> = {
   terminal: 'terminal piece',
   cornered: 'cornered piece',
   target: 'a target',
+  refused: 'part of a refused move',
 };
 
 /** What a cell holds, as a screen reader says it: `c3, Red` or `c3, empty`, then its marks. */

@@ -368,6 +368,13 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
     }
   }
 
+  /** Brings the board into view when a click below it (the review's moves, on a phone)
+   * showed a ply the reader could not otherwise see. */
+  function revealBoard(): void {
+    const box = e.board.element.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) e.board.element.scrollIntoView({ block: 'nearest' });
+  }
+
   async function reviewGame(out: HTMLElement): Promise<void> {
     try {
       const { status: code, body } = await apiWithStatus<GameReview>(`${path}/review`);
@@ -380,7 +387,7 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
       if (body.status !== 'done') return;
       state.judgements.clear();
       for (const m of body.moves) if (m.judgement) state.judgements.set(m.ply, m.judgement);
-      fill(out, ...reviewView(state.game, body.moves, (ply) => void showPly(ply)));
+      fill(out, ...reviewView(state.game, body.moves, (ply) => void showPly(ply).then(revealBoard)));
       drawMoves(e, state, act);
     } catch (error) {
       fill(out, h('p', { class: 'error' }, failureText(error)));
