@@ -169,6 +169,9 @@ async function oneLesson(main: HTMLElement, shell: Shell, game: string): Promise
     const path = `/api/lessons/${encodeURIComponent(state.lesson.game)}/steps/${state.step + 1}/attempt`;
     takeAttempt(state, await api<LessonAttempt>('POST', path, { move }));
     if (state.lesson.done === null) localStorage.setItem(storageKey(state.lesson.game), String(state.done));
+    draw();
+    // The judgement and the way on (Next step, Try again) in view, wherever the click was.
+    controls.scrollIntoView({ block: 'nearest' });
   }
 
   main.append(
@@ -177,8 +180,9 @@ async function oneLesson(main: HTMLElement, shell: Shell, game: string): Promise
     h('nav', { 'aria-label': 'the lesson\'s steps' }, steps),
     h('section', { class: 'lesson-step', 'aria-labelledby': 'step-h' },
       heading, task,
-      h('div', { class: 'puzzle-board' }, board.element),
-      prompt, buttons, refusal, summary, verdict, controls),
+      h('div', { class: 'lesson-play' },
+        h('div', { class: 'puzzle-board' }, board.element),
+        h('div', { class: 'lesson-side' }, prompt, buttons, refusal, summary, verdict, controls))),
     state.lesson.done === null
       ? h('p', {}, 'Your progress is kept in this browser. ', h('a', { href: '/signup' }, 'Sign up'), ' to keep it with your account.')
       : '',
