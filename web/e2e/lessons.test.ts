@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { cell, context, shot, useWorld } from './harness';
+import { cell, context, shot, submitAccount, useWorld } from './harness';
 
 const world = useWorld();
 
@@ -67,4 +67,34 @@ test('the Flipstop lesson, done by clicking', async () => {
     assert.deepEqual(errors.filter((e) => !e.includes('422')), []);
     await ctx.close();
   }
+});
+
+test('a visitor\'s lesson progress is kept on signing up', async () => {
+  const w = world();
+  const ctx = await context(w);
+  const page = await ctx.newPage();
+  await page.goto('/learn/flipstop');
+  const heading = page.locator('#step-h');
+  const verdict = page.locator('.verdict');
+  await heading.filter({ hasText: 'Step 1 of 6' }).waitFor();
+  await page.locator('svg.board [data-cell].next').first().waitFor();
+  await cell(page, 'c3').click();
+  await verdict.filter({ hasText: 'Right.' }).waitFor();
+  await page.getByRole('button', { name: 'Next step' }).click();
+  await heading.filter({ hasText: 'Step 2 of 6' }).waitFor();
+  await page.locator('svg.board [data-cell].next').first().waitFor();
+  await cell(page, 'c3').click();
+  await verdict.filter({ hasText: 'Right.' }).waitFor();
+  // Signing up keeps the two steps: the page plays them again for the account, and the
+  // server judges them as it judged them for the visitor.
+  await page.getByRole('link', { name: 'Sign up' }).last().click();
+  await submitAccount(page, 'learner', 'Sign up');
+  await page.getByRole('heading', { name: 'Your turn' }).waitFor();
+  await page.goto('/learn/flipstop');
+  await heading.filter({ hasText: 'Step 3 of 6' }).waitFor();
+  await page.goto('/learn');
+  await page.locator('li[data-game="flipstop"]', { hasText: '2 of 6 steps done' }).waitFor();
+  // The browser forgets them once they are the account's.
+  assert.equal(await page.evaluate(() => localStorage.getItem('swapboard.lesson.flipstop.moves')), null);
+  await ctx.close();
 });

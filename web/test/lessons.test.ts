@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import {
-  finished, goToStep, lessonControls, lessonHighlights, lessonState, progressOf, shownBoard, storageKey, takeAttempt,
-  trying, verdictWords, type LessonAttempt, type LessonView,
+  finished, goToStep, lessonControls, lessonHighlights, lessonState, movesKey, progressOf, readMoves, shownBoard,
+  stepsToCarry, storageKey, takeAttempt, trying, verdictWords, type LessonAttempt, type LessonView,
 } from '../src/lessons/state';
 import { parseRoute } from '../src/logic';
 import type { BoardView } from '../src/types';
@@ -69,4 +69,19 @@ test('a move built, judged, and the next step opened', () => {
   // The server's count wins for a signed-in learner.
   takeAttempt(state, attempt(true, 3));
   assert.equal(finished(state), true);
+});
+
+test('a visitor\'s done steps are carried to the account in order, up to the first gap', () => {
+  assert.equal(movesKey('flipstop'), 'swapboard.lesson.flipstop.moves');
+  assert.deepEqual(readMoves('["c3", "c3", null, "b2"]'), ['c3', 'c3', null, 'b2']);
+  assert.deepEqual(readMoves('{"a": 1}'), []);
+  assert.deepEqual(readMoves('not json'), []);
+  assert.deepEqual(readMoves(null), []);
+  assert.deepEqual(readMoves('[3, "c2"]'), [null, 'c2']);
+  const moves = ['c3', 'c3', 'c2', null, 'b2'];
+  assert.deepEqual(stepsToCarry(0, moves), [{ step: 1, move: 'c3' }, { step: 2, move: 'c3' }, { step: 3, move: 'c2' }]);
+  // The server's progress is the start: nothing it has already is sent again.
+  assert.deepEqual(stepsToCarry(2, moves), [{ step: 3, move: 'c2' }]);
+  assert.deepEqual(stepsToCarry(3, moves), []);
+  assert.deepEqual(stepsToCarry(6, moves), []);
 });

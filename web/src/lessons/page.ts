@@ -2,7 +2,8 @@
 // come) and `/learn/{game}` (a game's lesson, each step done by playing a move on the real
 // board: the move built by the server's builder, judged by the engine). The words of a task,
 // a refusal and a judgement are the server's. Progress is the server's for a signed-in
-// learner (a guest too), the browser's own (localStorage) for the public.
+// learner (a guest too), the browser's own (localStorage) for the public, with the move that
+// did each step: on signing up, those steps are played again for the account.
 
 import { api, failureText } from '../api';
 import type { Shell } from '../app';
@@ -13,8 +14,8 @@ import { playAiNow } from '../guest';
 import { clickSelection, positionSummary, type Route } from '../logic';
 import type { Draft } from '../types';
 import {
-  finished, goToStep, lessonControls, lessonHighlights, lessonState, shownBoard, storageKey, takeAttempt, trying,
-  verdictWords, type LessonAttempt, type LessonSummary, type LessonView,
+  finished, goToStep, lessonControls, lessonHighlights, lessonState, movesKey, readMoves, shownBoard, stepsToCarry,
+  storageKey, takeAttempt, trying, verdictWords, type LessonAttempt, type LessonSummary, type LessonView,
 } from './state';
 
 /** The progress this browser keeps for a game's lesson (the public's). */
@@ -36,8 +37,30 @@ async function lessonList(main: HTMLElement): Promise<void> {
   );
 }
 
+/** Plays again, for a learner who has just signed in, the steps this browser saw done before
+ * (each judged by the server again), then forgets them: a visitor's progress is kept with
+ * the account, as a guest's games are. Answers the lesson as the server then has it. */
+async function carryVisitorSteps(lesson: LessonView): Promise<LessonView> {
+  if (lesson.done === null) return lesson;
+  const carried = stepsToCarry(lesson.done, readMoves(localStorage.getItem(movesKey(lesson.game))));
+  let done = lesson.done;
+  for (const { step, move } of carried) {
+    const path = `/api/lessons/${encodeURIComponent(lesson.game)}/steps/${step}/attempt`;
+    try {
+      const answer = await api<LessonAttempt>('POST', path, { move });
+      if (!answer.done) break;
+      done = Math.max(done, answer.progress ?? step);
+    } catch {
+      break;
+    }
+  }
+  localStorage.removeItem(movesKey(lesson.game));
+  localStorage.removeItem(storageKey(lesson.game));
+  return { ...lesson, done };
+}
+
 async function oneLesson(main: HTMLElement, shell: Shell, game: string): Promise<void> {
-  const lesson = await api<LessonView>('GET', `/api/lessons/${encodeURIComponent(game)}`);
+  const lesson = await carryVisitorSteps(await api<LessonView>('GET', `/api/lessons/${encodeURIComponent(game)}`));
   const state = lessonState(lesson, saved(lesson.game));
   const steps = h('ol', { class: 'lesson-steps', 'aria-label': 'steps' });
   const heading = h('h2', { id: 'step-h' });
@@ -167,8 +190,17 @@ async function oneLesson(main: HTMLElement, shell: Shell, game: string): Promise
 
   async function attempt(move: string): Promise<void> {
     const path = `/api/lessons/${encodeURIComponent(state.lesson.game)}/steps/${state.step + 1}/attempt`;
-    takeAttempt(state, await api<LessonAttempt>('POST', path, { move }));
-    if (state.lesson.done === null) localStorage.setItem(storageKey(state.lesson.game), String(state.done));
+    const answer = await api<LessonAttempt>('POST', path, { move });
+    takeAttempt(state, answer);
+    if (state.lesson.done === null) {
+      localStorage.setItem(storageKey(state.lesson.game), String(state.done));
+      if (answer.done) {
+        const moves = readMoves(localStorage.getItem(movesKey(state.lesson.game)));
+        while (moves.length <= state.step) moves.push(null);
+        moves[state.step] = answer.move;
+        localStorage.setItem(movesKey(state.lesson.game), JSON.stringify(moves));
+      }
+    }
     draw();
     // The judgement and the way on (Next step, Try again) in view, wherever the click was.
     controls.scrollIntoView({ block: 'nearest' });

@@ -118,6 +118,36 @@ export function storageKey(game: string): string {
   return `swapboard.lesson.${game}`;
 }
 
+/** Where the browser keeps the move each step was done with when nobody is signed in, so
+ * that the steps can be played again, and judged again, for the account a visitor makes. */
+export function movesKey(game: string): string {
+  return `swapboard.lesson.${game}.moves`;
+}
+
+/** Reads the moves kept under [`movesKey`]: step by step from the first, `null` where a
+ * step was not done; anything else kept there reads as nothing. */
+export function readMoves(text: string | null): (string | null)[] {
+  try {
+    const value: unknown = JSON.parse(text ?? '[]');
+    return Array.isArray(value) ? value.map((m) => (typeof m === 'string' ? m : null)) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** The steps a signed-in learner's browser did as a visitor beyond the server's progress,
+ * in order and without a gap: each is sent again as an attempt, which the server judges
+ * like any other, so nothing is counted that the engine did not see done. */
+export function stepsToCarry(serverDone: number, moves: (string | null)[]): { step: number; move: string }[] {
+  const carried: { step: number; move: string }[] = [];
+  for (let k = serverDone; k < moves.length; k += 1) {
+    const move = moves[k];
+    if (move === null) break;
+    carried.push({ step: k + 1, move });
+  }
+  return carried;
+}
+
 /** A button beside the lesson's board. */
 export type LessonControl =
   /** A whole move that could still grow (a Scware growth): play it as it stands. */
