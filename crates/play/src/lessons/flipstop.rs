@@ -2,8 +2,8 @@
 
 use super::{Goal, Lesson, Step};
 use crate::GameId;
-use crate::rules::Claim;
-use swapboard_core::{Outcome, Player, Rule};
+use crate::rules::{self, Claim};
+use swapboard_core::{Outcome, Player};
 
 /// Red to move: a red c3 forms a crosscut with the blue b3 and c2 (the rules' picture too).
 const CROSSCUT: &str = "flipstop R...R/...../.B.../.RBB./..BR. R";
@@ -52,7 +52,7 @@ pub(super) const LESSON: Lesson = Lesson {
         },
         Step {
             title: "Red's one cell",
-            position: "flipstop RRRB/BBRR/RR.R/BRRB R",
+            position: rules::flipstop::LAST_CELL_RED,
             task: "Only c2 is empty, and Red may place there. Play Red's move and see what \
                    it does.",
             goal: Goal::Wins,
@@ -71,7 +71,7 @@ pub(super) const LESSON: Lesson = Lesson {
         },
         Step {
             title: "A skipped turn",
-            position: "flipstop RRRB/BBRR/RR.R/BRRB B",
+            position: rules::flipstop::LAST_CELL_BLUE,
             task: "The same board with Blue to move. A blue c2 would form two crosscuts, and \
                    in one of them, b2-c3, neither red checker could be turned without forming \
                    a new crosscut: that crosscut would stay, so Blue may not place there. Play \
@@ -81,17 +81,7 @@ pub(super) const LESSON: Lesson = Lesson {
             miss: "Blue has one move only.",
             solution: "pass",
             wrong: "c2",
-            claims: &[
-                Claim::Refused {
-                    mv: "c2",
-                    rule: Rule::PlacementRestriction,
-                },
-                Claim::Says {
-                    mv: "c2",
-                    words: "forms the crosscut b2-c3",
-                },
-                Claim::Moves(&["pass"]),
-            ],
+            claims: rules::flipstop::BLUE_C2_REFUSED,
         },
         Step {
             title: "Finish the chain",

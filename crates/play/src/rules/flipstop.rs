@@ -13,10 +13,26 @@ const CROSSCUT: &str = "flipstop R...R/...../.B.../.RBB./..BR. R";
 const RESTRICTED: &str = "flipstop RB../BBR./..BB/..BR R";
 
 /// Blue to move, only c2 empty: a blue c2 forms two crosscuts and is forbidden.
-const LAST_CELL_BLUE: &str = "flipstop RRRB/BBRR/RR.R/BRRB B";
+pub(crate) const LAST_CELL_BLUE: &str = "flipstop RRRB/BBRR/RR.R/BRRB B";
 
 /// The same board with Red to move: c2 is Red's one move, and it wins.
-const LAST_CELL_RED: &str = "flipstop RRRB/BBRR/RR.R/BRRB R";
+pub(crate) const LAST_CELL_RED: &str = "flipstop RRRB/BBRR/RR.R/BRRB R";
+
+/// Why a blue c2 is refused on [`LAST_CELL_BLUE`], as the rules' reading and the lesson both
+/// tell it: the crosscut b2-c3 would keep both its red checkers, so Blue can only pass.
+pub(crate) const BLUE_C2_REFUSED: &[Claim] = &[
+    Claim::Refused {
+        mv: "c2",
+        rule: Rule::PlacementRestriction,
+    },
+    Claim::Says {
+        mv: "c2",
+        words: "forms the crosscut b2-c3 and no enemy checker in it can be replaced (the \
+                placement restriction): replacing b2 would form the crosscut a1-b2; replacing \
+                c3 would form the crosscut c3-d4",
+    },
+    Claim::Moves(&["pass"]),
+];
 
 /// The rules of Flipstop.
 pub(super) const RULES: Rules = Rules {
@@ -169,16 +185,7 @@ pub(super) const RULES: Rules = Rules {
                           could be turned blue, but in b2-c3 neither can (a blue b2 would \
                           form the crosscut a1-b2, a blue c3 the crosscut c3-d4), so that \
                           crosscut would stay: c2 is forbidden to Blue.",
-                claims: &[
-                    Claim::Refused {
-                        mv: "c2",
-                        rule: Rule::PlacementRestriction,
-                    },
-                    Claim::Says {
-                        mv: "c2",
-                        words: "forms the crosscut b2-c3",
-                    },
-                ],
+                claims: BLUE_C2_REFUSED,
             }],
         },
     ],

@@ -12,7 +12,7 @@
 //! game credits its author with the year and the terms the author's sheet states.
 
 mod claim;
-mod flipstop;
+pub(crate) mod flipstop;
 mod rapid_transit;
 mod scware;
 mod swap61;
