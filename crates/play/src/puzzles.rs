@@ -148,7 +148,8 @@ pub fn difficulty(nodes: u64, winner_moves: usize) -> u32 {
 
 /// Whether `position` is a puzzle, its proofs each within `budget` solver nodes: the puzzle
 /// if it is, else `None` (the game is over, it offers fewer move classes than
-/// [`MIN_CHOICES`] or more than [`MAX_CHOICES`], no move or more than one wins, or a proof did not fit the budget).
+/// [`MIN_CHOICES`] or more than [`MAX_CHOICES`], no move or more than one wins, a proof did
+/// not fit the budget, or the length of the shortest win was not proved within it).
 pub fn examine(position: &AnyPosition, budget: u64) -> Option<Puzzle> {
     position.visit(Examine { budget })
 }
