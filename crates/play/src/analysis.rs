@@ -2,11 +2,14 @@
 //! shows after a game, worded the same for every game.
 //!
 //! Every position is first given to the solver within a node budget ([`REVIEW_SOLVER_NODES`]
-//! on boards of up to 25 cells, where that settles all of 4x4 and most of 5x5 from a few
-//! plies in; [`SOLVER_NODES`] on larger ones, where it settles finished-looking positions),
-//! then to the search. A position's value is the chance of its player to move: 1, 0 or 1/2
-//! once the game is over or the solver or the search has proved it, else the win rate of
-//! the search's best move.
+//! on boards of up to 25 cells, the AI's live solver's budget, which settles every 4x4
+//! position and most 5x5 ones a few plies in; [`SOLVER_NODES`] on larger ones, where it
+//! settles finished-looking positions), then to the search. Neither reads a clock: the
+//! solver's budget is in nodes and the search's in iterations and nodes, from a seed, so an
+//! analysis says the same on any machine under any load (a proof cut short by seconds
+//! would leave a position unproven on a busy machine that a quiet one proves). A
+//! position's value is the chance of its player to move: 1, 0 or 1/2 once the game is over
+//! or the solver or the search has proved it, else the win rate of the search's best move.
 //!
 //! A move's review is exact wherever the truth is known: where the positions before and
 //! after the move are both proven, the move is a blunder exactly when it turns a proven win
@@ -20,6 +23,7 @@ use std::time::Duration;
 
 use swapboard_ai::{Analysis, Level};
 use swapboard_core::{Outcome, Player, Stepwise};
+use swapboard_solver::book::OFF_BOOK_NODES;
 use swapboard_solver::{MoveResult, Options, Solution, Solver};
 
 use crate::game::Playable;
@@ -33,13 +37,12 @@ const REVIEW_LEVEL: u8 = 5;
 /// The node cap of a review's search of one position: its memory, a few tens of MB.
 const REVIEW_MAX_NODES: usize = 200_000;
 
-/// The time cap of a review's search of one position, a guard for a loaded machine.
-const REVIEW_TIME: Duration = Duration::from_secs(2);
-
 /// The solver's node budget for a position of a board of up to [`SMALL_BOARD_CELLS`]
-/// cells: about 1 s of CPU, enough for any 4x4 position (the empty 4x4 boards take
-/// 0.3-0.35 M nodes) and for most 5x5 ones a few plies in.
-pub(crate) const REVIEW_SOLVER_NODES: u64 = 400_000;
+/// cells: the AI's live solver's ([`OFF_BOOK_NODES`], about 1.5 s of CPU), which settles
+/// every 4x4 position (the empty 4x4 boards take 0.3-0.35 M nodes) and most 5x5 ones a few
+/// plies in. A budget in nodes, never in seconds: what it proves is the same on any
+/// machine under any load.
+pub(crate) const REVIEW_SOLVER_NODES: u64 = OFF_BOOK_NODES;
 
 /// The solver's node budget on larger boards: about 30 ms, as much as the search's own
 /// share, which settles the positions where one side is about to connect.
@@ -48,19 +51,18 @@ pub(crate) const SOLVER_NODES: u64 = 10_000;
 /// The largest board, in cells, given [`REVIEW_SOLVER_NODES`].
 const SMALL_BOARD_CELLS: usize = 25;
 
-/// The solver's time cap on one position, a guard for a loaded machine.
-const SOLVER_TIME: Duration = Duration::from_secs(3);
-
 /// The solver's table: 8 MiB, half a million entries, more than the budget fills.
 const SOLVER_TABLE_BYTES: usize = 8 << 20;
 
 impl AiRequest {
     /// The search a review gives each position of a game: level 5's 4,000 iterations
-    /// (divided by the game's search cost), a tree of at most 200,000 nodes, at most 2 s.
+    /// (divided by the game's search cost), a tree of at most 200,000 nodes, and no time
+    /// limit, so that a review from the same seed says the same on any machine under any
+    /// load (its work is bounded by the iterations and nodes).
     pub fn review(seed: u64) -> AiRequest {
         AiRequest {
             level: Level::new(REVIEW_LEVEL).unwrap_or(Level::MAX),
-            limit: Some(REVIEW_TIME),
+            limit: None,
             extra: Duration::ZERO,
             seed,
             max_nodes: REVIEW_MAX_NODES,
@@ -245,9 +247,10 @@ impl PositionFn for Analyse {
     }
 }
 
-/// The solver's answer for `position` within the review's budget, or `None` for a game
-/// whose turns are searched decision by decision (Scware): the solver lists every whole
-/// move of a position, and a crowded Scware position has hundreds of millions.
+/// The solver's answer for `position` within the review's node budget (no time limit), or
+/// `None` for a game whose turns are searched decision by decision (Scware): the solver
+/// lists every whole move of a position, and a crowded Scware position has hundreds of
+/// millions.
 fn solve<G: Stepwise>(position: &G) -> Option<Solution<G::Move>> {
     if TypeId::of::<G>() != TypeId::of::<G::Steps>() {
         return None;
@@ -261,7 +264,7 @@ fn solve<G: Stepwise>(position: &G) -> Option<Solution<G::Move>> {
     let options = Options {
         table_bytes: SOLVER_TABLE_BYTES,
         max_nodes: Some(max_nodes),
-        time: Some(SOLVER_TIME),
+        time: None,
         ..Options::default()
     };
     Some(Solver::new(options).solve(position, &mut |_| {}))
@@ -595,6 +598,124 @@ mod tests {
         // The estimates alone would have charged some of these moves (what the review did
         // before it asked the solver).
         assert!(judged_by_estimates > 0);
+    }
+
+    /// Other threads spinning on every core, twice over, until dropped: the machine a busy
+    /// server or CI runner is.
+    struct Load {
+        stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+        threads: Vec<std::thread::JoinHandle<()>>,
+    }
+
+    impl Load {
+        fn start() -> Load {
+            use std::sync::atomic::Ordering;
+            let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+            let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+            let threads = (0..2 * cores)
+                .map(|i| {
+                    let stop = std::sync::Arc::clone(&stop);
+                    std::thread::spawn(move || {
+                        let mut x = i as u64 + 1;
+                        while !stop.load(Ordering::Relaxed) {
+                            for _ in 0..10_000 {
+                                x = std::hint::black_box(
+                                    x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1),
+                                );
+                            }
+                        }
+                    })
+                })
+                .collect();
+            Load { stop, threads }
+        }
+    }
+
+    impl Drop for Load {
+        fn drop(&mut self) {
+            self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            for thread in self.threads.drain(..) {
+                let _ = thread.join();
+            }
+        }
+    }
+
+    /// The proven result for the player to move, from a solver without limits.
+    struct Proof;
+
+    impl PositionFn for Proof {
+        type Output = Proven;
+
+        fn call<G: Playable>(self, position: &G) -> Proven {
+            let outcome = position.outcome().or_else(|| {
+                Solver::new(Options::default())
+                    .solve(position, &mut |_| {})
+                    .outcome
+            });
+            Proven::of(outcome.expect("proven without limits"), position.to_move())
+        }
+    }
+
+    /// A game of `game` on `size` of random moves from `seed`: its positions from the start
+    /// to the end, and its moves.
+    fn random_game(game: GameId, size: usize, seed: u64) -> (Vec<AnyPosition>, Vec<String>) {
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut position = AnyPosition::start(game, size).unwrap();
+        let (mut positions, mut moves) = (vec![position.clone()], Vec::new());
+        while position.outcome().is_none() {
+            let legal = position.legal_moves(10_000).unwrap();
+            let mv = legal[rng.random_range(0..legal.len())].clone();
+            position.play_text(&mv).unwrap();
+            positions.push(position.clone());
+            moves.push(mv);
+        }
+        (positions, moves)
+    }
+
+    /// The review of a 4x4 game, run with every core busy, judges each move as a proof
+    /// without limits does: a blunder exactly where a proven win became a proven loss, no
+    /// judgement where the proven value stayed, every judgement proven. (With the solver
+    /// cut off by seconds, a busy machine missed game-losing moves and judged moves that
+    /// changed nothing by the search's estimates.)
+    #[test]
+    fn a_review_on_a_loaded_machine_judges_exactly_what_is_proven() {
+        let (mut blunders, mut kept) = (0, 0);
+        for (game, seed) in [(GameId::Swaptimum, 3), (GameId::Flipstop, 4)] {
+            let (positions, moves) = random_game(game, 4, seed);
+            let views: Vec<AnalysisView> = {
+                let _load = Load::start();
+                positions
+                    .iter()
+                    .enumerate()
+                    .map(|(ply, p)| p.analyse(AiRequest::review(ply as u64), 1))
+                    .collect()
+            };
+            let proofs: Vec<Proven> = positions.iter().map(|p| p.visit(Proof)).collect();
+            for (ply, mv) in moves.iter().enumerate() {
+                let review = MoveReview::of(&views[ply], mv, &views[ply + 1]);
+                let before = proofs[ply];
+                let after = if positions[ply + 1].to_move() == positions[ply].to_move() {
+                    proofs[ply + 1]
+                } else {
+                    proofs[ply + 1].other()
+                };
+                let context = format!("{game:?} {moves:?}, move {mv} ({before:?} to {after:?})");
+                let expected =
+                    (before == Proven::Win && after == Proven::Loss).then_some(Judgement::Blunder);
+                assert_eq!(review.judgement, expected, "{context}");
+                assert_eq!(review.basis, Basis::Proven, "{context}");
+                assert_eq!(
+                    (review.win_before, review.win_after),
+                    (before.chance(), after.chance()),
+                    "{context}"
+                );
+                blunders += usize::from(expected.is_some());
+                kept += usize::from(before == after);
+            }
+        }
+        // Both kinds of move are there to be judged.
+        assert!(blunders > 0 && kept > 0, "{blunders} blunders, {kept} kept");
     }
 
     #[test]

@@ -4,8 +4,10 @@
 //! [`examine`] decides whether a position is a puzzle: it lists the legal moves, counts as
 //! one the moves that lead to positions equal under the board's symmetries, and asks the
 //! solver, within a node budget, about the position after each. Exactly one class must
-//! win, every other must be proved not to win, and the winner's main line (the winning
-//! move, the longest resistance, the winner's proven answers, to the game's end) is
+//! win, every other must be proved not to win, and the shortest forced win is proved
+//! ([`swapboard_solver::Solver::wins_within`]): the fewest moves of the winner's, forced
+//! passes not counted, that win against any defence. Its main line (the winning move, the
+//! opponent's longest resistance, the winner's fastest answers, to the game's end) is
 //! recorded. [`Candidates`] draws the positions to examine from random games. [`judge`]
 //! answers an attempt: a move that wins, or the refutation of one that does not, in words.
 //!
@@ -18,11 +20,12 @@ use std::collections::HashSet;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
-use swapboard_core::{Game, MoveError, Outcome, Stepwise};
+use swapboard_core::{Game, MoveError, Outcome, Player, Stepwise};
 use swapboard_solver::{Options, Solver};
 
 use crate::game::{GameFn, GameId, Playable};
 use crate::position::{AnyPosition, PositionFn};
+use crate::step::{forced_pass, play_forced_passes};
 
 /// The puzzles shipped with swapboard, one JSON object a line ([`Puzzle`]), as
 /// `swapboard puzzles generate` wrote them; a new server seeds its database from them.
@@ -43,19 +46,28 @@ pub const MAX_CHOICES: usize = 64;
 /// The longest main line kept, in plies: a line that has not ended by then is no puzzle.
 const MAX_LINE: usize = 60;
 
+/// The most moves of the winner's a shortest win is looked for in: half of [`MAX_LINE`].
+const MAX_MOVES: u32 = 30;
+
 /// The solver's table for a puzzle's proofs: 8 MiB, half a million entries.
 const TABLE_BYTES: usize = 8 << 20;
 
-/// What a puzzle is about, read from its proofs.
+/// What a puzzle is about, read from its proofs. A move here is a turn of the player's own:
+/// a pass the rules force (the only legal move) is not counted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Theme {
-    /// The winning move ends the game at once.
+    /// A win in one move: the winning move is the winner's last, whatever the opponent does.
+    /// It ends the game at once, or, in Rapid Transit, leaves the winner only passes until
+    /// the game ends (a swap after which neither side can swap, or after which the
+    /// opponent's last swaps change nothing).
     Finish,
-    /// Every other move lets the opponent win at once: the winning move is the only
-    /// defence, and it wins as well.
+    /// The win takes several moves against any defence, and every other move lets the
+    /// opponent end the game with a win at once: the winning move is the only defence, and
+    /// it wins as well.
     Defence,
-    /// The win takes several moves against any defence.
+    /// The win takes several moves against any defence, and some other move does not lose
+    /// at once.
     Combination,
 }
 
@@ -80,7 +92,7 @@ impl Theme {
     /// What the puzzle asks, in words, for the player to move (`Red to move`).
     pub fn task(self, colour: &str) -> String {
         match self {
-            Theme::Finish => format!("{colour} to move: win at once"),
+            Theme::Finish => format!("{colour} to move: win in one move"),
             Theme::Defence => format!("{colour} to move: stop the threat and win"),
             Theme::Combination => format!("{colour} to move and win"),
         }
@@ -100,8 +112,10 @@ pub struct Puzzle {
     pub position: String,
     /// The winning move, as the contract writes it.
     pub solution: String,
-    /// The proof's main line: the winning move, then the longest resistance and the
-    /// winner's proven answers, to the game's end.
+    /// The proof's main line: the winning move, then the opponent's longest resistance
+    /// and the winner's fastest answers, to the game's end. The winner's moves in it, forced
+    /// passes not counted ([`winner_moves`]), are the fewest it is proved to win in against
+    /// any defence.
     pub line: Vec<String>,
     /// How hard it is, from the size of its proofs and the length of its line
     /// ([`difficulty`]): about 800 for a win in one among few moves, 2,000 and more for a
@@ -123,8 +137,9 @@ pub fn puzzle_id(position: &str) -> String {
 }
 
 /// A puzzle's difficulty: 600, plus 100 for each doubling of the proofs' nodes, plus 80
-/// for each of the winner's moves after the first. A win in one among few moves is about
-/// 800; a win in four whose refutations took a million nodes, about 2,800.
+/// for each of the winner's moves after the first (in the shortest forced win). A win in
+/// one among few moves is about 800; a win in four whose refutations took a million nodes,
+/// about 2,800.
 pub fn difficulty(nodes: u64, winner_moves: usize) -> u32 {
     let doublings = 64 - nodes.leading_zeros();
     let later = u32::try_from(winner_moves.saturating_sub(1)).unwrap_or(u32::MAX);
@@ -133,7 +148,8 @@ pub fn difficulty(nodes: u64, winner_moves: usize) -> u32 {
 
 /// Whether `position` is a puzzle, its proofs each within `budget` solver nodes: the puzzle
 /// if it is, else `None` (the game is over, it offers fewer move classes than
-/// [`MIN_CHOICES`] or more than [`MAX_CHOICES`], no move or more than one wins, or a proof did not fit the budget).
+/// [`MIN_CHOICES`] or more than [`MAX_CHOICES`], no move or more than one wins, a proof did
+/// not fit the budget, or the length of the shortest win was not proved within it).
 pub fn examine(position: &AnyPosition, budget: u64) -> Option<Puzzle> {
     position.visit(Examine { budget })
 }
@@ -148,7 +164,9 @@ struct Proved<M> {
     mv: M,
     wins: bool,
     nodes: u64,
-    /// Whether the opponent wins at once after it (a move that does not win).
+    /// Whether the opponent wins at once after it (a move that does not win): it ends the
+    /// game in the opponent's win, or leaves the opponent a move that does (forced passes
+    /// aside).
     lost_at_once: bool,
 }
 
@@ -178,7 +196,11 @@ impl PositionFn for Examine {
                     (outcome == Outcome::Win(mover), solution.nodes)
                 }
             };
-            let lost_at_once = !wins && wins_at_once(&after);
+            let mut ended = after.clone();
+            let lost_at_once = !wins
+                && ((ends_at_once(&mut ended)
+                    && ended.outcome() == Some(Outcome::Win(mover.other())))
+                    || wins_at_once(&after));
             proved.push(Proved {
                 mv,
                 wins,
@@ -190,12 +212,21 @@ impl PositionFn for Examine {
             }
         }
         let winning = proved.iter().find(|p| p.wins)?;
+        // The only winning class: its move is the first of every shortest win, and one of
+        // the winner's moves (a position of three classes or more has no forced pass).
+        let moves = shortest_win(&mut solver, position, mover)?;
         let mut line = vec![winning.mv.clone()];
         let mut after = position.clone();
         after.play_unchecked(&winning.mv);
-        main_line(&mut solver, &mut after, &mut line)?;
-        let winner_moves = line.len().div_ceil(2);
-        let theme = if line.len() == 1 {
+        fastest_line(
+            &mut solver,
+            &mut after,
+            mover,
+            moves.checked_sub(1)?,
+            &mut line,
+        )?;
+        let winner_moves = usize::try_from(moves).ok()?;
+        let theme = if moves == 1 {
             Theme::Finish
         } else if proved.iter().all(|p| p.wins || p.lost_at_once) {
             Theme::Defence
@@ -250,7 +281,8 @@ fn move_classes<G: Game>(position: &G) -> Option<Vec<(G::Move, G)>> {
     (!too_many).then_some(classes)
 }
 
-/// Whether the player to move can win with one move.
+/// Whether the player to move can end the game with a win in one move (forced passes
+/// after it aside).
 fn wins_at_once<G: Game>(position: &G) -> bool {
     let mover = position.to_move();
     let mut after = position.clone();
@@ -258,13 +290,137 @@ fn wins_at_once<G: Game>(position: &G) -> bool {
         .for_each_move(|mv| {
             after.clone_from(position);
             after.play_unchecked(&mv);
-            if after.outcome() == Some(Outcome::Win(mover)) {
+            if ends_at_once(&mut after) && after.outcome() == Some(Outcome::Win(mover)) {
                 std::ops::ControlFlow::Break(())
             } else {
                 std::ops::ControlFlow::Continue(())
             }
         })
         .is_break()
+}
+
+/// Whether the game is over at `position` once the passes the rules force are played
+/// (`position` is left there): a move that leaves the opponent only a pass, and then
+/// itself only a pass, ends a Rapid Transit game as surely as a connection ends others.
+fn ends_at_once<G: Game>(position: &mut G) -> bool {
+    play_forced_passes(position, |_, _| {});
+    position.outcome().is_some()
+}
+
+/// The fewest moves of its own with which `winner` wins `position` against any defence,
+/// forced passes not counted (a turn of several decisions is one move); `None` if the
+/// solver does not prove one within its budget and [`MAX_MOVES`].
+fn shortest_win<G: Stepwise>(
+    solver: &mut Solver<G::Steps>,
+    position: &G,
+    winner: Player,
+) -> Option<u32> {
+    if let Some(outcome) = position.outcome() {
+        return (outcome == Outcome::Win(winner)).then_some(0);
+    }
+    let steps = position.to_steps();
+    for moves in 0..=MAX_MOVES {
+        if solver.wins_within(&steps, winner, moves, false)? {
+            return Some(moves);
+        }
+    }
+    None
+}
+
+/// Extends `line` with a fastest win of `winner` from `position`, which it wins in exactly
+/// `moves` moves of its own ([`shortest_win`]), to the game's end, leaving `position`
+/// there: each decision of the winner's one that keeps the win within the moves left, each
+/// of the loser's one after which the winner still needs all of them (the longest
+/// resistance). `None` if a search did not settle or the line passed [`MAX_LINE`] plies.
+fn fastest_line<G: Stepwise>(
+    solver: &mut Solver<G::Steps>,
+    position: &mut G,
+    winner: Player,
+    mut moves: u32,
+    line: &mut Vec<G::Move>,
+) -> Option<()> {
+    while position.outcome().is_none() {
+        if line.len() >= MAX_LINE {
+            return None;
+        }
+        let mover = position.to_move();
+        let mut steps = position.to_steps();
+        if mover == winner && forced_pass(&steps).is_none() {
+            moves = moves.checked_sub(1)?;
+        }
+        let mut path = Vec::new();
+        loop {
+            // The solver's own choice first (the first move of its proof, or the reply whose
+            // refutation took it the most work), kept if it keeps the count.
+            let mut candidates = steps.legal_moves();
+            if let Some(best) = solver.solve(&steps, &mut |_| {}).best_move {
+                candidates.retain(|step| *step != best);
+                candidates.insert(0, best);
+            }
+            let mut chosen = None;
+            for step in candidates.iter() {
+                if candidates.len() == 1 {
+                    chosen = Some(step.clone());
+                    break;
+                }
+                let mut next = steps.clone();
+                next.play_unchecked(step);
+                let turn_started = next.to_move() == mover && next.outcome().is_none();
+                let keeps = if mover == winner {
+                    solver.wins_within(&next, winner, moves, turn_started)?
+                } else if moves == 0 {
+                    true
+                } else {
+                    !solver.wins_within(&next, winner, moves - 1, turn_started)?
+                };
+                if keeps {
+                    chosen = Some(step.clone());
+                    break;
+                }
+            }
+            let step = chosen?;
+            steps.play_unchecked(&step);
+            path.push(step);
+            if steps.outcome().is_some() || steps.to_move() != mover {
+                break;
+            }
+        }
+        let mv = position.move_from_steps(&path)?;
+        position.play_unchecked(&mv);
+        line.push(mv);
+    }
+    (position.outcome() == Some(Outcome::Win(winner))).then_some(())
+}
+
+/// The moves of the player to move at `position` in `line`, played from there, forced
+/// passes not counted: for a puzzle's line, the fewest moves its winner wins in.
+pub fn winner_moves(position: &AnyPosition, line: &[String]) -> Result<usize, MoveError> {
+    position.visit(WinnerMoves { line })
+}
+
+/// [`winner_moves`] for a typed position.
+struct WinnerMoves<'a> {
+    line: &'a [String],
+}
+
+impl PositionFn for WinnerMoves<'_> {
+    type Output = Result<usize, MoveError>;
+
+    fn call<G: Playable>(self, position: &G) -> Result<usize, MoveError> {
+        count_moves(position, position.to_move(), self.line)
+    }
+}
+
+/// The moves of `player` in `line`, played from `position`, forced passes not counted.
+fn count_moves<G: Game>(position: &G, player: Player, line: &[String]) -> Result<usize, MoveError> {
+    let mut position = position.clone();
+    let mut count = 0;
+    for mv in line {
+        let counted = position.to_move() == player && forced_pass(&position).is_none();
+        position.play_text(mv)?;
+        count += usize::from(counted);
+    }
+    Ok(count)
 }
 
 /// Extends `line` with the solver's best moves from `position` to the game's end (each
@@ -362,17 +518,17 @@ impl PositionFn for Judge<'_> {
             .play_text(&self.puzzle.solution)
             .map_err(|e| AttemptError::Position(e.to_string()))?;
         let line = &self.puzzle.line;
-        let finish = |line: &[String]| match line.len() {
-            1 => "at once".to_string(),
-            n => format!("in {} moves whatever {them} does", n.div_ceil(2)),
-        };
+        let mut solver = solver::<G>(self.budget);
         if tried.canonical_hash() == solved.canonical_hash() {
+            // The stored line is a shortest win: its count is the proved one.
+            let moves = count_moves(position, mover, line)
+                .map_err(|e| AttemptError::Position(e.to_string()))?;
+            let how = how_fast(moves, ends_at_once(&mut tried.clone()), them);
             let why = if played == solution {
-                format!("{played} wins: {me} wins {}", finish(line))
+                format!("{played} wins: {me} wins {how}")
             } else {
                 format!(
-                    "{played} wins: it is the solution {solution} seen in a mirror, and {me} wins {}",
-                    finish(line)
+                    "{played} wins: it is the solution {solution} seen in a mirror, and {me} wins {how}"
                 )
             };
             let mut shown = line.clone();
@@ -380,7 +536,8 @@ impl PositionFn for Judge<'_> {
                 shown = vec![played.to_string()];
                 let mut after = tried.clone();
                 let mut rest = Vec::new();
-                if main_line(&mut solver::<G>(self.budget), &mut after, &mut rest).is_some() {
+                let left = u32::try_from(moves.saturating_sub(1)).unwrap_or(u32::MAX);
+                if fastest_line(&mut solver, &mut after, mover, left, &mut rest).is_some() {
                     shown.extend(rest.iter().map(ToString::to_string));
                 }
             }
@@ -391,21 +548,37 @@ impl PositionFn for Judge<'_> {
                 why,
             });
         }
+        // The opponent's shortest win after the move, if the budget proves it; else the
+        // solver's plain proof (a draw held, or a win whose length is not proved).
         let mut refutation = Vec::new();
         let mut after = tried.clone();
-        let proved = main_line(&mut solver::<G>(self.budget), &mut after, &mut refutation)
+        let fastest = shortest_win(&mut solver, &tried, mover.other()).filter(|&moves| {
+            fastest_line(
+                &mut solver,
+                &mut after,
+                mover.other(),
+                moves,
+                &mut refutation,
+            )
             .is_some()
-            && after.outcome().is_some_and(|o| o != Outcome::Win(mover));
+        });
+        if fastest.is_none() {
+            refutation.clear();
+            after.clone_from(&tried);
+        }
+        let proved = fastest.is_some()
+            || (main_line(&mut solver, &mut after, &mut refutation).is_some()
+                && after.outcome().is_some_and(|o| o != Outcome::Win(mover)));
         let why = match (proved, refutation.first()) {
-            (true, Some(answer)) if refutation.len() == 1 => {
-                format!("{played} does not win: {them} answers {answer} and wins at once")
-            }
             (true, Some(answer)) => {
-                let how = match after.outcome() {
-                    Some(Outcome::Win(_)) => format!(
-                        "wins in {} moves whatever {me} does",
-                        refutation.len().div_ceil(2)
-                    ),
+                let how = match (fastest, after.outcome()) {
+                    (Some(moves), _) => {
+                        let mut answered = tried.clone();
+                        answered.play_unchecked(answer);
+                        let moves = usize::try_from(moves).unwrap_or(usize::MAX);
+                        format!("wins {}", how_fast(moves, ends_at_once(&mut answered), me))
+                    }
+                    (None, Some(Outcome::Win(_))) => format!("wins whatever {me} does"),
                     _ => "holds the draw".to_string(),
                 };
                 format!("{played} does not win: {them} answers {answer} and {how}")
@@ -428,6 +601,17 @@ impl PositionFn for Judge<'_> {
             line: shown,
             why,
         })
+    }
+}
+
+/// How fast a win of `moves` moves (the shortest, forced passes not counted) comes, in
+/// words: "at once" when its first move ends the game, else in so many moves whatever the
+/// `loser` does.
+fn how_fast(moves: usize, at_once: bool, loser: &str) -> String {
+    match moves {
+        _ if at_once => "at once".to_string(),
+        1 => format!("with this move alone, whatever {loser} does"),
+        n => format!("in {n} moves whatever {loser} does"),
     }
 }
 

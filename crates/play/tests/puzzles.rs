@@ -1,8 +1,12 @@
 //! The puzzles: what `examine` calls a puzzle is one (checked move by move with a solver of
-//! its own), the shipped file's puzzles are proved again, and attempts are judged right.
+//! its own), the shipped file's puzzles are proved again, every shipped puzzle's "wins in N
+//! moves" is the shortest forced win and its theme the one its proofs give, and attempts are
+//! judged right.
 
 use swapboard_core::{Outcome, Player};
-use swapboard_play::puzzles::{self, Candidates, Puzzle, Theme, examine, judge, puzzle_id};
+use swapboard_play::puzzles::{
+    self, Candidates, Puzzle, Theme, examine, judge, puzzle_id, winner_moves,
+};
 use swapboard_play::{AnyPosition, GameId, Playable, PositionFn};
 use swapboard_solver::{Options, Solver};
 
@@ -47,6 +51,129 @@ impl PositionFn for Outcomes {
     }
 }
 
+/// The fewest moves of its own with which the player to move wins, forced passes not
+/// counted, proved with a solver of its own: the least n for which a win within n moves is
+/// proved (and within n - 1 disproved).
+struct ShortestWin;
+
+impl PositionFn for ShortestWin {
+    type Output = usize;
+
+    fn call<G: Playable>(self, position: &G) -> usize {
+        // A table of 8 MiB, as the generator's: the default 64 MiB, cleared for each of
+        // the 1,387 puzzles, would cost more than the searches.
+        let mut solver = Solver::<G::Steps>::new(Options {
+            max_nodes: Some(CHECK_BUDGET),
+            table_bytes: 8 << 20,
+            ..Options::default()
+        });
+        let steps = position.to_steps();
+        (0..=30)
+            .find(|&n| {
+                solver
+                    .wins_within(&steps, position.to_move(), n, false)
+                    .expect("settled within the check's budget")
+            })
+            .expect("a win within 30 moves") as usize
+    }
+}
+
+/// The outcome once the passes the rules force from `position` are played, if it is over
+/// then.
+fn after_forced_passes(mut position: AnyPosition) -> Option<Outcome> {
+    position.play_forced_passes(|_, _| {});
+    position.outcome()
+}
+
+/// Whether `player`, to move, can end the game with a win in one move (forced passes aside).
+fn ends_with_a_win(position: &AnyPosition, player: Player) -> bool {
+    position.to_move() == player
+        && position.legal_moves(100_000).unwrap().iter().any(|mv| {
+            let mut after = position.clone();
+            after.play_text(mv).unwrap();
+            after_forced_passes(after) == Some(Outcome::Win(player))
+        })
+}
+
+/// Each legal move of a position with the class of the position it leads to (its hash up to
+/// the board's symmetries).
+struct Classes;
+
+impl PositionFn for Classes {
+    type Output = Vec<(String, u64)>;
+
+    fn call<G: Playable>(self, position: &G) -> Self::Output {
+        position
+            .legal_moves()
+            .into_iter()
+            .map(|mv| {
+                let mut after = position.clone();
+                after.play_unchecked(&mv);
+                (mv.to_string(), after.canonical_hash())
+            })
+            .collect()
+    }
+}
+
+/// The theme `puzzle` must have, its shortest win taking `moves` moves: a finish for a win
+/// in one, else a defence when every move outside the solution's class (none of which wins:
+/// `check`) loses at once (ends the game in the opponent's win, or leaves the opponent a
+/// move that does), else a combination.
+fn expected_theme(puzzle: &Puzzle, moves: usize) -> Theme {
+    let position: AnyPosition = puzzle.position.parse().unwrap();
+    let mover = position.to_move();
+    if moves == 1 {
+        return Theme::Finish;
+    }
+    let loses_at_once = |mv: &String| {
+        let mut after = position.clone();
+        after.play_text(mv).unwrap();
+        after_forced_passes(after.clone()) == Some(Outcome::Win(mover.other()))
+            || ends_with_a_win(&after, mover.other())
+    };
+    let classes = position.visit(Classes);
+    let solution_class = classes
+        .iter()
+        .find(|(mv, _)| *mv == puzzle.solution)
+        .map(|(_, class)| *class);
+    let every_other_loses = classes
+        .iter()
+        .filter(|(_, class)| Some(*class) != solution_class)
+        .all(|(mv, _)| loses_at_once(mv));
+    if every_other_loses {
+        Theme::Defence
+    } else {
+        Theme::Combination
+    }
+}
+
+/// Checks what `puzzle` says of its win: its line's count of the winner's moves (forced
+/// passes not counted) is the shortest forced win a solver of its own proves, and its theme
+/// is the one its proofs give. A solution that ends the game (forced passes aside) is a
+/// finish: a swap that ends a Rapid Transit game is no combination.
+fn check_count_and_theme(puzzle: &Puzzle) {
+    let position: AnyPosition = puzzle.position.parse().unwrap();
+    let said = winner_moves(&position, &puzzle.line).unwrap();
+    let proved = position.visit(ShortestWin);
+    assert_eq!(
+        said, proved,
+        "{}: wins in {said} moves, proved {proved}",
+        puzzle.id
+    );
+    assert!(proved >= 1, "{}", puzzle.id);
+    assert_eq!(
+        puzzle.theme,
+        expected_theme(puzzle, proved),
+        "{}",
+        puzzle.id
+    );
+    let mut solved = position.clone();
+    solved.play_text(&puzzle.solution).unwrap();
+    if after_forced_passes(solved) == Some(Outcome::Win(position.to_move())) {
+        assert_eq!(puzzle.theme, Theme::Finish, "{}", puzzle.id);
+    }
+}
+
 /// Checks `puzzle` move by move: the solution wins, every move that wins leads where it does
 /// (up to the board's symmetries), every other move does not win, and the main line is legal
 /// and ends in the mover's win.
@@ -83,11 +210,14 @@ fn check(puzzle: &Puzzle) {
 
 #[test]
 fn a_found_puzzle_has_exactly_one_winning_move_class() {
-    for (game, size) in [(GameId::Swaptimum, 4), (GameId::Flipstop, 5)] {
+    for (game, size) in [
+        (GameId::Swaptimum, 4),
+        (GameId::Flipstop, 5),
+        (GameId::RapidTransit, 6),
+    ] {
         let puzzle = first_puzzle(game, size);
         check(&puzzle);
-        // The line of a finish is the winning move alone.
-        assert_eq!(puzzle.theme == Theme::Finish, puzzle.line.len() == 1);
+        check_count_and_theme(&puzzle);
     }
 }
 
@@ -179,6 +309,55 @@ fn a_sample_of_the_shipped_puzzles_is_proved_again() {
 #[ignore = "slow: every shipped puzzle proved again"]
 fn every_shipped_puzzle_is_proved_again() {
     reprove(1);
+}
+
+/// Every shipped puzzle: the count of moves its words give (its line's) is the shortest
+/// forced win, and its theme is right.
+#[test]
+fn every_shipped_puzzle_says_its_shortest_win_and_its_theme() {
+    let shipped = puzzles::read_lines(puzzles::SHIPPED).unwrap();
+    for puzzle in &shipped {
+        check_count_and_theme(puzzle);
+    }
+}
+
+/// A pass the rules force is no move. A Rapid Transit swap after which neither side can
+/// swap ends the game with the two forced passes: a finish, won "at once". Where the loser
+/// must pass between the winner's swaps, and the winner passes last, only the swaps count.
+#[test]
+fn forced_passes_are_not_counted_as_moves() {
+    let shipped = puzzles::read_lines(puzzles::SHIPPED).unwrap();
+    let transit = |p: &&Puzzle| p.game == GameId::RapidTransit;
+    let finish = shipped
+        .iter()
+        .filter(transit)
+        .find(|p| p.line[1..] == ["pass", "pass"])
+        .expect("a swap that ends the game");
+    let position: AnyPosition = finish.position.parse().unwrap();
+    assert_eq!(finish.theme, Theme::Finish, "{}", finish.id);
+    assert_eq!(winner_moves(&position, &finish.line).unwrap(), 1);
+    let right = judge(finish, &finish.solution, puzzles::DEFAULT_BUDGET).unwrap();
+    assert!(right.why.ends_with("wins at once"), "{right:?}");
+    let passing = shipped
+        .iter()
+        .filter(transit)
+        .find(|p| p.line.len() > 3 && p.line[1] == "pass")
+        .expect("a win with the loser passing between the winner's swaps");
+    let position: AnyPosition = passing.position.parse().unwrap();
+    let swaps = passing
+        .line
+        .iter()
+        .step_by(2)
+        .filter(|mv| *mv != "pass")
+        .count();
+    let moves = winner_moves(&position, &passing.line).unwrap();
+    assert_eq!(moves, swaps, "{}", passing.id);
+    assert!(moves < passing.line.len().div_ceil(2), "{}", passing.id);
+    let right = judge(passing, &passing.solution, puzzles::DEFAULT_BUDGET).unwrap();
+    assert!(
+        right.why.contains(&format!("in {moves} moves")),
+        "{right:?}"
+    );
 }
 
 #[test]

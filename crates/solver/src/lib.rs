@@ -12,6 +12,11 @@
 //! player to move win?", and if not, "does the other player win?"; a position where both
 //! answers are no is a draw.
 //!
+//! [`Solver::wins_within`] asks a narrower question: does a player win with at most n moves
+//! of its own (a turn of several decisions one move, a forced pass none)? Its positions
+//! carry the moves left in their table keys; the least such n is the shortest forced win, a
+//! puzzle's "wins in N moves".
+//!
 //! A proposition is stored relative to the player to move ("the player to move wins" at the
 //! nodes where the player trying to win moves, "the other player wins" at the others), so
 //! that a symmetry exchanging the players' colours and turn keeps every entry true.

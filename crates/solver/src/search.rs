@@ -13,6 +13,15 @@ use crate::{MoveResult, Options, Progress, Solution, Stop};
 /// apart.
 const MOVER_GOAL_KEY: u64 = 0x6a09_e667_f3bc_c909;
 
+/// The moves left to the goal player in a search that does not count them (every search
+/// but [`Solver::wins_within`]'s).
+const UNBOUNDED: u32 = u32::MAX;
+
+/// Multiplies a bounded search's moves left into a node's key: "the goal player wins with
+/// at most n more moves" is a different proposition for each n, and for a node where the
+/// player to move is in the middle of a turn (whose next decision is no new move).
+const BOUND_KEY: u64 = 0x9e37_79b9_7f4a_7c15;
+
 /// Nodes between two looks at the clock.
 const CLOCK_EVERY: u64 = 1 << 10;
 /// Children made between two looks at the clock, whatever the node count: on a big board a
@@ -32,6 +41,11 @@ struct Child<G: Game> {
     /// own searches (a transposition that changes them meanwhile is picked up on the
     /// child's next search).
     numbers: Numbers,
+    /// The goal player's moves left there ([`UNBOUNDED`] unless the search counts them).
+    left: u32,
+    /// Whether its player to move starts a turn there (did not make the decision that led
+    /// to it): only a turn's first decision is a move of its own.
+    turn_start: bool,
 }
 
 /// A df-pn solver with its transposition table, reusable for several positions (the table
@@ -128,9 +142,9 @@ impl<G: Game> Solver<G> {
             elapsed: Default::default(),
         };
         if solution.outcome.is_none() {
-            let first = self.prove(position, mover, progress);
+            let first = self.prove(position, mover, UNBOUNDED, true, progress);
             let second = match first {
-                Some(false) => self.prove(position, mover.other(), progress),
+                Some(false) => self.prove(position, mover.other(), UNBOUNDED, true, progress),
                 _ => None,
             };
             solution.outcome = match (first, second) {
@@ -147,19 +161,58 @@ impl<G: Game> Solver<G> {
         solution
     }
 
-    /// Whether `goal` wins `position`, or `None` if the search stopped first.
+    /// Whether `goal` wins `position` with at most `moves` moves of its own, forced passes
+    /// not counted, or `None` if the search stopped within the limits first.
+    ///
+    /// A move is a turn: in a game searched decision by decision (the steps of a
+    /// [`Stepwise`](swapboard_core::Stepwise) game) the decisions of one turn are one move, and `turn_started` says that the
+    /// player to move in `position` has already made a decision of the turn it is in. A
+    /// pass that is the only legal move is not counted: the rules made it, not the player.
+    /// The shortest forced win is the least `moves` for which this is true: a puzzle's
+    /// "wins in N moves" (`crates/play/src/puzzles.rs`).
+    pub fn wins_within(
+        &mut self,
+        position: &G,
+        goal: Player,
+        moves: u32,
+        turn_started: bool,
+    ) -> Option<bool> {
+        self.nodes = 0;
+        self.started = Instant::now();
+        self.stopped = None;
+        self.next_report = self.options.progress_every;
+        if let Some(outcome) = position.outcome() {
+            return Some(outcome == Outcome::Win(goal));
+        }
+        // Below `UNBOUNDED`, which stands for "not counted".
+        let moves = moves.min(UNBOUNDED - 1);
+        self.prove(position, goal, moves, !turn_started, &mut |_| {})
+    }
+
+    /// Whether `goal` wins `position` with at most `left` moves of its own ([`UNBOUNDED`]:
+    /// any number), `turn_start` saying whether the player to move starts its turn there;
+    /// `None` if the search stopped first.
     fn prove(
         &mut self,
         position: &G,
         goal: Player,
+        left: u32,
+        turn_start: bool,
         progress: &mut dyn FnMut(&Progress),
     ) -> Option<bool> {
         self.goal = goal;
         self.root = Numbers::UNKNOWN;
         self.path.clear();
-        let root_key = self.key(position);
+        let root_key = self.key(position, left, turn_start);
         self.path.push(root_key);
-        let numbers = self.mid(position, root_key, INFINITY, INFINITY, 0, progress);
+        let numbers = self.mid(
+            position,
+            root_key,
+            (left, turn_start),
+            (INFINITY, INFINITY),
+            0,
+            progress,
+        );
         if numbers.pn == 0 {
             Some(true)
         } else if numbers.dn == 0 {
@@ -169,34 +222,40 @@ impl<G: Game> Solver<G> {
         }
     }
 
-    /// The table key of an unfinished position for the current goal.
-    fn key(&self, position: &G) -> u64 {
+    /// The table key of an unfinished position for the current goal, with the goal
+    /// player's moves `left` there and whether its player to move starts a turn (both part
+    /// of the key only when the moves are counted).
+    fn key(&self, position: &G, left: u32, turn_start: bool) -> u64 {
         let hash = if self.options.symmetries {
             position.canonical_hash()
         } else {
             position.zobrist()
         };
-        let key = if position.to_move() == self.goal {
+        let mut key = if position.to_move() == self.goal {
             hash ^ MOVER_GOAL_KEY
         } else {
             hash
         };
+        if left != UNBOUNDED {
+            let bound = 2 * u64::from(left) + u64::from(turn_start) + 1;
+            key ^= bound.wrapping_mul(BOUND_KEY);
+        }
         key.max(1)
     }
 
     /// The child reached by `mv` from `position`; `scratch` is left holding its position.
     fn child(&self, position: &G, mv: &G::Move, scratch: &mut G) -> Child<G> {
-        let mut child = self.unlooked_child(position, mv, scratch);
+        let mut child = self.unlooked_child(position, mv, UNBOUNDED, scratch);
         if !child.finished {
             child.numbers = self.table.get(child.key).map_or(child.numbers, |(n, _)| n);
         }
         child
     }
 
-    /// The child reached by `mv` from `position`, its numbers not yet looked up in the
-    /// table (unknown unless the game is over there); `scratch` is left holding its
-    /// position.
-    fn unlooked_child(&self, position: &G, mv: &G::Move, scratch: &mut G) -> Child<G> {
+    /// The child reached by `mv` from `position`, the goal player having `left` moves
+    /// there, its numbers not yet looked up in the table (unknown unless the game is over
+    /// there); `scratch` is left holding its position.
+    fn unlooked_child(&self, position: &G, mv: &G::Move, left: u32, scratch: &mut G) -> Child<G> {
         scratch.clone_from(position);
         scratch.play_unchecked(mv);
         let fixed = scratch.outcome().map(|o| {
@@ -206,16 +265,19 @@ impl<G: Game> Solver<G> {
                 Numbers::DISPROVEN
             }
         });
+        let turn_start = scratch.to_move() != position.to_move();
         let key = if fixed.is_some() {
             0
         } else {
-            self.key(scratch)
+            self.key(scratch, left, turn_start)
         };
         Child {
             mv: mv.clone(),
             key,
             finished: fixed.is_some(),
             numbers: fixed.unwrap_or_else(|| self.estimate(scratch)),
+            left,
+            turn_start,
         }
     }
 
@@ -283,20 +345,36 @@ impl<G: Game> Solver<G> {
     }
 
     /// The multiple-iterative-deepening step of df-pn: searches below `position` (table key
-    /// `key`) until its proof number reaches `th_pn` or its disproof number `th_dn`, and
-    /// returns its numbers (also stored in the table).
+    /// `key`, the goal player's moves left there and whether its player to move starts a
+    /// turn in `bound`) until its proof number reaches `th_pn` or its disproof number
+    /// `th_dn` (`thresholds`), and returns its numbers (also stored in the table).
     fn mid(
         &mut self,
         position: &G,
         key: u64,
-        th_pn: u32,
-        th_dn: u32,
+        bound: (u32, bool),
+        thresholds: (u32, u32),
         depth: usize,
         progress: &mut dyn FnMut(&Progress),
     ) -> Numbers {
+        let (mut left, turn_start) = bound;
+        let (th_pn, th_dn) = thresholds;
         let nodes_before = self.nodes;
         if !self.tick(progress) {
             return Numbers::UNKNOWN;
+        }
+        // In a search that counts the goal player's moves, starting a turn costs one (a
+        // forced pass excepted), and with none left the goal player has not won in time.
+        if left != UNBOUNDED
+            && turn_start
+            && position.to_move() == self.goal
+            && !only_pass(position)
+        {
+            if left == 0 {
+                self.table.put(key, Numbers::DISPROVEN, 1);
+                return Numbers::DISPROVEN;
+            }
+            left -= 1;
         }
         if self.pools.len() <= depth {
             self.pools.resize_with(depth + 1, Vec::new);
@@ -312,7 +390,7 @@ impl<G: Game> Solver<G> {
         // overlaps them instead of waiting for each between two moves' work.
         let mut scratch = position.clone();
         let _ = position.for_each_move(|mv| {
-            let child = self.unlooked_child(position, &mv, &mut scratch);
+            let child = self.unlooked_child(position, &mv, left, &mut scratch);
             let settled = child.finished && settles(child.numbers);
             children.push(child);
             if settled {
@@ -374,7 +452,15 @@ impl<G: Game> Solver<G> {
             self.path.push(child_key);
             scratch.clone_from(position);
             scratch.play_unchecked(&children[best].mv);
-            let searched = self.mid(&scratch, child_key, child_pn, child_dn, depth + 1, progress);
+            let bound = (children[best].left, children[best].turn_start);
+            let searched = self.mid(
+                &scratch,
+                child_key,
+                bound,
+                (child_pn, child_dn),
+                depth + 1,
+                progress,
+            );
             children[best].numbers = searched;
             self.path.pop();
         }
@@ -407,7 +493,15 @@ impl<G: Game> Solver<G> {
             _ => {
                 self.path.clear();
                 self.path.push(child.key);
-                let n = self.mid(&next, child.key, INFINITY, INFINITY, 0, &mut |_| {});
+                let bound = (UNBOUNDED, child.turn_start);
+                let n = self.mid(
+                    &next,
+                    child.key,
+                    bound,
+                    (INFINITY, INFINITY),
+                    0,
+                    &mut |_| {},
+                );
                 (n.is_solved().then_some(n), 0)
             }
         }
@@ -455,4 +549,20 @@ impl<G: Game> Solver<G> {
             None => None,
         };
     }
+}
+
+/// Whether the only legal move of `position` is a pass: a move the rules make, which a
+/// count of a player's moves leaves out.
+fn only_pass<G: Game>(position: &G) -> bool {
+    let (mut count, mut pass) = (0, false);
+    let _ = position.for_each_move(|mv| {
+        count += 1;
+        pass = G::is_pass(&mv);
+        if count > 1 {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    count == 1 && pass
 }

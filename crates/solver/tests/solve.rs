@@ -1,6 +1,7 @@
 //! The solver against brute-force minimax: toy games with draws, passes and turns that do
 //! not alternate, then Swaptimum and Flipstop positions on small boards, and the symmetry
-//! hook: symmetric positions get the same result.
+//! hook: symmetric positions get the same result; the shortest forced wins, against a
+//! brute-force count of the winner's moves.
 
 #[path = "../../ai/tests/toys/mod.rs"]
 mod toys;
@@ -13,7 +14,7 @@ use swapboard_core::{Game, Outcome, Player, perft};
 use swapboard_flipstop::Flipstop;
 use swapboard_solver::{MoveResult, Options, Solution, Solver, Stop};
 use swapboard_swaptimum::Swaptimum;
-use toys::{PassNim, TicTacToe, TwiceNim};
+use toys::{PairSteps, PassNim, TicTacToe, TwiceNim};
 
 fn small() -> Options {
     Options {
@@ -259,4 +260,92 @@ fn the_empty_3x3_boards_are_second_player_wins() {
     ] {
         assert_eq!(solution, Some(Outcome::Win(Player::Second)));
     }
+}
+
+/// The fewest moves of its own with which `goal` wins `pos` against any defence, by brute
+/// force; `None` if it does not win. A move is a turn, the decisions a player makes in a row
+/// (`turn_start`: the player to move makes its turn's first decision there), and a pass that
+/// is the only legal move is not counted.
+fn shortest_win<G: Game>(
+    pos: &G,
+    goal: Player,
+    turn_start: bool,
+    memo: &mut HashMap<(G, Player, bool), Option<u32>>,
+) -> Option<u32> {
+    if let Some(outcome) = pos.outcome() {
+        return (outcome == Outcome::Win(goal)).then_some(0);
+    }
+    if let Some(&known) = memo.get(&(pos.clone(), goal, turn_start)) {
+        return known;
+    }
+    let mover = pos.to_move();
+    let moves = pos.legal_moves();
+    let forced_pass = moves.len() == 1 && G::is_pass(&moves[0]);
+    let cost = u32::from(mover == goal && turn_start && !forced_pass);
+    let mut after = Vec::new();
+    for mv in &moves {
+        let mut next = pos.clone();
+        next.play_unchecked(mv);
+        let starts = next.to_move() != mover;
+        after.push(shortest_win(&next, goal, starts, memo));
+    }
+    let best = if mover == goal {
+        after.into_iter().flatten().min()
+    } else {
+        after.into_iter().try_fold(0, |most, d| Some(most.max(d?)))
+    };
+    let result = best.map(|d| d + cost);
+    memo.insert((pos.clone(), goal, turn_start), result);
+    result
+}
+
+/// `wins_within` answers "at most n moves" exactly as the brute-force count, for both
+/// players, n from 0 to one past the shortest win (or `most` when there is none), both at a
+/// turn's start and in its middle.
+fn check_shortest_wins<G: Game>(positions: &[G], most: u32) {
+    let mut memo = HashMap::new();
+    let mut solver = Solver::new(small());
+    let mut wins = 0;
+    for pos in positions {
+        for goal in Player::BOTH {
+            for turn_started in [false, true] {
+                let exact = shortest_win(pos, goal, !turn_started, &mut memo);
+                wins += usize::from(exact.is_some_and(|d| d > 1));
+                for n in 0..=exact.map_or(most, |d| d + 1) {
+                    assert_eq!(
+                        solver.wins_within(pos, goal, n, turn_started),
+                        Some(exact.is_some_and(|d| d <= n)),
+                        "{pos}: {goal:?} within {n}, turn started: {turn_started}, exact {exact:?}"
+                    );
+                }
+            }
+        }
+    }
+    // Not only wins in one: the count is tested where it takes several moves.
+    assert!(wins > 0);
+}
+
+/// Every position reachable from `start`, at most `limit` of them.
+fn reachable<G: Game>(start: &G, limit: usize) -> Vec<G> {
+    let mut todo = vec![start.clone()];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(pos) = todo.pop() {
+        if seen.len() >= limit || !seen.insert(pos.clone()) {
+            continue;
+        }
+        for mv in pos.legal_moves() {
+            todo.push(pos.clone().play(&mv).unwrap());
+        }
+    }
+    seen.into_iter().collect()
+}
+
+#[test]
+fn the_shortest_wins_match_a_brute_force_count() {
+    // Passes, a player moving twice in a row, turns of two decisions.
+    check_shortest_wins(&reachable(&PassNim::default(), 1_000), 8);
+    check_shortest_wins(&reachable(&TwiceNim::default(), 1_000), 8);
+    check_shortest_wins(&reachable(&PairSteps::default(), 1_000), 8);
+    check_shortest_wins(&random_positions::<Swaptimum>(4, 7, 12, 5), 5);
+    check_shortest_wins(&random_positions::<Flipstop>(4, 7, 12, 5), 5);
 }

@@ -1,6 +1,8 @@
 //! The puzzles' storage (issue 25): the puzzles, seeded from the file the play crate ships,
 //! and each account's attempts and record (solved, failed, the streak).
 
+use std::collections::HashMap;
+
 use sqlx::Row as _;
 use sqlx::any::AnyRow;
 use swapboard_play::GameId;
@@ -82,23 +84,57 @@ fn puzzle_of(row: &AnyRow) -> anyhow::Result<Puzzle> {
 }
 
 impl Store {
-    /// Adds the puzzles of `puzzles` the database lacks (all of them on a first start), in
-    /// one transaction; a puzzle already stored is kept as it is. Nothing is written when
-    /// the database holds as many puzzles as the list.
+    /// Adds the puzzles of `puzzles` the database lacks (all of them on a first start), and
+    /// brings up to date the line, difficulty and theme of those it holds otherwise (a
+    /// newer binary's file, re-examined when what a puzzle's words claim was made exact:
+    /// issue 45), in one transaction. Nothing is written when the database holds every
+    /// puzzle as the list has it. A stored puzzle the list no longer has is kept: attempts
+    /// refer to it.
     pub(crate) async fn seed_puzzles(&self, puzzles: &[Puzzle]) -> anyhow::Result<()> {
-        let stored: i64 = sqlx::query("SELECT COUNT(*) FROM puzzles")
-            .fetch_one(&self.pool)
-            .await?
-            .try_get(0)?;
-        if usize::try_from(stored).unwrap_or(0) >= puzzles.len() {
+        let rows = sqlx::query("SELECT id, line, difficulty, theme FROM puzzles")
+            .fetch_all(&self.pool)
+            .await?;
+        let mut stored = HashMap::with_capacity(rows.len());
+        for row in &rows {
+            let id: String = row.try_get(0)?;
+            let line: String = row.try_get(1)?;
+            let difficulty: i64 = row.try_get(2)?;
+            let theme: String = row.try_get(3)?;
+            stored.insert(id, (line, difficulty, theme));
+        }
+        let mut missing = Vec::new();
+        let mut changed = Vec::new();
+        for puzzle in puzzles {
+            match stored.get(&puzzle.id) {
+                None => missing.push(puzzle),
+                Some((line, difficulty, theme))
+                    if *line != puzzle.line.join(" ")
+                        || *difficulty != i64::from(puzzle.difficulty)
+                        || theme != puzzle.theme.as_str() =>
+                {
+                    changed.push(puzzle);
+                }
+                Some(_) => {}
+            }
+        }
+        if missing.is_empty() && changed.is_empty() {
             return Ok(());
         }
         let mut tx = self.begin_write().await?;
+        for puzzle in changed {
+            sqlx::query("UPDATE puzzles SET line = $1, difficulty = $2, theme = $3 WHERE id = $4")
+                .bind(puzzle.line.join(" "))
+                .bind(i64::from(puzzle.difficulty))
+                .bind(puzzle.theme.as_str())
+                .bind(puzzle.id.clone())
+                .execute(&mut *tx)
+                .await?;
+        }
         let next: i64 = sqlx::query("SELECT COALESCE(MAX(seq) + 1, 0) FROM puzzles")
             .fetch_one(&mut *tx)
             .await?
             .try_get(0)?;
-        for (batch_index, batch) in puzzles.chunks(SEED_BATCH).enumerate() {
+        for (batch_index, batch) in missing.chunks(SEED_BATCH).enumerate() {
             let rows: Vec<String> = (0..batch.len())
                 .map(|i| {
                     let p = i * 10;

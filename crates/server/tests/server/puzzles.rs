@@ -1,13 +1,13 @@
 //! Puzzles over HTTP (issue 25): the shipped puzzles seeded on the first start, listed by
 //! game and difficulty without their solutions, the daily puzzle, attempts judged with the
-//! line or the refutation and recorded per account; and the stateless positions' builder
-//! and moves the puzzle pages use.
+//! line or the refutation and recorded per account, a stored puzzle brought up to date by a
+//! newer file; and the stateless positions' builder and moves the puzzle pages use.
 
 use serde_json::json;
 use swapboard_play::AnyPosition;
 use swapboard_play::puzzles::{self, Puzzle};
 
-use crate::common::{Client, TestDb, auth, bearer, generous, on_both, start};
+use crate::common::{Client, TestDb, auth, bearer, execute, generous, on_both, start};
 
 /// The shipped puzzles, as the server seeds them.
 fn shipped() -> Vec<Puzzle> {
@@ -177,16 +177,47 @@ async fn puzzles_served(db: TestDb) -> TestDb {
         .await
         .assert_error(404, "not_found");
 
-    // A restart seeds nothing twice.
+    // A restart seeds nothing twice, and brings a puzzle stored otherwise than the file has
+    // it (an older binary's line, difficulty and theme) up to date.
     let count = client.get("/api/puzzles?limit=200", &[]).await.json["puzzles"]
         .as_array()
         .unwrap()
         .len();
     server.stop().await.unwrap();
+    let finish = shipped
+        .iter()
+        .find(|p| p.theme == puzzles::Theme::Finish && p.line.len() == 1)
+        .expect("a finish");
+    execute(
+        &db,
+        &format!(
+            "UPDATE puzzles SET line = 'a1 b1 c1', difficulty = 1, theme = 'combination' \
+             WHERE id = '{}'",
+            finish.id
+        ),
+    )
+    .await;
     let server = start(&db, generous()).await;
     let client = Client::new(&server);
     let after = client.get("/api/puzzles?limit=200", &[]).await;
     assert_eq!(after.json["puzzles"].as_array().unwrap().len(), count);
+    let shown = client
+        .get(&format!("/api/puzzles/{}", finish.id), &[])
+        .await;
+    assert_eq!(shown.json["theme"], "finish", "{}", shown.text);
+    assert_eq!(
+        shown.json["difficulty"], finish.difficulty,
+        "{}",
+        shown.text
+    );
+    let solved = client
+        .post(
+            &format!("/api/puzzles/{}/attempt", finish.id),
+            &json!({"move": finish.solution}),
+            &[],
+        )
+        .await;
+    assert_eq!(solved.json["line"], json!(finish.line), "{}", solved.text);
     server.stop().await.unwrap();
     db
 }
