@@ -48,6 +48,13 @@ test('the Flipstop lesson, done by clicking', async () => {
     await page.locator('.refusal').filter({ hasText: /./ }).waitFor();
     await page.getByRole('button', { name: 'Pass' }).click();
     await next('Finish the chain');
+    // A missed win: the other side's answer, in words and on the board.
+    await cell(page, 'd4').click();
+    await verdict.filter({ hasText: /Blue answers [a-d][1-4]/ }).waitFor();
+    const reply = /Blue answers ([a-d][1-4])/.exec((await verdict.textContent()) ?? '')?.[1] ?? '';
+    assert.match(await cell(page, reply).getAttribute('aria-label') ?? '', /Blue/);
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.locator('svg.board [data-cell].next').first().waitFor();
     await cell(page, 'b2').click();
     await next('Win on a bigger board');
     // The progress is kept: a reload opens the step not done yet.

@@ -23,7 +23,7 @@ function lesson(done: number | null): LessonView {
 }
 
 const attempt = (done: boolean, progress: number | null): LessonAttempt => ({
-  done, why: done ? 'It flips.' : 'No crosscut.', move: 'c3', position: 'flipstop ..../..../..R./.... B', board: board(5), ending: null, progress,
+  done, why: done ? 'It flips.' : 'No crosscut.', move: 'c3', position: 'flipstop ..../..../..R./.... B', board: board(5), ending: null, progress, answer: null,
 });
 
 test('the routes of the about and help pages', () => {
@@ -60,6 +60,9 @@ test('a move built, judged, and the next step opened', () => {
   assert.equal(shownBoard(state).size, 5);
   assert.deepEqual(lessonControls(state), []);
   assert.equal(verdictWords(attempt(false, null)), 'Not this time. No crosscut.');
+  // A missed win shows the other side's answer on the board.
+  takeAttempt(state, { ...attempt(false, null), answer: { move: 'd4', position: 'flipstop ...', board: board(6) } });
+  assert.equal(shownBoard(state).size, 6);
   goToStep(state, 0);
   takeAttempt(state, attempt(true, null));
   assert.equal(state.done, 1);

@@ -15,6 +15,9 @@ mod swaptimum;
 
 use swapboard_core::{MoveError, Outcome, Rule};
 
+use crate::game::Playable;
+use crate::position::PositionFn;
+use crate::puzzles;
 use crate::rules::Claim;
 use crate::{AnyPosition, GameId};
 
@@ -93,6 +96,32 @@ pub struct Attempt {
     pub rule: Option<Rule>,
     /// The position after the move and the passes the rules then force, when it is legal.
     pub after: Option<AnyPosition>,
+    /// For a move that misses a step whose task is to win: the other side's answer as the
+    /// solver finds it (within [`ANSWER_NODES`]), and the position after it and the passes
+    /// the rules then force, so that a page shows the refutation on the board.
+    pub answer: Option<(String, AnyPosition)>,
+}
+
+/// The solver's budget, in nodes, for the answer to a missed win: never seconds, so that a
+/// lesson answers alike on any machine. The lessons' boards are small; a position the
+/// solver does not settle within it gets no answer.
+pub const ANSWER_NODES: u64 = 200_000;
+
+/// The solver's best answer from a position, and the position after it (a [`PositionFn`]).
+struct Answer;
+
+impl PositionFn for Answer {
+    type Output = Option<(String, AnyPosition)>;
+
+    fn call<G: Playable>(self, position: &G) -> Self::Output {
+        let mut solver = puzzles::solver::<G>(ANSWER_NODES);
+        let mv = puzzles::best_move(&mut solver, position)?;
+        let mut after = position.clone();
+        after.play_unchecked(&mv);
+        let mut after = after.erase();
+        after.play_forced_passes(|_, _| {});
+        Some((mv.to_string(), after))
+    }
 }
 
 impl Step {
@@ -124,6 +153,7 @@ impl Step {
                     mv: None,
                     rule,
                     after: None,
+                    answer: None,
                 };
             }
         };
@@ -133,17 +163,29 @@ impl Step {
             Goal::Wins => position.outcome() == Some(Outcome::Win(mover)),
             Goal::OneOf(moves) => moves.contains(&played.as_str()),
         };
-        let why = if done {
+        let answer = match self.goal {
+            Goal::Wins if !done && position.outcome().is_none() => position.visit(Answer),
+            _ => None,
+        };
+        let mut why = if done {
             self.done.to_owned()
         } else {
             self.why_not(&played, &position)
         };
+        if let Some((reply, after)) = &answer {
+            let other = position.colour_name(mover.other());
+            match after.outcome_words() {
+                Some(words) => why.push_str(&format!(" {other} answers {reply}: {words}.")),
+                None => why.push_str(&format!(" {other} answers {reply}.")),
+            }
+        }
         Attempt {
             done,
             why,
             mv: Some(played),
             rule: None,
             after: Some(position),
+            answer,
         }
     }
 

@@ -251,7 +251,7 @@ impl PositionFn for Examine {
 
 /// A solver whose every search stops after `budget` nodes (no time limit: a proof found
 /// once is found again).
-fn solver<G: Stepwise>(budget: u64) -> Solver<G::Steps> {
+pub(crate) fn solver<G: Stepwise>(budget: u64) -> Solver<G::Steps> {
     Solver::new(Options {
         table_bytes: TABLE_BYTES,
         max_nodes: Some(budget),
@@ -444,7 +444,10 @@ fn main_line<G: Stepwise>(
 
 /// The solver's best whole move from `position`: its decisions taken one by one until the
 /// turn passes (a single decision in games whose moves are listed whole).
-fn best_move<G: Stepwise>(solver: &mut Solver<G::Steps>, position: &G) -> Option<G::Move> {
+pub(crate) fn best_move<G: Stepwise>(
+    solver: &mut Solver<G::Steps>,
+    position: &G,
+) -> Option<G::Move> {
     let mover = position.to_move();
     let mut steps = position.to_steps();
     let mut path = Vec::new();

@@ -135,3 +135,39 @@ fn a_miss_is_explained_by_what_the_move_did() {
     );
     assert!(placement.why.contains("a4"), "{}", placement.why);
 }
+
+/// A move that misses a win is answered by the solver's refutation, a legal move of the other
+/// side from the position the miss left, told in words and given for the board.
+#[test]
+fn a_missed_win_is_answered_on_the_board() {
+    let mut answered = 0;
+    for lesson in lessons::ALL {
+        for step in lesson.steps {
+            let attempt = step.judge(step.wrong);
+            let Some(after) = attempt.after.as_ref() else {
+                continue;
+            };
+            match (step.goal, &attempt.answer) {
+                (Goal::Wins, Some((reply, answered_position))) => {
+                    answered += 1;
+                    let mut replayed = after.clone();
+                    replayed
+                        .play_text(reply)
+                        .expect("the answer is a legal move");
+                    replayed.play_forced_passes(|_, _| {});
+                    assert_eq!(&replayed, answered_position, "{}", step.title);
+                    assert!(
+                        attempt.why.contains(&format!("answers {reply}")),
+                        "{}",
+                        attempt.why
+                    );
+                }
+                (Goal::Wins, None) => {
+                    panic!("{}: the miss {} has no answer", step.title, step.wrong)
+                }
+                (_, answer) => assert!(answer.is_none(), "{}", step.title),
+            }
+        }
+    }
+    assert!(answered >= 4, "{answered} misses answered");
+}

@@ -184,6 +184,22 @@ pub(crate) struct AttemptAnswer {
     ending: Option<String>,
     /// How many steps of the lesson the caller has done now; `null` for the public.
     progress: Option<i64>,
+    /// For a move that misses a win: the other side's answer as the solver finds it, and the
+    /// board after it (what the answer changed marked); `null` otherwise.
+    answer: Option<LessonAnswer>,
+}
+
+/// The other side's answer to a missed win, shown on the board.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct LessonAnswer {
+    /// The answer, as the contract prints it.
+    #[serde(rename = "move")]
+    mv: String,
+    /// The position after it and the passes the rules then force.
+    position: String,
+    /// What a board picture of that position shows, the answer's changes marked.
+    #[schema(value_type = Object)]
+    board: BoardView,
 }
 
 /// Plays a move in a step of a lesson: whether it does the task and why, in words; a move
@@ -224,6 +240,18 @@ pub(crate) async fn attempt(
         )));
     }
     let judged = lesson.steps[index - 1].judge(&body.mv);
+    let answer = match (&judged.answer, &judged.after) {
+        (Some((reply, answered)), Some(after)) => {
+            let mut board = answered.view();
+            board.mark_changes_from(&after.view());
+            Some(LessonAnswer {
+                mv: reply.clone(),
+                position: answered.to_string(),
+                board,
+            })
+        }
+        _ => None,
+    };
     let (Some(mv), Some(after)) = (judged.mv, judged.after) else {
         return Err(match judged.rule {
             Some(rule) => ApiError::IllegalMove {
@@ -254,5 +282,6 @@ pub(crate) async fn attempt(
         board: after.view(),
         ending: after.outcome_words(),
         progress,
+        answer,
     }))
 }

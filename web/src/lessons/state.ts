@@ -43,6 +43,8 @@ export interface LessonAttempt {
   board: BoardView;
   ending: string | null;
   progress: number | null;
+  /** A missed win: the other side's answer, as the solver finds it, and the board after it. */
+  answer: { move: string; position: string; board: BoardView } | null;
 }
 
 /** What the lesson page holds. */
@@ -76,9 +78,10 @@ export function trying(state: LessonState): boolean {
   return state.attempt === null;
 }
 
-/** The board shown: the step's, or the position after the move tried. */
+/** The board shown: the step's, or the position after the move tried, or after the other
+ * side's answer to a missed win (the refutation, shown on the board). */
 export function shownBoard(state: LessonState): BoardView {
-  return state.attempt?.board ?? state.lesson.steps[state.step].board;
+  return state.attempt?.answer?.board ?? state.attempt?.board ?? state.lesson.steps[state.step].board;
 }
 
 /** What the board marks beside the view: the cells offered next and those chosen. */

@@ -51,6 +51,25 @@ async fn lessons(db: TestDb) -> TestDb {
     let missed = client.post(step2, &json!({"move": "a1"}), &[]).await;
     assert_eq!(missed.json["done"], false, "{}", missed.text);
     assert!(missed.json["why"].as_str().unwrap().contains("c3"));
+    assert_eq!(
+        missed.json["answer"],
+        Value::Null,
+        "no answer where no win was asked"
+    );
+    // A missed win: the other side's answer, in words and on the board.
+    let finish = "/api/lessons/swaptimum/steps/6/attempt";
+    let missed_win = client.post(finish, &json!({"move": "e5"}), &[]).await;
+    assert_eq!(missed_win.json["done"], false, "{}", missed_win.text);
+    let reply = missed_win.json["answer"]["move"].as_str().unwrap();
+    assert!(
+        missed_win.json["why"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("Red answers {reply}")),
+        "{}",
+        missed_win.text
+    );
+    assert!(missed_win.json["answer"]["board"]["marks"].is_array());
     // A move the rules refuse: the rule's code and refusal.
     let refused = client.post(step2, &json!({"move": "c3"}), &[]).await;
     refused.assert_error(422, "illegal_move");
