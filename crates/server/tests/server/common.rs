@@ -9,7 +9,7 @@ use reqwest::{Method, StatusCode};
 use serde_json::Value;
 use sqlx::Connection as _;
 use swapboard_server::api::{ErrorBody, ErrorDetail, GameView, NewToken};
-use swapboard_server::{Limits, ServeOptions, Server};
+use swapboard_server::{Clock, Limits, ServeOptions, Server};
 
 /// A database of one backend that lives as long as the test.
 pub(crate) struct TestDb {
@@ -129,6 +129,7 @@ pub(crate) fn options(db: &TestDb, limits: Limits) -> ServeOptions {
         games: Default::default(),
         push_loopback: true,
         limits,
+        clock: Clock::real(),
     }
 }
 
