@@ -733,6 +733,7 @@ async fn crash_mid_send(db: TestDb) -> TestDb {
     // The first challenge's mail reaches the mail server, which never acknowledges it.
     let (smtp, mut mails) = smtp_sink_with(Some(Trouble::Stall("challenges you"))).await;
     let mut options = options(&db, generous());
+    let clock = on_manual_clock(&mut options);
     options.smtp = Some(smtp);
     options.mail_from = Some("swapboard <noreply@swapboard.test>".to_owned());
     options.public_url = Some("http://swapboard.test/".to_owned());
@@ -751,15 +752,10 @@ async fn crash_mid_send(db: TestDb) -> TestDb {
     // settling, the mail delivered but never acknowledged.
     first.stop().await.unwrap();
 
-    // Another instance starts on the database once the dead worker's lease has passed
-    // (moved back here rather than waited for): the row is given up as lost, never sent
-    // again; a new notification is mailed as usual.
-    let mut conn = sqlx::AnyConnection::connect(&db.url).await.unwrap();
-    sqlx::query("UPDATE outbox SET claimed_until_ms = 0 WHERE state = 'sending'")
-        .execute(&mut conn)
-        .await
-        .unwrap();
-    conn.close().await.unwrap();
+    // Another instance starts on the database once the dead worker's lease (a minute) has
+    // passed on the clock they share: the row is given up as lost, never sent again; a new
+    // notification is mailed as usual.
+    clock.advance(Duration::from_secs(60));
     let second = swapboard_server::Server::start(&options).await.unwrap();
     let client = Client::new(&second);
     let started = Instant::now();
