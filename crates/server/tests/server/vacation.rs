@@ -1,15 +1,20 @@
 //! The vacation bank over real HTTP on both backends: a correspondence clock that runs out
 //! spends a day of the player's bank instead (shown with the game and in the bank's log),
 //! whether the scheduler finds the deadline or a late move does, until the 21st day; days
-//! taken on purpose carry every game on; a live clock is never saved. Time is driven by
-//! moving the stored turn's start and deadline back (never by sleeping).
+//! taken on purpose carry every game on; a live clock is never saved. Time is moved on the
+//! server's manual clock (never by sleeping); the bank's scenario moves the stored turn's
+//! start and deadline back instead, so that a late move, not the scheduler woken by a move
+//! of the clock, is first to find a fallen flag.
 
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use sqlx::Connection as _;
+use swapboard_server::Clock;
 
-use crate::common::{Client, TestDb, auth, bearer, generous, on_both, start};
+use crate::common::{
+    Client, TestDb, auth, bearer, generous, on_both, start, start_on_manual_clock,
+};
 use crate::notify::any_move;
 use crate::tournaments::started;
 
@@ -193,7 +198,7 @@ async fn the_bank_saves_a_correspondence_clock_until_the_21st_day() {
 }
 
 async fn days_taken(db: TestDb) -> TestDb {
-    let server = start(&db, generous()).await;
+    let (server, clock) = start_on_manual_clock(&db, generous()).await;
     let client = Client::new(&server);
     let cat = bearer(&client, "cat").await;
     let dan = bearer(&client, "dan").await;
@@ -216,12 +221,11 @@ async fn days_taken(db: TestDb) -> TestDb {
     assert_eq!(taken.json["log"][0]["reason"], "taken");
     assert_eq!(taken.json["log"][0]["game"], Value::Null);
     let away = taken.json["away_until_ms"].as_i64().unwrap();
-    let now = now_ms();
-    assert!((away - now - 5 * DAY_MS).abs() < 60_000, "{}", taken.text);
+    assert_eq!(away, clock.now_ms() + 5 * DAY_MS, "{}", taken.text);
 
-    // Three days go by while cat is away: her turn's time ran out a day ago, and restarts
-    // when she is back, a whole period then; no more days are spent.
-    age_turn(&db, &id, 3 * DAY_MS).await;
+    // Three days go by on the server's clock while cat is away: her turn's time ran out a
+    // day ago, and restarts when she is back, a whole period then; no more days are spent.
+    clock.advance(Duration::from_secs(3 * 86_400));
     let view = game_until(&client, &id, |view| {
         view["clocks"]["deadline_ms"].as_i64() == Some(away + 2 * DAY_MS)
             || view["status"] != "playing"
@@ -239,14 +243,6 @@ async fn days_taken(db: TestDb) -> TestDb {
     db
 }
 
-/// Now, in ms since the Unix epoch.
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_millis() as i64
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn days_taken_on_purpose_carry_every_game() {
     on_both(days_taken).await;
@@ -258,8 +254,12 @@ async fn tournament_game(
     client: &Client,
     players: [(&str, &str); 2],
     vacation: bool,
+    clock: &Clock,
 ) -> (String, String) {
-    let soon = time::OffsetDateTime::now_utc() + time::Duration::hours(1);
+    let soon = time::OffsetDateTime::from_unix_timestamp_nanos(
+        i128::from(clock.now_ms() + 3_600_000) * 1_000_000,
+    )
+    .unwrap();
     let soon = soon
         .format(&time::format_description::well_known::Rfc3339)
         .unwrap();
@@ -294,16 +294,15 @@ async fn tournament_game(
 }
 
 async fn tournaments_forbidding(db: TestDb) -> TestDb {
-    let server = start(&db, generous()).await;
+    let (server, clock) = start_on_manual_clock(&db, generous()).await;
     let client = Client::new(&server);
     let ann = bearer(&client, "ann").await;
     let bob = bearer(&client, "bob").await;
     let players = [("ann", ann.as_str()), ("bob", bob.as_str())];
-    let (allowed, saved_mover) = tournament_game(&client, players, true).await;
-    let (forbidden, mover) = tournament_game(&client, players, false).await;
-    // A day and an hour go by in both games.
-    age_turn(&db, &allowed, DAY_MS + 3_600_000).await;
-    age_turn(&db, &forbidden, DAY_MS + 3_600_000).await;
+    let (allowed, saved_mover) = tournament_game(&client, players, true, &clock).await;
+    let (forbidden, mover) = tournament_game(&client, players, false, &clock).await;
+    // A day and an hour go by in both games, on the server's clock.
+    clock.advance(Duration::from_secs(86_400 + 3_600));
     // Where the tournament allows it, the bank carries the clock on ...
     saved_with(&client, &allowed, 1).await;
     // ... where it forbids it, the player to move loses on time, and keeps their days.
