@@ -17,7 +17,7 @@ use anyhow::Context as _;
 use futures_util::StreamExt as _;
 use serde_json::json;
 use swapboard_play::AnyPosition;
-use swapboard_server::{GameView, Limits, ServeOptions, Server, TrustedProxy};
+use swapboard_server::{Clock, GameView, Limits, ServeOptions, Server, TrustedProxy};
 
 use client::{Account, Client, Refusals, Refused, client_address};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest as _;
@@ -335,6 +335,7 @@ async fn run(options: LoadtestOptions) -> anyhow::Result<()> {
                 } else {
                     Limits::generous(10_000_000)
                 },
+                clock: Clock::real(),
             })
             .await?,
         ),

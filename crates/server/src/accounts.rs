@@ -1,7 +1,6 @@
 //! Accounts, bearer tokens and browser sessions.
 
 use std::fmt;
-use std::time::Instant;
 
 use axum::Json;
 use axum::extract::State;
@@ -17,7 +16,7 @@ use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::me;
 use crate::secret::{random_secret, secret_hash};
 use crate::state::AppState;
-use crate::store::{CredentialKind, Holder, NewAccount, now_ms};
+use crate::store::{CredentialKind, Holder, NewAccount};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -129,7 +128,7 @@ pub(crate) async fn sign_up(
     state
         .limits
         .signup_per_address
-        .check(&addr.to_string(), Instant::now())
+        .check(&addr.to_string(), state.clock.now_ms())
         .map_err(ApiError::RateLimited)?;
     let name = credentials.name.0;
     if name.to_ascii_lowercase().starts_with(GUEST_PREFIX) {
@@ -207,7 +206,7 @@ pub(crate) async fn start_guest(
     state
         .limits
         .guests_per_address
-        .check(&addr.to_string(), Instant::now())
+        .check(&addr.to_string(), state.clock.now_ms())
         .map_err(ApiError::RateLimited)?;
     // Eight hex digits: a clash is rare, and a second draw all but never clashes again.
     let mut made = None;
@@ -231,7 +230,10 @@ pub(crate) async fn start_guest(
 /// Stores a new browser session of the account: the `Set-Cookie` value that gives it.
 async fn new_session(state: &AppState, account_id: i64) -> ApiResult<HeaderValue> {
     let secret = random_secret();
-    let expires = now_ms().saturating_add(SESSION_DAYS * 24 * 3600 * 1000);
+    let expires = state
+        .clock
+        .now_ms()
+        .saturating_add(SESSION_DAYS * 24 * 3600 * 1000);
     state
         .store
         .insert_credential(
@@ -252,7 +254,7 @@ pub(crate) async fn log_in(
     addr: ClientAddr,
     credentials: Credentials,
 ) -> ApiResult<Holder> {
-    let now = Instant::now();
+    let now = state.clock.now_ms();
     let name_key = credentials.name.0.to_ascii_lowercase();
     let client_key = format!("{name_key} {}", addr.0);
     let limits = &state.limits;
@@ -288,7 +290,7 @@ pub(crate) async fn log_in(
         }
         holder.ok_or_else(|| ApiError::Internal(anyhow::anyhow!("a password matched no account")))
     } else {
-        let now = Instant::now();
+        let now = state.clock.now_ms();
         limits.login_failures_per_client.fail(&client_key, now);
         limits.login_failures_per_name.fail(&name_key, now);
         Err(ApiError::Unauthenticated(
@@ -342,7 +344,7 @@ pub(crate) async fn create_token(
     Body(request): Body<TokenRequest>,
 ) -> ApiResult<(StatusCode, Json<NewToken>)> {
     // Checked before the login, so a bad number costs no password check.
-    let expires_ms = token_expiry(request.expires_days, now_ms())?;
+    let expires_ms = token_expiry(request.expires_days, state.clock.now_ms())?;
     let credentials = Credentials {
         name: request.name,
         password: request.password,

@@ -29,7 +29,7 @@ use crate::notify::worker::RESET_MS;
 use crate::rooms::{announce, public_view};
 use crate::secret::{random_secret, secret_hash};
 use crate::state::AppState;
-use crate::store::{AdminEntry, MAX_LOG_LINES, MoveError, Role, Store, now_ms};
+use crate::store::{AdminEntry, MAX_LOG_LINES, MoveError, Role, Store};
 use crate::tournaments::withdraw_everywhere;
 pub use adjudication::Verdict;
 use adjudication::adjudicate_game;
@@ -352,7 +352,7 @@ pub(crate) async fn operator_link(
     reason: &str,
 ) -> anyhow::Result<Option<OperatorLink>> {
     let secret = random_secret();
-    let expires_ms = now_ms() + RESET_MS;
+    let expires_ms = store.now_ms() + RESET_MS;
     let made = store
         .operator_reset(name, actor, reason, &secret_hash(&secret), expires_ms)
         .await?;

@@ -132,7 +132,7 @@ async fn think_job(
     let (limit, extra) = match game.times {
         Some(times) => times
             .clock(game.clock, position.to_move())
-            .ai_budget(now())
+            .ai_budget(now(store.clock()))
             .map_or((None, Duration::ZERO), |budget| {
                 let (limit, extra) = budget.limits();
                 (Some(limit), extra)
@@ -144,7 +144,8 @@ async fn think_job(
     let start = start_of(&game)?;
     let moves = store.moves_up_to(game_id, game.ply).await?;
     let seed = seed_of(game_id, game.ply);
-    // The clock runs while the search waits for a permit: the wait comes off its time.
+    // The clock runs while the search waits for a permit: the wait comes off its time. Real
+    // time, not the server's clock: the search's budget is spent in real time.
     let asked = Instant::now();
     let thought = think(permits, "move", level.number(), move || {
         let waited = asked.elapsed();

@@ -122,7 +122,7 @@ fn limit_analyses(state: &AppState, addr: ClientAddr) -> ApiResult<()> {
     state
         .limits
         .analyses_per_address
-        .check(&addr.0.to_string(), Instant::now())
+        .check(&addr.0.to_string(), state.clock.now_ms())
         .map_err(ApiError::RateLimited)
 }
 
@@ -173,6 +173,7 @@ pub(crate) async fn analysis(
     if state.store.request_analysis(&job).await? {
         state.ai.ready().notify_one();
     }
+    // Real time, not the server's clock: how long this request has waited for a worker.
     let asked = Instant::now();
     loop {
         tokio::time::sleep(ANALYSIS_POLL).await;

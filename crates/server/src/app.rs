@@ -138,6 +138,7 @@ async fn record_request(request: Request, next: Next) -> Response {
         .get::<MatchedPath>()
         .map_or_else(|| "unmatched".to_owned(), |path| path.as_str().to_owned());
     let method = request.method().clone();
+    // Real time, not the server's clock: the request's latency, for the metrics.
     let began = Instant::now();
     let response = next.run(request).await;
     instruments::request(
@@ -182,7 +183,7 @@ async fn limit_writes(
         && let Err(wait) = state
             .limits
             .writes_per_address
-            .check(&addr.0.to_string(), Instant::now())
+            .check(&addr.0.to_string(), state.clock.now_ms())
     {
         return ApiError::RateLimited(wait).into_response();
     }
@@ -264,6 +265,7 @@ impl Server {
             StoreOptions {
                 // 256 pages of 4 KiB to the MiB.
                 sqlite_max_pages: options.sqlite_max_mib.map(|mib| mib.saturating_mul(256)),
+                clock: options.clock.clone(),
             },
         )
         .await?;
@@ -288,6 +290,7 @@ impl Server {
             tracing::warn!("{notice}");
         }
         let state = AppState {
+            clock: store.clock().clone(),
             store: store.clone(),
             passwords: Passwords::new(parallel).await?,
             limits: Arc::new(Limiters::new(&options.limits)),

@@ -13,7 +13,6 @@ use std::time::Duration;
 use crate::games::moves::end_on_time;
 use crate::state::AppState;
 use crate::store::OnTime;
-use crate::store::now_ms;
 
 /// How often the scheduler looks for due deadlines: a timeout is declared at most this late.
 pub(crate) const POLL_EVERY: Duration = Duration::from_millis(500);
@@ -32,12 +31,11 @@ const DAY_MS: i64 = 24 * 3600 * 1000;
 
 /// Claims and acts on due deadlines until the server stops.
 pub(crate) async fn run(state: AppState) {
-    let mut tick = tokio::time::interval(POLL_EVERY);
-    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut tick = state.clock.ticker(POLL_EVERY);
     let mut passes = 0u32;
     loop {
-        tick.tick().await;
-        let editions = passes.is_multiple_of(EDITIONS_EVERY);
+        let moved = tick.tick().await;
+        let editions = passes.is_multiple_of(EDITIONS_EVERY) || moved;
         passes = passes.wrapping_add(1);
         if let Err(e) = crate::tournaments::start_due(&state, editions).await {
             tracing::warn!("tournaments' starts: {e:#}");
@@ -56,7 +54,7 @@ pub(crate) async fn run(state: AppState) {
 
 /// One pass: claims the due deadlines and ends their games on time.
 pub(crate) async fn claim_and_end(state: &AppState) -> anyhow::Result<usize> {
-    let now = now_ms();
+    let now = state.clock.now_ms();
     let lease = i64::try_from(LEASE.as_millis()).unwrap_or(i64::MAX);
     let claims = state
         .store
@@ -76,7 +74,7 @@ pub(crate) async fn claim_and_end(state: &AppState) -> anyhow::Result<usize> {
 /// Removes the guests that never came back (`--guest-days` after their session expired and
 /// their last game moved), logging how many.
 async fn remove_old_guests(state: &AppState) {
-    let now = now_ms();
+    let now = state.clock.now_ms();
     let cutoff = now.saturating_sub(i64::from(state.guest_days) * DAY_MS);
     match state
         .store

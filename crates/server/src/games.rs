@@ -241,7 +241,7 @@ pub(crate) fn checked_size(game: GameId, size: Option<u32>) -> ApiResult<usize> 
 /// Refuses a challenge past the caller's rate, or past the caps on games against the AI
 /// in progress (`against_ai`) or on challenges waiting.
 async fn check_caps(state: &AppState, caller: &Caller, against_ai: bool) -> ApiResult<()> {
-    limit_account(&state.limits.challenges_per_account, caller)?;
+    limit_account(&state.limits.challenges_per_account, caller, &state.clock)?;
     let (status, cap) = if against_ai {
         (Status::Playing, MAX_AI_GAMES)
     } else {
@@ -321,7 +321,7 @@ pub(crate) async fn join(
     MaybeBody(body): MaybeBody<JoinBody>,
 ) -> ApiResult<Json<GameView>> {
     caller.signed_up("joining a game")?;
-    limit_account(&state.limits.challenges_per_account, &caller)?;
+    limit_account(&state.limits.challenges_per_account, &caller, &state.clock)?;
     let invite = body.and_then(|body| body.invite);
     let game = take_seat(&state, &id, &caller, invite.as_deref()).await?;
     Ok(Json(view_for(&state.store, game, Some(&caller)).await?))
@@ -493,7 +493,7 @@ async fn rematch_taken(state: &AppState, id: &str, caller: &Caller) -> ApiResult
                 .is_some_and(|(account, _)| *account == caller.holder.account_id)
     });
     let game = if kept_for_caller {
-        limit_account(&state.limits.challenges_per_account, caller)?;
+        limit_account(&state.limits.challenges_per_account, caller, &state.clock)?;
         take_seat(state, id, caller, None).await?
     } else {
         stored(&state.store, id).await?

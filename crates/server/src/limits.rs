@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::instruments;
 
@@ -158,7 +158,9 @@ pub(crate) struct Limiter {
 #[derive(Clone, Copy, Debug)]
 struct Bucket {
     tokens: f64,
-    at: Instant,
+    /// When the tokens were counted, in milliseconds by the server's clock
+    /// ([`crate::clock::Clock`]), so that a test moving the clock refills the bucket.
+    at_ms: i64,
 }
 
 impl Limiter {
@@ -171,9 +173,9 @@ impl Limiter {
         }
     }
 
-    /// Takes one token from `key`'s bucket at `now`, or says how long until one is there.
-    pub(crate) fn check(&self, key: &str, now: Instant) -> Result<(), Duration> {
-        self.with_bucket(key, now, |tokens| {
+    /// Takes one token from `key`'s bucket at `now_ms`, or says how long until one is there.
+    pub(crate) fn check(&self, key: &str, now_ms: i64) -> Result<(), Duration> {
+        self.with_bucket(key, now_ms, |tokens| {
             if tokens >= 1.0 {
                 (tokens - 1.0, Ok(()))
             } else {
@@ -183,9 +185,9 @@ impl Limiter {
         .inspect_err(|_| instruments::rate_limited(self.name))
     }
 
-    /// Whether `key` has a token at `now` (none is taken), or how long until it has.
-    pub(crate) fn peek(&self, key: &str, now: Instant) -> Result<(), Duration> {
-        self.with_bucket(key, now, |tokens| {
+    /// Whether `key` has a token at `now_ms` (none is taken), or how long until it has.
+    pub(crate) fn peek(&self, key: &str, now_ms: i64) -> Result<(), Duration> {
+        self.with_bucket(key, now_ms, |tokens| {
             (
                 tokens,
                 if tokens >= 1.0 {
@@ -198,22 +200,22 @@ impl Limiter {
         .inspect_err(|_| instruments::rate_limited(self.name))
     }
 
-    /// Counts a failure of `key` at `now` (its bucket may run into debt, up to a bound) and
+    /// Counts a failure of `key` at `now_ms` (its bucket may run into debt, up to a bound) and
     /// answers how long the next attempt of `key` should wait: nothing while the failures
     /// are within the rate, then a delay that doubles with each one past it.
-    pub(crate) fn fail(&self, key: &str, now: Instant) -> Duration {
-        self.with_bucket(key, now, |tokens| {
+    pub(crate) fn fail(&self, key: &str, now_ms: i64) -> Duration {
+        self.with_bucket(key, now_ms, |tokens| {
             let left = (tokens - 1.0).max(-MAX_DEBT);
             (left, Ok(()))
         })
         .ok();
-        self.delay(key, now)
+        self.delay(key, now_ms)
     }
 
-    /// How long an attempt of `key` at `now` waits for its past failures ([`Limiter::fail`]).
-    pub(crate) fn delay(&self, key: &str, now: Instant) -> Duration {
+    /// How long an attempt of `key` at `now_ms` waits for its past failures ([`Limiter::fail`]).
+    pub(crate) fn delay(&self, key: &str, now_ms: i64) -> Duration {
         let debt = self
-            .with_bucket(key, now, |tokens| (tokens, Err(-tokens)))
+            .with_bucket(key, now_ms, |tokens| (tokens, Err(-tokens)))
             .err()
             .unwrap_or_default();
         let per_token = self.rate.per / self.rate.burst.max(1);
@@ -231,13 +233,17 @@ impl Limiter {
     fn with_bucket(
         &self,
         key: &str,
-        now: Instant,
+        now_ms: i64,
         act: impl FnOnce(f64) -> (f64, Result<(), f64>),
     ) -> Result<(), Duration> {
         let burst = f64::from(self.rate.burst.max(1));
         let refill_per_second = burst / self.rate.per.as_secs_f64().max(1e-9);
         let refilled = |bucket: &Bucket| {
-            let elapsed = now.saturating_duration_since(bucket.at).as_secs_f64();
+            // A clock set back refills nothing.
+            let elapsed = Duration::from_millis(
+                u64::try_from(now_ms.saturating_sub(bucket.at_ms)).unwrap_or(0),
+            )
+            .as_secs_f64();
             (bucket.tokens + elapsed * refill_per_second).min(burst)
         };
         let mut buckets = self
@@ -252,10 +258,13 @@ impl Limiter {
         }
         let bucket = buckets.entry(key.to_owned()).or_insert(Bucket {
             tokens: burst,
-            at: now,
+            at_ms: now_ms,
         });
         let (tokens, answer) = act(refilled(bucket));
-        *bucket = Bucket { tokens, at: now };
+        *bucket = Bucket {
+            tokens,
+            at_ms: now_ms,
+        };
         answer.map_err(|missing| Duration::from_secs_f64(missing.max(0.0) / refill_per_second))
     }
 }
@@ -267,7 +276,7 @@ mod tests {
     #[test]
     fn a_burst_passes_then_waits_for_the_refill() {
         let limiter = Limiter::new("test", Rate::new(3, Duration::from_secs(3)));
-        let start = Instant::now();
+        let start = 1_000_000;
         for _ in 0..3 {
             assert_eq!(limiter.check("ann", start), Ok(()));
         }
@@ -276,7 +285,7 @@ mod tests {
         // Another key has its own bucket.
         assert_eq!(limiter.check("bob", start), Ok(()));
         // One token comes back after a second, not two.
-        let later = start + Duration::from_secs(1);
+        let later = start + 1_000;
         assert_eq!(limiter.check("ann", later), Ok(()));
         assert!(limiter.check("ann", later).is_err());
     }
@@ -284,7 +293,7 @@ mod tests {
     #[test]
     fn failures_past_the_rate_slow_a_key_down_doubling_but_never_refuse_it() {
         let limiter = Limiter::new("test", Rate::new(2, Duration::from_secs(60)));
-        let now = Instant::now();
+        let now = 1_000_000;
         assert_eq!(limiter.peek("ann", now), Ok(()));
         assert_eq!(limiter.fail("ann", now), Duration::ZERO);
         assert_eq!(limiter.fail("ann", now), Duration::ZERO);
@@ -295,7 +304,7 @@ mod tests {
         assert_eq!(limiter.delay("ann", now), MAX_LOGIN_DELAY);
         // Peeking takes nothing; another key is untouched; time pays the debt back.
         assert_eq!(limiter.delay("bob", now), Duration::ZERO);
-        let later = now + Duration::from_secs(10 * 30);
+        let later = now + 10 * 30 * 1_000;
         assert_eq!(limiter.delay("ann", later), Duration::ZERO);
         assert_eq!(limiter.peek("ann", later), Ok(()));
     }
@@ -303,14 +312,14 @@ mod tests {
     #[test]
     fn memory_stays_bounded() {
         let limiter = Limiter::new("test", Rate::new(1, Duration::from_secs(3600)));
-        let now = Instant::now();
+        let now = 1_000_000;
         for i in 0..MAX_KEYS {
             assert_eq!(limiter.check(&i.to_string(), now), Ok(()));
         }
         // Every bucket is empty: a new key is refused instead of growing the map.
         assert!(limiter.check("one more", now).is_err());
         // Once the buckets are full again they are forgotten and new keys pass.
-        let later = now + Duration::from_secs(3600);
+        let later = now + 3_600_000;
         assert_eq!(limiter.check("one more", later), Ok(()));
         assert_eq!(limiter.buckets.lock().unwrap().len(), 1);
     }

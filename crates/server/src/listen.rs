@@ -213,6 +213,7 @@ impl Acceptor {
                 // Closed at once, unanswered: writing a 503 could block on a client that
                 // does not read, which is what this cap guards against.
                 drop(stream);
+                // Real time, not the server's clock: it only spaces out log lines.
                 let now = Instant::now();
                 if last_warning.is_none_or(|at| now.duration_since(at) >= REFUSAL_LOG_EVERY) {
                     last_warning = Some(now);

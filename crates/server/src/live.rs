@@ -268,6 +268,7 @@ impl Hub {
         let Some(sender) = self.sender(topic) else {
             return;
         };
+        // Real time, not the server's clock: the fan-out's duration, for the metrics.
         let began = Instant::now();
         match self.render.change(&self.store, topic, change).await {
             // Nobody listening any more is not an error.
@@ -348,6 +349,9 @@ impl Hub {
         // Subscribed before the topic is read, so no change between the two is missed.
         let mut receiver = self.subscribe(&topic);
         let mut ended = viewer.as_ref().map(|_| self.store.ended_credentials());
+        // The socket's timers run on real time, not the server's clock: they pace network
+        // traffic (pings, the silence that closes a dead peer, credential rechecks of an
+        // open connection), and nothing they measure is stored.
         let mut recheck = tokio::time::interval_at(Instant::now() + self.recheck, self.recheck);
         recheck.set_missed_tick_behavior(MissedTickBehavior::Delay);
         if let Err(e) = self.greet(&topic, since, &mut socket).await {

@@ -157,7 +157,7 @@ pub(crate) async fn export(
     state
         .limits
         .analyses_per_address
-        .check(&addr.to_string(), std::time::Instant::now())
+        .check(&addr.to_string(), state.clock.now_ms())
         .map_err(ApiError::RateLimited)?;
     let account = caller.holder.account_id;
     // One more than is kept tells whether any was left out.

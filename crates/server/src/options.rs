@@ -3,6 +3,7 @@
 
 use std::net::SocketAddr;
 
+use crate::clock::Clock;
 use crate::limits::Limits;
 use crate::offered::Offered;
 use crate::proxy::TrustedProxy;
@@ -96,6 +97,10 @@ pub struct ServeOptions {
     /// Rate limits (the defaults; tests set their own).
     #[arg(skip)]
     pub limits: Limits,
+    /// The wall clock: the system's (the default); tests hand in a manual one
+    /// ([`crate::Clock::manual`]) and move it instead of waiting.
+    #[arg(skip)]
+    pub clock: Clock,
 }
 
 /// The log level when neither `--log` nor `SWAPBOARD_LOG` names one: `RUST_LOG`'s, else

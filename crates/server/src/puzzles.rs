@@ -22,8 +22,8 @@ use crate::edge::{Body, Params};
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::games::moves::rule_code;
 use crate::state::AppState;
+use crate::store::Store;
 use crate::store::puzzles::{PuzzleFilter, PuzzleRecord};
-use crate::store::{Store, now_ms};
 
 /// The puzzles' routes, each with its OpenAPI entry.
 pub(crate) fn router() -> OpenApiRouter<AppState> {
@@ -180,7 +180,7 @@ pub(crate) async fn list(
         (status = 404, description = "The server has no puzzles", body = ErrorBody),
     ))]
 pub(crate) async fn daily(State(state): State<AppState>) -> ApiResult<Json<PuzzleView>> {
-    let day = now_ms().div_euclid(DAY_MS);
+    let day = state.clock.now_ms().div_euclid(DAY_MS);
     let puzzle = state
         .store
         .daily_puzzle(day, state.offered.games())
@@ -315,7 +315,7 @@ pub(crate) async fn attempt(
                     caller.holder.account_id,
                     &puzzle.id,
                     judged.correct,
-                    now_ms(),
+                    state.clock.now_ms(),
                 )
                 .await?
                 .into(),

@@ -16,7 +16,7 @@ use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::state::AppState;
 use crate::store::ratings::{HISTORY_LIMIT, PARAMS};
 use crate::store::room_skills::RoomSkill;
-use crate::store::{Login, SeatRow, Status, Store, StoredGame, now_ms};
+use crate::store::{Login, SeatRow, Status, Store, StoredGame};
 
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -75,7 +75,7 @@ pub(crate) async fn seat_ratings(
                 return Ok(BTreeMap::new());
             };
             let records = store.pool_records(&game.game, [first, second]).await?;
-            let now = now_ms().div_euclid(1000);
+            let now = store.now_ms().div_euclid(1000);
             [first_seat, second_seat]
                 .into_iter()
                 .zip(records)
@@ -180,7 +180,7 @@ pub(crate) async fn show_account(
 
 /// An account as anyone sees it: its ratings, Swap 61 skill and record.
 pub(crate) async fn account_view(state: &AppState, login: Login) -> ApiResult<AccountView> {
-    let now = now_ms().div_euclid(1000);
+    let now = state.clock.now_ms().div_euclid(1000);
     let mut ratings = BTreeMap::new();
     for (game, record) in state.store.ratings_of(login.account_id).await? {
         let shown = record.shown(now, &PARAMS).map_err(anyhow::Error::from)?;
@@ -334,7 +334,7 @@ pub(crate) async fn leaderboard(
         return swap61_leaderboard(&state).await;
     }
     let game = game_named(&game)?;
-    let now = now_ms();
+    let now = state.clock.now_ms();
     let listed = state
         .store
         .leaderboard(game.as_str(), now, LEADERBOARD_SIZE)

@@ -5,8 +5,6 @@
 //! `POST /api/password/reset` with that token and a new password sets it (argon2id) and
 //! ends every token and session of the account.
 
-use std::time::Instant;
-
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -91,7 +89,7 @@ pub(crate) async fn forgot(
     state
         .limits
         .login_per_address
-        .check(&addr.0.to_string(), Instant::now())
+        .check(&addr.0.to_string(), state.clock.now_ms())
         .map_err(ApiError::RateLimited)?;
     for account in state.store.reset_candidates(name, email).await? {
         if state.store.ask_reset(account, RESET_EVERY_MS).await? {

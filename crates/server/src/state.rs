@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::ai::players::AiPlayers;
+use crate::clock::Clock;
 use crate::edge::ClientAddr;
 use crate::error::{ApiError, ApiResult};
 use crate::limits::{Limiter, Limits};
@@ -66,6 +67,9 @@ impl Limiters {
 #[derive(Clone, Debug)]
 pub(crate) struct AppState {
     pub(crate) store: Store,
+    /// The wall clock, the store's own ([`Store::clock`]): handlers and background
+    /// workers read the time here.
+    pub(crate) clock: Clock,
     pub(crate) passwords: Passwords,
     pub(crate) limits: Arc<Limiters>,
     /// Whether cookies are marked `Secure` (the server is reached through TLS).

@@ -41,7 +41,7 @@ pub use games::{
     seat_of,
 };
 pub(crate) use pool::{
-    Backend, NOTIFY_CHANNEL, create_private, creating, default_sqlite_url, now_ms, sqlite_file,
+    Backend, NOTIFY_CHANNEL, create_private, creating, default_sqlite_url, sqlite_file,
 };
 pub use pool::{Store, StoreOptions};
 pub(crate) use reviews::ReviewJob;

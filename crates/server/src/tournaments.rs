@@ -36,11 +36,11 @@ use crate::games::view::{after_change, game_ended, limit_account};
 use crate::live::{Change, Topic};
 use crate::secret::random_secret;
 use crate::state::AppState;
+use crate::store::Store;
 use crate::store::tournaments::{
     Format, NewTournament, Stage, Starter, StoredTournament, TournamentError, TournamentRecord,
     result_word,
 };
-use crate::store::{Store, now_ms};
 
 /// The tournaments' routes, each with its OpenAPI entry.
 pub(crate) fn router() -> OpenApiRouter<AppState> {
@@ -194,9 +194,9 @@ pub(crate) async fn create(
     Body(body): Body<CreateTournament>,
 ) -> ApiResult<(StatusCode, Json<TournamentView>)> {
     let account = caller.holder.account_id;
-    let new = body.checked(now_ms(), account)?;
+    let new = body.checked(state.clock.now_ms(), account)?;
     state.offered.check(new.game)?;
-    limit_account(&state.limits.challenges_per_account, &caller)?;
+    limit_account(&state.limits.challenges_per_account, &caller, &state.clock)?;
     let open = state.store.open_tournaments_of(account).await?;
     if open >= MAX_OPEN_PER_ACCOUNT {
         return Err(ApiError::Conflict(format!(
@@ -530,7 +530,7 @@ fn view(record: &TournamentRecord) -> ApiResult<TournamentView> {
 /// locks the tournament and checks it is still open), and, every `editions` passes, makes
 /// sure next month's scheduled tournament of each game exists.
 pub(crate) async fn start_due(state: &AppState, editions: bool) -> anyhow::Result<()> {
-    let now = now_ms();
+    let now = state.clock.now_ms();
     for id in state.store.tournaments_due(now).await? {
         match state.store.start_tournament(&id, Starter::Schedule).await {
             Ok(()) => {

@@ -87,6 +87,7 @@ pub(crate) async fn think<T: Send + 'static>(
     let permit = permit?;
     Ok(tokio::task::spawn_blocking(move || {
         let _permit = permit;
+        // Real time, not the server's clock: a search's duration, for the metrics.
         let began = Instant::now();
         let thought = search();
         instruments::ai_search(kind, level, began.elapsed());

@@ -100,7 +100,7 @@ async fn may_write(state: &AppState, caller: &Caller) -> ApiResult<()> {
             "a moderator muted you in every chat until {until} ms since 1970"
         )));
     }
-    limit_account(&state.limits.chat_per_account, caller)
+    limit_account(&state.limits.chat_per_account, caller, &state.clock)
 }
 
 /// The query of a chat's read.

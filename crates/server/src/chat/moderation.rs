@@ -16,7 +16,7 @@ use crate::auth::Caller;
 use crate::edge::{Body, Params};
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::state::AppState;
-use crate::store::{Role, now_ms};
+use crate::store::Role;
 
 /// The roles that moderate.
 const MODERATORS: &[Role] = &[Role::Admin, Role::Moderator];
@@ -192,7 +192,7 @@ pub(crate) async fn mute(
     let reason = reason_of(Reason {
         reason: body.reason,
     })?;
-    let until_ms = now_ms() + i64::from(body.hours) * 3_600_000;
+    let until_ms = state.clock.now_ms() + i64::from(body.hours) * 3_600_000;
     let name = state
         .store
         .mute_account(&name, until_ms, &caller.holder.name, &reason)

@@ -267,7 +267,7 @@ pub(crate) async fn report(
             ));
         }
     };
-    limit_account(&state.limits.reports_per_account, &caller)?;
+    limit_account(&state.limits.reports_per_account, &caller, &state.clock)?;
     let id = state
         .store
         .file_report(caller.holder.account_id, &target, reason)

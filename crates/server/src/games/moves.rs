@@ -262,7 +262,7 @@ pub(crate) async fn end_on_time(state: &AppState, claim: &Claim) -> ApiResult<On
     match on_time {
         OnTime::Nothing => {}
         OnTime::Ended { deadline_ms } => {
-            let late = now()
+            let late = now(&state.clock)
                 .0
                 .saturating_sub(u64::try_from(deadline_ms).unwrap_or(0));
             instruments::flag_lag(Duration::from_millis(late));
@@ -308,7 +308,7 @@ pub(crate) async fn play(
     Path(id): Path<String>,
     Body(body): Body<MoveBody>,
 ) -> ApiResult<Json<GameView>> {
-    limit_account(&state.limits.moves_per_account, &caller)?;
+    limit_account(&state.limits.moves_per_account, &caller, &state.clock)?;
     let (seat, seats) = seat_of_caller(&state, &id, &caller).await?;
     let text = body.text.trim().to_ascii_lowercase();
     let mut landed = state

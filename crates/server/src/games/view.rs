@@ -2,18 +2,17 @@
 //! its caller's seat: the parts of the games area that its handlers (`super`, `super::moves`,
 //! `super::socket`) and the AI share, kept apart from them so that none imports another.
 
-use std::time::Instant;
-
 use swapboard_core::Player;
 use swapboard_play::{AnyPosition, Ending, GameId, Millis};
 
 use crate::api::{ClocksView, GameView, PlayerView, ResultView};
 use crate::auth::Caller;
+use crate::clock::Clock;
 use crate::error::{ApiError, ApiResult};
 use crate::limits::Limiter;
 use crate::live::{Change, Topic};
 use crate::state::AppState;
-use crate::store::{SeatRow, Status, Store, StoredGame, Termination, now_ms, seat_of};
+use crate::store::{SeatRow, Status, Store, StoredGame, Termination, seat_of};
 
 /// The clocks of a game that has them, at `now`.
 fn clocks_view(game: &StoredGame, position: &AnyPosition, now: Millis) -> Option<ClocksView> {
@@ -41,9 +40,9 @@ fn clocks_view(game: &StoredGame, position: &AnyPosition, now: Millis) -> Option
     })
 }
 
-/// The server's time, for the play layer's clocks.
-pub(crate) fn now() -> Millis {
-    Millis(u64::try_from(now_ms()).unwrap_or(0))
+/// The server's time by `clock`, for the play layer's clocks.
+pub(crate) fn now(clock: &Clock) -> Millis {
+    Millis(u64::try_from(clock.now_ms()).unwrap_or(0))
 }
 
 /// What follows every committed change of a game: the AI is woken if it is to move, and
@@ -162,7 +161,7 @@ pub(crate) async fn view_with_seats(
             reason: finish.termination,
         }),
     });
-    let clocks = clocks_view(&game, &position, now());
+    let clocks = clocks_view(&game, &position, now(store.clock()));
     Ok(GameView {
         clocks,
         // Shown by the handlers that know the caller is the creator, and by them only.
@@ -223,9 +222,9 @@ pub(crate) async fn position_to_move(
 }
 
 /// Takes one of the caller's tokens from an account's limiter, or answers 429.
-pub(crate) fn limit_account(limiter: &Limiter, caller: &Caller) -> ApiResult<()> {
+pub(crate) fn limit_account(limiter: &Limiter, caller: &Caller, clock: &Clock) -> ApiResult<()> {
     limiter
-        .check(&caller.holder.account_id.to_string(), Instant::now())
+        .check(&caller.holder.account_id.to_string(), clock.now_ms())
         .map_err(ApiError::RateLimited)
 }
 

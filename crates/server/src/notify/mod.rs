@@ -29,7 +29,6 @@ use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::live::Topic;
 use crate::secret::{random_secret, secret_hash};
 use crate::state::AppState;
-use crate::store::now_ms;
 use crate::store::outbox::{Kind, Mail as MailChoice, PAGE_LIMIT};
 use mail::{Mail, valid_address};
 use views::NotificationView;
@@ -372,7 +371,7 @@ pub(crate) async fn set_email(
         ));
     };
     let account = caller.holder.account_id;
-    let now = now_ms();
+    let now = state.clock.now_ms();
     if let Some(before) = state.store.email_of(account).await?
         && now - before.created_ms < CONFIRM_EVERY_MS
     {

@@ -36,8 +36,11 @@ impl Watching {
             let (store, socket_id, game_id) =
                 (store.clone(), socket_id.clone(), game_id.to_owned());
             tokio::spawn(async move {
-                let mut tick =
-                    tokio::time::interval_at(tokio::time::Instant::now() + REFRESH, REFRESH);
+                // Refreshed on the store's clock too: a test that moves it past
+                // the staleness still finds an open socket watching.
+                let mut tick = store.clock().ticker(REFRESH);
+                // The first tick is at once, and the record was just written.
+                tick.tick().await;
                 loop {
                     tick.tick().await;
                     if let Err(e) = store.watching(&socket_id, account_id, &game_id).await {

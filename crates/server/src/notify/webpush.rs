@@ -18,6 +18,7 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpStream;
 use url::{Host, Url};
 
+use crate::clock::Clock;
 use crate::store::Store;
 
 /// The longest one push may take: a delivery worker's lease is longer.
@@ -38,6 +39,8 @@ pub(crate) struct Pusher {
     /// Whether `http://` endpoints on loopback are taken (the tests' push services).
     pub(crate) loopback: bool,
     random: SystemRandom,
+    /// The clock the JWTs' expiry is counted from (the store's).
+    clock: Clock,
 }
 
 impl std::fmt::Debug for Pusher {
@@ -113,6 +116,7 @@ impl Pusher {
         .with_root_certificates(roots)
         .with_no_client_auth();
         Ok(Pusher {
+            clock: store.clock().clone(),
             key,
             subject: public_url.map_or_else(
                 || "mailto:webpush@swapboard.invalid".to_owned(),
@@ -234,10 +238,7 @@ impl Pusher {
 
     /// The VAPID JWT (RFC 8292) for the endpoint's origin, signed with ES256.
     fn jwt(&self, endpoint: &Url) -> Result<String, String> {
-        let exp = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_err(|e| e.to_string())?
-            .as_secs()
+        let exp = u64::try_from(self.clock.now_ms().div_euclid(1000)).map_err(|e| e.to_string())?
             + JWT_SECONDS;
         let header = URL_SAFE_NO_PAD.encode(br#"{"typ":"JWT","alg":"ES256"}"#);
         let claims = serde_json::json!({

@@ -11,8 +11,8 @@ use super::mail::{Mail, MailError, Mailer, SMTP_TIMEOUT};
 use super::webpush::{PUSH_TIMEOUT, PushError, Pusher};
 use crate::live::{Change, Hub, Topic};
 use crate::secret::{random_secret, secret_hash};
+use crate::store::Store;
 use crate::store::outbox::{Kind, Mail as MailChoice, MailPlan, Notice, PAGE_LIMIT, StoredNotice};
-use crate::store::{Store, now_ms};
 
 /// How often the worker looks for due rows: a notification reaches the inbox's socket at
 /// most this late.
@@ -43,14 +43,13 @@ pub(crate) struct Deliveries {
 
 /// Delivers until the server stops.
 pub(crate) async fn run(deliveries: Deliveries) {
-    let mut tick = tokio::time::interval(POLL_EVERY);
-    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut tick = deliveries.store.clock().ticker(POLL_EVERY);
     for pass in 0u32.. {
-        tick.tick().await;
+        let moved = tick.tick().await;
         if let Err(e) = deliver_due(&deliveries).await {
             tracing::warn!("notifications: {e:#}");
         }
-        if pass % SLOW_EVERY == 0 {
+        if pass % SLOW_EVERY == 0 || moved {
             if let Err(e) = remind(&deliveries.store).await {
                 tracing::warn!("notifications' reminders: {e:#}");
             }
@@ -72,10 +71,10 @@ pub(crate) async fn run(deliveries: Deliveries) {
 /// never both.
 pub(crate) async fn deliver_due(deliveries: &Deliveries) -> anyhow::Result<usize> {
     let store = &deliveries.store;
-    store.mark_lost_notices(now_ms()).await?;
+    store.mark_lost_notices(store.now_ms()).await?;
     let mut claimed = 0;
     while claimed < BATCH {
-        let now = now_ms();
+        let now = store.now_ms();
         let Some(notice) = store.claim_notice(now, now + LEASE_MS).await? else {
             break;
         };
@@ -101,7 +100,7 @@ fn backoff(attempts: u32) -> i64 {
 async fn deliver(deliveries: &Deliveries, notice: &StoredNotice) -> anyhow::Result<()> {
     let store = &deliveries.store;
     let plan = store
-        .mail_plan(notice, now_ms(), YOUR_TURN_THROTTLE_MS)
+        .mail_plan(notice, store.now_ms(), YOUR_TURN_THROTTLE_MS)
         .await?;
     if let Some(why) = push_all(deliveries, notice, &plan).await?
         && notice.attempts < MAX_ATTEMPTS
@@ -109,7 +108,7 @@ async fn deliver(deliveries: &Deliveries, notice: &StoredNotice) -> anyhow::Resu
         // The mail waits until every browser has its push (or the pushes are given up):
         // a retried row is then mailed once.
         return store
-            .retry_notice(notice.id, now_ms() + backoff(notice.attempts), &why)
+            .retry_notice(notice.id, store.now_ms() + backoff(notice.attempts), &why)
             .await;
     }
     let Some(mailer) = &deliveries.mailer else {
@@ -142,7 +141,7 @@ async fn deliver(deliveries: &Deliveries, notice: &StoredNotice) -> anyhow::Resu
                 }
                 Err(MailError::Transient(why)) if notice.attempts < MAX_ATTEMPTS => {
                     store
-                        .retry_notice(notice.id, now_ms() + backoff(notice.attempts), &why)
+                        .retry_notice(notice.id, store.now_ms() + backoff(notice.attempts), &why)
                         .await
                 }
                 Err(e) => {
@@ -229,7 +228,7 @@ async fn mail_reset(
         .insert_reset(
             notice.account_id,
             &secret_hash(&secret),
-            now_ms() + RESET_MS,
+            store.now_ms() + RESET_MS,
         )
         .await?;
     let link = mailer.link(&format!("/reset-password?token={secret}"));
@@ -297,7 +296,7 @@ fn mail_body(mailer: &Mailer, notices: &[StoredNotice], unsubscribe: &str) -> St
 /// each seat whose player has not marked final (once each: their dedupe keys).
 async fn remind(store: &Store) -> anyhow::Result<()> {
     const HOUR: i64 = 3_600_000;
-    let now = now_ms();
+    let now = store.now_ms();
     for (kind, from, to, words) in [
         (Kind::Deadline1h, now, now + HOUR, "an hour"),
         (Kind::Deadline24h, now + HOUR, now + 24 * HOUR, "24 hours"),
@@ -330,7 +329,7 @@ async fn send_digests(deliveries: &Deliveries) -> anyhow::Result<()> {
     };
     const DAY: i64 = 86_400_000;
     for _ in 0..PAGE_LIMIT {
-        let now = now_ms();
+        let now = deliveries.store.now_ms();
         let day_start = now - now.rem_euclid(DAY);
         let hour = u8::try_from(now.rem_euclid(DAY) / 3_600_000).unwrap_or(0);
         let Some(digest) = deliveries

@@ -22,7 +22,7 @@ use crate::edge::{Body, MaybeBody, Params};
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::secret::{random_secret, secret_hash};
 use crate::state::AppState;
-use crate::store::{BotSubmission, ImportedRoom, NewRoom, SeatAssignment, StoredRound, now_ms};
+use crate::store::{BotSubmission, ImportedRoom, NewRoom, SeatAssignment, StoredRound};
 
 /// The largest game file an import takes, in bytes.
 pub(crate) const IMPORT_LIMIT: usize = 256 * 1024;
@@ -204,7 +204,7 @@ pub(crate) async fn import(
             bot: account.is_none() && name.starts_with("bot:"),
         });
     }
-    let resolved_ms = now_ms();
+    let resolved_ms = state.clock.now_ms();
     let rounds = game
         .outcomes()
         .iter()

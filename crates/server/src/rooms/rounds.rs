@@ -9,7 +9,7 @@ use crate::secret::{random_secret, secret_hash};
 use crate::state::AppState;
 use crate::store::{
     BotSubmission, RoomError, RoomSeat, RoundInput, RoundResult, SeatAssignment, Started,
-    StoredRoom, now_ms,
+    StoredRoom,
 };
 
 /// The most due rooms one pass of the scheduler resolves.
@@ -65,7 +65,7 @@ pub(super) fn resolve_rules(input: RoundInput<'_>) -> anyhow::Result<RoundResult
 pub(crate) async fn resolve_due(state: &AppState) -> anyhow::Result<usize> {
     let resolved = state
         .store
-        .resolve_due_rooms(now_ms(), DUE_BATCH, resolve_rules)
+        .resolve_due_rooms(state.clock.now_ms(), DUE_BATCH, resolve_rules)
         .await?;
     for id in &resolved {
         announce(state, id).await;

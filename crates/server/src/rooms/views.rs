@@ -21,7 +21,7 @@ use crate::edge::ClientAddr;
 use crate::error::{ApiResult, ErrorBody};
 use crate::live::Topic;
 use crate::state::AppState;
-use crate::store::{RoomSeat, RoomStatus, Store, StoredRoom, StoredSubmission, now_ms};
+use crate::store::{RoomSeat, RoomStatus, Store, StoredRoom, StoredSubmission};
 
 /// The cells of a seat's walls on a grid.
 fn walls(board: &Board, seat: Seat) -> Vec<String> {
@@ -118,7 +118,7 @@ pub(super) async fn room_view(
         deadline_ms: room.deadline_ms,
         closed_ms: room.closed_ms,
         paused: room.paused_left_ms.is_some(),
-        server_now_ms: now_ms(),
+        server_now_ms: store.now_ms(),
         invite: invite.filter(|_| role == Role::Master),
         you: None,
         submissions: None,

@@ -2,15 +2,16 @@
 //! tokens and sessions, a password change.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use sqlx::Row as _;
 use swapboard_play::names;
 use tokio::sync::broadcast;
 
 use super::cache::CREDENTIAL_TTL;
-use super::pool::{Store, now_ms};
+use super::pool::Store;
 use super::rows::{CredentialKey, CredentialKind, Holder};
+use crate::clock::millis;
 
 /// What logging in needs to know of an account.
 pub(crate) struct Login {
@@ -76,7 +77,7 @@ impl Store {
                 .bind(name)
                 .bind(name.to_ascii_lowercase())
                 .bind(password_hash)
-                .bind(now_ms())
+                .bind(self.now_ms())
                 .bind(&skeleton)
                 .bind(address),
             )
@@ -98,7 +99,7 @@ impl Store {
     /// Creates a guest's account of this name (`guest-...`), with no password that can
     /// match. `None` when the name is taken: the caller draws another.
     pub(crate) async fn create_guest(&self, name: &str) -> anyhow::Result<Option<i64>> {
-        let now = now_ms();
+        let now = self.now_ms();
         let inserted = self
             .write_returning(
                 sqlx::query(
@@ -148,7 +149,7 @@ impl Store {
                 .bind(&skeleton)
                 .bind(guest_id)
                 .bind(address)
-                .bind(now_ms()),
+                .bind(self.now_ms()),
             )
             .await;
         let outcome = match updated {
@@ -257,7 +258,7 @@ impl Store {
             "UPDATE chat_messages SET text = '', hidden_ms = COALESCE(hidden_ms, $1) \
              WHERE author_id = $2",
         )
-        .bind(now_ms())
+        .bind(self.now_ms())
         .bind(account_id)
         .execute(&mut *tx)
         .await?;
@@ -304,7 +305,7 @@ impl Store {
         .bind(secret_hash)
         .bind(account_id)
         .bind(kind.as_str())
-        .bind(now_ms())
+        .bind(self.now_ms())
         .bind(expires_ms)
         .execute(&self.pool)
         .await?;
@@ -319,11 +320,11 @@ impl Store {
     ) -> anyhow::Result<Option<Holder>> {
         let key = (secret_hash.to_owned(), kind);
         if let Some((holder, until)) = self.caches.credentials.get(&key)
-            && Instant::now() < until
+            && self.now_ms() < until
         {
             return Ok(Some(holder));
         }
-        let now = now_ms();
+        let now = self.now_ms();
         let row = sqlx::query(
             "SELECT a.id, a.name, a.guest_ms, c.expires_ms FROM credentials c \
              JOIN accounts a ON a.id = c.account_id WHERE c.secret_hash = $1 AND c.kind = $2 \
@@ -352,7 +353,7 @@ impl Store {
                 let left = expires_ms.map_or(CREDENTIAL_TTL, |expires| {
                     Duration::from_millis(u64::try_from(expires - now).unwrap_or(0))
                 });
-                let until = Instant::now() + left.min(CREDENTIAL_TTL);
+                let until = now.saturating_add(millis(left.min(CREDENTIAL_TTL)));
                 self.caches.credentials.insert(key, (holder.clone(), until));
                 Ok(Some(holder))
             }
@@ -374,7 +375,7 @@ impl Store {
              ORDER BY created_ms DESC, secret_hash LIMIT $3",
         )
         .bind(account_id)
-        .bind(now_ms())
+        .bind(self.now_ms())
         .bind(MAX_LISTED_CREDENTIALS)
         .fetch_all(&self.pool)
         .await?;

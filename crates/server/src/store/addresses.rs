@@ -5,7 +5,7 @@
 use sqlx::Row as _;
 
 use super::outbox::{Kind, Mail, StoredAddress, WATCH_STALE_MS};
-use super::pool::{Store, now_ms};
+use super::pool::Store;
 
 impl Store {
     /// Sets (or replaces) the account's address, unconfirmed until the secret whose hash
@@ -28,7 +28,7 @@ impl Store {
         .bind(email)
         .bind(token_hash)
         .bind(expires_ms)
-        .bind(now_ms())
+        .bind(self.now_ms())
         .execute(&self.pool)
         .await?;
         Ok(())
@@ -37,7 +37,7 @@ impl Store {
     /// Confirms the address whose confirmation secret has this hash, if it has not
     /// expired; the secret works once. The account confirmed.
     pub(crate) async fn confirm_email(&self, token_hash: &str) -> anyhow::Result<Option<i64>> {
-        let now = now_ms();
+        let now = self.now_ms();
         let row = self
             .write_returning(
                 sqlx::query(
@@ -163,7 +163,7 @@ impl Store {
         .bind(socket_id)
         .bind(account_id)
         .bind(game_id)
-        .bind(now_ms())
+        .bind(self.now_ms())
         .execute(&self.pool)
         .await?;
         Ok(())
@@ -173,7 +173,7 @@ impl Store {
     pub(crate) async fn stop_watching(&self, socket_id: &str) -> anyhow::Result<()> {
         sqlx::query("DELETE FROM watchers WHERE socket_id = $1 OR seen_ms <= $2")
             .bind(socket_id)
-            .bind(now_ms() - WATCH_STALE_MS)
+            .bind(self.now_ms() - WATCH_STALE_MS)
             .execute(&self.pool)
             .await?;
         Ok(())

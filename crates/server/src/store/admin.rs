@@ -4,7 +4,7 @@
 use sqlx::Row as _;
 
 use super::games::{Finish, MoveError, Status, StoredGame, Termination};
-use super::pool::{Store, now_ms};
+use super::pool::Store;
 
 /// A role beyond playing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,13 +85,14 @@ impl Store {
         )
         .bind(id)
         .bind(role.as_str())
-        .bind(now_ms())
+        .bind(self.now_ms())
         .execute(&mut *tx)
         .await?
         .rows_affected()
             == 1;
         if granted {
-            Self::log_in(&mut tx, actor, "grant", &shown, role.as_str()).await?;
+            self.log_in(&mut tx, actor, "grant", &shown, role.as_str())
+                .await?;
         }
         tx.commit().await?;
         Ok(Some(granted))
@@ -131,7 +132,7 @@ impl Store {
             return Ok(Some((id, false)));
         }
         sqlx::query("UPDATE accounts SET banned_ms = $1 WHERE id = $2")
-            .bind(banned.then(now_ms))
+            .bind(banned.then(|| self.now_ms()))
             .bind(id)
             .execute(&mut *tx)
             .await?;
@@ -141,7 +142,7 @@ impl Store {
             Vec::new()
         };
         let action = if banned { "ban" } else { "unban" };
-        Self::log_in(&mut tx, actor, action, &shown, reason).await?;
+        self.log_in(&mut tx, actor, action, &shown, reason).await?;
         tx.commit().await?;
         self.forget_credentials(ended);
         Ok(Some((id, true)))
@@ -178,7 +179,7 @@ impl Store {
             .await?
             .rows_affected()
             > 0;
-        Self::log_in(&mut tx, actor, "annul", id, reason).await?;
+        self.log_in(&mut tx, actor, "annul", id, reason).await?;
         tx.commit().await?;
         if counted {
             self.rerate().await?;
@@ -210,7 +211,7 @@ impl Store {
             Some(_) => "second",
             None => "draw",
         };
-        Self::log_in(
+        self.log_in(
             &mut tx,
             actor,
             "adjudicate",
@@ -242,6 +243,7 @@ impl Store {
 
     /// Adds a line to the admin log within `tx`.
     pub(super) async fn log_in(
+        &self,
         tx: &mut sqlx::Transaction<'static, sqlx::Any>,
         actor: &str,
         action: &str,
@@ -251,7 +253,7 @@ impl Store {
         sqlx::query(
             "INSERT INTO admin_log (at_ms, actor, action, target, detail) VALUES ($1, $2, $3, $4, $5)",
         )
-        .bind(now_ms())
+        .bind(self.now_ms())
         .bind(actor)
         .bind(action)
         .bind(target)

@@ -7,7 +7,7 @@ use sqlx::any::{AnyArguments, AnyRow};
 use sqlx::query::Query;
 use sqlx::{Any, Row as _, Transaction};
 
-use super::pool::{Backend, Store, now_ms};
+use super::pool::{Backend, Store};
 
 /// A claimed job: the AI is to move in this game at this ply.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,13 +28,14 @@ impl Store {
         seat: u8,
     ) -> anyhow::Result<()> {
         let mut tx = self.begin_write().await?;
-        Self::enqueue_ai_job_in(&mut tx, game_id, ply, seat).await?;
+        self.enqueue_ai_job_in(&mut tx, game_id, ply, seat).await?;
         tx.commit().await?;
         Ok(())
     }
 
     /// As [`Store::enqueue_ai_job`], in the transaction that makes it the seat's turn.
     pub(super) async fn enqueue_ai_job_in(
+        &self,
         tx: &mut Transaction<'static, Any>,
         game_id: &str,
         ply: u32,
@@ -48,7 +49,7 @@ impl Store {
         )
         .bind(game_id)
         .bind(i64::from(ply))
-        .bind(now_ms())
+        .bind(self.now_ms())
         .bind(i64::from(seat))
         .execute(&mut **tx)
         .await?;
@@ -123,7 +124,7 @@ impl Store {
         worker: &str,
         lease_ms: i64,
     ) -> sqlx::Result<Option<AnyRow>> {
-        let now = now_ms();
+        let now = self.now_ms();
         let lock = match self.backend {
             Backend::Postgres => " FOR UPDATE SKIP LOCKED",
             Backend::Sqlite => "",
@@ -171,7 +172,7 @@ impl Store {
             "UPDATE {table} SET {lease} = $1 WHERE claimed_by = $2 AND ({keys}) = ({placeholders})"
         );
         let query = sqlx::query(&sql)
-            .bind(now_ms().saturating_add(lease_ms))
+            .bind(self.now_ms().saturating_add(lease_ms))
             .bind(worker);
         let renewed = job.bind_key(query).execute(&self.pool).await?;
         Ok(renewed.rows_affected() == 1)

@@ -6,7 +6,7 @@
 use sqlx::Row as _;
 
 use super::ai_jobs::{AnyQuery, JobQueue, LeasedJob};
-use super::pool::{Store, now_ms};
+use super::pool::Store;
 
 /// An analysis asked for: the position after `ply` moves of the game, at `level`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,7 +67,7 @@ impl Store {
         .bind(&job.game_id)
         .bind(i64::from(job.ply))
         .bind(i64::from(job.level))
-        .bind(now_ms())
+        .bind(self.now_ms())
         .execute(&self.pool)
         .await?;
         Ok(inserted.rows_affected() == 1)

@@ -9,7 +9,7 @@ use std::borrow::Borrow;
 use std::collections::HashMap;
 use std::hash::Hash;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::rows::{CredentialKey, Holder, SeatRow};
 
@@ -86,11 +86,13 @@ impl<K: Eq + Hash, V: Clone> Bounded<K, V> {
 #[derive(Debug)]
 pub(crate) struct Caches {
     /// A credential's hash and kind: the account it acts for, and until when that is
-    /// trusted without asking the database again.
-    pub(crate) credentials: Bounded<CredentialKey, (Holder, Instant)>,
+    /// trusted without asking the database again (milliseconds by the store's clock, so
+    /// that a test moving the clock past a token's expiry sees it expire).
+    pub(crate) credentials: Bounded<CredentialKey, (Holder, i64)>,
     /// The seats of games whose every seat is taken, and until when they are trusted: a
     /// seat never changes then, but its account's name can (a deleted account's).
-    pub(crate) seats: Bounded<String, (Arc<[SeatRow]>, Instant)>,
+    /// Milliseconds by the store's clock.
+    pub(crate) seats: Bounded<String, (Arc<[SeatRow]>, i64)>,
     /// The first moves of games, in ply order (a prefix of the game's moves).
     pub(crate) moves: Bounded<String, Arc<Vec<String>>>,
 }

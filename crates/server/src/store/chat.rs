@@ -5,7 +5,7 @@
 use sqlx::Row as _;
 use sqlx::any::AnyRow;
 
-use super::pool::{Store, now_ms};
+use super::pool::Store;
 
 /// A chat of a game or a room.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -149,7 +149,7 @@ impl Store {
         audit: Option<ThreadAudit<'_>>,
     ) -> anyhow::Result<ChatMessage> {
         let mut tx = self.begin_write().await?;
-        let at_ms = now_ms();
+        let at_ms = self.now_ms();
         let id: i64 = sqlx::query(
             "INSERT INTO chat_messages (chat, author_id, text, at_ms) VALUES ($1, $2, $3, $4) \
              RETURNING id",
@@ -163,7 +163,8 @@ impl Store {
         .try_get(0)?;
         if let Some(audit) = audit {
             let detail = format!("{} message {id}: {text}", chat.channel.word());
-            Self::audit(&mut tx, audit.room_id, audit.actor, "thread", &detail).await?;
+            self.audit(&mut tx, audit.room_id, audit.actor, "thread", &detail)
+                .await?;
         }
         let row = sqlx::query(&format!("SELECT {MESSAGE_COLUMNS} WHERE m.id = $1"))
             .bind(id)
@@ -239,11 +240,12 @@ impl Store {
             return Ok(Some(false));
         }
         sqlx::query("UPDATE chat_messages SET hidden_ms = $1 WHERE id = $2")
-            .bind(now_ms())
+            .bind(self.now_ms())
             .bind(id)
             .execute(&mut *tx)
             .await?;
-        Self::log_in(&mut tx, actor, "hide", &format!("message {id}"), reason).await?;
+        self.log_in(&mut tx, actor, "hide", &format!("message {id}"), reason)
+            .await?;
         tx.commit().await?;
         Ok(Some(true))
     }
@@ -262,7 +264,7 @@ impl Store {
             )
             .bind(account_id)
             .bind(key)
-            .bind(now_ms())
+            .bind(self.now_ms())
             .execute(&self.pool)
             .await?
         } else {

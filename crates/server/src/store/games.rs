@@ -7,7 +7,6 @@
 //! a move is acknowledged only once it is checked and committed.
 
 use std::sync::Arc;
-use std::time::Instant;
 
 use sqlx::any::AnyRow;
 use sqlx::{Any, Row as _, Transaction};
@@ -15,8 +14,9 @@ pub use swapboard_play::Termination;
 use swapboard_play::{AnyPosition, Clock, Millis, TimeControl};
 
 use super::cache::SEATS_TTL;
-use super::pool::{Backend, Store, now_ms};
+use super::pool::{Backend, Store};
 pub(super) use super::rows::SeatRow;
+use crate::clock::millis;
 
 pub(super) mod moves;
 mod types;
@@ -228,7 +228,7 @@ impl Store {
     /// Stores a new game and its seats.
     pub async fn create_game(&self, new: &NewGame<'_>) -> anyhow::Result<()> {
         let mut tx = self.begin_write().await?;
-        Self::insert_game(&mut tx, new, false).await?;
+        self.insert_game(&mut tx, new, false).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -237,11 +237,12 @@ impl Store {
     /// waits for a player; the accounts seats are kept for are told of a challenge, or of
     /// a `rematch`.
     pub(super) async fn insert_game(
+        &self,
         tx: &mut Transaction<'static, Any>,
         new: &NewGame<'_>,
         rematch: bool,
     ) -> anyhow::Result<()> {
-        let now = now_ms();
+        let now = self.now_ms();
         let waiting = new
             .seats
             .iter()
@@ -292,7 +293,7 @@ impl Store {
         if status == Status::Playing {
             Self::start_clock(tx, new.id, new.position, new.clock, now).await?;
         }
-        Self::invited_in(tx, new.id, rematch).await?;
+        self.invited_in(tx, new.id, rematch).await?;
         Ok(())
     }
 
@@ -313,10 +314,10 @@ impl Store {
         if let Some(existing) = game.rematch {
             return Ok(Rematch::Existing(existing));
         }
-        Self::insert_game(&mut tx, new, true).await?;
+        self.insert_game(&mut tx, new, true).await?;
         sqlx::query("UPDATE games SET rematch_id = $1, updated_ms = $2 WHERE id = $3")
             .bind(new.id)
-            .bind(now_ms())
+            .bind(self.now_ms())
             .bind(id)
             .execute(&mut *tx)
             .await?;
@@ -339,7 +340,7 @@ impl Store {
     /// memory and read once.
     pub async fn seats(&self, id: &str) -> anyhow::Result<Vec<SeatRow>> {
         if let Some((seats, until)) = self.caches.seats.get(id)
-            && Instant::now() < until
+            && self.now_ms() < until
         {
             return Ok(seats.to_vec());
         }
@@ -351,7 +352,10 @@ impl Store {
         if full {
             self.caches.seats.insert(
                 id.to_owned(),
-                (seats.as_slice().into(), Instant::now() + SEATS_TTL),
+                (
+                    seats.as_slice().into(),
+                    self.now_ms().saturating_add(millis(SEATS_TTL)),
+                ),
             );
         }
         Ok(seats)
@@ -442,7 +446,7 @@ impl Store {
         } else {
             Status::Playing
         };
-        let now = now_ms();
+        let now = self.now_ms();
         // A started game keeps no invite: the link has done its work.
         let invite = match status {
             Status::Waiting => game.invite.clone(),

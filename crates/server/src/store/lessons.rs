@@ -3,7 +3,7 @@
 
 use sqlx::Row as _;
 
-use super::pool::{Store, now_ms};
+use super::pool::Store;
 
 impl Store {
     /// How many steps of `game`'s lesson the account has done (0 when it has not started).
@@ -40,7 +40,7 @@ impl Store {
                 .bind(account_id)
                 .bind(game)
                 .bind(done)
-                .bind(now_ms()),
+                .bind(self.now_ms()),
             )
             .await?
             .ok_or(sqlx::Error::RowNotFound)?;

@@ -16,7 +16,7 @@ use sqlx::any::AnyRow;
 use sqlx::{Any, Row as _, Transaction};
 
 use super::games::Finish;
-use super::pool::{Backend, Store, now_ms};
+use super::pool::{Backend, Store};
 use swapboard_play::Termination;
 
 /// What a notification is about.
@@ -217,10 +217,11 @@ impl Store {
     /// Writes a notification in the transaction of its event; a second one with the same
     /// `dedupe` key is dropped.
     pub(crate) async fn notify_in(
+        &self,
         tx: &mut Transaction<'static, Any>,
         notice: &Notice<'_>,
     ) -> sqlx::Result<()> {
-        let now = now_ms();
+        let now = self.now_ms();
         sqlx::query(
             "INSERT INTO outbox (account_id, kind, game_id, room_id, message, dedupe, \
              created_ms, next_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $7) \
@@ -274,7 +275,7 @@ impl Store {
         account_id: i64,
         ids: Option<&[i64]>,
     ) -> anyhow::Result<u64> {
-        let now = now_ms();
+        let now = self.now_ms();
         let done = match ids {
             None => sqlx::query(
                 "UPDATE outbox SET read_ms = $1 WHERE account_id = $2 AND read_ms IS NULL",
@@ -374,7 +375,7 @@ impl Store {
         )
         .bind(state)
         .bind(outcome)
-        .bind(now_ms())
+        .bind(self.now_ms())
         .bind(unsubscribe_hash)
         .bind(id)
         .execute(&self.pool)
@@ -555,7 +556,7 @@ impl Store {
     pub(crate) async fn notify_all(&self, notices: &[Notice<'_>]) -> anyhow::Result<()> {
         for notice in notices {
             let mut tx = self.begin_write().await?;
-            Self::notify_in(&mut tx, notice).await?;
+            self.notify_in(&mut tx, notice).await?;
             tx.commit().await?;
         }
         Ok(())
@@ -574,6 +575,7 @@ impl Store {
     /// seat that made the last ply: passes the rules force are plies of their own) that it
     /// is their turn. An AI seat is told nothing.
     pub(crate) async fn your_turn_in(
+        &self,
         tx: &mut Transaction<'static, Any>,
         game_id: &str,
         last_seat: u8,
@@ -611,7 +613,7 @@ impl Store {
                 ),
                 dedupe: Some(format!("your_turn:{game_id}:{ply}:{account_id}")),
             };
-            Self::notify_in(tx, &notice).await?;
+            self.notify_in(tx, &notice).await?;
         }
         Ok(())
     }
@@ -619,6 +621,7 @@ impl Store {
     /// In the transaction that ends a game (`finish_in`, after its ratings): tells each
     /// player the result and their rating change.
     pub(crate) async fn game_ended_in(
+        &self,
         tx: &mut Transaction<'static, Any>,
         game_id: &str,
         finish: Finish,
@@ -682,7 +685,7 @@ impl Store {
                 ),
                 dedupe: Some(format!("game_ended:{game_id}:{account_id}")),
             };
-            Self::notify_in(tx, &notice).await?;
+            self.notify_in(tx, &notice).await?;
         }
         Ok(())
     }
@@ -691,6 +694,7 @@ impl Store {
     /// that it is challenged ([`Kind::Challenge`]) or, for a `rematch`, offered one
     /// ([`Kind::Rematch`]), by the account seated already.
     pub(crate) async fn invited_in(
+        &self,
         tx: &mut Transaction<'static, Any>,
         game_id: &str,
         rematch: bool,
@@ -731,7 +735,7 @@ impl Store {
                 message,
                 dedupe: Some(format!("{}:{game_id}:{account_id}", kind.as_str())),
             };
-            Self::notify_in(tx, &notice).await?;
+            self.notify_in(tx, &notice).await?;
         }
         Ok(())
     }
@@ -739,6 +743,7 @@ impl Store {
     /// In a room's transaction: tells every player of a seat (and, `with_master`, the game
     /// master) of the room's event, once per `key`.
     pub(crate) async fn room_event_in(
+        &self,
         tx: &mut Transaction<'static, Any>,
         room_id: &str,
         kind: Kind,
@@ -764,7 +769,7 @@ impl Store {
                 message: message.to_owned(),
                 dedupe: Some(format!("{}:{room_id}:{key}:{account_id}", kind.as_str())),
             };
-            Self::notify_in(tx, &notice).await?;
+            self.notify_in(tx, &notice).await?;
         }
         Ok(())
     }

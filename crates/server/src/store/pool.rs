@@ -4,10 +4,11 @@
 
 use std::borrow::Cow;
 use std::sync::Arc;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use super::cache::Caches;
 use super::rows::CredentialKey;
+use crate::clock::Clock;
 
 use sqlx::any::{AnyArguments, AnyConnectOptions, AnyPoolOptions, AnyRow};
 use sqlx::migrate::{Migration, MigrationType, Migrator};
@@ -35,19 +36,13 @@ pub struct Store {
     /// Tells this instance's live sockets which credentials have just ended (a ban, a
     /// password change, a log-out), so that a socket opened with one closes at once.
     pub(super) ended: tokio::sync::broadcast::Sender<Arc<[CredentialKey]>>,
+    /// The wall clock every stored instant is read from.
+    pub(super) clock: Clock,
 }
 
 /// Batches of ended credentials a live socket may fall behind by; one that falls further
 /// behind checks its credential in the database instead.
 const ENDED_CREDENTIALS_BUFFER: usize = 64;
-
-/// Milliseconds since the Unix epoch, as stored.
-pub(crate) fn now_ms() -> i64 {
-    let since = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap_or_default();
-    i64::try_from(since.as_millis()).unwrap_or(i64::MAX)
-}
 
 impl Backend {
     fn name(self) -> &'static str {
@@ -365,12 +360,14 @@ pub(crate) fn create_private(path: &std::path::Path) -> anyhow::Result<()> {
 }
 
 /// How a store is opened beyond its URL.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct StoreOptions {
     /// SQLite only: the most pages (4 KiB each) the database may grow to (`PRAGMA
     /// max_page_count`), a quota below the disk's size. Past it writes fail as on a full
     /// disk (503 `storage_full`) until rows are deleted.
     pub sqlite_max_pages: Option<u32>,
+    /// The wall clock (the system's by default; a manual one in tests).
+    pub clock: Clock,
 }
 
 impl Store {
@@ -494,12 +491,23 @@ impl Store {
             backend,
             caches: Arc::new(Caches::new()),
             ended: tokio::sync::broadcast::channel(ENDED_CREDENTIALS_BUFFER).0,
+            clock: store_options.clock,
         };
         store
             .fill_name_skeletons()
             .await
             .map_err(|e| anyhow::anyhow!("cannot prepare the {} database: {e}", backend.name()))?;
         Ok(store)
+    }
+
+    /// Milliseconds since the Unix epoch by the store's clock, as stored.
+    pub(crate) fn now_ms(&self) -> i64 {
+        self.clock.now_ms()
+    }
+
+    /// The wall clock this store reads.
+    pub fn clock(&self) -> &Clock {
+        &self.clock
     }
 
     /// The pool's connections now, and how many of them are idle (for the metrics).

@@ -5,7 +5,7 @@
 
 use sqlx::Row as _;
 
-use super::pool::{Store, now_ms};
+use super::pool::Store;
 
 /// A browser's push subscription as stored.
 #[derive(Clone, Debug)]
@@ -36,7 +36,7 @@ impl Store {
              ON CONFLICT (id) DO NOTHING",
         )
         .bind(made)
-        .bind(now_ms())
+        .bind(self.now_ms())
         .execute(&self.pool)
         .await?;
         let row = sqlx::query("SELECT pkcs8 FROM push_keys WHERE id = 1")
@@ -78,7 +78,7 @@ impl Store {
         .bind(endpoint)
         .bind(p256dh)
         .bind(auth)
-        .bind(now_ms())
+        .bind(self.now_ms())
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;

@@ -7,7 +7,7 @@
 use sqlx::Row as _;
 
 use super::outbox::{Kind, Notice};
-use super::pool::{Store, now_ms};
+use super::pool::Store;
 
 /// Stores a reset link's secret, by its SHA-256, until `expires_ms`, with `executor`.
 async fn insert_reset_with<'e>(
@@ -15,6 +15,7 @@ async fn insert_reset_with<'e>(
     account_id: i64,
     token_hash: &str,
     expires_ms: i64,
+    now_ms: i64,
 ) -> anyhow::Result<()> {
     sqlx::query(
         "INSERT INTO password_resets (token_hash, account_id, expires_ms, created_ms) \
@@ -23,7 +24,7 @@ async fn insert_reset_with<'e>(
     .bind(token_hash)
     .bind(account_id)
     .bind(expires_ms)
-    .bind(now_ms())
+    .bind(now_ms)
     .execute(executor)
     .await?;
     Ok(())
@@ -56,7 +57,7 @@ impl Store {
     /// was written for the account less than `every_ms` ago (the mails' own rate limit,
     /// which holds across instances). Whether it was written.
     pub(crate) async fn ask_reset(&self, account_id: i64, every_ms: i64) -> anyhow::Result<bool> {
-        let now = now_ms();
+        let now = self.now_ms();
         let mut tx = self.begin_write().await?;
         let recent = sqlx::query(
             "SELECT 1 FROM outbox WHERE account_id = $1 AND kind = $2 AND created_ms > $3 LIMIT 1",
@@ -80,7 +81,7 @@ impl Store {
                 .to_owned(),
             dedupe: None,
         };
-        Self::notify_in(&mut tx, &notice).await?;
+        self.notify_in(&mut tx, &notice).await?;
         tx.commit().await?;
         Ok(true)
     }
@@ -92,7 +93,14 @@ impl Store {
         token_hash: &str,
         expires_ms: i64,
     ) -> anyhow::Result<()> {
-        insert_reset_with(&self.pool, account_id, token_hash, expires_ms).await
+        insert_reset_with(
+            &self.pool,
+            account_id,
+            token_hash,
+            expires_ms,
+            self.now_ms(),
+        )
+        .await
     }
 
     /// An operator's one-time reset link for the account `name` (any case): its secret's
@@ -115,8 +123,9 @@ impl Store {
             return Ok(None);
         };
         let (id, name): (i64, String) = (row.try_get("id")?, row.try_get("name")?);
-        insert_reset_with(&mut *tx, id, token_hash, expires_ms).await?;
-        Self::log_in(&mut tx, actor, "reset-link", &name, reason).await?;
+        insert_reset_with(&mut *tx, id, token_hash, expires_ms, self.now_ms()).await?;
+        self.log_in(&mut tx, actor, "reset-link", &name, reason)
+            .await?;
         tx.commit().await?;
         Ok(Some(name))
     }
@@ -130,7 +139,7 @@ impl Store {
         token_hash: &str,
         password_hash: &str,
     ) -> anyhow::Result<Option<(i64, String)>> {
-        let now = now_ms();
+        let now = self.now_ms();
         let mut tx = self.begin_write().await?;
         let account = sqlx::query(
             "DELETE FROM password_resets WHERE token_hash = $1 RETURNING account_id, expires_ms",

@@ -7,7 +7,7 @@
 use sqlx::Row as _;
 
 use super::ai_jobs::{AnyQuery, JobQueue, LeasedJob};
-use super::pool::{Store, now_ms};
+use super::pool::Store;
 
 /// Where a game's review stands, once asked for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -84,7 +84,7 @@ impl Store {
         )
         .bind(game_id)
         .bind(i64::from(total))
-        .bind(now_ms())
+        .bind(self.now_ms())
         .execute(&self.pool)
         .await?;
         Ok(inserted.rows_affected() == 1)
@@ -113,7 +113,7 @@ impl Store {
         done: u32,
         lease_ms: i64,
     ) -> anyhow::Result<bool> {
-        let now = now_ms();
+        let now = self.now_ms();
         let renewed = sqlx::query(
             "UPDATE reviews SET done = $1, claimed_until_ms = $2, updated_ms = $3 \
              WHERE game_id = $4 AND status = 'running' AND claimed_by = $5",
@@ -141,7 +141,7 @@ impl Store {
              WHERE game_id = $3 AND status = 'running' AND claimed_by = $4",
         )
         .bind(moves)
-        .bind(now_ms())
+        .bind(self.now_ms())
         .bind(&job.game_id)
         .bind(worker)
         .execute(&self.pool)

@@ -5,7 +5,7 @@
 use sqlx::Row as _;
 use sqlx::any::AnyRow;
 
-use super::pool::{Store, now_ms};
+use super::pool::Store;
 
 /// What a report names.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -68,7 +68,7 @@ impl Store {
             )
             .bind(account_id)
             .bind(other)
-            .bind(now_ms())
+            .bind(self.now_ms())
             .execute(&self.pool)
             .await?
         } else {
@@ -132,7 +132,7 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         let detail = format!("until {until_ms}: {reason}");
-        Self::log_in(&mut tx, actor, "mute", &shown, &detail).await?;
+        self.log_in(&mut tx, actor, "mute", &shown, &detail).await?;
         tx.commit().await?;
         Ok(Some(shown))
     }
@@ -147,7 +147,7 @@ impl Store {
             Some(row) => row.try_get(0)?,
             None => None,
         };
-        Ok(until.filter(|&until| until > now_ms()))
+        Ok(until.filter(|&until| until > self.now_ms()))
     }
 
     /// Files a report of `reporter_id` into the moderators' queue; its id.
@@ -171,7 +171,7 @@ impl Store {
                 .bind(message)
                 .bind(account)
                 .bind(reason)
-                .bind(now_ms()),
+                .bind(self.now_ms()),
             )
             .await?
             .ok_or(sqlx::Error::RowNotFound)?;
@@ -217,12 +217,12 @@ impl Store {
             return Ok(Some(false));
         }
         sqlx::query("UPDATE reports SET closed_ms = $1, closed_by = $2 WHERE id = $3")
-            .bind(now_ms())
+            .bind(self.now_ms())
             .bind(actor)
             .bind(id)
             .execute(&mut *tx)
             .await?;
-        Self::log_in(
+        self.log_in(
             &mut tx,
             actor,
             "close-report",

@@ -14,7 +14,7 @@ use swapboard_league::tournament::{
 use swapboard_play::{AnyPosition, GameId};
 
 use super::games::{Finish, NewGame, Seat, StoredGame};
-use super::pool::{Backend, Store, now_ms};
+use super::pool::Store;
 use super::tournaments::{
     Entry, Format, Pairing, Stage, Starter, StoredTournament, TournamentError, UNRATED, count,
     entries_in, locked, pairings_in, result_word, rounds_of, tell, title,
@@ -69,7 +69,7 @@ impl Store {
                 "UPDATE tournament_players SET withdrawn_ms = $1 \
                  WHERE tournament_id = $2 AND account_id = $3 AND withdrawn_ms IS NULL",
             )
-            .bind(now_ms())
+            .bind(self.now_ms())
             .bind(id)
             .bind(account_id)
             .execute(&mut *tx)
@@ -129,7 +129,7 @@ impl Store {
         if t.stage != Stage::Open {
             return Err(TournamentError::Stage(t.stage));
         }
-        let now = now_ms();
+        let now = self.now_ms();
         match starter {
             Starter::Creator(account) if t.creator_id != Some(account) => {
                 return Err(TournamentError::NotCreator);
@@ -195,6 +195,7 @@ impl Store {
         .await?;
         for entry in &entries {
             tell(
+                self,
                 &mut tx,
                 entry.account_id,
                 None,
@@ -213,7 +214,7 @@ impl Store {
             started_ms: Some(now),
             ..t
         };
-        advance(&mut tx, &t, now).await?;
+        advance(self, &mut tx, &t, now).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -269,6 +270,7 @@ async fn insert_round(
 /// and a round of forfeits only is complete at once. Past the last round, or with fewer than
 /// two players left, the tournament is finished. `t` is locked by the caller.
 async fn advance(
+    store: &Store,
     tx: &mut Transaction<'static, Any>,
     t: &StoredTournament,
     now: i64,
@@ -342,12 +344,13 @@ async fn advance(
                 continue;
             }
             waiting = true;
-            let game_id = make_game(tx, t, pairing).await?;
+            let game_id = make_game(store, tx, t, pairing).await?;
             for (me, them, colour) in [
                 (pairing.first, second, "first"),
                 (pairing.second, first, "second"),
             ] {
                 tell(
+                    store,
                     tx,
                     me,
                     Some(&game_id),
@@ -389,6 +392,7 @@ async fn set_result(
 
 /// Makes and starts the game of a pairing, on the tournament's clock; its id.
 async fn make_game(
+    store: &Store,
     tx: &mut Transaction<'static, Any>,
     t: &StoredTournament,
     pairing: &Pairing,
@@ -413,7 +417,7 @@ async fn make_game(
         invite: None,
         rated: t.rated,
     };
-    Store::insert_game(tx, &new, false).await?;
+    store.insert_game(tx, &new, false).await?;
     sqlx::query("UPDATE games SET tournament_id = $1 WHERE id = $2")
         .bind(&t.id)
         .bind(id)
@@ -439,8 +443,8 @@ async fn make_game(
 /// ending at once, only the later sees the round complete. A game no tournament made
 /// changes nothing.
 pub(crate) async fn on_game_end(
+    store: &Store,
     tx: &mut Transaction<'static, Any>,
-    backend: Backend,
     game: &str,
     finish: Finish,
     now: i64,
@@ -456,7 +460,7 @@ pub(crate) async fn on_game_end(
     };
     let id: String = row.try_get("tournament_id")?;
     let round: u32 = count(&row, "round")?;
-    let t = match locked(tx, backend, &id).await {
+    let t = match locked(tx, store.backend, &id).await {
         Ok(t) => t,
         Err(e) => return Err(anyhow::anyhow!("tournament {id}: {e}")),
     };
@@ -478,7 +482,7 @@ pub(crate) async fn on_game_end(
     .fetch_optional(&mut **tx)
     .await?;
     if open.is_none() {
-        advance(tx, &t, now).await?;
+        advance(store, tx, &t, now).await?;
     }
     Ok(())
 }

@@ -17,7 +17,7 @@ use swapboard_play::{GameId, TimeControl};
 
 use super::games::{clock_columns, clock_of_row};
 use super::outbox::{Kind, Notice};
-use super::pool::{Backend, Store, now_ms};
+use super::pool::{Backend, Store};
 
 /// A new player's rating, when they have none in the tournament's game.
 pub(super) const UNRATED: f64 = 1500.0;
@@ -386,6 +386,7 @@ pub(super) async fn pairings_in(
 
 /// Tells an entrant of the tournament, in the transaction of the event; once per key.
 pub(super) async fn tell(
+    store: &Store,
     tx: &mut Transaction<'static, Any>,
     account_id: i64,
     game_id: Option<&str>,
@@ -400,7 +401,7 @@ pub(super) async fn tell(
         message,
         dedupe: Some(dedupe),
     };
-    Store::notify_in(tx, &notice).await?;
+    store.notify_in(tx, &notice).await?;
     Ok(())
 }
 
@@ -438,7 +439,7 @@ impl Store {
         .bind(i64::from(new.rated))
         .bind(new.creator_id)
         .bind(new.edition.as_deref())
-        .bind(now_ms())
+        .bind(self.now_ms())
         .bind(i64::from(new.vacation))
         .execute(&self.pool)
         .await?;
@@ -562,7 +563,7 @@ impl Store {
         )
         .bind(id)
         .bind(account_id)
-        .bind(now_ms())
+        .bind(self.now_ms())
         .bind(&t.game)
         .bind(UNRATED)
         .execute(&mut *tx)

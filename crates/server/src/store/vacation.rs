@@ -7,7 +7,7 @@
 
 use sqlx::{Any, Row as _, Transaction};
 
-use super::pool::{Store, now_ms};
+use super::pool::Store;
 
 /// A day, in milliseconds.
 pub(crate) const DAY_MS: i64 = 86_400_000;
@@ -199,7 +199,7 @@ impl Store {
         account_id: i64,
         allowance: u32,
     ) -> anyhow::Result<Vacation> {
-        let now = now_ms();
+        let now = self.now_ms();
         let bank =
             sqlx::query("SELECT year, used, away_until_ms FROM vacation WHERE account_id = $1")
                 .bind(account_id)
@@ -246,7 +246,7 @@ impl Store {
         days: u32,
         allowance: u32,
     ) -> Result<Vacation, TakeError> {
-        let now = now_ms();
+        let now = self.now_ms();
         let mut tx = self.begin_write().await?;
         let bank =
             sqlx::query("SELECT year, used, away_until_ms FROM vacation WHERE account_id = $1")

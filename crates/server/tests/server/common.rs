@@ -9,7 +9,7 @@ use reqwest::{Method, StatusCode};
 use serde_json::Value;
 use sqlx::Connection as _;
 use swapboard_server::api::{ErrorBody, ErrorDetail, GameView, NewToken};
-use swapboard_server::{Limits, ServeOptions, Server};
+use swapboard_server::{Clock, Limits, ServeOptions, Server};
 
 /// A database of one backend that lives as long as the test.
 pub(crate) struct TestDb {
@@ -129,12 +129,30 @@ pub(crate) fn options(db: &TestDb, limits: Limits) -> ServeOptions {
         games: Default::default(),
         push_loopback: true,
         limits,
+        clock: Clock::real(),
     }
 }
 
 /// Starts a server on a free port of 127.0.0.1 on `db`.
 pub(crate) async fn start(db: &TestDb, limits: Limits) -> Server {
     Server::start(&options(db, limits)).await.unwrap()
+}
+
+/// Puts the server of `options` on a manual clock standing at the system's time now, and
+/// gives the clock back: the test moves it ([`Clock::advance`]) instead of waiting, and the
+/// server's background workers (the clocks' scheduler, the notifications' worker) make a
+/// pass at each move. Servers given clones of one clock share its time.
+pub(crate) fn on_manual_clock(options: &mut ServeOptions) -> Clock {
+    let clock = Clock::manual_from_now();
+    options.clock = clock.clone();
+    clock
+}
+
+/// [`start`] on a manual clock ([`on_manual_clock`]): the server and its clock.
+pub(crate) async fn start_on_manual_clock(db: &TestDb, limits: Limits) -> (Server, Clock) {
+    let mut options = options(db, limits);
+    let clock = on_manual_clock(&mut options);
+    (Server::start(&options).await.unwrap(), clock)
 }
 
 /// Limits no test of the contract reaches.

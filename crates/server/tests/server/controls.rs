@@ -5,7 +5,10 @@ use reqwest::Method;
 use serde_json::{Value, json};
 use sqlx::{Connection as _, Row as _};
 
-use crate::common::{Client, TestDb, game_between, generous, on_both, sign_up_and_token, start};
+use crate::common::{
+    Client, TestDb, game_between, generous, on_both, sign_up_and_token, start,
+    start_on_manual_clock,
+};
 
 const SAME_ORIGIN: (&str, &str) = ("sec-fetch-site", "same-origin");
 
@@ -453,7 +456,7 @@ async fn rows_of(conn: &mut sqlx::AnyConnection, table: &str, account_id: i64) -
 #[tokio::test]
 async fn a_token_may_expire_and_is_refused_once_it_has() {
     on_both(|db: TestDb| async move {
-        let server = start(&db, generous()).await;
+        let (server, clock) = start_on_manual_clock(&db, generous()).await;
         let client = Client::new(&server);
         let lasting = format!(
             "Bearer {}",
@@ -473,16 +476,11 @@ async fn a_token_may_expire_and_is_refused_once_it_has() {
         }
         let mut body = zoe("correct horse");
         body["expires_days"] = json!(30);
-        let before = now_ms();
         let made = client.post("/api/tokens", &body, &[]).await;
         assert_eq!(made.status, 201, "{}", made.text);
         let expires_ms = made.json["expires_ms"].as_i64().unwrap();
         let thirty_days = 30 * 24 * 3600 * 1000;
-        assert!(
-            (before + thirty_days..before + thirty_days + 60_000).contains(&expires_ms),
-            "{}",
-            made.text
-        );
+        assert_eq!(expires_ms, clock.now_ms() + thirty_days, "{}", made.text);
         let expiring = made.json["token"].as_str().unwrap().to_owned();
         // The list shows when each token expires.
         let list = client
@@ -504,17 +502,21 @@ async fn a_token_may_expire_and_is_refused_once_it_has() {
             left_out.text
         );
 
-        // Its time passes (moved in the database, never used before): it acts for nobody.
-        sqlx::any::install_default_drivers();
-        let mut conn = sqlx::AnyConnection::connect(&db.url).await.unwrap();
-        let updated = sqlx::query("UPDATE credentials SET expires_ms = $1 WHERE expires_ms = $2")
-            .bind(now_ms() - 1)
-            .bind(expires_ms)
-            .execute(&mut conn)
-            .await
-            .unwrap();
-        assert_eq!(updated.rows_affected(), 1);
-        conn.close().await.unwrap();
+        // It acts until its time passes on the server's clock (the server's memory of a
+        // credential it read included): then for nobody.
+        let expiring_auth = format!("Bearer {expiring}");
+        assert_eq!(
+            me_status(&client, &[("authorization", &expiring_auth)]).await,
+            200
+        );
+        clock.advance(std::time::Duration::from_millis(
+            u64::try_from(thirty_days).unwrap() - 1,
+        ));
+        assert_eq!(
+            me_status(&client, &[("authorization", &expiring_auth)]).await,
+            200
+        );
+        clock.advance(std::time::Duration::from_millis(1));
         client
             .get(
                 "/api/me/turn",
@@ -530,12 +532,4 @@ async fn a_token_may_expire_and_is_refused_once_it_has() {
         db
     })
     .await;
-}
-
-/// Milliseconds since the Unix epoch, as the server stores times.
-fn now_ms() -> i64 {
-    let since = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap();
-    i64::try_from(since.as_millis()).unwrap()
 }

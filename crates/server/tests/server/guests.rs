@@ -260,13 +260,7 @@ async fn old_guests(db: TestDb) -> TestDb {
     // The sweep, at chosen times: nothing while the guest is inside the retention period or
     // its session is still valid (30 days); then the guest and its game, and only those.
     let store = Store::open(&db.url).await.unwrap();
-    let now = i64::try_from(
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_millis(),
-    )
-    .unwrap();
+    let now = store.clock().now_ms();
     assert_eq!(
         store
             .remove_old_guests(now + DAY_MS, now - 29 * DAY_MS, 100)

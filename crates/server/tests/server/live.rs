@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use swapboard_server::store::{NewGame, Seat, Store};
 use tokio_tungstenite::tungstenite::Message;
 
-use crate::common::{Client, TestDb, bearer, generous, on_both, start};
+use crate::common::{Client, TestDb, bearer, generous, on_both, start, start_on_manual_clock};
 
 pub(crate) type Socket =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
@@ -141,12 +141,12 @@ async fn the_ai_moves_by_itself_and_sockets_show_every_move() {
 }
 
 async fn clocks_end_games(db: TestDb) -> TestDb {
-    let server = start(&db, generous()).await;
+    let (server, clock) = start_on_manual_clock(&db, generous()).await;
     let client = Client::new(&server);
     let ann = bearer(&client, "ann").await;
-    // Four seconds each, in two games made together so that their waits overlap. In the
-    // first ann moves, the AI answers at once (its budget is the clock's share), then ann
-    // lets her time run out; in the second nobody moves at all.
+    // Four seconds each, on the server's clock, in two games made together. In the first
+    // ann moves, the AI answers at once (its budget is the clock's share), then ann lets
+    // her time run out; in the second nobody moves at all.
     let body = json!({"game": "flipstop", "size": 5, "opponent": "ai:1", "colour": "first",
                       "clock": {"initial_s": 4, "increment_s": 0}});
     let mut ids = Vec::new();
@@ -168,6 +168,10 @@ async fn clocks_end_games(db: TestDb) -> TestDb {
         )
         .await;
     assert_eq!(played.status, 200, "{}", played.text);
+    let answered = until(&mut socket, Duration::from_secs(20), |g| g["ply"] == 2).await;
+    assert_eq!(answered["game"]["status"], "playing", "{answered}");
+    // The four seconds go by: the scheduler, woken by the move of the clock, flags.
+    clock.advance(Duration::from_millis(4_001));
     let ended = until(&mut socket, Duration::from_secs(20), |g| {
         g["status"] == "finished"
     })

@@ -16,7 +16,9 @@ use tokio::sync::mpsc;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest as _;
 
-use crate::common::{Client, TestDb, auth, bearer, generous, on_both, options, start};
+use crate::common::{
+    Client, TestDb, auth, bearer, generous, on_both, on_manual_clock, options, start,
+};
 use crate::live::Socket;
 
 /// A mail the sink received: its envelope's recipients and its text (headers and body).
@@ -24,8 +26,6 @@ use crate::live::Socket;
 pub(crate) struct Received {
     pub(crate) to: Vec<String>,
     pub(crate) text: String,
-    /// When the sink took it.
-    pub(crate) at: Instant,
 }
 
 /// A local SMTP server that takes every mail and hands it over: just enough of RFC 5321
@@ -102,7 +102,6 @@ async fn smtp_sink_with(trouble: Option<Trouble>) -> (String, mpsc::UnboundedRec
                                 let _ = mails.send(Received {
                                     to: std::mem::take(&mut to),
                                     text,
-                                    at: Instant::now(),
                                 });
                                 if troubled_now {
                                     std::future::pending::<()>().await;
@@ -734,6 +733,7 @@ async fn crash_mid_send(db: TestDb) -> TestDb {
     // The first challenge's mail reaches the mail server, which never acknowledges it.
     let (smtp, mut mails) = smtp_sink_with(Some(Trouble::Stall("challenges you"))).await;
     let mut options = options(&db, generous());
+    let clock = on_manual_clock(&mut options);
     options.smtp = Some(smtp);
     options.mail_from = Some("swapboard <noreply@swapboard.test>".to_owned());
     options.public_url = Some("http://swapboard.test/".to_owned());
@@ -752,15 +752,10 @@ async fn crash_mid_send(db: TestDb) -> TestDb {
     // settling, the mail delivered but never acknowledged.
     first.stop().await.unwrap();
 
-    // Another instance starts on the database once the dead worker's lease has passed
-    // (moved back here rather than waited for): the row is given up as lost, never sent
-    // again; a new notification is mailed as usual.
-    let mut conn = sqlx::AnyConnection::connect(&db.url).await.unwrap();
-    sqlx::query("UPDATE outbox SET claimed_until_ms = 0 WHERE state = 'sending'")
-        .execute(&mut conn)
-        .await
-        .unwrap();
-    conn.close().await.unwrap();
+    // Another instance starts on the database once the dead worker's lease (a minute) has
+    // passed on the clock they share: the row is given up as lost, never sent again; a new
+    // notification is mailed as usual.
+    clock.advance(Duration::from_secs(60));
     let second = swapboard_server::Server::start(&options).await.unwrap();
     let client = Client::new(&second);
     let started = Instant::now();
@@ -793,6 +788,7 @@ async fn deferred(db: TestDb) -> TestDb {
     // The mail server answers the first try at the challenge's mail with a 451.
     let (smtp, mut mails) = smtp_sink_with(Some(Trouble::Defer("challenges you"))).await;
     let mut options = options(&db, generous());
+    let clock = on_manual_clock(&mut options);
     options.smtp = Some(smtp);
     options.mail_from = Some("noreply@swapboard.test".to_owned());
     options.public_url = Some("http://swapboard.test".to_owned());
@@ -801,7 +797,7 @@ async fn deferred(db: TestDb) -> TestDb {
     let ann = bearer(&client, "ann").await;
     let bob = bearer(&client, "bob").await;
     confirmed_address(&client, &mut mails, &bob, "bob@example.test").await;
-    let challenged = Instant::now();
+    let challenged_ms = clock.now_ms();
     let id = challenge(&client, &ann, "bob").await;
     // Refused for now: the row waits for its next try, 10 s on, saying why.
     sqlx::any::install_default_drivers();
@@ -835,13 +831,22 @@ async fn deferred(db: TestDb) -> TestDb {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     conn.close().await.unwrap();
+    // Not tried again before the backoff: a move of the server's clock short of it makes
+    // the worker look, and it sends nothing.
+    clock.advance(Duration::from_millis(9_500));
+    assert!(
+        next_mail(&mut mails, Duration::from_millis(700))
+            .await
+            .is_none(),
+        "tried again before the backoff"
+    );
     // Tried again after the backoff (10 s): delivered, once.
+    clock.advance(Duration::from_millis(500));
     let mail = next_mail(&mut mails, Duration::from_secs(20))
         .await
         .expect("the mail, tried again");
-    let waited = mail.at - challenged;
-    eprintln!("a mail deferred by the mail server was delivered {waited:?} after the event");
-    assert!(waited >= Duration::from_secs(10), "{waited:?}");
+    let waited = clock.now_ms() - challenged_ms;
+    assert!(waited >= 10_000, "{waited} ms");
     assert!(
         unfolded(&mail.text).contains(&format!("http://swapboard.test/games/{id}")),
         "{}",

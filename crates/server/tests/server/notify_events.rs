@@ -7,24 +7,19 @@ use std::time::Duration;
 
 use reqwest::Method;
 use serde_json::{Value, json};
-use swapboard_server::ServeOptions;
+use swapboard_server::Clock;
 
 use crate::common::{
-    Client, TestDb, auth, bearer, execute, game_between, generous, on_both, options,
+    Client, TestDb, auth, bearer, execute, game_between, generous, on_both, on_manual_clock,
+    options,
 };
 use crate::notify::{any_move, confirmed_address, inbox, next_mail, smtp_sink, unfolded};
 
-/// Stops a server and starts another on the same options: the new instance's delivery
-/// worker writes the reminders and sends the digests due as it starts (its first pass),
-/// instead of the test waiting for the half-minute pass.
-async fn restart(
-    server: swapboard_server::Server,
-    options: &ServeOptions,
-) -> (swapboard_server::Server, Client) {
-    server.stop().await.unwrap();
-    let server = swapboard_server::Server::start(options).await.unwrap();
-    let client = Client::new(&server);
-    (server, client)
+/// Moves the server's clock `by` on: its delivery worker makes a whole pass at once
+/// (writing the reminders and sending the digests due), instead of the test waiting for
+/// the half-minute pass.
+fn pass_after(clock: &Clock, by: Duration) {
+    clock.advance(by);
 }
 
 /// The caller's notifications of `kind` about the room `room`.
@@ -101,7 +96,8 @@ async fn resolve(client: &Client, master: &str, room: &str, round: u8) {
 }
 
 async fn reminders(db: TestDb) -> TestDb {
-    let options = options(&db, generous());
+    let mut options = options(&db, generous());
+    let clock = on_manual_clock(&mut options);
     let server = swapboard_server::Server::start(&options).await.unwrap();
     let client = Client::new(&server);
     let gm = bearer(&client, "gm").await;
@@ -124,7 +120,7 @@ async fn reminders(db: TestDb) -> TestDb {
         .await;
     assert_eq!(marked.status, 200, "{}", marked.text);
     // Pass 1: the round closes within 24 hours: `late` is reminded, `ready` is not.
-    let (server, client) = restart(server, &options).await;
+    pass_after(&clock, Duration::from_millis(1));
     until_notice(&client, &other, "deadline_24h", &b, "round 0 closes").await;
     until_notice(
         &client,
@@ -144,7 +140,7 @@ async fn reminders(db: TestDb) -> TestDb {
     );
     // Pass 2: nothing again for room A's round.
     resolve(&client, &gm, &b, 0).await;
-    let (server, client) = restart(server, &options).await;
+    pass_after(&clock, Duration::from_millis(1));
     until_notice(&client, &other, "deadline_24h", &b, "round 1 closes").await;
     assert_eq!(
         room_notices(&client, &late, "deadline_24h", &a).await.len(),
@@ -161,17 +157,11 @@ async fn reminders(db: TestDb) -> TestDb {
         0
     );
 
-    // Room A's round now closes within the hour (its stored deadline moved).
-    execute(
-        &db,
-        &format!(
-            "UPDATE rooms SET deadline_ms = {} WHERE id = '{a}'",
-            since_1970_ms() + 1_800_000
-        ),
-    )
-    .await;
+    // Twenty-three hours and a half later room A's round closes within the hour; room B's
+    // next round opens then, a day long.
+    clock.advance(Duration::from_secs(23 * 3600 + 1800));
     resolve(&client, &gm, &b, 1).await;
-    let (server, client) = restart(server, &options).await;
+    pass_after(&clock, Duration::from_millis(1));
     until_notice(&client, &other, "deadline_24h", &b, "round 2 closes").await;
     until_notice(
         &client,
@@ -182,7 +172,7 @@ async fn reminders(db: TestDb) -> TestDb {
     )
     .await;
     resolve(&client, &gm, &b, 2).await;
-    let (server, client) = restart(server, &options).await;
+    pass_after(&clock, Duration::from_millis(1));
     until_notice(&client, &other, "deadline_24h", &b, "round 3 closes").await;
     assert_eq!(
         room_notices(&client, &late, "deadline_1h", &a).await.len(),
@@ -218,14 +208,6 @@ async fn deadline_reminders_go_once_per_seat_and_round_and_never_to_a_final_seat
     on_both(reminders).await;
 }
 
-/// The time now, in ms since the Unix epoch (the server's clock: the same machine's).
-fn since_1970_ms() -> i64 {
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap();
-    i64::try_from(now.as_millis()).unwrap()
-}
-
 /// PUTs a JSON body.
 async fn put(client: &Client, path: &str, token: &str, body: &Value) -> crate::common::Answer {
     client
@@ -243,18 +225,13 @@ async fn put(client: &Client, path: &str, token: &str, body: &Value) -> crate::c
 
 async fn digest(db: TestDb) -> TestDb {
     const DAY_MS: i64 = 86_400_000;
-    // The digest's hour is the hour now: a test begun in the last minute of a UTC day
-    // waits for the next, so that the hour stays the same throughout.
-    let left_today = DAY_MS - since_1970_ms().rem_euclid(DAY_MS);
-    if left_today < 60_000 {
-        tokio::time::sleep(Duration::from_millis(
-            u64::try_from(left_today).unwrap() + 1_000,
-        ))
-        .await;
-    }
-    let hour = since_1970_ms().rem_euclid(DAY_MS) / 3_600_000;
     let (smtp, mut mails) = smtp_sink().await;
     let mut options = options(&db, generous());
+    // Noon on the server's clock: the digest's hour is the hour now, and stays so.
+    let clock = on_manual_clock(&mut options);
+    let today = clock.now_ms() - clock.now_ms().rem_euclid(DAY_MS);
+    clock.set(today + 12 * 3_600_000);
+    let hour = 12;
     options.smtp = Some(smtp);
     options.mail_from = Some("noreply@swapboard.test".to_owned());
     options.public_url = Some("http://swapboard.test".to_owned());
@@ -278,7 +255,7 @@ async fn digest(db: TestDb) -> TestDb {
         &db,
         &format!(
             "UPDATE email_addresses SET digest_sent_ms = {}",
-            since_1970_ms()
+            clock.now_ms()
         ),
     )
     .await;
@@ -294,17 +271,12 @@ async fn digest(db: TestDb) -> TestDb {
         assert_eq!(held["delivery"], "digest", "{held}");
     }
     // Nothing is mailed now, nor by a pass later in the same day.
-    let (server, _) = restart(server, &options).await;
-    if let Some(mail) = next_mail(&mut mails, Duration::from_secs(2)).await {
+    pass_after(&clock, Duration::from_secs(60));
+    if let Some(mail) = next_mail(&mut mails, Duration::from_secs(1)).await {
         panic!("a held notification was mailed: {}", mail.text);
     }
     // A day later, at the hour: one mail holds both challenges, with their links.
-    execute(
-        &db,
-        &format!("UPDATE email_addresses SET digest_sent_ms = digest_sent_ms - {DAY_MS}"),
-    )
-    .await;
-    let (server, client) = restart(server, &options).await;
+    pass_after(&clock, Duration::from_secs(24 * 3600 - 60));
     let mail = next_mail(&mut mails, Duration::from_secs(10))
         .await
         .expect("the digest");
@@ -330,8 +302,8 @@ async fn digest(db: TestDb) -> TestDb {
         "{text}"
     );
     // Sent once: the next pass sends nothing.
-    let (server, _client) = restart(server, &options).await;
-    if let Some(mail) = next_mail(&mut mails, Duration::from_secs(2)).await {
+    pass_after(&clock, Duration::from_millis(1));
+    if let Some(mail) = next_mail(&mut mails, Duration::from_secs(1)).await {
         panic!("a second digest: {}", mail.text);
     }
     server.stop().await.unwrap();

@@ -18,8 +18,10 @@ use ring::{aead, hkdf, signature};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
-use crate::common::{Client, TestDb, auth, bearer, game_between, generous, on_both, start};
-use crate::notify::{any_move, delivered};
+use crate::common::{
+    Client, TestDb, auth, bearer, game_between, generous, on_both, start, start_on_manual_clock,
+};
+use crate::notify::{any_move, delivered, inbox};
 
 /// A push the local push service received: whose (the endpoint's last segment), its
 /// headers and its body.
@@ -403,8 +405,24 @@ async fn bad_subscriptions_are_refused_naming_the_field() {
     on_both(refusals).await;
 }
 
+/// Waits until the caller's your-turn notification about `game` waits for another try:
+/// `pending` again once its pushes were sent (the caller saw them arrive).
+async fn until_retried(client: &Client, token: &str, game: &str) {
+    for _ in 0..200 {
+        let inbox = inbox(client, token).await;
+        let waiting = inbox["notifications"].as_array().unwrap().iter().any(|n| {
+            n["kind"] == "your_turn" && n["game_id"] == game && n["delivery"] == "pending"
+        });
+        if waiting {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the failed push was never put back to wait");
+}
+
 async fn retries(db: TestDb) -> TestDb {
-    let server = start(&db, generous()).await;
+    let (server, clock) = start_on_manual_clock(&db, generous()).await;
     let client = Client::new(&server);
     let ann = bearer(&client, "ann").await;
     let bob = bearer(&client, "bob").await;
@@ -428,9 +446,22 @@ async fn retries(db: TestDb) -> TestDb {
     first.sort();
     assert_eq!(first, ["flaky", "steady"]);
     status.store(201, Ordering::SeqCst);
+    // The failure is recorded (the row waits for its next try) before the clock moves:
+    // the backoff is counted from the server's clock when the push service answered.
+    until_retried(&client, &bob, &game).await;
+    // Not before the backoff (10 s after the first try, on the server's clock): a move of
+    // the clock short of it makes the worker look, and it sends nothing.
+    clock.advance(Duration::from_millis(9_500));
+    assert!(
+        tokio::time::timeout(Duration::from_millis(700), received.recv())
+            .await
+            .is_err(),
+        "tried again before the backoff"
+    );
+    clock.advance(Duration::from_millis(500));
     let again = tokio::time::timeout(Duration::from_secs(30), received.recv())
         .await
-        .expect("the failed push is tried again within 30 s")
+        .expect("the failed push is tried again once the backoff passed")
         .unwrap();
     assert_eq!(again.who, "flaky");
     let payload: Value = serde_json::from_slice(&flaky.decrypt(&again.body)).unwrap();

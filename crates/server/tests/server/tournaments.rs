@@ -7,11 +7,14 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::common::{Client, TestDb, auth, bearer, generous, on_both, start};
+use crate::common::{
+    Client, TestDb, auth, bearer, generous, on_both, on_manual_clock, options, start,
+};
 use rand::{RngExt as _, SeedableRng as _};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde_json::{Value, json};
 use swapboard_play::AnyPosition;
+use swapboard_server::Server;
 use swapboard_server::api::TournamentView;
 
 /// Signs up `count` players named `{prefix}{i}`: (name, bearer).
@@ -607,14 +610,20 @@ async fn a_withdrawal_forfeits_and_an_odd_swiss_gives_a_bye() {
 #[tokio::test]
 async fn two_instances_start_a_tournament_and_pair_each_round_once() {
     let db = TestDb::postgres().await;
-    let one = start(&db, generous()).await;
-    let two = start(&db, generous()).await;
+    // Two instances on one clock, moved by the test.
+    let mut options = options(&db, generous());
+    let clock = on_manual_clock(&mut options);
+    let one = Server::start(&options).await.unwrap();
+    let two = Server::start(&options).await.unwrap();
     let client = Client::new(&one);
     let racer = Client::new(&two);
     let field = players(&client, "ti", 8).await;
     let tokens: BTreeMap<String, String> = field.iter().cloned().collect();
-    // Both instances' schedulers see it due: it starts once.
-    let soon = time::OffsetDateTime::now_utc() + time::Duration::seconds(2);
+    // Both instances' schedulers see it due when the clock reaches it: it starts once.
+    let soon = time::OffsetDateTime::from_unix_timestamp_nanos(
+        i128::from(clock.now_ms() + 2_000) * 1_000_000,
+    )
+    .unwrap();
     let starts_at = soon
         .format(&time::format_description::well_known::Rfc3339)
         .unwrap();
@@ -626,6 +635,8 @@ async fn two_instances_start_a_tournament_and_pair_each_round_once() {
     )
     .await;
     let mut t = view(&client, &id).await;
+    assert_eq!(t.summary.status, "open", "not started before its time");
+    clock.advance(std::time::Duration::from_secs(2));
     for _ in 0..100 {
         if t.summary.status == "running" {
             break;

@@ -1,19 +1,33 @@
 //! The vacation bank over real HTTP on both backends: a correspondence clock that runs out
 //! spends a day of the player's bank instead (shown with the game and in the bank's log),
 //! whether the scheduler finds the deadline or a late move does, until the 21st day; days
-//! taken on purpose carry every game on; a live clock is never saved. Time is driven by
-//! moving the stored turn's start and deadline back (never by sleeping).
+//! taken on purpose carry every game on; a live clock is never saved. Time is moved on the
+//! server's manual clock, set in March (never by sleeping); once the stored turn's start and
+//! deadline are moved back instead, so that a late move, not the scheduler woken by a move
+//! of the clock, is first to find a fallen flag.
 
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use sqlx::Connection as _;
+use swapboard_server::{Clock, Server};
 
-use crate::common::{Client, TestDb, auth, bearer, generous, on_both, start};
+use crate::common::{Client, TestDb, auth, bearer, generous, on_both, start_on_manual_clock};
 use crate::notify::any_move;
 use crate::tournaments::started;
 
 const DAY_MS: i64 = 86_400_000;
+
+/// Noon on 2 March 2026, in ms since the Unix epoch: where the tests set the server's
+/// clock, far from the end of a year (a bank is a calendar year's), whatever day they run.
+const MID_YEAR_MS: i64 = 1_772_452_800_000;
+
+/// A server on a manual clock set to [`MID_YEAR_MS`].
+async fn start_mid_year(db: &TestDb) -> (Server, Clock) {
+    let (server, clock) = start_on_manual_clock(db, generous()).await;
+    clock.set(MID_YEAR_MS);
+    (server, clock)
+}
 
 /// Moves a game's running turn (and its deadline) `ms` into the past, as if that much
 /// time had gone by.
@@ -103,7 +117,7 @@ async fn saved_with(client: &Client, id: &str, days: u64) -> Value {
 }
 
 async fn the_bank(db: TestDb) -> TestDb {
-    let server = start(&db, generous()).await;
+    let (server, clock) = start_mid_year(&db).await;
     let client = Client::new(&server);
     let ann = bearer(&client, "ann").await;
     let bob = bearer(&client, "bob").await;
@@ -120,10 +134,10 @@ async fn the_bank(db: TestDb) -> TestDb {
 
     // A day and an hour go by: ann's clock ran out an hour ago, and a day of her bank
     // carries it a day on.
-    age_turn(&db, &id, DAY_MS + 3_600_000).await;
+    clock.advance(Duration::from_secs(86_400 + 3_600));
     let saved = saved_with(&client, &id, 1).await;
     let moved_on = saved["clocks"]["deadline_ms"].as_i64().unwrap();
-    assert_eq!(moved_on, deadline - DAY_MS - 3_600_000 + DAY_MS, "{saved}");
+    assert_eq!(moved_on, deadline + DAY_MS, "{saved}");
     let after_one = bank(&client, &ann).await;
     assert_eq!(after_one["days_left"], 19);
     assert_eq!(
@@ -136,12 +150,13 @@ async fn the_bank(db: TestDb) -> TestDb {
 
     // Eighteen days and a half more: eighteen more days, spent at once (a server down
     // that long finds them all due).
-    age_turn(&db, &id, 18 * DAY_MS + DAY_MS / 2).await;
+    clock.advance(Duration::from_secs(18 * 86_400 + 43_200));
     saved_with(&client, &id, 19).await;
     assert_eq!(bank(&client, &ann).await["days_left"], 1);
 
     // The twentieth day: a late move finds the flag fallen, the bank carries the clock
-    // on, and the move is played.
+    // on, and the move is played. The turn is aged in the database rather than on the
+    // clock, whose move would wake the scheduler to find the flag first.
     age_turn(&db, &id, DAY_MS).await;
     any_move(&client, &id, 2, &ann).await;
     let moved = game(&client, &id).await;
@@ -152,7 +167,7 @@ async fn the_bank(db: TestDb) -> TestDb {
     // bob plays; ann lets her turn run out once more. The 21st day is not in the bank:
     // she loses on time.
     any_move(&client, &id, 3, &bob).await;
-    age_turn(&db, &id, DAY_MS + 1_000).await;
+    clock.advance(Duration::from_secs(86_400 + 1));
     let lost = game_until(&client, &id, |view| view["status"] == "finished").await;
     assert_eq!(lost["result"]["termination"], "timeout", "{lost}");
     assert_eq!(lost["result"]["winner"], "bob");
@@ -177,7 +192,7 @@ async fn the_bank(db: TestDb) -> TestDb {
         json!({"initial_s": 600, "increment_s": 0}),
     )
     .await;
-    age_turn(&db, &live, 3_600_000).await;
+    clock.advance(Duration::from_secs(3_600));
     let flagged = game_until(&client, &live, |view| view["status"] == "finished").await;
     assert_eq!(flagged["result"]["termination"], "timeout", "{flagged}");
     assert_eq!(spent(&flagged, 0), 0);
@@ -193,7 +208,7 @@ async fn the_bank_saves_a_correspondence_clock_until_the_21st_day() {
 }
 
 async fn days_taken(db: TestDb) -> TestDb {
-    let server = start(&db, generous()).await;
+    let (server, clock) = start_mid_year(&db).await;
     let client = Client::new(&server);
     let cat = bearer(&client, "cat").await;
     let dan = bearer(&client, "dan").await;
@@ -216,12 +231,11 @@ async fn days_taken(db: TestDb) -> TestDb {
     assert_eq!(taken.json["log"][0]["reason"], "taken");
     assert_eq!(taken.json["log"][0]["game"], Value::Null);
     let away = taken.json["away_until_ms"].as_i64().unwrap();
-    let now = now_ms();
-    assert!((away - now - 5 * DAY_MS).abs() < 60_000, "{}", taken.text);
+    assert_eq!(away, clock.now_ms() + 5 * DAY_MS, "{}", taken.text);
 
-    // Three days go by while cat is away: her turn's time ran out a day ago, and restarts
-    // when she is back, a whole period then; no more days are spent.
-    age_turn(&db, &id, 3 * DAY_MS).await;
+    // Three days go by on the server's clock while cat is away: her turn's time ran out a
+    // day ago, and restarts when she is back, a whole period then; no more days are spent.
+    clock.advance(Duration::from_secs(3 * 86_400));
     let view = game_until(&client, &id, |view| {
         view["clocks"]["deadline_ms"].as_i64() == Some(away + 2 * DAY_MS)
             || view["status"] != "playing"
@@ -239,14 +253,6 @@ async fn days_taken(db: TestDb) -> TestDb {
     db
 }
 
-/// Now, in ms since the Unix epoch.
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_millis() as i64
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn days_taken_on_purpose_carry_every_game() {
     on_both(days_taken).await;
@@ -258,8 +264,12 @@ async fn tournament_game(
     client: &Client,
     players: [(&str, &str); 2],
     vacation: bool,
+    clock: &Clock,
 ) -> (String, String) {
-    let soon = time::OffsetDateTime::now_utc() + time::Duration::hours(1);
+    let soon = time::OffsetDateTime::from_unix_timestamp_nanos(
+        i128::from(clock.now_ms() + 3_600_000) * 1_000_000,
+    )
+    .unwrap();
     let soon = soon
         .format(&time::format_description::well_known::Rfc3339)
         .unwrap();
@@ -294,16 +304,15 @@ async fn tournament_game(
 }
 
 async fn tournaments_forbidding(db: TestDb) -> TestDb {
-    let server = start(&db, generous()).await;
+    let (server, clock) = start_mid_year(&db).await;
     let client = Client::new(&server);
     let ann = bearer(&client, "ann").await;
     let bob = bearer(&client, "bob").await;
     let players = [("ann", ann.as_str()), ("bob", bob.as_str())];
-    let (allowed, saved_mover) = tournament_game(&client, players, true).await;
-    let (forbidden, mover) = tournament_game(&client, players, false).await;
-    // A day and an hour go by in both games.
-    age_turn(&db, &allowed, DAY_MS + 3_600_000).await;
-    age_turn(&db, &forbidden, DAY_MS + 3_600_000).await;
+    let (allowed, saved_mover) = tournament_game(&client, players, true, &clock).await;
+    let (forbidden, mover) = tournament_game(&client, players, false, &clock).await;
+    // A day and an hour go by in both games, on the server's clock.
+    clock.advance(Duration::from_secs(86_400 + 3_600));
     // Where the tournament allows it, the bank carries the clock on ...
     saved_with(&client, &allowed, 1).await;
     // ... where it forbids it, the player to move loses on time, and keeps their days.

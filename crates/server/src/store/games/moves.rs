@@ -11,7 +11,7 @@ use swapboard_play::TimeControl;
 
 use super::{Finish, MoveError, Status, StoredGame, Times, number, times_columns};
 use crate::instruments;
-use crate::store::pool::{Backend, Store, now_ms};
+use crate::store::pool::{Backend, Store};
 use crate::store::vacation::{Bank, Reason};
 
 /// The game as the rules see it when a move comes.
@@ -200,7 +200,7 @@ impl Store {
         if game.status != Status::Playing {
             return Err(MoveError::NotPlaying(game.status));
         }
-        let now = now_ms();
+        let now = self.now_ms();
         let request = MoveRequest {
             position: &game.position,
             ply,
@@ -278,9 +278,12 @@ impl Store {
         Self::finish_ai_jobs_in(&mut tx, game_id, next_ply).await?;
         if status == Status::Playing {
             let last_seat = played.forced.last().map_or(seat, |(passer, _)| *passer);
-            Self::your_turn_in(&mut tx, game_id, last_seat, next_ply).await?;
-            Self::enqueue_ai_job_in(&mut tx, game_id, next_ply, last_seat ^ 1).await?;
+            self.your_turn_in(&mut tx, game_id, last_seat, next_ply)
+                .await?;
+            self.enqueue_ai_job_in(&mut tx, game_id, next_ply, last_seat ^ 1)
+                .await?;
         }
+        // Real time, not the server's clock: the commit's duration, for the metrics.
         let committing = Instant::now();
         tx.commit().await?;
         instruments::commit(committing.elapsed());
@@ -354,7 +357,7 @@ impl Store {
         let mut tx = self.begin_write().await?;
         let game = self.locked_game(&mut tx, &claim.game_id).await?;
         let current = game.status == Status::Playing && game.ply == claim.ply;
-        let now = now_ms();
+        let now = self.now_ms();
         let (timeout, banks) = if current {
             let banks = Self::banks_in(&mut tx, &claim.game_id, allowance, now).await?;
             (
@@ -448,7 +451,7 @@ impl Store {
         ply: u32,
         finish: Finish,
     ) -> anyhow::Result<bool> {
-        let now = now_ms();
+        let now = self.now_ms();
         let ended = sqlx::query(
             "UPDATE games SET status = 'finished', winner_seat = $1, termination = $2, \
              updated_ms = $3 WHERE id = $4 AND ply = $5 AND status = 'playing'",
@@ -469,9 +472,8 @@ impl Store {
             .await?;
         // The status guard above lets this run once per game.
         super::super::ratings::on_game_end(tx, self.backend, game_id, finish, now).await?;
-        super::super::tournament_rounds::on_game_end(tx, self.backend, game_id, finish, now)
-            .await?;
-        Self::game_ended_in(tx, game_id, finish).await?;
+        super::super::tournament_rounds::on_game_end(self, tx, game_id, finish, now).await?;
+        self.game_ended_in(tx, game_id, finish).await?;
         Ok(true)
     }
 }

@@ -5,30 +5,32 @@ use sqlx::{Any, Row as _, Transaction};
 use super::{Hold, RoomError, RoomSeat, RoomStatus, Started, StoredRoom};
 use super::{ImportedRoom, NewRoom, scores_text, seats_with};
 use crate::store::outbox::Kind;
-use crate::store::pool::{Store, now_ms};
+use crate::store::pool::Store;
 
 impl Store {
     /// Creates a room in the lobby.
     pub async fn create_room(&self, new: &NewRoom<'_>) -> anyhow::Result<()> {
         let mut tx = self.begin_write().await?;
-        Self::insert_room(&mut tx, new, RoomStatus::Lobby).await?;
+        self.insert_room(&mut tx, new, RoomStatus::Lobby).await?;
         let detail = format!(
             "{} seats, round 5 {}, rounds of {} s",
             new.seats,
             new.round5,
             new.round_ms / 1000
         );
-        Self::audit(&mut tx, new.id, new.master.1, "created", &detail).await?;
+        self.audit(&mut tx, new.id, new.master.1, "created", &detail)
+            .await?;
         tx.commit().await?;
         Ok(())
     }
 
     async fn insert_room(
+        &self,
         tx: &mut Transaction<'static, Any>,
         new: &NewRoom<'_>,
         status: RoomStatus,
     ) -> sqlx::Result<()> {
-        let now = now_ms();
+        let now = self.now_ms();
         sqlx::query(
             "INSERT INTO rooms (id, master_id, status, seats, round5, round_ms, seed, \
              invite_hash, created_ms, updated_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)",
@@ -56,8 +58,8 @@ impl Store {
         } else {
             RoomStatus::Playing
         };
-        Self::insert_room(&mut tx, new, status).await?;
-        let deadline = (status == RoomStatus::Playing).then(|| now_ms() + new.round_ms);
+        self.insert_room(&mut tx, new, status).await?;
+        let deadline = (status == RoomStatus::Playing).then(|| self.now_ms() + new.round_ms);
         sqlx::query(
             "UPDATE rooms SET setup = $1, grid = $2, round = $3, deadline_ms = $4 WHERE id = $5",
         )
@@ -83,14 +85,16 @@ impl Store {
             .await?;
         }
         for (round, submission) in &imported.submissions {
-            Self::put_submission(&mut tx, new.id, *round, submission).await?;
+            self.put_submission(&mut tx, new.id, *round, submission)
+                .await?;
         }
         let detail = format!(
             "a game file at round {} with {} seats",
             imported.round,
             imported.seats.len()
         );
-        Self::audit(&mut tx, new.id, new.master.1, "imported", &detail).await?;
+        self.audit(&mut tx, new.id, new.master.1, "imported", &detail)
+            .await?;
         tx.commit().await?;
         Ok(())
     }
@@ -162,7 +166,7 @@ impl Store {
         .bind(account.0)
         .execute(&mut *tx)
         .await?;
-        Self::audit(
+        self.audit(
             &mut tx,
             id,
             account.1,
@@ -197,7 +201,7 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         Self::put_seats(&mut tx, id, &started.seats).await?;
-        let now = now_ms();
+        let now = self.now_ms();
         sqlx::query(
             "UPDATE rooms SET status = 'playing', seats = $1, setup = $2, grid = $3, round = 0, \
              deadline_ms = $4, updated_ms = $5 WHERE id = $6",
@@ -211,12 +215,14 @@ impl Store {
         .execute(&mut *tx)
         .await?;
         for bot in &started.bots {
-            Self::put_submission(&mut tx, id, 0, bot).await?;
+            self.put_submission(&mut tx, id, 0, bot).await?;
         }
         let order: Vec<String> = started.seats.iter().map(|s| s.name.clone()).collect();
-        Self::audit(&mut tx, id, actor, "started", &order.join(", ")).await?;
+        self.audit(&mut tx, id, actor, "started", &order.join(", "))
+            .await?;
         let opened = super::rounds::opened_message(id, 0, Some(now + room.round_ms));
-        Self::room_event_in(&mut tx, id, Kind::RoundOpened, "0", &opened, false).await?;
+        self.room_event_in(&mut tx, id, Kind::RoundOpened, "0", &opened, false)
+            .await?;
         tx.commit().await?;
         Ok(())
     }

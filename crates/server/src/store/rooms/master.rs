@@ -4,7 +4,7 @@ use sqlx::{Any, Row as _, Transaction};
 
 use super::{Hold, Occupant, RoomError, RoomStatus, StoredRoom};
 use crate::store::outbox::{Kind, Notice};
-use crate::store::pool::{Store, now_ms};
+use crate::store::pool::Store;
 
 impl Store {
     /// A change of the game master's to a room being played, in one transaction holding
@@ -17,13 +17,13 @@ impl Store {
     ) -> Result<(), RoomError> {
         let mut tx = self.begin_write().await?;
         let room = self.held_room(&mut tx, id, Hold::Exclusive).await?;
-        let (action, detail) = change.apply(&mut tx, &room).await?;
+        let (action, detail) = change.apply(self, &mut tx, &room).await?;
         sqlx::query("UPDATE rooms SET updated_ms = $1 WHERE id = $2")
-            .bind(now_ms())
+            .bind(self.now_ms())
             .bind(id)
             .execute(&mut *tx)
             .await?;
-        Self::audit(&mut tx, id, actor, action, &detail).await?;
+        self.audit(&mut tx, id, actor, action, &detail).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -37,7 +37,7 @@ impl Store {
         if room.status == RoomStatus::Finished {
             return Err(RoomError::Conflict(format!("room {id} is already over")));
         }
-        let now = now_ms();
+        let now = self.now_ms();
         sqlx::query(
             "UPDATE rooms SET status = 'finished', deadline_ms = NULL, paused_left_ms = NULL, \
              closed_ms = $1, updated_ms = $1 WHERE id = $2",
@@ -46,8 +46,8 @@ impl Store {
         .bind(id)
         .execute(&mut *tx)
         .await?;
-        Self::audit(&mut tx, id, actor, "closed", reason).await?;
-        Self::log_in(&mut tx, actor, "close", id, reason).await?;
+        self.audit(&mut tx, id, actor, "closed", reason).await?;
+        self.log_in(&mut tx, actor, "close", id, reason).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -147,7 +147,7 @@ impl Store {
             .bind(i64::from(undone))
             .execute(&mut *tx)
             .await?;
-        let now = now_ms();
+        let now = self.now_ms();
         let (deadline, paused_left) = match room.paused_left_ms {
             Some(_) => (None, Some(room.round_ms)),
             None => (Some(now + room.round_ms), None),
@@ -164,7 +164,7 @@ impl Store {
         .bind(id)
         .execute(&mut *tx)
         .await?;
-        Self::audit(
+        self.audit(
             &mut tx,
             id,
             actor,
@@ -199,6 +199,7 @@ impl RoomChange {
     /// Applies the change; the audit's action and detail.
     async fn apply(
         self,
+        store: &Store,
         tx: &mut Transaction<'static, Any>,
         room: &StoredRoom,
     ) -> Result<(&'static str, String), RoomError> {
@@ -208,7 +209,7 @@ impl RoomChange {
                 .bind(paused)
                 .bind(room.id.clone())
         };
-        let now = now_ms();
+        let now = store.now_ms();
         match self {
             RoomChange::Extend { asked, by } => {
                 let round = Store::taking(room, asked, now)?;
@@ -287,7 +288,9 @@ impl RoomChange {
                 if let Some(Some(submission)) = bot
                     && let Ok(round) = Store::taking(room, None, now)
                 {
-                    Store::put_submission(tx, &room.id, round, submission).await?;
+                    store
+                        .put_submission(tx, &room.id, round, submission)
+                        .await?;
                 }
                 if let Some((account_id, _)) = account {
                     let notice = Notice {
@@ -303,7 +306,7 @@ impl RoomChange {
                         // transaction.
                         dedupe: None,
                     };
-                    Store::notify_in(tx, &notice).await?;
+                    store.notify_in(tx, &notice).await?;
                 }
                 let to = account.map_or("the bot", |a| a.1);
                 Ok(("seat", format!("P{seat} to {to}")))

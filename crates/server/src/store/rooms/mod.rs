@@ -26,7 +26,7 @@ pub use types::{
     Trigger,
 };
 
-use super::pool::{Backend, Store, now_ms};
+use super::pool::{Backend, Store};
 
 /// How a transaction holds a room's row (PostgreSQL; SQLite's writer holds everything).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -168,6 +168,7 @@ impl Store {
 
     /// Appends a line to a room's audit log, in the transaction of the change it records.
     pub(super) async fn audit(
+        &self,
         tx: &mut Transaction<'static, Any>,
         room_id: &str,
         actor: &str,
@@ -179,7 +180,7 @@ impl Store {
              VALUES ($1, $2, $3, $4, $5)",
         )
         .bind(room_id)
-        .bind(now_ms())
+        .bind(self.now_ms())
         .bind(actor)
         .bind(action)
         .bind(detail)
@@ -190,6 +191,7 @@ impl Store {
 
     /// Stores (or replaces) one seat's submission for one round.
     async fn put_submission(
+        &self,
         tx: &mut Transaction<'static, Any>,
         room_id: &str,
         round: u8,
@@ -207,7 +209,7 @@ impl Store {
         .bind(i64::from(submission.seat))
         .bind(&submission.text)
         .bind(&submission.receipt)
-        .bind(now_ms())
+        .bind(self.now_ms())
         .execute(&mut **tx)
         .await?;
         Ok(())

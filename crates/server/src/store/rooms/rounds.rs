@@ -9,7 +9,7 @@ use super::{
 };
 use super::{scores_text, seats_with, submissions_with};
 use crate::store::outbox::Kind;
-use crate::store::pool::{Store, now_ms};
+use crate::store::pool::Store;
 use crate::store::room_skills::on_room_end;
 
 impl Store {
@@ -68,15 +68,16 @@ impl Store {
         let room = self.held_room(&mut tx, id, Hold::Share).await?;
         let seats = seats_with(&mut *tx, id).await?;
         let seat = Self::seat_of_account(&seats, account.0)?;
-        let round = Self::taking(&room, asked, now_ms())?;
+        let round = Self::taking(&room, asked, self.now_ms())?;
         let submission = BotSubmission {
             seat,
             text: text.to_owned(),
             receipt: receipt.to_owned(),
         };
-        Self::put_submission(&mut tx, id, round, &submission).await?;
+        self.put_submission(&mut tx, id, round, &submission).await?;
         let detail = format!("P{seat} for round {round}, receipt {receipt}");
-        Self::audit(&mut tx, id, account.1, "submitted", &detail).await?;
+        self.audit(&mut tx, id, account.1, "submitted", &detail)
+            .await?;
         tx.commit().await?;
         let grid = room
             .grid
@@ -97,7 +98,7 @@ impl Store {
         let room = self.held_room(&mut tx, id, Hold::Share).await?;
         let seats = seats_with(&mut *tx, id).await?;
         let seat = Self::seat_of_account(&seats, account.0)?;
-        let round = Self::taking(&room, asked, now_ms())?;
+        let round = Self::taking(&room, asked, self.now_ms())?;
         sqlx::query(
             "INSERT INTO room_submissions \
              (room_id, round, seat, text, receipt, is_final, submitted_ms) \
@@ -108,11 +109,11 @@ impl Store {
         .bind(i64::from(round))
         .bind(i64::from(seat))
         .bind(empty_receipt)
-        .bind(now_ms())
+        .bind(self.now_ms())
         .execute(&mut *tx)
         .await?;
         let detail = format!("P{seat} for round {round}");
-        Self::audit(&mut tx, id, account.1, "final", &detail).await?;
+        self.audit(&mut tx, id, account.1, "final", &detail).await?;
         tx.commit().await?;
         Ok(round)
     }
@@ -192,7 +193,7 @@ impl Store {
         let round = Self::open_round(room, None)?;
         let seats = seats_with(&mut **tx, &room.id).await?;
         let submissions = submissions_with(&mut **tx, &room.id, Some(round)).await?;
-        if *trigger == Trigger::Deadline && room.deadline_ms.is_none_or(|due| due > now_ms()) {
+        if *trigger == Trigger::Deadline && room.deadline_ms.is_none_or(|due| due > self.now_ms()) {
             return Ok(None);
         }
         if *trigger == Trigger::AllFinal {
@@ -211,7 +212,7 @@ impl Store {
             submissions: &submissions,
             seats: &seats,
         })?;
-        let now = now_ms();
+        let now = self.now_ms();
         sqlx::query(
             "INSERT INTO room_rounds (room_id, round, grid, scores, resolved_ms) \
              VALUES ($1, $2, $3, $4, $5)",
@@ -248,15 +249,17 @@ impl Store {
             on_room_end(tx, &room.id, now).await?;
         }
         for bot in &result.next_bots {
-            Self::put_submission(tx, &room.id, next, bot).await?;
+            self.put_submission(tx, &room.id, next, bot).await?;
         }
         let results = format!("Swap 61 room {}: round {round} is resolved.", room.id);
         let key = round.to_string();
-        Self::room_event_in(tx, &room.id, Kind::RoundResults, &key, &results, true).await?;
+        self.room_event_in(tx, &room.id, Kind::RoundResults, &key, &results, true)
+            .await?;
         if !over {
             let opened = opened_message(&room.id, next, deadline);
             let key = next.to_string();
-            Self::room_event_in(tx, &room.id, Kind::RoundOpened, &key, &opened, false).await?;
+            self.room_event_in(tx, &room.id, Kind::RoundOpened, &key, &opened, false)
+                .await?;
         }
         let (actor, why) = match trigger {
             Trigger::Deadline => ("server", "its deadline passed"),
@@ -267,7 +270,7 @@ impl Store {
             "round {round} with {} submissions: {why}",
             submissions.len()
         );
-        Self::audit(tx, &room.id, actor, "resolved", &detail).await?;
+        self.audit(tx, &room.id, actor, "resolved", &detail).await?;
         Ok(Some(round))
     }
 }
