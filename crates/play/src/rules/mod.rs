@@ -273,12 +273,10 @@ impl Diagram {
         match &self.board {
             Board::Square(text) => {
                 let before = self.square_view(text);
-                match self.shown_move(text) {
+                match self.after_view(text) {
                     Some((mv, after)) => {
-                        let mut after_view = after.view();
-                        after_view.mark_changes_from(&self.start(text).view());
                         let label = format!("after {mv}");
-                        swapboard_render::pair_svg([(&before, "before"), (&after_view, &label)])
+                        swapboard_render::pair_svg([(&before, "before"), (&after, &label)])
                     }
                     None => swapboard_render::board_svg(&before),
                 }
@@ -313,11 +311,9 @@ impl Diagram {
         let mut out = match &self.board {
             Board::Square(text) => {
                 let mut out = swapboard_render::text(&self.square_view(text));
-                if let Some((mv, after)) = self.shown_move(text) {
-                    let mut view = after.view();
-                    view.mark_changes_from(&self.start(text).view());
+                if let Some((mv, after)) = self.after_view(text) {
                     let _ = writeln!(out, "after {mv}:");
-                    out.push_str(&swapboard_render::text(&view));
+                    out.push_str(&swapboard_render::text(&after));
                 }
                 out
             }
@@ -361,21 +357,14 @@ impl Diagram {
     /// If the diagram's position cannot be read: the tests read every diagram of [`ALL`].
     pub fn pictures(&self) -> Vec<(String, String)> {
         match &self.board {
-            Board::Square(text) => match self.shown_move(text) {
-                Some((mv, after)) => {
-                    let mut after_view = after.view();
-                    after_view.mark_changes_from(&self.start(text).view());
-                    vec![
-                        (
-                            "before".to_string(),
-                            swapboard_render::board_svg(&self.square_view(text)),
-                        ),
-                        (
-                            format!("after {mv}"),
-                            swapboard_render::board_svg(&after_view),
-                        ),
-                    ]
-                }
+            Board::Square(text) => match self.after_view(text) {
+                Some((mv, after)) => vec![
+                    (
+                        "before".to_string(),
+                        swapboard_render::board_svg(&self.square_view(text)),
+                    ),
+                    (format!("after {mv}"), swapboard_render::board_svg(&after)),
+                ],
                 None => vec![(String::new(), self.svg())],
             },
             Board::Hex(_) => vec![(String::new(), self.svg())],
@@ -410,16 +399,20 @@ impl Diagram {
             .unwrap_or_else(|e| panic!("the rules' diagram {text:?} is refused: {e}"))
     }
 
-    /// The move the diagram shows played (its first `Plays` claim) and the position after
-    /// it, drawn beside the position before.
-    fn shown_move(&self, text: &str) -> Option<(&'static str, AnyPosition)> {
+    /// The move the diagram shows played (its first `Plays` or `Ends` claim) and the
+    /// picture of the position after it, what the move changed marked: drawn beside the
+    /// position before.
+    fn after_view(&self, text: &str) -> Option<(&'static str, swapboard_core::BoardView)> {
         let mv = self.claims.iter().find_map(|claim| match *claim {
             Claim::Plays { mv, .. } | Claim::Ends { mv, .. } if mv != "pass" => Some(mv),
             _ => None,
         })?;
-        let mut after = self.start(text);
+        let before = self.start(text);
+        let mut after = before.clone();
         after.play_text(mv).ok()?;
-        Some((mv, after))
+        let mut view = after.view();
+        view.mark_changes_from(&before.view());
+        Some((mv, view))
     }
 
     /// The square position's view with the marked cells pointed out: as the cells of a
