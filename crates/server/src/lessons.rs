@@ -85,6 +85,9 @@ pub(crate) struct LessonView {
 }
 
 /// The lesson of the game a path names, if the server offers it, or 404.
+/// Lesson attempts judged at once (each may run the solver for a missed win's answer).
+static JUDGING: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(2);
+
 fn lesson_of(state: &AppState, game: &str) -> ApiResult<&'static Lesson> {
     let game: GameId = game
         .parse()
@@ -239,7 +242,15 @@ pub(crate) async fn attempt(
             "move: longer than {MAX_MOVE_CHARS} characters"
         )));
     }
-    let judged = lesson.steps[index - 1].judge(&body.mv);
+    // A missed win is answered by the solver (a bounded number of nodes and an 8 MiB table):
+    // CPU work, kept off the threads that serve requests, a few at a time so that memory
+    // stays bounded however many learners miss at once.
+    let step = &lesson.steps[index - 1];
+    let mv = body.mv;
+    let _permit = JUDGING.acquire().await.map_err(anyhow::Error::from)?;
+    let judged = tokio::task::spawn_blocking(move || step.judge(&mv))
+        .await
+        .map_err(anyhow::Error::from)?;
     let answer = match (&judged.answer, &judged.after) {
         (Some((reply, answered)), Some(after)) => {
             let mut board = answered.view();
