@@ -76,7 +76,7 @@ pub(crate) const RESERVED: &[GameId] = &[GameId::RapidTransit];
 impl Offered {
     /// The games a server offers: the operator's list when one is named; otherwise every
     /// game on a loopback address (a developer's or the tests' server), and every game but
-    /// the [`RESERVED`] ones on an address others can reach.
+    /// the reserved ones (`RESERVED`) on an address others can reach.
     pub fn resolve(named: Option<&Offered>, loopback: bool) -> Offered {
         match named {
             Some(named) => named.clone(),
