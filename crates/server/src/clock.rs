@@ -12,6 +12,10 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use tokio::sync::watch;
 
+/// A day in the clock's milliseconds: the unit of vacations, guests' keeping, the daily
+/// puzzle and days per move (written once here; tests use it too).
+pub const DAY_MS: i64 = 86_400_000;
+
 /// A duration in the clock's milliseconds (saturating: no duration the server uses comes
 /// near the bound).
 pub(crate) fn millis(duration: Duration) -> i64 {

@@ -10,6 +10,7 @@
 
 use std::time::Duration;
 
+use crate::clock::DAY_MS;
 use crate::games::moves::end_on_time;
 use crate::state::AppState;
 use crate::store::OnTime;
@@ -26,8 +27,6 @@ const BATCH: u32 = 100;
 const EDITIONS_EVERY: u32 = 120;
 /// The most guests removed in one look (the rest wait a minute).
 const GUESTS_BATCH: u32 = 200;
-/// A day in ms.
-const DAY_MS: i64 = 24 * 3600 * 1000;
 
 /// Claims and acts on due deadlines until the server stops.
 pub(crate) async fn run(state: AppState) {

@@ -56,7 +56,7 @@ pub use api::GameView;
 pub use api::NewToken;
 pub use app::Server;
 pub use backup::{BackupOptions, RestoreOptions, backup, backup_to, restore, restore_from};
-pub use clock::Clock;
+pub use clock::{Clock, DAY_MS};
 pub use limits::{Limits, Rate};
 pub use offered::Offered;
 pub use options::ServeOptions;

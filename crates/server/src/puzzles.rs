@@ -18,6 +18,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::auth::Caller;
+use crate::clock::DAY_MS;
 use crate::edge::{Body, Params};
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::games::moves::rule_code;
@@ -41,8 +42,6 @@ const DEFAULT_LIMIT: i64 = 20;
 /// The solver's budget for a wrong move's refutation: four times the generator's, since the
 /// generator's proofs shared one table and a judgement starts from an empty one.
 const JUDGE_BUDGET: u64 = 4 * puzzles::DEFAULT_BUDGET;
-/// Milliseconds in a UTC day.
-const DAY_MS: i64 = 24 * 3600 * 1000;
 
 /// The shipped puzzles, read once.
 static SHIPPED: LazyLock<Result<Vec<Puzzle>, String>> =

@@ -8,9 +8,7 @@
 use sqlx::{Any, Row as _, Transaction};
 
 use super::pool::Store;
-
-/// A day, in milliseconds.
-pub(crate) const DAY_MS: i64 = 86_400_000;
+use crate::clock::DAY_MS;
 
 /// The most entries of the log an account is shown.
 const LOG_SHOWN: i64 = 100;

@@ -7,7 +7,7 @@ use std::time::Duration;
 use serde_json::json;
 use swapboard_server::api::{Account, GameList, GameView};
 use swapboard_server::store::Store;
-use swapboard_server::{Limits, Rate};
+use swapboard_server::{DAY_MS, Limits, Rate};
 
 use crate::common::{Client, TestDb, auth, bearer, generous, on_both, start};
 
@@ -196,9 +196,6 @@ async fn guests(db: TestDb) -> TestDb {
 async fn a_guest_plays_the_ai_and_keeps_the_game_on_signing_up() {
     on_both(guests).await;
 }
-
-/// A day in ms.
-const DAY_MS: i64 = 24 * 3600 * 1000;
 
 async fn old_guests(db: TestDb) -> TestDb {
     let server = start(&db, generous()).await;

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use reqwest::Method;
 use serde_json::{Value, json};
-use swapboard_server::Clock;
+use swapboard_server::{Clock, DAY_MS};
 
 use crate::common::{
     Client, TestDb, auth, bearer, execute, game_between, generous, on_both, on_manual_clock,
@@ -224,7 +224,6 @@ async fn put(client: &Client, path: &str, token: &str, body: &Value) -> crate::c
 }
 
 async fn digest(db: TestDb) -> TestDb {
-    const DAY_MS: i64 = 86_400_000;
     let (smtp, mut mails) = smtp_sink().await;
     let mut options = options(&db, generous());
     // Noon on the server's clock: the digest's hour is the hour now, and stays so.

@@ -15,8 +15,7 @@ use swapboard_server::{Clock, Server};
 use crate::common::{Client, TestDb, auth, bearer, generous, on_both, start_on_manual_clock};
 use crate::notify::any_move;
 use crate::tournaments::started;
-
-const DAY_MS: i64 = 86_400_000;
+use swapboard_server::DAY_MS;
 
 /// Noon on 2 March 2026, in ms since the Unix epoch: where the tests set the server's
 /// clock, far from the end of a year (a bank is a calendar year's), whatever day they run.
