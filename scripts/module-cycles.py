@@ -6,7 +6,10 @@ for one module (`games/moves.rs` is `games::moves`), and draws an edge from a mo
 module its code names by path (`use crate::…`, `crate::…` anywhere in the code, `super::…`, and a
 child module's name). Prints the strongly connected components with more than one module:
 the import circles. `--edges` prints the edges too; `--check` fails (exit 1) when a circle is
-larger than a pair (CI runs it: issue 23 keeps the server's modules so).
+larger than a pair (CI runs it: issue 23 keeps the server's modules so) and, for the server's
+crate, when the circles differ from the pairs docs/ARCHITECTURE.md lists (the lines
+`` - `a` <-> `b`: ... `` of its section "Imports among the server's modules"), naming each
+circle found and not listed, or listed and not found.
 
     python3 scripts/module-cycles.py [crates/server/src] [--edges] [--check]
 """
@@ -14,6 +17,20 @@ larger than a pair (CI runs it: issue 23 keeps the server's modules so).
 import pathlib
 import re
 import sys
+
+REPO = pathlib.Path(__file__).resolve().parent.parent
+ARCHITECTURE = REPO / "docs" / "ARCHITECTURE.md"
+SECTION = "## Imports among the server's modules"
+PAIR = re.compile(r"^- `([\w:]+)` <-> `([\w:]+)`")
+
+
+def listed_pairs():
+    """The circles docs/ARCHITECTURE.md lists: each `- `a` <-> `b`` line of its section."""
+    text = ARCHITECTURE.read_text()
+    if SECTION not in text:
+        sys.exit(f"{ARCHITECTURE}: no section {SECTION!r}")
+    section = text.split(SECTION, 1)[1].split("\n## ", 1)[0]
+    return {frozenset(m.groups()) for line in section.splitlines() if (m := PAIR.match(line))}
 
 
 def module_of(root, path):
@@ -138,9 +155,27 @@ def main():
           f"{len(circles)} circle(s)")
     for c in circles:
         print(f"  {len(c)}: " + ", ".join(sorted(name(m) for m in c)))
-    if "--check" in sys.argv and any(len(c) > 2 for c in circles):
+    if "--check" not in sys.argv:
+        return
+    failed = False
+    if any(len(c) > 2 for c in circles):
         print("a circle larger than a pair: import a sibling or a lower module instead",
               file=sys.stderr)
+        failed = True
+    # The document describes the server's crate; another crate's circles are not its.
+    if root.resolve() == (REPO / "crates" / "server" / "src").resolve():
+        found = {frozenset(name(m) for m in c) for c in circles}
+        listed = listed_pairs()
+        show = lambda c: " <-> ".join(sorted(c))
+        for c in sorted(found - listed, key=show):
+            print(f"circle {show(c)} found but not listed in docs/ARCHITECTURE.md",
+                  file=sys.stderr)
+            failed = True
+        for c in sorted(listed - found, key=show):
+            print(f"circle {show(c)} listed in docs/ARCHITECTURE.md but not found",
+                  file=sys.stderr)
+            failed = True
+    if failed:
         sys.exit(1)
 
 
