@@ -3,9 +3,13 @@
 //! docs/CONTRACT.md and the HTTP API in docs/API.md; a citation of the folder that once sat
 //! beside the repository would send a reader to a file a clone does not have.
 //!
-//! The test lives in this crate because it is the cheapest of the workspace to build, and it
-//! runs with every `cargo test --workspace`.
+//! The documents are found from one index: docs/README.md links every file of docs/, which a
+//! second test checks.
+//!
+//! The tests live in this crate because it is the cheapest of the workspace to build, and they
+//! run with every `cargo test --workspace`.
 
+use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -100,4 +104,58 @@ fn no_file_cites_a_file_outside_the_repository() {
         "cite the project's own file (docs/RULINGS.md, docs/CONTRACT.md, docs/API.md) instead:\n{}",
         offences.join("\n")
     );
+}
+
+/// The targets of the Markdown links of `text` (`[words](target)`) that name a file beside
+/// it: no folder, no address, no anchor.
+fn local_links(text: &str) -> BTreeSet<String> {
+    let mut found = BTreeSet::new();
+    for (i, _) in text.match_indices("](") {
+        let rest = &text[i + 2..];
+        if let Some(end) = rest.find(')') {
+            let target = &rest[..end];
+            if !target.contains('/') && !target.contains('#') && !target.contains(':') {
+                found.insert(target.to_string());
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn the_index_of_the_docs_links_every_document() {
+    let docs = root().join("docs");
+    let index = fs::read_to_string(docs.join("README.md"))
+        .expect("docs/README.md, the index of the documents by reader");
+    let linked = local_links(&index);
+    let mut files = BTreeSet::new();
+    for entry in fs::read_dir(&docs).unwrap_or_else(|e| panic!("{}: {e}", docs.display())) {
+        let path = entry.expect("a directory entry").path();
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if path.is_file() && name != "README.md" {
+            files.insert(name.to_string());
+        }
+    }
+    assert!(
+        files.len() > 10,
+        "only {} files found in docs/",
+        files.len()
+    );
+    let missing: Vec<&String> = files.difference(&linked).collect();
+    let dangling: Vec<&String> = linked.difference(&files).collect();
+    assert!(
+        missing.is_empty(),
+        "docs/README.md does not link these files of docs/ (add a line for each under its reader): {missing:?}"
+    );
+    assert!(
+        dangling.is_empty(),
+        "docs/README.md links files that docs/ does not hold: {dangling:?}"
+    );
+}
+
+#[test]
+fn links_are_read_from_markdown() {
+    let text = "[a](A.md), [b](../README.md), [c](https://x.org), [d](B.md#part), [e](C.md)";
+    let links: Vec<String> = local_links(text).into_iter().collect();
+    assert_eq!(links, ["A.md", "C.md"]);
 }
