@@ -4,7 +4,6 @@
 mod common;
 
 mod ai;
-mod ai_worker;
 mod crosscut_games;
 mod demo;
 mod doc_examples;
@@ -15,7 +14,6 @@ mod rapid_transit;
 mod replay;
 mod rules;
 mod scware;
-mod serve;
 mod solve;
 mod stats;
 mod swap61;

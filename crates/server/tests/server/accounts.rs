@@ -3,11 +3,11 @@
 
 use std::time::Duration;
 
-use crate::common::{Client, TestDb, generous, on_both, sign_up_and_token, start};
 use reqwest::Method;
 use serde_json::{Value, json};
 use sqlx::{Connection as _, Row as _};
 use swapboard_server::{Limits, Rate};
+use swapboard_testkit::{Client, TestDb, each_database, generous, sign_up_and_token, start};
 
 const SAME_ORIGIN: (&str, &str) = ("sec-fetch-site", "same-origin");
 
@@ -261,10 +261,7 @@ async fn stored_secrets(url: &str) -> Vec<String> {
     rows.iter().map(|row| row.get::<String, _>(0)).collect()
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn accounts_tokens_and_sessions_follow_the_contract() {
-    on_both(contract).await;
-}
+each_database!(accounts_tokens_and_sessions_follow_the_contract, contract);
 
 async fn rate_limits(db: TestDb) -> TestDb {
     let minute = Duration::from_secs(60);
@@ -362,10 +359,7 @@ async fn rate_limits(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn logins_sign_ups_and_writes_are_rate_limited() {
-    on_both(rate_limits).await;
-}
+each_database!(logins_sign_ups_and_writes_are_rate_limited, rate_limits);
 
 async fn concurrent_sign_ups(db: TestDb) -> TestDb {
     let server = start(&db, generous()).await;
@@ -412,7 +406,7 @@ async fn concurrent_sign_ups(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn racing_sign_ups_for_one_name_make_one_account() {
-    on_both(concurrent_sign_ups).await;
-}
+each_database!(
+    racing_sign_ups_for_one_name_make_one_account,
+    concurrent_sign_ups
+);

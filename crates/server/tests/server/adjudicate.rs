@@ -12,11 +12,10 @@ use sqlx::Row as _;
 use sqlx::migrate::{Migration, MigrationType, Migrator};
 use swapboard_server::api::{GameView, TournamentView};
 use swapboard_server::store::{Finish, Status, Store, Termination};
-
-use crate::admin::staff;
-use crate::common::{Client, TestDb, auth, bearer, game_between, generous, on_both, start};
-use crate::live::{connect, next_message, until};
-use crate::tournaments::started;
+use swapboard_testkit::{
+    Client, TestDb, auth, bearer, connect, each_database, game_between, generous, next_message,
+    staff, start, started, until,
+};
 
 /// The route of a game's adjudication.
 fn route(id: &str) -> String {
@@ -42,9 +41,9 @@ async fn ended_notice(client: &Client, token: &str, game: &str) -> String {
     notice["message"].as_str().unwrap().to_owned()
 }
 
-#[tokio::test]
-async fn an_admin_adjudicates_a_rated_game_rated_once_notified_and_logged() {
-    on_both(|db: TestDb| async move {
+each_database!(
+    an_admin_adjudicates_a_rated_game_rated_once_notified_and_logged,
+    |db: TestDb| async move {
         let server = start(&db, generous()).await;
         let client = Client::new(&server);
         let (ann, bob, store) = staff(&client, &db).await;
@@ -71,11 +70,18 @@ async fn an_admin_adjudicates_a_rated_game_rated_once_notified_and_logged() {
                 .assert_error(403, "forbidden");
         }
         let bad = client
-            .post(&route(&id), &json!({"result": "red", "reason": "x"}), &auth(&ann))
+            .post(
+                &route(&id),
+                &json!({"result": "red", "reason": "x"}),
+                &auth(&ann),
+            )
             .await;
         bad.assert_error(400, "bad_request");
         assert!(bad.message().contains("result"), "{}", bad.text);
-        for body in [json!({"result": "first"}), json!({"result": "first", "reason": " "})] {
+        for body in [
+            json!({"result": "first"}),
+            json!({"result": "first", "reason": " "}),
+        ] {
             let refused = client.post(&route(&id), &body, &auth(&ann)).await;
             refused.assert_error(400, "bad_request");
             assert!(refused.message().contains("reason"), "{}", refused.text);
@@ -86,12 +92,12 @@ async fn an_admin_adjudicates_a_rated_game_rated_once_notified_and_logged() {
             .assert_error(404, "not_found");
         // A game still waiting for its second player is not being played.
         let waiting = client
-            .post(
-                "/api/games",
-                &json!({"game": "swaptimum", "size": 5, "opponent": "user:dave", "colour": "first"}),
-                &auth(&carl),
-            )
-            .await;
+        .post(
+            "/api/games",
+            &json!({"game": "swaptimum", "size": 5, "opponent": "user:dave", "colour": "first"}),
+            &auth(&carl),
+        )
+        .await;
         assert_eq!(waiting.status, 201, "{}", waiting.text);
         let waiting = waiting.read::<GameView>().id;
         let refused = client.post(&route(&waiting), &verdict, &auth(&ann)).await;
@@ -117,8 +123,14 @@ async fn an_admin_adjudicates_a_rated_game_rated_once_notified_and_logged() {
         );
         assert_eq!(carl_rating["games"], 1, "{carl_rating}");
         assert_eq!(dave_rating["games"], 1, "{dave_rating}");
-        assert!(carl_rating["rating"].as_f64().unwrap() < 1500.0, "{carl_rating}");
-        assert!(dave_rating["rating"].as_f64().unwrap() > 1500.0, "{dave_rating}");
+        assert!(
+            carl_rating["rating"].as_f64().unwrap() < 1500.0,
+            "{carl_rating}"
+        );
+        assert!(
+            dave_rating["rating"].as_f64().unwrap() > 1500.0,
+            "{dave_rating}"
+        );
 
         // A finished game is decided already.
         let again = client.post(&route(&id), &verdict, &auth(&ann)).await;
@@ -151,7 +163,10 @@ async fn an_admin_adjudicates_a_rated_game_rated_once_notified_and_logged() {
             g["status"] == "finished"
         })
         .await;
-        assert_eq!(seen["game"]["result"]["termination"], "adjudicated", "{seen}");
+        assert_eq!(
+            seen["game"]["result"]["termination"], "adjudicated",
+            "{seen}"
+        );
         assert_eq!(seen["game"]["result"]["how"], "by adjudication", "{seen}");
         let notice = ended_notice(&client, &carl, &drawn_id).await;
         assert!(notice.contains("a draw by adjudication"), "{notice}");
@@ -172,13 +187,12 @@ async fn an_admin_adjudicates_a_rated_game_rated_once_notified_and_logged() {
         store.close().await;
         server.stop().await.unwrap();
         db
-    })
-    .await;
-}
+    }
+);
 
-#[tokio::test]
-async fn an_adjudicated_tournament_game_counts_in_the_standings_and_pairs_the_next_round() {
-    on_both(|db: TestDb| async move {
+each_database!(
+    an_adjudicated_tournament_game_counts_in_the_standings_and_pairs_the_next_round,
+    |db: TestDb| async move {
         let server = start(&db, generous()).await;
         let client = Client::new(&server);
         let (ann, _, store) = staff(&client, &db).await;
@@ -186,8 +200,8 @@ async fn an_adjudicated_tournament_game_counts_in_the_standings_and_pairs_the_ne
         let fay = bearer(&client, "fay").await;
         let soon = time::OffsetDateTime::now_utc() + time::Duration::hours(1);
         let body = json!({"game": "flipstop", "size": 5, "clock": {"days_per_move": 3},
-            "format": "round_robin", "min_players": 2, "max_players": 2,
-            "starts_at": soon.format(&time::format_description::well_known::Rfc3339).unwrap()});
+        "format": "round_robin", "min_players": 2, "max_players": 2,
+        "starts_at": soon.format(&time::format_description::well_known::Rfc3339).unwrap()});
         let created = client.post("/api/tournaments", &body, &auth(&eve)).await;
         assert_eq!(created.status, 201, "{}", created.text);
         let tournament = created.json["id"].as_str().unwrap().to_owned();
@@ -239,9 +253,8 @@ async fn an_adjudicated_tournament_game_counts_in_the_standings_and_pairs_the_ne
         store.close().await;
         server.stop().await.unwrap();
         db
-    })
-    .await;
-}
+    }
+);
 
 /// The SQLite migrations before 0020, read from the crate's folder, as `Store::open` applies
 /// them (the same SQL, so the same checksums).

@@ -8,12 +8,12 @@ use reqwest::Method;
 use serde_json::{Value, json};
 use swapboard_server::api::{GameView, RoomView};
 use swapboard_server::store::{Role, Store};
+use swapboard_testkit::{
+    Client, Socket, TestDb, auth, bearer, each_database, game_between, generous, socket, staff,
+    start,
+};
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::Message;
-
-use crate::chat::socket;
-use crate::common::{Client, TestDb, auth, bearer, game_between, generous, on_both, start};
-use crate::live::Socket;
 
 /// The close code of a socket whose credentials ended (`docs/API.md`).
 const CREDENTIALS_ENDED: u16 = 4001;
@@ -43,9 +43,9 @@ async fn until_closed(
     }
 }
 
-#[tokio::test]
-async fn a_ban_closes_the_accounts_open_sockets_at_once_or_from_another_process_soon() {
-    on_both(|db: TestDb| async move {
+each_database!(
+    a_ban_closes_the_accounts_open_sockets_at_once_or_from_another_process_soon,
+    |db: TestDb| async move {
         // Sockets check their credentials every 3 s: a ban by this server closes them long
         // before, one by another process (the operator's command) at the next check after
         // the server's cache of the credential expires.
@@ -104,13 +104,12 @@ async fn a_ban_closes_the_accounts_open_sockets_at_once_or_from_another_process_
         drop(public);
         server.stop().await.unwrap();
         db
-    })
-    .await;
-}
+    }
+);
 
-#[tokio::test]
-async fn a_password_change_closes_the_sockets_of_every_other_credential_only() {
-    on_both(|db: TestDb| async move {
+each_database!(
+    a_password_change_closes_the_sockets_of_every_other_credential_only,
+    |db: TestDb| async move {
         let server = start(&db, generous()).await;
         let client = Client::new(&server);
         let ann = bearer(&client, "ann").await;
@@ -147,13 +146,12 @@ async fn a_password_change_closes_the_sockets_of_every_other_credential_only() {
         );
         server.stop().await.unwrap();
         db
-    })
-    .await;
-}
+    }
+);
 
-#[tokio::test]
-async fn a_moderator_bans_an_account_its_credentials_end_and_its_games_are_forfeited() {
-    on_both(|db: TestDb| async move {
+each_database!(
+    a_moderator_bans_an_account_its_credentials_end_and_its_games_are_forfeited,
+    |db: TestDb| async move {
         let server = start(&db, generous()).await;
         let client = Client::new(&server);
         let ann = bearer(&client, "ann").await;
@@ -324,30 +322,12 @@ async fn a_moderator_bans_an_account_its_credentials_end_and_its_games_are_forfe
         store.close().await;
         server.stop().await.unwrap();
         db
-    })
-    .await;
-}
+    }
+);
 
-/// Signs up ann, an admin, and bob, a moderator (granted as the operator does): their
-/// bearers, and the store the roles were granted through.
-pub(crate) async fn staff(client: &Client, db: &TestDb) -> (String, String, Store) {
-    let ann = bearer(client, "ann").await;
-    let bob = bearer(client, "bob").await;
-    let store = Store::open(&db.url).await.unwrap();
-    store
-        .grant_role("ann", Role::Admin, "operator")
-        .await
-        .unwrap();
-    store
-        .grant_role("bob", Role::Moderator, "operator")
-        .await
-        .unwrap();
-    (ann, bob, store)
-}
-
-#[tokio::test]
-async fn admins_list_sign_ups_by_address_and_close_a_room() {
-    on_both(|db: TestDb| async move {
+each_database!(
+    admins_list_sign_ups_by_address_and_close_a_room,
+    |db: TestDb| async move {
         let server = start(&db, generous()).await;
         let client = Client::new(&server);
         let (ann, bob, store) = staff(&client, &db).await;
@@ -445,13 +425,12 @@ async fn admins_list_sign_ups_by_address_and_close_a_room() {
         store.close().await;
         server.stop().await.unwrap();
         db
-    })
-    .await;
-}
+    }
+);
 
-#[tokio::test]
-async fn an_admin_makes_a_one_time_reset_link_that_sets_a_new_password_once() {
-    on_both(|db: TestDb| async move {
+each_database!(
+    an_admin_makes_a_one_time_reset_link_that_sets_a_new_password_once,
+    |db: TestDb| async move {
         let server = start(&db, generous()).await;
         let client = Client::new(&server);
         let (ann, bob, _) = staff(&client, &db).await;
@@ -501,6 +480,5 @@ async fn an_admin_makes_a_one_time_reset_link_that_sets_a_new_password_once() {
         assert!(!log.text.contains(link));
         server.stop().await.unwrap();
         db
-    })
-    .await;
-}
+    }
+);

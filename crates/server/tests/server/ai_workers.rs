@@ -8,10 +8,9 @@ use serde_json::json;
 use sqlx::{AnyConnection, Connection as _, PgConnection, Row as _};
 use swapboard_server::ai_worker::{Worker, WorkerOptions};
 use swapboard_server::store::{NewGame, Seat, Status, Store};
-
-use crate::analysis::reviewed;
-use crate::common::{Client, TestDb, bearer, generous, on_both, options};
-use crate::metrics::sample;
+use swapboard_testkit::{
+    Client, TestDb, bearer, each_database, generous, options, reviewed, sample,
+};
 
 fn worker_options(db: &TestDb, lease_s: u32) -> WorkerOptions {
     WorkerOptions {
@@ -66,7 +65,9 @@ async fn until_game(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_workers_play_fifty_games_and_each_ai_move_once() {
-    let db = TestDb::postgres().await;
+    let Some(db) = TestDb::postgres().await else {
+        return;
+    };
     let store = Store::open(&db.url).await.unwrap();
     let ids: Vec<String> = (0..50).map(|i| format!("g{i}")).collect();
     for id in &ids {
@@ -149,7 +150,9 @@ async fn connect(db: &TestDb) -> AnyConnection {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_worker_killed_mid_search_leaves_the_move_to_another_after_its_lease() {
-    let db = TestDb::postgres().await;
+    let Some(db) = TestDb::postgres().await else {
+        return;
+    };
     let store = Store::open(&db.url).await.unwrap();
     // Level 8 thinks for a good fraction of a second: long enough to be killed in (on 6x6,
     // where no book answers Red's first move at once).
@@ -213,10 +216,10 @@ async fn long_search_keeps_its_job(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_search_longer_than_its_lease_keeps_its_job() {
-    on_both(long_search_keeps_its_job).await;
-}
+each_database!(
+    a_search_longer_than_its_lease_keeps_its_job,
+    long_search_keeps_its_job
+);
 
 /// A server without its embedded worker (`serve --no-ai-worker`), with its metrics.
 async fn server_without_worker(db: &TestDb) -> swapboard_server::Server {
@@ -260,10 +263,10 @@ async fn serve_leaves_the_ai_to_workers(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn serve_without_its_worker_leaves_the_ai_to_an_ai_worker() {
-    on_both(serve_leaves_the_ai_to_workers).await;
-}
+each_database!(
+    serve_without_its_worker_leaves_the_ai_to_an_ai_worker,
+    serve_leaves_the_ai_to_workers
+);
 
 /// A server without its worker, and a game between two level-1 AIs on `size` finished by a
 /// worker that has stopped since.
@@ -339,10 +342,10 @@ async fn workers_analyse_and_review(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn analyses_and_reviews_are_jobs_done_by_workers_apart() {
-    on_both(workers_analyse_and_review).await;
-}
+each_database!(
+    analyses_and_reviews_are_jobs_done_by_workers_apart,
+    workers_analyse_and_review
+);
 
 async fn review_taken_over(db: TestDb) -> TestDb {
     let (server, store) = finished_ai_game(&db, "long", 4).await;
@@ -376,10 +379,10 @@ async fn review_taken_over(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_review_whose_worker_died_is_taken_again_by_another() {
-    on_both(review_taken_over).await;
-}
+each_database!(
+    a_review_whose_worker_died_is_taken_again_by_another,
+    review_taken_over
+);
 
 /// The figures of docs/PERFORMANCE.md ("AI workers"): AI moves per second of one worker
 /// thread by level, through the whole job pipeline on SQLite, on 6x6 Swaptimum (no book: on

@@ -1,31 +1,9 @@
 //! The AI's analysis of finished games and their reviews, over real HTTP on a real SQLite
 //! file and a real PostgreSQL database.
 
-use std::time::{Duration, Instant};
-
 use serde_json::{Value, json};
 use swapboard_play::AnyPosition;
-
-use crate::common::{Client, TestDb, auth, bearer, generous, on_both, start};
-
-/// Polls the review of a game until it is done.
-pub(crate) async fn reviewed(client: &Client, id: &str) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(120);
-    loop {
-        let answer = client.get(&format!("/api/games/{id}/review"), &[]).await;
-        match answer.status.as_u16() {
-            200 => return answer.json,
-            202 => {
-                assert_eq!(answer.json["status"], "running", "{}", answer.text);
-                let done = answer.json["done"].as_u64().unwrap();
-                assert!(done <= answer.json["total"].as_u64().unwrap());
-                assert!(Instant::now() < deadline, "the review takes too long");
-                tokio::time::sleep(Duration::from_millis(200)).await;
-            }
-            _ => panic!("{}", answer.text),
-        }
-    }
-}
+use swapboard_testkit::{Client, TestDb, auth, bearer, each_database, generous, reviewed, start};
 
 async fn analyses(db: TestDb) -> TestDb {
     let server = start(&db, generous()).await;
@@ -228,7 +206,4 @@ async fn analyses(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn finished_games_are_analysed_and_reviewed_once() {
-    on_both(analyses).await;
-}
+each_database!(finished_games_are_analysed_and_reviewed_once, analyses);

@@ -9,8 +9,9 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 use swapboard_play::AnyPosition;
 use swapboard_server::{backup_to, restore_from};
-
-use crate::common::{Client, TestDb, auth, bearer, game_between, generous, on_both, start};
+use swapboard_testkit::{
+    Client, TestDb, auth, bearer, each_database, game_between, generous, start,
+};
 
 /// Games played at once during the backup.
 const GAMES: usize = 8;
@@ -141,11 +142,13 @@ async fn fresh_like(db: &TestDb) -> TestDb {
         // A URL naming a file that does not exist yet: the restore creates it.
         TestDb::sqlite()
     } else {
-        TestDb::postgres().await
+        TestDb::postgres_empty()
+            .await
+            .expect("PostgreSQL answered for the first database")
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_backup_taken_while_moves_are_played_restores_every_acknowledged_move() {
-    on_both(backup_while_playing).await;
-}
+each_database!(
+    a_backup_taken_while_moves_are_played_restores_every_acknowledged_move,
+    backup_while_playing
+);

@@ -5,39 +5,14 @@
 
 use std::time::Duration;
 
-use futures_util::StreamExt as _;
 use reqwest::Method;
 use serde_json::{Value, json};
 use swapboard_server::api::{BlocksView, ChatMessageView, ChatView, ReportsView, RoomView};
-use swapboard_server::store::{Role, Store};
 use swapboard_server::{Limits, Rate};
-use tokio_tungstenite::tungstenite::Message;
-
-use crate::common::{Client, TestDb, auth, bearer, game_between, generous, on_both, start};
-use crate::live::Socket;
-
-/// A live socket of `path`, opened with `token`'s credentials if given.
-pub(crate) async fn socket(client: &Client, path: &str, token: Option<&str>) -> Socket {
-    use tokio_tungstenite::tungstenite::client::IntoClientRequest as _;
-    let mut request = client.ws_url(path).into_client_request().unwrap();
-    if let Some(token) = token {
-        request
-            .headers_mut()
-            .insert("authorization", token.parse().unwrap());
-    }
-    tokio_tungstenite::connect_async(request).await.unwrap().0
-}
-
-/// Every text message a socket receives until it has been quiet for `quiet`.
-async fn drain(socket: &mut Socket, quiet: Duration) -> Vec<String> {
-    let mut texts = Vec::new();
-    while let Ok(Some(Ok(message))) = tokio::time::timeout(quiet, socket.next()).await {
-        if let Message::Text(text) = message {
-            texts.push(text.to_string());
-        }
-    }
-    texts
-}
+use swapboard_testkit::{
+    Client, TestDb, auth, bearer, drain, each_database, game_between, generous, socket, staff,
+    start,
+};
 
 /// The chat messages among a socket's texts.
 fn chats(texts: &[String]) -> Vec<Value> {
@@ -63,10 +38,7 @@ fn texts_of(view: &ChatView) -> Vec<Option<String>> {
     view.messages.iter().map(|m| m.text.clone()).collect()
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_games_two_chats_keep_to_their_readers() {
-    on_both(game_chats).await;
-}
+each_database!(a_games_two_chats_keep_to_their_readers, game_chats);
 
 async fn game_chats(db: TestDb) -> TestDb {
     let server = start(&db, generous()).await;
@@ -251,32 +223,13 @@ async fn game_chats(db: TestDb) -> TestDb {
     db
 }
 
-/// Signs up ann (an admin) and bob (a moderator), as the operator grants: their bearers.
-async fn staff(client: &Client, db: &TestDb) -> (String, String) {
-    let ann = bearer(client, "ann").await;
-    let bob = bearer(client, "bob").await;
-    let store = Store::open(&db.url).await.unwrap();
-    store
-        .grant_role("ann", Role::Admin, "operator")
-        .await
-        .unwrap();
-    store
-        .grant_role("bob", Role::Moderator, "operator")
-        .await
-        .unwrap();
-    store.close().await;
-    (ann, bob)
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn blocks_reports_and_moderators() {
-    on_both(safety).await;
-}
+each_database!(blocks_reports_and_moderators, safety);
 
 async fn safety(db: TestDb) -> TestDb {
     let server = start(&db, generous()).await;
     let client = Client::new(&server);
-    let (ann, bob) = staff(&client, &db).await;
+    let (ann, bob, store) = staff(&client, &db).await;
+    store.close().await;
     let carl = bearer(&client, "carl").await;
     let dave = bearer(&client, "dave").await;
     let id = game_between(&client, "swaptimum", 5, &carl, (&dave, "dave")).await;
@@ -503,9 +456,9 @@ async fn safety(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn messages_are_rate_limited_per_account() {
-    on_both(|db: TestDb| async move {
+each_database!(
+    messages_are_rate_limited_per_account,
+    |db: TestDb| async move {
         let limits = Limits {
             chat_per_account: Rate::new(3, Duration::from_secs(60)),
             ..generous()
@@ -528,14 +481,13 @@ async fn messages_are_rate_limited_per_account() {
         assert_eq!(say(&client, &chat, body, &bob).await, 201);
         server.stop().await.unwrap();
         db
-    })
-    .await;
-}
+    }
+);
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_seats_thread_with_the_game_master_is_never_seen_by_another() {
-    on_both(threads).await;
-}
+each_database!(
+    a_seats_thread_with_the_game_master_is_never_seen_by_another,
+    threads
+);
 
 async fn threads(db: TestDb) -> TestDb {
     let server = start(&db, generous()).await;

@@ -4,9 +4,8 @@
 use reqwest::Method;
 use serde_json::{Value, json};
 use sqlx::{Connection as _, Row as _};
-
-use crate::common::{
-    Client, TestDb, game_between, generous, on_both, sign_up_and_token, start,
+use swapboard_testkit::{
+    Client, TestDb, each_database, game_between, generous, sign_up_and_token, start,
     start_on_manual_clock,
 };
 
@@ -288,21 +287,18 @@ async fn controls(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_person_lists_ends_and_changes_their_credentials() {
-    on_both(controls).await;
-}
+each_database!(a_person_lists_ends_and_changes_their_credentials, controls);
 
-#[tokio::test]
-async fn deleting_an_account_forfeits_its_games_and_leaves_them_under_a_neutral_name() {
-    on_both(|db: TestDb| async move {
+each_database!(
+    deleting_an_account_forfeits_its_games_and_leaves_them_under_a_neutral_name,
+    |db: TestDb| async move {
         let server = start(&db, generous()).await;
         let client = Client::new(&server);
         let zoe_token = format!(
             "Bearer {}",
             sign_up_and_token(&client, &zoe("correct horse")).await
         );
-        let yan = crate::common::bearer(&client, "yan").await;
+        let yan = swapboard_testkit::bearer(&client, "yan").await;
         let id = game_between(&client, "swaptimum", 5, &zoe_token, (&yan, "yan")).await;
         for (ply, (mover, cell)) in [(&zoe_token, "c3"), (&yan, "b2")].into_iter().enumerate() {
             let played = client
@@ -335,12 +331,12 @@ async fn deleting_an_account_forfeits_its_games_and_leaves_them_under_a_neutral_
             .get(0);
         for insert in [
             "INSERT INTO email_addresses (account_id, email, token_hash, token_expires_ms, \
-             created_ms) VALUES ($1, 'zoe@example.org', 'confirm-hash', 9000000000000, 1)",
+         created_ms) VALUES ($1, 'zoe@example.org', 'confirm-hash', 9000000000000, 1)",
             "INSERT INTO notification_prefs (account_id, kind, mail) VALUES ($1, 'your_turn', 'off')",
             "INSERT INTO password_resets (token_hash, account_id, expires_ms, created_ms) \
-             VALUES ('reset-hash', $1, 9000000000000, 1)",
+         VALUES ('reset-hash', $1, 9000000000000, 1)",
             "INSERT INTO push_subscriptions (account_id, endpoint, p256dh, auth, created_ms) \
-             VALUES ($1, 'https://push.example/zoe', 'key', 'secret', 1)",
+         VALUES ($1, 'https://push.example/zoe', 'key', 'secret', 1)",
         ] {
             sqlx::query(insert)
                 .bind(zoe_id)
@@ -427,7 +423,10 @@ async fn deleting_an_account_forfeits_its_games_and_leaves_them_under_a_neutral_
         assert_eq!(texts, [""]);
         conn.close().await.unwrap();
         let shown = client
-            .get(&format!("{chat}?channel=players"), &[("authorization", &yan)])
+            .get(
+                &format!("{chat}?channel=players"),
+                &[("authorization", &yan)],
+            )
             .await;
         assert_eq!(shown.status, 200, "{}", shown.text);
         let message = &shown.json["messages"][0];
@@ -437,9 +436,8 @@ async fn deleting_an_account_forfeits_its_games_and_leaves_them_under_a_neutral_
         assert!(!shown.text.contains("zoe was here"), "{}", shown.text);
         server.stop().await.unwrap();
         db
-    })
-    .await;
-}
+    }
+);
 
 /// How many rows of `table` belong to the account, read straight from the database.
 async fn rows_of(conn: &mut sqlx::AnyConnection, table: &str, account_id: i64) -> i64 {
@@ -453,9 +451,9 @@ async fn rows_of(conn: &mut sqlx::AnyConnection, table: &str, account_id: i64) -
     .get(0)
 }
 
-#[tokio::test]
-async fn a_token_may_expire_and_is_refused_once_it_has() {
-    on_both(|db: TestDb| async move {
+each_database!(
+    a_token_may_expire_and_is_refused_once_it_has,
+    |db: TestDb| async move {
         let (server, clock) = start_on_manual_clock(&db, generous()).await;
         let client = Client::new(&server);
         let lasting = format!(
@@ -530,6 +528,5 @@ async fn a_token_may_expire_and_is_refused_once_it_has() {
         );
         server.stop().await.unwrap();
         db
-    })
-    .await;
-}
+    }
+);

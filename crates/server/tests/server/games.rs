@@ -1,11 +1,13 @@
 //! The two-player games of the API contract over real HTTP, on a real SQLite file and a real
 //! PostgreSQL database: creating, joining, watching and moving, with who may do what.
 
-use crate::common::{Answer, Client, TestDb, auth, bearer, game_between, generous, on_both, start};
 use serde_json::{Value, json};
 use swapboard_core::Player;
 use swapboard_play::AnyPosition;
 use swapboard_server::api::GameView;
+use swapboard_testkit::{
+    Answer, Client, TestDb, auth, bearer, each_database, game_between, generous, start,
+};
 
 async fn create(client: &Client, bearer: &str, body: Value) -> Value {
     let created = client.post("/api/games", &body, &auth(bearer)).await;
@@ -227,10 +229,7 @@ async fn creation(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn games_are_created_joined_and_watched() {
-    on_both(creation).await;
-}
+each_database!(games_are_created_joined_and_watched, creation);
 
 async fn moves(db: TestDb) -> TestDb {
     let server = start(&db, generous()).await;
@@ -332,10 +331,7 @@ async fn moves(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn moves_follow_the_rules_the_turn_and_the_ply() {
-    on_both(moves).await;
-}
+each_database!(moves_follow_the_rules_the_turn_and_the_ply, moves);
 
 async fn turn_ids(client: &Client, bearer: &str) -> Vec<String> {
     let turn = client.get("/api/me/turn", &auth(bearer)).await;
@@ -421,10 +417,7 @@ async fn endings(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn resigning_aborting_and_the_turn_list() {
-    on_both(endings).await;
-}
+each_database!(resigning_aborting_and_the_turn_list, endings);
 
 async fn drafts(db: TestDb) -> TestDb {
     let server = start(&db, generous()).await;
@@ -475,10 +468,7 @@ async fn drafts(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_move_builder_answers_the_player_to_move_only() {
-    on_both(drafts).await;
-}
+each_database!(the_move_builder_answers_the_player_to_move_only, drafts);
 
 /// The moves of a 4x4 Rapid Transit game from its start whose last move leaves the other
 /// player only a pass, after which the mover can still swap (found by seeded random play,
@@ -586,7 +576,7 @@ async fn forced_passes(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_pass_the_rules_force_is_played_by_the_server_as_a_ply_of_its_own() {
-    on_both(forced_passes).await;
-}
+each_database!(
+    a_pass_the_rules_force_is_played_by_the_server_as_a_ply_of_its_own,
+    forced_passes
+);

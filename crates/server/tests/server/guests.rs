@@ -8,8 +8,7 @@ use serde_json::json;
 use swapboard_server::api::{Account, GameList, GameView};
 use swapboard_server::store::Store;
 use swapboard_server::{DAY_MS, Limits, Rate};
-
-use crate::common::{Client, TestDb, auth, bearer, generous, on_both, start};
+use swapboard_testkit::{Client, TestDb, auth, bearer, each_database, generous, start};
 
 const SAME_ORIGIN: (&str, &str) = ("sec-fetch-site", "same-origin");
 
@@ -192,10 +191,10 @@ async fn guests(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_guest_plays_the_ai_and_keeps_the_game_on_signing_up() {
-    on_both(guests).await;
-}
+each_database!(
+    a_guest_plays_the_ai_and_keeps_the_game_on_signing_up,
+    guests
+);
 
 async fn old_guests(db: TestDb) -> TestDb {
     let server = start(&db, generous()).await;
@@ -312,7 +311,7 @@ async fn old_guests(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_guest_that_never_came_back_is_removed_with_its_games() {
-    on_both(old_guests).await;
-}
+each_database!(
+    a_guest_that_never_came_back_is_removed_with_its_games,
+    old_guests
+);

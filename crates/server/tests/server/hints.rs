@@ -3,8 +3,9 @@
 
 use serde_json::json;
 use swapboard_server::api::GameView;
-
-use crate::common::{Client, TestDb, auth, bearer, game_between, generous, on_both, start};
+use swapboard_testkit::{
+    Client, TestDb, auth, bearer, each_database, game_between, generous, start,
+};
 
 async fn hints(db: TestDb) -> TestDb {
     let server = start(&db, generous()).await;
@@ -58,7 +59,4 @@ async fn hints(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn hints_are_for_the_player_of_a_game_against_the_ai() {
-    on_both(hints).await;
-}
+each_database!(hints_are_for_the_player_of_a_game_against_the_ai, hints);

@@ -3,8 +3,7 @@
 //! (a guest too) kept, the public's not.
 
 use serde_json::{Value, json};
-
-use crate::common::{Client, TestDb, auth, bearer, generous, on_both, start};
+use swapboard_testkit::{Client, TestDb, auth, bearer, each_database, generous, start};
 
 const SAME_ORIGIN: (&str, &str) = ("sec-fetch-site", "same-origin");
 
@@ -142,7 +141,7 @@ async fn lessons(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn lessons_are_judged_by_the_engine_and_progress_is_kept() {
-    on_both(lessons).await;
-}
+each_database!(
+    lessons_are_judged_by_the_engine_and_progress_is_kept,
+    lessons
+);

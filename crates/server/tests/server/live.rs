@@ -3,52 +3,12 @@
 
 use std::time::Duration;
 
-use futures_util::StreamExt as _;
 use serde_json::{Value, json};
 use swapboard_server::store::{NewGame, Seat, Store};
-use tokio_tungstenite::tungstenite::Message;
-
-use crate::common::{Client, TestDb, bearer, generous, on_both, start, start_on_manual_clock};
-
-pub(crate) type Socket =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
-pub(crate) async fn connect(client: &Client, path: &str) -> Socket {
-    let (socket, _) = tokio_tungstenite::connect_async(client.ws_url(path))
-        .await
-        .unwrap();
-    socket
-}
-
-/// The next JSON message of a socket, within `wait`.
-pub(crate) async fn next_message(socket: &mut Socket, wait: Duration) -> Value {
-    loop {
-        let message = tokio::time::timeout(wait, socket.next())
-            .await
-            .expect("a message in time")
-            .expect("the socket is open")
-            .unwrap();
-        if let Message::Text(text) = message {
-            return serde_json::from_str(&text).unwrap();
-        }
-    }
-}
-
-/// Reads messages until one whose game satisfies `done`.
-pub(crate) async fn until(
-    socket: &mut Socket,
-    wait: Duration,
-    done: impl Fn(&Value) -> bool,
-) -> Value {
-    let deadline = tokio::time::Instant::now() + wait;
-    loop {
-        let left = deadline.saturating_duration_since(tokio::time::Instant::now());
-        let message = next_message(socket, left).await;
-        if done(&message["game"]) {
-            return message;
-        }
-    }
-}
+use swapboard_testkit::{
+    Client, TestDb, bearer, connect, each_database, generous, next_message, start,
+    start_on_manual_clock, until,
+};
 
 async fn the_ai_answers_live(db: TestDb) -> TestDb {
     let server = start(&db, generous()).await;
@@ -135,10 +95,10 @@ async fn the_ai_answers_live(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_ai_moves_by_itself_and_sockets_show_every_move() {
-    on_both(the_ai_answers_live).await;
-}
+each_database!(
+    the_ai_moves_by_itself_and_sockets_show_every_move,
+    the_ai_answers_live
+);
 
 async fn clocks_end_games(db: TestDb) -> TestDb {
     let (server, clock) = start_on_manual_clock(&db, generous()).await;
@@ -214,10 +174,7 @@ async fn clocks_end_games(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn clocks_end_games_when_nobody_moves() {
-    on_both(clocks_end_games).await;
-}
+each_database!(clocks_end_games_when_nobody_moves, clocks_end_games);
 
 async fn the_ai_resumes(db: TestDb) -> TestDb {
     // A game stored while no server ran, an AI to move (the AI on both sides, so that it
@@ -253,16 +210,15 @@ async fn the_ai_resumes(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_starting_server_resumes_the_ai_turns() {
-    on_both(the_ai_resumes).await;
-}
+each_database!(a_starting_server_resumes_the_ai_turns, the_ai_resumes);
 
 /// Two instances on one PostgreSQL database: a move sent to A reaches a socket held on B,
 /// and a deadline ends its game once.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_move_on_one_instance_reaches_sockets_on_another() {
-    let db = TestDb::postgres().await;
+    let Some(db) = TestDb::postgres().await else {
+        return;
+    };
     let a = start(&db, generous()).await;
     let b = start(&db, generous()).await;
     let (client_a, client_b) = (Client::new(&a), Client::new(&b));

@@ -1,8 +1,6 @@
 //! The server over real HTTP on a real SQLite file and a real PostgreSQL database, in one test
 //! binary: each module is one area (a binary per file linked the server once each).
 
-mod common;
-
 mod controls;
 
 mod accounts;
@@ -12,8 +10,6 @@ mod ai_workers;
 mod analysis;
 mod backup;
 mod chat;
-mod faults;
-mod flood;
 mod games;
 mod guests;
 mod hints;
@@ -27,7 +23,6 @@ mod notify_events;
 mod offered;
 mod password;
 mod profiles;
-mod proxy;
 mod push;
 mod puzzles;
 mod ratings;

@@ -4,21 +4,14 @@
 
 use serde_json::json;
 
-use crate::common::{Client, TestDb, auth, bearer, game_between, generous, on_both, options};
 use swapboard_server::{Limits, Rate, Server};
+use swapboard_testkit::{
+    Client, TestDb, auth, bearer, each_database, game_between, generous, options, sample,
+};
 
-/// The value of the first sample of `name` whose labels contain every one of `labels`.
-pub(crate) fn sample(text: &str, name: &str, labels: &[&str]) -> Option<f64> {
-    text.lines()
-        .filter(|line| !line.starts_with('#'))
-        .filter(|line| line.starts_with(name) && line[name.len()..].starts_with(['{', ' ']))
-        .find(|line| labels.iter().all(|label| line.contains(label)))
-        .and_then(|line| line.rsplit(' ').next()?.parse().ok())
-}
-
-#[tokio::test]
-async fn metrics_are_served_apart_and_count_moves_requests_and_refusals() {
-    on_both(|db: TestDb| async move {
+each_database!(
+    metrics_are_served_apart_and_count_moves_requests_and_refusals,
+    |db: TestDb| async move {
         // One move a minute per account: the second move of the same account is refused.
         let limits = Limits {
             moves_per_account: Rate::new(2, std::time::Duration::from_secs(60)),
@@ -112,9 +105,8 @@ async fn metrics_are_served_apart_and_count_moves_requests_and_refusals() {
         assert!(text.contains("# HELP swapboard_moves_total"), "{text}");
         server.stop().await.unwrap();
         db
-    })
-    .await;
-}
+    }
+);
 
 #[tokio::test]
 async fn without_the_option_no_metrics_listener_is_opened() {

@@ -6,11 +6,11 @@
 use std::convert::Infallible;
 use std::sync::Arc;
 
-use crate::common::{TestDb, on_both};
 use swapboard_server::store::{
     Bank, Claim, Finish, Landed, MoveError, MoveRequest, NewGame, OnTime, Played, Seat, Status,
     Store, StoredGame, Termination, Timeout,
 };
+use swapboard_testkit::{TestDb, each_database};
 
 /// Players alternate from seat 0; the position is the moves so far; "bad" breaks a rule;
 /// "win" wins; every move sets a deadline an hour on.
@@ -182,10 +182,10 @@ async fn racers(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn racing_moves_land_exactly_once_and_retries_are_idempotent() {
-    on_both(racers).await;
-}
+each_database!(
+    racing_moves_land_exactly_once_and_retries_are_idempotent,
+    racers
+);
 
 async fn deadlines(db: TestDb) -> TestDb {
     let a = Arc::new(Store::open(&db.url).await.unwrap());
@@ -299,7 +299,4 @@ async fn deadlines(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn each_due_deadline_is_claimed_by_one_scheduler() {
-    on_both(deadlines).await;
-}
+each_database!(each_due_deadline_is_claimed_by_one_scheduler, deadlines);

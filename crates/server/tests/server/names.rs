@@ -4,8 +4,7 @@
 use reqwest::Method;
 use serde_json::json;
 use swapboard_swap61::{Setup, Swap61Game};
-
-use crate::common::{Client, TestDb, bearer, generous, on_both, start};
+use swapboard_testkit::{Client, TestDb, bearer, each_database, generous, start};
 
 /// A game file of nine seats: `odd_one` and eight plain names.
 fn file_with(odd_one: &str) -> String {
@@ -102,7 +101,4 @@ async fn trusted_names(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn look_alike_and_hidden_names_are_refused() {
-    on_both(trusted_names).await;
-}
+each_database!(look_alike_and_hidden_names_are_refused, trusted_names);

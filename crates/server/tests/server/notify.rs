@@ -6,215 +6,14 @@
 
 use std::time::{Duration, Instant};
 
-use futures_util::StreamExt as _;
 use reqwest::Method;
 use serde_json::{Value, json};
 use sqlx::{Connection as _, Row as _};
-use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _, BufReader};
-use tokio::net::TcpListener;
-use tokio::sync::mpsc;
-use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::tungstenite::client::IntoClientRequest as _;
-
-use crate::common::{
-    Client, TestDb, auth, bearer, generous, on_both, on_manual_clock, options, start,
+use swapboard_testkit::{
+    Client, TestDb, Trouble, any_move, auth, bearer, confirmed_address, delivered, each_database,
+    generous, inbox, next_mail, next_message, on_manual_clock, options, smtp_sink, smtp_sink_with,
+    socket, start, unfolded,
 };
-use crate::live::Socket;
-
-/// A mail the sink received: its envelope's recipients and its text (headers and body).
-#[derive(Debug)]
-pub(crate) struct Received {
-    pub(crate) to: Vec<String>,
-    pub(crate) text: String,
-}
-
-/// A local SMTP server that takes every mail and hands it over: just enough of RFC 5321
-/// for lettre (EHLO, MAIL, RCPT, DATA, RSET, NOOP, QUIT). Its address, and the mails.
-pub(crate) async fn smtp_sink() -> (String, mpsc::UnboundedReceiver<Received>) {
-    smtp_sink_with(None).await
-}
-
-/// What a sink does to the first mail whose text holds a marker, instead of taking it.
-#[derive(Clone, Copy, Debug)]
-enum Trouble {
-    /// Takes the whole mail and hands it over, but never answers it: its sender waits as
-    /// if the mail server were slow, the mail delivered and not yet acknowledged.
-    Stall(&'static str),
-    /// Answers the mail's end with `451` (try again later) and hands nothing over: a
-    /// temporary failure at the mail server.
-    Defer(&'static str),
-}
-
-/// [`smtp_sink`], with `trouble` for the first mail it names. The mails handed over come
-/// with the instant each was taken.
-async fn smtp_sink_with(trouble: Option<Trouble>) -> (String, mpsc::UnboundedReceiver<Received>) {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("smtp://{}", listener.local_addr().unwrap());
-    let (mails, received) = mpsc::unbounded_channel();
-    let troubled = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    tokio::spawn(async move {
-        loop {
-            let Ok((stream, _)) = listener.accept().await else {
-                return;
-            };
-            let mails = mails.clone();
-            let troubled = std::sync::Arc::clone(&troubled);
-            tokio::spawn(async move {
-                let (read, mut write) = stream.into_split();
-                let mut lines = BufReader::new(read).lines();
-                write.write_all(b"220 sink ESMTP\r\n").await.unwrap();
-                let mut to = Vec::new();
-                while let Ok(Some(line)) = lines.next_line().await {
-                    let verb = line.get(..4).unwrap_or("").to_ascii_uppercase();
-                    let answer: &[u8] = match verb.as_str() {
-                        "EHLO" | "HELO" => b"250-sink\r\n250 8BITMIME\r\n",
-                        "MAIL" | "RSET" | "NOOP" => {
-                            to.clear();
-                            b"250 ok\r\n"
-                        }
-                        "RCPT" => {
-                            let address = line.split(['<', '>']).nth(1).unwrap_or("").to_owned();
-                            to.push(address);
-                            b"250 ok\r\n"
-                        }
-                        "DATA" => {
-                            write.write_all(b"354 go on\r\n").await.unwrap();
-                            let mut text = String::new();
-                            while let Ok(Some(line)) = lines.next_line().await {
-                                if line == "." {
-                                    break;
-                                }
-                                text.push_str(&line);
-                                text.push('\n');
-                            }
-                            let marker = match trouble {
-                                Some(Trouble::Stall(marker) | Trouble::Defer(marker)) => {
-                                    Some(marker)
-                                }
-                                None => None,
-                            };
-                            let troubled_now = marker.is_some_and(|m| text.contains(m))
-                                && !troubled.swap(true, std::sync::atomic::Ordering::SeqCst);
-                            if troubled_now && matches!(trouble, Some(Trouble::Defer(_))) {
-                                to.clear();
-                                b"451 4.3.0 try again later\r\n"
-                            } else {
-                                let _ = mails.send(Received {
-                                    to: std::mem::take(&mut to),
-                                    text,
-                                });
-                                if troubled_now {
-                                    std::future::pending::<()>().await;
-                                }
-                                b"250 queued\r\n"
-                            }
-                        }
-                        "QUIT" => {
-                            let _ = write.write_all(b"221 bye\r\n").await;
-                            return;
-                        }
-                        _ => b"502 what\r\n",
-                    };
-                    if write.write_all(answer).await.is_err() {
-                        return;
-                    }
-                }
-            });
-        }
-    });
-    (url, received)
-}
-
-/// The text of a mail with its quoted-printable soft breaks joined (`=\n`) and `=3D` read.
-pub(crate) fn unfolded(text: &str) -> String {
-    text.replace("=\n", "").replace("=3D", "=")
-}
-
-/// The next mail within `wait`, or `None`.
-pub(crate) async fn next_mail(
-    mails: &mut mpsc::UnboundedReceiver<Received>,
-    wait: Duration,
-) -> Option<Received> {
-    tokio::time::timeout(wait, mails.recv())
-        .await
-        .ok()
-        .flatten()
-}
-
-/// Gives the caller's account `email` and confirms it by the link of the mail that comes.
-pub(crate) async fn confirmed_address(
-    client: &Client,
-    mails: &mut mpsc::UnboundedReceiver<Received>,
-    token: &str,
-    email: &str,
-) {
-    let body = json!({ "email": email }).to_string();
-    let headers = [
-        ("authorization", token),
-        ("content-type", "application/json"),
-    ];
-    let set = client
-        .send(Method::PUT, "/api/me/email", &headers, Some(&body))
-        .await;
-    assert_eq!(set.status, 202, "{}", set.text);
-    let mail = next_mail(mails, Duration::from_secs(10))
-        .await
-        .expect("the confirmation mail");
-    let text = unfolded(&mail.text);
-    let link = text
-        .split("/confirm-email?token=")
-        .nth(1)
-        .expect("the link")
-        .split_whitespace()
-        .next()
-        .unwrap();
-    let confirmed = client
-        .post("/api/me/email/confirm", &json!({ "token": link }), &[])
-        .await;
-    assert_eq!(confirmed.status, 200, "{}", confirmed.text);
-}
-
-/// A live socket of the server opened with these credentials.
-async fn connect_as(client: &Client, path: &str, bearer: &str) -> Socket {
-    let mut request = client.ws_url(path).into_client_request().unwrap();
-    request
-        .headers_mut()
-        .insert("authorization", bearer.parse().unwrap());
-    let (socket, _) = tokio_tungstenite::connect_async(request).await.unwrap();
-    socket
-}
-
-/// The next JSON message of a socket within `wait`.
-async fn next_json(socket: &mut Socket, wait: Duration) -> Value {
-    loop {
-        let message = tokio::time::timeout(wait, socket.next())
-            .await
-            .expect("a message in time")
-            .expect("the socket is open")
-            .unwrap();
-        if let Message::Text(text) = message {
-            return serde_json::from_str(&text).unwrap();
-        }
-    }
-}
-
-/// Plays a legal move for the player to move at `ply` (the first cell of a 5x5 board the
-/// rules take).
-pub(crate) async fn any_move(client: &Client, id: &str, ply: u32, token: &str) {
-    for file in ['c', 'b', 'd', 'a', 'e'] {
-        for rank in 1..=5 {
-            let body = json!({"move": format!("{file}{rank}"), "ply": ply});
-            let answer = client
-                .post(&format!("/api/games/{id}/moves"), &body, &auth(token))
-                .await;
-            if answer.status == 200 {
-                return;
-            }
-            assert_eq!(answer.status, 422, "{}", answer.text);
-        }
-    }
-    panic!("no move of a 5x5 board was legal at ply {ply}");
-}
 
 /// A challenge from `from` to the account `to`, on a 5x5 board: the new game's id.
 async fn challenge(client: &Client, from: &str, to: &str) -> String {
@@ -224,47 +23,17 @@ async fn challenge(client: &Client, from: &str, to: &str) -> String {
     created.json["id"].as_str().unwrap().to_owned()
 }
 
-/// The caller's inbox.
-pub(crate) async fn inbox(client: &Client, token: &str) -> Value {
-    let answer = client.get("/api/me/notifications", &auth(token)).await;
-    assert_eq!(answer.status, 200, "{}", answer.text);
-    answer.json
-}
-
-/// Waits until the caller's newest notification of `kind` about `game` has been delivered
-/// (its delivery no longer `pending` or `sending`), and returns it.
-pub(crate) async fn delivered(client: &Client, token: &str, kind: &str, game: &str) -> Value {
-    let started = Instant::now();
-    loop {
-        let inbox = inbox(client, token).await;
-        let found = inbox["notifications"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|n| n["kind"] == kind && n["game_id"] == game)
-            .cloned();
-        if let Some(notice) = found
-            && notice["delivery"] != "pending"
-            && notice["delivery"] != "sending"
-        {
-            return notice;
-        }
-        assert!(started.elapsed() < Duration::from_secs(10), "{inbox}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
-
 async fn the_inbox(db: TestDb) -> TestDb {
     let server = start(&db, generous()).await;
     let client = Client::new(&server);
     let ann = bearer(&client, "ann").await;
     let bob = bearer(&client, "bob").await;
-    let mut bobs = connect_as(&client, "/api/me/notifications/socket", &bob).await;
-    let hello = next_json(&mut bobs, Duration::from_secs(5)).await;
+    let mut bobs = socket(&client, "/api/me/notifications/socket", Some(&bob)).await;
+    let hello = next_message(&mut bobs, Duration::from_secs(5)).await;
     assert_eq!(hello, json!({"type": "inbox", "unread": 0, "latest": []}));
     // A challenge reaches bob's inbox, live, with the game's id.
     let id = challenge(&client, &ann, "bob").await;
-    let live = next_json(&mut bobs, Duration::from_secs(5)).await;
+    let live = next_message(&mut bobs, Duration::from_secs(5)).await;
     assert_eq!(live["type"], "inbox", "{live}");
     assert_eq!(live["unread"], 1, "{live}");
     assert_eq!(live["latest"][0]["kind"], "challenge", "{live}");
@@ -284,7 +53,7 @@ async fn the_inbox(db: TestDb) -> TestDb {
     // ann moves: bob's turn, written with the move.
     let moved = Instant::now();
     any_move(&client, &id, 0, &ann).await;
-    let live = next_json(&mut bobs, Duration::from_secs(5)).await;
+    let live = next_message(&mut bobs, Duration::from_secs(5)).await;
     eprintln!(
         "a your-turn notification reached the inbox's socket {:?} after the move",
         moved.elapsed()
@@ -434,10 +203,10 @@ async fn the_inbox(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_inbox_is_told_of_challenges_turns_and_results_live() {
-    on_both(the_inbox).await;
-}
+each_database!(
+    the_inbox_is_told_of_challenges_turns_and_results_live,
+    the_inbox
+);
 
 async fn mails(db: TestDb) -> TestDb {
     let (smtp, mut mails) = smtp_sink().await;
@@ -565,8 +334,8 @@ async fn mails(db: TestDb) -> TestDb {
         "done"
     );
     // bob watches the other game live: ann's move there mails nothing.
-    let mut watching = connect_as(&client, &format!("/api/games/{watched}/socket"), &bob).await;
-    next_json(&mut watching, Duration::from_secs(5)).await;
+    let mut watching = socket(&client, &format!("/api/games/{watched}/socket"), Some(&bob)).await;
+    next_message(&mut watching, Duration::from_secs(5)).await;
     any_move(&client, &watched, 0, &ann).await;
     delivered(&client, &bob, "your_turn", &watched).await;
     // A second turn in the first game within 10 minutes mails nothing either.
@@ -638,16 +407,18 @@ async fn mails(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn confirmed_addresses_are_mailed_turns_once_and_never_while_watching() {
-    on_both(mails).await;
-}
+each_database!(
+    confirmed_addresses_are_mailed_turns_once_and_never_while_watching,
+    mails
+);
 
 /// Two instances on one PostgreSQL database, each with its delivery worker, mail every
 /// challenge exactly once.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_instances_mail_each_notification_once() {
-    let db = TestDb::postgres().await;
+    let Some(db) = TestDb::postgres().await else {
+        return;
+    };
     let (smtp, mut mails) = smtp_sink().await;
     let mut options = options(&db, generous());
     options.smtp = Some(smtp);
@@ -778,11 +549,7 @@ async fn crash_mid_send(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_worker_dead_mid_send_never_sends_twice() {
-    sqlx::any::install_default_drivers();
-    on_both(crash_mid_send).await;
-}
+each_database!(a_worker_dead_mid_send_never_sends_twice, crash_mid_send);
 
 async fn deferred(db: TestDb) -> TestDb {
     // The mail server answers the first try at the challenge's mail with a 451.
@@ -861,7 +628,7 @@ async fn deferred(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_mail_the_server_defers_is_tried_again_after_a_backoff_and_sent_once() {
-    on_both(deferred).await;
-}
+each_database!(
+    a_mail_the_server_defers_is_tried_again_after_a_backoff_and_sent_once,
+    deferred
+);

@@ -8,12 +8,10 @@ use std::time::Duration;
 use reqwest::Method;
 use serde_json::{Value, json};
 use swapboard_server::{Clock, DAY_MS};
-
-use crate::common::{
-    Client, TestDb, auth, bearer, execute, game_between, generous, on_both, on_manual_clock,
-    options,
+use swapboard_testkit::{
+    Client, TestDb, any_move, auth, bearer, confirmed_address, each_database, execute,
+    game_between, generous, inbox, next_mail, on_manual_clock, options, smtp_sink, unfolded,
 };
-use crate::notify::{any_move, confirmed_address, inbox, next_mail, smtp_sink, unfolded};
 
 /// Moves the server's clock `by` on: its delivery worker makes a whole pass at once
 /// (writing the reminders and sending the digests due), instead of the test waiting for
@@ -203,13 +201,13 @@ async fn reminders(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn deadline_reminders_go_once_per_seat_and_round_and_never_to_a_final_seat() {
-    on_both(reminders).await;
-}
+each_database!(
+    deadline_reminders_go_once_per_seat_and_round_and_never_to_a_final_seat,
+    reminders
+);
 
 /// PUTs a JSON body.
-async fn put(client: &Client, path: &str, token: &str, body: &Value) -> crate::common::Answer {
+async fn put(client: &Client, path: &str, token: &str, body: &Value) -> swapboard_testkit::Answer {
     client
         .send(
             Method::PUT,
@@ -266,7 +264,7 @@ async fn digest(db: TestDb) -> TestDb {
         games.push(created.json["id"].as_str().unwrap().to_owned());
     }
     for game in &games {
-        let held = crate::notify::delivered(&client, &bob, "challenge", game).await;
+        let held = swapboard_testkit::delivered(&client, &bob, "challenge", game).await;
         assert_eq!(held["delivery"], "digest", "{held}");
     }
     // Nothing is mailed now, nor by a pass later in the same day.
@@ -292,7 +290,7 @@ async fn digest(db: TestDb) -> TestDb {
             "{text}"
         );
         assert_eq!(
-            crate::notify::delivered(&client, &bob, "challenge", game).await["delivery"],
+            swapboard_testkit::delivered(&client, &bob, "challenge", game).await["delivery"],
             "done"
         );
     }
@@ -309,13 +307,13 @@ async fn digest(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_digest_holds_its_kinds_until_its_hour_and_goes_once() {
-    on_both(digest).await;
-}
+each_database!(
+    a_digest_holds_its_kinds_until_its_hour_and_goes_once,
+    digest
+);
 
 async fn rematch_and_rating(db: TestDb) -> TestDb {
-    let server = crate::common::start(&db, generous()).await;
+    let server = swapboard_testkit::start(&db, generous()).await;
     let client = Client::new(&server);
     let ann = bearer(&client, "ann").await;
     let bob = bearer(&client, "bob").await;
@@ -343,7 +341,7 @@ async fn rematch_and_rating(db: TestDb) -> TestDb {
             "{result}. Rating {before:.0} to {:.0} ({change:+.0}).",
             before + change
         );
-        let notice = crate::notify::delivered(&client, token, "game_ended", &id).await;
+        let notice = swapboard_testkit::delivered(&client, token, "game_ended", &id).await;
         assert!(
             notice["message"].as_str().unwrap().ends_with(&words),
             "{words:?}: {notice}"
@@ -355,7 +353,7 @@ async fn rematch_and_rating(db: TestDb) -> TestDb {
         .await;
     assert_eq!(offered.status, 201, "{}", offered.text);
     let rematch = offered.json["id"].as_str().unwrap().to_owned();
-    let notice = crate::notify::delivered(&client, &bob, "rematch", &rematch).await;
+    let notice = swapboard_testkit::delivered(&client, &bob, "rematch", &rematch).await;
     assert!(
         notice["message"]
             .as_str()
@@ -389,13 +387,13 @@ async fn rematch_and_rating(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_rematch_offer_and_a_rated_end_s_rating_change_are_told() {
-    on_both(rematch_and_rating).await;
-}
+each_database!(
+    a_rematch_offer_and_a_rated_end_s_rating_change_are_told,
+    rematch_and_rating
+);
 
 async fn seat_invitations(db: TestDb) -> TestDb {
-    let server = crate::common::start(&db, generous()).await;
+    let server = swapboard_testkit::start(&db, generous()).await;
     let client = Client::new(&server);
     let gm = bearer(&client, "gm").await;
     let player = bearer(&client, "player").await;
@@ -464,7 +462,7 @@ async fn seat_invitations(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_seat_given_by_the_game_master_is_told_and_refused_across_a_block() {
-    on_both(seat_invitations).await;
-}
+each_database!(
+    a_seat_given_by_the_game_master_is_told_and_refused_across_a_block,
+    seat_invitations
+);

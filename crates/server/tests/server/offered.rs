@@ -3,8 +3,7 @@
 
 use serde_json::{Value, json};
 use swapboard_server::Server;
-
-use crate::common::{Client, TestDb, auth, bearer, generous, on_both, options};
+use swapboard_testkit::{Client, TestDb, auth, bearer, each_database, generous, options};
 
 fn ids(list: &Value, key: &str, field: &str) -> Vec<String> {
     list[key]
@@ -95,7 +94,7 @@ async fn two_games_only(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test]
-async fn a_server_offers_only_the_games_its_operator_lists() {
-    on_both(two_games_only).await;
-}
+each_database!(
+    a_server_offers_only_the_games_its_operator_lists,
+    two_games_only
+);

@@ -8,9 +8,10 @@ use std::time::Duration;
 
 use serde_json::json;
 use swapboard_server::Rate;
-
-use crate::common::{Client, TestDb, auth, bearer, generous, on_both, on_manual_clock, options};
-use crate::notify::{confirmed_address, inbox, next_mail, smtp_sink, unfolded};
+use swapboard_testkit::{
+    Client, TestDb, auth, bearer, confirmed_address, each_database, generous, inbox, next_mail,
+    on_manual_clock, options, smtp_sink, unfolded,
+};
 
 /// The token of a reset mail's link.
 fn reset_token(text: &str) -> String {
@@ -147,7 +148,4 @@ async fn resets(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_forgotten_password_is_reset_by_a_mailed_link() {
-    on_both(resets).await;
-}
+each_database!(a_forgotten_password_is_reset_by_a_mailed_link, resets);

@@ -6,8 +6,9 @@ use serde_json::json;
 use swapboard_play::AnyPosition;
 use swapboard_server::api::{GameList, RecordView, VersusView};
 use swapboard_server::store::{Role, Store};
-
-use crate::common::{Client, TestDb, auth, bearer, game_between, generous, on_both, start};
+use swapboard_testkit::{
+    Client, TestDb, auth, bearer, each_database, game_between, generous, start,
+};
 
 /// Plays two moves of a Flipstop game (so that it can no longer be aborted), then `loser`
 /// resigns it.
@@ -238,7 +239,7 @@ async fn records_and_filters(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test]
-async fn a_profile_counts_finished_games_and_lists_filter_them() {
-    on_both(records_and_filters).await;
-}
+each_database!(
+    a_profile_counts_finished_games_and_lists_filter_them,
+    records_and_filters
+);

@@ -16,12 +16,11 @@ use ring::agreement::{self, ECDH_P256, EphemeralPrivateKey, UnparsedPublicKey};
 use ring::rand::{SecureRandom as _, SystemRandom};
 use ring::{aead, hkdf, signature};
 use serde_json::{Value, json};
-use tokio::sync::mpsc;
-
-use crate::common::{
-    Client, TestDb, auth, bearer, game_between, generous, on_both, start, start_on_manual_clock,
+use swapboard_testkit::{
+    Client, TestDb, any_move, auth, bearer, delivered, each_database, game_between, generous,
+    inbox, start, start_on_manual_clock,
 };
-use crate::notify::{any_move, delivered, inbox};
+use tokio::sync::mpsc;
 
 /// A push the local push service received: whose (the endpoint's last segment), its
 /// headers and its body.
@@ -325,10 +324,10 @@ async fn pushes(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test(flavor = "multi_thread")]
-async fn a_push_names_the_game_and_a_410_removes_the_subscription() {
-    on_both(pushes).await;
-}
+each_database!(
+    a_push_names_the_game_and_a_410_removes_the_subscription,
+    pushes
+);
 
 async fn refusals(db: TestDb) -> TestDb {
     let server = start(&db, generous()).await;
@@ -400,10 +399,7 @@ async fn refusals(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test(flavor = "multi_thread")]
-async fn bad_subscriptions_are_refused_naming_the_field() {
-    on_both(refusals).await;
-}
+each_database!(bad_subscriptions_are_refused_naming_the_field, refusals);
 
 /// Waits until the caller's your-turn notification about `game` waits for another try:
 /// `pending` again once its pushes were sent (the caller saw them arrive).
@@ -472,7 +468,7 @@ async fn retries(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test(flavor = "multi_thread")]
-async fn a_failed_push_is_retried_and_no_browser_is_pushed_twice() {
-    on_both(retries).await;
-}
+each_database!(
+    a_failed_push_is_retried_and_no_browser_is_pushed_twice,
+    retries
+);

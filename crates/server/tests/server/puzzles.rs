@@ -6,8 +6,7 @@
 use serde_json::json;
 use swapboard_play::AnyPosition;
 use swapboard_play::puzzles::{self, Puzzle};
-
-use crate::common::{Client, TestDb, auth, bearer, execute, generous, on_both, start};
+use swapboard_testkit::{Client, TestDb, auth, bearer, each_database, execute, generous, start};
 
 /// The shipped puzzles, as the server seeds them.
 fn shipped() -> Vec<Puzzle> {
@@ -222,10 +221,7 @@ async fn puzzles_served(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test]
-async fn puzzles_are_seeded_listed_and_judged() {
-    on_both(puzzles_served).await;
-}
+each_database!(puzzles_are_seeded_listed_and_judged, puzzles_served);
 
 async fn positions_judged(db: TestDb) -> TestDb {
     let server = start(&db, generous()).await;
@@ -275,10 +271,7 @@ async fn positions_judged(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test]
-async fn positions_are_judged_without_a_game() {
-    on_both(positions_judged).await;
-}
+each_database!(positions_are_judged_without_a_game, positions_judged);
 
 /// The games `swapboard puzzles generate --database` examines: a server's finished games of
 /// one game and size with their moves, not those called off nor of another size.
@@ -350,7 +343,7 @@ async fn finished_games_read(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_servers_finished_games_are_read_for_puzzles() {
-    on_both(finished_games_read).await;
-}
+each_database!(
+    a_servers_finished_games_are_read_for_puzzles,
+    finished_games_read
+);

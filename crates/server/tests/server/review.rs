@@ -2,8 +2,7 @@
 
 use serde_json::json;
 use swapboard_server::api::{GameList, GameView, Lobby, MoveList, PlyView};
-
-use crate::common::{Answer, Client, TestDb, bearer, generous, on_both, start};
+use swapboard_testkit::{Answer, Client, TestDb, bearer, each_database, generous, start};
 
 async fn shown(db: TestDb) -> TestDb {
     let server = start(&db, generous()).await;
@@ -177,7 +176,4 @@ async fn shown(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn games_are_shown_ply_by_ply_and_listed() {
-    on_both(shown).await;
-}
+each_database!(games_are_shown_ply_by_ply_and_listed, shown);

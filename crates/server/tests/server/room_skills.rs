@@ -7,8 +7,7 @@ use serde_json::{Value, json};
 use swapboard_league::multiplayer::{Skill, rate_room};
 use swapboard_server::api::{RoomView, RoomsPlayed};
 use swapboard_server::store::Store;
-
-use crate::common::{Client, TestDb, auth, bearer, generous, on_both, start};
+use swapboard_testkit::{Client, TestDb, auth, bearer, each_database, generous, start};
 
 /// The players seated by accounts (the other seats are bots).
 const PLAYERS: [&str; 3] = ["ada", "ben", "cy"];
@@ -211,7 +210,7 @@ async fn rated_rooms(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test]
-async fn a_finished_room_rates_its_players_once_and_rerating_agrees() {
-    on_both(rated_rooms).await;
-}
+each_database!(
+    a_finished_room_rates_its_players_once_and_rerating_agrees,
+    rated_rooms
+);

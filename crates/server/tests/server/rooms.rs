@@ -12,9 +12,10 @@ use serde_json::{Value, json};
 use sha2::{Digest as _, Sha256};
 use swapboard_server::api::{CheckView, MyRooms, RoomView};
 use swapboard_swap61::{Board, Seat, Swap61Game, bot, play_round};
+use swapboard_testkit::{
+    Answer, Client, TestDb, bearer, each_database, generous, sign_up_and_token, start,
+};
 use tokio_tungstenite::tungstenite::Message;
-
-use crate::common::{Answer, Client, TestDb, bearer, generous, on_both, sign_up_and_token, start};
 
 /// The accounts of a test: a game master, ten players and an outsider.
 struct People {
@@ -427,10 +428,7 @@ async fn private_games(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn rooms_are_played_through_and_no_bid_leaks() {
-    on_both(private_games).await;
-}
+each_database!(rooms_are_played_through_and_no_bid_leaks, private_games);
 
 async fn authorization(db: TestDb) -> TestDb {
     let server = start(&db, generous()).await;
@@ -554,10 +552,10 @@ async fn authorization(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn only_the_game_master_runs_a_room_and_players_act_for_their_own_seat() {
-    on_both(authorization).await;
-}
+each_database!(
+    only_the_game_master_runs_a_room_and_players_act_for_their_own_seat,
+    authorization
+);
 
 async fn controls(db: TestDb) -> TestDb {
     let server = start(&db, generous()).await;
@@ -777,10 +775,10 @@ async fn controls(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_game_master_pauses_extends_replaces_undoes_exports_and_imports() {
-    on_both(controls).await;
-}
+each_database!(
+    the_game_master_pauses_extends_replaces_undoes_exports_and_imports,
+    controls
+);
 
 async fn racing_the_deadline(db: TestDb) -> TestDb {
     let server = start(&db, generous()).await;
@@ -875,10 +873,10 @@ async fn racing_the_deadline(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn submissions_racing_the_deadline_are_resolved_or_refused() {
-    on_both(racing_the_deadline).await;
-}
+each_database!(
+    submissions_racing_the_deadline_are_resolved_or_refused,
+    racing_the_deadline
+);
 
 async fn two_instances(db: TestDb) -> TestDb {
     let one = start(&db, generous()).await;
@@ -937,10 +935,7 @@ async fn two_instances(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn two_instances_resolve_each_deadline_once() {
-    on_both(two_instances).await;
-}
+each_database!(two_instances_resolve_each_deadline_once, two_instances);
 
 async fn my_rooms(db: TestDb) -> TestDb {
     let server = start(&db, generous()).await;
@@ -1001,7 +996,7 @@ async fn my_rooms(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_user_lists_the_rooms_it_runs_or_sits_in_newest_first() {
-    on_both(my_rooms).await;
-}
+each_database!(
+    a_user_lists_the_rooms_it_runs_or_sits_in_newest_first,
+    my_rooms
+);

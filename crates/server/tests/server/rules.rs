@@ -1,7 +1,7 @@
 //! The rules of the five games over HTTP: `GET /api/rules` and `GET /api/rules/{game}`, for
 //! anyone, each diagram the engine's SVG with its caption, as the play crate words them.
 
-use crate::common::{Client, TestDb, generous, on_both, start};
+use swapboard_testkit::{Client, TestDb, each_database, generous, start};
 
 async fn rules(db: TestDb) -> TestDb {
     let server = start(&db, generous()).await;
@@ -89,7 +89,7 @@ async fn rules(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test]
-async fn the_rules_of_every_game_are_served_with_the_engines_pictures() {
-    on_both(rules).await;
-}
+each_database!(
+    the_rules_of_every_game_are_served_with_the_engines_pictures,
+    rules
+);

@@ -5,9 +5,9 @@ use std::io::{Read as _, Write as _};
 use std::net::TcpStream;
 use std::time::Duration;
 
-use crate::common::{Client, TestDb, generous, start};
 use serde_json::json;
 use swapboard_server::Limits;
+use swapboard_testkit::{Client, TestDb, generous, start};
 
 /// Sends the head of a sign-up whose body is `length` bytes long, and no body yet.
 fn head_only(addr: std::net::SocketAddr, length: usize) -> TcpStream {

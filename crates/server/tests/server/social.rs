@@ -6,9 +6,9 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use swapboard_play::AnyPosition;
 use swapboard_server::{Limits, Rate};
-
-use crate::common::{Client, TestDb, auth, bearer, generous, on_both, start};
-use crate::live::{connect, next_message, until};
+use swapboard_testkit::{
+    Client, TestDb, auth, bearer, connect, each_database, generous, next_message, start, until,
+};
 
 /// The first legal move of a game as the API shows it.
 fn a_move(game: &Value) -> String {
@@ -137,10 +137,7 @@ async fn invite_links(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_invite_game_is_joined_by_its_link_only() {
-    on_both(invite_links).await;
-}
+each_database!(an_invite_game_is_joined_by_its_link_only, invite_links);
 
 async fn rematches(db: TestDb) -> TestDb {
     let server = start(&db, generous()).await;
@@ -280,10 +277,10 @@ async fn rematches(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_rematch_is_offered_once_and_taken_by_the_other_player() {
-    on_both(rematches).await;
-}
+each_database!(
+    a_rematch_is_offered_once_and_taken_by_the_other_player,
+    rematches
+);
 
 async fn account_limits(db: TestDb) -> TestDb {
     let minute = Duration::from_secs(60);
@@ -377,7 +374,4 @@ async fn account_limits(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn moves_and_challenges_are_limited_per_account() {
-    on_both(account_limits).await;
-}
+each_database!(moves_and_challenges_are_limited_per_account, account_limits);

@@ -7,15 +7,15 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::common::{
-    Client, TestDb, auth, bearer, generous, on_both, on_manual_clock, options, start,
-};
 use rand::{RngExt as _, SeedableRng as _};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde_json::{Value, json};
 use swapboard_play::AnyPosition;
 use swapboard_server::Server;
 use swapboard_server::api::TournamentView;
+use swapboard_testkit::{
+    Client, TestDb, auth, bearer, each_database, generous, on_manual_clock, options, start, started,
+};
 
 /// Signs up `count` players named `{prefix}{i}`: (name, bearer).
 async fn players(client: &Client, prefix: &str, count: usize) -> Vec<(String, String)> {
@@ -296,20 +296,6 @@ async fn started_swiss(
     (field, id, view)
 }
 
-/// Starts tournament `id` as the holder of `bearer` (its creator): the view the start
-/// answered.
-pub(crate) async fn started(client: &Client, id: &str, bearer: &str) -> TournamentView {
-    let answer = client
-        .post(
-            &format!("/api/tournaments/{id}/start"),
-            &json!({}),
-            &auth(bearer),
-        )
-        .await;
-    assert_eq!(answer.status, 200, "{}", answer.text);
-    answer.read()
-}
-
 /// No two players met twice in these rounds.
 fn no_pair_met_twice(rounds: &[Vec<Played>]) {
     let mut met = BTreeSet::new();
@@ -331,9 +317,9 @@ fn colours(rounds: &[Vec<Played>]) -> BTreeMap<String, (u32, u32)> {
     counts
 }
 
-#[tokio::test]
-async fn a_ten_player_double_round_robin_is_played_to_its_standings() {
-    on_both(|db| async move {
+each_database!(
+    a_ten_player_double_round_robin_is_played_to_its_standings,
+    |db| async move {
         let server = start(&db, generous()).await;
         let client = Client::new(&server);
         let field = players(&client, "rr", 10).await;
@@ -417,13 +403,12 @@ async fn a_ten_player_double_round_robin_is_played_to_its_standings() {
         );
         server.stop().await.unwrap();
         db
-    })
-    .await;
-}
+    }
+);
 
-#[tokio::test]
-async fn a_forty_player_seven_round_swiss_is_played_to_its_standings() {
-    on_both(|db| async move {
+each_database!(
+    a_forty_player_seven_round_swiss_is_played_to_its_standings,
+    |db| async move {
         let server = start(&db, generous()).await;
         let client = Client::new(&server);
         let (field, id, started) = started_swiss(&client, "sw", 40, 7).await;
@@ -449,13 +434,12 @@ async fn a_forty_player_seven_round_swiss_is_played_to_its_standings() {
         same_standings(&t, &names, &rounds, &[]);
         server.stop().await.unwrap();
         db
-    })
-    .await;
-}
+    }
+);
 
-#[tokio::test]
-async fn a_withdrawal_forfeits_and_an_odd_swiss_gives_a_bye() {
-    on_both(|db| async move {
+each_database!(
+    a_withdrawal_forfeits_and_an_odd_swiss_gives_a_bye,
+    |db| async move {
         let server = start(&db, generous()).await;
         let client = Client::new(&server);
         let field = players(&client, "wd", 6).await;
@@ -603,13 +587,14 @@ async fn a_withdrawal_forfeits_and_an_odd_swiss_gives_a_bye() {
             .assert_error(409, "conflict");
         server.stop().await.unwrap();
         db
-    })
-    .await;
-}
+    }
+);
 
 #[tokio::test]
 async fn two_instances_start_a_tournament_and_pair_each_round_once() {
-    let db = TestDb::postgres().await;
+    let Some(db) = TestDb::postgres().await else {
+        return;
+    };
     // Two instances on one clock, moved by the test.
     let mut options = options(&db, generous());
     let clock = on_manual_clock(&mut options);
@@ -700,145 +685,137 @@ async fn second_players_resign(
     ended
 }
 
-#[tokio::test]
-async fn a_running_tournament_survives_a_restart() {
-    on_both(|db| async move {
-        let server = start(&db, generous()).await;
-        let client = Client::new(&server);
-        let (field, id, t) = started_swiss(&client, "rs", 6, 3).await;
-        let tokens: BTreeMap<String, String> = field.iter().cloned().collect();
-        let names: Vec<String> = field.iter().map(|(n, _)| n.clone()).collect();
-        assert_eq!(t.rounds[0].games.len(), 3);
+each_database!(a_running_tournament_survives_a_restart, |db| async move {
+    let server = start(&db, generous()).await;
+    let client = Client::new(&server);
+    let (field, id, t) = started_swiss(&client, "rs", 6, 3).await;
+    let tokens: BTreeMap<String, String> = field.iter().cloned().collect();
+    let names: Vec<String> = field.iter().map(|(n, _)| n.clone()).collect();
+    assert_eq!(t.rounds[0].games.len(), 3);
 
-        // One game of round 1 ends, then the server stops with two still being played.
-        let first_game = &t.rounds[0].games[0];
-        let winner = resign(
-            &client,
-            first_game.id.as_deref().unwrap(),
-            &first_game.second,
-            &first_game.first,
-            &tokens,
-        )
-        .await;
-        let mut round_one = vec![(
-            first_game.first.clone(),
-            first_game.second.clone(),
-            Some(winner),
-        )];
-        server.stop().await.unwrap();
+    // One game of round 1 ends, then the server stops with two still being played.
+    let first_game = &t.rounds[0].games[0];
+    let winner = resign(
+        &client,
+        first_game.id.as_deref().unwrap(),
+        &first_game.second,
+        &first_game.first,
+        &tokens,
+    )
+    .await;
+    let mut round_one = vec![(
+        first_game.first.clone(),
+        first_game.second.clone(),
+        Some(winner),
+    )];
+    server.stop().await.unwrap();
 
-        // Started again on the same database: the tournament is where it was, round 1 not
-        // paired again and its remaining games playable.
-        let server = start(&db, generous()).await;
-        let client = Client::new(&server);
-        let t = view(&client, &id).await;
-        assert_eq!((t.summary.status.as_str(), t.summary.round), ("running", 1));
-        assert_eq!(t.rounds.len(), 1, "{:?}", t.rounds);
+    // Started again on the same database: the tournament is where it was, round 1 not
+    // paired again and its remaining games playable.
+    let server = start(&db, generous()).await;
+    let client = Client::new(&server);
+    let t = view(&client, &id).await;
+    assert_eq!((t.summary.status.as_str(), t.summary.round), ("running", 1));
+    assert_eq!(t.rounds.len(), 1, "{:?}", t.rounds);
+    assert_eq!(
+        t.rounds[0]
+            .games
+            .iter()
+            .filter(|g| g.result.is_none())
+            .count(),
+        2
+    );
+    round_one.extend(second_players_resign(&client, &t.rounds[0], &tokens).await);
+    let mut rounds = vec![round_one];
+
+    // The next rounds are paired once each, every player in one game, and played out.
+    let mut t = view(&client, &id).await;
+    for number in 2..=3usize {
         assert_eq!(
-            t.rounds[0]
-                .games
-                .iter()
-                .filter(|g| g.result.is_none())
-                .count(),
-            2
+            (t.summary.status.as_str(), t.summary.round as usize),
+            ("running", number)
         );
-        round_one.extend(second_players_resign(&client, &t.rounds[0], &tokens).await);
-        let mut rounds = vec![round_one];
+        assert_eq!(t.rounds.len(), number, "round {number} paired once");
+        let round = &t.rounds[number - 1];
+        let everyone: BTreeSet<&str> = round
+            .games
+            .iter()
+            .flat_map(|g| [g.first.as_str(), g.second.as_str()])
+            .collect();
+        assert_eq!((round.games.len(), everyone.len()), (3, 6), "{round:?}");
+        rounds.push(second_players_resign(&client, round, &tokens).await);
+        t = view(&client, &id).await;
+    }
+    assert_eq!(t.summary.status, "finished");
+    no_pair_met_twice(&rounds);
+    same_standings(&t, &names, &rounds, &[]);
+    server.stop().await.unwrap();
+    db
+});
 
-        // The next rounds are paired once each, every player in one game, and played out.
-        let mut t = view(&client, &id).await;
-        for number in 2..=3usize {
-            assert_eq!(
-                (t.summary.status.as_str(), t.summary.round as usize),
-                ("running", number)
-            );
-            assert_eq!(t.rounds.len(), number, "round {number} paired once");
-            let round = &t.rounds[number - 1];
-            let everyone: BTreeSet<&str> = round
-                .games
-                .iter()
-                .flat_map(|g| [g.first.as_str(), g.second.as_str()])
-                .collect();
-            assert_eq!((round.games.len(), everyone.len()), (3, 6), "{round:?}");
-            rounds.push(second_players_resign(&client, round, &tokens).await);
-            t = view(&client, &id).await;
-        }
-        assert_eq!(t.summary.status, "finished");
-        no_pair_met_twice(&rounds);
-        same_standings(&t, &names, &rounds, &[]);
-        server.stop().await.unwrap();
-        db
-    })
-    .await;
-}
+each_database!(bad_bodies_are_refused_naming_the_field, |db| async move {
+    let server = start(&db, generous()).await;
+    let client = Client::new(&server);
+    let ann = bearer(&client, "ann").await;
+    let good = json!({"game": "swaptimum", "format": "swiss", "rounds": 5,
+        "clock": {"days_per_move": 2}, "starts_at": "2026-12-01T18:00:00Z",
+        "min_players": 4, "max_players": 40, "rated": true});
+    let cases = [
+        ("game", json!("chess")),
+        ("size", json!(99)),
+        ("format", json!("knockout")),
+        ("rounds", json!(0)),
+        ("rounds", json!(21)),
+        ("clock", json!(null)),
+        ("clock", json!({"days_per_move": 0})),
+        ("starts_at", json!("tomorrow")),
+        ("starts_at", json!("2126-12-01T18:00:00Z")),
+        ("min_players", json!(1)),
+        ("min_players", json!(501)),
+        ("max_players", json!(3)),
+        ("max_players", json!(501)),
+        ("rated", json!("yes")),
+        ("extra", json!(1)),
+    ];
+    for (field, value) in cases {
+        let mut body = good.clone();
+        body[field] = value.clone();
+        let refused = client.post("/api/tournaments", &body, &auth(&ann)).await;
+        refused.assert_error(400, "bad_request");
+        assert!(
+            refused.message().contains(field),
+            "{field} = {value}: {}",
+            refused.message()
+        );
+    }
+    // Without credentials: 401; the good body: 201.
+    client
+        .post("/api/tournaments", &good, &[])
+        .await
+        .assert_error(401, "unauthenticated");
+    let created = client.post("/api/tournaments", &good, &auth(&ann)).await;
+    assert_eq!(created.status, 201, "{}", created.text);
+    // Too few players to start.
+    let id = created.json["id"].as_str().unwrap();
+    client
+        .post(
+            &format!("/api/tournaments/{id}/start"),
+            &json!({}),
+            &auth(&ann),
+        )
+        .await
+        .assert_error(409, "conflict");
+    client
+        .get("/api/tournaments/nosuch", &[])
+        .await
+        .assert_error(404, "not_found");
+    server.stop().await.unwrap();
+    db
+});
 
-#[tokio::test]
-async fn bad_bodies_are_refused_naming_the_field() {
-    on_both(|db| async move {
-        let server = start(&db, generous()).await;
-        let client = Client::new(&server);
-        let ann = bearer(&client, "ann").await;
-        let good = json!({"game": "swaptimum", "format": "swiss", "rounds": 5,
-            "clock": {"days_per_move": 2}, "starts_at": "2026-12-01T18:00:00Z",
-            "min_players": 4, "max_players": 40, "rated": true});
-        let cases = [
-            ("game", json!("chess")),
-            ("size", json!(99)),
-            ("format", json!("knockout")),
-            ("rounds", json!(0)),
-            ("rounds", json!(21)),
-            ("clock", json!(null)),
-            ("clock", json!({"days_per_move": 0})),
-            ("starts_at", json!("tomorrow")),
-            ("starts_at", json!("2126-12-01T18:00:00Z")),
-            ("min_players", json!(1)),
-            ("min_players", json!(501)),
-            ("max_players", json!(3)),
-            ("max_players", json!(501)),
-            ("rated", json!("yes")),
-            ("extra", json!(1)),
-        ];
-        for (field, value) in cases {
-            let mut body = good.clone();
-            body[field] = value.clone();
-            let refused = client.post("/api/tournaments", &body, &auth(&ann)).await;
-            refused.assert_error(400, "bad_request");
-            assert!(
-                refused.message().contains(field),
-                "{field} = {value}: {}",
-                refused.message()
-            );
-        }
-        // Without credentials: 401; the good body: 201.
-        client
-            .post("/api/tournaments", &good, &[])
-            .await
-            .assert_error(401, "unauthenticated");
-        let created = client.post("/api/tournaments", &good, &auth(&ann)).await;
-        assert_eq!(created.status, 201, "{}", created.text);
-        // Too few players to start.
-        let id = created.json["id"].as_str().unwrap();
-        client
-            .post(
-                &format!("/api/tournaments/{id}/start"),
-                &json!({}),
-                &auth(&ann),
-            )
-            .await
-            .assert_error(409, "conflict");
-        client
-            .get("/api/tournaments/nosuch", &[])
-            .await
-            .assert_error(404, "not_found");
-        server.stop().await.unwrap();
-        db
-    })
-    .await;
-}
-
-#[tokio::test]
-async fn each_game_has_next_months_scheduled_tournament_once() {
-    on_both(|db| async move {
+each_database!(
+    each_game_has_next_months_scheduled_tournament_once,
+    |db| async move {
         // Two instances: each makes sure the editions exist when it starts.
         let one = start(&db, generous()).await;
         let two = start(&db, generous()).await;
@@ -875,13 +852,12 @@ async fn each_game_has_next_months_scheduled_tournament_once() {
         one.stop().await.unwrap();
         two.stop().await.unwrap();
         db
-    })
-    .await;
-}
+    }
+);
 
-#[tokio::test]
-async fn a_banned_player_leaves_its_open_tournaments_and_withdraws_from_its_running_ones() {
-    on_both(|db| async move {
+each_database!(
+    a_banned_player_leaves_its_open_tournaments_and_withdraws_from_its_running_ones,
+    |db| async move {
         let server = start(&db, generous()).await;
         let client = Client::new(&server);
         let field = players(&client, "bn", 4).await;
@@ -944,6 +920,5 @@ async fn a_banned_player_leaves_its_open_tournaments_and_withdraws_from_its_runn
         assert!(t.entrants.iter().all(|e| e.name != banned), "{t:?}");
         server.stop().await.unwrap();
         db
-    })
-    .await;
-}
+    }
+);

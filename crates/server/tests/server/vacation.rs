@@ -12,10 +12,10 @@ use serde_json::{Value, json};
 use sqlx::Connection as _;
 use swapboard_server::{Clock, Server};
 
-use crate::common::{Client, TestDb, auth, bearer, generous, on_both, start_on_manual_clock};
-use crate::notify::any_move;
-use crate::tournaments::started;
 use swapboard_server::DAY_MS;
+use swapboard_testkit::{
+    Client, TestDb, any_move, auth, bearer, each_database, generous, start_on_manual_clock, started,
+};
 
 /// Noon on 2 March 2026, in ms since the Unix epoch: where the tests set the server's
 /// clock, far from the end of a year (a bank is a calendar year's), whatever day they run.
@@ -201,10 +201,10 @@ async fn the_bank(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_bank_saves_a_correspondence_clock_until_the_21st_day() {
-    on_both(the_bank).await;
-}
+each_database!(
+    the_bank_saves_a_correspondence_clock_until_the_21st_day,
+    the_bank
+);
 
 async fn days_taken(db: TestDb) -> TestDb {
     let (server, clock) = start_mid_year(&db).await;
@@ -252,10 +252,7 @@ async fn days_taken(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn days_taken_on_purpose_carry_every_game() {
-    on_both(days_taken).await;
-}
+each_database!(days_taken_on_purpose_carry_every_game, days_taken);
 
 /// A two-player round robin of Flipstop 5x5 at a day a move, started, whose vacation rule is
 /// `vacation`: its first game, two moves in, and the token of the player to move.
@@ -325,7 +322,7 @@ async fn tournaments_forbidding(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test]
-async fn a_tournament_that_forbids_vacation_lets_a_clock_run_out() {
-    on_both(tournaments_forbidding).await;
-}
+each_database!(
+    a_tournament_that_forbids_vacation_lets_a_clock_run_out,
+    tournaments_forbidding
+);

@@ -2,8 +2,7 @@
 //! answers kept apart from them, on both backends.
 
 use serde_json::json;
-
-use crate::common::{Client, TestDb, generous, on_both, start};
+use swapboard_testkit::{Client, TestDb, each_database, generous, start};
 
 async fn served(db: TestDb) -> TestDb {
     let server = start(&db, generous()).await;
@@ -65,7 +64,7 @@ async fn served(db: TestDb) -> TestDb {
         "public, max-age=31536000, immutable"
     );
     assert!(!plain.headers.contains_key("content-encoding"));
-    let length = |answer: &crate::common::Answer| -> usize {
+    let length = |answer: &swapboard_testkit::Answer| -> usize {
         answer.headers["content-length"]
             .to_str()
             .unwrap()
@@ -107,7 +106,4 @@ async fn served(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test]
-async fn the_client_is_served_with_its_pages_and_headers() {
-    on_both(served).await;
-}
+each_database!(the_client_is_served_with_its_pages_and_headers, served);

@@ -9,13 +9,11 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 use swapboard_server::{Limits, Server};
+use swapboard_testkit::{Client, TestDb, auth, bearer, connect, each_database, generous, options};
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 use tokio::net::{TcpSocket, TcpStream};
 use tokio::task::JoinSet;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest as _;
-
-use crate::common::{Client, TestDb, auth, bearer, generous, on_both, options};
-use crate::live::connect;
 
 /// Connections the flood holds.
 const FLOOD: usize = 2_000;
@@ -171,10 +169,10 @@ async fn flood_from_one_address(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn two_thousand_slow_connections_from_one_address_starve_nobody() {
-    on_both(flood_from_one_address).await;
-}
+each_database!(
+    two_thousand_slow_connections_from_one_address_starve_nobody,
+    flood_from_one_address
+);
 
 async fn sockets_are_capped(db: TestDb) -> TestDb {
     let mut limits: Limits = generous();
@@ -250,10 +248,10 @@ async fn sockets_are_capped(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test]
-async fn live_sockets_are_capped_per_address_and_per_account() {
-    on_both(sockets_are_capped).await;
-}
+each_database!(
+    live_sockets_are_capped_per_address_and_per_account,
+    sockets_are_capped
+);
 
 /// Reads one HTTP/1.1 answer with a `Content-Length` body from `stream`: its head and body.
 async fn read_answer(stream: &mut TcpStream) -> String {

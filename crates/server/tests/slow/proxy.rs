@@ -11,9 +11,9 @@ use std::time::Duration;
 
 use serde_json::json;
 use swapboard_server::{Limits, Rate, Server};
-
-use crate::common::{Client, TestDb, bearer, on_both, options};
-use crate::live::{connect, next_message, until};
+use swapboard_testkit::{
+    Client, TestDb, bearer, connect, each_database, next_message, options, until,
+};
 
 /// A running nginx in front of one server, stopped (and its folder removed) when dropped.
 struct Nginx {
@@ -238,7 +238,7 @@ async fn limits_and_sockets_through_nginx(db: TestDb) -> TestDb {
     db
 }
 
-#[tokio::test]
-async fn per_client_limits_and_websockets_work_behind_nginx() {
-    on_both(limits_and_sockets_through_nginx).await;
-}
+each_database!(
+    per_client_limits_and_websockets_work_behind_nginx,
+    limits_and_sockets_through_nginx
+);

@@ -10,81 +10,11 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use sqlx::{AnyConnection, Connection as _, Row as _};
 use swapboard_server::store::{NewGame, Seat, Store};
+use swapboard_testkit::{TestDb, each_database};
 
 /// The workers' lease: long enough to watch the job stay with the killed worker, short
 /// enough for a quick test.
 const LEASE_S: u32 = 2;
-
-/// A database of one backend, and a folder for the workers' logs, for one test.
-struct Database {
-    url: String,
-    dir: PathBuf,
-    /// The admin URL and name of a PostgreSQL database to drop at the end.
-    postgres: Option<(String, String)>,
-}
-
-/// A name no other test of this run or another run uses.
-fn unique(prefix: &str) -> String {
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap()
-        .subsec_nanos();
-    format!("{prefix}_{}_{nanos}", std::process::id())
-}
-
-impl Database {
-    /// A new SQLite file.
-    fn sqlite() -> Database {
-        sqlx::any::install_default_drivers();
-        let dir = std::env::temp_dir().join(unique("swapboard_ai_worker_sqlite"));
-        std::fs::create_dir_all(&dir).unwrap();
-        Database {
-            url: format!("sqlite://{}?mode=rwc", dir.join("jobs.db").display()),
-            dir,
-            postgres: None,
-        }
-    }
-
-    /// A new database on the PostgreSQL server of `SWAPBOARD_TEST_PG` (default: the local
-    /// one), as the server's tests make theirs: a server that cannot be reached fails the
-    /// test.
-    async fn postgres() -> Database {
-        sqlx::any::install_default_drivers();
-        let admin_url = std::env::var("SWAPBOARD_TEST_PG")
-            .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".to_owned());
-        let name = unique("swapboard_test_ai_worker");
-        let dir = std::env::temp_dir().join(&name);
-        std::fs::create_dir_all(&dir).unwrap();
-        let mut admin = AnyConnection::connect(&admin_url)
-            .await
-            .unwrap_or_else(|e| panic!("PostgreSQL at {admin_url} (SWAPBOARD_TEST_PG): {e}"));
-        sqlx::raw_sql(&format!("CREATE DATABASE {name}"))
-            .execute(&mut admin)
-            .await
-            .unwrap();
-        admin.close().await.unwrap();
-        let (server, _) = admin_url
-            .rsplit_once('/')
-            .expect("a URL ending in /DATABASE");
-        Database {
-            url: format!("{server}/{name}"),
-            dir,
-            postgres: Some((admin_url, name)),
-        }
-    }
-
-    /// Removes the database and the logs (at the end of the test, the workers stopped).
-    async fn drop_it(self) {
-        if let Some((admin_url, name)) = self.postgres {
-            let mut admin = AnyConnection::connect(&admin_url).await.unwrap();
-            sqlx::raw_sql(&format!("DROP DATABASE {name} WITH (FORCE)"))
-                .execute(&mut admin)
-                .await
-                .unwrap();
-        }
-        std::fs::remove_dir_all(self.dir).unwrap();
-    }
-}
 
 /// A running `swapboard ai-worker`, killed if the test fails first.
 struct Worker {
@@ -96,14 +26,22 @@ impl Drop for Worker {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        let _ = std::fs::remove_file(&self.log);
     }
 }
 
 impl Worker {
     /// Starts `swapboard ai-worker` on the database, named `name` in the jobs it claims (its
     /// claims read `NAME-PID-0`: the worker names itself after `$HOSTNAME`).
-    fn start(db: &Database, name: &str) -> Worker {
-        let log = db.dir.join(format!("{name}.log"));
+    fn start(db: &TestDb, name: &str) -> Worker {
+        let nanos = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap()
+            .subsec_nanos();
+        let log = std::env::temp_dir().join(format!(
+            "swapboard_ai_worker_{}_{name}_{nanos}.log",
+            std::process::id()
+        ));
         let child = Command::new(env!("CARGO_BIN_EXE_swapboard"))
             .args(["ai-worker", "--database", &db.url, "--threads", "1"])
             .args(["--lease-s", &LEASE_S.to_string(), "--poll-ms", "20"])
@@ -163,7 +101,7 @@ async fn game_state(conn: &mut AnyConnection) -> (i64, Vec<i64>) {
     (ply, played)
 }
 
-async fn a_worker_killed_mid_search_leaves_its_move_to_another_once(db: Database) -> Database {
+async fn a_worker_killed_mid_search_leaves_its_move_to_another_once(db: TestDb) -> TestDb {
     // A 9x9 Swaptimum game whose first seat is the AI at level 8: its first move is a
     // search of 150,000 iterations, seconds in a test build, long enough to be killed in.
     // The second seat is an AI too (a person's seat needs an account), at level 1.
@@ -319,7 +257,7 @@ async fn poll<T>(
     }
 }
 
-async fn a_worker_killed_mid_review_leaves_it_to_another(db: Database) -> Database {
+async fn a_worker_killed_mid_review_leaves_it_to_another(db: TestDb) -> TestDb {
     // A finished 7x7 Swaptimum game between two level-1 AIs, played by a worker.
     let store = Store::open(&db.url).await.unwrap();
     create_ai_game(&store, "rev", 7, [1, 1]).await;
@@ -440,34 +378,12 @@ async fn a_worker_killed_mid_review_leaves_it_to_another(db: Database) -> Databa
     db
 }
 
-#[tokio::test]
-async fn a_worker_killed_with_sigkill_mid_review_leaves_it_to_another_on_sqlite() {
-    a_worker_killed_mid_review_leaves_it_to_another(Database::sqlite())
-        .await
-        .drop_it()
-        .await;
-}
+each_database!(
+    a_worker_killed_with_sigkill_mid_review_leaves_it_to_another,
+    a_worker_killed_mid_review_leaves_it_to_another
+);
 
-#[tokio::test]
-async fn a_worker_killed_with_sigkill_mid_review_leaves_it_to_another_on_postgres() {
-    a_worker_killed_mid_review_leaves_it_to_another(Database::postgres().await)
-        .await
-        .drop_it()
-        .await;
-}
-
-#[tokio::test]
-async fn a_worker_killed_with_sigkill_mid_search_leaves_the_move_to_another_once_on_sqlite() {
-    a_worker_killed_mid_search_leaves_its_move_to_another_once(Database::sqlite())
-        .await
-        .drop_it()
-        .await;
-}
-
-#[tokio::test]
-async fn a_worker_killed_with_sigkill_mid_search_leaves_the_move_to_another_once_on_postgres() {
-    a_worker_killed_mid_search_leaves_its_move_to_another_once(Database::postgres().await)
-        .await
-        .drop_it()
-        .await;
-}
+each_database!(
+    a_worker_killed_with_sigkill_mid_search_leaves_the_move_to_another_once,
+    a_worker_killed_mid_search_leaves_its_move_to_another_once
+);

@@ -11,8 +11,7 @@ use std::time::Duration;
 use serde_json::json;
 use sqlx::Connection as _;
 use swapboard_server::Server;
-
-use crate::common::{Client, TestDb, auth, bearer, game_between, generous, options};
+use swapboard_testkit::{Client, TestDb, auth, bearer, game_between, generous, options};
 
 /// The quota of the server under test, in MiB (256 pages of 4 KiB each).
 const QUOTA_MIB: u32 = 2;
