@@ -5,11 +5,12 @@
 import { api } from './api';
 import type { Shell } from './app';
 import { h } from './dom';
-import { credited, type RulesPage, type RulesSummary, WHAT_SWAPBOARD_IS } from './rules';
+import { credited, type RulesPage, WHAT_SWAPBOARD_IS } from './rules';
+import type { Schemas } from './types';
 
 /** `/about`: what the site is, the games with their authors' credits and terms, and the ways in for bot authors. */
 export async function aboutPage(main: HTMLElement, _shell: Shell): Promise<void> {
-  const list = await api<{ games: RulesSummary[] }>('GET', '/api/rules');
+  const list = await api<Schemas['RulesList']>('GET', '/api/rules');
   const pages = await Promise.all(list.games.map((g) => api<RulesPage>('GET', `/api/rules/${encodeURIComponent(g.id)}`)));
   main.append(
     h('h1', {}, 'About swapboard'),

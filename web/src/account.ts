@@ -5,7 +5,7 @@ import { api, failureText } from './api';
 import type { Shell } from './app';
 import { h } from './dom';
 import type { Route } from './logic';
-import type { VacationView } from './types';
+import type { Schemas, VacationView } from './types';
 
 async function forgotPasswordPage(main: HTMLElement): Promise<void> {
   const who = h('input', { name: 'who', required: true, maxlength: 254, autocomplete: 'username' });
@@ -18,7 +18,7 @@ async function forgotPasswordPage(main: HTMLElement): Promise<void> {
     const text = who.value.trim();
     // The server answers alike whether or not it knows the name or address.
     const body = text.includes('@') ? { email: text } : { name: text };
-    api<{ message: string }>('POST', '/api/password/forgot', body).then(
+    api<Schemas['ForgotAnswer']>('POST', '/api/password/forgot', body).then(
       (answer) => { status.textContent = answer.message; },
       (error: unknown) => { status.textContent = failureText(error); });
   });
@@ -45,9 +45,9 @@ async function resetPasswordPage(main: HTMLElement, shell: Shell, route: Route):
     message.textContent = '';
     void (async () => {
       try {
-        const account = await api<{ name: string }>('POST', '/api/password/reset', { token, password: password.value });
+        const account = await api<Schemas['Account']>('POST', '/api/password/reset', { token, password: password.value });
         // Every session ended with the reset: log in afresh with the new password.
-        const me = await api<{ name: string }>('POST', '/api/session', { name: account.name, password: password.value });
+        const me = await api<Schemas['Account']>('POST', '/api/session', { name: account.name, password: password.value });
         shell.setMe(me.name);
         shell.go('/', true);
       } catch (error) {
@@ -61,7 +61,7 @@ async function resetPasswordPage(main: HTMLElement, shell: Shell, route: Route):
 /** The bank's words: the days left, and until when the player is away. */
 export function bankWords(bank: VacationView): string {
   const left = `${bank.days_left} of ${bank.days_per_year} vacation days left in ${bank.year}.`;
-  return bank.away_until_ms === null ? left : `${left} Away until ${new Date(bank.away_until_ms).toLocaleString()}.`;
+  return bank.away_until_ms == null ? left : `${left} Away until ${new Date(bank.away_until_ms).toLocaleString()}.`;
 }
 
 async function vacationPage(main: HTMLElement, shell: Shell): Promise<void> {

@@ -6,6 +6,7 @@ import { loadCatalogue } from './catalogue';
 import { fill, h } from './dom';
 import { LiveInbox } from './live';
 import { backoff, parseRoute, type Route } from './logic';
+import type { Schemas } from './types';
 
 /** What a page gives back: how to stop its timers and sockets when it is left. */
 export type Cleanup = () => void;
@@ -174,7 +175,7 @@ export function start(root: HTMLElement, pages: Record<Route['page'], Page>): vo
   async function boot(): Promise<void> {
     try {
       // `null` for the public: a visitor's probe is no 401 in the console.
-      const me = await api<{ name: string; guest?: boolean } | null>('GET', '/api/me', undefined, { quiet401: true });
+      const me = await api<Schemas['Account'] | null>('GET', '/api/me', undefined, { quiet401: true });
       state.me = me?.name ?? null;
       state.guest = me?.guest ?? false;
     } catch (error) {

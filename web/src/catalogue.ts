@@ -2,14 +2,14 @@
 // list of games of their own (names, authors, sizes and colours come from the engines).
 
 import { api } from './api';
-import type { CatalogueEntry } from './types';
+import type { CatalogueEntry, Schemas } from './types';
 
 let entries: CatalogueEntry[] = [];
 
 /** The catalogue, asked of the server the first time only. */
 export async function loadCatalogue(): Promise<CatalogueEntry[]> {
   if (entries.length === 0) {
-    entries = (await api<{ games: CatalogueEntry[] }>('GET', '/api/games/catalogue')).games;
+    entries = (await api<Schemas['Catalogue']>('GET', '/api/games/catalogue')).games;
   }
   return entries;
 }

@@ -6,7 +6,7 @@
 import { api, failureText } from './api';
 import type { Shell } from './app';
 import { h } from './dom';
-import type { GameView } from './types';
+import type { GameView, Schemas } from './types';
 
 /** The AI's level in a game started at once: a gentle one for a newcomer. */
 const QUICK_LEVEL = 2;
@@ -21,7 +21,7 @@ export function playAiNow(shell: Shell, game: string, label: string): HTMLElemen
     message.textContent = '';
     try {
       if (!shell.me) {
-        const me = await api<{ name: string; guest: boolean }>('POST', '/api/session/guest', {});
+        const me = await api<Schemas['Account']>('POST', '/api/session/guest', {});
         shell.setMe(me.name, me.guest);
       }
       const created = await api<GameView>('POST', '/api/games', { game, opponent: `ai:${QUICK_LEVEL}`, colour: 'first' });

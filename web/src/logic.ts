@@ -114,7 +114,7 @@ export function formatClock(ms: number): string {
  * follows the server's times whatever the local clock says.
  */
 export function clocksNow(
-  remaining: [number, number],
+  remaining: readonly number[],
   running: 0 | 1 | null,
   serverNow: number,
   localNow: number,
@@ -275,7 +275,7 @@ export function endingWords(game: GameView): string | null {
   if (game.status !== 'finished' || !result?.how) return null;
   const how = result.how;
   if (result.winner === null) return how === 'aborted' ? 'The game was aborted.' : `A draw ${how}.`;
-  if (game.your_seat === null) return `${result.winner} wins ${how}.`;
+  if (game.your_seat == null) return `${result.winner} wins ${how}.`;
   return game.players[seatIndex(game.your_seat)]?.name === result.winner ? `You won ${how}.` : `You lost ${how}.`;
 }
 

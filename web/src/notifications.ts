@@ -6,7 +6,7 @@ import type { Shell } from './app';
 import { h } from './dom';
 import type { Route } from './logic';
 import { base64urlBytes } from './pushdata';
-import type { Inbox, NotificationSettings, NotificationView } from './types';
+import type { Inbox, NotificationSettings, NotificationView, Schemas } from './types';
 
 /** The words of each kind of notification, in the order the settings list them. */
 const KINDS: Record<string, string> = {
@@ -94,7 +94,7 @@ async function enablePush(): Promise<void> {
   }
   const registration = await navigator.serviceWorker.register('/sw.js');
   await navigator.serviceWorker.ready;
-  const { key } = await api<{ key: string }>('GET', '/api/push/key');
+  const { key } = await api<Schemas['PushKey']>('GET', '/api/push/key');
   // A subscription made with another key (a server whose database was replaced) is refused
   // by the browser: start afresh.
   await (await registration.pushManager.getSubscription())?.unsubscribe();

@@ -8,7 +8,7 @@ import { h } from './dom';
 import { describeClock, opponentField, safeNext, timeControl, type Route } from './logic';
 import { dailyCard } from './puzzles/page';
 import type { RoomView } from './swap61';
-import type { GameView, Lobby, VacationView } from './types';
+import type { GameView, Lobby, Schemas, VacationView } from './types';
 
 /** Whether a move is confirmed before it is sent (a setting; on by default on touch screens). */
 export function confirmStep(): boolean {
@@ -65,7 +65,7 @@ async function home(main: HTMLElement, shell: Shell): Promise<void> {
   const lobby = await api<Lobby>('GET', '/api/lobby');
   main.append(h('h1', {}, 'swapboard'));
   if (shell.me) {
-    const turn = await api<{ games: GameView[] }>('GET', '/api/me/turn');
+    const turn = await api<Schemas['TurnList']>('GET', '/api/me/turn');
     main.append(
       h('section', { 'aria-labelledby': 'turn-h' },
         h('h2', { id: 'turn-h' }, 'Your turn'),
@@ -80,7 +80,7 @@ async function home(main: HTMLElement, shell: Shell): Promise<void> {
   main.append(h('p', {}, 'Swap 61 for 9 or 10 players: ', h('a', { href: '/rooms/new' }, 'run a room as its game master'), '.'));
   main.append(await dailyCard() ?? '');
   if (shell.me) {
-    const mine = await api<{ rooms: RoomView[] }>('GET', '/api/me/rooms');
+    const mine = await api<Schemas['MyRooms']>('GET', '/api/me/rooms');
     main.append(h('section', { 'aria-labelledby': 'rooms-h' }, h('h2', { id: 'rooms-h' }, 'Your rooms'),
       mine.rooms.length === 0
         ? h('p', { class: 'empty' }, 'You run no room and sit in none.')
@@ -136,7 +136,7 @@ function accountForm(main: HTMLElement, shell: Shell, signUp: boolean): void {
     try {
       if (signUp) await api('POST', '/api/accounts', body);
       // Signed up from a guest's session, the guest's games are the new account's.
-      const me = await api<{ name: string }>('POST', '/api/session', body, { quiet401: true });
+      const me = await api<Schemas['Account']>('POST', '/api/session', body, { quiet401: true });
       shell.setMe(me.name);
       shell.go(next, true);
     } catch (error) {

@@ -12,18 +12,10 @@ import { h } from './dom';
 import { filterQuery, readFilters, type GameFilters, type Route } from './logic';
 import { gameList } from './pages';
 import { ratingsSection, type AccountView, type RecordView } from './ratings';
-import type { GameView, VacationView } from './types';
+import type { Schemas, VacationView } from './types';
 
 /** A room a player sat in, as `GET /api/accounts/{name}/rooms` lists it. */
-interface RoomPlayed {
-  id: string;
-  status: string;
-  seats: number;
-  round: number;
-  master: string;
-  seat: number;
-  rank: number | null;
-}
+type RoomPlayed = Schemas['RoomPlayedView'];
 
 /** A record table: one row per game, and a total row when there is more than one game. */
 function recordTable(label: string, record: Record<string, RecordView>, total?: RecordView): HTMLElement {
@@ -81,7 +73,7 @@ function filterForm(base: string, filters: GameFilters, games: string[], go: (pa
 /** Blocks or unblocks the player (docs/CHAT.md: no challenge, rematch or players' chat
  * between the two, either way), as the caller's blocks say now. */
 async function blockButton(name: string): Promise<HTMLElement> {
-  const blocks = await api<{ blocks: { name: string }[] }>('GET', '/api/me/blocks');
+  const blocks = await api<Schemas['BlocksView']>('GET', '/api/me/blocks');
   let blocked = blocks.blocks.some((b) => b.name === name);
   const button = h('button', { type: 'button', class: 'block' }, blocked ? 'Unblock' : 'Block');
   const error = h('span', { class: 'error', role: 'alert' });
@@ -106,13 +98,13 @@ export async function playerPage(main: HTMLElement, shell: Shell, route: Route):
   const base = `/players/${name}`;
   const [account, list, rooms] = await Promise.all([
     api<AccountView>('GET', `/api/accounts/${name}`),
-    api<{ games: GameView[] }>('GET', `/api/accounts/${name}/games${filterQuery(filters)}`),
-    api<{ rooms: RoomPlayed[] }>('GET', `/api/accounts/${name}/rooms`),
+    api<Schemas['GameList']>('GET', `/api/accounts/${name}/games${filterQuery(filters)}`),
+    api<Schemas['RoomsPlayed']>('GET', `/api/accounts/${name}/rooms`),
   ]);
   const shown = h('section', { 'aria-labelledby': 'games-h' }, h('h2', { id: 'games-h' }, 'Games'),
     filterForm(base, filters, games, (path) => shell.go(path)));
   if (filters.opponent) {
-    const versus = await api<{ opponent: string; record: Record<string, RecordView>; total: RecordView }>(
+    const versus = await api<Schemas['VersusView']>(
       'GET', `/api/accounts/${name}/versus/${encodeURIComponent(filters.opponent)}`);
     shown.append(h('h3', {}, `Against ${versus.opponent}: ${versus.total.won} won, ${versus.total.lost} lost, ${versus.total.drawn} drawn`),
       recordTable(`record against ${versus.opponent}`, versus.record, versus.total));

@@ -8,23 +8,10 @@ import { gameTitle, loadCatalogue } from './catalogue';
 import { h } from './dom';
 import type { Route } from './logic';
 import { ratingChart } from './tournaments/views';
+import type { Schemas } from './types';
 
 /** A rating as the account shows it. */
-interface RatingView {
-  rating: number;
-  rd: number;
-  volatility: number;
-  games: number;
-  provisional: boolean;
-}
-
-/** A point of a rating history. */
-interface HistoryPoint {
-  at_ms: number;
-  game_id: string;
-  rating: number;
-  rd: number;
-}
+type RatingView = Schemas['RatingView'];
 
 /** A rating in words: "1612" or "1612?" while provisional. */
 export function ratingWords(rating: Pick<RatingView, 'rating' | 'provisional'>): string {
@@ -43,33 +30,15 @@ function poolTitle(id: string): string {
 }
 
 /** A Swap 61 skill as the account shows it (Weng-Lin, from the final ranks of rooms). */
-interface SkillView {
-  rating: number;
-  mu: number;
-  sigma: number;
-  rooms: number;
-}
-
+type SkillView = Schemas['SkillView'];
 /** Finished games played, won, lost and drawn (the server's count). */
-export interface RecordView {
-  played: number;
-  won: number;
-  lost: number;
-  drawn: number;
-}
-
+export type RecordView = Schemas['RecordView'];
 /** An account as `GET /api/accounts/{name}` shows it. */
-export interface AccountView {
-  bot?: boolean;
-  ratings?: Record<string, RatingView>;
-  swap61?: SkillView | null;
-  /** By game: its finished games, rated or not. */
-  record?: Record<string, RecordView>;
-}
+export type AccountView = Schemas['AccountView'];
 
 /** The Swap 61 block of a player's page: the skill, the rooms and the history. */
 async function skillBlock(name: string, skill: SkillView): Promise<HTMLElement> {
-  const history = await api<{ points: HistoryPoint[] }>('GET', `/api/accounts/${encodeURIComponent(name)}/ratings/swap61`);
+  const history = await api<Schemas['HistoryView']>('GET', `/api/accounts/${encodeURIComponent(name)}/ratings/swap61`);
   return h('div', { class: 'rating' },
     h('h3', {}, h('a', { href: '/leaderboards/swap61' }, poolTitle('swap61')), ` ${skill.rating.toFixed(1)}`),
     h('p', {}, `Skill ${skill.mu.toFixed(1)} ± ${skill.sigma.toFixed(1)} (shown: skill less three times its uncertainty); ${skill.rooms} rated rooms finished.`),
@@ -88,7 +57,7 @@ export async function ratingsSection(name: string, account: AccountView): Promis
     return section;
   }
   for (const [game, rating] of ratings) {
-    const history = await api<{ points: HistoryPoint[] }>('GET', `/api/accounts/${encodeURIComponent(name)}/ratings/${game}`);
+    const history = await api<Schemas['HistoryView']>('GET', `/api/accounts/${encodeURIComponent(name)}/ratings/${game}`);
     section.append(h('div', { class: 'rating' },
       h('h3', {}, h('a', { href: `/leaderboards/${game}` }, gameTitle(game)), ` ${ratingWords(rating)}`),
       h('p', {}, `RD ${Math.round(rating.rd)}; ${rating.games} rated games played.`),
@@ -101,7 +70,7 @@ export async function ratingsSection(name: string, account: AccountView): Promis
 export async function leaderboardPage(main: HTMLElement, _shell: unknown, route: Route): Promise<void> {
   if (route.page !== 'leaderboard') return;
   await loadCatalogue();
-  const board = await api<{ game: string; players: { rank: number; name: string; bot?: boolean; rating: number; rd: number; games: number }[] }>(
+  const board = await api<Schemas['LeaderboardView']>(
     'GET', `/api/leaderboards/${encodeURIComponent(route.game)}`);
   const rooms = board.game === 'swap61';
   // Swap 61's skills are small numbers (a new player has 0), so they keep a decimal.

@@ -9,7 +9,7 @@ import { playAiNow } from './guest';
 import type { Route } from './logic';
 import { playingNow } from './pages';
 import { dailyCard } from './puzzles/page';
-import type { Lobby } from './types';
+import type { Lobby, Schemas } from './types';
 
 /** What swapboard is, in two sentences: the front page and `/about` say it alike. */
 export const WHAT_SWAPBOARD_IS = [
@@ -18,43 +18,11 @@ export const WHAT_SWAPBOARD_IS = [
 ];
 
 /** A game in short (`GET /api/rules`). */
-export interface RulesSummary {
-  id: string;
-  name: string;
-  author: string;
-  year: string;
-  summary: string;
-  /** A two-player board game (else Swap 61, played in rooms). */
-  board: boolean;
-  /** The first diagram of its rules, an SVG document. */
-  picture: string;
-}
-
+export type RulesSummary = Schemas['RulesSummary'];
 /** A game's rules (`GET /api/rules/{game}`). */
-export interface RulesPage {
-  id: string;
-  /** A two-player board game (else Swap 61, played in rooms). */
-  board: boolean;
-  name: string;
-  author: string;
-  year: string;
-  summary: string;
-  credit: string[];
-  /** The author's own site, or the contact the sheet gives. */
-  links: { text: string; href: string }[];
-  sections: RulesSection[];
-}
-
+export type RulesPage = Schemas['RulesPage'];
 /** A section of a game's rules: the sheet's rule, swapboard's reading of it, or its own choice. */
-export interface RulesSection {
-  source: 'sheet' | 'reading' | 'choice';
-  source_label: string;
-  heading: string;
-  paragraphs: string[];
-  /** The sheet's own words, quoted. */
-  sheet: string[];
-  diagrams: { svg: string; pictures: { label: string; svg: string }[]; caption: string; notes: string[]; rules: string[] }[];
-}
+export type RulesSection = Schemas['RulesSection'];
 
 /** `Name by Author (year)`, as the rule sheets ask games to be credited. */
 export function credited(game: { name: string; author: string; year: string }): string {
@@ -107,7 +75,7 @@ async function gameRules(main: HTMLElement, shell: Shell, id: string): Promise<v
 
 /** Every game in short: picture, author, one line, and links to its rules and to play it. */
 export async function gameCards(shell: Shell): Promise<HTMLElement> {
-  const list = await api<{ games: RulesSummary[] }>('GET', '/api/rules');
+  const list = await api<Schemas['RulesList']>('GET', '/api/rules');
   const next = (path: string): string => (shell.me && !shell.guest ? path : `/signup?next=${encodeURIComponent(path)}`);
   return h('ul', { class: 'game-cards' }, ...list.games.map((game) =>
     h('li', { class: 'game-card', 'data-game': game.id },

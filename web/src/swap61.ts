@@ -3,100 +3,26 @@
 // touch), reading the server's grid rows, and the bid text the clicks write. Every rule
 // (what a bid may be, the allowance, the scores) stays on the server.
 
+import type { Schemas } from './types';
+
 /** A seat as the room shows it. */
-export interface RoomSeat {
-  seat: number;
-  name: string;
-  bot: boolean;
-  vacant: boolean;
-}
-
+export type RoomSeat = Schemas['SeatView'];
 /** One line of a checked submission. */
-export interface CheckLine {
-  line: number;
-  status: 'accepted' | 'rejected';
-  reason?: string;
-  edge?: string;
-  tokens?: number;
-}
-
+export type CheckLine = Schemas['LineView'];
 /** The server's check of a submission (`<check>`), with its receipt. */
-export interface Check {
-  round: number;
-  lines: CheckLine[];
-  tokens: { spent: number; allowance: number };
-  receipt: string;
-}
-
+export type Check = Schemas['CheckView'];
 /** The seats whose walls a player borrows this round. */
-export interface Borrowed {
-  seat: number;
-  name: string;
-  walls: string[];
-}
-
+export type Borrowed = Schemas['BorrowedView'];
 /** What only a player's own seat sees. */
-export interface You {
-  seat: number;
-  walls: string[];
-  borrowed: Borrowed[];
-  submission: string | null;
-  check: Check | null;
-  final: boolean;
-}
-
+export type You = Schemas['YouView'];
 /** One seat's submission, for the game master. */
-export interface SeatSubmission {
-  seat: number;
-  submission: string;
-  check: Check;
-  final: boolean;
-}
-
+export type SeatSubmission = Schemas['SubmissionView'];
 /** A resolved round. */
-export interface RoundRecord {
-  round: number;
-  variation: string;
-  pairs: string[];
-  grid: string[];
-  scores: number[] | null;
-}
-
+export type RoundRecord = Schemas['RoundView'];
 /** A room as the caller may see it (`<room>`). */
-export interface RoomView {
-  id: string;
-  status: 'lobby' | 'playing' | 'finished';
-  master: string;
-  size: number;
-  round5: string;
-  round_hours: number;
-  round: number;
-  variation: string | null;
-  joined: string[];
-  seats: RoomSeat[];
-  grid: string[];
-  pairs: string[];
-  next_pairs: string[];
-  submitted: number;
-  finals: number;
-  totals: number[];
-  standings: { rank: number; seat: number; total: number }[];
-  rounds: RoundRecord[];
-  deadline_ms: number | null;
-  paused: boolean;
-  server_now_ms: number;
-  invite: string | null;
-  you: You | null;
-  submissions: SeatSubmission[] | null;
-}
-
+export type RoomView = Schemas['RoomView'];
 /** One entry of the audit log. */
-export interface AuditEntry {
-  at_ms: number;
-  actor: string;
-  action: string;
-  detail: string;
-}
+export type AuditEntry = Schemas['AuditLine'];
 
 /** The hexagon's rows, `A` (top) to `I`. */
 export const ROWS = 9;

@@ -7,11 +7,11 @@ import { test } from 'node:test';
 import { draftKey, endingWords, evaluationSeries, judgementWords, loadDraft, pairMoves, reviewSummary, saveDraft, type DraftStore } from '../src/logic';
 import type { GameView, MoveView, ReviewedMove, Seat } from '../src/types';
 
-function finished(winner: string | null, how: string | undefined, termination = 'rules', yours: Seat | null = null): GameView {
+function finished(winner: string | null, how: string, termination = 'rules', yours: Seat | null = null): GameView {
   return {
     id: 'g', game: 'rapid-transit', size: 8, status: 'finished', ply: 40, position: '', moves: [],
     players: [{ name: 'ann', colour: 'R', seated: true }, { name: 'bob', colour: 'C', seated: true }],
-    to_move: null, seat_to_move: null, your_seat: yours, result: { winner, termination, how }, clock: null, clocks: null,
+    to_move: null, seat_to_move: null, your_seat: yours, result: { winner, termination, how }, clock: null, clocks: null, rated: false,
   };
 }
 
@@ -31,8 +31,8 @@ test('an ending says You won / You lost to the players and names the winner to o
   assert.equal(endingWords(finished('bob', 'on time', 'timeout', 'first')), 'You lost on time.');
   assert.equal(endingWords(finished('ann', 'by resignation', 'resigned', 'second')), 'You lost by resignation.');
   assert.equal(endingWords(finished(null, 'aborted', 'aborted', 'first')), 'The game was aborted.');
-  // A server without `how` (before issue 22): the page keeps its ending line.
-  assert.equal(endingWords(finished('ann', undefined, 'rules', 'first')), null);
+  // An ending without words: the page keeps its ending line.
+  assert.equal(endingWords(finished('ann', '', 'rules', 'first')), null);
   assert.equal(endingWords({ ...byNetwork('first'), status: 'playing' }), null);
 });
 

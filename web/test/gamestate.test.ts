@@ -22,7 +22,7 @@ function game(yours: Seat | null, over: Partial<GameView> = {}): GameView {
   return {
     id: 'g', game: 'swaptimum', size: 3, status: 'playing', ply: 2, position: 'swaptimum ./.R./R.. B', moves: ['a1', 'b2'],
     players: [{ name: 'ann', colour: 'R', seated: true }, { name: 'bob', colour: 'B', seated: true }],
-    to_move: 'ann', seat_to_move: 'first', your_seat: yours, result: null, clock: null, clocks: null, ...over,
+    to_move: 'ann', seat_to_move: 'first', your_seat: yours, result: null, clock: null, clocks: null, rated: false, ...over,
   };
 }
 
@@ -36,7 +36,9 @@ function state(yours: Seat | null, over: Partial<GameView> = {}, shownPly = 2): 
 }
 
 function draft(over: Partial<Draft>): Draft {
-  return { verdict: 'more', more: true, next: ['a1', 'c3'], prompt: 'Choose a cell.', ...over };
+  const more: Draft = { verdict: 'more', more: true, next: ['a1', 'c3'], prompt: 'Choose a cell.' };
+  // A verdict and its fields are one member of the union: spread, they are one object again.
+  return { ...more, ...over } as Draft;
 }
 
 test('the turn is the server\'s: the reader\'s seat and the seat to move, never the position text', () => {
@@ -59,7 +61,7 @@ test('the turn is the server\'s: the reader\'s seat and the seat to move, never 
 test('a finished game says its ending, else the moves\' or the view\'s, else that it is over', () => {
   const result = { winner: 'bob', termination: 'rules', how: 'by connection' };
   assert.equal(statusWords(state('first', { status: 'finished', result })), 'You lost by connection.');
-  const bare = state('first', { status: 'finished', result: { winner: 'bob', termination: 'rules' } });
+  const bare = state('first', { status: 'finished', result: { winner: 'bob', termination: 'rules', how: '' } });
   assert.equal(statusWords(bare), 'The game is over.');
   bare.moves = { moves: [], ending: 'Blue wins.' };
   assert.equal(statusWords(bare), 'Blue wins.');

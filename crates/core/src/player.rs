@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 /// White); [`crate::Game::colour_letter`] names them. In JSON `first` and `second`, like
 /// every word of the API.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Player {
     /// The player who moves first from the start position.
@@ -48,6 +49,7 @@ impl Player {
 
 /// How a finished game ended. In JSON `{"win": "first"}` or `"draw"`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
     /// The player won.

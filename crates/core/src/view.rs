@@ -8,6 +8,7 @@ use crate::{Outcome, Player, StoneBoard};
 /// Which pair of opposite board edges a player must join (in JSON `top_bottom`,
 /// `left_right`, `none`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum SideOwner {
     /// The top and bottom rows.
@@ -21,6 +22,7 @@ pub enum SideOwner {
 /// Something a picture of the board should point out on a cell (in JSON `placed`,
 /// `swapped`, `replaced`, `terminal`, `cornered`, `target`, `refused`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum CellMark {
     /// The cell of the last placement.
@@ -43,6 +45,7 @@ pub enum CellMark {
 ///
 /// Rules crates build it; the renderers turn it into terminal text or SVG.
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct BoardView {
     /// The game's title with credit.
     pub title: String,
@@ -58,6 +61,7 @@ pub struct BoardView {
     /// The edges each player joins.
     pub sides: [SideOwner; 2],
     /// Marks to draw, in any order.
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<(String, CellMark)>))]
     pub marks: Vec<(Cell, CellMark)>,
     /// The player to move.
     pub to_move: Player,
@@ -67,15 +71,18 @@ pub struct BoardView {
     pub notes: Vec<String>,
     /// The winner's stones joining their two sides, in order from one side to the other,
     /// once a connection game is won (see [`BoardView::winning_path`]); empty otherwise.
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<String>))]
     pub winning: Vec<Cell>,
     /// Pairs of orthogonally adjacent like pieces that a picture joins with a line
     /// (Rapid Transit's networks); empty for the other games, and then left out of JSON so
     /// that their views read as before.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<(String, String)>))]
     pub links: Vec<(Cell, Cell)>,
     /// Cells whose border a picture thickens: each player's largest network (Rapid
     /// Transit); empty for the other games (and then left out of JSON).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<String>))]
     pub outlined: Vec<Cell>,
 }
 

@@ -89,6 +89,7 @@ impl fmt::Display for Selection {
 
 /// What the cells chosen so far make.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "verdict", rename_all = "snake_case")]
 pub enum Verdict<M> {
     /// A legal move (which more cells may still extend: see the draft's `more`).
@@ -108,6 +109,7 @@ pub enum Verdict<M> {
 
 /// Something a player may do besides choosing a cell, offered as a button.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Action {
     /// End the growth here: the next cell starts a new group (Scware's balancing move;
@@ -119,6 +121,7 @@ pub enum Action {
 
 /// The builder's answer to a [`Selection`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Draft<M> {
     /// What the cells make.
     #[serde(flatten)]
@@ -128,6 +131,7 @@ pub struct Draft<M> {
     pub more: bool,
     /// Cells that may come next, in board order: exactly those that lead on to at least one
     /// legal move (with no cell chosen, the cells that can start one).
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<String>))]
     pub next: Vec<Cell>,
     /// What else may come next besides a cell.
     #[serde(default)]

@@ -94,6 +94,7 @@ impl TimeControl {
 /// The API's shapes of a time control: `{"days_per_move": 3}` or `{"initial_s": 300,
 /// "increment_s": 3}`; no clock is `null`.
 #[derive(Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(untagged, deny_unknown_fields)]
 enum Shape {
     Correspondence { days_per_move: u64 },
@@ -134,6 +135,21 @@ impl<'de> Deserialize<'de> for TimeControl {
         checked.map_err(serde::de::Error::custom)
     }
 }
+
+/// The schema of the API's shapes: no clock is `null`, which the private `Shape` cannot say.
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for TimeControl {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Type};
+        OneOfBuilder::new()
+            .item(ObjectBuilder::new().schema_type(Type::Null))
+            .item(<Shape as utoipa::PartialSchema>::schema())
+            .into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for TimeControl {}
 
 /// How long the AI may think on its move, from the time it has left.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -131,8 +131,10 @@ impl GameId {
 
 /// A game as a page offers it ([`GameId::catalogue_entry`]): `GET /api/games/catalogue`.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CatalogueEntry {
     /// The id of positions, commands and the API (`rapid-transit`).
+    #[cfg_attr(feature = "openapi", schema(value_type = String))]
     pub id: GameId,
     /// The game's name (`Rapid Transit`).
     pub name: &'static str,

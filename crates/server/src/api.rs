@@ -102,16 +102,13 @@ pub struct GameView {
     /// The name of the player to move, `null` unless the game is being played.
     pub to_move: Option<String>,
     /// The seat to move, `first` or `second`; `null` unless the game is being played.
-    #[schema(value_type = Option<String>, example = "first")]
     pub seat_to_move: Option<Player>,
     /// The caller's own seat, `first` or `second`; `null` for a caller who does not sit in
     /// the game, and in what is the same for everyone (lists, the socket's messages).
-    #[schema(value_type = Option<String>, example = "second")]
     pub your_seat: Option<Player>,
     /// How the game ended, `null` until it has.
     pub result: Option<ResultView>,
     /// The time control: `null`, `{"days_per_move": D}` or `{"initial_s": S, "increment_s": I}`.
-    #[schema(value_type = Option<Object>)]
     pub clock: TimeControl,
     /// The clocks now, `null` without a time control or before the game starts.
     pub clocks: Option<ClocksView>,
@@ -349,7 +346,6 @@ pub struct TournamentSummary {
     /// `open`, `running` or `finished`.
     pub status: String,
     /// The games' time control.
-    #[schema(value_type = Object)]
     pub clock: TimeControl,
     /// When it starts (or started), RFC 3339.
     pub starts_at: String,

@@ -120,7 +120,6 @@ pub(crate) struct CreateGame {
     colour: Colour,
     /// `{"days_per_move": D}` (1-30) or `{"initial_s": S, "increment_s": I}`; none by default.
     #[serde(default)]
-    #[schema(value_type = Option<Object>)]
     clock: TimeControl,
     /// Whether the game counts for the ratings (default: yes between two accounts; a game
     /// against the AI never does, and asking for it is refused).
@@ -508,7 +507,7 @@ async fn rematch_taken(state: &AppState, id: &str, caller: &Caller) -> ApiResult
     request_body(content = Object, description = "`{\"cells\": [\"c3\", ...]}`, and for Scware's balancing move `\"split\": N`"),
     security(("bearer" = []), ("session" = [])),
     responses(
-        (status = 200, description = "`verdict` (`complete` with `move`, `more`, or `refused` with `reason`), `more`, `next` (exactly the cells that lead on to a legal move; with no cells, those that start one), `actions` (`end_growth`, `pass`), `prompt`", body = Object),
+        (status = 200, description = "`verdict` (`complete` with `move`, `more`, or `refused` with `reason`), `more`, `next` (exactly the cells that lead on to a legal move; with no cells, those that start one), `actions` (`end_growth`, `pass`), `prompt`", body = Draft<String>),
         (status = 400, description = "A malformed cell or field", body = ErrorBody),
         (status = 401, description = "No or bad credentials", body = ErrorBody),
         (status = 403, description = "`forbidden` for a caller who does not play in the game, `not_your_turn`", body = ErrorBody),
@@ -530,9 +529,7 @@ pub(crate) async fn draft(
 /// The games that can be played, read from the engines: what a page offers.
 #[derive(Debug, Serialize, ToSchema)]
 pub(crate) struct Catalogue {
-    /// Each game: `id`, `name`, `author`, `year`, `title`, `sizes` (every board side its
-    /// engine accepts), `default_size` and `colours` (the first player's first).
-    #[schema(value_type = Vec<Object>)]
+    /// Each game offered, as its engine describes it.
     games: Vec<CatalogueEntry>,
 }
 

@@ -63,7 +63,6 @@ pub(crate) struct StepView {
     /// The position, in the contract's text: the learner moves for the player to move.
     position: &'static str,
     /// What a board picture of the position shows (as a game view's `board`).
-    #[schema(value_type = Object)]
     board: BoardView,
 }
 
@@ -170,6 +169,8 @@ pub(crate) async fn show(
 
 /// The engine's judgement of a move tried in a step.
 #[derive(Debug, Serialize, ToSchema)]
+// Named apart from the puzzles' answer: the document's schemas share one namespace.
+#[schema(as = LessonAttempt)]
 pub(crate) struct AttemptAnswer {
     /// Whether the move does the step's task.
     done: bool,
@@ -181,7 +182,6 @@ pub(crate) struct AttemptAnswer {
     /// The position after the move and the passes the rules then force.
     position: String,
     /// What a board picture of that position shows.
-    #[schema(value_type = Object)]
     board: BoardView,
     /// How the game ended there, in words, or `null`.
     ending: Option<String>,
@@ -201,7 +201,6 @@ pub(crate) struct LessonAnswer {
     /// The position after it and the passes the rules then force.
     position: String,
     /// What a board picture of that position shows, the answer's changes marked.
-    #[schema(value_type = Object)]
     board: BoardView,
 }
 

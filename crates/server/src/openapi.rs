@@ -1,8 +1,10 @@
 //! The OpenAPI document, generated from the handlers' annotations so that it cannot drift.
 
+use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 use axum::Json;
+use utoipa::openapi::path::Operation;
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 use utoipa_axum::router::OpenApiRouter;
@@ -57,7 +59,50 @@ pub(crate) async fn document() -> Json<utoipa::openapi::OpenApi> {
 /// The document of the routes the server serves ([`crate::app::api`]), made once.
 fn served() -> &'static utoipa::openapi::OpenApi {
     static DOCUMENT: OnceLock<utoipa::openapi::OpenApi> = OnceLock::new();
-    DOCUMENT.get_or_init(|| crate::app::api().into_openapi())
+    DOCUMENT.get_or_init(|| {
+        let mut document = crate::app::api().into_openapi();
+        unique_operation_ids(&mut document);
+        document
+    })
+}
+
+/// Prefixes an operation id that several operations share with the operation's tag
+/// (`show` becomes `games_show`, `rooms_show`, ...). Each id is its handler's name, and
+/// areas name theirs alike; OpenAPI wants them unique, and code generated from the document
+/// (the web client's types) is keyed by them.
+fn unique_operation_ids(document: &mut utoipa::openapi::OpenApi) {
+    let mut uses: BTreeMap<String, usize> = BTreeMap::new();
+    for operation in operations(document) {
+        if let Some(id) = &operation.operation_id {
+            *uses.entry(id.clone()).or_default() += 1;
+        }
+    }
+    for operation in operations(document) {
+        if let (Some(id), Some([tag, ..])) =
+            (&mut operation.operation_id, operation.tags.as_deref())
+            && uses[id.as_str()] > 1
+        {
+            *id = format!("{tag}_{id}");
+        }
+    }
+}
+
+/// Every operation of the document, path by path.
+fn operations(document: &mut utoipa::openapi::OpenApi) -> impl Iterator<Item = &mut Operation> {
+    document.paths.paths.values_mut().flat_map(|item| {
+        [
+            &mut item.get,
+            &mut item.put,
+            &mut item.post,
+            &mut item.delete,
+            &mut item.options,
+            &mut item.head,
+            &mut item.patch,
+            &mut item.trace,
+        ]
+        .into_iter()
+        .flatten()
+    })
 }
 
 /// The route of this document, with its own entry.
@@ -67,6 +112,9 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeSet;
+    use std::path::Path;
+
     use super::*;
 
     /// The document's parameters say what the server takes, and its components hold the
@@ -96,10 +144,10 @@ mod tests {
     }
 
     /// The live sockets' messages are one schema in the components, `LiveMessage`, whose
-    /// variants are told apart by `type`; both sockets' entries name it, and the web
-    /// client's `LiveMessage` type (`web/src/types.ts`) has exactly those `type`s.
+    /// variants are told apart by `type`, and every socket's entry names it: the web client's
+    /// `LiveMessage` is that schema (`web/src/wire.gen.ts`, generated from the document).
     #[test]
-    fn live_messages_are_one_schema_the_web_client_follows() {
+    fn live_messages_are_one_schema() {
         let doc = serde_json::to_value(served()).unwrap();
         let schema = &doc["components"]["schemas"]["LiveMessage"];
         let variants = schema["oneOf"].as_array().expect("LiveMessage is a oneOf");
@@ -135,38 +183,122 @@ mod tests {
                 .unwrap();
             assert!(upgrade.contains("`LiveMessage`"), "{path}: {upgrade}");
         }
-        let web = std::fs::read_to_string(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web/src/types.ts"),
-        )
-        .unwrap();
-        assert_eq!(web_live_types(&web), types);
     }
 
-    /// The `type`s of the web client's `LiveMessage`: the `type: '...'` of each member of
-    /// the union `export type LiveMessage = ...;` in `types.ts`.
-    fn web_live_types(types_ts: &str) -> Vec<&str> {
-        let start = types_ts
-            .find("export type LiveMessage =")
-            .expect("web/src/types.ts declares LiveMessage");
-        // The union ends at the first `;` outside its members' braces.
-        let mut depth = 0i32;
-        let end = types_ts[start..]
-            .find(|c: char| {
-                depth += match c {
-                    '{' => 1,
-                    '}' => -1,
-                    _ => 0,
-                };
-                c == ';' && depth == 0
-            })
-            .expect("the union ends");
-        let union = &types_ts[start..start + end];
-        let mut types: Vec<&str> = union
-            .split("type: '")
-            .skip(1)
-            .map(|rest| &rest[..rest.find('\'').expect("a quoted type")])
+    /// Every operation has an id of its own.
+    #[test]
+    fn operation_ids_are_unique() {
+        let mut document = served().clone();
+        let mut ids: Vec<String> = operations(&mut document)
+            .map(|operation| operation.operation_id.clone().expect("an operation id"))
             .collect();
-        types.sort_unstable();
-        types
+        let count = ids.len();
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), count, "{ids:?}");
+    }
+
+    /// The document as committed for the web client, whose wire types
+    /// (`web/src/wire.gen.ts`) are generated from it: a change to a handler's annotations or
+    /// a view's fields must reach the client's type check. `UPDATE_OPENAPI=1` writes it.
+    #[test]
+    fn the_committed_document_is_the_served_one() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web/openapi.json");
+        let document = serde_json::to_string_pretty(served()).unwrap() + "\n";
+        if std::env::var_os("UPDATE_OPENAPI").is_some() {
+            std::fs::write(&path, &document).unwrap();
+            return;
+        }
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            committed == document,
+            "web/openapi.json is not the document the server serves: run \
+             `UPDATE_OPENAPI=1 cargo test -p swapboard-server --lib openapi`, then \
+             `npm run build` in web/ (it regenerates src/wire.gen.ts), and commit them"
+        );
+    }
+
+    /// The routes served outside the document: the metrics on their own listener, and the
+    /// browser client's files and pages on every path outside `/api/`.
+    const OUTSIDE_THE_DOCUMENT: [(&str, &str); 2] = [("GET", "/metrics"), ("GET", "/")];
+
+    /// docs/API.md's table "What is served today" names every route the document has, each
+    /// once, and no other (but those served outside it).
+    #[test]
+    fn the_docs_route_table_lists_exactly_the_served_routes() {
+        let doc = serde_json::to_value(served()).unwrap();
+        let mut served: BTreeSet<(String, String)> = BTreeSet::new();
+        for (path, item) in doc["paths"].as_object().unwrap() {
+            for method in ["get", "put", "post", "delete", "patch", "head", "options"] {
+                if item.get(method).is_some() {
+                    served.insert((method.to_uppercase(), path.clone()));
+                }
+            }
+        }
+        served.extend(
+            OUTSIDE_THE_DOCUMENT
+                .iter()
+                .map(|&(method, path)| (method.to_owned(), path.to_owned())),
+        );
+        let docs = std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/API.md"),
+        )
+        .unwrap();
+        let listed = table_routes(&docs);
+        let mut twice: Vec<&(String, String)> = listed
+            .iter()
+            .enumerate()
+            .filter(|&(i, route)| listed[..i].contains(route))
+            .map(|(_, route)| route)
+            .collect();
+        twice.dedup();
+        let listed: BTreeSet<(String, String)> = listed.iter().cloned().collect();
+        let show = |routes: Vec<&(String, String)>| {
+            routes
+                .iter()
+                .map(|(method, path)| format!("`{method} {path}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let missing = show(served.difference(&listed).collect());
+        let extra = show(listed.difference(&served).collect());
+        assert!(
+            missing.is_empty() && extra.is_empty() && twice.is_empty(),
+            "docs/API.md's route table (\"What is served today\") differs from the routes \
+             served; each route is written in full in its own code span, `METHOD /path`.\n\
+             missing: {missing}\nnot served: {extra}\nlisted twice: {}",
+            show(twice)
+        );
+    }
+
+    /// The routes the first column of the table under "## What is served today" names: each
+    /// code span that starts with a method, its path up to a query (`?`) or a space.
+    fn table_routes(docs: &str) -> Vec<(String, String)> {
+        let section = docs
+            .split_once("\n## What is served today\n")
+            .expect("docs/API.md has its section \"What is served today\"")
+            .1;
+        let rows = section
+            .lines()
+            .skip_while(|line| !line.starts_with('|'))
+            .take_while(|line| line.starts_with('|'))
+            // The header and the line under it.
+            .skip(2);
+        let mut routes = Vec::new();
+        for row in rows {
+            let first = row[1..].split(" | ").next().unwrap_or_default();
+            for span in first.split('`').skip(1).step_by(2) {
+                let Some((method, rest)) = span.split_once(' ') else {
+                    continue;
+                };
+                let known = ["GET", "PUT", "POST", "DELETE", "PATCH", "HEAD", "OPTIONS"];
+                if !known.contains(&method) || !rest.starts_with('/') {
+                    continue;
+                }
+                let path = rest.split(['?', ' ']).next().unwrap_or_default();
+                routes.push((method.to_owned(), path.to_owned()));
+            }
+        }
+        routes
     }
 }

@@ -38,7 +38,7 @@ pub(crate) struct DraftBody {
 #[utoipa::path(post, path = "/api/positions/draft", tag = "positions",
     request_body(content = Object, description = "`{\"position\": \"<position text>\", \"cells\": [\"c3\", ...]}`, and for Scware's balancing move `\"split\": N`"),
     responses(
-        (status = 200, description = "`verdict` (`complete` with `move`, `more`, or `refused` with `reason`), `more`, `next`, `actions`, `prompt`", body = Object),
+        (status = 200, description = "`verdict` (`complete` with `move`, `more`, or `refused` with `reason`), `more`, `next`, `actions`, `prompt`", body = Draft<String>),
         (status = 400, description = "A position that does not read, or a malformed cell or field", body = ErrorBody),
         (status = 429, description = "`rate_limited`: too many requests that change something from this address", body = ErrorBody),
     ))]
@@ -54,6 +54,9 @@ pub(crate) async fn draft(Body(body): Body<DraftBody>) -> ApiResult<Json<Draft<S
 /// The body of `POST /api/positions/moves`.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+// Named apart from a game's move (`games::moves::MoveBody`): the document's schemas share
+// one namespace.
+#[schema(as = PositionMove)]
 pub(crate) struct MoveBody {
     /// The position, in the contract's text.
     #[schema(value_type = String)]
@@ -78,7 +81,6 @@ pub(crate) struct MoveAnswer {
     /// goes on.
     ending: Option<String>,
     /// What a board picture of the position after shows (as a game view's `board`).
-    #[schema(value_type = Object)]
     board: BoardView,
 }
 

@@ -77,7 +77,6 @@ pub(crate) struct PuzzleView {
     /// What the player is asked, in words (`Red to move and win`).
     task: String,
     /// What a board picture of the position shows (as a game view's `board`).
-    #[schema(value_type = Object)]
     board: BoardView,
 }
 
@@ -224,6 +223,9 @@ pub(crate) struct AttemptBody {
 
 /// An account's record at the puzzles.
 #[derive(Debug, Serialize, ToSchema)]
+// Named apart from an account's record in a game (`api::RecordView`): the document's
+// schemas share one namespace.
+#[schema(as = PuzzleRecord)]
 pub(crate) struct RecordView {
     /// Puzzles solved at the first attempt.
     solved: i64,
@@ -259,7 +261,6 @@ pub(crate) struct AttemptAnswer {
     /// Why, in words.
     why: String,
     /// What a board picture shows after each move of `line`, in order.
-    #[schema(value_type = Vec<Object>)]
     boards: Vec<BoardView>,
     /// The caller's record after this attempt (only the first attempt at a puzzle counts);
     /// `null` for a caller who is not signed in.

@@ -78,7 +78,6 @@ pub(crate) struct CreateTournament {
     rounds: Option<u32>,
     /// The games' clock, required: `{"days_per_move": D}` or `{"initial_s": S,
     /// "increment_s": I}`.
-    #[schema(value_type = Object)]
     clock: TimeControl,
     /// When it starts (RFC 3339) if `min_players` have joined by then; within a year.
     #[schema(example = "2026-12-01T18:00:00Z")]

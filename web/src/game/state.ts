@@ -5,7 +5,7 @@
 
 import type { Highlights } from '../board';
 import { clickSelection, endingWords, seatIndex } from '../logic';
-import type { BoardView, CellMark, Draft, GameMessage, GameView, MoveList, PlyView } from '../types';
+import type { BoardView, CellMark, Draft, GameMessage, GameView, MoveList, PlyView, Schemas } from '../types';
 
 /** The move being built: the cells chosen, where a new group starts, the builder's answer. */
 export interface Building {
@@ -47,14 +47,7 @@ export interface GameState {
 }
 
 /** A hint in a game against the AI (`GET /api/games/{id}/hint`). */
-export interface HintView {
-  words: string[];
-  distances: [number, number] | null;
-  threats: string[];
-  /** The cells of the threats, to mark on the board. */
-  cells: string[];
-  complete: boolean;
-}
+export type HintView = Schemas['HintView'];
 
 /** The state of a page that has just read the game, its moves and the ply shown (`following`: the last one). */
 export function gameState(game: GameView, moves: MoveList, shown: PlyView, following: boolean, now: number): GameState {
@@ -71,12 +64,12 @@ export function clockOffset(game: GameView, now: number): number {
 
 /** The reader's seat (0 or 1), or null for a reader who does not play. */
 export function mySeat(state: GameState): 0 | 1 | null {
-  return state.game.your_seat === null ? null : seatIndex(state.game.your_seat);
+  return state.game.your_seat == null ? null : seatIndex(state.game.your_seat);
 }
 
 /** The seat (0 or 1) whose turn it is, null unless the game is being played. */
 export function seatToMove(game: GameView): 0 | 1 | null {
-  return game.status === 'playing' && game.seat_to_move !== null ? seatIndex(game.seat_to_move) : null;
+  return game.status === 'playing' && game.seat_to_move != null ? seatIndex(game.seat_to_move) : null;
 }
 
 /** Whether the reader is to move in the game. */
@@ -232,7 +225,7 @@ export function joinChoice(state: GameState, me: string | null, invited: boolean
   if (game.status !== 'waiting' || mySeat(state) !== null) return 'none';
   if (!me) return 'login';
   const open = game.players.find((p) => !p.seated);
-  if (open && (open.name === null || open.name.toLowerCase() === me.toLowerCase() || invited)) return 'join';
+  if (open && (open.name == null || open.name.toLowerCase() === me.toLowerCase() || invited)) return 'join';
   return 'none';
 }
 
@@ -248,7 +241,7 @@ export function shownWords(shown: PlyView): string {
 
 /** Whether the page offers hints: to a player of a game against the AI, while it is played. */
 export function hintsOffered(state: GameState): boolean {
-  const againstAi = state.game.players.some((p) => p.seated && p.name !== null && p.name.startsWith('ai:'));
+  const againstAi = state.game.players.some((p) => p.seated && p.name != null && p.name.startsWith('ai:'));
   return againstAi && mySeat(state) !== null && state.game.status === 'playing';
 }
 

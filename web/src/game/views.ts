@@ -111,7 +111,7 @@ export function drawHeader(e: GameElements, state: GameState): void {
       h('span', { class: `chip col-${p.colour}`, 'aria-hidden': 'true' }, p.colour), ' ', who,
       p.rating && h('span', { class: 'game-rating' },
         ` ${ratingWords({ rating: p.rating.before, provisional: p.rating.provisional })}`,
-        p.rating.change !== null && h('span', { class: 'rating-change' }, ` ${ratingChangeWords(p.rating.change)}`)),
+        p.rating.change != null && h('span', { class: 'rating-change' }, ` ${ratingChangeWords(p.rating.change)}`)),
       (p.vacation_days ?? 0) > 0 && h('span', { class: 'vacation' },
         ` (${p.vacation_days} vacation ${p.vacation_days === 1 ? 'day' : 'days'} spent)`),
       game.clock !== null && h('span', { class: 'clock', id: `clock-${k}`, 'aria-label': `${p.colour} clock` }));

@@ -12,10 +12,10 @@ import { fill, h } from '../dom';
 import { takeAnswer } from '../game/state';
 import { playAiNow } from '../guest';
 import { clickSelection, positionSummary, type Route } from '../logic';
-import type { Draft } from '../types';
+import type { Draft, Schemas } from '../types';
 import {
   finished, goToStep, lessonControls, lessonHighlights, lessonState, movesKey, readMoves, shownBoard, stepsToCarry,
-  storageKey, takeAttempt, trying, verdictWords, type LessonAttempt, type LessonSummary, type LessonView,
+  storageKey, takeAttempt, trying, verdictWords, type LessonAttempt, type LessonView,
 } from './state';
 
 /** The progress this browser keeps for a game's lesson (the public's). */
@@ -24,7 +24,7 @@ function saved(game: string): number {
 }
 
 async function lessonList(main: HTMLElement): Promise<void> {
-  const list = await api<{ lessons: LessonSummary[] }>('GET', '/api/lessons');
+  const list = await api<Schemas['LessonList']>('GET', '/api/lessons');
   main.append(
     h('h1', {}, 'Learn the games'),
     h('p', { class: 'lead' }, 'Each lesson is a few small positions. In each you play one move on the board; the engine says whether it does the task, and why.'),
@@ -41,7 +41,7 @@ async function lessonList(main: HTMLElement): Promise<void> {
  * (each judged by the server again), then forgets them: a visitor's progress is kept with
  * the account, as a guest's games are. Answers the lesson as the server then has it. */
 async function carryVisitorSteps(lesson: LessonView): Promise<LessonView> {
-  if (lesson.done === null) return lesson;
+  if (lesson.done == null) return lesson;
   const carried = stepsToCarry(lesson.done, readMoves(localStorage.getItem(movesKey(lesson.game))));
   let done = lesson.done;
   for (const { step, move } of carried) {

@@ -5,47 +5,16 @@
 
 import type { Highlights } from '../board';
 import { type Building, noBuilding } from '../game/state';
-import type { BoardView } from '../types';
+import type { BoardView, Schemas } from '../types';
 
 /** A step of a lesson (`GET /api/lessons/{game}`). */
-export interface StepView {
-  title: string;
-  task: string;
-  position: string;
-  board: BoardView;
-}
-
+export type StepView = Schemas['StepView'];
 /** A game's lesson (`GET /api/lessons/{game}`); `done` is null for the public. */
-export interface LessonView {
-  game: string;
-  name: string;
-  author: string;
-  intro: string;
-  steps: StepView[];
-  done: number | null;
-}
-
+export type LessonView = Schemas['LessonView'];
 /** A lesson in short (`GET /api/lessons`). */
-export interface LessonSummary {
-  game: string;
-  name: string;
-  intro: string;
-  steps: number;
-  done: number | null;
-}
-
-/** The judgement of a move tried in a step. */
-export interface LessonAttempt {
-  done: boolean;
-  why: string;
-  move: string;
-  position: string;
-  board: BoardView;
-  ending: string | null;
-  progress: number | null;
-  /** A missed win: the other side's answer, as the solver finds it, and the board after it. */
-  answer: { move: string; position: string; board: BoardView } | null;
-}
+export type LessonSummary = Schemas['LessonSummary'];
+/** The judgement of a move tried in a step; `answer`: a missed win's refutation, and the board after it. */
+export type LessonAttempt = Schemas['LessonAttempt'];
 
 /** What the lesson page holds. */
 export interface LessonState {

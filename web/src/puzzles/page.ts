@@ -11,7 +11,7 @@ import { fill, h } from '../dom';
 import { takeAnswer } from '../game/state';
 import { clickSelection, positionSummary } from '../logic';
 import type { Route } from '../logic';
-import type { Draft } from '../types';
+import type { Draft, Schemas } from '../types';
 import {
   BANDS, listQuery, puzzleHighlights, puzzleState, shownBoard, solving, stepLine, verdictWords,
   type AttemptAnswer, type PuzzleState, type PuzzleView,
@@ -47,7 +47,7 @@ async function puzzleList(main: HTMLElement): Promise<void> {
   const refresh = async (): Promise<void> => {
     const request = ++lastRequest;
     try {
-      const found = await api<{ puzzles: PuzzleView[] }>('GET', `/api/puzzles?${listQuery(game.value, band.value, LIST_LIMIT)}`);
+      const found = await api<Schemas['PuzzleList']>('GET', `/api/puzzles?${listQuery(game.value, band.value, LIST_LIMIT)}`);
       if (request !== lastRequest) return;
       fill(list, ...found.puzzles.map((p) => puzzleLink(p, names)));
       if (found.puzzles.length === 0) fill(list, h('li', {}, 'No puzzle of this kind yet.'));

@@ -5,38 +5,14 @@
 
 import type { Highlights } from '../board';
 import { type Building, noBuilding } from '../game/state';
-import type { BoardView } from '../types';
+import type { BoardView, Schemas } from '../types';
 
 /** A puzzle as the server lists it (`GET /api/puzzles`), without its solution. */
-export interface PuzzleView {
-  id: string;
-  game: string;
-  size: number;
-  position: string;
-  difficulty: number;
-  theme: string;
-  task: string;
-  board: BoardView;
-}
-
+export type PuzzleView = Schemas['PuzzleView'];
 /** An account's record at the puzzles. */
-export interface PuzzleRecord {
-  solved: number;
-  failed: number;
-  streak: number;
-  best_streak: number;
-}
-
-/** The judgement of an attempt (`POST /api/puzzles/{id}/attempt`). */
-export interface AttemptAnswer {
-  correct: boolean;
-  solution: string;
-  line: string[];
-  why: string;
-  /** The board after each move of `line`, in order. */
-  boards: BoardView[];
-  record: PuzzleRecord | null;
-}
+export type PuzzleRecord = Schemas['PuzzleRecord'];
+/** The judgement of an attempt (`POST /api/puzzles/{id}/attempt`), with the boards of its line. */
+export type AttemptAnswer = Schemas['AttemptAnswer'];
 
 /** What the puzzle page holds. */
 export interface PuzzleState {

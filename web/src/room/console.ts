@@ -4,9 +4,10 @@
 import { api, failureText } from '../api';
 import { fill, h } from '../dom';
 import { isolated } from '../logic';
-import { roundName, type AuditEntry } from '../swap61';
+import { roundName } from '../swap61';
 import { inviteKey, isMaster, type RoomState } from './state';
 import { field, type RoomElements } from './views';
+import type { Schemas } from '../types';
 
 /** Runs a request of the console; the page reads the room again after it. */
 export type MasterRun = (run: () => Promise<unknown>, message: HTMLElement) => Promise<void>;
@@ -28,7 +29,7 @@ export function drawConsole(e: RoomElements, state: RoomState, me: string | null
     box.append(
       link ? field('Invite link', h('input', { readonly: true, value: link, class: 'invite-link' })) : h('p', {}, 'The invite was shown when the room was made; make a new one to see it here.'),
       button('New invite', async () => {
-        const made = await api<{ invite: string }>('POST', `${path}/invite`);
+        const made = await api<Schemas['InviteView']>('POST', `${path}/invite`);
         sessionStorage.setItem(inviteKey(room.id), made.invite);
       }),
       h('label', { class: 'check' }, bots, ' Fill the empty seats with the bot'),
@@ -81,7 +82,7 @@ export function drawConsole(e: RoomElements, state: RoomState, me: string | null
       type: 'button', onclick: async () => {
         message.textContent = '';
         try {
-          const log = await api<{ entries: AuditEntry[] }>('GET', `${path}/audit`);
+          const log = await api<Schemas['AuditView']>('GET', `${path}/audit`);
           fill(e.audit, ...log.entries.map((entry) => h('li', {}, `${new Date(entry.at_ms).toISOString().slice(0, 19).replace('T', ' ')} ${entry.actor} ${entry.action} ${entry.detail}`)));
         } catch (error) {
           message.textContent = failureText(error);

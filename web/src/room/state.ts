@@ -68,7 +68,7 @@ export function deadlineWords(state: RoomState, now: number): string | null {
   const { room } = state;
   if (room.status !== 'playing') return '';
   if (room.paused) return 'The round\'s clock is paused.';
-  if (room.deadline_ms !== null) return `Resolves in ${formatClock(room.deadline_ms - (now + state.offset))}.`;
+  if (room.deadline_ms != null) return `Resolves in ${formatClock(room.deadline_ms - (now + state.offset))}.`;
   return null;
 }
 

@@ -180,7 +180,7 @@ export function drawRound(e: RoomElements, room: RoomView): void {
  * The server's check of the stored submission, drawn again only when it changed: the box is
  * a live region, and a screen reader would read an unchanged check out at every live update.
  */
-export function drawCheck(e: RoomElements, check: Check | null): void {
+export function drawCheck(e: RoomElements, check: Check | null | undefined): void {
   const key = check ? JSON.stringify(check) : '';
   if (e.checkBox.dataset.shown === key) return;
   e.checkBox.dataset.shown = key;

@@ -12,7 +12,6 @@ pub struct PlyView {
     pub ply: usize,
     /// The board: cells, colours, sides, marks of the last move, winning path, networks
     /// (the `view` of `docs/CONTRACT.md`).
-    #[schema(value_type = Object)]
     pub board: BoardView,
     /// The move that made this position, `null` at ply 0.
     #[serde(rename = "move")]

@@ -161,6 +161,8 @@ pub(crate) struct UnsubscribeBody {
 
 /// Deletes the caller's subscription of an endpoint, or all of them.
 #[utoipa::path(delete, path = "/api/me/push", tag = "notifications", request_body = UnsubscribeBody,
+    // Named apart from the mails' one-click unsubscribe, of the same tag.
+    operation_id = "unsubscribe_push",
     security(("bearer" = []), ("session" = [])),
     responses(
         (status = 200, description = "Deleted; the caller's subscriptions now", body = Subscriptions),
