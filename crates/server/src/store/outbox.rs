@@ -647,17 +647,17 @@ impl Store {
                 .map(player_name)
                 .collect::<Vec<_>>()
                 .join(", ");
+            // The rules' words need the final position, which a notice goes without.
+            let by = finish
+                .termination
+                .how()
+                .map(|how| format!(" {how}"))
+                .unwrap_or_default();
             let result = match (finish.termination, finish.winner_seat) {
                 (Termination::Aborted, _) => "it was called off".to_owned(),
-                (Termination::Adjudicated, None) => "a draw by adjudication".to_owned(),
+                (Termination::Adjudicated, None) => format!("a draw{by}"),
                 (_, None) => "a draw".to_owned(),
-                (how, Some(winner)) => {
-                    let by = match how {
-                        Termination::Resigned => " by resignation",
-                        Termination::Timeout => " on time",
-                        Termination::Adjudicated => " by adjudication",
-                        _ => "",
-                    };
+                (_, Some(winner)) => {
                     let won = i64::from(winner) == seat;
                     format!("you {}{by}", if won { "won" } else { "lost" })
                 }
