@@ -17,6 +17,7 @@ use sqlx::{Any, Row as _, Transaction};
 
 use super::games::Finish;
 use super::pool::{Backend, Store};
+use crate::limits::notifications::PAGE_LIMIT;
 use swapboard_play::Termination;
 
 /// What a notification is about.
@@ -186,9 +187,6 @@ pub(crate) struct Digest {
     pub(crate) email: String,
     pub(crate) notices: Vec<StoredNotice>,
 }
-
-/// The most notifications one inbox page or digest holds.
-pub(crate) const PAGE_LIMIT: u32 = 100;
 
 /// A socket's presence row older than this is its dead instance's: the socket is gone.
 pub(crate) const WATCH_STALE_MS: i64 = 60_000;
