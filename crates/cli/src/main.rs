@@ -1,9 +1,5 @@
-//! `swapboard`: rules engines, AI and tools for five swap and crosscut games.
-//!
-//! - Swaptimum and Flipstop by Mark Steere (2023)
-//! - Scware by Christian Freeling (2012)
-//! - Rapid Transit by Phil Leduc (2022/2024)
-//! - Swap 61 by 'pseudonam'
+//! `swapboard`: rules engines, AI and tools for five swap and crosscut games, listed with
+//! their authors by `swapboard --help` from the rules' catalogue (`swapboard_play::rules`).
 //!
 //! The commands and their text are the contract in `docs/CONTRACT.md`.
 
@@ -37,15 +33,30 @@ use swapboard_play::{GameFn, GameId, Playable};
 use crate::error::{CliError, CliResult};
 use crate::output::Output;
 
-const ABOUT: &str = "Rules engines, AI and tools for swap and crosscut games:
-  swaptimum      Swaptimum by Mark Steere (2023)
-  flipstop       Flipstop by Mark Steere (2023)
-  scware         Scware by Christian Freeling (2012)
-  rapid-transit  Rapid Transit by Phil Leduc (2022/2024)
-  swap61         Swap 61 by 'pseudonam' (9-10 players, with a game master)";
+/// What `swapboard --help` says first: the games, one line each, as the rules list them
+/// (a new game or a corrected credit shows here without being written again).
+fn about() -> String {
+    let mut text = "Rules engines, AI and tools for swap and crosscut games:".to_owned();
+    for rules in swapboard_play::rules::ALL {
+        let players = match rules.subject {
+            swapboard_play::rules::Subject::Board(_) => String::new(),
+            swapboard_play::rules::Subject::Swap61 => format!(
+                " ({}-{} players, with a game master)",
+                swapboard_swap61::MIN_SEATS,
+                swapboard_swap61::MAX_SEATS
+            ),
+        };
+        text.push_str(&format!(
+            "\n  {:<14} {}{players}",
+            rules.id(),
+            rules.title()
+        ));
+    }
+    text
+}
 
 #[derive(Parser)]
-#[command(name = "swapboard", version, about = ABOUT, long_about = None)]
+#[command(name = "swapboard", version, about = about(), long_about = None)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -8,8 +8,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use clap::{Args, Subcommand};
 use swapboard_swap61::{
-    Board, EdgeOutcome, LAST_ROUND, RoundSpec, Seat, Setup, Swap61Game, Variation, bot,
-    parse_pairs, play_round, report, standings, svg,
+    Board, EdgeOutcome, LAST_ROUND, RoundSpec, SUBMISSION_BYTES, Seat, Setup, Swap61Game,
+    Variation, bot, parse_pairs, play_round, report, standings, svg,
 };
 
 use crate::error::{CliError, CliResult};
@@ -168,8 +168,6 @@ pub(crate) fn run(args: Swap61Args, out: &mut Output) -> CliResult {
 
 /// The largest grid file read: 9 lines of at most 9 short cells.
 const GRID_LIMIT: u64 = 16 * 1024;
-/// The largest submission read: 9 tokens fit in a few dozen bytes, comments included.
-pub(crate) const SUBMISSION_LIMIT: u64 = 4 * 1024;
 /// The largest game file read: the history of a long game with many resubmissions and undos.
 const GAME_LIMIT: u64 = 64 * 1024 * 1024;
 
@@ -252,7 +250,7 @@ fn contract_round(
             read_limited(
                 &format!("submission file of {seat}"),
                 Path::new(file),
-                SUBMISSION_LIMIT,
+                SUBMISSION_BYTES as u64,
             )?,
         ));
     }
@@ -353,7 +351,7 @@ fn new(
 fn submit(path: &Path, player: &str, file: &Path, out: &mut Output) -> CliResult {
     // The submission is read before the lock is taken: a slow standard input must not hold
     // up the other players.
-    let text = read_limited("submission file", file, SUBMISSION_LIMIT)?;
+    let text = read_limited("submission file", file, SUBMISSION_BYTES as u64)?;
     let (locked, mut game) = load_locked(path)?;
     let checked = game
         .submit(player, &text, now())

@@ -41,6 +41,20 @@ impl Termination {
             Termination::Adjudicated => "adjudicated",
         }
     }
+
+    /// How an ending other than the rules' came about, in the words that follow "you won"
+    /// or the winner's name (`by resignation`, `on time`, `by adjudication`; `aborted`).
+    /// `None` for the rules, whose words need the final position ([`Describe::rules_how`]).
+    /// Front ends without the position (the server's notifications) read these words too.
+    pub fn how(self) -> Option<&'static str> {
+        match self {
+            Termination::Rules => None,
+            Termination::Resigned => Some("by resignation"),
+            Termination::Timeout => Some("on time"),
+            Termination::Aborted => Some("aborted"),
+            Termination::Adjudicated => Some("by adjudication"),
+        }
+    }
 }
 
 impl std::str::FromStr for Termination {
@@ -119,13 +133,10 @@ pub fn ending_text<G: Game>(ending: Ending) -> String {
 /// connection`, `by the largest network (31 to 22)`, `on time`, `by resignation`, `by
 /// adjudication`; an aborted game reads `aborted`. `last` is the game's final position.
 pub fn ending_how<G: Describe>(ending: Ending, last: &G) -> String {
-    match ending.reason {
-        Termination::Rules => last.rules_how(),
-        Termination::Resigned => "by resignation".to_string(),
-        Termination::Timeout => "on time".to_string(),
-        Termination::Aborted => "aborted".to_string(),
-        Termination::Adjudicated => "by adjudication".to_string(),
-    }
+    ending
+        .reason
+        .how()
+        .map_or_else(|| last.rules_how(), str::to_owned)
 }
 
 /// The contract's result line of a position: `result: R`, `result: draw`, `result:

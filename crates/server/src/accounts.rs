@@ -13,6 +13,7 @@ use crate::api::{Account, NewToken};
 use crate::auth::{Caller, Proof, SESSION_COOKIE, check_same_site, session_cookie};
 use crate::edge::{Body, ClientAddr};
 use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::limits::accounts::{MAX_TOKEN_DAYS, NAME_CHARS, PASSWORD_CHARS, SESSION_DAYS};
 use crate::me;
 use crate::secret::{random_secret, secret_hash};
 use crate::state::AppState;
@@ -36,12 +37,6 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(me::mark_bot))
 }
 
-/// How long a browser session lasts without logging in again.
-const SESSION_DAYS: i64 = 30;
-
-/// The fewest and most characters of a password (the most keeps one hash cheap to refuse).
-const PASSWORD_CHARS: std::ops::RangeInclusive<usize> = 8..=128;
-
 /// An account name: 2 to 24 characters of `A-Z a-z 0-9 _ -`.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(try_from = "String")]
@@ -52,8 +47,12 @@ impl TryFrom<String> for AccountName {
 
     fn try_from(name: String) -> Result<AccountName, String> {
         let length = name.chars().count();
-        if !(2..=24).contains(&length) {
-            return Err(format!("must have 2 to 24 characters, not {length}"));
+        if !NAME_CHARS.contains(&length) {
+            return Err(format!(
+                "must have {} to {} characters, not {length}",
+                NAME_CHARS.start(),
+                NAME_CHARS.end()
+            ));
         }
         if let Some(bad) = name
             .chars()
@@ -298,9 +297,6 @@ pub(crate) async fn log_in(
         ))
     }
 }
-
-/// The longest a token may be asked to last, in days: ten years.
-const MAX_TOKEN_DAYS: i64 = 3650;
 
 /// The body of `POST /api/tokens`: a login, and how long the token lasts.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -585,7 +581,7 @@ mod tests {
 
         #[test]
         fn a_name_is_accepted_exactly_when_it_fits(name in "\\PC{0,30}") {
-            let fits = (2..=24).contains(&name.chars().count())
+            let fits = NAME_CHARS.contains(&name.chars().count())
                 && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
             prop_assert_eq!(AccountName::try_from(name).is_ok(), fits);
         }

@@ -24,18 +24,17 @@ use crate::edge::{Body, Params};
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::games::moves::resignation;
 use crate::games::view::after_change;
+use crate::limits::accounts::RESET_MS;
+use crate::limits::admin::MAX_LOG_LINES;
+use crate::limits::admin::MAX_REASON;
 use crate::live::{Change, Topic};
-use crate::notify::worker::RESET_MS;
 use crate::rooms::{announce, public_view};
 use crate::secret::{random_secret, secret_hash};
 use crate::state::AppState;
-use crate::store::{AdminEntry, MAX_LOG_LINES, MoveError, Role, Store};
+use crate::store::{AdminEntry, MoveError, Role, Store};
 use crate::tournaments::withdraw_everywhere;
 pub use adjudication::Verdict;
 use adjudication::adjudicate_game;
-
-/// The longest reason a ban takes, in characters.
-const MAX_REASON: usize = 500;
 
 /// The admin routes, each with its OpenAPI entry.
 pub(crate) fn router() -> OpenApiRouter<AppState> {

@@ -21,9 +21,10 @@ use tokio::sync::Semaphore;
 use crate::games::moves::{Plies, judge};
 use crate::games::view::{now, start_of};
 use crate::instruments;
+use crate::limits::ai::{MAX_NODES, NO_CLOCK_LIMIT};
 use crate::state::AppState;
 use crate::store::{AiJob, Landed, MoveError, Status, Store, seat_of};
-use players::{MAX_NODES, NO_CLOCK_LIMIT, Wakeups, seed_of, think};
+use players::{Wakeups, seed_of, think};
 
 /// The AI's loop: writes the AI's job in each game it is woken for (if an AI is to move
 /// there) and signals the embedded worker, for as long as the server runs.

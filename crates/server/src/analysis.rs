@@ -17,10 +17,11 @@ use swapboard_play::{AiRequest, AnalysisView, AnyPosition, Level, MoveReview};
 use tokio::sync::Semaphore;
 use utoipa::ToSchema;
 
-use crate::ai::players::{MAX_NODES, NO_CLOCK_LIMIT, seed_of, think};
+use crate::ai::players::{seed_of, think};
 use crate::edge::{ClientAddr, Params};
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::games::view::{start_of, stored};
+use crate::limits::ai::{ANALYSIS_LINES, ANALYSIS_WAIT, MAX_NODES, NO_CLOCK_LIMIT};
 use crate::state::AppState;
 use crate::store::{AnalysisJob, ReviewState, Status, Store, StoredGame};
 use utoipa_axum::router::OpenApiRouter;
@@ -33,13 +34,8 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(review))
 }
 
-/// The most candidate moves an analysis shows.
-const LINES: usize = 5;
 /// The level an analysis searches at when none is asked for.
 const DEFAULT_LEVEL: u8 = 5;
-/// How long a request for an analysis waits for a worker's answer before it is told to ask
-/// again (the job stays, and its answer is kept for that request).
-const ANALYSIS_WAIT: Duration = Duration::from_secs(60);
 /// How often a request waiting for an analysis looks for the answer.
 const ANALYSIS_POLL: Duration = Duration::from_millis(50);
 
@@ -228,7 +224,7 @@ pub(crate) async fn answer_analysis(
         max_nodes: MAX_NODES,
     };
     let view = think(permits, "analysis", job.level, move || {
-        position.analyse(request, LINES)
+        position.analyse(request, ANALYSIS_LINES)
     })
     .await?;
     let answer = AnalysisAnswer {

@@ -10,9 +10,7 @@ use axum::http::request::Parts;
 use serde::de::DeserializeOwned;
 
 use crate::error::ApiError;
-
-/// The largest body a request may carry, in bytes: every body of the API is a few fields.
-pub(crate) const BODY_LIMIT: usize = 16 * 1024;
+use crate::limits::http::BODY_LIMIT;
 
 /// A JSON body read into `T`; a bad one answers 400 naming the field and the reason.
 pub(crate) struct Body<T>(pub(crate) T);

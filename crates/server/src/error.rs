@@ -6,6 +6,8 @@ use axum::Json;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
+use crate::limits::http::STORAGE_FULL_RETRY;
+
 pub(crate) use crate::api::{ErrorBody, ErrorDetail};
 
 /// A refused or failed request.
@@ -86,9 +88,6 @@ impl ApiError {
         }
     }
 }
-
-/// How long a client is asked to wait when the storage is full: an operator must act.
-const STORAGE_FULL_RETRY: Duration = Duration::from_secs(30);
 
 /// Whether an error comes from a full disk or database quota: SQLite's `SQLITE_FULL` (13, a
 /// full disk or `max_page_count` reached), PostgreSQL's `disk_full` (53100), or the

@@ -12,6 +12,7 @@ use utoipa::ToSchema;
 use crate::auth::Caller;
 use crate::edge::{Body, MaybeBody};
 use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::limits::games::{MAX_AI_GAMES, MAX_WAITING_GAMES};
 use crate::live::{Change, Topic};
 use crate::secret::random_secret;
 use crate::state::AppState;
@@ -125,11 +126,6 @@ pub(crate) struct CreateGame {
     /// against the AI never does, and asking for it is refused).
     rated: Option<bool>,
 }
-
-/// The most games against the AI one account may have in progress at once.
-pub(crate) const MAX_AI_GAMES: u32 = 10;
-/// The most open or invited challenges one account may have waiting at once.
-pub(crate) const MAX_WAITING_GAMES: u32 = 20;
 
 /// Creates a game against the AI, open to anyone, or kept for one account.
 #[utoipa::path(post, path = "/api/games", tag = "games", request_body = CreateGame,

@@ -16,6 +16,7 @@ use utoipa_axum::routes;
 use crate::auth::Caller;
 use crate::edge::Body;
 use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::limits::games::MAX_MOVE_CHARS;
 use crate::puzzles::AttemptBody;
 use crate::state::AppState;
 
@@ -26,10 +27,6 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(show))
         .routes(routes!(attempt))
 }
-
-/// The longest move text an attempt may send: the longest move of any game (a Scware growth
-/// on the largest board) is far shorter.
-const MAX_MOVE_CHARS: usize = 400;
 
 /// A game's lesson in short.
 #[derive(Debug, Serialize, ToSchema)]

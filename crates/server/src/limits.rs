@@ -1,10 +1,17 @@
-//! Rate limits: token buckets per key (a name, an address), in memory, bounded in size.
+//! Limits: the rates an operator sets, enforced by token buckets per key (a name, an
+//! address), in memory, bounded in size; and the fixed limits by area (`areas`, the table of
+//! docs/LIMITS.md).
 
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Duration;
 
 use crate::instruments;
+use areas::accounts::{FIRST_LOGIN_DELAY, MAX_LOGIN_DELAY};
+
+mod areas;
+
+pub(crate) use areas::*;
 
 /// How many requests a key may make: a burst, refilled one every `per / burst`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -131,12 +138,6 @@ impl Default for Limits {
 /// socket opened with credentials every 20 s at most (none when a request has just read the
 /// same credential).
 const SOCKET_CREDENTIAL_TIME: Duration = Duration::from_secs(20);
-
-/// The longest a login is slowed for the failures of its name (from anywhere).
-pub(crate) const MAX_LOGIN_DELAY: Duration = Duration::from_secs(4);
-
-/// The first delay past a name's failure rate; each further failure doubles it.
-const FIRST_LOGIN_DELAY: Duration = Duration::from_millis(250);
 
 /// The most failures past its rate a name's bucket remembers (enough to reach the longest
 /// delay).

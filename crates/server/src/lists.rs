@@ -13,6 +13,7 @@ use crate::api::{GameList, GameView, Lobby, RecordView, RoomPlayedView, RoomsPla
 use crate::edge::Params;
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::games::view::view;
+use crate::limits::games::GAMES_LISTED;
 use crate::state::AppState;
 use crate::store::records::{GameFilter, Outcome};
 use crate::store::{Login, Status, StoredGame};
@@ -28,9 +29,6 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(rooms_played))
 }
 
-/// The most games one list shows.
-const LIST_LIMIT: u32 = 50;
-
 async fn views(state: &AppState, games: Vec<StoredGame>) -> ApiResult<Vec<GameView>> {
     let mut shown = Vec::with_capacity(games.len());
     for game in games {
@@ -45,11 +43,11 @@ async fn views(state: &AppState, games: Vec<StoredGame>) -> ApiResult<Vec<GameVi
 pub(crate) async fn lobby(State(state): State<AppState>) -> ApiResult<Json<Lobby>> {
     let open = state
         .store
-        .recent_games(Status::Waiting, LIST_LIMIT)
+        .recent_games(Status::Waiting, GAMES_LISTED)
         .await?;
     let playing = state
         .store
-        .recent_games(Status::Playing, LIST_LIMIT)
+        .recent_games(Status::Playing, GAMES_LISTED)
         .await?;
     Ok(Json(Lobby {
         open: views(&state, open).await?,
@@ -161,7 +159,7 @@ pub(crate) async fn games_of(
     let filter = query.filter(&state).await?;
     let games = state
         .store
-        .filtered_games(login.account_id, &filter, LIST_LIMIT)
+        .filtered_games(login.account_id, &filter, GAMES_LISTED)
         .await?;
     Ok(Json(GameList {
         games: views(&state, games).await?,
@@ -208,7 +206,7 @@ pub(crate) async fn versus(
     };
     let games = state
         .store
-        .filtered_games(login.account_id, &filter, LIST_LIMIT)
+        .filtered_games(login.account_id, &filter, GAMES_LISTED)
         .await?;
     Ok(Json(VersusView {
         name: login.name,
@@ -234,7 +232,7 @@ pub(crate) async fn rooms_played(
     let login = account_named(&state, &name).await?;
     let rooms = state
         .store
-        .rooms_played(login.account_id, LIST_LIMIT)
+        .rooms_played(login.account_id, GAMES_LISTED)
         .await?;
     Ok(Json(RoomsPlayed {
         rooms: rooms

@@ -33,16 +33,11 @@ use tokio::time::{Instant, MissedTickBehavior};
 
 use crate::error::{ApiError, ApiResult};
 use crate::instruments;
+use crate::limits::http::{PING_EVERY, SEND_LIMIT, SILENT_LIMIT};
 use crate::store::{Channel, ChatRef, CredentialKey, Store};
 
 /// Messages a socket may fall behind by before it is resynced with the whole game.
 const SOCKET_BUFFER: usize = 32;
-/// How often the server pings a socket.
-const PING_EVERY: Duration = Duration::from_secs(20);
-/// A socket silent this long (no pong, no message) is taken for dead and closed.
-const SILENT_LIMIT: Duration = Duration::from_secs(60);
-/// A socket that cannot take a message in this time is closed.
-const SEND_LIMIT: Duration = Duration::from_secs(10);
 /// The close code of a socket whose credentials have ended (a ban, a password change, a
 /// log-out everywhere): the client may reconnect, as the public, or log in again.
 pub(crate) const CREDENTIALS_ENDED: u16 = 4001;

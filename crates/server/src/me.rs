@@ -14,6 +14,7 @@ use crate::auth::{Caller, Proof};
 use crate::chat::safety::blocks_view;
 use crate::edge::{Body, ClientAddr};
 use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::limits::accounts::EXPORT_LIMIT;
 use crate::notify::{Settings, settings_of};
 use crate::ratings::{AccountView, account_view};
 use crate::review::record_text;
@@ -64,10 +65,6 @@ pub(crate) struct CredentialList {
     /// Newest first, at most 500.
     credentials: Vec<CredentialView>,
 }
-
-/// The most games and rooms an export holds (the most recently changed): a bound on one
-/// answer's memory, far past what anyone plays.
-const EXPORT_LIMIT: u32 = 10_000;
 
 /// One of the caller's games in an export.
 #[derive(Debug, Serialize, ToSchema)]

@@ -16,17 +16,8 @@ use crate::state::AppState;
 /// route is declared with its entry by its area's `router()`).
 #[derive(OpenApi)]
 #[openapi(
-    info(
-        title = "swapboard",
-        description = "Play Swaptimum and Flipstop (Mark Steere), Scware (Christian Freeling), \
-                       Rapid Transit (Phil Leduc) and Swap 61 over HTTP. Served now: accounts, \
-                       tokens and sessions; two-player games against people or the AI, with \
-                       clocks, live sockets, records and pictures, invite links, rematches \
-                       and the AI's analysis of finished games; ratings and leaderboards; \
-                       the rules of each game; Swap 61 rooms run by a game master \
-                       (docs/API.md)."
-    ),
-    modifiers(&Credentials)
+    info(title = "swapboard"),
+    modifiers(&Credentials, &Description)
 )]
 pub(crate) struct ApiDoc;
 
@@ -46,6 +37,44 @@ impl Modify for Credentials {
                 crate::auth::SESSION_COOKIE,
             ))),
         );
+    }
+}
+
+/// Writes the document's description, whose list of games and authors is read from the
+/// rules' catalogue rather than written again here.
+struct Description;
+
+impl Modify for Description {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        openapi.info.description = Some(format!(
+            "Play {} over HTTP. Served now: accounts, tokens and sessions; two-player games \
+             against people or the AI, with clocks, live sockets, records and pictures, invite \
+             links, rematches and the AI's analysis of finished games; ratings and \
+             leaderboards; the rules of each game; Swap 61 rooms run by a game master \
+             (docs/API.md).",
+            games_by_author()
+        ));
+    }
+}
+
+/// The games with their authors, a designer's games named together: `Swaptimum and
+/// Flipstop (Mark Steere), Scware (Christian Freeling), ... and Swap 61 ('pseudonam')`.
+fn games_by_author() -> String {
+    let mut groups: Vec<(Vec<&str>, &str)> = Vec::new();
+    for rules in swapboard_play::rules::ALL {
+        match groups.last_mut() {
+            Some((names, author)) if *author == rules.author() => names.push(rules.name()),
+            _ => groups.push((vec![rules.name()], rules.author())),
+        }
+    }
+    let credits: Vec<String> = groups
+        .into_iter()
+        .map(|(names, author)| format!("{} ({author})", names.join(" and ")))
+        .collect();
+    match credits.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
     }
 }
 
@@ -141,6 +170,19 @@ mod tests {
         assert_eq!(status["pattern"], "^(waiting|playing|finished)$");
         assert!(doc["components"]["schemas"]["ErrorBody"].is_object());
         assert!(doc["components"]["securitySchemes"]["bearer"].is_object());
+    }
+
+    /// The description credits every game of the catalogue, a designer's games together.
+    #[test]
+    fn the_description_credits_the_games() {
+        let description = served().info.description.clone().unwrap_or_default();
+        assert!(
+            description.starts_with(
+                "Play Swaptimum and Flipstop (Mark Steere), Scware (Christian Freeling), \
+                 Rapid Transit (Phil Leduc) and Swap 61 ('pseudonam') over HTTP. "
+            ),
+            "{description}"
+        );
     }
 
     /// The live sockets' messages are one schema in the components, `LiveMessage`, whose

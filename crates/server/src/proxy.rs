@@ -15,6 +15,8 @@ use axum::http::HeaderMap;
 use axum::http::header::FORWARDED;
 use ipnet::IpNet;
 
+use crate::limits::http::MAX_HOPS;
+
 /// A range of addresses whose forwarding headers are believed: `10.0.0.0/8`, `::1/128`, or
 /// one address (`127.0.0.1`, the same as `/32`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,10 +42,6 @@ impl FromStr for TrustedProxy {
 /// The trusted proxies of a server: empty (the default) trusts nobody's headers.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct TrustedProxies(Vec<IpNet>);
-
-/// The most forwarding entries read from the right: a chain of proxies is a few hops long, and
-/// a longer list (the client's own entries, once past the trusted ones) is not read anyway.
-const MAX_HOPS: usize = 32;
 
 impl TrustedProxies {
     pub(crate) fn new(ranges: &[TrustedProxy]) -> TrustedProxies {

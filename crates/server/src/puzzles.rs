@@ -22,6 +22,7 @@ use crate::clock::DAY_MS;
 use crate::edge::{Body, Params};
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::games::moves::rule_code;
+use crate::limits::ratings::MAX_PUZZLES_LISTED;
 use crate::state::AppState;
 use crate::store::Store;
 use crate::store::puzzles::{PuzzleFilter, PuzzleRecord};
@@ -35,8 +36,6 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(attempt))
 }
 
-/// The most puzzles one list holds.
-const MAX_LIMIT: i64 = 200;
 /// A list's length when none is asked for.
 const DEFAULT_LIMIT: i64 = 20;
 /// The solver's budget for a wrong move's refutation: four times the generator's, since the
@@ -153,9 +152,9 @@ pub(crate) async fn list(
         })
         .transpose()?;
     let limit = query.limit.unwrap_or(DEFAULT_LIMIT);
-    if !(1..=MAX_LIMIT).contains(&limit) {
+    if !(1..=MAX_PUZZLES_LISTED).contains(&limit) {
         return Err(ApiError::BadRequest(format!(
-            "limit: {limit} is not 1 to {MAX_LIMIT}"
+            "limit: {limit} is not 1 to {MAX_PUZZLES_LISTED}"
         )));
     }
     let filter = PuzzleFilter {

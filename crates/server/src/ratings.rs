@@ -13,8 +13,10 @@ use utoipa::ToSchema;
 
 use crate::api::{ChangeView, RecordView};
 use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::limits::ratings::HISTORY_LIMIT;
+use crate::limits::ratings::LEADERBOARD_SIZE;
 use crate::state::AppState;
-use crate::store::ratings::{HISTORY_LIMIT, PARAMS};
+use crate::store::ratings::PARAMS;
 use crate::store::room_skills::RoomSkill;
 use crate::store::{Login, SeatRow, Status, Store, StoredGame};
 
@@ -29,9 +31,6 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(history))
         .routes(routes!(leaderboard))
 }
-
-/// The most players a leaderboard lists.
-const LEADERBOARD_SIZE: usize = 100;
 
 /// Each seat's rating in a game's view (see [`ChangeView`]), by seat: for a rated game
 /// being played between two accounts, each one's rating in the game's pool as of now, RD

@@ -17,14 +17,9 @@ use crate::accounts::Password;
 use crate::api::Account;
 use crate::edge::{Body, ClientAddr};
 use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::limits::accounts::{MOST_ADDRESS_CHARS, RESET_EVERY_MS};
 use crate::secret::secret_hash;
 use crate::state::AppState;
-
-/// The least time between two reset mails of one account.
-const RESET_EVERY_MS: i64 = 60_000;
-
-/// The longest name or address read (an address has at most 254 characters).
-const MOST_CHARS: usize = 254;
 
 /// The password routes, each with its OpenAPI entry.
 pub(crate) fn router() -> OpenApiRouter<AppState> {
@@ -80,10 +75,10 @@ pub(crate) async fn forgot(
     };
     if name
         .or(email)
-        .is_some_and(|text| text.chars().count() > MOST_CHARS)
+        .is_some_and(|text| text.chars().count() > MOST_ADDRESS_CHARS)
     {
         return Err(ApiError::BadRequest(format!(
-            "name or email: at most {MOST_CHARS} characters"
+            "name or email: at most {MOST_ADDRESS_CHARS} characters"
         )));
     }
     state

@@ -30,7 +30,6 @@ pub(crate) mod tournaments;
 mod vacation;
 
 pub(crate) use accounts::{Login, NewAccount};
-pub(crate) use admin::MAX_LOG_LINES;
 pub use admin::{AdminEntry, Role, Signup};
 pub(crate) use ai_jobs::{AiJob, LeasedJob};
 pub(crate) use analyses::AnalysisJob;

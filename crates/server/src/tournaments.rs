@@ -15,7 +15,7 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 use serde::Deserialize;
-use swapboard_league::tournament::{Entrant, MAX_PLAYERS, standings};
+use swapboard_league::tournament::{Entrant, standings};
 use swapboard_play::{GameId, TimeControl};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
@@ -33,6 +33,9 @@ use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::games::checked_size;
 use crate::games::moves::resignation;
 use crate::games::view::{after_change, game_ended, limit_account};
+use crate::limits::tournaments::{
+    MAX_LEAD_MS, MAX_OPEN_PER_ACCOUNT, MAX_PLAYERS, MAX_ROUNDS, TOURNAMENTS_LISTED,
+};
 use crate::live::{Change, Topic};
 use crate::secret::random_secret;
 use crate::state::AppState;
@@ -52,15 +55,6 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(start))
         .routes(routes!(socket))
 }
-
-/// The most rounds a Swiss may have.
-pub(crate) const MAX_ROUNDS: u32 = 20;
-/// The most open tournaments one account may have made.
-pub(crate) const MAX_OPEN_PER_ACCOUNT: u32 = 5;
-/// How far ahead a tournament may be set to start: a year.
-const MAX_LEAD_MS: i64 = 366 * 24 * 3_600_000;
-/// How many of each stage the list shows.
-const LIST_LIMIT: u32 = 100;
 
 /// The body of `POST /api/tournaments`.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -216,7 +210,7 @@ pub(crate) async fn create(
 pub(crate) async fn list(State(state): State<AppState>) -> ApiResult<Json<TournamentList>> {
     let mut stages = Vec::with_capacity(3);
     for stage in [Stage::Open, Stage::Running, Stage::Finished] {
-        let listed = state.store.tournaments(stage, LIST_LIMIT).await?;
+        let listed = state.store.tournaments(stage, TOURNAMENTS_LISTED).await?;
         stages.push(listed.iter().map(summary).collect::<Vec<_>>());
     }
     let finished = stages.pop().unwrap_or_default();

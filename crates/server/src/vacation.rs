@@ -14,11 +14,9 @@ use utoipa_axum::routes;
 use crate::auth::Caller;
 use crate::edge::Body;
 use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::limits::vacation::MOST_DAYS;
 use crate::state::AppState;
 use crate::store::{Spent, TakeError, Vacation};
-
-/// The most days taken at once: a year's.
-const MOST_DAYS: u32 = 366;
 
 /// The vacation routes, each with its OpenAPI entry.
 pub(crate) fn router() -> OpenApiRouter<AppState> {

@@ -43,4 +43,6 @@ pub use score::{
     CornerHop, Pair, Scoring, Variation, blocking_seats, check_pairs, parse_pairs, shortest_path,
 };
 pub use setup::{DEFAULT_VARIATIONS, Setup, SetupError, check_name};
-pub use submission::{Bid, Edge, RejectReason, Rejection, Submission, check_submission};
+pub use submission::{
+    Bid, Edge, RejectReason, Rejection, SUBMISSION_BYTES, Submission, check_submission,
+};

@@ -172,6 +172,10 @@ fn check_line(line: &str, board: &Board, seat: Seat) -> Result<(Edge, u64), Reje
     Ok((edge, tokens))
 }
 
+/// The longest submission text a front end reads, in bytes: nine bids fit in a few dozen
+/// bytes, comments included, and a longer text is refused before it is checked.
+pub const SUBMISSION_BYTES: usize = 4 * 1024;
+
 /// Reads and checks a submission of the player in `seat` against the grid at the start of
 /// the round, with `allowance` tokens to spend.
 ///

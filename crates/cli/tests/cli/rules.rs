@@ -36,3 +36,21 @@ fn an_unknown_game_is_refused_with_the_list() {
     assert!(err.contains("unknown game 'chess'"), "{err}");
     assert!(err.contains("swap61"), "{err}");
 }
+
+/// The help's list of games is read from the rules: every game on a line of its own, by id,
+/// with its author's credit (the words it had when it was written by hand).
+#[test]
+fn the_help_lists_every_game_with_its_credit() {
+    let help = crate::common::ok(&["--help"]);
+    assert!(
+        help.contains(
+            "Rules engines, AI and tools for swap and crosscut games:
+  swaptimum      Swaptimum by Mark Steere (2023)
+  flipstop       Flipstop by Mark Steere (2023)
+  scware         Scware by Christian Freeling (2012)
+  rapid-transit  Rapid Transit by Phil Leduc (2022/2024)
+  swap61         Swap 61 by 'pseudonam' (9-10 players, with a game master)\n"
+        ),
+        "{help}"
+    );
+}

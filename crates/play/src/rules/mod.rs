@@ -214,6 +214,16 @@ impl Rules {
         }
     }
 
+    /// The game's name with its author's credit and the year when the sheet names one
+    /// (`Scware by Christian Freeling (2012)`, `Swap 61 by 'pseudonam'`): the heading of
+    /// the rules, and each game's line where the games are listed.
+    pub fn title(&self) -> String {
+        match self.year() {
+            "" => format!("{} by {}", self.name(), self.author()),
+            year => format!("{} by {} ({year})", self.name(), self.author()),
+        }
+    }
+
     /// The diagrams of every section, in order.
     pub fn diagrams(&self) -> impl Iterator<Item = &'static Diagram> + use<> {
         let sections: &'static [Section] = self.sections;
@@ -224,10 +234,7 @@ impl Rules {
     /// paragraphs wrapped at 78 columns and its diagrams drawn as text.
     pub fn text(&self) -> String {
         let mut out = String::new();
-        let title = match self.year() {
-            "" => format!("{} by {}", self.name(), self.author()),
-            year => format!("{} by {} ({year})", self.name(), self.author()),
-        };
+        let title = self.title();
         let _ = writeln!(out, "{title}\n{}\n", "=".repeat(title.chars().count()));
         let _ = writeln!(out, "{}\n", wrap(self.summary));
         for paragraph in self.credit {
@@ -555,5 +562,9 @@ mod tests {
         }
         assert!(of("chess").is_none());
         assert_eq!(of("swap61").unwrap().author(), "'pseudonam'");
+        assert_eq!(of("swap61").unwrap().title(), "Swap 61 by 'pseudonam'");
+        for game in GameId::ALL {
+            assert_eq!(of(game.as_str()).unwrap().title(), game.title());
+        }
     }
 }

@@ -6,16 +6,11 @@
 //! plays through it do not import each other.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use tokio::sync::{Notify, Semaphore, mpsc};
 
 use crate::instruments;
-
-/// The search tree's node cap: a few hundred megabytes at most whatever the level.
-pub(crate) const MAX_NODES: usize = 1_000_000;
-/// The longest the AI thinks without a clock (level 8 is capped at 10 s by its own budget).
-pub(crate) const NO_CLOCK_LIMIT: Duration = Duration::from_secs(10);
 
 /// The AI players of one server.
 #[derive(Debug)]

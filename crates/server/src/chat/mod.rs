@@ -20,13 +20,11 @@ use crate::auth::Caller;
 use crate::edge::{Body, Params};
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::games::view::{limit_account, stored};
+use crate::limits::chat::MAX_MESSAGE;
 use crate::live::{Change, Topic};
 use crate::rooms::{RoomRole, role_of, room_in};
 use crate::state::AppState;
 use crate::store::{Channel, ChatMessage, ChatRef, Role, Status, ThreadAudit};
-
-/// The longest message, in characters.
-const MAX_MESSAGE: usize = 500;
 
 /// The chats' routes, and the safety around them, each with its OpenAPI entry.
 pub(crate) fn router() -> OpenApiRouter<AppState> {

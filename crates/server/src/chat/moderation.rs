@@ -15,14 +15,12 @@ use crate::api::{ReportView, ReportsView};
 use crate::auth::Caller;
 use crate::edge::{Body, Params};
 use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::limits::chat::MAX_MUTE_HOURS;
 use crate::state::AppState;
 use crate::store::Role;
 
 /// The roles that moderate.
 const MODERATORS: &[Role] = &[Role::Admin, Role::Moderator];
-
-/// The most hours a mute lasts.
-const MAX_MUTE_HOURS: u32 = 720;
 
 /// The moderation routes, each with its OpenAPI entry.
 pub(super) fn router() -> OpenApiRouter<AppState> {

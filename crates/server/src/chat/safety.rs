@@ -16,11 +16,9 @@ use crate::auth::Caller;
 use crate::edge::Body;
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::games::view::limit_account;
+use crate::limits::chat::MAX_REPORT_REASON;
 use crate::state::AppState;
 use crate::store::{ChatRef, ReportTarget};
-
-/// The longest reason of a report, in characters.
-const MAX_REASON: usize = 500;
 
 /// The routes of blocks, muted chats and reports, each with its OpenAPI entry.
 pub(super) fn router() -> OpenApiRouter<AppState> {
@@ -239,9 +237,9 @@ pub(crate) async fn report(
     caller.signed_up("reporting")?;
     let reason = body.reason.trim();
     let length = reason.chars().count();
-    if length == 0 || length > MAX_REASON {
+    if length == 0 || length > MAX_REPORT_REASON {
         return Err(ApiError::BadRequest(format!(
-            "reason: {length} characters, expected 1 to {MAX_REASON}"
+            "reason: {length} characters, expected 1 to {MAX_REPORT_REASON}"
         )));
     }
     let target = match (body.message, body.account) {

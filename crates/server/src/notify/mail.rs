@@ -3,14 +3,12 @@
 //! one-click unsubscribe (RFC 8058: `List-Unsubscribe` and `List-Unsubscribe-Post`). It
 //! imports nothing of the server's handlers: the shared state holds a [`Mailer`].
 
-use std::time::Duration;
-
 use lettre::message::Mailbox;
 use lettre::message::header::{ContentType, Header, HeaderName, HeaderValue};
 use lettre::{AsyncSmtpTransport, AsyncTransport as _, Message, Tokio1Executor};
 
-/// The longest one SMTP conversation may take: a delivery worker's lease is longer.
-pub(crate) const SMTP_TIMEOUT: Duration = Duration::from_secs(20);
+use crate::limits::accounts::MOST_ADDRESS_CHARS;
+use crate::limits::notifications::SMTP_TIMEOUT;
 
 /// How the server sends mail.
 pub(crate) struct Mailer {
@@ -140,8 +138,8 @@ impl Mailer {
     }
 }
 
-/// Whether a text is a mail address the server takes: at most 254 characters that lettre
-/// reads as one address.
+/// Whether a text is a mail address the server takes: at most [`MOST_ADDRESS_CHARS`] (its
+/// bytes are counted, which are never fewer) that lettre reads as one address.
 pub(crate) fn valid_address(text: &str) -> bool {
-    text.len() <= 254 && text.parse::<lettre::Address>().is_ok()
+    text.len() <= MOST_ADDRESS_CHARS && text.parse::<lettre::Address>().is_ok()
 }

@@ -26,17 +26,14 @@ use utoipa_axum::routes;
 use crate::auth::Caller;
 use crate::edge::{Body, ClientAddr, MaybeBody, Params};
 use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::limits::accounts::{CONFIRM_EVERY_MS, CONFIRM_MS, MOST_ADDRESS_CHARS};
+use crate::limits::notifications::PAGE_LIMIT;
 use crate::live::Topic;
 use crate::secret::{random_secret, secret_hash};
 use crate::state::AppState;
-use crate::store::outbox::{Kind, Mail as MailChoice, PAGE_LIMIT};
+use crate::store::outbox::{Kind, Mail as MailChoice};
 use mail::{Mail, valid_address};
 use views::NotificationView;
-
-/// How long a confirmation link works.
-const CONFIRM_MS: i64 = 24 * 3_600_000;
-/// The least time between two confirmation mails of one account.
-const CONFIRM_EVERY_MS: i64 = 60_000;
 
 /// The notifications' routes, each with its OpenAPI entry.
 pub(crate) fn router() -> OpenApiRouter<AppState> {
@@ -361,9 +358,9 @@ pub(crate) async fn set_email(
 ) -> ApiResult<(StatusCode, Json<Settings>)> {
     let email = body.email.trim();
     if !valid_address(email) {
-        return Err(ApiError::BadRequest(
-            "email: not a mail address (at most 254 characters, NAME@DOMAIN)".to_owned(),
-        ));
+        return Err(ApiError::BadRequest(format!(
+            "email: not a mail address (at most {MOST_ADDRESS_CHARS} characters, NAME@DOMAIN)"
+        )));
     }
     let Some(mailer) = state.mail.clone() else {
         return Err(ApiError::Conflict(

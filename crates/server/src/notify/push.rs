@@ -13,13 +13,9 @@ use super::webpush::base64url;
 use crate::auth::Caller;
 use crate::edge::{Body, MaybeBody};
 use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::limits::notifications::{ENDPOINT_MAX, MOST_SUBSCRIPTIONS};
 use crate::state::AppState;
 use crate::store::push::{SubscribeError, Subscription};
-
-/// The most subscriptions (browsers, devices) one account keeps.
-pub(crate) const MOST_SUBSCRIPTIONS: u32 = 10;
-/// The longest endpoint URL taken.
-const ENDPOINT_MAX: usize = 2048;
 
 /// The push routes, each with its OpenAPI entry.
 pub(crate) fn router() -> OpenApiRouter<AppState> {

@@ -5,11 +5,9 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use crate::limits::notifications::LATEST;
 use crate::store::Store;
 use crate::store::outbox::StoredNotice;
-
-/// How many notifications the socket's message carries: the newest.
-pub(crate) const LATEST: u32 = 5;
 
 /// One notification.
 #[derive(Debug, Serialize, ToSchema)]

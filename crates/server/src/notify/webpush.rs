@@ -5,7 +5,6 @@
 
 use std::net::IpAddr;
 use std::sync::Arc;
-use std::time::Duration;
 
 use axum::http::{Request, StatusCode, header};
 use base64::Engine as _;
@@ -19,12 +18,9 @@ use tokio::net::TcpStream;
 use url::{Host, Url};
 
 use crate::clock::Clock;
+use crate::limits::notifications::{PUSH_TIMEOUT, PUSH_TTL_SECONDS};
 use crate::store::Store;
 
-/// The longest one push may take: a delivery worker's lease is longer.
-pub(crate) const PUSH_TIMEOUT: Duration = Duration::from_secs(20);
-/// How long a push service keeps a push for a browser that is offline (the `TTL` header).
-const TTL_SECONDS: u32 = 24 * 3600;
 /// How long a VAPID JWT is good for (RFC 8292 allows at most 24 hours).
 const JWT_SECONDS: u64 = 12 * 3600;
 /// The record size announced in the `aes128gcm` header: one record holds any payload of ours.
@@ -188,7 +184,7 @@ impl Pusher {
             )
             .header(header::CONTENT_ENCODING, "aes128gcm")
             .header(header::CONTENT_TYPE, "application/octet-stream")
-            .header("TTL", TTL_SECONDS.to_string())
+            .header("TTL", PUSH_TTL_SECONDS.to_string())
             .header("Urgency", "normal")
             .body(axum::body::Body::from(body))
             .map_err(|e| PushError::Failed(e.to_string()))?;

@@ -7,12 +7,16 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::mail::{Mail, MailError, Mailer, SMTP_TIMEOUT};
-use super::webpush::{PUSH_TIMEOUT, PushError, Pusher};
+use super::mail::{Mail, MailError, Mailer};
+use super::webpush::{PushError, Pusher};
+use crate::limits::accounts::RESET_MS;
+use crate::limits::notifications::{
+    MAX_ATTEMPTS, PAGE_LIMIT, PUSH_TIMEOUT, SMTP_TIMEOUT, YOUR_TURN_THROTTLE_MS,
+};
 use crate::live::{Change, Hub, Topic};
 use crate::secret::{random_secret, secret_hash};
 use crate::store::Store;
-use crate::store::outbox::{Kind, Mail as MailChoice, MailPlan, Notice, PAGE_LIMIT, StoredNotice};
+use crate::store::outbox::{Kind, Mail as MailChoice, MailPlan, Notice, StoredNotice};
 
 /// How often the worker looks for due rows: a notification reaches the inbox's socket at
 /// most this late.
@@ -23,12 +27,6 @@ const LEASE_MS: i64 = 60_000;
 const _: () = assert!(LEASE_MS > (PUSH_TIMEOUT.as_millis() + SMTP_TIMEOUT.as_millis()) as i64);
 /// The most rows delivered in one pass.
 const BATCH: usize = 50;
-/// Tries at mailing one notification before it is given up.
-const MAX_ATTEMPTS: u32 = 6;
-/// The least time between two your-turn mails of one game to one account.
-pub(crate) const YOUR_TURN_THROTTLE_MS: i64 = 10 * 60_000;
-/// How long a password reset's link works.
-pub(crate) const RESET_MS: i64 = 3_600_000;
 /// How often the reminders and digests are looked for.
 const SLOW_EVERY: u32 = 60;
 

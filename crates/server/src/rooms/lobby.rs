@@ -20,26 +20,20 @@ use crate::api::RoomView;
 use crate::auth::Caller;
 use crate::edge::{Body, MaybeBody, Params};
 use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::limits::rooms::{IMPORT_LIMIT, MAX_OPEN_ROOMS, ROUND_MS, SEATS};
 use crate::secret::{random_secret, secret_hash};
 use crate::state::AppState;
 use crate::store::{BotSubmission, ImportedRoom, NewRoom, SeatAssignment, StoredRound};
-
-/// The largest game file an import takes, in bytes.
-pub(crate) const IMPORT_LIMIT: usize = 256 * 1024;
-
-/// The most rooms not yet over one account may run as game master.
-const MAX_OPEN_ROOMS: u32 = 20;
-/// The shortest and longest round, in ms: a second (for tests and trials) to 30 days.
-const ROUND_MS: std::ops::RangeInclusive<i64> = 1_000..=30 * 24 * 3_600_000;
 
 /// Round lengths are asked in hours, stored in ms.
 fn round_ms(hours: Option<f64>) -> ApiResult<i64> {
     let hours = hours.unwrap_or(24.0);
     let ms = hours * 3_600_000.0;
     if !ms.is_finite() || !(ROUND_MS.start()..=ROUND_MS.end()).contains(&&(ms.round() as i64)) {
-        return Err(ApiError::BadRequest(
-            "round_hours: from 1/3600 (one second) to 720".to_owned(),
-        ));
+        return Err(ApiError::BadRequest(format!(
+            "round_hours: from 1/3600 (one second) to {}",
+            ROUND_MS.end() / 3_600_000
+        )));
     }
     Ok(ms.round() as i64)
 }
@@ -103,8 +97,9 @@ pub(crate) async fn create(
     state.offered.check_rooms()?;
     caller.signed_up("running a room")?;
     let seats = body.seats.unwrap_or(10);
-    if !(9..=10).contains(&seats) {
-        return Err(ApiError::BadRequest("seats: 9 or 10".to_owned()));
+    if !SEATS.contains(&usize::from(seats)) {
+        let (fewest, most) = (SEATS.start(), SEATS.end());
+        return Err(ApiError::BadRequest(format!("seats: {fewest} or {most}")));
     }
     let round5: Variation = body
         .round5

@@ -15,12 +15,10 @@ use crate::api::RoomView;
 use crate::auth::Caller;
 use crate::edge::{Body, Params};
 use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::limits::rooms::MAX_EXTEND_S;
 use crate::secret::{random_secret, secret_hash};
 use crate::state::AppState;
 use crate::store::{AuditEntry, Occupant, RoomStatus, Trigger};
-
-/// The most a deadline may be extended at once, in seconds: 14 days.
-const MAX_EXTEND_S: u32 = 14 * 24 * 3_600;
 
 /// The body of `POST /api/rooms/{id}/deadline`.
 #[derive(Debug, Deserialize, ToSchema)]

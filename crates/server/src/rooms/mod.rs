@@ -25,9 +25,9 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::error::ApiError;
+use crate::limits::rooms::IMPORT_LIMIT;
 use crate::state::AppState;
 use crate::store::RoomError;
-use lobby::IMPORT_LIMIT;
 
 pub(crate) use access::{Role as RoomRole, announce, role_of, room_in};
 pub(crate) use rounds::resolve_due;

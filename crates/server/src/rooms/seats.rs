@@ -14,12 +14,10 @@ use crate::api::{CheckView, RoomView};
 use crate::auth::Caller;
 use crate::edge::Params;
 use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::limits::rooms::SUBMISSION_BYTES;
 use crate::secret::secret_hash;
 use crate::state::AppState;
 use crate::store::{RoomError, Trigger};
-
-/// The largest submission, in bytes: nine tokens take a few lines, comments included.
-pub(crate) const SUBMISSION_LIMIT: usize = 4 * 1024;
 
 /// The caller's submission for the open round, as text: it replaces an earlier one (and
 /// its final mark) until the round is resolved.
@@ -45,9 +43,9 @@ pub(crate) async fn submit(
     Params(query): Params<RoundQuery>,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Json<CheckView>> {
-    let too_long = || ApiError::BadRequest(format!("submission: at most {SUBMISSION_LIMIT} bytes"));
+    let too_long = || ApiError::BadRequest(format!("submission: at most {SUBMISSION_BYTES} bytes"));
     let bytes = body.map_err(|_| too_long())?;
-    if bytes.len() > SUBMISSION_LIMIT {
+    if bytes.len() > SUBMISSION_BYTES {
         return Err(too_long());
     }
     let text = std::str::from_utf8(&bytes)

@@ -19,6 +19,7 @@ use crate::api::{
 use crate::auth::Caller;
 use crate::edge::ClientAddr;
 use crate::error::{ApiResult, ErrorBody};
+use crate::limits::rooms::MY_ROOMS;
 use crate::live::Topic;
 use crate::state::AppState;
 use crate::store::{RoomSeat, RoomStatus, Store, StoredRoom, StoredSubmission};
@@ -246,9 +247,6 @@ pub(crate) async fn show(
         room_view(&state.store, room, caller.as_ref(), None).await?,
     ))
 }
-
-/// The most rooms `GET /api/me/rooms` lists.
-const MY_ROOMS: u32 = 50;
 
 /// The caller's rooms: those it runs as game master and those it sits in, newest first.
 #[utoipa::path(get, path = "/api/me/rooms", tag = "rooms",

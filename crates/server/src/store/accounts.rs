@@ -8,10 +8,11 @@ use sqlx::Row as _;
 use swapboard_play::names;
 use tokio::sync::broadcast;
 
-use super::cache::CREDENTIAL_TTL;
 use super::pool::Store;
 use super::rows::{CredentialKey, CredentialKind, Holder};
 use crate::clock::millis;
+use crate::limits::accounts::MAX_LISTED_CREDENTIALS;
+use crate::limits::instances::CREDENTIAL_TTL;
 
 /// What logging in needs to know of an account.
 pub(crate) struct Login {
@@ -49,9 +50,6 @@ pub(crate) struct CredentialRow {
     /// When it ends by itself, if it does.
     pub(crate) expires_ms: Option<i64>,
 }
-
-/// The most credentials of one account a listing shows.
-const MAX_LISTED_CREDENTIALS: i64 = 500;
 
 impl Store {
     /// Creates an account, unless its name is taken (in any case) or looks like one that is
@@ -394,7 +392,7 @@ impl Store {
 
     /// Ends the account's credentials whose hash starts with `prefix` (all of them for an
     /// empty prefix) except the one hashed `keep`; how many ended. Instances other than
-    /// this one may trust an ended credential for [`cache::CREDENTIAL_TTL`] more.
+    /// this one may trust an ended credential for [`CREDENTIAL_TTL`] more.
     pub(crate) async fn end_credentials(
         &self,
         account_id: i64,

@@ -5,6 +5,7 @@ use sqlx::Row as _;
 
 use super::games::{Finish, MoveError, Status, StoredGame, Termination};
 use super::pool::Store;
+use crate::limits::admin::MAX_LOG_LINES;
 
 /// A role beyond playing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,9 +63,6 @@ pub struct Signup {
     /// The client address it was made from; `None` for accounts older than the record.
     pub address: Option<String>,
 }
-
-/// The most lines of the admin log one read answers.
-pub(crate) const MAX_LOG_LINES: u32 = 1_000;
 
 impl Store {
     /// Grants `role` to the account `name`, logged as done by `actor`: `None` for no such

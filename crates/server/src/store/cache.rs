@@ -9,17 +9,8 @@ use std::borrow::Borrow;
 use std::collections::HashMap;
 use std::hash::Hash;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use super::rows::{CredentialKey, Holder, SeatRow};
-
-/// How long an instance trusts what it read of a credential. A revocation is seen at once
-/// by the instance that made it and within this time by the others.
-pub(crate) const CREDENTIAL_TTL: Duration = Duration::from_secs(5);
-
-/// How long an instance trusts a full game's seats: a deleted account's name is gone from
-/// every instance's views this long after its deletion.
-pub(crate) const SEATS_TTL: Duration = Duration::from_secs(30);
 
 /// The most entries a cache holds before it starts again empty.
 const CAPACITY: usize = 20_000;

@@ -6,6 +6,7 @@ use sqlx::Row as _;
 use sqlx::any::AnyRow;
 
 use super::pool::Store;
+use crate::limits::chat::MAX_CHAT_READ;
 
 /// A chat of a game or a room.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,9 +110,6 @@ pub struct ChatMessage {
     /// Whether a moderator hid it.
     pub hidden: bool,
 }
-
-/// The most messages one read of a chat answers.
-const MAX_CHAT_READ: i64 = 200;
 
 const MESSAGE_COLUMNS: &str = "m.id, m.chat, m.author_id, a.name, m.text, m.at_ms, m.hidden_ms \
      FROM chat_messages m JOIN accounts a ON a.id = m.author_id";

@@ -13,10 +13,10 @@ use sqlx::{Any, Row as _, Transaction};
 pub use swapboard_play::Termination;
 use swapboard_play::{AnyPosition, Clock, Millis, TimeControl};
 
-use super::cache::SEATS_TTL;
 use super::pool::{Backend, Store};
 pub(super) use super::rows::SeatRow;
 use crate::clock::millis;
+use crate::limits::instances::SEATS_TTL;
 
 pub(super) mod moves;
 mod types;

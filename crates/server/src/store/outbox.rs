@@ -17,6 +17,7 @@ use sqlx::{Any, Row as _, Transaction};
 
 use super::games::Finish;
 use super::pool::{Backend, Store};
+use crate::limits::notifications::PAGE_LIMIT;
 use swapboard_play::Termination;
 
 /// What a notification is about.
@@ -186,9 +187,6 @@ pub(crate) struct Digest {
     pub(crate) email: String,
     pub(crate) notices: Vec<StoredNotice>,
 }
-
-/// The most notifications one inbox page or digest holds.
-pub(crate) const PAGE_LIMIT: u32 = 100;
 
 /// A socket's presence row older than this is its dead instance's: the socket is gone.
 pub(crate) const WATCH_STALE_MS: i64 = 60_000;
@@ -647,17 +645,17 @@ impl Store {
                 .map(player_name)
                 .collect::<Vec<_>>()
                 .join(", ");
+            // The rules' words need the final position, which a notice goes without.
+            let by = finish
+                .termination
+                .how()
+                .map(|how| format!(" {how}"))
+                .unwrap_or_default();
             let result = match (finish.termination, finish.winner_seat) {
                 (Termination::Aborted, _) => "it was called off".to_owned(),
-                (Termination::Adjudicated, None) => "a draw by adjudication".to_owned(),
+                (Termination::Adjudicated, None) => format!("a draw{by}"),
                 (_, None) => "a draw".to_owned(),
-                (how, Some(winner)) => {
-                    let by = match how {
-                        Termination::Resigned => " by resignation",
-                        Termination::Timeout => " on time",
-                        Termination::Adjudicated => " by adjudication",
-                        _ => "",
-                    };
+                (_, Some(winner)) => {
                     let won = i64::from(winner) == seat;
                     format!("you {}{by}", if won { "won" } else { "lost" })
                 }

@@ -15,12 +15,10 @@ use swapboard_league::rerate::{RatedGame, rerate};
 
 use super::games::{Finish, Termination};
 use super::pool::{Backend, Store};
+use crate::limits::ratings::HISTORY_LIMIT;
 
 /// The pools' constants: lichess's, as issue 26 asks.
 pub(crate) const PARAMS: Params = Params::LICHESS;
-
-/// The most history points one answer holds (the latest ones): a game a day for 27 years.
-pub(crate) const HISTORY_LIMIT: u32 = 10_000;
 
 /// One player's side of a rated game, as stored.
 #[derive(Clone, Copy, Debug, PartialEq)]

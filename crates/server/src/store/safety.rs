@@ -6,6 +6,7 @@ use sqlx::Row as _;
 use sqlx::any::AnyRow;
 
 use super::pool::Store;
+use crate::limits::chat::MAX_REPORTS_READ;
 
 /// What a report names.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,9 +37,6 @@ pub struct StoredReport {
     /// Who closed it.
     pub closed_by: Option<String>,
 }
-
-/// The most reports one read of the queue answers.
-pub(crate) const MAX_REPORTS_READ: i64 = 500;
 
 fn report_of_row(row: &AnyRow) -> anyhow::Result<StoredReport> {
     Ok(StoredReport {

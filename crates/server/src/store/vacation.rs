@@ -9,9 +9,7 @@ use sqlx::{Any, Row as _, Transaction};
 
 use super::pool::Store;
 use crate::clock::DAY_MS;
-
-/// The most entries of the log an account is shown.
-const LOG_SHOWN: i64 = 100;
+use crate::limits::vacation::LOG_SHOWN;
 
 /// A seated account's bank, as a fallen flag needs it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

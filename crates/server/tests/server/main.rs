@@ -30,6 +30,7 @@ mod review;
 mod room_skills;
 mod rooms;
 mod rules;
+mod schema;
 mod shutdown;
 mod social;
 mod tournaments;
