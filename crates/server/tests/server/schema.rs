@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use sqlx::{Connection as _, PgConnection, SqliteConnection};
 use swapboard_server::store::Store;
 
-use crate::common::TestDb;
+use swapboard_testkit::TestDb;
 
 /// SQLite's own tables, which no migration writes.
 const NOT_OURS: &str = "sqlite\\_%";
@@ -163,7 +163,11 @@ async fn migrate(db: &TestDb) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sqlite_and_postgres_migrate_to_the_same_schema() {
-    let (sqlite, postgres) = (TestDb::sqlite(), TestDb::postgres().await);
+    // An empty PostgreSQL database, not the tests' migrated template: this test migrates it.
+    let Some(postgres) = TestDb::postgres_empty().await else {
+        return;
+    };
+    let sqlite = TestDb::sqlite();
     migrate(&sqlite).await;
     migrate(&postgres).await;
     let on_sqlite = sqlite_facts(&sqlite.url).await;
