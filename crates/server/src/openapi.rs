@@ -145,6 +145,7 @@ mod tests {
     use std::path::Path;
 
     use super::*;
+    use crate::limits::{accounts, admin, chat, notifications, ratings, rooms, vacation};
 
     /// The document's parameters say what the server takes, and its components hold the
     /// error body and the ways to authenticate.
@@ -342,5 +343,103 @@ mod tests {
             }
         }
         routes
+    }
+
+    /// utoipa takes the bounds of a schema only as literals, so the API document repeats
+    /// these limits: each number it states is checked against the limit it repeats.
+    #[test]
+    fn the_api_document_states_the_limits_it_repeats() {
+        let doc = serde_json::to_value(served()).unwrap();
+        let count = |n: usize| u64::try_from(n).unwrap();
+        let (name, password) = (&accounts::NAME_CHARS, &accounts::PASSWORD_CHARS);
+        let mut properties = vec![
+            (
+                "Forgot",
+                "name",
+                "maxLength",
+                count(accounts::MOST_ADDRESS_CHARS),
+            ),
+            (
+                "Forgot",
+                "email",
+                "maxLength",
+                count(accounts::MOST_ADDRESS_CHARS),
+            ),
+            (
+                "TokenRequest",
+                "expires_days",
+                "maximum",
+                accounts::MAX_TOKEN_DAYS as u64,
+            ),
+            (
+                "TakeDays",
+                "days",
+                "maximum",
+                u64::from(vacation::MOST_DAYS),
+            ),
+            (
+                "MuteBody",
+                "hours",
+                "maximum",
+                u64::from(chat::MAX_MUTE_HOURS),
+            ),
+            ("MuteBody", "reason", "maxLength", count(admin::MAX_REASON)),
+            ("Reason", "reason", "maxLength", count(admin::MAX_REASON)),
+            (
+                "Adjudication",
+                "reason",
+                "maxLength",
+                count(admin::MAX_REASON),
+            ),
+            (
+                "NewReport",
+                "reason",
+                "maxLength",
+                count(chat::MAX_REPORT_REASON),
+            ),
+            ("NewMessage", "text", "maxLength", count(chat::MAX_MESSAGE)),
+        ];
+        for schema in ["Credentials", "TokenRequest"] {
+            properties.push((schema, "name", "minLength", count(*name.start())));
+            properties.push((schema, "name", "maxLength", count(*name.end())));
+        }
+        for (schema, field) in [
+            ("Credentials", "password"),
+            ("TokenRequest", "password"),
+            ("Reset", "password"),
+            ("Deletion", "password"),
+            ("PasswordChange", "password"),
+            ("PasswordChange", "new_password"),
+        ] {
+            properties.push((schema, field, "minLength", count(*password.start())));
+            properties.push((schema, field, "maxLength", count(*password.end())));
+        }
+        for (schema, field, keyword, limit) in properties {
+            let stated = &doc["components"]["schemas"][schema]["properties"][field][keyword];
+            assert_eq!(stated.as_u64(), Some(limit), "{schema}.{field} {keyword}");
+        }
+        let parameter = |path: &str, name: &str| {
+            doc["paths"][path]["get"]["parameters"]
+                .as_array()
+                .and_then(|all| all.iter().find(|p| p["name"] == name))
+                .unwrap_or_else(|| panic!("{path} takes no {name}"))
+                .clone()
+        };
+        for (path, limit) in [
+            ("/api/admin/log", u64::from(admin::MAX_LOG_LINES)),
+            ("/api/admin/signups", u64::from(admin::MAX_LOG_LINES)),
+            ("/api/puzzles", ratings::MAX_PUZZLES_LISTED as u64),
+        ] {
+            let stated = &parameter(path, "limit")["schema"]["maximum"];
+            assert_eq!(stated.as_u64(), Some(limit), "{path} limit");
+        }
+        let notices = parameter("/api/me/notifications", "limit")["description"].to_string();
+        let page = format!("1 to {}", notifications::PAGE_LIMIT);
+        assert!(notices.contains(&page), "{notices}");
+        let submission =
+            doc["paths"]["/api/rooms/{id}/submission"]["put"]["requestBody"]["description"]
+                .to_string();
+        let most = format!("at most {} bytes", rooms::SUBMISSION_BYTES);
+        assert!(submission.contains(&most), "{submission}");
     }
 }

@@ -121,7 +121,7 @@ pub async fn delivered(client: &Client, token: &str, kind: &str, game: &str) -> 
 
 /// Polls the review of a game until it is done.
 pub async fn reviewed(client: &Client, id: &str) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(120);
+    let deadline = Instant::now() + Duration::from_secs(600);
     loop {
         let answer = client.get(&format!("/api/games/{id}/review"), &[]).await;
         match answer.status.as_u16() {
