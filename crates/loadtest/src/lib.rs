@@ -17,7 +17,7 @@ use anyhow::Context as _;
 use futures_util::StreamExt as _;
 use serde_json::json;
 use swapboard_play::AnyPosition;
-use swapboard_server::{Clock, GameView, Limits, ServeOptions, Server, TrustedProxy};
+use swapboard_server::{GameView, Limits, ServeOptions, Server, TrustedProxy};
 
 use client::{Account, Client, Refusals, Refused, client_address};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest as _;
@@ -308,34 +308,21 @@ async fn run(options: LoadtestOptions) -> anyhow::Result<()> {
         Some(_) => None,
         None => Some(
             Server::start(&ServeOptions {
-                addr: "127.0.0.1:0".parse()?,
-                database: Some(database.clone()),
-                behind_tls: false,
                 // The load test's accounts each speak from an address of their own.
                 trusted_proxies: vec![
                     "127.0.0.1"
                         .parse::<TrustedProxy>()
                         .map_err(anyhow::Error::msg)?,
                 ],
-                sqlite_max_mib: None,
-                log: tracing::Level::INFO,
-                ai_searches: Some(1),
-                no_ai_worker: false,
-                metrics_addr: None,
-                // The load test mails nothing.
-                smtp: None,
-                mail_from: None,
-                public_url: None,
-                vacation_days: 20,
-                guest_days: 30,
-                games: Default::default(),
-                push_loopback: false,
-                limits: if options.real_limits {
-                    Limits::default()
-                } else {
-                    Limits::generous(10_000_000)
-                },
-                clock: Clock::real(),
+                // The load test mails nothing (the default).
+                ..ServeOptions::local(
+                    &database,
+                    if options.real_limits {
+                        Limits::default()
+                    } else {
+                        Limits::generous(10_000_000)
+                    },
+                )
             })
             .await?,
         ),

@@ -75,12 +75,12 @@ pub struct ServeOptions {
     /// The days of vacation every account has a year (UTC calendar years): a correspondence
     /// clock that would run out spends one instead, and players may take them on purpose
     /// (0 turns the bank off).
-    #[arg(long, value_name = "DAYS", env = "SWAPBOARD_VACATION_DAYS", default_value_t = 20,
+    #[arg(long, value_name = "DAYS", env = "SWAPBOARD_VACATION_DAYS", default_value_t = DEFAULT_VACATION_DAYS,
           value_parser = clap::value_parser!(u16).range(0..=366))]
     pub vacation_days: u16,
     /// How many days a guest (who plays without an account) is kept after its session
     /// expired and its last game moved; then the guest and its games are removed.
-    #[arg(long, value_name = "DAYS", env = "SWAPBOARD_GUEST_DAYS", default_value_t = 30,
+    #[arg(long, value_name = "DAYS", env = "SWAPBOARD_GUEST_DAYS", default_value_t = DEFAULT_GUEST_DAYS,
           value_parser = clap::value_parser!(u16).range(1..=3650))]
     pub guest_days: u16,
     /// The games this server offers, comma-separated, from swaptimum, flipstop, scware,
@@ -101,6 +101,41 @@ pub struct ServeOptions {
     /// ([`crate::Clock::manual`]) and move it instead of waiting.
     #[arg(skip)]
     pub clock: Clock,
+}
+
+/// The vacation bank's days a year when `--vacation-days` is not given.
+const DEFAULT_VACATION_DAYS: u16 = 20;
+
+/// How long a guest is kept when `--guest-days` is not given.
+const DEFAULT_GUEST_DAYS: u16 = 30;
+
+impl ServeOptions {
+    /// A server on a free port of 127.0.0.1 on `database` with these limits and every other
+    /// option at the command's default (no mail, no metrics, one AI search, the system's
+    /// clock): what a program that starts a server of its own, such as the load test or a
+    /// test, begins from.
+    pub fn local(database: &str, limits: Limits) -> ServeOptions {
+        ServeOptions {
+            addr: SocketAddr::from(([127, 0, 0, 1], 0)),
+            database: Some(database.to_owned()),
+            behind_tls: false,
+            trusted_proxies: Vec::new(),
+            sqlite_max_mib: None,
+            log: tracing::Level::INFO,
+            ai_searches: Some(1),
+            no_ai_worker: false,
+            metrics_addr: None,
+            smtp: None,
+            mail_from: None,
+            public_url: None,
+            vacation_days: DEFAULT_VACATION_DAYS,
+            guest_days: DEFAULT_GUEST_DAYS,
+            games: None,
+            push_loopback: false,
+            limits,
+            clock: Clock::real(),
+        }
+    }
 }
 
 /// The log level when neither `--log` nor `SWAPBOARD_LOG` names one: `RUST_LOG`'s, else

@@ -8,24 +8,9 @@ use crate::TestDb;
 /// The options of a server on a free port of 127.0.0.1 on `db`, for a test that sets more.
 pub fn options(db: &TestDb, limits: Limits) -> ServeOptions {
     ServeOptions {
-        addr: "127.0.0.1:0".parse().unwrap(),
-        database: Some(db.url.clone()),
-        behind_tls: false,
-        trusted_proxies: Vec::new(),
-        sqlite_max_mib: None,
-        log: tracing::Level::INFO,
-        ai_searches: Some(1),
-        no_ai_worker: false,
-        metrics_addr: None,
-        smtp: None,
-        mail_from: None,
-        public_url: None,
-        vacation_days: 20,
-        guest_days: 30,
-        games: Default::default(),
+        // The tests' push services listen on the loopback address over plain HTTP.
         push_loopback: true,
-        limits,
-        clock: Clock::real(),
+        ..ServeOptions::local(&db.url, limits)
     }
 }
 
