@@ -277,8 +277,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The moderators' queue of reports, oldest first (at most 500), each with the message it
-         *     names shown in full, hidden or not.
+         * The moderators' queue of reports, newest first, a page at a time, each with the message
+         *     it names shown in full, hidden or not. A flood of reports never hides the latest one.
          */
         get: operations["reports"];
         put?: never;
@@ -1351,8 +1351,9 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Reports a chat message or an account to the moderators' queue. A message is reported by
-         *     whoever may read it; the reporter is told nothing of the message in return.
+         * Reports a chat message or an account to the moderators' queue. A message is reported only
+         *     by whoever may read it (to anyone else it does not exist); the reporter is told nothing
+         *     of the message in return.
          */
         post: operations["report"];
         delete?: never;
@@ -3392,7 +3393,12 @@ export interface components {
         };
         /** @description The moderators' queue. */
         ReportsView: {
-            /** @description Oldest first. */
+            /**
+             * Format: int64
+             * @description When there are older reports: the `before` that reads the next page of them.
+             */
+            older?: number | null;
+            /** @description Newest first: a page of the queue. */
             reports: components["schemas"]["ReportView"][];
         };
         /** @description The body of `POST /api/password/reset`. */
@@ -4956,6 +4962,10 @@ export interface operations {
             query?: {
                 /** @description The closed reports too */
                 all?: boolean;
+                /** @description Only the reports older than this one (the `older` of the page before) */
+                before?: number;
+                /** @description The most reports on the page (default 50) */
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -4963,13 +4973,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The reports, oldest first */
+            /** @description A page of the reports, newest first */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ReportsView"];
+                };
+            };
+            /** @description A limit out of 1 to 500 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No or bad credentials */
@@ -8052,7 +8071,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such message or account */
+            /** @description No such message or account, or a message the caller cannot read */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9510,7 +9529,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A request from another site */
+            /** @description A request from another site, or the account is banned (told only with the right password) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9646,6 +9665,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The account is banned (told only with the right password) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many login attempts for this name or address */
             429: {
                 headers: {
@@ -9744,6 +9772,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A guest: tournaments need an account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The caller has 5 tournaments that have not started */
             409: {
                 headers: {
@@ -9819,6 +9856,15 @@ export interface operations {
             };
             /** @description No or bad credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A guest: tournaments need an account */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -13,6 +13,7 @@ use crate::api::{Account, NewToken};
 use crate::auth::{Caller, Proof, SESSION_COOKIE, check_same_site, session_cookie};
 use crate::edge::{Body, ClientAddr};
 use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::instruments;
 use crate::limits::accounts::{MAX_TOKEN_DAYS, NAME_CHARS, PASSWORD_CHARS, SESSION_DAYS};
 use crate::me;
 use crate::secret::{random_secret, secret_hash};
@@ -233,7 +234,7 @@ async fn new_session(state: &AppState, account_id: i64) -> ApiResult<HeaderValue
         .clock
         .now_ms()
         .saturating_add(SESSION_DAYS * 24 * 3600 * 1000);
-    state
+    let stored = state
         .store
         .insert_credential(
             &secret_hash(&secret),
@@ -242,7 +243,19 @@ async fn new_session(state: &AppState, account_id: i64) -> ApiResult<HeaderValue
             Some(expires),
         )
         .await?;
+    refuse_banned(stored)?;
     session_cookie_header(Some(&secret), state.secure_cookies)
+}
+
+/// What a login into a banned account is told, by whoever knows its password.
+fn banned_error() -> ApiError {
+    ApiError::Forbidden("this account is banned".to_owned())
+}
+
+/// Refuses a login whose credential was not stored: the account was banned while its
+/// password was being checked.
+fn refuse_banned(stored: bool) -> ApiResult<()> {
+    if stored { Ok(()) } else { Err(banned_error()) }
 }
 
 /// Checks a login against the rate limits and the stored hash. Wrong passwords are counted
@@ -285,10 +298,11 @@ pub(crate) async fn log_in(
     if state.passwords.verify(credentials.password.0, hash).await? {
         // Told only to whoever knows the password: a ban is no secret from its owner.
         if banned {
-            return Err(ApiError::Forbidden("this account is banned".to_owned()));
+            return Err(banned_error());
         }
         holder.ok_or_else(|| ApiError::Internal(anyhow::anyhow!("a password matched no account")))
     } else {
+        instruments::login_failed();
         let now = state.clock.now_ms();
         limits.login_failures_per_client.fail(&client_key, now);
         limits.login_failures_per_name.fail(&name_key, now);
@@ -332,6 +346,7 @@ fn token_expiry(days: Option<i64>, now_ms: i64) -> ApiResult<Option<i64>> {
         (status = 201, description = "The token, shown this once, and when it expires", body = NewToken),
         (status = 400, description = "A missing or malformed name or password, or expires_days out of 1 to 3650", body = ErrorBody),
         (status = 401, description = "Wrong name or password", body = ErrorBody),
+        (status = 403, description = "The account is banned (told only with the right password)", body = ErrorBody),
         (status = 429, description = "Too many login attempts for this name or address", body = ErrorBody),
     ))]
 pub(crate) async fn create_token(
@@ -347,7 +362,7 @@ pub(crate) async fn create_token(
     };
     let holder = log_in(&state, addr, credentials).await?;
     let token = random_secret();
-    state
+    let stored = state
         .store
         .insert_credential(
             &secret_hash(&token),
@@ -356,6 +371,7 @@ pub(crate) async fn create_token(
             expires_ms,
         )
         .await?;
+    refuse_banned(stored)?;
     Ok((StatusCode::CREATED, Json(NewToken { token, expires_ms })))
 }
 
@@ -402,7 +418,7 @@ fn session_cookie_header(secret: Option<&str>, secure: bool) -> ApiResult<Header
          headers(("set-cookie" = String, description = "swapboard_session=...; HttpOnly; SameSite=Lax"))),
         (status = 400, description = "A missing or malformed name or password", body = ErrorBody),
         (status = 401, description = "Wrong name or password", body = ErrorBody),
-        (status = 403, description = "A request from another site", body = ErrorBody),
+        (status = 403, description = "A request from another site, or the account is banned (told only with the right password)", body = ErrorBody),
         (status = 429, description = "Too many login attempts for this name or address", body = ErrorBody),
     ))]
 pub(crate) async fn log_in_session(

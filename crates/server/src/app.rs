@@ -102,9 +102,11 @@ fn router(state: AppState) -> Router {
                 // and tokens.
                 .make_span_with(|request: &Request| {
                     let client = request.extensions().get::<ClientAddr>().map(|addr| addr.0);
+                    let route = request.extensions().get::<MatchedPath>();
                     tracing::info_span!(
                         "request",
                         method = %request.method(),
+                        route = route.map_or("unmatched", MatchedPath::as_str),
                         path = request.uri().path(),
                         client = client.map(tracing::field::display),
                     )
@@ -112,13 +114,14 @@ fn router(state: AppState) -> Router {
                 .on_request(())
                 .on_response(|response: &Response, latency: Duration, _: &Span| {
                     let status = response.status().as_u16();
-                    let latency_us = u64::try_from(latency.as_micros()).unwrap_or(u64::MAX);
-                    // One line per request only when asked for (`--log debug`): at info a
-                    // busy server would write thousands a second. Server errors always.
+                    // Milliseconds to a tenth: short to read, enough to see a slow route.
+                    let ms = (latency.as_secs_f64() * 10_000.0).round() / 10.0;
+                    // The access log: one line per request at info (a busy site logs at
+                    // warn); a server error always, as an error.
                     if response.status().is_server_error() {
-                        tracing::error!(status, latency_us, "answered");
+                        tracing::error!(status, ms, "answered");
                     } else {
-                        tracing::debug!(status, latency_us, "answered");
+                        tracing::info!(status, ms, "answered");
                     }
                 })
                 .on_failure(()),
@@ -304,7 +307,10 @@ impl Server {
                 closing_seen,
                 options.limits.socket_credential_time,
             )),
-            proxies: Arc::new(TrustedProxies::new(&options.trusted_proxies)),
+            proxies: Arc::new(TrustedProxies::new(
+                &options.trusted_proxies,
+                options.forwarded_header,
+            )),
             sockets_per_address: Census::new(options.limits.sockets_per_address, u32::MAX),
             sockets_per_account: Census::new(options.limits.sockets_per_account, u32::MAX),
             mail,
@@ -455,6 +461,7 @@ async fn serve_metrics(
         let (size, idle) = store.pool_use();
         instruments::pool(size, idle);
         instruments::connections(connections.open(), connections.refused(), sockets.open());
+        instruments::process();
         let store = store.clone();
         async move {
             match store.ai_jobs_waiting().await {
@@ -465,6 +472,12 @@ async fn serve_metrics(
                     }
                 }
                 Err(e) => tracing::warn!("metrics: cannot count the AI's jobs: {e:#}"),
+            }
+            match store.outbox_pending().await {
+                Ok(pending) => {
+                    instruments::outbox_pending(u32::try_from(pending).unwrap_or(u32::MAX))
+                }
+                Err(e) => tracing::warn!("metrics: cannot count the pending notifications: {e:#}"),
             }
         }
     };

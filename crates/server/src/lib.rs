@@ -60,7 +60,7 @@ pub use clock::{Clock, DAY_MS};
 pub use limits::{Limits, Rate};
 pub use offered::Offered;
 pub use options::ServeOptions;
-pub use proxy::TrustedProxy;
+pub use proxy::{ForwardedHeader, TrustedProxy};
 pub use puzzles::finished_games;
 pub use ratings::{RerateOptions, rerate};
 

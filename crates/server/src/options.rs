@@ -6,7 +6,7 @@ use std::net::SocketAddr;
 use crate::clock::Clock;
 use crate::limits::Limits;
 use crate::offered::Offered;
-use crate::proxy::TrustedProxy;
+use crate::proxy::{ForwardedHeader, TrustedProxy};
 
 /// How to serve: the options of `swapboard serve`.
 #[derive(Clone, Debug, clap::Args)]
@@ -22,9 +22,9 @@ pub struct ServeOptions {
     #[arg(long)]
     pub behind_tls: bool,
     /// A reverse proxy's address or range (10.0.0.0/8, ::1/128, 127.0.0.1), repeatable: only
-    /// requests whose TCP peer is inside one have their Forwarded / X-Forwarded-For headers
-    /// read, for the client's address (the rightmost one not itself trusted) that limits and
-    /// logs use. From anyone else those headers are ignored. Default: nobody.
+    /// requests whose TCP peer is inside one have their --forwarded-header read, for the
+    /// client's address (the rightmost one not itself trusted) that limits and logs use. From
+    /// anyone else it is ignored (and a warning logged once). Default: nobody.
     #[arg(
         long = "trusted-proxy",
         value_name = "CIDR",
@@ -32,6 +32,17 @@ pub struct ServeOptions {
         value_delimiter = ','
     )]
     pub trusted_proxies: Vec<TrustedProxy>,
+    /// The one header the trusted proxies name the client in: x-forwarded-for (what the
+    /// nginx and Caddy blocks of docs/DEPLOY.md set) or forwarded (RFC 7239). The other is
+    /// never read: a proxy passes it on as the client wrote it.
+    #[arg(
+        long,
+        value_name = "HEADER",
+        env = "SWAPBOARD_FORWARDED_HEADER",
+        value_enum,
+        default_value_t
+    )]
+    pub forwarded_header: ForwardedHeader,
     /// The most AI searches run at once, one core each (default: all cores but one, at
     /// least one), so the AI never takes the cores the HTTP workers need.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
@@ -46,7 +57,8 @@ pub struct ServeOptions {
     #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u32).range(1..=16_000_000))]
     pub sqlite_max_mib: Option<u32>,
     /// The most detailed log lines written to standard error: error, warn, info (start,
-    /// stop, refusals, failures) or debug (also one line per request), or trace. Default:
+    /// stop, refusals, failures, one line per request), debug, or trace (also the database's
+    /// statements). Default:
     /// $SWAPBOARD_LOG, else the global level of $RUST_LOG, else info.
     #[arg(
         long,
@@ -120,6 +132,7 @@ impl ServeOptions {
             database: Some(database.to_owned()),
             behind_tls: false,
             trusted_proxies: Vec::new(),
+            forwarded_header: ForwardedHeader::default(),
             sqlite_max_mib: None,
             log: tracing::Level::INFO,
             ai_searches: Some(1),

@@ -2,14 +2,18 @@
 //!
 //! A proxy in front of the server (nginx, Caddy: the way to TLS) makes every visitor's TCP
 //! peer the proxy itself, so the limits keyed on the address would lump the whole site into
-//! one bucket. The proxy says who its client was in `Forwarded` (RFC 7239) or
-//! `X-Forwarded-For`, but anyone can send those headers: they are read only when the TCP peer
-//! is inside a range the operator trusts, and then the hops are walked from the right (the
-//! nearest proxy's entry last) past every trusted address; the first address that is not
-//! trusted is the client. Entries left of it were written by the client and are never read.
+//! one bucket. The proxy says who its client was in a header, but anyone can send one: the
+//! server reads exactly one header, chosen by `--forwarded-header` (`X-Forwarded-For` by
+//! default, or RFC 7239's `Forwarded`), and only when the TCP peer is inside a range the
+//! operator trusts; then the hops are walked from the right (the nearest proxy's entry last)
+//! past every trusted address; the first address that is not trusted is the client. Entries
+//! left of it were written by the client and are never read. The other header is never read:
+//! a proxy that sets one passes the other on as the client wrote it (nginx and Caddy do), so
+//! reading it would let a client name its own address.
 
 use std::net::IpAddr;
 use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use axum::http::HeaderMap;
 use axum::http::header::FORWARDED;
@@ -39,38 +43,65 @@ impl FromStr for TrustedProxy {
     }
 }
 
-/// The trusted proxies of a server: empty (the default) trusts nobody's headers.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct TrustedProxies(Vec<IpNet>);
+/// The one header a trusted proxy names its client in (`--forwarded-header`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum ForwardedHeader {
+    /// `X-Forwarded-For: client, proxy1, ...`: what nginx's `$proxy_add_x_forwarded_for`
+    /// and Caddy's `reverse_proxy` write.
+    #[default]
+    XForwardedFor,
+    /// RFC 7239's `Forwarded: for=client, for=proxy1`.
+    Forwarded,
+}
+
+impl ForwardedHeader {
+    /// The hops the header lists, left to right (`None`: an entry that is not an address).
+    fn hops(self, headers: &HeaderMap) -> Vec<Option<IpAddr>> {
+        match self {
+            ForwardedHeader::XForwardedFor => x_forwarded_for_hops(headers),
+            ForwardedHeader::Forwarded => forwarded_hops(headers),
+        }
+    }
+}
+
+/// The trusted proxies of a server and the header they write: no range (the default)
+/// trusts nobody's headers.
+#[derive(Debug, Default)]
+pub(crate) struct TrustedProxies {
+    ranges: Vec<IpNet>,
+    header: ForwardedHeader,
+    /// Whether the warning about forwarding headers from an untrusted peer was logged: once
+    /// per process, so that a client sending them cannot fill the log.
+    warned: AtomicBool,
+}
 
 impl TrustedProxies {
-    pub(crate) fn new(ranges: &[TrustedProxy]) -> TrustedProxies {
-        TrustedProxies(ranges.iter().map(|range| range.0).collect())
+    pub(crate) fn new(ranges: &[TrustedProxy], header: ForwardedHeader) -> TrustedProxies {
+        TrustedProxies {
+            ranges: ranges.iter().map(|range| range.0).collect(),
+            header,
+            warned: AtomicBool::new(false),
+        }
     }
 
     /// Whether `addr` is inside a trusted range.
     pub(crate) fn trusts(&self, addr: IpAddr) -> bool {
         let addr = canonical(addr);
-        self.0.iter().any(|net| net.contains(&addr))
+        self.ranges.iter().any(|net| net.contains(&addr))
     }
 
     /// The client's address for a request whose TCP peer is `peer`: the peer itself unless it
-    /// is trusted; then the rightmost forwarded address that is not trusted (`Forwarded` when
-    /// the request has it, else `X-Forwarded-For`). An entry that is not an address
-    /// (`unknown`, an obfuscated name, garbage) ends the walk at the last address seen, the
-    /// nearest proxy's: nothing further left can be believed.
+    /// is trusted; then the rightmost address of the chosen header that is not trusted. An
+    /// entry that is not an address (`unknown`, an obfuscated name, garbage) ends the walk at
+    /// the last address seen, the nearest proxy's: nothing further left can be believed.
     pub(crate) fn client(&self, peer: IpAddr, headers: &HeaderMap) -> IpAddr {
         let peer = canonical(peer);
         if !self.trusts(peer) {
+            self.warn_untrusted(peer, headers);
             return peer;
         }
-        let hops = if headers.contains_key(FORWARDED) {
-            forwarded_hops(headers)
-        } else {
-            x_forwarded_for_hops(headers)
-        };
         let mut client = peer;
-        for hop in hops.into_iter().rev().take(MAX_HOPS) {
+        for hop in self.header.hops(headers).into_iter().rev().take(MAX_HOPS) {
             match hop {
                 Some(addr) if self.trusts(addr) => client = addr,
                 Some(addr) => return addr,
@@ -78,6 +109,27 @@ impl TrustedProxies {
             }
         }
         client
+    }
+
+    /// Warns, once, that a peer outside `--trusted-proxy` sent a forwarding header: either a
+    /// proxy the operator forgot to name (then every visitor shares its address and its
+    /// limits) or a client trying to pick its own address. Either way the header is ignored.
+    fn warn_untrusted(&self, peer: IpAddr, headers: &HeaderMap) {
+        let sent = [FORWARDED.as_str(), "x-forwarded-for"]
+            .into_iter()
+            .find(|name| headers.contains_key(*name));
+        if let Some(name) = sent
+            && !self.warned.swap(true, Ordering::Relaxed)
+        {
+            tracing::warn!(
+                %peer,
+                header = name,
+                "a forwarding header came from a peer outside --trusted-proxy and is ignored: \
+                 if that peer is your reverse proxy, name it with --trusted-proxy (until then \
+                 every visitor behind it shares its address and its limits); \
+                 this warning is given once"
+            );
+        }
     }
 }
 
@@ -151,8 +203,12 @@ mod tests {
     use proptest::prelude::*;
 
     fn proxies(ranges: &[&str]) -> TrustedProxies {
+        reading(ranges, ForwardedHeader::XForwardedFor)
+    }
+
+    fn reading(ranges: &[&str], header: ForwardedHeader) -> TrustedProxies {
         let ranges: Vec<TrustedProxy> = ranges.iter().map(|r| r.parse().unwrap()).collect();
-        TrustedProxies::new(&ranges)
+        TrustedProxies::new(&ranges, header)
     }
 
     fn headers(pairs: &[(&'static str, &str)]) -> HeaderMap {
@@ -196,6 +252,10 @@ mod tests {
         );
         // Nobody is trusted by default.
         let nobody = TrustedProxies::default();
+        assert!(
+            trusted.warned.load(Ordering::Relaxed),
+            "the ignored headers were warned of"
+        );
         assert_eq!(nobody.client(ip("10.0.0.1"), &spoofed), ip("10.0.0.1"));
     }
 
@@ -222,17 +282,32 @@ mod tests {
     }
 
     #[test]
-    fn forwarded_is_read_first_in_all_its_spellings() {
-        let trusted = proxies(&["10.0.0.0/8"]);
+    fn only_the_chosen_header_is_read() {
+        // nginx and Caddy set X-Forwarded-For and pass a client's Forwarded on untouched:
+        // reading Forwarded there would let the client pick its address.
         let both = headers(&[
-            (
-                "forwarded",
-                r#"for=198.51.100.7;proto=https, For="[2001:db8:cafe::17]:4711""#,
-            ),
+            ("forwarded", "for=198.51.100.7"),
             ("x-forwarded-for", "192.0.2.1"),
         ]);
+        let by_default = proxies(&["10.0.0.0/8"]);
+        assert_eq!(by_default.client(ip("10.0.0.1"), &both), ip("192.0.2.1"));
+        let forged = headers(&[("forwarded", "for=198.51.100.7")]);
+        assert_eq!(by_default.client(ip("10.0.0.1"), &forged), ip("10.0.0.1"));
+        let rfc = reading(&["10.0.0.0/8"], ForwardedHeader::Forwarded);
+        assert_eq!(rfc.client(ip("10.0.0.1"), &both), ip("198.51.100.7"));
+        let forged = headers(&[("x-forwarded-for", "192.0.2.1")]);
+        assert_eq!(rfc.client(ip("10.0.0.1"), &forged), ip("10.0.0.1"));
+    }
+
+    #[test]
+    fn forwarded_is_read_in_all_its_spellings() {
+        let trusted = reading(&["10.0.0.0/8"], ForwardedHeader::Forwarded);
+        let quoted = headers(&[(
+            "forwarded",
+            r#"for=198.51.100.7;proto=https, For="[2001:db8:cafe::17]:4711""#,
+        )]);
         assert_eq!(
-            trusted.client(ip("10.0.0.1"), &both),
+            trusted.client(ip("10.0.0.1"), &quoted),
             ip("2001:db8:cafe::17")
         );
         let port = headers(&[("forwarded", "for=192.0.2.60:8080;by=10.0.0.1")]);
@@ -257,7 +332,6 @@ mod tests {
         /// trusted or a trusted one from the chain, and never panics.
         #[test]
         fn any_header_gives_a_sane_answer(xff in "[ -~]{0,200}", fwd in "[ -~]{0,200}") {
-            let trusted = proxies(&["10.0.0.0/8"]);
             let mut map = HeaderMap::new();
             if let Ok(value) = HeaderValue::from_str(&xff) {
                 map.append("x-forwarded-for", value);
@@ -265,9 +339,12 @@ mod tests {
             if let Ok(value) = HeaderValue::from_str(&fwd) {
                 map.append(FORWARDED, value);
             }
-            let untrusted_peer = ip("203.0.113.1");
-            prop_assert_eq!(trusted.client(untrusted_peer, &map), untrusted_peer);
-            let _ = trusted.client(ip("10.0.0.1"), &map);
+            for header in [ForwardedHeader::XForwardedFor, ForwardedHeader::Forwarded] {
+                let trusted = reading(&["10.0.0.0/8"], header);
+                let untrusted_peer = ip("203.0.113.1");
+                prop_assert_eq!(trusted.client(untrusted_peer, &map), untrusted_peer);
+                let _ = trusted.client(ip("10.0.0.1"), &map);
+            }
         }
     }
 }

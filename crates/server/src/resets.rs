@@ -20,6 +20,7 @@ use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::limits::accounts::{MOST_ADDRESS_CHARS, RESET_EVERY_MS};
 use crate::secret::secret_hash;
 use crate::state::AppState;
+use crate::store::Store;
 
 /// The password routes, each with its OpenAPI entry.
 pub(crate) fn router() -> OpenApiRouter<AppState> {
@@ -86,12 +87,27 @@ pub(crate) async fn forgot(
         .login_per_address
         .check(&addr.0.to_string(), state.clock.now_ms())
         .map_err(ApiError::RateLimited)?;
-    for account in state.store.reset_candidates(name, email).await? {
-        if state.store.ask_reset(account, RESET_EVERY_MS).await? {
+    // Looked up after the answer: an answer that waited on the lookup would come a little
+    // later for a registered name or address than for an unknown one, and tell them apart.
+    let (name, email) = (name.map(str::to_owned), email.map(str::to_owned));
+    let store = state.store.clone();
+    tokio::spawn(async move {
+        if let Err(e) = ask_resets(&store, name.as_deref(), email.as_deref()).await {
+            tracing::warn!("a password reset could not be asked for: {e:#}");
+        }
+    });
+    Ok((StatusCode::ACCEPTED, Json(ForgotAnswer { message: FORGOT })))
+}
+
+/// Queues a reset mail for each account of that name or confirmed address (at most one an
+/// account every [`RESET_EVERY_MS`]).
+async fn ask_resets(store: &Store, name: Option<&str>, email: Option<&str>) -> anyhow::Result<()> {
+    for account in store.reset_candidates(name, email).await? {
+        if store.ask_reset(account, RESET_EVERY_MS).await? {
             tracing::info!(account, "a password reset asked for");
         }
     }
-    Ok((StatusCode::ACCEPTED, Json(ForgotAnswer { message: FORGOT })))
+    Ok(())
 }
 
 /// The body of `POST /api/password/reset`.

@@ -178,6 +178,7 @@ impl CreateTournament {
         (status = 201, description = "The tournament is created", body = TournamentView),
         (status = 400, description = "A missing, malformed or out-of-range field, named", body = ErrorBody),
         (status = 401, description = "No or bad credentials", body = ErrorBody),
+        (status = 403, description = "A guest: tournaments need an account", body = ErrorBody),
         (status = 409, description = "The caller has 5 tournaments that have not started", body = ErrorBody),
         (status = 429, description = "`rate_limited`: too many challenges from this account", body = ErrorBody),
     ))]
@@ -186,6 +187,7 @@ pub(crate) async fn create(
     caller: Caller,
     Body(body): Body<CreateTournament>,
 ) -> ApiResult<(StatusCode, Json<TournamentView>)> {
+    caller.signed_up("making a tournament")?;
     let account = caller.holder.account_id;
     let new = body.checked(state.clock.now_ms(), account)?;
     state.offered.check(new.game)?;
@@ -244,6 +246,7 @@ pub(crate) async fn show(
     responses(
         (status = 200, description = "The caller is entered", body = TournamentView),
         (status = 401, description = "No or bad credentials", body = ErrorBody),
+        (status = 403, description = "A guest: tournaments need an account", body = ErrorBody),
         (status = 404, description = "No such tournament", body = ErrorBody),
         (status = 409, description = "The tournament has started, or is full", body = ErrorBody),
     ))]
@@ -252,6 +255,8 @@ pub(crate) async fn join(
     caller: Caller,
     Path(id): Path<String>,
 ) -> ApiResult<Json<TournamentView>> {
+    // A guest plays the AI only: a tournament pairs it with people, in rated games.
+    caller.signed_up("entering a tournament")?;
     state
         .store
         .join_tournament(&id, caller.holder.account_id)

@@ -81,6 +81,8 @@ pub struct ReportView {
 /// The moderators' queue.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct ReportsView {
-    /// Oldest first.
+    /// Newest first: a page of the queue.
     pub reports: Vec<ReportView>,
+    /// When there are older reports: the `before` that reads the next page of them.
+    pub older: Option<i64>,
 }

@@ -203,6 +203,25 @@ async fn game_access(
     })
 }
 
+/// Whether the caller may read the chat of this key (a game's or a room's, as stored with
+/// its messages): what a report of one of its messages needs. A chat whose game or room is
+/// gone is read by nobody.
+pub(crate) async fn may_read(state: &AppState, key: &str, caller: &Caller) -> ApiResult<bool> {
+    let Some(chat) = ChatRef::of_key(key) else {
+        return Ok(false);
+    };
+    let access = if chat.channel.of_game() {
+        game_access(state, &chat.place, chat.channel, Some(caller)).await
+    } else {
+        room_access(state, &chat.place, chat.channel, Some(caller)).await
+    };
+    match access {
+        Ok(access) => Ok(access.read.is_ok()),
+        Err(ApiError::NotFound(_)) => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
 /// A chat's latest messages, as this caller may see them.
 async fn chat_view(
     state: &AppState,

@@ -15,7 +15,7 @@ use crate::api::{ReportView, ReportsView};
 use crate::auth::Caller;
 use crate::edge::{Body, Params};
 use crate::error::{ApiError, ApiResult, ErrorBody};
-use crate::limits::chat::MAX_MUTE_HOURS;
+use crate::limits::chat::{MAX_MUTE_HOURS, MAX_REPORTS_READ, REPORTS_PAGE};
 use crate::state::AppState;
 use crate::store::Role;
 
@@ -37,15 +37,24 @@ pub(super) fn router() -> OpenApiRouter<AppState> {
 pub(crate) struct ReportsQuery {
     /// The closed reports too (default: the open ones only).
     all: Option<bool>,
+    /// Only the reports older than this one (by id): the next page.
+    before: Option<i64>,
+    /// The most reports on the page, 1 to 500 (default 50).
+    limit: Option<i64>,
 }
 
-/// The moderators' queue of reports, oldest first (at most 500), each with the message it
-/// names shown in full, hidden or not.
+/// The moderators' queue of reports, newest first, a page at a time, each with the message
+/// it names shown in full, hidden or not. A flood of reports never hides the latest one.
 #[utoipa::path(get, path = "/api/admin/reports", tag = "admin",
-    params(("all" = Option<bool>, Query, description = "The closed reports too")),
+    params(
+        ("all" = Option<bool>, Query, description = "The closed reports too"),
+        ("before" = Option<i64>, Query, description = "Only the reports older than this one (the `older` of the page before)"),
+        ("limit" = Option<i64>, Query, minimum = 1, maximum = 500, description = "The most reports on the page (default 50)"),
+    ),
     security(("bearer" = []), ("session" = [])),
     responses(
-        (status = 200, description = "The reports, oldest first", body = ReportsView),
+        (status = 200, description = "A page of the reports, newest first", body = ReportsView),
+        (status = 400, description = "A limit out of 1 to 500", body = ErrorBody),
         (status = 401, description = "No or bad credentials", body = ErrorBody),
         (status = 403, description = "The caller is no admin or moderator", body = ErrorBody),
     ))]
@@ -55,7 +64,21 @@ pub(crate) async fn reports(
     Params(query): Params<ReportsQuery>,
 ) -> ApiResult<Json<ReportsView>> {
     holding(&state, &caller, MODERATORS).await?;
-    let stored = state.store.reports(query.all.unwrap_or(false)).await?;
+    let limit = query.limit.unwrap_or(REPORTS_PAGE);
+    if !(1..=MAX_REPORTS_READ).contains(&limit) {
+        return Err(ApiError::BadRequest(format!(
+            "limit: {limit}, expected 1 to {MAX_REPORTS_READ}"
+        )));
+    }
+    // One more than the page: whether there are older ones.
+    let mut stored = state
+        .store
+        .reports(query.all.unwrap_or(false), query.before, limit + 1)
+        .await?;
+    let older = (stored.len() > usize::try_from(limit).unwrap_or(usize::MAX)).then(|| {
+        stored.pop();
+        stored.last().map_or(0, |last| last.id)
+    });
     let mut reports = Vec::with_capacity(stored.len());
     for report in stored {
         let message = match report.message_id {
@@ -77,7 +100,7 @@ pub(crate) async fn reports(
             closed_by: report.closed_by,
         });
     }
-    Ok(Json(ReportsView { reports }))
+    Ok(Json(ReportsView { reports, older }))
 }
 
 /// What a moderator's act did.

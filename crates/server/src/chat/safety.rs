@@ -13,6 +13,7 @@ use utoipa_axum::routes;
 
 use crate::api::{BlockView, BlocksView, MutedChatsView};
 use crate::auth::Caller;
+use crate::chat::may_read;
 use crate::edge::Body;
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::games::view::limit_account;
@@ -217,8 +218,9 @@ pub(crate) struct Filed {
     id: i64,
 }
 
-/// Reports a chat message or an account to the moderators' queue. A message is reported by
-/// whoever may read it; the reporter is told nothing of the message in return.
+/// Reports a chat message or an account to the moderators' queue. A message is reported only
+/// by whoever may read it (to anyone else it does not exist); the reporter is told nothing
+/// of the message in return.
 #[utoipa::path(post, path = "/api/reports", tag = "chat", request_body = NewReport,
     security(("bearer" = []), ("session" = [])),
     responses(
@@ -226,7 +228,7 @@ pub(crate) struct Filed {
         (status = 400, description = "Not exactly one of message and account, or a missing or too long reason", body = ErrorBody),
         (status = 401, description = "No or bad credentials", body = ErrorBody),
         (status = 403, description = "A guest", body = ErrorBody),
-        (status = 404, description = "No such message or account", body = ErrorBody),
+        (status = 404, description = "No such message or account, or a message the caller cannot read", body = ErrorBody),
         (status = 429, description = "`rate_limited`: too many reports from this account", body = ErrorBody),
     ))]
 pub(crate) async fn report(
@@ -244,11 +246,13 @@ pub(crate) async fn report(
     }
     let target = match (body.message, body.account) {
         (Some(id), None) => {
-            state
-                .store
-                .chat_message(id)
-                .await?
-                .ok_or_else(|| ApiError::NotFound(format!("message: no message {id}")))?;
+            let unknown = || ApiError::NotFound(format!("message: no message {id}"));
+            let message = state.store.chat_message(id).await?.ok_or_else(unknown)?;
+            // Only what the reporter could read: a private thread's message is no one
+            // else's to report (nor to learn exists), and moderators would read it.
+            if !may_read(&state, &message.chat, &caller).await? {
+                return Err(unknown());
+            }
             ReportTarget::Message(id)
         }
         (None, Some(name)) => {

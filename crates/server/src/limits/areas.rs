@@ -140,8 +140,10 @@ limits! {
         MAX_MUTE_HOURS: u32 = 720, in hours;
         /// The most messages one read of a chat answers.
         MAX_CHAT_READ: i64 = 200;
-        /// The most reports one read of the queue answers.
+        /// The most reports one page of the moderators' queue holds (`limit`).
         MAX_REPORTS_READ: i64 = 500;
+        /// The reports a page of the moderators' queue holds when `limit` is not given.
+        REPORTS_PAGE: i64 = 50;
     }
 
     /// What administrators do.

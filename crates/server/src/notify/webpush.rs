@@ -3,7 +3,7 @@
 //! sent over HTTP/1.1 (TLS with the webpki roots). Every primitive is `ring`'s. It imports
 //! nothing of the server's handlers: the shared state holds a [`Pusher`].
 
-use std::net::IpAddr;
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use std::sync::Arc;
 
 use axum::http::{Request, StatusCode, header};
@@ -295,34 +295,69 @@ impl Pusher {
     }
 }
 
-/// Whether an address is on the public internet: not loopback, private, link-local, shared
-/// (100.64/10), documentation, multicast or unspecified, nor an IPv4 one in IPv6 clothing.
+/// Whether an address is on the public internet: none of IANA's special-purpose IPv4 and
+/// IPv6 ranges (loopback, private, shared, link-local, documentation, benchmarking,
+/// reserved, multicast, unspecified, and the like). An IPv6 address that carries an IPv4
+/// one (mapped, compatible, NAT64's well-known prefix, 6to4) is judged by that address: a
+/// translator on the path would deliver to it. Teredo and the other tunnels of 2001::/23
+/// hide theirs, and are refused.
 fn public(ip: IpAddr) -> bool {
     match ip {
-        IpAddr::V4(v4) => {
-            let [a, b, ..] = v4.octets();
-            !(v4.is_private()
-                || v4.is_loopback()
-                || v4.is_link_local()
-                || v4.is_unspecified()
-                || v4.is_broadcast()
-                || v4.is_documentation()
-                || v4.is_multicast()
-                || a == 0
-                || (a == 100 && (64..128).contains(&b)))
-        }
-        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-            Some(v4) => public(IpAddr::V4(v4)),
-            None => {
-                let first = v6.segments()[0];
-                !(v6.is_loopback()
-                    || v6.is_unspecified()
-                    || v6.is_multicast()
-                    || first & 0xfe00 == 0xfc00
-                    || first & 0xffc0 == 0xfe80)
-            }
-        },
+        IpAddr::V4(v4) => public_v4(v4),
+        IpAddr::V6(v6) => public_v6(v6),
     }
+}
+
+fn public_v4(v4: Ipv4Addr) -> bool {
+    let [a, b, c, _] = v4.octets();
+    !(v4.is_private()
+        || v4.is_loopback()
+        || v4.is_link_local()
+        || v4.is_unspecified()
+        || v4.is_documentation()
+        || v4.is_multicast()
+        // "This network", and 240/4 reserved (the broadcast address among them).
+        || a == 0
+        || a >= 240
+        // Shared address space (carrier-grade NAT).
+        || (a == 100 && (64..128).contains(&b))
+        // IETF protocol assignments; the old 6to4 relay anycast.
+        || (a == 192 && b == 0 && c == 0)
+        || (a == 192 && b == 88 && c == 99)
+        // Benchmarking.
+        || (a == 198 && (b == 18 || b == 19)))
+}
+
+fn public_v6(v6: Ipv6Addr) -> bool {
+    if let Some(v4) = embedded_v4(v6) {
+        return public_v4(v4);
+    }
+    let s = v6.segments();
+    // Global unicast is 2000::/3; everything outside it is special or reserved.
+    s[0] & 0xe000 == 0x2000
+        // IETF protocol assignments (Teredo, ORCHIDs, ...) and documentation.
+        && !(s[0] == 0x2001 && s[1] < 0x0200)
+        && !(s[0] == 0x2001 && s[1] == 0x0db8)
+        && s[0] & 0xfff0 != 0x3ff0
+        // Segment routing's identifiers.
+        && s[0] != 0x5f00
+}
+
+/// The IPv4 address an IPv6 one carries where a translator or tunnel would deliver to it:
+/// `::ffff:a.b.c.d`, `::a.b.c.d`, `64:ff9b::a.b.c.d` (NAT64) or `2002:AABB:CCDD::/48`
+/// (6to4). The local-use NAT64 prefix `64:ff9b:1::/48` maps as its operator chooses and is
+/// left to the global-unicast test, which refuses it.
+fn embedded_v4(v6: Ipv6Addr) -> Option<Ipv4Addr> {
+    let o = v6.octets();
+    let s = v6.segments();
+    let tail = Ipv4Addr::new(o[12], o[13], o[14], o[15]);
+    if s[..5] == [0; 5] && (s[5] == 0xffff || s[5] == 0) {
+        return Some(tail);
+    }
+    if s[..6] == [0x64, 0xff9b, 0, 0, 0, 0] {
+        return Some(tail);
+    }
+    (s[0] == 0x2002).then(|| Ipv4Addr::new(o[2], o[3], o[4], o[5]))
 }
 
 /// One HTTP/1.1 request over `io`: the answer's status.
@@ -360,6 +395,29 @@ mod tests {
             "fd00::1",
             "fe80::1",
             "::ffff:10.0.0.1",
+            // Reserved and special IPv4 ranges.
+            "198.18.0.1",
+            "240.0.0.1",
+            "255.255.255.255",
+            "192.0.0.8",
+            "192.88.99.1",
+            "203.0.113.5",
+            // IPv4 carried in IPv6: compatible, NAT64 and 6to4 forms of private addresses.
+            "::127.0.0.1",
+            "::",
+            "64:ff9b::10.0.0.1",
+            "64:ff9b::7f00:1",
+            "2002:a00:1::1",
+            "2002:7f00:1::",
+            // Tunnels that hide their address, and other special IPv6 ranges.
+            "2001:0:4136:e378:8000:63bf:3fff:fdd2",
+            "64:ff9b:1::a00:1",
+            "2001:db8::1",
+            "3fff::1",
+            "fec0::1",
+            "100::1",
+            "ff02::1",
+            "5f00::1",
         ] {
             assert!(!public(ip.parse().unwrap()), "{ip}");
         }
@@ -367,6 +425,9 @@ mod tests {
             "142.250.74.10",
             "2a00:1450:4001:80b::200a",
             "::ffff:142.250.74.10",
+            "64:ff9b::8.8.8.8",
+            "2002:808:808::1",
+            "2606:4700:4700::1111",
         ] {
             assert!(public(ip.parse().unwrap()), "{ip}");
         }

@@ -8,7 +8,7 @@ use sqlx::Row as _;
 use swapboard_play::names;
 use tokio::sync::broadcast;
 
-use super::pool::Store;
+use super::pool::{Backend, Store};
 use super::rows::{CredentialKey, CredentialKind, Holder};
 use crate::clock::millis;
 use crate::limits::accounts::MAX_LISTED_CREDENTIALS;
@@ -288,14 +288,37 @@ impl Store {
         Ok(neutral)
     }
 
-    /// Stores a credential (by the hash of its secret) for an account.
+    /// Stores a credential (by the hash of its secret) for an account, unless the account
+    /// is banned (or gone): whether it was stored.
+    ///
+    /// A login reads the account, spends the password hash's time, then comes here: the ban
+    /// is read again in the credential's own transaction, with the account's row locked
+    /// against a ban on PostgreSQL (a ban's update waits for this insert, then its deletion
+    /// of the account's credentials sees it; or this waits for the ban and reads it), and
+    /// under SQLite's single writer. No credential outlives a ban, whatever the timing.
     pub(crate) async fn insert_credential(
         &self,
         secret_hash: &str,
         account_id: i64,
         kind: CredentialKind,
         expires_ms: Option<i64>,
-    ) -> anyhow::Result<()> {
+    ) -> anyhow::Result<bool> {
+        let lock = match self.backend {
+            Backend::Postgres => " FOR SHARE",
+            Backend::Sqlite => "",
+        };
+        let mut tx = self.begin_write().await?;
+        let banned = sqlx::query(&format!(
+            "SELECT banned_ms FROM accounts WHERE id = $1{lock}"
+        ))
+        .bind(account_id)
+        .fetch_optional(&mut *tx)
+        .await?
+        .map(|row| row.try_get::<Option<i64>, _>(0))
+        .transpose()?;
+        if !matches!(banned, Some(None)) {
+            return Ok(false);
+        }
         sqlx::query(
             "INSERT INTO credentials (secret_hash, account_id, kind, created_ms, expires_ms) \
              VALUES ($1, $2, $3, $4, $5)",
@@ -305,12 +328,13 @@ impl Store {
         .bind(kind.as_str())
         .bind(self.now_ms())
         .bind(expires_ms)
-        .execute(&self.pool)
+        .execute(&mut *tx)
         .await?;
-        Ok(())
+        tx.commit().await?;
+        Ok(true)
     }
 
-    /// The account an unexpired credential of that kind acts for.
+    /// The account an unexpired credential of that kind acts for, unless it is banned.
     pub(crate) async fn holder_of(
         &self,
         secret_hash: &str,
@@ -326,7 +350,7 @@ impl Store {
         let row = sqlx::query(
             "SELECT a.id, a.name, a.guest_ms, c.expires_ms FROM credentials c \
              JOIN accounts a ON a.id = c.account_id WHERE c.secret_hash = $1 AND c.kind = $2 \
-             AND (c.expires_ms IS NULL OR c.expires_ms > $3)",
+             AND (c.expires_ms IS NULL OR c.expires_ms > $3) AND a.banned_ms IS NULL",
         )
         .bind(secret_hash)
         .bind(kind.as_str())

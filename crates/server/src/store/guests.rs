@@ -14,6 +14,8 @@ impl Store {
     /// at `now_ms` and no game changed since `cutoff_ms`, the oldest first, each in a
     /// transaction of its own with its games (a guest plays only the AI) and its own rows;
     /// the number removed. A guest that signs up meanwhile is not one any more, and stays.
+    /// So does one that other people's records name (a tournament's pairing or bye, a room,
+    /// from before guests were kept out of them): removing it would rewrite their history.
     pub async fn remove_old_guests(
         &self,
         now_ms: i64,
@@ -27,6 +29,11 @@ impl Store {
                                AND (c.expires_ms IS NULL OR c.expires_ms > $2)) \
                AND NOT EXISTS (SELECT 1 FROM seats s JOIN games g ON g.id = s.game_id \
                                WHERE s.account_id = a.id AND g.updated_ms >= $1) \
+               AND NOT EXISTS (SELECT 1 FROM tournament_games t \
+                               WHERE t.first_id = a.id OR t.second_id = a.id) \
+               AND NOT EXISTS (SELECT 1 FROM tournament_byes b WHERE b.account_id = a.id) \
+               AND NOT EXISTS (SELECT 1 FROM rooms r WHERE r.master_id = a.id) \
+               AND NOT EXISTS (SELECT 1 FROM room_seats r WHERE r.account_id = a.id) \
              ORDER BY a.guest_ms LIMIT $3",
         )
         .bind(cutoff_ms)
@@ -37,8 +44,11 @@ impl Store {
         let mut removed = 0;
         for row in rows {
             let id: i64 = row.try_get(0)?;
-            if self.remove_guest(id).await? {
-                removed += 1;
+            // One guest that cannot go must not keep the others: it is told of and skipped.
+            match self.remove_guest(id).await {
+                Ok(true) => removed += 1,
+                Ok(false) => {}
+                Err(e) => tracing::warn!(account = id, "an old guest could not be removed: {e:#}"),
             }
         }
         Ok(removed)
@@ -60,6 +70,8 @@ impl Store {
             "DELETE FROM chat_messages WHERE author_id = $1",
             "DELETE FROM blocks WHERE account_id = $1 OR blocked_id = $1",
             "DELETE FROM muted_chats WHERE account_id = $1",
+            // Someone else's open seat kept for the guest opens to anyone.
+            "UPDATE seats SET invited_id = NULL WHERE invited_id = $1",
         ] {
             sqlx::query(statement)
                 .bind(account_id)

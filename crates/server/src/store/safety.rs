@@ -6,7 +6,6 @@ use sqlx::Row as _;
 use sqlx::any::AnyRow;
 
 use super::pool::Store;
-use crate::limits::chat::MAX_REPORTS_READ;
 
 /// What a report names.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -176,9 +175,15 @@ impl Store {
         Ok(row.try_get(0)?)
     }
 
-    /// The reports, oldest first: the open ones only, or (`all`) the closed ones too.
-    pub async fn reports(&self, all: bool) -> anyhow::Result<Vec<StoredReport>> {
-        let open = if all { "" } else { "WHERE r.closed_ms IS NULL" };
+    /// Up to `limit` reports with ids below `before` (all of them when `None`), newest
+    /// first: the open ones only, or (`all`) the closed ones too.
+    pub async fn reports(
+        &self,
+        all: bool,
+        before: Option<i64>,
+        limit: i64,
+    ) -> anyhow::Result<Vec<StoredReport>> {
+        let open = if all { "" } else { "AND r.closed_ms IS NULL" };
         let rows = sqlx::query(&format!(
             "SELECT r.id, rep.name, r.message_id, COALESCE(acc.name, author.name), r.reason, \
              r.at_ms, r.closed_ms, r.closed_by \
@@ -186,9 +191,10 @@ impl Store {
              LEFT JOIN accounts acc ON acc.id = r.account_id \
              LEFT JOIN chat_messages m ON m.id = r.message_id \
              LEFT JOIN accounts author ON author.id = m.author_id \
-             {open} ORDER BY r.id LIMIT $1"
+             WHERE r.id < $1 {open} ORDER BY r.id DESC LIMIT $2"
         ))
-        .bind(MAX_REPORTS_READ)
+        .bind(before.unwrap_or(i64::MAX))
+        .bind(limit)
         .fetch_all(&self.pool)
         .await?;
         rows.iter().map(report_of_row).collect()

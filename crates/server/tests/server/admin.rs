@@ -108,6 +108,57 @@ each_database!(
 );
 
 each_database!(
+    no_credential_outlives_a_ban_whatever_its_timing,
+    |db: TestDb| async move {
+        // A login reads the account, spends the password hash's time (tens of milliseconds),
+        // then stores its credential: logins started every 5 ms around a ban straddle it.
+        // Before the fix, the tokens stored after the ban's commit worked on for good.
+        let server = start(&db, generous()).await;
+        let client = Client::new(&server);
+        let (_ann, bob, _store) = staff(&client, &db).await;
+        bearer(&client, "carl").await;
+        let login = json!({"name": "carl", "password": "correct horse"});
+        let logins = (0..24u64).map(|i| {
+            let (client, login) = (&client, &login);
+            async move {
+                tokio::time::sleep(Duration::from_millis(5 * i)).await;
+                client.post("/api/tokens", login, &[]).await
+            }
+        });
+        let ban = async {
+            tokio::time::sleep(Duration::from_millis(40)).await;
+            let reason = json!({"reason": "spam"});
+            client
+                .post("/api/admin/accounts/carl/ban", &reason, &auth(&bob))
+                .await
+        };
+        let (answers, banned) = tokio::join!(futures_util::future::join_all(logins), ban);
+        assert_eq!(banned.status, 200, "{}", banned.text);
+        let mut issued = 0;
+        for answer in &answers {
+            match answer.status.as_u16() {
+                201 => {
+                    issued += 1;
+                    let token = format!("Bearer {}", answer.json["token"].as_str().unwrap());
+                    let me = client.get("/api/me", &auth(&token)).await;
+                    assert_eq!(
+                        me.status, 401,
+                        "a token issued around the ban acts: {}",
+                        me.text
+                    );
+                }
+                403 => assert!(answer.message().contains("banned"), "{}", answer.text),
+                status => panic!("a login answered {status}: {}", answer.text),
+            }
+        }
+        // Logins after the ban are refused: the race was run on both sides of it.
+        assert!(issued < answers.len(), "every login got a token");
+        server.stop().await.unwrap();
+        db
+    }
+);
+
+each_database!(
     a_password_change_closes_the_sockets_of_every_other_credential_only,
     |db: TestDb| async move {
         let server = start(&db, generous()).await;

@@ -283,13 +283,39 @@ async fn safety(db: TestDb) -> TestDb {
         .get("/api/admin/reports", &auth(&carl))
         .await
         .assert_error(403, "forbidden");
+    // Newest first, a page at a time: the account's report, then the message's.
     let queue: ReportsView = client.get("/api/admin/reports", &auth(&bob)).await.read();
     assert_eq!(queue.reports.len(), 2);
-    assert_eq!(queue.reports[0].account, "carl");
-    assert_eq!(queue.reports[0].reporter, "dave");
-    let reported = queue.reports[0].message.as_ref().unwrap();
-    assert_eq!(reported.text.as_deref(), Some("you are rude-zz"));
+    assert_eq!(queue.older, None);
     assert_eq!(queue.reports[1].account, "carl");
+    assert_eq!(queue.reports[1].reporter, "dave");
+    let reported = queue.reports[1].message.as_ref().unwrap();
+    assert_eq!(reported.text.as_deref(), Some("you are rude-zz"));
+    assert_eq!(queue.reports[0].account, "carl");
+    assert!(queue.reports[0].message.is_none());
+    let first: ReportsView = client
+        .get("/api/admin/reports?limit=1", &auth(&bob))
+        .await
+        .read();
+    assert_eq!(first.reports.len(), 1);
+    assert_eq!(first.reports[0].id, queue.reports[0].id);
+    let older = first.older.expect("an older page");
+    let next: ReportsView = client
+        .get(
+            &format!("/api/admin/reports?limit=1&before={older}"),
+            &auth(&bob),
+        )
+        .await
+        .read();
+    assert_eq!(next.reports.len(), 1);
+    assert_eq!(next.reports[0].id, queue.reports[1].id);
+    assert_eq!(next.older, None);
+    for limit in [0, 501] {
+        client
+            .get(&format!("/api/admin/reports?limit={limit}"), &auth(&bob))
+            .await
+            .assert_error(400, "bad_request");
+    }
 
     // A moderator hides the message: it shows as hidden, without its text, but to them.
     let hidden = client
@@ -305,7 +331,7 @@ async fn safety(db: TestDb) -> TestDb {
     assert!(seen.messages[0].hidden);
     assert_eq!(seen.messages[0].text, None);
     let queue: ReportsView = client.get("/api/admin/reports", &auth(&ann)).await.read();
-    let still = queue.reports[0].message.as_ref().unwrap();
+    let still = queue.reports[1].message.as_ref().unwrap();
     assert!(still.hidden && still.text.as_deref() == Some("you are rude-zz"));
 
     // A mute for a time: carl writes in no chat until then.
@@ -594,6 +620,17 @@ async fn threads(db: TestDb) -> TestDb {
         texts_of(&read_chat(&client, &thread1, Some(&gm)).await),
         expected
     );
+    // A thread's message is reported only by those who read it: to anyone else it does not
+    // exist (and moderators would read it on their word).
+    let secret = json!({"message": mine.messages[0].id, "reason": "spam"});
+    for token in [&pl2, &outsider] {
+        client
+            .post("/api/reports", &secret, &auth(token))
+            .await
+            .assert_error(404, "not_found");
+    }
+    let filed = client.post("/api/reports", &secret, &auth(&pl1)).await;
+    assert_eq!(filed.status, 201, "{}", filed.text);
     let audit = client
         .get(&format!("/api/rooms/{id}/audit"), &auth(&gm))
         .await;

@@ -8,7 +8,7 @@ use serde_json::json;
 use swapboard_server::api::{Account, GameList, GameView};
 use swapboard_server::store::Store;
 use swapboard_server::{DAY_MS, Limits, Rate};
-use swapboard_testkit::{Client, TestDb, auth, bearer, each_database, generous, start};
+use swapboard_testkit::{Client, TestDb, auth, bearer, each_database, execute, generous, start};
 
 const SAME_ORIGIN: (&str, &str) = ("sec-fetch-site", "same-origin");
 
@@ -314,4 +314,99 @@ async fn old_guests(db: TestDb) -> TestDb {
 each_database!(
     a_guest_that_never_came_back_is_removed_with_its_games,
     old_guests
+);
+
+async fn kept_out_of_tournaments(db: TestDb) -> TestDb {
+    let server = start(&db, generous()).await;
+    let client = Client::new(&server);
+    let ann = bearer(&client, "ann").await;
+    // The oldest guest is named by a tournament's pairing from before guests were kept out
+    // (written here as such a row would be); the next one is invited to ann's open seat; the
+    // last has nothing of anyone else's.
+    let (paired, paired_cookie) = guest(&client).await;
+    let (invited, _) = guest(&client).await;
+    let (plain, _) = guest(&client).await;
+    let as_paired = [("cookie", paired_cookie.as_str()), SAME_ORIGIN];
+
+    // A tournament pairs people in rated games: a guest may neither make nor enter one.
+    let soon = time::OffsetDateTime::now_utc() + time::Duration::hours(1);
+    let body = json!({"game": "flipstop", "size": 5, "clock": {"days_per_move": 3},
+        "starts_at": soon.format(&time::format_description::well_known::Rfc3339).unwrap(),
+        "format": "round_robin", "min_players": 2, "max_players": 8});
+    client
+        .post("/api/tournaments", &body, &as_paired)
+        .await
+        .assert_error(403, "forbidden");
+    let made = client.post("/api/tournaments", &body, &auth(&ann)).await;
+    assert_eq!(made.status, 201, "{}", made.text);
+    let tournament = made.json["id"].as_str().unwrap().to_owned();
+    client
+        .post(
+            &format!("/api/tournaments/{tournament}/join"),
+            &json!({}),
+            &as_paired,
+        )
+        .await
+        .assert_error(403, "forbidden");
+    let open = client
+        .post(
+            "/api/games",
+            &json!({"game": "swaptimum", "size": 5, "opponent": "open"}),
+            &auth(&ann),
+        )
+        .await;
+    assert_eq!(open.status, 201, "{}", open.text);
+    let open = open.read::<GameView>();
+    server.stop().await.unwrap();
+    let id_of = |name: &str| format!("(SELECT id FROM accounts WHERE name = '{name}')");
+    execute(
+        &db,
+        &format!(
+            "INSERT INTO tournament_games (tournament_id, round, first_id, second_id) \
+             VALUES ('{tournament}', 1, {}, {})",
+            id_of(&paired.name),
+            id_of("ann")
+        ),
+    )
+    .await;
+    execute(
+        &db,
+        &format!(
+            "UPDATE seats SET invited_id = {} WHERE game_id = '{}' AND account_id IS NULL",
+            id_of(&invited.name),
+            open.id
+        ),
+    )
+    .await;
+
+    // Past their sessions and the retention period: the sweep removes the two it can and
+    // keeps the one other people's records name, without failing on it.
+    let store = Store::open(&db.url).await.unwrap();
+    let now = store.clock().now_ms();
+    let removed = store
+        .remove_old_guests(now + 31 * DAY_MS, now + DAY_MS, 100)
+        .await
+        .unwrap();
+    assert_eq!(removed, 2);
+    store.close().await;
+    let server = start(&db, generous()).await;
+    let client = Client::new(&server);
+    for (name, status) in [
+        (&paired.name, 200),
+        (&invited.name, 404),
+        (&plain.name, 404),
+    ] {
+        let found = client.get(&format!("/api/accounts/{name}"), &[]).await;
+        assert_eq!(found.status, status, "{name}: {}", found.text);
+    }
+    // ann's game stays, its seat open to anyone now.
+    let game = client.get(&format!("/api/games/{}", open.id), &[]).await;
+    assert_eq!(game.status, 200, "{}", game.text);
+    server.stop().await.unwrap();
+    db
+}
+
+each_database!(
+    a_guest_is_kept_out_of_tournaments_and_no_guest_blocks_the_sweep,
+    kept_out_of_tournaments
 );

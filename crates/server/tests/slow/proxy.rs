@@ -171,14 +171,15 @@ async fn limits_and_sockets_through_nginx(db: TestDb) -> TestDb {
     assert_eq!(sign_up(&ann, "ann1").await, 201);
     assert_eq!(sign_up(&ann, "ann2").await, 201);
     assert_eq!(sign_up(&ann, "ann3").await, 429);
-    // Bob writes a false X-Forwarded-For each time: nginx appends his real address, which is
-    // the one counted.
+    // Bob writes a false X-Forwarded-For and a false Forwarded each time: nginx appends his
+    // real address to the first, which is the one counted, and clears the second (the server
+    // would not read it either).
     for (i, expected) in [201, 201, 429, 429].into_iter().enumerate() {
         let body = json!({"name": format!("bob{i}"), "password": "correct horse"});
         let spoof = format!("198.51.100.{i}");
-        let answer = bob
-            .post("/api/accounts", &body, &[("x-forwarded-for", &spoof)])
-            .await;
+        let forged = format!("for=203.0.113.{i}");
+        let headers = [("x-forwarded-for", spoof.as_str()), ("forwarded", &forged)];
+        let answer = bob.post("/api/accounts", &body, &headers).await;
         assert_eq!(
             answer.status, expected,
             "bob's sign-up {i}: {}",
