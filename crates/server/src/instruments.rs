@@ -31,6 +31,19 @@ const AI_SEARCH: &str = "swapboard_ai_search_seconds";
 const POOL: &str = "swapboard_db_pool_connections";
 const COMMIT: &str = "swapboard_db_commit_seconds";
 const RATE_LIMITED: &str = "swapboard_rate_limited_total";
+const DELIVERIES: &str = "swapboard_deliveries_total";
+const LOGIN_FAILURES: &str = "swapboard_login_failures_total";
+const OUTBOX: &str = "swapboard_notifications_pending";
+const BUILD: &str = "swapboard_build_info";
+const PROCESS_CPU: &str = "process_cpu_seconds_total";
+const PROCESS_MEMORY: &str = "process_resident_memory_bytes";
+const PROCESS_FDS: &str = "process_open_fds";
+const PROCESS_MAX_FDS: &str = "process_max_fds";
+
+/// The channels a notification leaves by, and how a delivery on one ended: the labels of
+/// [`DELIVERIES`], every pair present from the start (at zero).
+const CHANNELS: [&str; 2] = ["mail", "push"];
+const DELIVERY_OUTCOMES: [&str; 3] = ["sent", "transient_failure", "permanent_failure"];
 
 /// Latency buckets, in seconds: from a cached read to a slow search.
 const BUCKETS: &[f64] = &[
@@ -103,11 +116,46 @@ fn describe() {
         "Time to commit a move's transaction"
     );
     describe_counter!(RATE_LIMITED, "Requests refused by a rate limit, by limit");
+    describe_counter!(
+        DELIVERIES,
+        "Mails and pushes handed to their server, by channel (mail, push) and outcome (sent, transient_failure, permanent_failure)"
+    );
+    describe_counter!(
+        LOGIN_FAILURES,
+        "Logins refused for a wrong name or password"
+    );
+    describe_gauge!(
+        OUTBOX,
+        "Notifications waiting to be delivered (the outbox's pending rows)"
+    );
+    describe_gauge!(BUILD, "Always 1, labelled with the server's version");
+    describe_gauge!(
+        PROCESS_CPU,
+        "CPU time this process has spent, user and system, in seconds (a gauge for its fractions; it only grows)"
+    );
+    describe_gauge!(PROCESS_MEMORY, "This process's resident memory, in bytes");
+    describe_gauge!(
+        PROCESS_FDS,
+        "File descriptors this process has open (sockets included)"
+    );
+    describe_gauge!(
+        PROCESS_MAX_FDS,
+        "The most file descriptors this process may open"
+    );
+    // Series that would otherwise appear only at their first event: a dashboard or an
+    // alert on a rate needs them from the start.
+    for channel in CHANNELS {
+        for outcome in DELIVERY_OUTCOMES {
+            counter!(DELIVERIES, "channel" => channel, "outcome" => outcome).absolute(0);
+        }
+    }
+    counter!(LOGIN_FAILURES).absolute(0);
+    gauge!(BUILD, "version" => env!("CARGO_PKG_VERSION")).set(1.0);
 }
 
 /// Serves `GET /metrics` at `addr` until `shutdown` resolves; `sample` is awaited before
 /// each rendering to set the gauges that are read rather than counted (the pool, the
-/// connections, the AI's jobs).
+/// connections, the AI's jobs, the outbox).
 pub(crate) async fn serve<S: Future<Output = ()> + Send>(
     listener: TcpListener,
     handle: PrometheusHandle,
@@ -203,4 +251,74 @@ pub(crate) fn commit(took: Duration) {
 /// A request refused by the limit of this name.
 pub(crate) fn rate_limited(limit: &'static str) {
     counter!(RATE_LIMITED, "limit" => limit).increment(1);
+}
+
+/// A mail or a push handed to its server: `channel` is `mail` or `push`; the outcome is
+/// sent, or a failure the server may retry (`transient`) or not. A failure is logged at
+/// warn with its reason, for an operator whose mail server is down to see it.
+pub(crate) fn delivered(channel: &'static str, failure: Option<(bool, &str)>) {
+    let outcome = match failure {
+        None => "sent",
+        Some((true, _)) => "transient_failure",
+        Some((false, _)) => "permanent_failure",
+    };
+    if let Some((transient, why)) = failure {
+        let kind = if transient { "for now" } else { "for good" };
+        tracing::warn!(channel, "a {channel} failed ({kind}): {why}");
+    }
+    counter!(DELIVERIES, "channel" => channel, "outcome" => outcome).increment(1);
+}
+
+/// A login refused for a wrong name or password.
+pub(crate) fn login_failed() {
+    counter!(LOGIN_FAILURES).increment(1);
+}
+
+/// The notifications waiting to be delivered, read from the database.
+pub(crate) fn outbox_pending(pending: u32) {
+    gauge!(OUTBOX).set(f64::from(pending));
+}
+
+/// This process's CPU time, memory and file descriptors, read from Linux's `/proc/self`
+/// (the names Prometheus's own clients use); elsewhere nothing is set.
+pub(crate) fn process() {
+    if let Ok(stat) = std::fs::read_to_string("/proc/self/stat")
+        // The fields after the command's name, which may itself hold spaces: state is the
+        // 3rd field, utime and stime the 14th and 15th.
+        && let Some((_, fields)) = stat.rsplit_once(')')
+    {
+        let fields: Vec<&str> = fields.split_whitespace().collect();
+        let ticks = |i: usize| fields.get(i).and_then(|f| f.parse::<u64>().ok());
+        if let (Some(user), Some(system)) = (ticks(11), ticks(12)) {
+            // Linux counts these in USER_HZ, which is 100 on every architecture it exposes.
+            let spent = Duration::from_millis((user + system).saturating_mul(10));
+            gauge!(PROCESS_CPU).set(spent.as_secs_f64());
+        }
+    }
+    if let Ok(status) = std::fs::read_to_string("/proc/self/status")
+        && let Some(kib) = status
+            .lines()
+            .find_map(|line| line.strip_prefix("VmRSS:"))
+            .and_then(|rest| {
+                rest.trim()
+                    .trim_end_matches("kB")
+                    .trim()
+                    .parse::<f64>()
+                    .ok()
+            })
+    {
+        gauge!(PROCESS_MEMORY).set(kib * 1024.0);
+    }
+    if let Ok(open) = std::fs::read_dir("/proc/self/fd") {
+        let open = u32::try_from(open.count()).unwrap_or(u32::MAX);
+        gauge!(PROCESS_FDS).set(f64::from(open));
+    }
+    if let Ok(limits) = std::fs::read_to_string("/proc/self/limits")
+        && let Some(soft) = limits
+            .lines()
+            .find_map(|line| line.strip_prefix("Max open files"))
+            .and_then(|rest| rest.split_whitespace().next()?.parse::<f64>().ok())
+    {
+        gauge!(PROCESS_MAX_FDS).set(soft);
+    }
 }

@@ -39,9 +39,7 @@ pub use games::{
     Finish, JoinError, MoveError, NewGame, Rematch, Seat, Status, StoredGame, Termination, Times,
     seat_of,
 };
-pub(crate) use pool::{
-    Backend, NOTIFY_CHANNEL, create_private, creating, default_sqlite_url, sqlite_file,
-};
+pub(crate) use pool::{Backend, NOTIFY_CHANNEL, create_private, default_sqlite_url, sqlite_file};
 pub use pool::{Store, StoreOptions};
 pub(crate) use reviews::ReviewJob;
 pub use reviews::ReviewState;

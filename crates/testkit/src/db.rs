@@ -216,6 +216,15 @@ impl TestDb {
         })
     }
 
+    /// The SQLite file of a SQLite database (whether or not it exists yet); `None` on
+    /// PostgreSQL.
+    pub fn sqlite_file(&self) -> Option<std::path::PathBuf> {
+        match &self.cleanup {
+            Cleanup::Dir(dir) => Some(dir.join("swapboard.db")),
+            Cleanup::Database { .. } => None,
+        }
+    }
+
     /// Removes the database (call at the end of the test, after the server stopped).
     pub async fn drop_it(self) {
         match self.cleanup {
@@ -249,15 +258,31 @@ impl TestDb {
 /// Runs one statement on the test's database (the tests' seam for what no route does, such
 /// as a stored instant moved into the past).
 pub async fn execute(db: &TestDb, statement: &str) {
-    sqlx::any::install_default_drivers();
-    let mut conn = sqlx::AnyConnection::connect(&db.url)
-        .await
-        .expect("connecting to the test's database");
+    let mut conn = connection(db).await;
     sqlx::query(statement)
         .execute(&mut conn)
         .await
         .unwrap_or_else(|e| panic!("{statement}: {e}"));
     let _ = conn.close().await;
+}
+
+/// The number one query gives (`SELECT count(*) ...`) on the test's database.
+pub async fn count(db: &TestDb, query: &str) -> i64 {
+    let mut conn = connection(db).await;
+    let n: i64 = sqlx::query_scalar(query)
+        .fetch_one(&mut conn)
+        .await
+        .unwrap_or_else(|e| panic!("{query}: {e}"));
+    let _ = conn.close().await;
+    n
+}
+
+/// A connection of its own to the test's database.
+async fn connection(db: &TestDb) -> sqlx::AnyConnection {
+    sqlx::any::install_default_drivers();
+    sqlx::AnyConnection::connect(&db.url)
+        .await
+        .expect("connecting to the test's database")
 }
 
 /// Runs a scenario on a database and removes the database after it: the body of each test

@@ -17,7 +17,7 @@ mod server;
 mod sockets;
 mod users;
 
-pub use db::{PG_VARIABLE, TestDb, execute, run_scenario};
+pub use db::{PG_VARIABLE, TestDb, count, execute, run_scenario};
 pub use http::{Answer, Client};
 pub use mail::{
     Received, Trouble, confirmed_address, next_mail, smtp_sink, smtp_sink_with, unfolded,

@@ -158,6 +158,23 @@ fn accounts_survive_kill_9_right_after_their_answers() {
     let (status, _) = post(server.addr, "/api/accounts", &credentials(3));
     assert_eq!(status, 409, "player3 exists once");
 
+    // SIGHUP (a closed terminal, a "reload"): logged and ignored, the server answers on.
+    let hup = Command::new("kill")
+        .args(["-HUP", &server.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(hup.success());
+    let mut seen = Vec::new();
+    while !seen
+        .last()
+        .is_some_and(|line: &String| line.contains("SIGHUP ignored"))
+    {
+        let line = server.log.recv_timeout(Duration::from_secs(10));
+        seen.push(line.expect("the server logs the SIGHUP it ignores"));
+    }
+    let (status, body) = me(server.addr, &tokens[0]);
+    assert_eq!(status, 200, "after a SIGHUP: {body}");
+
     // SIGTERM: the server stops by itself, with success.
     let term = Command::new("kill")
         .args(["-TERM", &server.child.id().to_string()])
@@ -167,12 +184,18 @@ fn accounts_survive_kill_9_right_after_their_answers() {
     let exit = server.child.wait().unwrap();
     assert!(exit.success(), "{exit:?}");
 
-    let log: Vec<String> = server.log.try_iter().collect();
-    let log = log.join("\n");
+    seen.extend(server.log.try_iter());
+    let log = seen.join("\n");
+    // The access log: a line per request at info, by the route's template.
     assert!(
-        log.contains("POST") && log.contains("/api/tokens"),
-        "requests are logged: {log}"
+        log.lines().any(|line| line.contains("INFO")
+            && line.contains("method=POST")
+            && line.contains("route=\"/api/tokens\"")
+            && line.contains("status=201")),
+        "requests are logged at info: {log}"
     );
+    // The database's statements only at trace, even at debug.
+    assert!(!log.contains("SELECT"), "statements at debug: {log}");
     assert!(log.contains("shutting down"), "{log}");
     for secret in ["player3", "secret-pass-3", &tokens[3], &token_of(&body)] {
         assert!(!log.contains(secret), "{secret:?} is in the log:\n{log}");

@@ -4,11 +4,13 @@
 //! imports nothing of the server's handlers: the shared state holds a [`Mailer`].
 
 use lettre::message::Mailbox;
-use lettre::message::header::{ContentType, Header, HeaderName, HeaderValue};
+use lettre::message::header::{ContentType, Header, HeaderName, HeaderValue, MIME_VERSION_1_0};
 use lettre::{AsyncSmtpTransport, AsyncTransport as _, Message, Tokio1Executor};
 
+use crate::instruments;
 use crate::limits::accounts::MOST_ADDRESS_CHARS;
 use crate::limits::notifications::SMTP_TIMEOUT;
+use crate::secret::random_secret;
 
 /// How the server sends mail.
 pub(crate) struct Mailer {
@@ -117,10 +119,15 @@ impl Mailer {
             .to
             .parse()
             .map_err(|e| MailError::Permanent(format!("the address: {e}")))?;
+        // A Message-ID of the sender's own domain and MIME-Version: spam filters weigh
+        // their absence.
+        let message_id = format!("<{}@{}>", random_secret(), self.from.email.domain());
         let mut builder = Message::builder()
             .from(self.from.clone())
             .to(to)
             .subject(mail.subject)
+            .message_id(Some(message_id))
+            .header(MIME_VERSION_1_0)
             .header(ContentType::TEXT_PLAIN);
         if let Some(url) = mail.unsubscribe {
             builder = builder
@@ -130,11 +137,18 @@ impl Mailer {
         let message = builder
             .body(mail.body.to_owned())
             .map_err(|e| MailError::Permanent(format!("the mail: {e}")))?;
-        match self.transport.send(message).await {
+        let sent = match self.transport.send(message).await {
             Ok(_) => Ok(()),
             Err(e) if e.is_permanent() => Err(MailError::Permanent(e.to_string())),
             Err(e) => Err(MailError::Transient(e.to_string())),
-        }
+        };
+        let failure = match &sent {
+            Ok(()) => None,
+            Err(MailError::Transient(why)) => Some((true, why.as_str())),
+            Err(MailError::Permanent(why)) => Some((false, why.as_str())),
+        };
+        instruments::delivered("mail", failure);
+        sent
     }
 }
 

@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use super::mail::{Mail, MailError, Mailer};
 use super::webpush::{PushError, Pusher};
+use crate::instruments;
 use crate::limits::accounts::RESET_MS;
 use crate::limits::notifications::{
     MAX_ATTEMPTS, PAGE_LIMIT, PUSH_TIMEOUT, SMTP_TIMEOUT, YOUR_TURN_THROTTLE_MS,
@@ -198,10 +199,17 @@ async fn push_all(
     let mut again = None;
     while let Some(done) = pushes.join_next().await {
         match done? {
-            (id, Ok(())) => store.pushed(notice.id, id).await?,
-            (id, Err(PushError::Gone)) => store.drop_subscription(id).await?,
-            (id, Err(PushError::Failed(why))) => {
-                tracing::debug!(notice = notice.id, subscription = id, "push: {why}");
+            (id, Ok(())) => {
+                instruments::delivered("push", None);
+                store.pushed(notice.id, id).await?;
+            }
+            (id, Err(PushError::Gone)) => {
+                let why = "the push service says the subscription is gone (404 or 410)";
+                instruments::delivered("push", Some((false, why)));
+                store.drop_subscription(id).await?;
+            }
+            (_, Err(PushError::Failed(why))) => {
+                instruments::delivered("push", Some((true, &why)));
                 again = Some(format!("push: {why}"));
             }
         }

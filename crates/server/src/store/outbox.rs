@@ -314,6 +314,15 @@ impl Store {
         Ok(done.rows_affected())
     }
 
+    /// The notifications waiting to be delivered (a count over the index of due rows).
+    pub(crate) async fn outbox_pending(&self) -> anyhow::Result<i64> {
+        Ok(
+            sqlx::query_scalar("SELECT count(*) FROM outbox WHERE state = 'pending'")
+                .fetch_one(&self.pool)
+                .await?,
+        )
+    }
+
     /// Marks `lost` the rows whose sender's lease passed mid-send (never sent again). How
     /// many.
     pub(crate) async fn mark_lost_notices(&self, now: i64) -> anyhow::Result<u64> {

@@ -8,9 +8,10 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use swapboard_play::AnyPosition;
+use swapboard_server::store::Store;
 use swapboard_server::{backup_to, restore_from};
 use swapboard_testkit::{
-    Client, TestDb, auth, bearer, each_database, game_between, generous, start,
+    Client, TestDb, auth, bearer, count, each_database, game_between, generous, start,
 };
 
 /// Games played at once during the backup.
@@ -66,7 +67,7 @@ async fn backup_while_playing(db: TestDb) -> TestDb {
         }));
     }
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let dir = tempdir_of(&db);
+    let dir = tempdir_of(&db, "while_playing");
     let file = dir.join("backup.bin");
     let began = Instant::now();
     backup_to(&db.url, &file).await.unwrap();
@@ -125,12 +126,16 @@ async fn backup_while_playing(db: TestDb) -> TestDb {
     db
 }
 
-/// The folder of the test's SQLite database, or a new temporary one for PostgreSQL.
-fn tempdir_of(db: &TestDb) -> std::path::PathBuf {
+/// A new temporary folder for the backups of one test (`test`) on one database.
+fn tempdir_of(db: &TestDb, test: &str) -> std::path::PathBuf {
+    let backend = if db.sqlite_file().is_some() {
+        "sqlite"
+    } else {
+        "postgres"
+    };
     let dir = std::env::temp_dir().join(format!(
-        "swapboard_backup_{}_{}",
+        "swapboard_backup_{}_{test}_{backend}",
         std::process::id(),
-        db.url.len()
     ));
     std::fs::create_dir_all(&dir).unwrap();
     dir
@@ -151,4 +156,70 @@ async fn fresh_like(db: &TestDb) -> TestDb {
 each_database!(
     a_backup_taken_while_moves_are_played_restores_every_acknowledged_move,
     backup_while_playing
+);
+
+async fn a_failed_restore_leaves_nothing(db: TestDb) -> TestDb {
+    // The database made and migrated, as a server's first start would.
+    Store::open(&db.url).await.unwrap().close().await;
+    let dir = tempdir_of(&db, "failed_restore");
+    let file = dir.join("backup.bin");
+    backup_to(&db.url, &file).await.unwrap();
+    // A backup whose second half was lost (a copy cut short): it starts as a backup should.
+    let whole = std::fs::read(&file).unwrap();
+    let damaged = dir.join("damaged.bin");
+    std::fs::write(&damaged, &whole[..whole.len() * 3 / 5]).unwrap();
+    // Another user may read the backup (copied with the wrong mode): the database may not.
+    #[cfg(unix)]
+    std::fs::set_permissions(&file, std::os::unix::fs::PermissionsExt::from_mode(0o644)).unwrap();
+
+    let copy = fresh_like(&db).await;
+    let refused = restore_from(&damaged, &copy.url).await.unwrap_err();
+    println!("the damaged backup: {refused:#}");
+    // Nothing of it is left: the database is as empty as before, so the retry is taken.
+    match copy.sqlite_file() {
+        Some(path) => {
+            assert!(
+                !path.exists(),
+                "a half-restored {} was left",
+                path.display()
+            );
+            let leftovers: Vec<_> = std::fs::read_dir(path.parent().unwrap())
+                .unwrap()
+                .filter_map(|entry| entry.ok())
+                .filter(|entry| entry.file_name().to_string_lossy().contains("restoring"))
+                .collect();
+            assert!(leftovers.is_empty(), "{leftovers:?}");
+        }
+        None => {
+            let tables = "SELECT count(*) FROM information_schema.tables \
+                          WHERE table_schema = 'public'";
+            assert_eq!(
+                count(&copy, tables).await,
+                0,
+                "a half-restored database was left"
+            );
+        }
+    }
+    restore_from(&file, &copy.url).await.unwrap();
+    #[cfg(unix)]
+    if let Some(path) = copy.sqlite_file() {
+        let mode = std::os::unix::fs::PermissionsExt::mode(
+            &std::fs::metadata(&path).unwrap().permissions(),
+        );
+        assert_eq!(mode & 0o777, 0o600, "the restored database is {mode:o}");
+    }
+    // A second restore into what is now a database is refused, saying why.
+    let again = restore_from(&file, &copy.url)
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(again.contains("a restore goes into"), "{again}");
+    copy.drop_it().await;
+    std::fs::remove_dir_all(&dir).unwrap();
+    db
+}
+
+each_database!(
+    a_failed_restore_leaves_nothing_and_the_retry_restores_a_private_database,
+    a_failed_restore_leaves_nothing
 );

@@ -48,6 +48,12 @@ each_database!(
             .await
             .assert_error(429, "rate_limited");
 
+        let wrong = json!({"name": "ann", "password": "wrong horse"});
+        client
+            .post("/api/tokens", &wrong, &[])
+            .await
+            .assert_error(401, "unauthenticated");
+
         // The public listener has no metrics (outside /api/ it serves the browser client).
         let public = client.get("/metrics", &[]).await;
         assert!(!public.text.contains("swapboard_"), "{}", public.text);
@@ -103,6 +109,45 @@ each_database!(
             "{text}"
         );
         assert!(text.contains("# HELP swapboard_moves_total"), "{text}");
+        assert!(
+            sample(&text, "swapboard_login_failures_total", &[]).is_some_and(|n| n >= 1.0),
+            "{text}"
+        );
+        // Present from the start, before any mail or push: a rate over them works at once.
+        for outcome in ["sent", "transient_failure", "permanent_failure"] {
+            for channel in ["mail", "push"] {
+                let labels = [
+                    format!("channel=\"{channel}\""),
+                    format!("outcome=\"{outcome}\""),
+                ];
+                let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
+                assert!(
+                    sample(&text, "swapboard_deliveries_total", &labels).is_some(),
+                    "{channel} {outcome}: {text}"
+                );
+            }
+        }
+        assert!(
+            sample(&text, "swapboard_notifications_pending", &[]).is_some(),
+            "{text}"
+        );
+        for process in [
+            "process_cpu_seconds_total",
+            "process_resident_memory_bytes",
+            "process_open_fds",
+            "process_max_fds",
+        ] {
+            assert!(
+                sample(&text, process, &[]).is_some_and(|n| n > 0.0),
+                "{process}: {text}"
+            );
+        }
+        let version = format!("version=\"{}\"", env!("CARGO_PKG_VERSION"));
+        assert_eq!(
+            sample(&text, "swapboard_build_info", &[&version]),
+            Some(1.0),
+            "{text}"
+        );
         server.stop().await.unwrap();
         db
     }

@@ -322,6 +322,12 @@ async fn mails(db: TestDb) -> TestDb {
         text.contains("List-Unsubscribe-Post: List-Unsubscribe=One-Click"),
         "{text}"
     );
+    assert!(text.contains("MIME-Version: 1.0"), "{text}");
+    let message_id = text
+        .lines()
+        .find_map(|line| line.strip_prefix("Message-ID: <"))
+        .expect("a Message-ID");
+    assert!(message_id.ends_with("@swapboard.test>"), "{message_id}");
     let unsubscribe = text
         .split("List-Unsubscribe: <")
         .nth(1)
