@@ -55,8 +55,16 @@ fn about() -> String {
     text
 }
 
+/// The version `--version` prints: the package's and the commit built (build.rs).
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("SWAPBOARD_COMMIT"),
+    ")"
+);
+
 #[derive(Parser)]
-#[command(name = "swapboard", version, about = about(), long_about = None)]
+#[command(name = "swapboard", version = VERSION, about = about(), long_about = None)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -92,6 +100,9 @@ enum Command {
     Backup(swapboard_server::BackupOptions),
     /// Put a backup into an empty database (docs/DEPLOY.md, "Backups").
     Restore(swapboard_server::RestoreOptions),
+    /// Bring a server's database (created if missing) to this version's schema, whatever
+    /// instances run on it (docs/DEPLOY.md, "Upgrades").
+    Migrate(swapboard_server::DatabaseOption),
     /// Administer a server's database (`admin --help`).
     #[command(subcommand)]
     Admin(AdminCommand),
@@ -308,6 +319,11 @@ fn run(command: Command, out: &mut Output) -> CliResult {
         }
         Command::Restore(options) => {
             swapboard_server::restore(options).map_err(error::CliError::Failure)
+        }
+        Command::Migrate(database) => {
+            let done = swapboard_server::migrate(database).map_err(error::CliError::Failure)?;
+            out.line(done)?;
+            out.flush()
         }
         Command::Admin(AdminCommand::Accounts(act)) => {
             let done = swapboard_server::administer(act).map_err(error::CliError::Failure)?;

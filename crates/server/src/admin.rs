@@ -31,8 +31,9 @@ use crate::live::{Change, Topic};
 use crate::rooms::{announce, public_view};
 use crate::secret::{random_secret, secret_hash};
 use crate::state::AppState;
-use crate::store::{AdminEntry, MoveError, Role, Store};
+use crate::store::{AdminEntry, Migrations, MoveError, Role, Store, StoreOptions};
 use crate::tournaments::withdraw_everywhere;
+use crate::version::VERSION;
 pub use adjudication::Verdict;
 use adjudication::adjudicate_game;
 
@@ -507,6 +508,26 @@ fn line_view(entry: AdminEntry) -> LogLine {
     }
 }
 
+/// Runs `swapboard migrate`: brings the database (created if missing) to this binary's
+/// schema, whatever instances run on it; what it did, in words.
+pub fn migrate(database: DatabaseOption) -> anyhow::Result<String> {
+    let url = crate::backup::database_url(database.database.as_deref());
+    crate::backup::runtime()?.block_on(async {
+        let options = StoreOptions {
+            migrations: Migrations::Always,
+            ..StoreOptions::default()
+        };
+        let store = Store::open_with(&url, options).await?;
+        let (found, now) = (store.found_schema(), store.schema());
+        store.close().await;
+        Ok(if found == now {
+            format!("the database is at schema {now} already (swapboard {VERSION})")
+        } else {
+            format!("the database migrated from schema {found} to {now} (swapboard {VERSION})")
+        })
+    })
+}
+
 /// The database `swapboard admin` acts on.
 #[derive(Clone, Debug, clap::Args)]
 pub struct DatabaseOption {
@@ -644,11 +665,12 @@ impl AdminAct {
     }
 }
 
-/// Runs `swapboard admin grant|ban|unban|annul|adjudicate|close-room|reset-link|signups|log` on a runtime of its own; what it did, in words.
+/// Runs `swapboard admin grant|ban|unban|annul|adjudicate|close-room|reset-link|signups|log` on a runtime of its own; what it did, in words. The database must be at this binary's
+/// schema: an admin command never migrates one.
 pub fn administer(act: AdminAct) -> anyhow::Result<String> {
     let url = crate::backup::database_url(act.database());
     crate::backup::runtime()?.block_on(async {
-        let store = Store::open(&url).await?;
+        let store = Store::open_as_is(&url).await?;
         let done = run(&store, act).await;
         store.close().await;
         done

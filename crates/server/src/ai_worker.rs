@@ -77,15 +77,16 @@ pub(crate) struct Crew {
 }
 
 impl Worker {
-    /// Opens the database (migrating it), writes the jobs of games whose AI is to move and
-    /// starts `threads` tasks that claim and play jobs until [`Worker::stop`].
+    /// Opens the database (at this binary's schema: a worker never migrates it), writes the
+    /// jobs of games whose AI is to move and starts `threads` tasks that claim and play jobs
+    /// until [`Worker::stop`].
     pub async fn start(options: &WorkerOptions) -> anyhow::Result<Worker> {
         anyhow::ensure!(
             (1..=256).contains(&options.threads),
             "--threads must be 1 to 256, not {}",
             options.threads
         );
-        let store = Store::open(&options.database).await?;
+        let store = Store::open_as_is(&options.database).await?;
         let (closing, closing_seen) = watch::channel(false);
         // Its hub only announces (it serves no socket), so the sockets' check is moot.
         let recheck = Limits::default().socket_credential_time;

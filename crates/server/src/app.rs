@@ -33,6 +33,7 @@ use crate::games;
 use crate::instruments;
 use crate::lessons;
 use crate::limits::http::BODY_LIMIT;
+use crate::limits::instances::HEARTBEAT;
 use crate::listen::{Acceptor, Census};
 use crate::lists;
 use crate::live::messages::Views;
@@ -50,11 +51,13 @@ use crate::resets;
 use crate::review;
 use crate::rooms;
 use crate::rules;
+use crate::secret::random_secret;
 use crate::signals::termination;
 use crate::state::{AppState, Limiters};
 use crate::store::{Store, StoreOptions, default_sqlite_url};
 use crate::tournaments;
 use crate::vacation;
+use crate::version::VERSION;
 use crate::web;
 
 /// Every route of the API, with its OpenAPI entry: each area registers its own (`router()`
@@ -270,9 +273,15 @@ impl Server {
                 // 256 pages of 4 KiB to the MiB.
                 sqlite_max_pages: options.sqlite_max_mib.map(|mib| mib.saturating_mul(256)),
                 clock: options.clock.clone(),
+                migrations: options.migrate,
             },
         )
         .await?;
+        // Recorded, so that a newer instance does not migrate the schema under this one.
+        let instance = random_secret()[..16].to_owned();
+        store
+            .register_instance(&instance, VERSION, store.schema())
+            .await?;
         puzzles::seed(&store).await?;
         let parallel = std::thread::available_parallelism().map_or(1, |n| n.get());
         let searches = options
@@ -328,6 +337,7 @@ impl Server {
             pusher: Arc::clone(&state.push),
         };
         let mut background = vec![
+            tokio::spawn(heartbeat(store.clone(), instance.clone())),
             tokio::spawn(clocks::run(state.clone())),
             tokio::spawn(ai::serve(state.clone(), ai_wakeups)),
             tokio::spawn(notify::worker::run(deliveries)),
@@ -407,10 +417,13 @@ impl Server {
             for task in background {
                 drop(task.await);
             }
+            if let Err(e) = store.instance_stopped(&instance).await {
+                tracing::warn!("cannot record that this instance stopped: {e:#}");
+            }
             store.close().await;
             Ok(())
         });
-        tracing::info!("listening on http://{addr}");
+        tracing::info!("swapboard {VERSION} listening on http://{addr}");
         Ok(Server {
             addr,
             metrics_addr,
@@ -439,6 +452,17 @@ impl Server {
         // The receiver is gone only when the server has stopped already.
         let _ = self.stop.send(true);
         self.wait().await
+    }
+}
+
+/// Records every `HEARTBEAT` that this instance (`id`) still runs, until the server stops.
+async fn heartbeat(store: Store, id: String) {
+    let mut tick = store.clock().ticker(HEARTBEAT);
+    loop {
+        tick.tick().await;
+        if let Err(e) = store.instance_seen(&id).await {
+            tracing::warn!("cannot record that this instance runs: {e:#}");
+        }
     }
 }
 

@@ -150,7 +150,7 @@ fn describe() {
         }
     }
     counter!(LOGIN_FAILURES).absolute(0);
-    gauge!(BUILD, "version" => env!("CARGO_PKG_VERSION")).set(1.0);
+    gauge!(BUILD, "version" => crate::version::VERSION).set(1.0);
 }
 
 /// Serves `GET /metrics` at `addr` until `shutdown` resolves; `sample` is awaited before

@@ -49,9 +49,10 @@ mod state;
 pub mod store;
 mod tournaments;
 mod vacation;
+mod version;
 mod web;
 
-pub use admin::{AdminAct, DatabaseOption, Verdict, administer};
+pub use admin::{AdminAct, DatabaseOption, Verdict, administer, migrate};
 pub use api::GameView;
 pub use api::NewToken;
 pub use app::Server;
@@ -63,6 +64,7 @@ pub use options::ServeOptions;
 pub use proxy::{ForwardedHeader, TrustedProxy};
 pub use puzzles::finished_games;
 pub use ratings::{RerateOptions, rerate};
+pub use version::VERSION;
 
 /// Serves until SIGTERM or Ctrl-C, on a tokio runtime of its own, logging to standard error.
 pub fn serve(options: ServeOptions) -> anyhow::Result<()> {

@@ -7,6 +7,7 @@ use crate::clock::Clock;
 use crate::limits::Limits;
 use crate::offered::Offered;
 use crate::proxy::{ForwardedHeader, TrustedProxy};
+use crate::store::Migrations;
 
 /// How to serve: the options of `swapboard serve`.
 #[derive(Clone, Debug, clap::Args)]
@@ -102,6 +103,17 @@ pub struct ServeOptions {
     /// readable.
     #[arg(long, value_name = "LIST", env = "SWAPBOARD_GAMES")]
     pub games: Option<Offered>,
+    /// What to do with the migrations this binary has and the database lacks: auto (apply
+    /// them, unless an instance expecting an older schema still runs on the database), always
+    /// (apply them even then), never (refuse to start; `swapboard migrate` applies them).
+    #[arg(
+        long,
+        value_name = "WHEN",
+        env = "SWAPBOARD_MIGRATE",
+        value_enum,
+        default_value_t
+    )]
+    pub migrate: Migrations,
     /// Whether web push takes `http://` endpoints on the loopback address (the tests' push
     /// services); a deployment takes only `https://` ones.
     #[arg(skip)]
@@ -133,6 +145,7 @@ impl ServeOptions {
             behind_tls: false,
             trusted_proxies: Vec::new(),
             forwarded_header: ForwardedHeader::default(),
+            migrate: Migrations::default(),
             sqlite_max_mib: None,
             log: tracing::Level::INFO,
             ai_searches: Some(1),

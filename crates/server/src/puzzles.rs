@@ -353,7 +353,7 @@ pub fn finished_games(
     let url = crate::backup::database_url(database);
     let size = u32::try_from(size)?;
     crate::backup::runtime()?.block_on(async {
-        let store = Store::open(&url).await?;
+        let store = Store::open_as_is(&url).await?;
         let games = store.finished_moves(game.as_str(), size, limit).await;
         store.close().await;
         games

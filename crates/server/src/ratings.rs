@@ -395,7 +395,7 @@ pub struct RerateOptions {
 pub fn rerate(options: RerateOptions) -> anyhow::Result<()> {
     let url = crate::backup::database_url(options.database.as_deref());
     crate::backup::runtime()?.block_on(async {
-        let store = Store::open(&url).await?;
+        let store = Store::open_as_is(&url).await?;
         let replayed =
             async { Ok::<_, anyhow::Error>((store.rerate().await?, store.rerate_rooms().await?)) }
                 .await;

@@ -12,6 +12,7 @@ mod cache;
 mod chat;
 mod games;
 mod guests;
+mod instances;
 mod lessons;
 pub(crate) mod outbox;
 mod pool;
@@ -40,7 +41,7 @@ pub use games::{
     seat_of,
 };
 pub(crate) use pool::{Backend, NOTIFY_CHANNEL, create_private, default_sqlite_url, sqlite_file};
-pub use pool::{Store, StoreOptions};
+pub use pool::{Migrations, Store, StoreOptions};
 pub(crate) use reviews::ReviewJob;
 pub use reviews::ReviewState;
 pub use rooms::{

@@ -625,6 +625,23 @@ fn admin_commands_name_the_account_or_game_they_cannot_find() {
         all.extend_from_slice(&["--database", &url]);
         crate::common::swapboard(&all)
     };
+    // An admin command neither creates nor migrates a database: `swapboard migrate` does.
+    let refused = run(&["log"]);
+    assert_ne!(refused.status.code(), Some(0));
+    assert!(
+        !dir.join("admin.db").exists(),
+        "an admin command made the database"
+    );
+    let migrate = || crate::common::swapboard(&["migrate", "--database", &url]);
+    let migrated = crate::common::stdout(&migrate());
+    assert!(migrated.contains("migrated from schema 0 to"), "{migrated}");
+    let again = crate::common::stdout(&migrate());
+    assert!(again.contains("already"), "{again}");
+    let version = crate::common::stdout(&crate::common::swapboard(&["--version"]));
+    assert!(
+        version.starts_with(&format!("swapboard {} (commit ", env!("CARGO_PKG_VERSION"))),
+        "{version}"
+    );
     let log = run(&["log"]);
     assert_eq!(
         log.status.code(),

@@ -11,9 +11,9 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::access::may_read;
 use crate::api::{BlockView, BlocksView, MutedChatsView};
 use crate::auth::Caller;
-use crate::chat::may_read;
 use crate::edge::Body;
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::games::view::limit_account;

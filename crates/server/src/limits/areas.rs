@@ -237,6 +237,14 @@ limits! {
         /// How long an instance trusts a full game's seats: a deleted account's name is gone
         /// from every instance's views this long after its deletion.
         SEATS_TTL: Duration = Duration::from_secs(30);
+        /// How often a running instance records in the database that it still runs.
+        HEARTBEAT: Duration = Duration::from_secs(10);
+        /// An instance not heard from for this long is taken for stopped (a kill -9, a lost
+        /// machine): it no longer holds back a newer instance's migration.
+        ALIVE_FOR: Duration = Duration::from_secs(30);
+        /// How long a stopped instance's record is kept (it names the version that migrated
+        /// the database last).
+        KEPT_FOR: Duration = Duration::from_secs(30 * 24 * 3600);
     }
 }
 

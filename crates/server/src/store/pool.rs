@@ -8,11 +8,13 @@ use std::time::Duration;
 
 use super::cache::Caches;
 use super::rows::CredentialKey;
-use crate::clock::Clock;
+use crate::clock::{Clock, millis};
+use crate::limits::instances::ALIVE_FOR;
+use crate::version::VERSION;
 
 use sqlx::any::{AnyArguments, AnyConnectOptions, AnyPoolOptions, AnyRow};
 use sqlx::migrate::{Migration, MigrationType, Migrator};
-use sqlx::{Any, AnyConnection, AnyPool, Connection as _, Executor as _, Transaction};
+use sqlx::{Any, AnyConnection, AnyPool, Connection as _, Executor as _, Row as _, Transaction};
 
 /// The PostgreSQL channel on which instances tell each other what changed.
 pub(crate) const NOTIFY_CHANNEL: &str = "swapboard_changes";
@@ -38,6 +40,8 @@ pub struct Store {
     pub(super) ended: tokio::sync::broadcast::Sender<Arc<[CredentialKey]>>,
     /// The wall clock every stored instant is read from.
     pub(super) clock: Clock,
+    /// The schema the database was at when this store opened it (before any migration).
+    pub(super) found_schema: i64,
 }
 
 /// Batches of ended credentials a live socket may fall behind by; one that falls further
@@ -181,6 +185,11 @@ impl Backend {
                     "analyses and reviews as AI jobs",
                     include_str!("../../migrations/sqlite/0022_analysis_jobs.sql"),
                 ),
+                (
+                    23,
+                    "instances",
+                    include_str!("../../migrations/sqlite/0023_instances.sql"),
+                ),
             ],
             Backend::Postgres => &[
                 (
@@ -293,6 +302,11 @@ impl Backend {
                     "analyses and reviews as AI jobs",
                     include_str!("../../migrations/postgres/0022_analysis_jobs.sql"),
                 ),
+                (
+                    23,
+                    "instances",
+                    include_str!("../../migrations/postgres/0023_instances.sql"),
+                ),
             ],
         };
         let migrations = files
@@ -359,6 +373,20 @@ pub(crate) fn create_private(path: &std::path::Path) -> anyhow::Result<()> {
     }
 }
 
+/// What opening a store does with the migrations this binary has and the database lacks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Migrations {
+    /// Applies them, unless an instance that expects an older schema is running on the
+    /// database (it would go on writing the old way): what `serve` does by default.
+    #[default]
+    Auto,
+    /// Applies them whatever runs (`swapboard migrate`, `serve --migrate always`).
+    Always,
+    /// Applies none, and refuses a database behind this binary: the admin commands and the
+    /// AI workers, which leave the schema to `serve` and `swapboard migrate`.
+    Never,
+}
+
 /// How a store is opened beyond its URL.
 #[derive(Clone, Debug, Default)]
 pub struct StoreOptions {
@@ -368,6 +396,8 @@ pub struct StoreOptions {
     pub sqlite_max_pages: Option<u32>,
     /// The wall clock (the system's by default; a manual one in tests).
     pub clock: Clock,
+    /// Whether the schema may be brought up to date (by default, as `serve` does).
+    pub migrations: Migrations,
 }
 
 impl Store {
@@ -404,12 +434,30 @@ impl Store {
         Store::open_with(url, StoreOptions::default()).await
     }
 
+    /// Connects to the database at `url`, which must exist and be at this binary's schema
+    /// (it is neither created nor migrated): what the admin commands and the AI workers
+    /// open, leaving the schema to `serve` and `swapboard migrate`.
+    pub async fn open_as_is(url: &str) -> anyhow::Result<Store> {
+        let options = StoreOptions {
+            migrations: Migrations::Never,
+            ..StoreOptions::default()
+        };
+        Store::open_with(url, options).await
+    }
+
     /// [`Store::open`] with options.
     pub async fn open_with(url: &str, store_options: StoreOptions) -> anyhow::Result<Store> {
         let backend = Backend::of_url(url)?;
         sqlx::any::install_default_drivers();
-        let url = creating(url);
-        if let Some(file) = sqlite_file(&url) {
+        // A command that may not migrate has no use for a new, empty database either.
+        let url = if store_options.migrations == Migrations::Never {
+            Cow::Borrowed(url)
+        } else {
+            creating(url)
+        };
+        if let Some(file) = sqlite_file(&url)
+            && store_options.migrations != Migrations::Never
+        {
             create_private(&file)?;
         }
         // The causes are put in the message itself: the command prints only the outermost.
@@ -475,11 +523,7 @@ impl Store {
             .connect_with(options)
             .await
             .map_err(|e| anyhow::anyhow!("cannot open the {} database: {e}", backend.name()))?;
-        backend
-            .migrator()
-            .run(&pool)
-            .await
-            .map_err(|e| anyhow::anyhow!("cannot migrate the {} database: {e}", backend.name()))?;
+        let found_schema = bring_up_to_date(&pool, backend, &store_options).await?;
         // Not a migration: a scratch table no query reads, made where missing, so that it
         // never takes a migration's number.
         sqlx::raw_sql("CREATE TABLE IF NOT EXISTS write_probe (filler TEXT NOT NULL)")
@@ -492,6 +536,7 @@ impl Store {
             caches: Arc::new(Caches::new()),
             ended: tokio::sync::broadcast::channel(ENDED_CREDENTIALS_BUFFER).0,
             clock: store_options.clock,
+            found_schema,
         };
         store
             .fill_name_skeletons()
@@ -558,3 +603,142 @@ impl Store {
         Ok(())
     }
 }
+
+/// Checks the database's schema against this binary's and applies the missing migrations
+/// as `options` allow; an error of one sentence naming both when it may not. The schema
+/// the database was at.
+async fn bring_up_to_date(
+    pool: &AnyPool,
+    backend: Backend,
+    options: &StoreOptions,
+) -> anyhow::Result<i64> {
+    let ours = schema_of(backend);
+    let theirs = applied_schema(pool, backend).await?;
+    let name = backend.name();
+    if theirs > ours {
+        let by = newest_version(pool, theirs)
+            .await
+            .map_or_else(String::new, |version| format!(" (by swapboard {version})"));
+        anyhow::bail!(
+            "the {name} database was migrated to schema {theirs}{by}, newer than this swapboard \
+             {VERSION} knows (schema {ours}): run the newer version, or restore the backup \
+             taken before the upgrade (docs/DEPLOY.md, \"Upgrades\")"
+        );
+    }
+    if theirs == ours {
+        return Ok(theirs);
+    }
+    match options.migrations {
+        Migrations::Never => anyhow::bail!(
+            "the {name} database is at schema {theirs}, older than this swapboard {VERSION} \
+             expects ({ours}): run `swapboard migrate` first (docs/DEPLOY.md, \"Upgrades\")"
+        ),
+        Migrations::Auto => {
+            let now = options.clock.now_ms();
+            if let Some(older) = running_older(pool, theirs, ours, now).await?.first() {
+                anyhow::bail!(
+                    "an instance of swapboard {} (schema {}) is running on the {name} database: \
+                     stop every older instance before this one migrates it to schema {ours}, or \
+                     migrate under it with `serve --migrate always` (docs/DEPLOY.md, \
+                     \"Upgrades\")",
+                    older.version,
+                    older.schema
+                );
+            }
+        }
+        Migrations::Always => {}
+    }
+    tracing::info!("migrating the {name} database from schema {theirs} to {ours}");
+    backend
+        .migrator()
+        .run(pool)
+        .await
+        .map_err(|e| anyhow::anyhow!("cannot migrate the {name} database: {e}"))?;
+    Ok(theirs)
+}
+
+/// The schema this binary expects on `backend`: the number of its last migration.
+pub(crate) fn schema_of(backend: Backend) -> i64 {
+    backend
+        .migrator()
+        .iter()
+        .map(|migration| migration.version)
+        .max()
+        .unwrap_or(0)
+}
+
+/// The last migration applied to the database (0 for a new one).
+pub(crate) async fn applied_schema(pool: &AnyPool, backend: Backend) -> anyhow::Result<i64> {
+    let exists = match backend {
+        Backend::Sqlite => {
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '_sqlx_migrations'"
+        }
+        Backend::Postgres => {
+            "SELECT count(*) FROM information_schema.tables \
+             WHERE table_schema = current_schema() AND table_name = '_sqlx_migrations'"
+        }
+    };
+    let found: i64 = sqlx::query_scalar(exists).fetch_one(pool).await?;
+    if found == 0 {
+        return Ok(0);
+    }
+    let last: Option<i64> =
+        sqlx::query_scalar("SELECT MAX(version) FROM _sqlx_migrations WHERE success = TRUE")
+            .fetch_one(pool)
+            .await?;
+    Ok(last.unwrap_or(0))
+}
+
+/// A running instance that expects another schema.
+#[derive(Debug)]
+struct Instance {
+    /// Its version (`0.1.0`).
+    version: String,
+    /// The schema it expects.
+    schema: i64,
+}
+
+/// The running instances (seen within [`ALIVE_FOR`] of `now_ms`) that expect a schema older
+/// than `ours`, on a database at schema `theirs` (before 23 it keeps no instances).
+async fn running_older(
+    pool: &AnyPool,
+    theirs: i64,
+    ours: i64,
+    now_ms: i64,
+) -> anyhow::Result<Vec<Instance>> {
+    if theirs < FIRST_SCHEMA {
+        return Ok(Vec::new());
+    }
+    let rows = sqlx::query(
+        "SELECT version, schema FROM instances \
+         WHERE stopped_ms IS NULL AND seen_ms > $1 AND schema < $2 ORDER BY seen_ms DESC",
+    )
+    .bind(now_ms.saturating_sub(millis(ALIVE_FOR)))
+    .bind(ours)
+    .fetch_all(pool)
+    .await?;
+    rows.iter()
+        .map(|row| {
+            Ok(Instance {
+                version: row.try_get(0)?,
+                schema: row.try_get(1)?,
+            })
+        })
+        .collect()
+}
+
+/// The version of the last instance recorded with `schema`, if any (a newer binary that
+/// migrated the database to it).
+async fn newest_version(pool: &AnyPool, schema: i64) -> Option<String> {
+    sqlx::query_scalar(
+        "SELECT version FROM instances WHERE schema = $1 ORDER BY started_ms DESC LIMIT 1",
+    )
+    .bind(schema)
+    .fetch_optional(pool)
+    .await
+    .ok()
+    .flatten()
+}
+
+/// The migration that made the `instances` table.
+const FIRST_SCHEMA: i64 = 23;

@@ -34,5 +34,6 @@ mod schema;
 mod shutdown;
 mod social;
 mod tournaments;
+mod upgrades;
 mod vacation;
 mod web;
