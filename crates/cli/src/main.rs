@@ -373,3 +373,55 @@ fn main() -> ExitCode {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::{CommandFactory as _, Parser as _};
+
+    use super::Cli;
+
+    /// deploy/'s unit starts a command line this binary takes, and its environment file sets
+    /// only variables that an option of `swapboard serve` reads (a misspelt one would be
+    /// ignored without a word).
+    #[test]
+    fn the_deploy_files_speak_this_commands_options() {
+        let unit = include_str!("../../../deploy/swapboard@.service");
+        let exec = unit
+            .lines()
+            .find_map(|line| line.strip_prefix("ExecStart="))
+            .expect("an ExecStart line");
+        let mut argv: Vec<String> = exec
+            .replace("%i", "8081")
+            .split_whitespace()
+            .map(str::to_owned)
+            .collect();
+        argv[0] = "swapboard".to_owned();
+        if let Err(e) = Cli::try_parse_from(&argv) {
+            panic!("{exec}: {e}");
+        }
+        let command = Cli::command();
+        let serve = command.find_subcommand("serve").expect("serve");
+        let known: Vec<String> = serve
+            .get_arguments()
+            .filter_map(|arg| arg.get_env())
+            .map(|name| name.to_string_lossy().into_owned())
+            .collect();
+        let settings = include_str!("../../../deploy/swapboard.env");
+        let mut set = 0;
+        for line in settings.lines() {
+            let Some((name, _)) = line.trim_start_matches('#').split_once('=') else {
+                continue;
+            };
+            if name.is_empty() || !name.chars().all(|c| c.is_ascii_uppercase() || c == '_') {
+                continue;
+            }
+            set += 1;
+            // DATABASE_URL is read where --database is not given (the convention of sqlx).
+            assert!(
+                name == "DATABASE_URL" || known.iter().any(|known| known == name),
+                "{name} is no variable of `swapboard serve`"
+            );
+        }
+        assert!(set >= 5, "{set} variables in swapboard.env");
+    }
+}

@@ -20,6 +20,7 @@ use utoipa_axum::routes;
 
 use crate::api::RoomView;
 use crate::auth::Caller;
+use crate::clock::rfc3339;
 use crate::edge::{Body, Params};
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::games::moves::resignation;
@@ -682,7 +683,7 @@ async fn run(store: &Store, act: AdminAct) -> anyhow::Result<String> {
     Ok(match act {
         AdminAct::Grant { name, role, .. } => {
             let granted = store
-                .grant_role(&name, role, OPERATOR)
+                .grant_role(&name, role, &operator())
                 .await?
                 .ok_or_else(|| missing(&name))?;
             if granted {
@@ -693,7 +694,7 @@ async fn run(store: &Store, act: AdminAct) -> anyhow::Result<String> {
         }
         AdminAct::Ban { name, reason, .. } => {
             let (id, changed) = store
-                .set_banned(&name, true, OPERATOR, &reason)
+                .set_banned(&name, true, &operator(), &reason)
                 .await?
                 .ok_or_else(|| missing(&name))?;
             let forfeited = forfeit_all(store, id).await?;
@@ -706,7 +707,7 @@ async fn run(store: &Store, act: AdminAct) -> anyhow::Result<String> {
         }
         AdminAct::Unban { name, reason, .. } => {
             let (_, changed) = store
-                .set_banned(&name, false, OPERATOR, &reason)
+                .set_banned(&name, false, &operator(), &reason)
                 .await?
                 .ok_or_else(|| missing(&name))?;
             if changed {
@@ -717,7 +718,7 @@ async fn run(store: &Store, act: AdminAct) -> anyhow::Result<String> {
         }
         AdminAct::Annul { id, reason, .. } => {
             let rerated = store
-                .annul(&id, OPERATOR, &reason)
+                .annul(&id, &operator(), &reason)
                 .await?
                 .ok_or_else(|| anyhow::anyhow!("no game {id:?}"))?;
             if rerated {
@@ -733,7 +734,7 @@ async fn run(store: &Store, act: AdminAct) -> anyhow::Result<String> {
             if reason.is_empty() {
                 anyhow::bail!("--reason: empty; say why, for the admin log");
             }
-            adjudicate_game(store, &id, result, OPERATOR, reason)
+            adjudicate_game(store, &id, result, &operator(), reason)
                 .await
                 .map_err(|e| anyhow::anyhow!("game {id:?}: {e}"))?;
             let how = match result {
@@ -745,7 +746,7 @@ async fn run(store: &Store, act: AdminAct) -> anyhow::Result<String> {
         }
         AdminAct::CloseRoom { id, reason, .. } => {
             store
-                .close_room(&id, OPERATOR, &reason)
+                .close_room(&id, &operator(), &reason)
                 .await
                 .map_err(|e| anyhow::anyhow!("room {id:?}: {e}"))?;
             format!("room {id} closed")
@@ -756,13 +757,15 @@ async fn run(store: &Store, act: AdminAct) -> anyhow::Result<String> {
             public_url,
             ..
         } => {
-            let made = operator_link(store, &name, OPERATOR, &reason)
+            let made = operator_link(store, &name, &operator(), &reason)
                 .await?
                 .ok_or_else(|| missing(&name))?;
             let site = public_url.as_deref().unwrap_or("").trim_end_matches('/');
             format!(
-                "a one-time link for {} (it works once, until {} ms since 1970): {site}{}",
-                made.name, made.expires_ms, made.path
+                "a one-time link for {} (it works once, until {}): {site}{}",
+                made.name,
+                rfc3339(made.expires_ms),
+                made.path
             )
         }
         AdminAct::Signups { limit, address, .. } => {
@@ -772,7 +775,7 @@ async fn run(store: &Store, act: AdminAct) -> anyhow::Result<String> {
                 .iter()
                 .map(|s| {
                     let from = s.address.as_deref().unwrap_or("-");
-                    format!("{} {} {from}", s.created_ms, s.name)
+                    format!("{} {} {from}", rfc3339(s.created_ms), s.name)
                 })
                 .collect::<Vec<_>>()
                 .join("\n")
@@ -784,7 +787,11 @@ async fn run(store: &Store, act: AdminAct) -> anyhow::Result<String> {
                 .map(|e| {
                     format!(
                         "{} {} {} {} {}",
-                        e.at_ms, e.actor, e.action, e.target, e.detail
+                        rfc3339(e.at_ms),
+                        e.actor,
+                        e.action,
+                        e.target,
+                        e.detail
                     )
                 })
                 .collect::<Vec<_>>()
@@ -793,5 +800,11 @@ async fn run(store: &Store, act: AdminAct) -> anyhow::Result<String> {
     })
 }
 
-/// Who the command line acts as, in the admin log.
-const OPERATOR: &str = "operator";
+/// Who the command line acts as, in the admin log: `operator:USER`, the Unix user who ran
+/// it (`$USER`, else `$LOGNAME`), or `operator` when neither is set.
+fn operator() -> String {
+    ["USER", "LOGNAME"]
+        .into_iter()
+        .find_map(|name| std::env::var(name).ok().filter(|user| !user.is_empty()))
+        .map_or_else(|| "operator".to_owned(), |user| format!("operator:{user}"))
+}

@@ -274,6 +274,7 @@ impl Server {
                 sqlite_max_pages: options.sqlite_max_mib.map(|mib| mib.saturating_mul(256)),
                 clock: options.clock.clone(),
                 migrations: options.migrate,
+                max_connections: Some(options.db_connections),
             },
         )
         .await?;

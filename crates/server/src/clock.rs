@@ -161,6 +161,18 @@ impl Ticker {
     }
 }
 
+/// A time in ms since the Unix epoch as RFC 3339, in UTC (`2026-12-07T13:00:00Z`): how the
+/// API and the admin commands write one for people.
+pub(crate) fn rfc3339(ms: i64) -> String {
+    time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000)
+        .ok()
+        .and_then(|at| {
+            at.format(&time::format_description::well_known::Rfc3339)
+                .ok()
+        })
+        .unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use std::path::{Path, PathBuf};

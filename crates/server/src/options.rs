@@ -7,7 +7,7 @@ use crate::clock::Clock;
 use crate::limits::Limits;
 use crate::offered::Offered;
 use crate::proxy::{ForwardedHeader, TrustedProxy};
-use crate::store::Migrations;
+use crate::store::{Migrations, POSTGRES_CONNECTIONS};
 
 /// How to serve: the options of `swapboard serve`.
 #[derive(Clone, Debug, clap::Args)]
@@ -52,6 +52,12 @@ pub struct ServeOptions {
     /// `swapboard ai-worker` processes (on this machine or others) reading the same database.
     #[arg(long)]
     pub no_ai_worker: bool,
+    /// PostgreSQL only: the most connections this instance keeps to the database (its
+    /// requests wait for one when all are busy). Count them into the server's
+    /// max_connections for every instance and AI worker.
+    #[arg(long, value_name = "N", env = "SWAPBOARD_DB_CONNECTIONS", default_value_t = POSTGRES_CONNECTIONS,
+          value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub db_connections: u32,
     /// SQLite only: the most the database may grow to, in MiB (a quota below the disk's
     /// size); past it writes answer 503 `storage_full` until rows are deleted. Default: no
     /// quota but the disk's.
@@ -147,6 +153,7 @@ impl ServeOptions {
             forwarded_header: ForwardedHeader::default(),
             migrate: Migrations::default(),
             sqlite_max_mib: None,
+            db_connections: POSTGRES_CONNECTIONS,
             log: tracing::Level::INFO,
             ai_searches: Some(1),
             no_ai_worker: false,

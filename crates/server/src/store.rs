@@ -41,7 +41,7 @@ pub use games::{
     seat_of,
 };
 pub(crate) use pool::{Backend, NOTIFY_CHANNEL, create_private, default_sqlite_url, sqlite_file};
-pub use pool::{Migrations, Store, StoreOptions};
+pub use pool::{Migrations, POSTGRES_CONNECTIONS, Store, StoreOptions};
 pub(crate) use reviews::ReviewJob;
 pub use reviews::ReviewState;
 pub use rooms::{

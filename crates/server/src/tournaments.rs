@@ -28,6 +28,7 @@ use crate::api::{
     TournamentSummary, TournamentView,
 };
 use crate::auth::Caller;
+use crate::clock::rfc3339;
 use crate::edge::{Body, ClientAddr};
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::games::checked_size;
@@ -96,14 +97,6 @@ fn parse_time(field: &str, text: &str) -> ApiResult<i64> {
     })?;
     i64::try_from(at.unix_timestamp_nanos() / 1_000_000)
         .map_err(|_| ApiError::BadRequest(format!("{field}: {text:?} is out of range")))
-}
-
-/// A time in ms since the Unix epoch as RFC 3339 (UTC).
-fn format_time(ms: i64) -> String {
-    OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000)
-        .ok()
-        .and_then(|at| at.format(&Rfc3339).ok())
-        .unwrap_or_default()
 }
 
 /// Checks a count against its range, naming the field.
@@ -416,7 +409,7 @@ fn summary(t: &StoredTournament) -> TournamentSummary {
         format: t.format.as_str().to_owned(),
         status: t.stage.as_str().to_owned(),
         clock: t.clock,
-        starts_at: format_time(t.started_ms.unwrap_or(t.starts_ms)),
+        starts_at: rfc3339(t.started_ms.unwrap_or(t.starts_ms)),
         total_rounds: t.rounds,
         round: t.round,
         player_count: t.players,
@@ -424,7 +417,7 @@ fn summary(t: &StoredTournament) -> TournamentSummary {
         max_players: t.max_players,
         rated: t.rated,
         vacation: t.vacation,
-        finished_at: t.finished_ms.map(format_time),
+        finished_at: t.finished_ms.map(rfc3339),
         creator: t.creator.clone(),
     }
 }

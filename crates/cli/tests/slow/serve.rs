@@ -172,8 +172,8 @@ fn accounts_survive_kill_9_right_after_their_answers() {
         let line = server.log.recv_timeout(Duration::from_secs(10));
         seen.push(line.expect("the server logs the SIGHUP it ignores"));
     }
-    let (status, body) = me(server.addr, &tokens[0]);
-    assert_eq!(status, 200, "after a SIGHUP: {body}");
+    let (status, after_hup) = me(server.addr, &tokens[0]);
+    assert_eq!(status, 200, "after a SIGHUP: {after_hup}");
 
     // SIGTERM: the server stops by itself, with success.
     let term = Command::new("kill")
@@ -591,13 +591,24 @@ fn a_swap61_round_whose_deadline_passes_around_a_kill_9_resolves_once() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
-/// `swapboard admin rerate` opens the database it names (making its schema, as `serve`
-/// would) and replays its rated games and Swap 61 rooms: none in a new one. Its numbers are the server's
-/// (`Store::rerate`, tested against live updates in the server's `ratings` tests).
+/// `swapboard admin rerate` opens the database it names (which must exist at this version's
+/// schema: it neither creates nor migrates one) and replays its rated games and Swap 61
+/// rooms: none in a new one. Its numbers are the server's (`Store::rerate`, tested against
+/// live updates in the server's `ratings` tests).
 #[test]
 fn admin_rerate_replays_the_rated_games_of_the_database_named() {
     let dir = temp_dir("rerate");
     let url = format!("sqlite:{}", dir.join("rated.db").display());
+    let missing = crate::common::swapboard(&["admin", "rerate", "--database", &url]);
+    assert_ne!(missing.status.code(), Some(0));
+    assert!(!dir.join("rated.db").exists());
+    let made = crate::common::swapboard(&["migrate", "--database", &url]);
+    assert_eq!(
+        made.status.code(),
+        Some(0),
+        "{}",
+        crate::common::stderr(&made)
+    );
     let out = crate::common::swapboard(&["admin", "rerate", "--database", &url]);
     let err = crate::common::stderr(&out);
     assert_eq!(out.status.code(), Some(0), "{err}");
@@ -764,10 +775,16 @@ fn admin_adjudicate_decides_a_game_the_running_server_then_shows_over() {
     );
     let log = run(&["log", "--limit", "1"]);
     let lines = crate::common::stdout(&log);
+    // The actor is the Unix user who ran the command; the time is written out.
+    let actor = ["USER", "LOGNAME"]
+        .into_iter()
+        .find_map(|name| std::env::var(name).ok().filter(|user| !user.is_empty()))
+        .map_or_else(|| "operator".to_owned(), |user| format!("operator:{user}"));
     assert!(
-        lines.contains(&format!("operator adjudicate {id} second: abandoned")),
+        lines.contains(&format!("{actor} adjudicate {id} second: abandoned")),
         "{lines}"
     );
+    assert!(lines.starts_with("20") && lines.contains('T'), "{lines}");
     drop(server);
     std::fs::remove_dir_all(dir).unwrap();
 }

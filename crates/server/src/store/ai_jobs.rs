@@ -81,8 +81,9 @@ impl Store {
         Ok(())
     }
 
-    /// Claims the oldest job nobody holds (or whose holder's lease ran out) for `worker`
-    /// until `lease_ms` from now; `None` when there is none.
+    /// Claims a job nobody holds (or whose holder's lease ran out) for `worker` until
+    /// `lease_ms` from now, the account served longest ago first ([`MOVES`]); `None` when
+    /// there is none.
     pub(crate) async fn claim_ai_job(
         &self,
         worker: &str,
@@ -91,10 +92,22 @@ impl Store {
         let Some(row) = self.claim_job(&MOVES, worker, lease_ms).await? else {
             return Ok(None);
         };
-        Ok(Some(AiJob {
+        let job = AiJob {
             game_id: row.try_get(0)?,
             ply: u32::try_from(row.try_get::<i64, _>(1)?)?,
-        }))
+        };
+        // The account's turn is taken: its other games wait behind everyone else's.
+        sqlx::query(
+            "INSERT INTO ai_served (account_id, served_ms) \
+             SELECT s.account_id, $2 FROM seats s WHERE s.game_id = $1 \
+               AND s.ai_level IS NULL AND s.account_id IS NOT NULL \
+             ON CONFLICT (account_id) DO UPDATE SET served_ms = excluded.served_ms",
+        )
+        .bind(&job.game_id)
+        .bind(self.now_ms())
+        .execute(&self.pool)
+        .await?;
+        Ok(Some(job))
     }
 
     /// The AI workers' jobs not yet done (waiting or under way), by kind: `move`,
@@ -210,18 +223,24 @@ pub(crate) struct JobQueue {
     pub(super) lease: &'static str,
     /// What else makes a row a job waiting (`TRUE` for a table of waiting jobs only).
     pub(super) free: &'static str,
-    /// The order claims take: the oldest first.
+    /// The order claims take (the oldest first, or in turn by account).
     pub(super) order: &'static str,
     /// More of the claim's `SET`, from a leading comma (a review starts over).
     pub(super) reset: &'static str,
 }
 
-/// The AI's moves: a row is removed with its move.
+/// The AI's moves: a row is removed with its move. Taken in turn by account (the game's
+/// player who is not the AI, the one served longest ago first: `ai_served`), then the oldest
+/// first: an account with many games against the AI delays another's move by one search at
+/// most.
 const MOVES: JobQueue = JobQueue {
     table: "ai_jobs",
     keys: "game_id, ply",
     lease: "lease_until_ms",
     free: "TRUE",
-    order: "created_ms, game_id",
+    order: "COALESCE((SELECT v.served_ms FROM ai_served v WHERE v.account_id = \
+            (SELECT s.account_id FROM seats s WHERE s.game_id = ai_jobs.game_id \
+             AND s.ai_level IS NULL AND s.account_id IS NOT NULL ORDER BY s.seat LIMIT 1)), 0), \
+            created_ms, game_id",
     reset: "",
 };

@@ -190,6 +190,11 @@ impl Backend {
                     "instances",
                     include_str!("../../migrations/sqlite/0023_instances.sql"),
                 ),
+                (
+                    24,
+                    "AI turns by account",
+                    include_str!("../../migrations/sqlite/0024_ai_turns.sql"),
+                ),
             ],
             Backend::Postgres => &[
                 (
@@ -307,6 +312,11 @@ impl Backend {
                     "instances",
                     include_str!("../../migrations/postgres/0023_instances.sql"),
                 ),
+                (
+                    24,
+                    "AI turns by account",
+                    include_str!("../../migrations/postgres/0024_ai_turns.sql"),
+                ),
             ],
         };
         let migrations = files
@@ -373,6 +383,9 @@ pub(crate) fn create_private(path: &std::path::Path) -> anyhow::Result<()> {
     }
 }
 
+/// The PostgreSQL connections a store keeps unless told otherwise (`--db-connections`).
+pub const POSTGRES_CONNECTIONS: u32 = 16;
+
 /// What opening a store does with the migrations this binary has and the database lacks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum Migrations {
@@ -398,6 +411,9 @@ pub struct StoreOptions {
     pub clock: Clock,
     /// Whether the schema may be brought up to date (by default, as `serve` does).
     pub migrations: Migrations,
+    /// PostgreSQL only: the most connections the pool keeps ([`POSTGRES_CONNECTIONS`] when
+    /// `None`).
+    pub max_connections: Option<u32>,
 }
 
 impl Store {
@@ -489,7 +505,11 @@ impl Store {
                         })
                     })
             }
-            Backend::Postgres => AnyPoolOptions::new().max_connections(16),
+            Backend::Postgres => AnyPoolOptions::new().max_connections(
+                store_options
+                    .max_connections
+                    .unwrap_or(POSTGRES_CONNECTIONS),
+            ),
         };
         // A connection whose transaction could not be ended (a COMMIT or ROLLBACK that failed,
         // as on a full disk, where SQLite may already have rolled back on its own and then

@@ -9,7 +9,7 @@ use sqlx::{AnyConnection, Connection as _, PgConnection, Row as _};
 use swapboard_server::ai_worker::{Worker, WorkerOptions};
 use swapboard_server::store::{NewGame, Seat, Status, Store};
 use swapboard_testkit::{
-    Client, TestDb, bearer, each_database, generous, options, reviewed, sample,
+    Client, TestDb, bearer, count, each_database, generous, options, reviewed, sample,
 };
 
 fn worker_options(db: &TestDb, lease_s: u32) -> WorkerOptions {
@@ -413,3 +413,57 @@ async fn ai_moves_per_second_per_worker_thread() {
         db.drop_it().await;
     }
 }
+
+/// Stores a game in which the AI at `level` moves first against the account `player`.
+async fn against(store: &Store, id: &str, player: i64, level: u8) {
+    let position = swapboard_play::AnyPosition::start(swapboard_play::GameId::Swaptimum, 6)
+        .unwrap()
+        .to_string();
+    let new = NewGame {
+        id,
+        game: "swaptimum",
+        size: 6,
+        position: &position,
+        seats: [Seat::Ai(level), Seat::Account(player)],
+        clock: swapboard_play::TimeControl::None,
+        invite: None,
+        rated: false,
+    };
+    store.create_game(&new).await.unwrap();
+}
+
+each_database!(
+    the_ai_serves_accounts_in_turn_so_many_games_cannot_hold_back_another,
+    |db: TestDb| async move {
+        // ann has three games waiting on the AI, bob one, made after hers: a worker takes
+        // one of ann's, then bob's (his account has not been served), then ann's others.
+        // Oldest first, bob's move would wait for all three of ann's searches.
+        let store = Store::open(&db.url).await.unwrap();
+        let server = swapboard_testkit::start(&db, generous()).await;
+        let client = Client::new(&server);
+        bearer(&client, "ann").await;
+        bearer(&client, "bob").await;
+        server.stop().await.unwrap();
+        let ann = count(&db, "SELECT id FROM accounts WHERE name = 'ann'").await;
+        let bob = count(&db, "SELECT id FROM accounts WHERE name = 'bob'").await;
+        for id in ["a1", "a2", "a3"] {
+            against(&store, id, ann, 6).await;
+        }
+        against(&store, "b1", bob, 1).await;
+        let worker = Worker::start(&worker_options(&db, 30)).await.unwrap();
+        for id in ["a1", "a2", "a3", "b1"] {
+            until_game(&store, id, Duration::from_secs(60), |game| game.ply >= 1).await;
+        }
+        worker.stop().await;
+        // The order the first moves were played in: bob's second, before ann's last two.
+        let after_bob = count(
+            &db,
+            "SELECT count(*) FROM moves m WHERE m.ply = 0 AND m.game_id LIKE 'a%' AND m.played_ms > \
+             (SELECT b.played_ms FROM moves b WHERE b.game_id = 'b1' AND b.ply = 0)",
+        )
+        .await;
+        assert_eq!(after_bob, 2, "bob's move waited behind ann's searches");
+        store.close().await;
+        db
+    }
+);

@@ -13,7 +13,7 @@ async fn analyses(db: TestDb) -> TestDb {
     let created = client
         .post(
             "/api/games",
-            &json!({"game": "swaptimum", "size": 5, "opponent": "user:bob", "colour": "first"}),
+            &json!({"game": "swaptimum", "size": 6, "opponent": "user:bob", "colour": "first"}),
             &auth(&ann),
         )
         .await;

@@ -25,6 +25,40 @@ async fn refusal(db: &TestDb, migrations: Migrations) -> String {
     format!("{refused:#}")
 }
 
+/// The tables the migration numbered `version` of the test's backend creates.
+fn tables_of_migration(db: &TestDb, version: i64) -> Vec<String> {
+    let backend = if db.sqlite_file().is_some() {
+        "sqlite"
+    } else {
+        "postgres"
+    };
+    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("migrations")
+        .join(backend);
+    let prefix = format!("{version:04}_");
+    let file = std::fs::read_dir(&folder)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .find(|path| {
+            path.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with(&prefix)
+        })
+        .expect("the last migration's file");
+    let text = std::fs::read_to_string(file).unwrap();
+    let tables: Vec<String> = text
+        .split("CREATE TABLE ")
+        .skip(1)
+        .map(|rest| rest.split_whitespace().next().unwrap().to_owned())
+        .collect();
+    assert!(
+        !tables.is_empty(),
+        "migration {version} creates no table: undo it here by hand"
+    );
+    tables
+}
+
 async fn upgrades(db: TestDb) -> TestDb {
     let ours = Store::open(&db.url).await.unwrap();
     let schema = ours.schema();
@@ -40,13 +74,17 @@ async fn upgrades(db: TestDb) -> TestDb {
     server.stop().await.unwrap();
     assert_eq!(count(&db, &running).await, 0);
 
-    // As before an upgrade: the database one migration behind, an older instance running.
+    // As before an upgrade: the database one migration behind (its row and its tables
+    // gone), an older instance running.
     let now = Clock::real().now_ms();
     execute(
         &db,
         &format!("DELETE FROM _sqlx_migrations WHERE version = {schema}"),
     )
     .await;
+    for table in tables_of_migration(&db, schema) {
+        execute(&db, &format!("DROP TABLE {table}")).await;
+    }
     execute(
         &db,
         &format!(
@@ -68,8 +106,12 @@ async fn upgrades(db: TestDb) -> TestDb {
         behind.contains(&format!("schema {}", schema - 1)) && behind.contains("swapboard migrate"),
         "{behind}"
     );
-    // The old instance gone (its table made again by the migration), the newer one migrates.
-    execute(&db, "DROP TABLE instances").await;
+    // The old instance stopped, the newer one migrates.
+    execute(
+        &db,
+        "UPDATE instances SET stopped_ms = seen_ms WHERE id = 'old'",
+    )
+    .await;
     let migrated = open(&db, Migrations::Auto).await.unwrap();
     assert_eq!(migrated.found_schema(), schema - 1);
     migrated.close().await;
