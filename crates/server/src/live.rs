@@ -34,7 +34,7 @@ use tokio::time::{Instant, MissedTickBehavior};
 use crate::error::{ApiError, ApiResult};
 use crate::instruments;
 use crate::limits::http::{PING_EVERY, SEND_LIMIT, SILENT_LIMIT};
-use crate::store::{Channel, ChatRef, CredentialKey, Store};
+use crate::store::{Channel, ChatRef, CredentialKey, Store, move_payload};
 
 /// Messages a socket may fall behind by before it is resynced with the whole game.
 const SOCKET_BUFFER: usize = 32;
@@ -128,7 +128,7 @@ impl Change {
     fn payload(self, topic: &Topic) -> String {
         let topic = topic.payload();
         match self {
-            Change::Move(ply) => format!("{topic} move {ply}"),
+            Change::Move(ply) => move_payload(&topic, ply),
             Change::State => format!("{topic} state"),
             Change::Chat { channel, message } => {
                 format!("{topic} chat {} {message}", channel.word())
@@ -246,14 +246,39 @@ impl Hub {
     /// change is committed; a failure to announce is logged (the watchers resync on their
     /// next message or reconnect), never the caller's.
     pub(crate) async fn announce(&self, topic: &Topic, change: Change) {
+        self.announce_all(&[(topic.clone(), change)]).await;
+    }
+
+    /// [`Hub::announce`] for several changes at once: on PostgreSQL one statement tells
+    /// every instance of them all.
+    pub(crate) async fn announce_all(&self, changes: &[(Topic, Change)]) {
+        if changes.is_empty() {
+            return;
+        }
         if self.store.fans_out_through_database() {
-            if let Err(e) = self.store.notify(&change.payload(topic)).await {
+            let payloads: Vec<String> = changes
+                .iter()
+                .map(|(topic, change)| change.payload(topic))
+                .collect();
+            if let Err(e) = self.store.notify(&payloads).await {
                 tracing::warn!(
-                    topic = %topic.id(),
+                    changes = payloads.len(),
                     "live: cannot notify the other instances: {e:#}"
                 );
             }
         } else {
+            for (topic, change) in changes {
+                self.deliver(topic, *change).await;
+            }
+        }
+    }
+
+    /// Tells the watchers of a change whose transaction announced it already where live
+    /// messages cross instances through the database (PostgreSQL: the move's transaction
+    /// sent the notification, `Store::play_move`): nothing is left to do there; on SQLite
+    /// this instance's sockets are told now.
+    pub(crate) async fn announce_committed(&self, topic: &Topic, change: Change) {
+        if !self.store.fans_out_through_database() {
             self.deliver(topic, change).await;
         }
     }

@@ -73,7 +73,9 @@ pub(crate) async fn seat_ratings(
             else {
                 return Ok(BTreeMap::new());
             };
-            let records = store.pool_records(&game.game, [first, second]).await?;
+            let records = store
+                .pool_records(&game.id, &game.game, [first, second])
+                .await?;
             let now = store.now_ms().div_euclid(1000);
             [first_seat, second_seat]
                 .into_iter()

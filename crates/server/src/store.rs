@@ -40,7 +40,9 @@ pub use games::{
     Finish, JoinError, MoveError, NewGame, Rematch, Seat, Status, StoredGame, Termination, Times,
     seat_of,
 };
-pub(crate) use pool::{Backend, NOTIFY_CHANNEL, create_private, default_sqlite_url, sqlite_file};
+pub(crate) use pool::{
+    Backend, NOTIFY_CHANNEL, create_private, default_sqlite_url, move_payload, sqlite_file,
+};
 pub use pool::{Migrations, POSTGRES_CONNECTIONS, Store, StoreOptions};
 pub(crate) use reviews::ReviewJob;
 pub use reviews::ReviewState;

@@ -59,11 +59,12 @@ pub(crate) struct Plies {
 }
 
 /// Tells the watchers of each ply a move added, in order (a forced pass is announced like
-/// any move).
+/// any move): the move's transaction told every instance on PostgreSQL, so only SQLite's
+/// sockets are told here ([`Hub::announce_committed`]).
 pub(crate) async fn announce_plies(live: &Hub, game_id: &str, plies: Plies) {
     let topic = Topic::Game(game_id.to_owned());
     for ply in plies.before + 1..=plies.after {
-        live.announce(&topic, Change::Move(ply)).await;
+        live.announce_committed(&topic, Change::Move(ply)).await;
     }
 }
 

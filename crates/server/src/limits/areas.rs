@@ -237,6 +237,9 @@ limits! {
         /// How long an instance trusts a full game's seats: a deleted account's name is gone
         /// from every instance's views this long after its deletion.
         SEATS_TTL: Duration = Duration::from_secs(30);
+        /// How long an instance trusts the two players' ratings a rated game being played
+        /// shows: a rating another game's end changed shows there this long after at most.
+        RECORDS_TTL: Duration = Duration::from_secs(30);
         /// How often a running instance records in the database that it still runs.
         HEARTBEAT: Duration = Duration::from_secs(10);
         /// An instance not heard from for this long is taken for stopped (a kill -9, a lost

@@ -26,8 +26,12 @@ const POLL_EVERY: Duration = Duration::from_millis(500);
 /// at once, then one SMTP conversation: [`PUSH_TIMEOUT`] and [`SMTP_TIMEOUT`]).
 const LEASE_MS: i64 = 60_000;
 const _: () = assert!(LEASE_MS > (PUSH_TIMEOUT.as_millis() + SMTP_TIMEOUT.as_millis()) as i64);
-/// The most rows delivered in one pass.
+/// The most rows delivered one by one (pushed or mailed) in one pass.
 const BATCH: usize = 50;
+/// The most rows only the inbox shows settled by one statement.
+const INBOX_BATCH: u32 = 500;
+/// The most such statements in one pass (a pass settles up to 10,000 inbox rows).
+const INBOX_STATEMENTS: u32 = 20;
 /// How often the reminders and digests are looked for.
 const SLOW_EVERY: u32 = 60;
 
@@ -43,11 +47,22 @@ pub(crate) struct Deliveries {
 /// Delivers until the server stops.
 pub(crate) async fn run(deliveries: Deliveries) {
     let mut tick = deliveries.store.clock().ticker(POLL_EVERY);
+    let mut behind = false;
     for pass in 0u32.. {
-        let moved = tick.tick().await;
-        if let Err(e) = deliver_due(&deliveries).await {
-            tracing::warn!("notifications: {e:#}");
-        }
+        // A full pass leaves due rows behind: the next starts at once.
+        let moved = if behind {
+            tokio::task::yield_now().await;
+            false
+        } else {
+            tick.tick().await
+        };
+        behind = match deliver_due(&deliveries).await {
+            Ok(behind) => behind,
+            Err(e) => {
+                tracing::warn!("notifications: {e:#}");
+                false
+            }
+        };
         if pass % SLOW_EVERY == 0 || moved {
             if let Err(e) = remind(&deliveries.store).await {
                 tracing::warn!("notifications' reminders: {e:#}");
@@ -59,7 +74,10 @@ pub(crate) async fn run(deliveries: Deliveries) {
     }
 }
 
-/// One pass over the due rows. How many were claimed.
+/// One pass over the due rows: first those only the inbox shows, settled hundreds to a
+/// statement with their inboxes told in one announcement; then those to push or mail,
+/// each claimed on its own. Whether it stopped at one of its bounds (due rows may be
+/// left).
 ///
 /// Each row is claimed just before it is delivered, under a lease of its own. A batch
 /// claimed at once under one lease would be unsafe with a slow mail server: fifty SMTP
@@ -68,9 +86,28 @@ pub(crate) async fn run(deliveries: Deliveries) {
 /// row's delivery ends within its lease (the assertion beside [`LEASE_MS`]), so a row is
 /// either sent by the worker that claimed it or marked lost because that worker died,
 /// never both.
-pub(crate) async fn deliver_due(deliveries: &Deliveries) -> anyhow::Result<usize> {
+pub(crate) async fn deliver_due(deliveries: &Deliveries) -> anyhow::Result<bool> {
     let store = &deliveries.store;
     store.mark_lost_notices(store.now_ms()).await?;
+    let mailing = deliveries.mailer.is_some();
+    let mut behind = true;
+    for _ in 0..INBOX_STATEMENTS {
+        let mut told = store
+            .settle_inbox_only(store.now_ms(), mailing, INBOX_BATCH)
+            .await?;
+        let full = told.len() == INBOX_BATCH as usize;
+        told.sort_unstable();
+        told.dedup();
+        let changes: Vec<(Topic, Change)> = told
+            .into_iter()
+            .map(|account| (Topic::Inbox(account), Change::State))
+            .collect();
+        deliveries.live.announce_all(&changes).await;
+        if !full {
+            behind = false;
+            break;
+        }
+    }
     let mut claimed = 0;
     while claimed < BATCH {
         let now = store.now_ms();
@@ -86,7 +123,7 @@ pub(crate) async fn deliver_due(deliveries: &Deliveries) -> anyhow::Result<usize
             tracing::warn!(id = notice.id, "notifications: {e:#}");
         }
     }
-    Ok(claimed)
+    Ok(behind || claimed == BATCH)
 }
 
 /// The wait before another try, after `attempts` tries (a claim counts one): 10 s after

@@ -1,7 +1,7 @@
 //! What the store keeps in memory so that a move costs no reads beyond its transaction:
 //! a full game's seats (they never change once every seat is taken), a game's moves by ply
 //! (a move at a ply never changes), and for a few seconds which account a credential acts
-//! for. Every cache is bounded (when full it starts again empty) and is only a cache: a
+//! for and the ratings a game being played shows. Every cache is bounded (when full it starts again empty) and is only a cache: a
 //! miss reads the database, and nothing is ever written only here, so any number of
 //! instances may serve one database.
 
@@ -9,6 +9,8 @@ use std::borrow::Borrow;
 use std::collections::HashMap;
 use std::hash::Hash;
 use std::sync::{Arc, Mutex};
+
+use swapboard_league::glicko2::PlayerRating;
 
 use super::rows::{CredentialKey, Holder, SeatRow};
 
@@ -86,6 +88,10 @@ pub(crate) struct Caches {
     pub(crate) seats: Bounded<String, (Arc<[SeatRow]>, i64)>,
     /// The first moves of games, in ply order (a prefix of the game's moves).
     pub(crate) moves: Bounded<String, Arc<Vec<String>>>,
+    /// The two players' records in the pool of a rated game being played, by the game's id
+    /// (what its view shows), and until when they are trusted: they change only when
+    /// another rated game of theirs ends. Milliseconds by the store's clock.
+    pub(crate) records: Bounded<String, ([PlayerRating; 2], i64)>,
 }
 
 impl Caches {
@@ -95,6 +101,7 @@ impl Caches {
             credentials: Bounded::new(),
             seats: Bounded::new(),
             moves: Bounded::new(),
+            records: Bounded::new(),
         }
     }
 }

@@ -213,15 +213,15 @@ impl Store {
         let (first, second, started) = times_columns(Some(times));
         sqlx::query(
             "UPDATE games SET clock_left_first_ms = $1, clock_left_second_ms = $2, \
-             turn_started_ms = $3 WHERE id = $4",
+             turn_started_ms = $3, due_ms = $4, claimed_until_ms = NULL WHERE id = $5",
         )
         .bind(first)
         .bind(second)
         .bind(started)
+        .bind(due)
         .bind(game_id)
         .execute(&mut **tx)
         .await?;
-        Self::set_deadline(tx, game_id, 0, due).await?;
         Ok(Some(times))
     }
 

@@ -15,10 +15,11 @@
 use sqlx::any::AnyRow;
 use sqlx::{Any, Row as _, Transaction};
 
-use super::games::Finish;
+use super::games::{Finish, StoredGame};
 use super::pool::{Backend, Store};
+use super::rows::SeatRow;
 use crate::limits::notifications::PAGE_LIMIT;
-use swapboard_play::Termination;
+use swapboard_play::{Termination, TimeControl};
 
 /// What a notification is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -342,6 +343,45 @@ impl Store {
         Ok(lost.rows_affected())
     }
 
+    /// Settles at once, in one statement, up to `limit` due rows that only the inbox can
+    /// show: their account has no browser to push to and no mail is to go (no mailer on
+    /// this server (`mailing` false), no confirmed address, or that kind's mail turned off).
+    /// The accounts whose inbox gained a row, one per row. A password reset is never
+    /// settled so: its mail goes whatever the choices.
+    pub(crate) async fn settle_inbox_only(
+        &self,
+        now: i64,
+        mailing: bool,
+        limit: u32,
+    ) -> anyhow::Result<Vec<i64>> {
+        let skip_locked = match self.backend {
+            Backend::Postgres => " FOR UPDATE SKIP LOCKED",
+            Backend::Sqlite => "",
+        };
+        let sql = format!(
+            "UPDATE outbox SET state = 'done', outcome = 'inbox', done_ms = $1, \
+             attempts = attempts + 1 WHERE id IN (SELECT o.id FROM outbox o \
+             WHERE o.state = 'pending' AND o.next_ms <= $1 AND o.kind <> 'password_reset' \
+             AND NOT EXISTS (SELECT 1 FROM push_subscriptions p WHERE p.account_id = o.account_id) \
+             AND ($2 = 0 OR NOT EXISTS (SELECT 1 FROM email_addresses e \
+               WHERE e.account_id = o.account_id AND e.confirmed_ms IS NOT NULL) \
+             OR EXISTS (SELECT 1 FROM notification_prefs c WHERE c.account_id = o.account_id \
+               AND c.kind = o.kind AND c.mail = 'off')) \
+             ORDER BY o.next_ms, o.id LIMIT $3{skip_locked}) RETURNING account_id"
+        );
+        let mut tx = self.begin_write().await?;
+        let rows = sqlx::query(&sql)
+            .bind(now)
+            .bind(i64::from(mailing))
+            .bind(i64::from(limit))
+            .fetch_all(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        rows.iter()
+            .map(|row| Ok(row.try_get::<i64, _>(0)?))
+            .collect()
+    }
+
     /// The delivery worker's claim: takes the first pending row due at `now` as this
     /// worker's until `lease_until`, marked `sending` and committed before anything is
     /// sent. Claims never overlap, on any number of instances.
@@ -580,48 +620,54 @@ fn title_of(game: &str) -> String {
 impl Store {
     /// In a move's transaction: tells the player of the seat to move (the other of the
     /// seat that made the last ply: passes the rules force are plies of their own) that it
-    /// is their turn. An AI seat is told nothing.
+    /// is their turn, in one statement at most, from the game's seats the caller read. Told
+    /// nothing: an AI seat; a player of a live-clock game (they are at the board, and a
+    /// notice a move would flood the inbox); a player watching the game live now.
     pub(crate) async fn your_turn_in(
         &self,
         tx: &mut Transaction<'static, Any>,
-        game_id: &str,
-        last_seat: u8,
+        game: &StoredGame,
+        seats: &[SeatRow],
+        to_move: u8,
         ply: u32,
     ) -> anyhow::Result<()> {
-        let rows = sqlx::query(
-            "SELECT s.seat, s.account_id, a.name, s.ai_level, g.game FROM seats s \
-             JOIN games g ON g.id = s.game_id LEFT JOIN accounts a ON a.id = s.account_id \
-             WHERE s.game_id = $1 ORDER BY s.seat",
-        )
-        .bind(game_id)
-        .fetch_all(&mut **tx)
-        .await?;
-        let mover = rows.iter().find_map(|row| {
-            let seat: i64 = row.try_get("seat").ok()?;
-            (seat == i64::from(last_seat)).then(|| player_name(row))
-        });
-        for row in &rows {
-            let seat: i64 = row.try_get("seat")?;
-            let account: Option<i64> = row.try_get("account_id")?;
-            let (Some(account_id), false) = (account, seat == i64::from(last_seat)) else {
-                continue;
-            };
-            let game: String = row.try_get("game")?;
-            let against = mover.clone().unwrap_or_default();
-            let notice = Notice {
-                account_id,
-                kind: Kind::YourTurn,
-                game_id: Some(game_id),
-                room_id: None,
-                message: format!(
-                    "Your turn in {} against {against} (move {}).",
-                    title_of(&game),
-                    ply + 1
-                ),
-                dedupe: Some(format!("your_turn:{game_id}:{ply}:{account_id}")),
-            };
-            self.notify_in(tx, &notice).await?;
+        if matches!(game.clock, TimeControl::Live { .. }) {
+            return Ok(());
         }
+        let seat = |index: u8| seats.iter().find(|row| row.seat == index);
+        let Some((account_id, _)) = seat(to_move)
+            .filter(|row| row.ai_level.is_none())
+            .and_then(|row| row.account.as_ref())
+        else {
+            return Ok(());
+        };
+        let against = seat(to_move ^ 1).map_or_else(String::new, |row| {
+            name_of_player(
+                row.account.as_ref().map(|(_, name)| name.clone()),
+                row.ai_level.map(i64::from),
+            )
+        });
+        let message = format!(
+            "Your turn in {} against {against} (move {}).",
+            title_of(&game.game),
+            ply + 1
+        );
+        let now = self.now_ms();
+        sqlx::query(
+            "INSERT INTO outbox (account_id, kind, game_id, message, dedupe, created_ms, \
+             next_ms) SELECT $1, $2, $3, $4, $5, $6, $6 WHERE NOT EXISTS (SELECT 1 FROM \
+             watchers WHERE game_id = $3 AND account_id = $1 AND seen_ms > $7) \
+             ON CONFLICT (dedupe) DO NOTHING",
+        )
+        .bind(*account_id)
+        .bind(Kind::YourTurn.as_str())
+        .bind(&game.id)
+        .bind(message)
+        .bind(format!("your_turn:{}:{ply}:{account_id}", game.id))
+        .bind(now)
+        .bind(now - WATCH_STALE_MS)
+        .execute(&mut **tx)
+        .await?;
         Ok(())
     }
 
@@ -784,8 +830,15 @@ impl Store {
 
 /// The name of a game's seat: its account's, or the AI's level.
 fn player_name(row: &AnyRow) -> String {
-    let name: Option<String> = row.try_get("name").ok().flatten();
-    let level: Option<i64> = row.try_get("ai_level").ok().flatten();
+    name_of_player(
+        row.try_get("name").ok().flatten(),
+        row.try_get("ai_level").ok().flatten(),
+    )
+}
+
+/// How a notice names a seat's player: its account's name, the AI at its level, or an
+/// open seat.
+fn name_of_player(name: Option<String>, level: Option<i64>) -> String {
     match (name, level) {
         (Some(name), _) => name,
         (None, Some(level)) => format!("the AI (level {level})"),

@@ -195,6 +195,16 @@ impl Backend {
                     "AI turns by account",
                     include_str!("../../migrations/sqlite/0024_ai_turns.sql"),
                 ),
+                (
+                    25,
+                    "the outbox's due rows indexed apart",
+                    include_str!("../../migrations/sqlite/0025_outbox_due.sql"),
+                ),
+                (
+                    26,
+                    "deadlines in the games' rows",
+                    include_str!("../../migrations/sqlite/0026_deadlines_in_games.sql"),
+                ),
             ],
             Backend::Postgres => &[
                 (
@@ -316,6 +326,16 @@ impl Backend {
                     24,
                     "AI turns by account",
                     include_str!("../../migrations/postgres/0024_ai_turns.sql"),
+                ),
+                (
+                    25,
+                    "the outbox's due rows indexed apart",
+                    include_str!("../../migrations/postgres/0025_outbox_due.sql"),
+                ),
+                (
+                    26,
+                    "deadlines in the games' rows",
+                    include_str!("../../migrations/postgres/0026_deadlines_in_games.sql"),
                 ),
             ],
         };
@@ -613,15 +633,47 @@ impl Store {
         self.backend == Backend::Postgres
     }
 
-    /// Sends `payload` to every instance listening on [`NOTIFY_CHANNEL`] (PostgreSQL only).
-    pub(crate) async fn notify(&self, payload: &str) -> anyhow::Result<()> {
-        sqlx::query("SELECT pg_notify($1, $2)")
-            .bind(NOTIFY_CHANNEL)
-            .bind(payload)
-            .execute(&self.pool)
-            .await?;
+    /// Sends each of `payloads` to every instance listening on [`NOTIFY_CHANNEL`], in one
+    /// statement (PostgreSQL only).
+    pub(crate) async fn notify(&self, payloads: &[String]) -> anyhow::Result<()> {
+        let sql = notify_sql(payloads.len());
+        notify_query(&sql, payloads).execute(&self.pool).await?;
         Ok(())
     }
+}
+
+/// The payload that announces the stored ply `ply` of the game whose topic payload is
+/// `topic` (its id): written here for the move's transaction, read back by the live hub.
+pub(crate) fn move_payload(topic: &str, ply: u32) -> String {
+    format!("{topic} move {ply}")
+}
+
+/// `count` calls of `pg_notify` on the channel bound at `$channel`, each of the payload
+/// bound at the next parameter (`$channel + 1`, ...): what a statement adds to tell every
+/// instance of a change.
+pub(crate) fn notify_calls(channel: usize, count: usize) -> String {
+    let calls: Vec<String> = (1..=count)
+        .map(|k| format!("pg_notify(${channel}, ${})", channel + k))
+        .collect();
+    calls.join(", ")
+}
+
+/// The text of one `SELECT pg_notify(...)` of `count` payloads on [`NOTIFY_CHANNEL`]
+/// (`$1`, bound by [`notify_query`]).
+fn notify_sql(count: usize) -> String {
+    format!("SELECT {}", notify_calls(1, count))
+}
+
+/// [`notify_sql`]'s statement with the channel and the payloads bound.
+fn notify_query<'q>(
+    sql: &'q str,
+    payloads: &'q [String],
+) -> sqlx::query::Query<'q, Any, AnyArguments<'q>> {
+    payloads
+        .iter()
+        .fold(sqlx::query(sql).bind(NOTIFY_CHANNEL), |query, payload| {
+            query.bind(payload.as_str())
+        })
 }
 
 /// Checks the database's schema against this binary's and applies the missing migrations

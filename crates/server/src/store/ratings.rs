@@ -15,6 +15,7 @@ use swapboard_league::rerate::{RatedGame, rerate};
 
 use super::games::{Finish, Termination};
 use super::pool::{Backend, Store};
+use crate::limits::instances::RECORDS_TTL;
 use crate::limits::ratings::HISTORY_LIMIT;
 
 /// The pools' constants: lichess's, as issue 26 asks.
@@ -270,13 +271,21 @@ impl Store {
     }
 
     /// Two accounts' records in `game`'s pool, in the order given (a new player's for one
-    /// who has not played a rated game there): what a rated game's view shows while it is
-    /// played, in one read of the ratings' primary key.
+    /// who has not played a rated game there): what the view of the rated game `game_id`
+    /// shows while it is played, in one read of the ratings' primary key, then kept for
+    /// [`RECORDS_TTL`] (a new game, a rematch too, reads them afresh).
     pub(crate) async fn pool_records(
         &self,
+        game_id: &str,
         game: &str,
         accounts: [i64; 2],
     ) -> anyhow::Result<[PlayerRating; 2]> {
+        let now = self.now_ms();
+        if let Some((records, until)) = self.caches.records.get(game_id)
+            && now < until
+        {
+            return Ok(records);
+        }
         let rows = sqlx::query(
             "SELECT account_id, rating, rd, volatility, games, last_game_ms FROM ratings \
              WHERE game = $1 AND account_id IN ($2, $3)",
@@ -296,6 +305,10 @@ impl Store {
                 }
             }
         }
+        let until = now.saturating_add(i64::try_from(RECORDS_TTL.as_millis()).unwrap_or(i64::MAX));
+        self.caches
+            .records
+            .insert(game_id.to_owned(), (records, until));
         Ok(records)
     }
 
@@ -427,6 +440,7 @@ impl Store {
             }
         }
         tx.commit().await?;
+        self.caches.records.clear();
         Ok(rows.len())
     }
 }

@@ -4,12 +4,10 @@
 //! are notified, its watchers see it live, and the admin log says who, what and why; refusals name their cause. And
 //! migration 0020, which rebuilds `games` on SQLite, keeps every row that references a game.
 
-use std::borrow::Cow;
 use std::time::Duration;
 
 use serde_json::{Value, json};
 use sqlx::Row as _;
-use sqlx::migrate::{Migration, MigrationType, Migrator};
 use swapboard_server::api::{GameView, TournamentView};
 use swapboard_server::store::{Finish, Status, Store, Termination};
 use swapboard_testkit::{
@@ -256,35 +254,6 @@ each_database!(
     }
 );
 
-/// The SQLite migrations before 0020, read from the crate's folder, as `Store::open` applies
-/// them (the same SQL, so the same checksums).
-fn migrations_before_adjudication() -> Migrator {
-    let folder = concat!(env!("CARGO_MANIFEST_DIR"), "/migrations/sqlite");
-    let mut migrations: Vec<Migration> = std::fs::read_dir(folder)
-        .unwrap()
-        .map(|entry| entry.unwrap().path())
-        .filter_map(|path| {
-            let name = path.file_stem()?.to_str()?.to_owned();
-            let version: i64 = name.split('_').next()?.parse().ok()?;
-            (version < 20).then(|| {
-                Migration::new(
-                    version,
-                    Cow::Owned(name),
-                    MigrationType::Simple,
-                    Cow::Owned(std::fs::read_to_string(&path).unwrap()),
-                    false,
-                )
-            })
-        })
-        .collect();
-    migrations.sort_by_key(|m| m.version);
-    assert_eq!(migrations.last().map(|m| m.version), Some(19));
-    Migrator {
-        migrations: Cow::Owned(migrations),
-        ..Migrator::DEFAULT
-    }
-}
-
 /// Every table with a foreign key on `games`, and its number of rows.
 async fn referencing(pool: &sqlx::SqlitePool) -> Vec<(String, i64)> {
     let tables: Vec<String> = sqlx::query(
@@ -316,7 +285,10 @@ async fn referencing(pool: &sqlx::SqlitePool) -> Vec<(String, i64)> {
 async fn migration_keeps_every_game() {
     let db = TestDb::sqlite();
     let pool = sqlx::SqlitePool::connect(&db.url).await.unwrap();
-    migrations_before_adjudication().run(&pool).await.unwrap();
+    crate::upgrades::migrator_before("sqlite", 20)
+        .run(&pool)
+        .await
+        .unwrap();
     sqlx::raw_sql(
         "INSERT INTO accounts (id, name, name_key, password_hash, created_ms) \
            VALUES (1, 'ann', 'ann', 'x', 0), (2, 'bob', 'bob', 'x', 0);
@@ -352,13 +324,25 @@ async fn migration_keeps_every_game() {
 
     let store = Store::open(&db.url).await.unwrap();
     let pool = sqlx::SqlitePool::connect(&db.url).await.unwrap();
-    // The tables of later migrations (0022's analyses) reference games too, and are empty.
+    // The tables of later migrations (0022's analyses) reference games too, and are empty;
+    // 0026 moved the deadlines into the games' rows.
     let (kept, added): (Vec<_>, Vec<_>) = referencing(&pool)
         .await
         .into_iter()
         .partition(|(table, _)| before.iter().any(|(old, _)| old == table));
-    assert_eq!(kept, before);
+    let before_but_deadlines: Vec<_> = before
+        .iter()
+        .filter(|(table, _)| table != "deadlines")
+        .cloned()
+        .collect();
+    assert_eq!(kept, before_but_deadlines);
     assert_eq!(added, [("analyses".to_owned(), 0)]);
+    let due: Option<i64> = sqlx::query("SELECT due_ms FROM games WHERE id = 'g2'")
+        .fetch_one(&pool)
+        .await
+        .unwrap()
+        .get(0);
+    assert_eq!(due, Some(99), "g2's deadline moved into its row");
     let games: Vec<(String, Option<String>, Option<String>)> =
         sqlx::query("SELECT id, termination, rematch_id FROM games ORDER BY id")
             .fetch_all(&pool)
@@ -391,7 +375,10 @@ async fn migration_keeps_every_game() {
             .iter()
             .map(|row| row.get(0))
             .collect();
-    assert_eq!(indexes, ["games_by_status", "games_by_status_and_update"]);
+    assert_eq!(
+        indexes,
+        ["games_by_status", "games_by_status_and_update", "games_due"]
+    );
 
     // The new word is accepted, through the store's one way to end a game.
     let finish = Finish {

@@ -33,6 +33,7 @@ mod rules;
 mod schema;
 mod shutdown;
 mod social;
+mod statements;
 mod tournaments;
 mod upgrades;
 mod vacation;

@@ -339,11 +339,20 @@ async fn mails(db: TestDb) -> TestDb {
         delivered(&client, &bob, "challenge", &id).await["delivery"],
         "done"
     );
-    // bob watches the other game live: ann's move there mails nothing.
+    // bob watches the other game live: ann's move there writes him no notice at all (the
+    // move's transaction reads that he watches), so nothing is mailed or pushed.
     let mut watching = socket(&client, &format!("/api/games/{watched}/socket"), Some(&bob)).await;
     next_message(&mut watching, Duration::from_secs(5)).await;
     any_move(&client, &watched, 0, &ann).await;
-    delivered(&client, &bob, "your_turn", &watched).await;
+    let notices = inbox(&client, &bob).await;
+    assert!(
+        !notices["notifications"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|n| n["kind"] == "your_turn" && n["game_id"] == watched.as_str()),
+        "{notices}"
+    );
     // A second turn in the first game within 10 minutes mails nothing either.
     any_move(&client, &id, 1, &bob).await;
     any_move(&client, &id, 2, &ann).await;
@@ -637,4 +646,102 @@ async fn deferred(db: TestDb) -> TestDb {
 each_database!(
     a_mail_the_server_defers_is_tried_again_after_a_backoff_and_sent_once,
     deferred
+);
+
+/// A game between ann and bob with this clock, once being played: its id.
+async fn clocked_game(client: &Client, ann: &str, bob: &str, clock: Value) -> String {
+    let body = json!({"game": "swaptimum", "size": 5, "opponent": "user:bob",
+        "colour": "first", "clock": clock});
+    let created = client.post("/api/games", &body, &auth(ann)).await;
+    assert_eq!(created.status, 201, "{}", created.text);
+    let id = created.json["id"].as_str().unwrap().to_owned();
+    let joined = client
+        .post(&format!("/api/games/{id}/join"), &json!({}), &auth(bob))
+        .await;
+    assert_eq!(joined.status, 200, "{}", joined.text);
+    id
+}
+
+async fn quiet_turns(db: TestDb) -> TestDb {
+    let server = start(&db, generous()).await;
+    let client = Client::new(&server);
+    let ann = bearer(&client, "ann").await;
+    let bob = bearer(&client, "bob").await;
+    let turns = |inbox: &Value, game: &str| {
+        inbox["notifications"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|n| n["kind"] == "your_turn" && n["game_id"] == game)
+            .count()
+    };
+    // A live-clock game: its players are at the board, and its turns are no notices.
+    let live = clocked_game(
+        &client,
+        &ann,
+        &bob,
+        json!({"initial_s": 300, "increment_s": 2}),
+    )
+    .await;
+    for ply in 0..4 {
+        any_move(&client, &live, ply, if ply % 2 == 0 { &ann } else { &bob }).await;
+    }
+    assert_eq!(turns(&inbox(&client, &ann).await, &live), 0);
+    assert_eq!(turns(&inbox(&client, &bob).await, &live), 0);
+    // A correspondence game tells the player to move, once per turn; bob has no mail and no
+    // browser to push to, so the inbox alone shows it, settled without a delivery of its own.
+    let slow = clocked_game(&client, &ann, &bob, json!({"days_per_move": 2})).await;
+    any_move(&client, &slow, 0, &ann).await;
+    let notice = delivered(&client, &bob, "your_turn", &slow).await;
+    assert_eq!(notice["delivery"], "done", "{notice}");
+    assert_eq!(turns(&inbox(&client, &bob).await, &slow), 1);
+
+    // A backlog of 2,400 notices only an inbox shows (as a burst of moves leaves) drains in
+    // a few passes of the worker, hundreds to a statement.
+    sqlx::any::install_default_drivers();
+    let mut conn = sqlx::AnyConnection::connect(&db.url).await.unwrap();
+    let bob_id: i64 = sqlx::query("SELECT id FROM accounts WHERE name = 'bob'")
+        .fetch_one(&mut conn)
+        .await
+        .unwrap()
+        .get(0);
+    let values: Vec<String> = (0..2_400)
+        .map(|k| format!("({bob_id}, 'challenge', 'backlog {k}', 0, 0)"))
+        .collect();
+    sqlx::query(&format!(
+        "INSERT INTO outbox (account_id, kind, message, created_ms, next_ms) VALUES {}",
+        values.join(", ")
+    ))
+    .execute(&mut conn)
+    .await
+    .unwrap();
+    let started = Instant::now();
+    loop {
+        let pending: i64 =
+            sqlx::query("SELECT count(*) FROM outbox WHERE state IN ('pending', 'sending')")
+                .fetch_one(&mut conn)
+                .await
+                .unwrap()
+                .get(0);
+        if pending == 0 {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "{pending} notices still pending"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    eprintln!(
+        "2,400 inbox-only notices settled in {:?}",
+        started.elapsed()
+    );
+    conn.close().await.unwrap();
+    server.stop().await.unwrap();
+    db
+}
+
+each_database!(
+    live_games_write_no_turn_notices_and_inbox_only_notices_settle_in_batches,
+    quiet_turns
 );

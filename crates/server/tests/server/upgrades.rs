@@ -3,6 +3,10 @@
 //! newer instance does not migrate the schema under an older one still running, unless told
 //! to; each running instance is recorded with its version, and marked stopped at its stop.
 
+use std::borrow::Cow;
+
+use sqlx::Connection as _;
+use sqlx::migrate::{Migration, MigrationType, Migrator};
 use swapboard_server::store::{Migrations, Store, StoreOptions};
 use swapboard_server::{Clock, VERSION};
 use swapboard_testkit::{TestDb, count, each_database, execute, generous, start};
@@ -25,38 +29,62 @@ async fn refusal(db: &TestDb, migrations: Migrations) -> String {
     format!("{refused:#}")
 }
 
-/// The tables the migration numbered `version` of the test's backend creates.
-fn tables_of_migration(db: &TestDb, version: i64) -> Vec<String> {
-    let backend = if db.sqlite_file().is_some() {
-        "sqlite"
-    } else {
-        "postgres"
-    };
+/// This binary's migrations of `backend` (`sqlite` or `postgres`) numbered below `version`,
+/// read from the repository's files: the schema of an earlier release.
+pub(crate) fn migrator_before(backend: &str, version: i64) -> Migrator {
     let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("migrations")
         .join(backend);
-    let prefix = format!("{version:04}_");
-    let file = std::fs::read_dir(&folder)
+    let mut migrations: Vec<Migration> = std::fs::read_dir(folder)
         .unwrap()
         .map(|entry| entry.unwrap().path())
-        .find(|path| {
-            path.file_name()
-                .unwrap()
-                .to_string_lossy()
-                .starts_with(&prefix)
+        .filter_map(|path| {
+            let name = path.file_stem()?.to_str()?.to_owned();
+            let number: i64 = name.split('_').next()?.parse().ok()?;
+            (number < version).then(|| {
+                Migration::new(
+                    number,
+                    Cow::Owned(name),
+                    MigrationType::Simple,
+                    Cow::Owned(std::fs::read_to_string(&path).unwrap()),
+                    false,
+                )
+            })
         })
-        .expect("the last migration's file");
-    let text = std::fs::read_to_string(file).unwrap();
-    let tables: Vec<String> = text
-        .split("CREATE TABLE ")
-        .skip(1)
-        .map(|rest| rest.split_whitespace().next().unwrap().to_owned())
         .collect();
-    assert!(
-        !tables.is_empty(),
-        "migration {version} creates no table: undo it here by hand"
-    );
-    tables
+    migrations.sort_by_key(|m| m.version);
+    assert_eq!(migrations.last().map(|m| m.version), Some(version - 1));
+    Migrator {
+        migrations: Cow::Owned(migrations),
+        ..Migrator::DEFAULT
+    }
+}
+
+/// Empties the test's database and lays down the schema before migration `version`: the
+/// database of the release before, as its upgrade finds it.
+async fn as_before(db: &TestDb, version: i64) {
+    let backend = match db.sqlite_file() {
+        Some(file) => {
+            for suffix in ["", "-wal", "-shm"] {
+                let mut path = file.clone().into_os_string();
+                path.push(suffix);
+                let _ = std::fs::remove_file(path);
+            }
+            "sqlite"
+        }
+        None => {
+            execute(db, "DROP SCHEMA public CASCADE").await;
+            execute(db, "CREATE SCHEMA public").await;
+            "postgres"
+        }
+    };
+    sqlx::any::install_default_drivers();
+    let mut connection = sqlx::AnyConnection::connect(&db.url).await.unwrap();
+    migrator_before(backend, version)
+        .run(&mut connection)
+        .await
+        .unwrap();
+    connection.close().await.unwrap();
 }
 
 async fn upgrades(db: TestDb) -> TestDb {
@@ -77,14 +105,7 @@ async fn upgrades(db: TestDb) -> TestDb {
     // As before an upgrade: the database one migration behind (its row and its tables
     // gone), an older instance running.
     let now = Clock::real().now_ms();
-    execute(
-        &db,
-        &format!("DELETE FROM _sqlx_migrations WHERE version = {schema}"),
-    )
-    .await;
-    for table in tables_of_migration(&db, schema) {
-        execute(&db, &format!("DROP TABLE {table}")).await;
-    }
+    as_before(&db, schema).await;
     execute(
         &db,
         &format!(

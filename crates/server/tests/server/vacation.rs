@@ -39,7 +39,7 @@ async fn age_turn(db: &TestDb, id: &str, ms: i64) {
         .execute(&mut conn)
         .await
         .unwrap();
-    sqlx::query("UPDATE deadlines SET due_ms = due_ms - $1 WHERE game_id = $2")
+    sqlx::query("UPDATE games SET due_ms = due_ms - $1 WHERE id = $2")
         .bind(ms)
         .bind(id)
         .execute(&mut conn)

@@ -11,7 +11,7 @@ use swapboard_play::TimeControl;
 
 use super::{Finish, MoveError, Status, StoredGame, Times, number, times_columns};
 use crate::instruments;
-use crate::store::pool::{Backend, Store};
+use crate::store::pool::{Backend, NOTIFY_CHANNEL, Store, move_payload, notify_calls};
 use crate::store::vacation::{Bank, Reason};
 
 /// The game as the rules see it when a move comes.
@@ -120,26 +120,6 @@ pub enum OnTime {
 }
 
 impl Store {
-    /// Sets (or moves) the deadline of a game, for the turn at `ply`.
-    pub(super) async fn set_deadline(
-        tx: &mut Transaction<'static, Any>,
-        game_id: &str,
-        ply: u32,
-        due_ms: i64,
-    ) -> sqlx::Result<()> {
-        sqlx::query(
-            "INSERT INTO deadlines (game_id, ply, due_ms, claimed_until_ms) \
-             VALUES ($1, $2, $3, NULL) ON CONFLICT (game_id) DO UPDATE \
-             SET ply = excluded.ply, due_ms = excluded.due_ms, claimed_until_ms = NULL",
-        )
-        .bind(game_id)
-        .bind(i64::from(ply))
-        .bind(due_ms)
-        .execute(&mut **tx)
-        .await?;
-        Ok(())
-    }
-
     /// Ends a game being played at a player's request, as `ending` decides from the game
     /// locked in the transaction (the play layer's `step::resignation`: storage picks no
     /// winner). Refused as [`MoveError::NoSuchGame`] or [`MoveError::NotPlaying`]: the rules
@@ -180,6 +160,9 @@ impl Store {
         text: &str,
         rules: impl FnOnce(MoveRequest<'_>) -> Result<Played, R>,
     ) -> Result<Landed, MoveError<R>> {
+        // Read before the transaction (and cached once every seat is taken): who is told of
+        // the move and whether the AI has a part in the game cost the move no statement.
+        let seats = self.seats(game_id).await.map_err(MoveError::Storage)?;
         let mut tx = self.begin_write().await?;
         let game = self.locked_game(&mut tx, game_id).await?;
         if game.ply != ply {
@@ -240,48 +223,61 @@ impl Store {
             next_ply += 1;
         }
         let (first, second, started) = times_columns(played.times);
-        let updated = sqlx::query(
+        // The game's row takes the clock, the next deadline (none once it is over) and, on
+        // PostgreSQL, the watchers' notification of each ply stored: one statement.
+        let due = played.deadline_ms.filter(|_| played.finish.is_none());
+        let announced: Vec<String> = (ply + 1..=next_ply)
+            .map(|stored| move_payload(game_id, stored))
+            .collect();
+        let notify = match self.backend {
+            Backend::Postgres => format!(" RETURNING {}", notify_calls(10, announced.len())),
+            Backend::Sqlite => " RETURNING id".to_owned(),
+        };
+        let sql = format!(
             "UPDATE games SET ply = $1, position = $2, updated_ms = $3, \
-             clock_left_first_ms = $4, clock_left_second_ms = $5, turn_started_ms = $6 \
-             WHERE id = $7 AND ply = $8",
-        )
-        .bind(i64::from(next_ply))
-        .bind(&played.position)
-        .bind(now)
-        .bind(first)
-        .bind(second)
-        .bind(started)
-        .bind(game_id)
-        .bind(i64::from(ply))
-        .execute(&mut *tx)
-        .await?;
-        if updated.rows_affected() != 1 {
+             clock_left_first_ms = $4, clock_left_second_ms = $5, turn_started_ms = $6, \
+             due_ms = $9, claimed_until_ms = NULL WHERE id = $7 AND ply = $8{notify}"
+        );
+        let mut update = sqlx::query(&sql)
+            .bind(i64::from(next_ply))
+            .bind(&played.position)
+            .bind(now)
+            .bind(first)
+            .bind(second)
+            .bind(started)
+            .bind(game_id)
+            .bind(i64::from(ply))
+            .bind(due);
+        if self.backend == Backend::Postgres {
+            update = update.bind(NOTIFY_CHANNEL);
+            for payload in &announced {
+                update = update.bind(payload.as_str());
+            }
+        }
+        let updated = update.fetch_all(&mut *tx).await?;
+        if updated.len() != 1 {
             return Err(MoveError::Stale { ply: game.ply });
         }
-        let status = match (played.finish, played.deadline_ms) {
-            (Some(finish), _) => {
+        let status = match played.finish {
+            Some(finish) => {
                 self.finish_in(&mut tx, game_id, next_ply, finish).await?;
                 Status::Finished
             }
-            (None, Some(due)) => {
-                Self::set_deadline(&mut tx, game_id, next_ply, due).await?;
-                Status::Playing
-            }
-            (None, None) => {
-                sqlx::query("DELETE FROM deadlines WHERE game_id = $1")
-                    .bind(game_id)
-                    .execute(&mut *tx)
-                    .await?;
-                Status::Playing
-            }
+            None => Status::Playing,
         };
-        Self::finish_ai_jobs_in(&mut tx, game_id, next_ply).await?;
+        let with_ai = seats.iter().any(|row| row.ai_level.is_some());
+        if with_ai {
+            Self::finish_ai_jobs_in(&mut tx, game_id, next_ply).await?;
+        }
         if status == Status::Playing {
             let last_seat = played.forced.last().map_or(seat, |(passer, _)| *passer);
-            self.your_turn_in(&mut tx, game_id, last_seat, next_ply)
+            let to_move = last_seat ^ 1;
+            self.your_turn_in(&mut tx, &game, &seats, to_move, next_ply)
                 .await?;
-            self.enqueue_ai_job_in(&mut tx, game_id, next_ply, last_seat ^ 1)
-                .await?;
+            if with_ai {
+                self.enqueue_ai_job_in(&mut tx, game_id, next_ply, to_move)
+                    .await?;
+            }
         }
         // Real time, not the server's clock: the commit's duration, for the metrics.
         let committing = Instant::now();
@@ -321,11 +317,11 @@ impl Store {
             Backend::Sqlite => "",
         };
         let rows = sqlx::query(&format!(
-            "UPDATE deadlines SET claimed_until_ms = $1 WHERE game_id IN \
-             (SELECT game_id FROM deadlines WHERE due_ms <= $2 \
+            "UPDATE games SET claimed_until_ms = $1 WHERE id IN \
+             (SELECT id FROM games WHERE due_ms <= $2 \
               AND (claimed_until_ms IS NULL OR claimed_until_ms <= $2) \
               ORDER BY due_ms LIMIT $3{skip_locked}) \
-             RETURNING game_id, ply"
+             RETURNING id AS game_id, ply"
         ))
         .bind(lease_until_ms)
         .bind(now_ms)
@@ -368,17 +364,9 @@ impl Store {
             (Timeout::NotYet, [None; 2])
         };
         let on_time = match timeout {
-            Timeout::NotYet => {
-                if !current {
-                    // A void claim: its deadline goes, a later one stays.
-                    sqlx::query("DELETE FROM deadlines WHERE game_id = $1 AND ply = $2")
-                        .bind(&claim.game_id)
-                        .bind(i64::from(claim.ply))
-                        .execute(&mut *tx)
-                        .await?;
-                }
-                OnTime::Nothing
-            }
+            // A void claim leaves the game's deadline as it is: a move since set the next
+            // one (and cleared the claim), an end removed it.
+            Timeout::NotYet => OnTime::Nothing,
             Timeout::Finish {
                 finish,
                 deadline_ms,
@@ -405,16 +393,16 @@ impl Store {
                     "vacation_second"
                 };
                 sqlx::query(&format!(
-                    "UPDATE games SET turn_started_ms = $1, {spent} = {spent} + $2 \
-                     WHERE id = $3 AND ply = $4"
+                    "UPDATE games SET turn_started_ms = $1, {spent} = {spent} + $2, \
+                     due_ms = $3, claimed_until_ms = NULL WHERE id = $4 AND ply = $5"
                 ))
                 .bind(times.turn_started_ms)
                 .bind(i64::from(days))
+                .bind(deadline_ms)
                 .bind(&claim.game_id)
                 .bind(i64::from(claim.ply))
                 .execute(&mut *tx)
                 .await?;
-                Self::set_deadline(&mut tx, &claim.game_id, claim.ply, deadline_ms).await?;
                 if days > 0 {
                     Self::spend_vacation_in(
                         &mut tx,
@@ -454,7 +442,8 @@ impl Store {
         let now = self.now_ms();
         let ended = sqlx::query(
             "UPDATE games SET status = 'finished', winner_seat = $1, termination = $2, \
-             updated_ms = $3 WHERE id = $4 AND ply = $5 AND status = 'playing'",
+             updated_ms = $3, due_ms = NULL, claimed_until_ms = NULL \
+             WHERE id = $4 AND ply = $5 AND status = 'playing'",
         )
         .bind(finish.winner_seat.map(i64::from))
         .bind(finish.termination.as_str())
@@ -466,10 +455,6 @@ impl Store {
         if ended.rows_affected() != 1 {
             return Ok(false);
         }
-        sqlx::query("DELETE FROM deadlines WHERE game_id = $1")
-            .bind(game_id)
-            .execute(&mut **tx)
-            .await?;
         // The status guard above lets this run once per game.
         super::super::ratings::on_game_end(tx, self.backend, game_id, finish, now).await?;
         super::super::tournament_rounds::on_game_end(self, tx, game_id, finish, now).await?;
