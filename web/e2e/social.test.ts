@@ -51,3 +51,31 @@ test('an invite link seats a friend; the finished game is analysed, reviewed and
   await one.close();
   await two.close();
 });
+
+test('a direct challenge is declined with a reason, another cancelled, each side seeing it', async () => {
+  const [one, two] = [await context(world()), await context(world())];
+  const ann = await one.newPage();
+  const bob = await two.newPage();
+  await enter(ann, 'ann2');
+  await enter(bob, 'bob2');
+  // ann challenges bob2 by name: bob2 may decline it, with words for her.
+  const declined = await createGame(ann, { game: 'swaptimum', size: 3, colour: 'first', opponent: 'user', player: 'bob2' });
+  await ann.getByRole('button', { name: 'Cancel this challenge' }).waitFor();
+  await ann.locator('.expires', { hasText: 'Open until' }).waitFor();
+  await bob.goto(`/games/${declined}`);
+  await bob.getByLabel('Reason').fill('not today');
+  await shot(bob, 'challenge-decline-desktop');
+  await bob.getByRole('button', { name: 'Decline' }).click();
+  await bob.locator('.status', { hasText: 'The challenge was declined' }).waitFor();
+  await ann.locator('.status', { hasText: 'The challenge was declined: \u201cnot today\u201d' }).waitFor();
+  assert.equal(await bob.getByRole('button', { name: 'Join this game' }).count(), 0);
+  // ann cancels the next one: bob2's page says so.
+  const cancelled = await createGame(ann, { game: 'swaptimum', size: 3, colour: 'first', opponent: 'user', player: 'bob2' });
+  await bob.goto(`/games/${cancelled}`);
+  await bob.getByRole('button', { name: 'Decline' }).waitFor();
+  await ann.getByRole('button', { name: 'Cancel this challenge' }).click();
+  await ann.locator('.status', { hasText: 'The challenge was cancelled.' }).waitFor();
+  await bob.locator('.status', { hasText: 'The challenge was cancelled.' }).waitFor();
+  await one.close();
+  await two.close();
+});

@@ -420,6 +420,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/games/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancels a challenge of the caller's: the game is `cancelled`, and the account it was
+         *     kept for, if any, is told.
+         */
+        post: operations["cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/games/{id}/chat": {
         parameters: {
             query?: never;
@@ -435,6 +455,26 @@ export interface paths {
         put?: never;
         /** Writes in a game's chat (`docs/CHAT.md` says who may). */
         post: operations["write_game_chat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/games/{id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Declines a challenge kept for the caller: the game is `declined`, and the challenger is
+         *     told (with the reason).
+         */
+        post: operations["decline"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2504,6 +2544,11 @@ export interface components {
             /** @description The password, 8 to 128 characters. */
             password: string;
         };
+        /** @description The body of `POST /api/games/{id}/decline`. */
+        DeclineBody: {
+            /** @description Why, in a few words for the challenger (at most 200 characters). */
+            reason?: string | null;
+        };
         /** @description What a deletion left. */
         Deleted: {
             /** @description The games the account was playing, forfeited. */
@@ -2688,6 +2733,13 @@ export interface components {
             /** @description The time control: `null`, `{"days_per_move": D}` or `{"initial_s": S, "increment_s": I}`. */
             clock: components["schemas"]["TimeControl"];
             clocks?: components["schemas"]["ClocksView"] | null;
+            /** @description The challenged player's words when it declined; `null` otherwise. */
+            decline_reason?: string | null;
+            /**
+             * @description When a waiting game stops being joinable (RFC 3339, UTC); `null` once it started or
+             *     ended, and for the challenges made before they expired.
+             */
+            expires_at?: string | null;
             /** @description The game's name (`swaptimum`, ...). */
             game: string;
             /** @description The game's id. */
@@ -2719,7 +2771,10 @@ export interface components {
              * @description The board side.
              */
             size: number;
-            /** @description `waiting`, `playing` or `finished`. */
+            /**
+             * @description `waiting`, `playing` or `finished`; for a challenge that ended before its game
+             *     began, `declined`, `cancelled` or `expired`.
+             */
             status: string;
             /** @description The name of the player to move, `null` unless the game is being played. */
             to_move?: string | null;
@@ -5401,6 +5456,74 @@ export interface operations {
             };
         };
     };
+    cancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The game's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The challenge is cancelled */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameView"];
+                };
+            };
+            /** @description No or bad credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller is not the challenger */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such game */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The game waits for nobody (it started, or the challenge ended) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: too many requests that change something from this address */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     game_chat: {
         parameters: {
             query: {
@@ -5518,6 +5641,88 @@ export interface operations {
                 };
             };
             /** @description `rate_limited`: too many messages from this account */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    decline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The game's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description `{"reason": "..."}`, or no body */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DeclineBody"] | null;
+            };
+        };
+        responses: {
+            /** @description The challenge is declined */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameView"];
+                };
+            };
+            /** @description A malformed body, or a reason over 200 characters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No or bad credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The challenge is not kept for the caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such game */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The game waits for nobody (it started, or the challenge ended) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: too many requests that change something from this address */
             429: {
                 headers: {
                     [name: string]: unknown;

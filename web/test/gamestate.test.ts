@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import {
-  clickStep, controls, gameState, highlights, isNews, joinChoice, mySeat, myTurn, promptWords, rematchChoice, resignWord, seatToMove,
+  challengeChoice, clickStep, controls, gameState, highlights, isNews, joinChoice, mySeat, myTurn, promptWords, rematchChoice, resignWord, seatToMove,
   shownWords, statusWords, takeAnswer, takeGame, type GameState,
 } from '../src/game/state';
 import { dispatch, type Handlers } from '../src/live';
@@ -184,6 +184,21 @@ test('an open seat is offered to whom it is kept for, or with the invite; a visi
   assert.equal(joinChoice(waiting(null), null, false), 'login');
   assert.equal(joinChoice(state('first', { status: 'waiting' }), 'ann', false), 'none');
   assert.equal(joinChoice(state(null), 'cat', false), 'none');
+});
+
+test('a challenge is cancelled by its challenger, declined by the account it waits for, and ends in words', () => {
+  const waiting = (kept: string | null, yours: Seat | null): GameState =>
+    state(yours, { status: 'waiting', players: [{ name: 'ann', colour: 'R', seated: true }, { name: kept, colour: 'B', seated: false }] });
+  assert.equal(challengeChoice(waiting('bob', 'first'), 'ann'), 'cancel');
+  assert.equal(challengeChoice(waiting('bob', null), 'Bob'), 'decline');
+  assert.equal(challengeChoice(waiting('bob', null), 'cat'), 'none');
+  assert.equal(challengeChoice(waiting(null, null), 'cat'), 'none', 'an open challenge is joined, not declined');
+  assert.equal(challengeChoice(waiting('bob', null), null), 'none');
+  assert.equal(challengeChoice(state('first'), 'ann'), 'none', 'a game being played is no challenge');
+  assert.equal(statusWords(state(null, { status: 'declined', decline_reason: 'not today' })), 'The challenge was declined: \u201cnot today\u201d');
+  assert.equal(statusWords(state(null, { status: 'declined' })), 'The challenge was declined.');
+  assert.equal(statusWords(state(null, { status: 'cancelled' })), 'The challenge was cancelled.');
+  assert.equal(statusWords(state(null, { status: 'expired' })), 'The challenge expired: nobody joined in time.');
 });
 
 test('before the second move a game is aborted, after it resigned; the shown ply in words', () => {

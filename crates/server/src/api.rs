@@ -91,7 +91,8 @@ pub struct GameView {
     pub size: u32,
     /// The seats, the first player's first.
     pub players: Vec<PlayerView>,
-    /// `waiting`, `playing` or `finished`.
+    /// `waiting`, `playing` or `finished`; for a challenge that ended before its game
+    /// began, `declined`, `cancelled` or `expired`.
     pub status: String,
     /// The number of moves in `moves`.
     pub ply: u32,
@@ -123,6 +124,13 @@ pub struct GameView {
     /// any other game.
     #[serde(default)]
     pub tournament: Option<String>,
+    /// When a waiting game stops being joinable (RFC 3339, UTC); `null` once it started or
+    /// ended, and for the challenges made before they expired.
+    #[serde(default)]
+    pub expires_at: Option<String>,
+    /// The challenged player's words when it declined; `null` otherwise.
+    #[serde(default)]
+    pub decline_reason: Option<String>,
 }
 
 /// A player's rating in a rated game's view.

@@ -12,6 +12,7 @@ use std::time::Duration;
 
 use crate::clock::DAY_MS;
 use crate::games::moves::end_on_time;
+use crate::live::{Change, Topic};
 use crate::state::AppState;
 use crate::store::OnTime;
 
@@ -45,10 +46,27 @@ pub(crate) async fn run(state: AppState) {
         if let Err(e) = crate::rooms::resolve_due(&state).await {
             tracing::warn!("rooms' deadlines: {e:#}");
         }
+        if let Err(e) = expire_challenges(&state).await {
+            tracing::warn!("challenges' expiry: {e:#}");
+        }
         if editions {
             remove_old_guests(&state).await;
         }
     }
+}
+
+/// Closes the challenges nobody joined in time, and tells their watchers.
+async fn expire_challenges(state: &AppState) -> anyhow::Result<()> {
+    let expired = state
+        .store
+        .expire_challenges(state.clock.now_ms(), BATCH)
+        .await?;
+    let changes: Vec<(Topic, Change)> = expired
+        .into_iter()
+        .map(|id| (Topic::Game(id), Change::State))
+        .collect();
+    state.live.announce_all(&changes).await;
+    Ok(())
 }
 
 /// One pass: claims the due deadlines and ends their games on time.

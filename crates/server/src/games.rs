@@ -17,6 +17,7 @@ use crate::live::{Change, Topic};
 use crate::secret::random_secret;
 use crate::state::AppState;
 
+mod challenges;
 mod hints;
 pub(crate) mod moves;
 mod socket;
@@ -40,6 +41,8 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(catalogue))
         .routes(routes!(show))
         .routes(routes!(join))
+        .routes(routes!(challenges::decline))
+        .routes(routes!(challenges::cancel))
         .routes(routes!(moves::play))
         .routes(routes!(moves::resign))
         .routes(routes!(draft))
@@ -358,7 +361,9 @@ async fn take_seat(
         .await
         .map_err(|e| match e {
             JoinError::NoSuchGame => ApiError::NotFound(format!("no game {id:?}")),
-            JoinError::Full(_) | JoinError::Seated => ApiError::Conflict(e.to_string()),
+            JoinError::Full(_) | JoinError::Seated | JoinError::Closed(_) => {
+                ApiError::Conflict(e.to_string())
+            }
             JoinError::Invited | JoinError::WrongInvite => ApiError::Forbidden(e.to_string()),
             JoinError::Storage(e) => ApiError::Internal(e),
         })?;

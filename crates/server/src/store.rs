@@ -9,6 +9,7 @@ mod admin;
 mod ai_jobs;
 mod analyses;
 mod cache;
+mod challenges;
 mod chat;
 mod games;
 mod guests;
@@ -34,11 +35,12 @@ pub(crate) use accounts::{Login, NewAccount};
 pub use admin::{AdminEntry, Role, Signup};
 pub(crate) use ai_jobs::{AiJob, LeasedJob};
 pub(crate) use analyses::AnalysisJob;
+pub use challenges::{CloseError, Closing};
 pub use chat::{Channel, ChatMessage, ChatRef, ThreadAudit};
 pub use games::moves::{Claim, Landed, MoveRequest, OnTime, Played, Timeout};
 pub use games::{
-    Finish, JoinError, MoveError, NewGame, Rematch, Seat, Status, StoredGame, Termination, Times,
-    seat_of,
+    Closed, Finish, JoinError, MoveError, NewGame, Rematch, Seat, Status, StoredGame, Termination,
+    Times, seat_of,
 };
 pub(crate) use pool::{
     Backend, NOTIFY_CHANNEL, create_private, default_sqlite_url, move_payload, sqlite_file,

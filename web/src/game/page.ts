@@ -68,6 +68,8 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
     endGrowth: () => void endGrowth(),
     showPly: (ply) => void showPly(ply),
     join: () => void join(),
+    declineChallenge: (reason) => void answerChallenge('decline', reason.trim() ? { reason: reason.trim() } : {}),
+    cancelChallenge: () => void answerChallenge('cancel'),
     resign: () => void resign(),
     rematch: () => void rematch(),
     decline: () => {
@@ -338,6 +340,15 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
       await refresh();
     } catch (error) {
       showRefusal(failureText(error));
+    }
+  }
+
+  async function answerChallenge(how: 'decline' | 'cancel', body?: { reason?: string }): Promise<void> {
+    try {
+      await changed(await api<GameView>('POST', `${path}/${how}`, body), false);
+    } catch (error) {
+      showRefusal(failureText(error));
+      drawAll();
     }
   }
 

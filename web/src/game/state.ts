@@ -94,6 +94,11 @@ export function highlights(state: GameState): Highlights {
 export function statusWords(state: GameState): string {
   const { game } = state;
   if (game.status === 'waiting') return 'Waiting for a player to join.';
+  if (game.status === 'declined') {
+    return game.decline_reason ? `The challenge was declined: “${game.decline_reason}”` : 'The challenge was declined.';
+  }
+  if (game.status === 'cancelled') return 'The challenge was cancelled.';
+  if (game.status === 'expired') return 'The challenge expired: nobody joined in time.';
   if (game.status === 'playing') return myTurn(state) ? 'Your move.' : `${game.to_move ?? '?'} to move.`;
   return endingWords(game) ?? state.moves.ending ?? state.shown.ending ?? 'The game is over.';
 }
@@ -227,6 +232,16 @@ export function joinChoice(state: GameState, me: string | null, invited: boolean
   const open = game.players.find((p) => !p.seated);
   if (open && (open.name == null || open.name.toLowerCase() === me.toLowerCase() || invited)) return 'join';
   return 'none';
+}
+
+/** What a waiting game's reader may do to the challenge itself: cancel it (its challenger),
+ * decline it (the account its open seat is kept for), or nothing. */
+export function challengeChoice(state: GameState, me: string | null): 'cancel' | 'decline' | 'none' {
+  const { game } = state;
+  if (game.status !== 'waiting' || !me) return 'none';
+  if (mySeat(state) !== null) return 'cancel';
+  const kept = game.players.find((p) => !p.seated && p.name != null);
+  return kept?.name?.toLowerCase() === me.toLowerCase() ? 'decline' : 'none';
 }
 
 /** The word of the button that ends the game for its player: before the second move the server aborts it. */

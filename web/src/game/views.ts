@@ -10,7 +10,7 @@ import { clocksNow, describeClock, edgesToJoin, formatClock, pairMoves, position
 import type { LiveStatus } from '../live';
 import { ratingChangeWords, ratingWords } from '../ratings';
 import {
-  boardWithHint, controls, highlights, joinChoice, mySeat, promptWords, rematchChoice, resignWord, seatToMove, shownWords, statusWords,
+  boardWithHint, challengeChoice, controls, highlights, joinChoice, mySeat, promptWords, rematchChoice, resignWord, seatToMove, shownWords, statusWords,
   type Control, type GameState,
 } from './state';
 
@@ -28,6 +28,10 @@ export interface GameActions {
   showPly(ply: number): void;
   /** Takes the open seat (with the invite of the address, if any). */
   join(): void;
+  /** Declines the challenge kept for the reader, with these words (none when empty). */
+  declineChallenge(reason: string): void;
+  /** Cancels the reader's own challenge. */
+  cancelChallenge(): void;
   /** Resigns, or aborts before the second move. */
   resign(): void;
   /** Offers the rematch, or takes (goes to) the one offered. */
@@ -220,6 +224,15 @@ export function drawActions(e: GameElements, state: GameState, me: string | null
   } else if (join === 'login') {
     e.actions.append(h('a', { href: `/login?next=${encodeURIComponent(location.pathname + location.search)}` }, 'Log in to join'));
   }
+  const answer = challengeChoice(state, me);
+  if (answer === 'cancel') {
+    e.actions.append(h('button', { type: 'button', onclick: () => act.cancelChallenge() }, 'Cancel this challenge'));
+  } else if (answer === 'decline') {
+    e.actions.append(declineBox(act));
+  }
+  if (game.expires_at && game.status === 'waiting') {
+    e.actions.append(h('p', { class: 'expires' }, `Open until ${new Date(game.expires_at).toLocaleString()}.`));
+  }
   if (game.invite) e.actions.append(inviteBox(`${location.origin}/games/${game.id}?invite=${game.invite}`));
   if (mySeat(state) !== null && game.status === 'playing') {
     const word = resignWord(game);
@@ -235,6 +248,14 @@ export function drawActions(e: GameElements, state: GameState, me: string | null
     const offer = rematchView(state, act);
     if (offer) e.actions.append(offer);
   }
+}
+
+/** Declining a challenge kept for the reader: a reason (optional, as the server allows) and the button. */
+function declineBox(act: GameActions): HTMLElement {
+  const reason = h('input', { id: 'decline-reason', maxlength: 200, placeholder: 'optional' }) as HTMLInputElement;
+  return h('div', { class: 'decline' },
+    h('label', { for: 'decline-reason' }, 'Reason'), reason,
+    h('button', { type: 'button', class: 'danger', onclick: () => act.declineChallenge(reason.value) }, 'Decline'));
 }
 
 /** The invite link with a button that copies it. */

@@ -7,7 +7,7 @@ use swapboard_play::{AnyPosition, Ending, GameId, Millis};
 
 use crate::api::{ClocksView, GameView, PlayerView, ResultView};
 use crate::auth::Caller;
-use crate::clock::Clock;
+use crate::clock::{Clock, rfc3339};
 use crate::error::{ApiError, ApiResult};
 use crate::limits::Limiter;
 use crate::live::{Change, Topic};
@@ -162,7 +162,14 @@ pub(crate) async fn view_with_seats(
         }),
     });
     let clocks = clocks_view(&game, &position, now(store.clock()));
+    let status = game.status_word(store.now_ms()).to_owned();
+    let expires_at = game
+        .expires_ms
+        .filter(|_| status == Status::Waiting.as_str())
+        .map(rfc3339);
     Ok(GameView {
+        expires_at,
+        decline_reason: game.closed_reason,
         clocks,
         // Shown by the handlers that know the caller is the creator, and by them only.
         invite: None,
@@ -173,7 +180,7 @@ pub(crate) async fn view_with_seats(
         game: game.game,
         size: game.size,
         players,
-        status: game.status.as_str().to_owned(),
+        status,
         ply: game.ply,
         position: game.position,
         moves,

@@ -92,6 +92,13 @@ limits! {
         MAX_WAITING_GAMES: u32 = 20;
         /// The most games one list shows.
         GAMES_LISTED: u32 = 50;
+        /// How long a challenge with a live clock waits for its opponent: its challenger is
+        /// at the board now, not tomorrow.
+        LIVE_CHALLENGE_TTL: Duration = Duration::from_secs(3600);
+        /// How long any other challenge (a correspondence clock or none) waits.
+        CHALLENGE_TTL: Duration = Duration::from_secs(14 * 24 * 3600);
+        /// The longest reason a challenged player may give for declining.
+        MAX_DECLINE_CHARS: usize = 200, in chars;
         /// The longest move text a lesson's attempt may send: the longest move of any game
         /// (a Scware growth on the largest board) is far shorter.
         MAX_MOVE_CHARS: usize = 400, in chars;

@@ -135,6 +135,14 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         let ended = if banned {
+            let called_off = Self::cancel_challenges_of_in(&mut tx, id, self.now_ms()).await?;
+            if !called_off.is_empty() {
+                tracing::info!(
+                    account = id,
+                    challenges = called_off.len(),
+                    "a ban cancelled the account's waiting challenges"
+                );
+            }
             Self::end_credentials_in(&mut tx, id, "", "").await?
         } else {
             Vec::new()

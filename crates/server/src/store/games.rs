@@ -16,6 +16,7 @@ use swapboard_play::{AnyPosition, Clock, Millis, TimeControl};
 use super::pool::{Backend, Store};
 pub(super) use super::rows::SeatRow;
 use crate::clock::millis;
+use crate::limits::games::{CHALLENGE_TTL, LIVE_CHALLENGE_TTL};
 use crate::limits::instances::SEATS_TTL;
 
 pub(super) mod moves;
@@ -23,7 +24,8 @@ mod types;
 
 use crate::secret::same_secret;
 pub use types::{
-    Finish, JoinError, MoveError, NewGame, Rematch, Seat, Status, StoredGame, Times, seat_of,
+    Closed, Finish, JoinError, MoveError, NewGame, Rematch, Seat, Status, StoredGame, Times,
+    seat_of,
 };
 
 /// The clock of a game that starts now, and its first deadline; `None` without a clock.
@@ -53,7 +55,8 @@ fn starting_clock(
 const GAME_COLUMNS: &str = "id, game, size, status, ply, position, winner_seat, termination, \
                             clock_days, clock_initial_ms, clock_increment_ms, \
                             clock_left_first_ms, clock_left_second_ms, turn_started_ms, \
-                            created_ms, invite, rematch_id, rated, tournament_id, vacation_first, vacation_second";
+                            created_ms, invite, rematch_id, rated, tournament_id, vacation_first, vacation_second, \
+                            closed, closed_reason, expires_ms";
 
 /// [`GAME_COLUMNS`] of a query in which the games table is `g`.
 pub(super) fn prefixed_game_columns() -> String {
@@ -171,6 +174,13 @@ pub(super) fn game_of_row(row: &AnyRow) -> anyhow::Result<StoredGame> {
             number(row, "vacation_first")?,
             number(row, "vacation_second")?,
         ],
+        closed: row
+            .try_get::<Option<String>, _>("closed")?
+            .as_deref()
+            .map(Closed::parse)
+            .transpose()?,
+        closed_reason: row.try_get("closed_reason")?,
+        expires_ms: row.try_get("expires_ms")?,
     })
 }
 
@@ -253,10 +263,15 @@ impl Store {
             Status::Playing
         };
         let (days, initial, increment) = clock_columns(new.clock);
+        let waits_for = match new.clock {
+            TimeControl::Live { .. } => LIVE_CHALLENGE_TTL,
+            TimeControl::None | TimeControl::Correspondence { .. } => CHALLENGE_TTL,
+        };
+        let expires = waiting.then(|| now.saturating_add(millis(waits_for)));
         sqlx::query(
             "INSERT INTO games (id, game, size, status, ply, position, created_ms, updated_ms, \
-             clock_days, clock_initial_ms, clock_increment_ms, invite, rated) \
-             VALUES ($1, $2, $3, $4, 0, $5, $6, $6, $7, $8, $9, $10, $11)",
+             clock_days, clock_initial_ms, clock_increment_ms, invite, rated, expires_ms) \
+             VALUES ($1, $2, $3, $4, 0, $5, $6, $6, $7, $8, $9, $10, $11, $12)",
         )
         .bind(new.id)
         .bind(new.game)
@@ -269,6 +284,7 @@ impl Store {
         .bind(increment)
         .bind(new.invite)
         .bind(i64::from(new.rated))
+        .bind(expires)
         .execute(&mut **tx)
         .await?;
         for (index, seat) in (0i64..).zip(new.seats) {
@@ -407,8 +423,14 @@ impl Store {
             Err(MoveError::NoSuchGame) => return Err(JoinError::NoSuchGame),
             Err(e) => return Err(JoinError::Storage(anyhow::anyhow!("{e}"))),
         };
+        if let Some(closed) = game.closed {
+            return Err(JoinError::Closed(closed));
+        }
         if game.status != Status::Waiting {
             return Err(JoinError::Full(game.status));
+        }
+        if game.expired_at(self.now_ms()) {
+            return Err(JoinError::Closed(Closed::Expired));
         }
         let seated = sqlx::query("SELECT 1 FROM seats WHERE game_id = $1 AND account_id = $2")
             .bind(id)
@@ -452,13 +474,17 @@ impl Store {
             Status::Waiting => game.invite.clone(),
             _ => None,
         };
-        sqlx::query("UPDATE games SET status = $1, updated_ms = $2, invite = $3 WHERE id = $4")
-            .bind(status.as_str())
-            .bind(now)
-            .bind(invite.as_deref())
-            .bind(id)
-            .execute(&mut *tx)
-            .await?;
+        // A started game no longer expires.
+        sqlx::query(
+            "UPDATE games SET status = $1, updated_ms = $2, invite = $3, \
+             expires_ms = CASE WHEN $1 = 'waiting' THEN expires_ms END WHERE id = $4",
+        )
+        .bind(status.as_str())
+        .bind(now)
+        .bind(invite.as_deref())
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
         let times = if status == Status::Playing {
             Self::start_clock(&mut tx, id, &game.position, game.clock, now).await?
         } else {
@@ -511,12 +537,17 @@ impl Store {
         status: Status,
         limit: u32,
     ) -> anyhow::Result<Vec<StoredGame>> {
+        // A waiting game is listed while it may be joined by anyone: not expired, and no
+        // seat kept for one account (a direct challenge is that account's alone).
         let rows = sqlx::query(&format!(
             "SELECT {GAME_COLUMNS} FROM games WHERE status = $1 AND invite IS NULL \
+             AND (expires_ms IS NULL OR expires_ms > $3) AND NOT EXISTS \
+             (SELECT 1 FROM seats s WHERE s.game_id = games.id AND s.invited_id IS NOT NULL) \
              ORDER BY updated_ms DESC, id LIMIT $2"
         ))
         .bind(status.as_str())
         .bind(i64::from(limit))
+        .bind(self.now_ms())
         .fetch_all(&self.pool)
         .await?;
         rows.iter().map(game_of_row).collect()

@@ -611,7 +611,7 @@ impl Store {
 }
 
 /// A game's title, or its stored name for one this version does not know.
-fn title_of(game: &str) -> String {
+pub(super) fn title_of(game: &str) -> String {
     game.parse::<swapboard_play::GameId>()
         .map_or_else(|_| game.to_owned(), |id| id.title().to_owned())
 }

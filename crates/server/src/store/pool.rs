@@ -205,6 +205,11 @@ impl Backend {
                     "deadlines in the games' rows",
                     include_str!("../../migrations/sqlite/0026_deadlines_in_games.sql"),
                 ),
+                (
+                    27,
+                    "challenges declined, cancelled, expired",
+                    include_str!("../../migrations/sqlite/0027_challenges.sql"),
+                ),
             ],
             Backend::Postgres => &[
                 (
@@ -336,6 +341,11 @@ impl Backend {
                     26,
                     "deadlines in the games' rows",
                     include_str!("../../migrations/postgres/0026_deadlines_in_games.sql"),
+                ),
+                (
+                    27,
+                    "challenges declined, cancelled, expired",
+                    include_str!("../../migrations/postgres/0027_challenges.sql"),
                 ),
             ],
         };

@@ -9,6 +9,7 @@ mod admin;
 mod ai_workers;
 mod analysis;
 mod backup;
+mod challenges;
 mod chat;
 mod games;
 mod guests;

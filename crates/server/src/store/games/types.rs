@@ -70,6 +70,37 @@ impl Status {
     }
 }
 
+/// How a challenge (a game waiting for its opponent) ended before its game began: stored
+/// with the game, finished as aborted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Closed {
+    /// The challenged account said no.
+    Declined,
+    /// The challenger (or a moderator's ban of either) called it off.
+    Cancelled,
+    /// Nobody joined in time.
+    Expired,
+}
+
+impl Closed {
+    /// The word stored and shown as the game's status.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Closed::Declined => "declined",
+            Closed::Cancelled => "cancelled",
+            Closed::Expired => "expired",
+        }
+    }
+
+    /// The closing of its stored word.
+    pub fn parse(text: &str) -> anyhow::Result<Closed> {
+        [Closed::Declined, Closed::Cancelled, Closed::Expired]
+            .into_iter()
+            .find(|closed| closed.as_str() == text)
+            .ok_or_else(|| anyhow::anyhow!("games.closed: unknown {text:?}"))
+    }
+}
+
 /// How a finished game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Finish {
@@ -160,6 +191,31 @@ pub struct StoredGame {
     /// The days of vacation each seat spent so that its correspondence clock did not run
     /// out, the first seat's first.
     pub vacation_days: [u32; 2],
+    /// How the challenge ended, if it ended before its game began.
+    pub closed: Option<Closed>,
+    /// The challenged account's words when it declined.
+    pub closed_reason: Option<String>,
+    /// When a waiting game stops being joinable, in ms since the Unix epoch (none for the
+    /// games made before challenges expired).
+    pub expires_ms: Option<i64>,
+}
+
+impl StoredGame {
+    /// Whether a waiting game's time to be joined has passed at `now_ms` (the expiry sweep
+    /// may not have closed it yet).
+    pub fn expired_at(&self, now_ms: i64) -> bool {
+        self.status == Status::Waiting && self.expires_ms.is_some_and(|due| due <= now_ms)
+    }
+
+    /// The game's status as the API words it at `now_ms`: `declined`, `cancelled` or
+    /// `expired` for a challenge that ended before its game began, else its status.
+    pub fn status_word(&self, now_ms: i64) -> &'static str {
+        match self.closed {
+            Some(closed) => closed.as_str(),
+            None if self.expired_at(now_ms) => Closed::Expired.as_str(),
+            None => self.status.as_str(),
+        }
+    }
 }
 
 /// Why a join was refused.
@@ -174,6 +230,9 @@ pub enum JoinError {
     /// The joiner sits in the game already.
     #[error("you sit in this game already")]
     Seated,
+    /// The challenge ended before its game began (declined, cancelled or expired).
+    #[error("the challenge was {}: it cannot be joined", .0.as_str())]
+    Closed(Closed),
     /// The open seat is kept for another account.
     #[error("this game is kept for another player")]
     Invited,
