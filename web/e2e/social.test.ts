@@ -58,8 +58,16 @@ test('a direct challenge is declined with a reason, another cancelled, each side
   const bob = await two.newPage();
   await enter(ann, 'ann2');
   await enter(bob, 'bob2');
-  // ann challenges bob2 by name: bob2 may decline it, with words for her.
-  const declined = await createGame(ann, { game: 'swaptimum', size: 3, colour: 'first', opponent: 'user', player: 'bob2' });
+  // ann challenges bob2 from his profile (the form comes with his name): bob2 may decline
+  // it, with words for her.
+  await ann.goto('/players/bob2');
+  await ann.getByRole('link', { name: 'Challenge bob2' }).click();
+  await ann.waitForURL('**/new?challenge=bob2');
+  assert.equal(await ann.getByLabel('Player name').inputValue(), 'bob2');
+  await ann.getByLabel('Board size').fill('3');
+  await ann.getByRole('button', { name: 'Create the game' }).click();
+  await ann.waitForURL(/\/games\/[0-9a-zA-Z_-]+$/);
+  const declined = new URL(ann.url()).pathname.split('/')[2];
   await ann.getByRole('button', { name: 'Cancel this challenge' }).waitFor();
   await ann.locator('.expires', { hasText: 'Open until' }).waitFor();
   await bob.goto(`/games/${declined}`);

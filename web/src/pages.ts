@@ -18,8 +18,10 @@ export function confirmStep(): boolean {
 }
 
 function seatText(game: GameView): string {
+  const rating = (p: GameView['players'][number]): string =>
+    p.rating ? ` (${Math.round(p.rating.before)}${p.rating.provisional ? '?' : ''})` : '';
   return game.players
-    .map((p) => `${p.seated ? p.name : p.name ? `(kept for ${p.name})` : '(open)'} ${p.colour}`)
+    .map((p) => `${p.seated ? `${p.name ?? ''}${rating(p)}` : p.name ? `(kept for ${p.name})` : '(open)'} ${p.colour}`)
     .join(' vs ');
 }
 
@@ -32,12 +34,12 @@ export function gameItem(game: GameView, extra?: Node): HTMLLIElement {
         : `ended (${game.result?.termination ?? 'over'})`
       : game.status === 'playing'
         ? `move ${game.ply + 1}${game.to_move ? `, ${game.to_move} to move` : ''}`
-        : 'waiting for a player';
+        : game.status === 'waiting' ? 'waiting for a player' : `challenge ${game.status}`;
   return h(
     'li',
     { class: 'game-item' },
     h('a', { href: `/games/${game.id}` }, `${gameTitle(game.game)} ${game.size}×${game.size}`),
-    h('span', {}, ` ${seatText(game)} · ${describeClock(game.clock)} · ${state}`),
+    h('span', {}, ` ${seatText(game)} · ${describeClock(game.clock)} · ${game.rated ? 'rated' : 'casual'} · ${state}`),
     extra,
   );
 }
@@ -166,7 +168,10 @@ async function newGame(main: HTMLElement, shell: Shell): Promise<void> {
   }
   const games = await loadCatalogue();
   // Each game credited to its author, as the rule sheets ask.
-  const asked = new URLSearchParams(location.search).get('game');
+  const search = new URLSearchParams(location.search);
+  const asked = search.get('game');
+  // A profile's "Challenge NAME" comes here with the name: the game is kept for that player.
+  const challenged = search.get('challenge');
   const game = select('game', games.map((g) => [g.id, `${g.name} by ${g.author}`]), games.find((g) => g.id === asked)?.id ?? games[0]?.id ?? '');
   const rules = h('a', { class: 'rules-link' });
   const size = h('input', { name: 'size', type: 'number', required: true });
@@ -185,9 +190,9 @@ async function newGame(main: HTMLElement, shell: Shell): Promise<void> {
   fitSize();
   game.addEventListener('change', fitSize);
   const colour = select('colour', [['random', 'Random'], ['first', 'First player'], ['second', 'Second player']], 'random');
-  const opponent = select('opponent', [['ai', 'The AI'], ['open', 'Anyone (open challenge)'], ['user', 'A named player'], ['invite', 'Whoever has the invite link']], 'ai');
+  const opponent = select('opponent', [['ai', 'The AI'], ['open', 'Anyone (open challenge)'], ['user', 'A named player'], ['invite', 'Whoever has the invite link']], challenged ? 'user' : 'ai');
   const level = h('input', { name: 'level', type: 'number', min: 1, max: 8, value: 3 });
-  const player = h('input', { name: 'player', maxlength: 24 });
+  const player = h('input', { name: 'player', maxlength: 24, value: challenged ?? '' });
   // Games between people count for the ratings unless the challenger says otherwise; the AI
   // never plays rated, so the box is shown only against a person.
   const rated = h('input', { type: 'checkbox', name: 'rated', checked: true });

@@ -120,6 +120,9 @@ export async function playerPage(main: HTMLElement, shell: Shell, route: Route):
     // The vacation bank is its owner's to see.
     ...(shell.me === route.name ? [h('p', { class: 'vacation' },
       bankWords(await api<VacationView>('GET', '/api/me/vacation')), ' ', h('a', { href: '/vacation' }, 'Vacation'))] : []),
+    ...(shell.me && !shell.guest && shell.me !== route.name
+      ? [h('p', { class: 'challenge' }, h('a', { class: 'button primary', href: `/new?challenge=${encodeURIComponent(route.name)}` }, `Challenge ${route.name}`))]
+      : []),
     ...(shell.me && shell.me !== route.name ? [await blockButton(route.name)] : []),
     shown,
     roomsSection(rooms.rooms),

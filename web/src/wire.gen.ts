@@ -2730,6 +2730,12 @@ export interface components {
         };
         /** @description A two-player game, as docs/API.md shows it (and as `swapboard loadtest` reads it). */
         GameView: {
+            /**
+             * @description Whether a player giving the game up now calls it off, nobody winning ("Abort"),
+             *     rather than resigns: before the second move, never in a tournament's game; false
+             *     once the game is over.
+             */
+            abortable?: boolean;
             /** @description The time control: `null`, `{"days_per_move": D}` or `{"initial_s": S, "increment_s": I}`. */
             clock: components["schemas"]["TimeControl"];
             clocks?: components["schemas"]["ClocksView"] | null;

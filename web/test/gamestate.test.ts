@@ -201,9 +201,10 @@ test('a challenge is cancelled by its challenger, declined by the account it wai
   assert.equal(statusWords(state(null, { status: 'expired' })), 'The challenge expired: nobody joined in time.');
 });
 
-test('before the second move a game is aborted, after it resigned; the shown ply in words', () => {
-  assert.equal(resignWord(game('first', { ply: 1 })), 'Abort');
-  assert.equal(resignWord(game('first', { ply: 2 })), 'Resign');
+test('the server says whether giving up aborts or resigns; the shown ply in words', () => {
+  assert.equal(resignWord(game('first', { ply: 1, abortable: true })), 'Abort');
+  assert.equal(resignWord(game('first', { ply: 1, tournament: 't1', abortable: false })), 'Resign', 'a tournament game is never aborted');
+  assert.equal(resignWord(game('first', { ply: 2, abortable: false })), 'Resign');
   assert.equal(shownWords(view(0)), 'The start position.');
   assert.equal(shownWords({ ...view(3), move: 'c3', description: 'Red c3: placed c3' }), 'After ply 3: Red c3: placed c3');
   assert.equal(shownWords({ ...view(3), move: 'c3' }), 'After ply 3: c3');

@@ -131,6 +131,11 @@ pub struct GameView {
     /// The challenged player's words when it declined; `null` otherwise.
     #[serde(default)]
     pub decline_reason: Option<String>,
+    /// Whether a player giving the game up now calls it off, nobody winning ("Abort"),
+    /// rather than resigns: before the second move, never in a tournament's game; false
+    /// once the game is over.
+    #[serde(default)]
+    pub abortable: bool,
 }
 
 /// A player's rating in a rated game's view.

@@ -33,7 +33,7 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
 }
 
 /// Each seat's rating in a game's view (see [`ChangeView`]), by seat: for a rated game
-/// being played between two accounts, each one's rating in the game's pool as of now, RD
+/// being played between two accounts (or waiting, its challenger), each one's rating in the game's pool as of now, RD
 /// grown as everywhere a rating is shown; for a finished rated game, the rating it was rated
 /// from and the change; nothing otherwise. One read of the ratings either way.
 pub(crate) async fn seat_ratings(
@@ -45,7 +45,6 @@ pub(crate) async fn seat_ratings(
         return Ok(BTreeMap::new());
     }
     match game.status {
-        Status::Waiting => Ok(BTreeMap::new()),
         Status::Finished => Ok(store
             .rating_changes(&game.id)
             .await?
@@ -59,26 +58,30 @@ pub(crate) async fn seat_ratings(
                 (change.seat, view)
             })
             .collect()),
-        Status::Playing => {
-            let players: Option<Vec<(u8, i64)>> = seats
+        Status::Waiting | Status::Playing => {
+            // A game being played shows both players; a challenge, its challenger's (what
+            // the lobby shows of it).
+            let seated: Vec<(u8, i64)> = seats
                 .iter()
-                .map(|row| {
+                .filter_map(|row| {
                     row.account
                         .as_ref()
                         .map(|(account, _)| (row.seat, *account))
                 })
                 .collect();
-            let Some([(first_seat, first), (second_seat, second)]) =
-                players.and_then(|players| <[_; 2]>::try_from(players).ok())
-            else {
+            let (Some(&(_, first)), Some(&(_, last))) = (seated.first(), seated.last()) else {
                 return Ok(BTreeMap::new());
             };
+            if game.status == Status::Playing && seated.len() != 2 {
+                return Ok(BTreeMap::new());
+            }
             let records = store
-                .pool_records(&game.id, &game.game, [first, second])
+                .pool_records(&game.id, &game.game, [first, last])
                 .await?;
             let now = store.now_ms().div_euclid(1000);
-            [first_seat, second_seat]
-                .into_iter()
+            seated
+                .iter()
+                .map(|(seat, _)| *seat)
                 .zip(records)
                 .map(|(seat, record)| {
                     let shown = record.shown(now, &PARAMS).map_err(anyhow::Error::from)?;

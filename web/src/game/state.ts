@@ -244,9 +244,10 @@ export function challengeChoice(state: GameState, me: string | null): 'cancel' |
   return kept?.name?.toLowerCase() === me.toLowerCase() ? 'decline' : 'none';
 }
 
-/** The word of the button that ends the game for its player: before the second move the server aborts it. */
+/** The word of the button that ends the game for its player: the server says whether giving
+ * it up now calls it off (before the second move, never in a tournament) or resigns it. */
 export function resignWord(game: GameView): 'Abort' | 'Resign' {
-  return game.ply < 2 ? 'Abort' : 'Resign';
+  return game.abortable ? 'Abort' : 'Resign';
 }
 
 /** The line that says which position is shown. */

@@ -14,7 +14,7 @@ use swapboard_play::{AnyPosition, Ending, Millis};
 use utoipa::ToSchema;
 
 use super::view::{
-    after_change, game_ended, limit_account, now, seat_of_caller, view_for, view_with_seats,
+    after_change, early, game_ended, limit_account, now, seat_of_caller, view_for, view_with_seats,
 };
 use crate::api::GameView;
 use crate::auth::Caller;
@@ -112,16 +112,6 @@ pub(crate) fn resignation(seat: u8) -> impl Fn(&StoredGame) -> Finish {
     move |game: &StoredGame| {
         let ply = usize::try_from(game.ply).unwrap_or(usize::MAX);
         Finish::of(step::resignation(ply, resigner, early(game)))
-    }
-}
-
-/// What ending a game before its second move does: a tournament's game is lost (the
-/// server paired it, nobody may call it off), any other is aborted.
-fn early(game: &StoredGame) -> Early {
-    if game.tournament.is_some() {
-        Early::Lose
-    } else {
-        Early::Abort
     }
 }
 

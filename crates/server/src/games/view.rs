@@ -3,6 +3,7 @@
 //! `super::socket`) and the AI share, kept apart from them so that none imports another.
 
 use swapboard_core::Player;
+use swapboard_play::step::{self, Early};
 use swapboard_play::{AnyPosition, Ending, GameId, Millis};
 
 use crate::api::{ClocksView, GameView, PlayerView, ResultView};
@@ -38,6 +39,24 @@ fn clocks_view(game: &StoredGame, position: &AnyPosition, now: Millis) -> Option
         deadline_ms: playing.then(|| clock.deadline().map(|d| d.0)).flatten(),
         server_now_ms: now.0,
     })
+}
+
+/// What ending a game before its second move does: a tournament's game is lost (the
+/// server paired it, nobody may call it off), any other is aborted.
+pub(crate) fn early(game: &StoredGame) -> Early {
+    if game.tournament.is_some() {
+        Early::Lose
+    } else {
+        Early::Abort
+    }
+}
+
+/// Whether a player giving the game up now calls it off (nobody wins) rather than resigns:
+/// the play layer's [`step::resignation`] at the game's ply, for a game being played.
+fn abortable(game: &StoredGame) -> bool {
+    let ply = usize::try_from(game.ply).unwrap_or(usize::MAX);
+    game.status == Status::Playing
+        && step::resignation(ply, Player::First, early(game)).reason == Termination::Aborted
 }
 
 /// The server's time by `clock`, for the play layer's clocks.
@@ -168,6 +187,7 @@ pub(crate) async fn view_with_seats(
         .filter(|_| status == Status::Waiting.as_str())
         .map(rfc3339);
     Ok(GameView {
+        abortable: abortable(&game),
         expires_at,
         decline_reason: game.closed_reason,
         clocks,

@@ -88,10 +88,11 @@ pub(crate) struct Caches {
     pub(crate) seats: Bounded<String, (Arc<[SeatRow]>, i64)>,
     /// The first moves of games, in ply order (a prefix of the game's moves).
     pub(crate) moves: Bounded<String, Arc<Vec<String>>>,
-    /// The two players' records in the pool of a rated game being played, by the game's id
-    /// (what its view shows), and until when they are trusted: they change only when
-    /// another rated game of theirs ends. Milliseconds by the store's clock.
-    pub(crate) records: Bounded<String, ([PlayerRating; 2], i64)>,
+    /// The two players' records in the pool of a rated game waiting or being played, by the
+    /// game's id and the accounts (what its view shows), and until when they are trusted:
+    /// they change only when another rated game of theirs ends. Milliseconds by the store's
+    /// clock.
+    pub(crate) records: Bounded<(String, [i64; 2]), ([PlayerRating; 2], i64)>,
 }
 
 impl Caches {

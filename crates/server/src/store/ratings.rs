@@ -272,8 +272,9 @@ impl Store {
 
     /// Two accounts' records in `game`'s pool, in the order given (a new player's for one
     /// who has not played a rated game there): what the view of the rated game `game_id`
-    /// shows while it is played, in one read of the ratings' primary key, then kept for
-    /// [`RECORDS_TTL`] (a new game, a rematch too, reads them afresh).
+    /// shows while it waits or is played, in one read of the ratings' primary key, then
+    /// kept for [`RECORDS_TTL`] (a new game, a rematch too, reads them afresh, and so does a
+    /// challenge once its opponent joins).
     pub(crate) async fn pool_records(
         &self,
         game_id: &str,
@@ -281,7 +282,8 @@ impl Store {
         accounts: [i64; 2],
     ) -> anyhow::Result<[PlayerRating; 2]> {
         let now = self.now_ms();
-        if let Some((records, until)) = self.caches.records.get(game_id)
+        let key = (game_id.to_owned(), accounts);
+        if let Some((records, until)) = self.caches.records.get(&key)
             && now < until
         {
             return Ok(records);
@@ -306,9 +308,7 @@ impl Store {
             }
         }
         let until = now.saturating_add(i64::try_from(RECORDS_TTL.as_millis()).unwrap_or(i64::MAX));
-        self.caches
-            .records
-            .insert(game_id.to_owned(), (records, until));
+        self.caches.records.insert(key, (records, until));
         Ok(records)
     }
 

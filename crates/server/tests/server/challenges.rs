@@ -33,6 +33,14 @@ async fn lobby(client: &Client) -> Vec<String> {
         .collect()
 }
 
+/// The game as anyone sees it.
+async fn shown_to_anyone(client: &Client, id: &str) -> GameView {
+    client
+        .get(&format!("/api/games/{id}"), &[])
+        .await
+        .read::<GameView>()
+}
+
 /// The messages of the caller's inbox.
 async fn messages(client: &Client, token: &str) -> Vec<String> {
     inbox(client, token).await["notifications"]
@@ -141,11 +149,7 @@ async fn answered(db: TestDb) -> TestDb {
         "an hour is not over"
     );
     clock.advance(Duration::from_secs(2));
-    let shown = client
-        .get(&format!("/api/games/{}", live.id), &[])
-        .await
-        .read::<GameView>();
-    assert_eq!(shown.status, "expired");
+    assert_eq!(shown_to_anyone(&client, &live.id).await.status, "expired");
     client
         .post(
             &format!("/api/games/{}/join", live.id),
@@ -169,6 +173,12 @@ async fn answered(db: TestDb) -> TestDb {
         (started.status.as_str(), started.expires_at),
         ("playing", None)
     );
+    // Before the second move, giving up calls the game off: the server says so.
+    assert!(started.abortable);
+    assert!(
+        !shown_to_anyone(&client, &direct.id).await.abortable,
+        "over"
+    );
 
     // A ban calls off the banned account's waiting challenges, made or received.
     let to_carl = challenge(&client, &bob, "user:carl", days.clone()).await;
@@ -178,11 +188,11 @@ async fn answered(db: TestDb) -> TestDb {
         .await
         .unwrap();
     for id in [&to_carl.id, &from_carl.id] {
-        let shown = client
-            .get(&format!("/api/games/{id}"), &[])
-            .await
-            .read::<GameView>();
-        assert_eq!(shown.status, "cancelled", "{id}");
+        assert_eq!(
+            shown_to_anyone(&client, id).await.status,
+            "cancelled",
+            "{id}"
+        );
     }
     store.close().await;
     server.stop().await.unwrap();

@@ -99,6 +99,11 @@ async fn resign(
     winner: &str,
     tokens: &BTreeMap<String, String>,
 ) -> String {
+    // The page's button says Resign, never Abort, whatever the ply: the server says so.
+    let before = client
+        .get(&format!("/api/games/{id}"), &auth(&tokens[loser]))
+        .await;
+    assert_eq!(before.json["abortable"], false, "{}", before.text);
     let resigned = client
         .post(
             &format!("/api/games/{id}/resign"),
