@@ -84,6 +84,17 @@ test('a direct challenge is declined with a reason, another cancelled, each side
   await ann.getByRole('button', { name: 'Cancel this challenge' }).click();
   await ann.locator('.status', { hasText: 'The challenge was cancelled.' }).waitFor();
   await bob.locator('.status', { hasText: 'The challenge was cancelled.' }).waitFor();
+  // A third one bob2 joins: once ann has moved, her Home lists it as waiting for him.
+  const played = await createGame(ann, { game: 'swaptimum', size: 3, colour: 'first', opponent: 'user', player: 'bob2' });
+  await bob.goto(`/games/${played}`);
+  await bob.getByRole('button', { name: 'Join this game' }).click();
+  await ann.getByText('Your move.').waitFor();
+  await cell(ann, 'b2').click();
+  await bob.getByText('Your move.').waitFor();
+  await ann.goto('/');
+  await ann.locator('section[aria-labelledby="their-h"] a[href="/games/' + played + '"]').waitFor();
+  await bob.goto('/');
+  await bob.locator('section[aria-labelledby="turn-h"] a[href="/games/' + played + '"]').waitFor();
   await one.close();
   await two.close();
 });

@@ -155,6 +155,9 @@ function pushSettings(settings: NotificationSettings, status: HTMLElement): HTML
   return box;
 }
 
+/** The notifications of one page of the inbox: the server's default. */
+const PAGE = 50;
+
 async function notificationsPage(main: HTMLElement, shell: Shell): Promise<void> {
   if (!shell.me) {
     shell.go('/login?next=/notifications', true);
@@ -167,6 +170,17 @@ async function notificationsPage(main: HTMLElement, shell: Shell): Promise<void>
   const status = h('p', { role: 'status', 'aria-live': 'polite' });
   const list = h('ul', { class: 'notices' });
   for (const notice of inbox.notifications) list.append(item(notice));
+  // The server gives a page at a time, newest first: older ones follow the last id shown.
+  let oldest = inbox.notifications.at(-1)?.id;
+  const older: HTMLButtonElement = h('button', {
+    type: 'button', hidden: inbox.notifications.length < PAGE, onclick: () => {
+      void api<Inbox>('GET', `/api/me/notifications?before=${oldest ?? 0}&limit=${PAGE}`).then((page) => {
+        for (const notice of page.notifications) list.append(item(notice));
+        oldest = page.notifications.at(-1)?.id ?? oldest;
+        older.hidden = page.notifications.length < PAGE;
+      }, (error: unknown) => { status.textContent = failureText(error); });
+    },
+  }, 'Older notifications');
   const act = (text: string, method: string, path: string, done: string): HTMLButtonElement =>
     h('button', {
       type: 'button', onclick: () => {
@@ -180,6 +194,7 @@ async function notificationsPage(main: HTMLElement, shell: Shell): Promise<void>
   main.append(
     h('h1', {}, 'Notifications'),
     inbox.notifications.length === 0 ? h('p', { class: 'empty' }, 'Nothing yet.') : list,
+    h('p', {}, older),
     h('p', {},
       act('Mark all read', 'POST', '/api/me/notifications/read', 'All read.'), ' ',
       act('Delete all', 'DELETE', '/api/me/notifications', 'Deleted.')),

@@ -67,13 +67,22 @@ async function home(main: HTMLElement, shell: Shell): Promise<void> {
   const lobby = await api<Lobby>('GET', '/api/lobby');
   main.append(h('h1', {}, 'swapboard'));
   if (shell.me) {
-    const turn = await api<Schemas['TurnList']>('GET', '/api/me/turn');
+    const [turn, playing] = await Promise.all([
+      api<Schemas['TurnList']>('GET', '/api/me/turn'),
+      api<Schemas['GameList']>('GET', `/api/accounts/${encodeURIComponent(shell.me)}/games?status=playing`),
+    ]);
+    const mine = new Set(turn.games.map((game) => game.id));
+    const theirs = playing.games.filter((game) => !mine.has(game.id));
     main.append(
       h('section', { 'aria-labelledby': 'turn-h' },
         h('h2', { id: 'turn-h' }, 'Your turn'),
         turn.games.length > 0 &&
           h('button', { type: 'button', class: 'primary', onclick: () => shell.go(`/games/${turn.games[0].id}`) }, 'Next game'),
         gameList(turn.games, 'No game waits for your move.'),
+      ),
+      h('section', { 'aria-labelledby': 'their-h' },
+        h('h2', { id: 'their-h' }, 'Waiting for your opponent'),
+        gameList(theirs, 'No game waits for an opponent\'s move.'),
       ),
     );
   } else {
