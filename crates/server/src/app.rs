@@ -27,6 +27,7 @@ use crate::ai_worker::{self, WorkerOptions};
 use crate::analysis;
 use crate::chat;
 use crate::clocks;
+use crate::descriptors;
 use crate::edge::ClientAddr;
 use crate::error::{ApiError, ApiResult};
 use crate::games;
@@ -258,6 +259,7 @@ impl Server {
     /// Opens the database (migrating it), binds the address and serves until [`Server::stop`]
     /// or SIGTERM or Ctrl-C.
     pub async fn start(options: &ServeOptions) -> anyhow::Result<Server> {
+        descriptors::raise_open_files(&options.limits, options.db_connections);
         let url = options
             .database
             .clone()
@@ -321,7 +323,10 @@ impl Server {
                 &options.trusted_proxies,
                 options.forwarded_header,
             )),
-            sockets_per_address: Census::new(options.limits.sockets_per_address, u32::MAX),
+            sockets_per_address: Census::new(
+                options.limits.sockets_per_address,
+                options.limits.sockets,
+            ),
             sockets_per_account: Census::new(options.limits.sockets_per_account, u32::MAX),
             mail,
             push,

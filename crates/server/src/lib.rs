@@ -20,6 +20,7 @@ mod backup;
 mod chat;
 mod clock;
 mod clocks;
+mod descriptors;
 mod edge;
 mod error;
 mod games;

@@ -62,11 +62,14 @@ pub struct Limits {
     /// The longest a client may take to send a request's headers, counted from the moment
     /// a connection waits for one: also how long an idle keep-alive connection stays open.
     pub header_time: Duration,
-    /// Open connections (WebSockets included) per client address (the TCP peer; a trusted
-    /// proxy's connections are counted in the total only). Past it a new one is closed.
+    /// Open HTTP connections per client address (the TCP peer; a trusted proxy's
+    /// connections are counted in the total only). Past it a new one is closed. A
+    /// connection that becomes a WebSocket leaves this count for the sockets'.
     pub connections_per_address: u32,
-    /// Open connections in all. Past it a new one is closed.
+    /// Open HTTP connections in all (WebSockets not counted). Past it a new one is closed.
     pub connections: u32,
+    /// Live WebSockets in all: past it a new one is answered 429 before the upgrade.
+    pub sockets: u32,
     /// Live WebSockets per client address (the one the limits see, behind a proxy too).
     pub sockets_per_address: u32,
     /// Live WebSockets per account (of those opened with credentials).
@@ -99,6 +102,7 @@ impl Limits {
             header_time: Duration::from_secs(60),
             connections_per_address: per_second,
             connections: per_second,
+            sockets: per_second,
             sockets_per_address: per_second,
             sockets_per_account: per_second,
             socket_credential_time: SOCKET_CREDENTIAL_TIME,
@@ -124,9 +128,13 @@ impl Default for Limits {
             request_time: Duration::from_secs(30),
             header_time: Duration::from_secs(5),
             connections_per_address: 64,
-            // Under the usual file descriptor limit of a service (systemd: 1024 soft; each
-            // connection is one, and the database, files and sockets take some).
+            // Plain HTTP connections only: the sockets have their own cap. 900 stays under the
+            // soft file descriptor limit a service often has (1024).
             connections: 900,
+            // Sized for the watchers of a busy instance: an idle socket costs a file
+            // descriptor and some tens of KiB (docs/PERFORMANCE.md), and the server raises its
+            // soft limit of descriptors to the hard one at start.
+            sockets: 10_000,
             sockets_per_address: 32,
             sockets_per_account: 16,
             socket_credential_time: SOCKET_CREDENTIAL_TIME,

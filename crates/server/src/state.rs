@@ -92,7 +92,7 @@ pub(crate) struct AppState {
     pub(crate) mail: Option<Arc<Mailer>>,
     /// How web pushes are sent: the VAPID key.
     pub(crate) push: Arc<Pusher>,
-    /// Live WebSockets per client address and per account.
+    /// Live WebSockets per client address (and in all: `--limit-sockets`), and per account.
     pub(crate) sockets_per_address: Arc<Census<IpAddr>>,
     pub(crate) sockets_per_account: Arc<Census<i64>>,
 }
