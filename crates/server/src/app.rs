@@ -260,6 +260,12 @@ impl Server {
     /// or SIGTERM or Ctrl-C.
     pub async fn start(options: &ServeOptions) -> anyhow::Result<Server> {
         descriptors::raise_open_files(&options.limits, options.db_connections);
+        // Before the database is opened: a mail setting missing is the operator's to fix.
+        let mail = match (&options.smtp, &options.mail_from, &options.public_url) {
+            (Some(smtp), Some(from), Some(url)) => Some(Arc::new(Mailer::new(smtp, from, url)?)),
+            (Some(_), _, _) => anyhow::bail!("--smtp needs --mail-from and --public-url"),
+            _ => None,
+        };
         let url = options
             .database
             .clone()
@@ -290,11 +296,6 @@ impl Server {
         let searches = options
             .ai_searches
             .map_or_else(|| parallel.saturating_sub(1).max(1), usize::from);
-        let mail = match (&options.smtp, &options.mail_from, &options.public_url) {
-            (Some(smtp), Some(from), Some(url)) => Some(Arc::new(Mailer::new(smtp, from, url)?)),
-            (Some(_), _, _) => anyhow::bail!("--smtp needs --mail-from and --public-url"),
-            _ => None,
-        };
         let push = Arc::new(
             Pusher::load(&store, options.public_url.as_deref(), options.push_loopback).await?,
         );

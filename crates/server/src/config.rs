@@ -200,6 +200,13 @@ mod tests {
         assert_eq!(options.limits.sockets, 500);
         // Untouched by the file: the default.
         assert_eq!(options.guest_days, 30);
+        // An option given on the command line, the others it needs in the file.
+        let file = File::new(
+            "mail",
+            "mail-from = \"a@example.org\"\npublic-url = \"https://play.example.org\"\n",
+        );
+        let options = parse(&file, &["serve", "--smtp", "smtp://127.0.0.1"]).unwrap();
+        assert_eq!(options.mail_from.as_deref(), Some("a@example.org"));
         assert_eq!(
             options.limits.connections,
             crate::limits::Limits::DEFAULT.connections

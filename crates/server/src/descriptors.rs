@@ -31,12 +31,12 @@ pub(crate) fn raise_open_files(limits: &Limits, db_connections: u32) {
         tracing::info!("open files: no limit");
         return;
     };
-    tracing::info!(
-        "open files: at most {limit} (the soft limit, raised to the hard one; it was {})",
-        before
-            .current
-            .map_or("unlimited".to_owned(), |n| n.to_string())
-    );
+    match before.current {
+        Some(was) if was < limit => {
+            tracing::info!("open files: at most {limit} (the soft limit raised from {was})");
+        }
+        _ => tracing::info!("open files: at most {limit}"),
+    }
     let needed = u64::from(limits.connections)
         + u64::from(limits.sockets)
         + u64::from(db_connections)

@@ -91,8 +91,9 @@ pub struct ServeOptions {
     pub metrics_addr: Option<SocketAddr>,
     /// Mail notifications through this SMTP server: `smtp://[USER:PASS@]HOST[:PORT]` (plain;
     /// add ?tls=required for STARTTLS) or `smtps://[USER:PASS@]HOST[:PORT]` (TLS). Needs
-    /// --mail-from and --public-url. Default: no mail (the inbox still works).
-    #[arg(long, value_name = "URL", env = "SWAPBOARD_SMTP", requires_all = ["mail_from", "public_url"])]
+    /// --mail-from and --public-url (checked at start, since any of the three may come from
+    /// the --config file). Default: no mail (the inbox still works).
+    #[arg(long, value_name = "URL", env = "SWAPBOARD_SMTP")]
     pub smtp: Option<String>,
     /// The sender of the mails: an address, or `Name <address>`.
     #[arg(long, value_name = "ADDRESS", env = "SWAPBOARD_MAIL_FROM")]
