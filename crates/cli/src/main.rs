@@ -513,11 +513,8 @@ mod tests {
             uncommented.push('\n');
         }
         assert!(uncommented.lines().count() > 40);
-        let all =
-            std::env::temp_dir().join(format!("swapboard-example-{}.toml", std::process::id()));
-        std::fs::write(&all, uncommented).unwrap();
-        let options = serve(all.to_str().unwrap(), &[]);
-        std::fs::remove_file(&all).unwrap();
+        let all = swapboard_testkit::TempFile::new("example", "toml", &uncommented);
+        let options = serve(all.text_path(), &[]);
         assert_eq!(options.addr.port(), 8080);
         assert_eq!(options.sqlite_max_mib, Some(4096));
         assert!(options.public_url.is_some());

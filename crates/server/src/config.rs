@@ -144,9 +144,9 @@ fn one_line(text: &str) -> &str {
 
 #[cfg(test)]
 mod tests {
-    use std::path::PathBuf;
-
     use clap::{CommandFactory as _, FromArgMatches as _, Parser};
+
+    use swapboard_testkit::TempFile;
 
     use super::with_config_file;
     use crate::options::ServeOptions;
@@ -157,36 +157,17 @@ mod tests {
         serve: ServeOptions,
     }
 
-    /// A file of `text` in the temporary folder, named for the test, removed when dropped.
-    struct File(PathBuf);
-
-    impl File {
-        fn new(name: &str, text: &str) -> File {
-            let path = std::env::temp_dir().join(format!(
-                "swapboard-config-{}-{name}.toml",
-                std::process::id()
-            ));
-            std::fs::write(&path, text).unwrap();
-            File(path)
-        }
-    }
-
-    impl Drop for File {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_file(&self.0);
-        }
-    }
-
-    fn parse(file: &File, args: &[&str]) -> anyhow::Result<ServeOptions> {
-        let command = with_config_file(Serve::command(), &file.0)?;
+    fn parse(file: &TempFile, args: &[&str]) -> anyhow::Result<ServeOptions> {
+        let command = with_config_file(Serve::command(), file.path())?;
         let mut matches = command.try_get_matches_from(args)?;
         Ok(Serve::from_arg_matches_mut(&mut matches)?.serve)
     }
 
     #[test]
     fn the_command_line_comes_before_the_file_and_the_file_before_the_default() {
-        let file = File::new(
-            "order",
+        let file = TempFile::new(
+            "config-order",
+            "toml",
             "db-connections = 7\nvacation-days = 3\nbehind-tls = true\n\
              trusted-proxy = [\"127.0.0.1\", \"10.0.0.0/8\"]\n\
              limit-signup-per-address = \"2/1d\"\nlimit-sockets = 500\n",
@@ -201,8 +182,9 @@ mod tests {
         // Untouched by the file: the default.
         assert_eq!(options.guest_days, 30);
         // An option given on the command line, the others it needs in the file.
-        let file = File::new(
-            "mail",
+        let file = TempFile::new(
+            "config-mail",
+            "toml",
             "mail-from = \"a@example.org\"\npublic-url = \"https://play.example.org\"\n",
         );
         let options = parse(&file, &["serve", "--smtp", "smtp://127.0.0.1"]).unwrap();
@@ -238,10 +220,10 @@ mod tests {
             ),
             ("log = ", &["not TOML"]),
         ] {
-            let file = File::new("refused", text);
+            let file = TempFile::new("config-refused", "toml", text);
             let refused = parse(&file, &["serve"]).unwrap_err().to_string();
-            let name = file.0.display().to_string();
-            assert!(refused.starts_with(&name), "{text}: {refused}");
+            let name = file.text_path();
+            assert!(refused.starts_with(name), "{text}: {refused}");
             for word in words {
                 assert!(refused.contains(word), "{text}: {refused}");
             }
