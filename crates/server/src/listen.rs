@@ -45,6 +45,9 @@ pub(crate) struct Census<K: Hash + Eq> {
     open: Mutex<Open<K>>,
     /// How many were refused, for the log and the metrics.
     refused: AtomicU64,
+    /// When a refusal was last logged (real time, not the server's clock: it only spaces
+    /// out log lines).
+    last_warning: Mutex<Option<Instant>>,
 }
 
 #[derive(Debug)]
@@ -72,6 +75,7 @@ impl<K: Hash + Eq + Copy> Census<K> {
                 by_key: HashMap::new(),
             }),
             refused: AtomicU64::new(0),
+            last_warning: Mutex::new(None),
         })
     }
 
@@ -105,6 +109,23 @@ impl<K: Hash + Eq + Copy> Census<K> {
     /// How many were refused since the start.
     pub(crate) fn refused(&self) -> u64 {
         self.refused.load(Ordering::Relaxed)
+    }
+
+    /// Whether the total cap is reached.
+    pub(crate) fn full(&self) -> bool {
+        self.open() >= self.total
+    }
+
+    /// Whether a refusal is to be logged now: one in every [`REFUSAL_LOG_EVERY`] at most
+    /// (each line gives the count so far), so that a flood does not flood the log.
+    pub(crate) fn time_to_warn(&self) -> bool {
+        let now = Instant::now();
+        let mut last = self.last_warning.lock().unwrap_or_else(|p| p.into_inner());
+        let due = last.is_none_or(|at| now.duration_since(at) >= REFUSAL_LOG_EVERY);
+        if due {
+            *last = Some(now);
+        }
+        due
     }
 }
 
@@ -222,7 +243,6 @@ impl Acceptor {
         let (signal, signalled) = watch::channel(false);
         let (closed, all_closed) = watch::channel(());
         let mut shutdown = pin!(shutdown);
-        let mut last_warning: Option<Instant> = None;
         loop {
             let accepted = tokio::select! {
                 accepted = listener.accept() => accepted,
@@ -245,10 +265,7 @@ impl Acceptor {
                 // Closed at once, unanswered: writing a 503 could block on a client that
                 // does not read, which is what this cap guards against.
                 drop(stream);
-                // Real time, not the server's clock: it only spaces out log lines.
-                let now = Instant::now();
-                if last_warning.is_none_or(|at| now.duration_since(at) >= REFUSAL_LOG_EVERY) {
-                    last_warning = Some(now);
+                if self.connections.time_to_warn() {
                     tracing::warn!(
                         client = %ip,
                         open = self.connections.open(),
@@ -351,6 +368,10 @@ mod tests {
         assert!(census.admit(Some(3)).is_none(), "in total");
         assert!(census.admit(None).is_none(), "in total, uncapped key too");
         assert_eq!(census.refused(), 3);
+        assert!(census.full());
+        // The first refusal is logged, the next ones within the time are not.
+        assert!(census.time_to_warn());
+        assert!(!census.time_to_warn());
         drop(a1);
         assert_eq!(census.open(), 2);
         let _a3 = census.admit(Some(1)).unwrap();

@@ -115,10 +115,17 @@ impl AppState {
     ) -> ApiResult<SocketTickets> {
         // A socket is freed when its page closes: a few seconds is a fair wait.
         let refused = || ApiError::RateLimited(Duration::from_secs(5));
-        let address = self
-            .sockets_per_address
-            .admit(Some(addr.0))
-            .ok_or_else(refused)?;
+        let Some(address) = self.sockets_per_address.admit(Some(addr.0)) else {
+            // The instance's own cap, not a client's: the operator's to know.
+            if self.sockets_per_address.full() && self.sockets_per_address.time_to_warn() {
+                tracing::warn!(
+                    open = self.sockets_per_address.open(),
+                    refused_so_far = self.sockets_per_address.refused(),
+                    "live socket refused: this instance holds as many as --limit-sockets allows"
+                );
+            }
+            return Err(refused());
+        };
         let account = match account {
             Some(id) => Some(
                 self.sockets_per_account
