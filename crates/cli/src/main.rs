@@ -24,10 +24,11 @@ mod stats;
 mod swap61;
 mod train;
 
+use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
 use swapboard_play::{GameFn, GameId, Playable};
 
 use crate::error::{CliError, CliResult};
@@ -359,10 +360,50 @@ fn usage_error(e: &clap::Error) -> ExitCode {
     }
 }
 
+/// Why a command line was refused: clap's reason, or the `--config` file's.
+enum Refusal {
+    Usage(clap::Error),
+    Config(anyhow::Error),
+}
+
+/// Parses the command line; for `serve --config FILE` (or `SWAPBOARD_CONFIG`) the file's keys
+/// become the defaults of the options they name, so that the command line and the
+/// environment come before the file.
+fn parse(args: &[OsString]) -> Result<Cli, Refusal> {
+    let mut command = Cli::command();
+    // A first reading, lenient, finds the file: the file may hold what the command line
+    // lacks (an option that another one requires).
+    let config = command
+        .clone()
+        .ignore_errors(true)
+        .try_get_matches_from(args)
+        .ok()
+        .and_then(|matches| {
+            let serve = matches.subcommand_matches("serve")?;
+            serve
+                .try_get_one::<PathBuf>("config")
+                .ok()
+                .flatten()
+                .cloned()
+        });
+    if let (Some(path), Some(serve)) = (config, command.find_subcommand("serve")) {
+        let serve =
+            swapboard_server::with_config_file(serve.clone(), &path).map_err(Refusal::Config)?;
+        command = command.mut_subcommand("serve", |_| serve);
+    }
+    let mut matches = command.try_get_matches_from(args).map_err(Refusal::Usage)?;
+    Cli::from_arg_matches_mut(&mut matches).map_err(Refusal::Usage)
+}
+
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let args: Vec<OsString> = std::env::args_os().collect();
+    let cli = match parse(&args) {
         Ok(cli) => cli,
-        Err(e) => return usage_error(&e),
+        Err(Refusal::Usage(e)) => return usage_error(&e),
+        Err(Refusal::Config(e)) => {
+            eprintln!("swapboard: {}", files::printable_message(&e.to_string()));
+            return ExitCode::from(2);
+        }
     };
     let mut out = Output::stdout();
     match run(cli.command, &mut out).and_then(|()| out.finish()) {
@@ -376,9 +417,11 @@ fn main() -> ExitCode {
 
 #[cfg(test)]
 mod tests {
+    use std::ffi::OsString;
+
     use clap::{CommandFactory as _, Parser as _};
 
-    use super::Cli;
+    use super::{Cli, Command, Refusal, parse};
 
     /// deploy/'s unit starts a command line this binary takes, and its environment file sets
     /// only variables that an option of `swapboard serve` reads (a misspelt one would be
@@ -422,6 +465,58 @@ mod tests {
                 "{name} is no variable of `swapboard serve`"
             );
         }
-        assert!(set >= 5, "{set} variables in swapboard.env");
+        assert!(set >= 2, "{set} variables in swapboard.env");
+        // Every option has its variable.
+        for arg in serve.get_arguments() {
+            assert!(
+                arg.get_env().is_some(),
+                "--{:?} has no variable",
+                arg.get_long()
+            );
+        }
+    }
+
+    /// deploy/swapboard.toml, read as `swapboard serve --config` reads it: every key it sets
+    /// or shows commented out is an option, with a value the option takes; the command line
+    /// comes before it.
+    #[test]
+    fn the_example_config_file_is_read_by_the_real_options() {
+        let example = concat!(env!("CARGO_MANIFEST_DIR"), "/../../deploy/swapboard.toml");
+        let serve = |config: &str, more: &[&str]| {
+            let mut args: Vec<OsString> = ["swapboard", "serve", "--config", config]
+                .map(OsString::from)
+                .to_vec();
+            args.extend(more.iter().map(OsString::from));
+            match parse(&args) {
+                Ok(Cli {
+                    command: Command::Serve(options),
+                }) => *options,
+                Ok(_) => panic!("not serve"),
+                Err(Refusal::Usage(e)) => panic!("{config}: {e}"),
+                Err(Refusal::Config(e)) => panic!("{e}"),
+            }
+        };
+        let options = serve(example, &["--log", "debug"]);
+        assert!(options.behind_tls);
+        assert_eq!(options.db_connections, 16);
+        assert_eq!(options.log.to_string(), "DEBUG");
+        assert_eq!(options.limits, swapboard_server::Limits::default());
+        // The commented keys too, uncommented.
+        let text = std::fs::read_to_string(example).unwrap();
+        let mut uncommented = String::new();
+        for line in text.lines() {
+            let key = line.strip_prefix('#').filter(|rest| {
+                rest.split_once(" = ")
+                    .is_some_and(|(key, _)| key.chars().all(|c| c.is_ascii_lowercase() || c == '-'))
+            });
+            uncommented.push_str(key.unwrap_or(line));
+            uncommented.push('\n');
+        }
+        assert!(uncommented.lines().count() > 40);
+        let all = swapboard_testkit::TempFile::new("example", "toml", &uncommented);
+        let options = serve(all.text_path(), &[]);
+        assert_eq!(options.addr.port(), 8080);
+        assert_eq!(options.sqlite_max_mib, Some(4096));
+        assert!(options.public_url.is_some());
     }
 }

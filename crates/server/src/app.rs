@@ -27,6 +27,7 @@ use crate::ai_worker::{self, WorkerOptions};
 use crate::analysis;
 use crate::chat;
 use crate::clocks;
+use crate::descriptors;
 use crate::edge::ClientAddr;
 use crate::error::{ApiError, ApiResult};
 use crate::games;
@@ -258,6 +259,13 @@ impl Server {
     /// Opens the database (migrating it), binds the address and serves until [`Server::stop`]
     /// or SIGTERM or Ctrl-C.
     pub async fn start(options: &ServeOptions) -> anyhow::Result<Server> {
+        descriptors::raise_open_files(&options.limits, options.db_connections);
+        // Before the database is opened: a mail setting missing is the operator's to fix.
+        let mail = match (&options.smtp, &options.mail_from, &options.public_url) {
+            (Some(smtp), Some(from), Some(url)) => Some(Arc::new(Mailer::new(smtp, from, url)?)),
+            (Some(_), _, _) => anyhow::bail!("--smtp needs --mail-from and --public-url"),
+            _ => None,
+        };
         let url = options
             .database
             .clone()
@@ -288,11 +296,6 @@ impl Server {
         let searches = options
             .ai_searches
             .map_or_else(|| parallel.saturating_sub(1).max(1), usize::from);
-        let mail = match (&options.smtp, &options.mail_from, &options.public_url) {
-            (Some(smtp), Some(from), Some(url)) => Some(Arc::new(Mailer::new(smtp, from, url)?)),
-            (Some(_), _, _) => anyhow::bail!("--smtp needs --mail-from and --public-url"),
-            _ => None,
-        };
         let push = Arc::new(
             Pusher::load(&store, options.public_url.as_deref(), options.push_loopback).await?,
         );
@@ -321,7 +324,10 @@ impl Server {
                 &options.trusted_proxies,
                 options.forwarded_header,
             )),
-            sockets_per_address: Census::new(options.limits.sockets_per_address, u32::MAX),
+            sockets_per_address: Census::new(
+                options.limits.sockets_per_address,
+                options.limits.sockets,
+            ),
             sockets_per_account: Census::new(options.limits.sockets_per_account, u32::MAX),
             mail,
             push,

@@ -1,7 +1,12 @@
-//! Accepting connections so that no client can exhaust the server: caps on open connections
-//! per client address and in total, a time limit on reading a request's headers (which also
-//! closes idle keep-alive connections), and the counts kept while a connection, or the
-//! WebSocket it became, is open.
+//! Accepting connections so that no client can exhaust the server: caps on open HTTP
+//! connections per client address and in total, a time limit on reading a request's headers
+//! (which also closes idle keep-alive connections), and the counts kept while a connection,
+//! or the WebSocket it became, is open.
+//!
+//! A connection that becomes a WebSocket leaves the HTTP connections' counts the moment its
+//! upgrade is answered (101): from then on it is one of the sockets, which have caps of their
+//! own (`--limit-sockets`, `--limit-sockets-per-address`, counted by the handlers before the
+//! upgrade). So however many sockets are open, a new HTTP request finds a place.
 //!
 //! axum's own `serve` sets no header timeout and no cap: a client that opens connections and
 //! sends nothing, or trickles its headers, kept every one open until the process ran out of
@@ -20,12 +25,15 @@ use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::extract::ConnectInfo;
+use axum::http::StatusCode;
+use axum::response::Response;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
 use tower::Layer as _;
+use tower::util::MapResponseLayer;
 
 use crate::proxy::TrustedProxies;
 
@@ -37,6 +45,9 @@ pub(crate) struct Census<K: Hash + Eq> {
     open: Mutex<Open<K>>,
     /// How many were refused, for the log and the metrics.
     refused: AtomicU64,
+    /// When a refusal was last logged (real time, not the server's clock: it only spaces
+    /// out log lines).
+    last_warning: Mutex<Option<Instant>>,
 }
 
 #[derive(Debug)]
@@ -64,6 +75,7 @@ impl<K: Hash + Eq + Copy> Census<K> {
                 by_key: HashMap::new(),
             }),
             refused: AtomicU64::new(0),
+            last_warning: Mutex::new(None),
         })
     }
 
@@ -98,6 +110,23 @@ impl<K: Hash + Eq + Copy> Census<K> {
     pub(crate) fn refused(&self) -> u64 {
         self.refused.load(Ordering::Relaxed)
     }
+
+    /// Whether the total cap is reached.
+    pub(crate) fn full(&self) -> bool {
+        self.open() >= self.total
+    }
+
+    /// Whether a refusal is to be logged now: one in every [`REFUSAL_LOG_EVERY`] at most
+    /// (each line gives the count so far), so that a flood does not flood the log.
+    pub(crate) fn time_to_warn(&self) -> bool {
+        let now = Instant::now();
+        let mut last = self.last_warning.lock().unwrap_or_else(|p| p.into_inner());
+        let due = last.is_none_or(|at| now.duration_since(at) >= REFUSAL_LOG_EVERY);
+        if due {
+            *last = Some(now);
+        }
+        due
+    }
 }
 
 impl<K: Hash + Eq + Copy> Drop for Ticket<K> {
@@ -115,11 +144,35 @@ impl<K: Hash + Eq + Copy> Drop for Ticket<K> {
     }
 }
 
-/// A TCP stream that stays counted as long as it is open, through an upgrade to a WebSocket
-/// too (hyper hands this very stream to the socket).
+/// A connection's place in the HTTP connections' counts: left when the connection becomes a
+/// WebSocket, or when it closes, whichever comes first.
+#[derive(Clone, Debug)]
+struct Place(Arc<Mutex<Option<Ticket<IpAddr>>>>);
+
+impl Place {
+    fn new(ticket: Ticket<IpAddr>) -> Place {
+        Place(Arc::new(Mutex::new(Some(ticket))))
+    }
+
+    /// Gives the place up (its ticket uncounts it); once is enough.
+    fn leave(&self) {
+        let ticket = self.0.lock().unwrap_or_else(|p| p.into_inner()).take();
+        drop(ticket);
+    }
+}
+
+/// A TCP stream that holds its place in the counts as long as it is open and still speaks
+/// HTTP (hyper hands this very stream to a WebSocket, which gives the place up).
 struct Counted {
     stream: TcpStream,
-    _ticket: Ticket<IpAddr>,
+    place: Place,
+}
+
+impl Drop for Counted {
+    // The per-connection service holds the place too, and may outlive the stream a moment.
+    fn drop(&mut self) {
+        self.place.leave();
+    }
 }
 
 impl AsyncRead for Counted {
@@ -165,7 +218,7 @@ impl AsyncWrite for Counted {
 /// How connections are accepted.
 #[derive(Clone, Debug)]
 pub(crate) struct Acceptor {
-    /// The open connections, per TCP peer and in total.
+    /// The open HTTP connections (not those become WebSockets), per TCP peer and in total.
     pub(crate) connections: Arc<Census<IpAddr>>,
     /// The longest a client may take to send a request's headers, counted from the moment
     /// the connection waits for a request: so also how long an idle keep-alive connection
@@ -190,7 +243,6 @@ impl Acceptor {
         let (signal, signalled) = watch::channel(false);
         let (closed, all_closed) = watch::channel(());
         let mut shutdown = pin!(shutdown);
-        let mut last_warning: Option<Instant> = None;
         loop {
             let accepted = tokio::select! {
                 accepted = listener.accept() => accepted,
@@ -213,10 +265,7 @@ impl Acceptor {
                 // Closed at once, unanswered: writing a 503 could block on a client that
                 // does not read, which is what this cap guards against.
                 drop(stream);
-                // Real time, not the server's clock: it only spaces out log lines.
-                let now = Instant::now();
-                if last_warning.is_none_or(|at| now.duration_since(at) >= REFUSAL_LOG_EVERY) {
-                    last_warning = Some(now);
+                if self.connections.time_to_warn() {
                     tracing::warn!(
                         client = %ip,
                         open = self.connections.open(),
@@ -229,7 +278,7 @@ impl Acceptor {
             let _ = stream.set_nodelay(true);
             let io = Counted {
                 stream,
-                _ticket: ticket,
+                place: Place::new(ticket),
             };
             tokio::spawn(serve_connection(
                 io,
@@ -257,7 +306,16 @@ async fn serve_connection(
     _open: watch::Receiver<()>,
 ) {
     // The extension `ConnectInfo` is what axum's own serve adds: the edge reads the peer there.
-    let service = TowerToHyperService::new(axum::Extension(ConnectInfo(peer)).layer(router));
+    let place = io.place.clone();
+    let switching = MapResponseLayer::new(move |response: Response| {
+        // Answered 101, the connection is a WebSocket's now, counted with the sockets.
+        if response.status() == StatusCode::SWITCHING_PROTOCOLS {
+            place.leave();
+        }
+        response
+    });
+    let service =
+        TowerToHyperService::new(switching.layer(axum::Extension(ConnectInfo(peer)).layer(router)));
     let mut builder = hyper::server::conn::http1::Builder::new();
     builder
         .timer(TokioTimer::new())
@@ -310,6 +368,10 @@ mod tests {
         assert!(census.admit(Some(3)).is_none(), "in total");
         assert!(census.admit(None).is_none(), "in total, uncapped key too");
         assert_eq!(census.refused(), 3);
+        assert!(census.full());
+        // The first refusal is logged, the next ones within the time are not.
+        assert!(census.time_to_warn());
+        assert!(!census.time_to_warn());
         drop(a1);
         assert_eq!(census.open(), 2);
         let _a3 = census.admit(Some(1)).unwrap();

@@ -2,6 +2,7 @@
 //! a [`crate::Server`] in-process (the tests, `swapboard loadtest`).
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 
 use crate::clock::Clock;
 use crate::limits::Limits;
@@ -9,18 +10,25 @@ use crate::offered::Offered;
 use crate::proxy::{ForwardedHeader, TrustedProxy};
 use crate::store::{Migrations, POSTGRES_CONNECTIONS};
 
-/// How to serve: the options of `swapboard serve`.
+/// How to serve: the options of `swapboard serve`. Each is read from the command line, else
+/// its environment variable (`SWAPBOARD_...`), else the `--config` file (its key is the long
+/// option's name), else its default.
 #[derive(Clone, Debug, clap::Args)]
 pub struct ServeOptions {
+    /// A TOML file of options: each key a long option's name without its dashes
+    /// (`addr = "127.0.0.1:8080"`, `trusted-proxy = ["127.0.0.1"]`). The command line and the
+    /// environment come before it; an unknown key is refused (deploy/swapboard.toml).
+    #[arg(long, value_name = "FILE", env = "SWAPBOARD_CONFIG")]
+    pub config: Option<PathBuf>,
     /// The address to listen on.
-    #[arg(long, default_value = "127.0.0.1:8080")]
+    #[arg(long, env = "SWAPBOARD_ADDR", default_value = "127.0.0.1:8080")]
     pub addr: SocketAddr,
-    /// The database: postgres://USER@HOST/NAME or sqlite:FILE (default: $DATABASE_URL, else
-    /// swapboard.db in the working directory, created if missing).
-    #[arg(long, value_name = "URL")]
+    /// The database: postgres://USER@HOST/NAME or sqlite:FILE (default: the --config file's,
+    /// else $DATABASE_URL, else swapboard.db in the working directory, created if missing).
+    #[arg(long, value_name = "URL", env = "SWAPBOARD_DATABASE")]
     pub database: Option<String>,
     /// The server is reached through TLS (a proxy in front): mark cookies Secure.
-    #[arg(long)]
+    #[arg(long, env = "SWAPBOARD_BEHIND_TLS", value_parser = clap::builder::BoolishValueParser::new())]
     pub behind_tls: bool,
     /// A reverse proxy's address or range (10.0.0.0/8, ::1/128, 127.0.0.1), repeatable: only
     /// requests whose TCP peer is inside one have their --forwarded-header read, for the
@@ -46,11 +54,12 @@ pub struct ServeOptions {
     pub forwarded_header: ForwardedHeader,
     /// The most AI searches run at once, one core each (default: all cores but one, at
     /// least one), so the AI never takes the cores the HTTP workers need.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    #[arg(long, value_name = "N", env = "SWAPBOARD_AI_SEARCHES",
+          value_parser = clap::value_parser!(u16).range(1..=256))]
     pub ai_searches: Option<u16>,
     /// Runs no embedded AI worker: the AI's moves, analyses and reviews are left to
     /// `swapboard ai-worker` processes (on this machine or others) reading the same database.
-    #[arg(long)]
+    #[arg(long, env = "SWAPBOARD_NO_AI_WORKER", value_parser = clap::builder::BoolishValueParser::new())]
     pub no_ai_worker: bool,
     /// PostgreSQL only: the most connections this instance keeps to the database (its
     /// requests wait for one when all are busy). Count them into the server's
@@ -61,12 +70,13 @@ pub struct ServeOptions {
     /// SQLite only: the most the database may grow to, in MiB (a quota below the disk's
     /// size); past it writes answer 503 `storage_full` until rows are deleted. Default: no
     /// quota but the disk's.
-    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u32).range(1..=16_000_000))]
+    #[arg(long, value_name = "MIB", env = "SWAPBOARD_SQLITE_MAX_MIB",
+          value_parser = clap::value_parser!(u32).range(1..=16_000_000))]
     pub sqlite_max_mib: Option<u32>,
     /// The most detailed log lines written to standard error: error, warn, info (start,
     /// stop, refusals, failures, one line per request), debug, or trace (also the database's
-    /// statements). Default:
-    /// $SWAPBOARD_LOG, else the global level of $RUST_LOG, else info.
+    /// statements). Default: $SWAPBOARD_LOG, else the --config file's, else the global
+    /// level of $RUST_LOG, else info.
     #[arg(
         long,
         value_name = "LEVEL",
@@ -81,8 +91,9 @@ pub struct ServeOptions {
     pub metrics_addr: Option<SocketAddr>,
     /// Mail notifications through this SMTP server: `smtp://[USER:PASS@]HOST[:PORT]` (plain;
     /// add ?tls=required for STARTTLS) or `smtps://[USER:PASS@]HOST[:PORT]` (TLS). Needs
-    /// --mail-from and --public-url. Default: no mail (the inbox still works).
-    #[arg(long, value_name = "URL", env = "SWAPBOARD_SMTP", requires_all = ["mail_from", "public_url"])]
+    /// --mail-from and --public-url (checked at start, since any of the three may come from
+    /// the --config file). Default: no mail (the inbox still works).
+    #[arg(long, value_name = "URL", env = "SWAPBOARD_SMTP")]
     pub smtp: Option<String>,
     /// The sender of the mails: an address, or `Name <address>`.
     #[arg(long, value_name = "ADDRESS", env = "SWAPBOARD_MAIL_FROM")]
@@ -124,8 +135,8 @@ pub struct ServeOptions {
     /// services); a deployment takes only `https://` ones.
     #[arg(skip)]
     pub push_loopback: bool,
-    /// Rate limits (the defaults; tests set their own).
-    #[arg(skip)]
+    /// The limits: rates, times, and caps on connections and sockets.
+    #[command(flatten)]
     pub limits: Limits,
     /// The wall clock: the system's (the default); tests hand in a manual one
     /// ([`crate::Clock::manual`]) and move it instead of waiting.
@@ -146,6 +157,7 @@ impl ServeOptions {
     /// test, begins from.
     pub fn local(database: &str, limits: Limits) -> ServeOptions {
         ServeOptions {
+            config: None,
             addr: SocketAddr::from(([127, 0, 0, 1], 0)),
             database: Some(database.to_owned()),
             behind_tls: false,

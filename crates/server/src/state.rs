@@ -92,7 +92,7 @@ pub(crate) struct AppState {
     pub(crate) mail: Option<Arc<Mailer>>,
     /// How web pushes are sent: the VAPID key.
     pub(crate) push: Arc<Pusher>,
-    /// Live WebSockets per client address and per account.
+    /// Live WebSockets per client address (and in all: `--limit-sockets`), and per account.
     pub(crate) sockets_per_address: Arc<Census<IpAddr>>,
     pub(crate) sockets_per_account: Arc<Census<i64>>,
 }
@@ -115,10 +115,17 @@ impl AppState {
     ) -> ApiResult<SocketTickets> {
         // A socket is freed when its page closes: a few seconds is a fair wait.
         let refused = || ApiError::RateLimited(Duration::from_secs(5));
-        let address = self
-            .sockets_per_address
-            .admit(Some(addr.0))
-            .ok_or_else(refused)?;
+        let Some(address) = self.sockets_per_address.admit(Some(addr.0)) else {
+            // The instance's own cap, not a client's: the operator's to know.
+            if self.sockets_per_address.full() && self.sockets_per_address.time_to_warn() {
+                tracing::warn!(
+                    open = self.sockets_per_address.open(),
+                    refused_so_far = self.sockets_per_address.refused(),
+                    "live socket refused: this instance holds as many as --limit-sockets allows"
+                );
+            }
+            return Err(refused());
+        };
         let account = match account {
             Some(id) => Some(
                 self.sockets_per_account

@@ -3,13 +3,15 @@
 //! server on a free port of 127.0.0.1 ([`start`], on a manual clock with
 //! [`start_on_manual_clock`]), a JSON client ([`Client`]), what users do over HTTP
 //! ([`bearer`], [`game_between`], ...), live sockets ([`Socket`]), a mail sink
-//! ([`smtp_sink`]) and the metrics' text ([`sample`]).
+//! ([`smtp_sink`]), the metrics' text ([`sample`]) and files written for the code under test
+//! to read ([`TempFile`]).
 //!
 //! A scenario written once runs as one test per database with [`each_database!`]: the
 //! tests' names end in `::sqlite` and `::postgres`, so a failure says which database failed
 //! and `cargo test -- sqlite` runs one half.
 
 mod db;
+mod files;
 mod http;
 mod mail;
 mod metrics;
@@ -18,6 +20,7 @@ mod sockets;
 mod users;
 
 pub use db::{PG_VARIABLE, TestDb, count, execute, run_scenario};
+pub use files::TempFile;
 pub use http::{Answer, Client};
 pub use mail::{
     Received, Trouble, confirmed_address, next_mail, smtp_sink, smtp_sink_with, unfolded,

@@ -14,6 +14,7 @@ mod rapid_transit;
 mod replay;
 mod rules;
 mod scware;
+mod serve_config;
 mod solve;
 mod stats;
 mod swap61;

@@ -378,8 +378,9 @@ mod tests {
              `crates/server/src/limits/areas.rs`, and a test fails when the two differ: change a \
              limit there, then write this file again with \
              `SWAPBOARD_WRITE_LIMITS=1 cargo test -p swapboard-server --lib limits`. The rates (per \
-             account, per address) and the limits of time and connections a server is started \
-             with are another list: `swapboard_server::Limits` and its defaults.\n\n\
+             account, per address) and the limits of time, connections and sockets a server is \
+             started with follow it, made from the options that set them \
+             (`swapboard_server::Limits`).\n\n\
              | Area | Name | Value | Meaning |\n\
              |---|---|---|---|\n",
         );
@@ -392,8 +393,67 @@ mod tests {
                 limit.doc.replace('|', "\\|")
             ));
         }
+        text.push_str(OPTIONS_INTRO);
+        let options =
+            <crate::limits::Limits as clap::Args>::augment_args(clap::Command::new("serve"));
+        for arg in options.get_arguments() {
+            let shown = |text: Option<String>| text.unwrap_or_default().replace('|', "\\|");
+            let defaults: Vec<String> = arg
+                .get_default_values()
+                .iter()
+                .map(|value| value.to_string_lossy().into_owned())
+                .collect();
+            text.push_str(&format!(
+                "| `--{}` | `{}` | `{}` | {} |\n",
+                shown(arg.get_long().map(str::to_owned)),
+                shown(arg.get_env().map(|env| env.to_string_lossy().into_owned())),
+                defaults.join(","),
+                shown(
+                    arg.get_long_help()
+                        .or(arg.get_help())
+                        .map(|help| help.to_string())
+                )
+                .replace('\n', " ")
+            ));
+        }
+        text.push_str(SEVERAL_INSTANCES);
         text
     }
+
+    /// What `docs/LIMITS.md` says before the options' table.
+    const OPTIONS_INTRO: &str = "\n## The options\n\n\
+        Each of these is an option of `swapboard serve`, an environment variable, and a key of \
+        the `--config` file (the option's name without its dashes): the command line comes \
+        first, then the environment, then the file, then the default shown here. A rate is \
+        `BURST/PERIOD`: so many at once, the whole burst refilled over the period (`5/1h`, \
+        `600/1m`, `10/30s`), a burst from 1 to 1,000,000 and a period from 1 s to 30 days. A \
+        time is a whole number and a unit, `ms`, `s`, `m`, `h` or `d` (`30s`), from 1 s to an \
+        hour. A count is from 1 to 1,000,000. Anything else is refused at start, naming the \
+        option.\n\n\
+        | Option | Variable | Default | Meaning |\n\
+        |---|---|---|---|\n";
+
+    /// What `docs/LIMITS.md` says after the options' table.
+    const SEVERAL_INSTANCES: &str = "\n## With several instances\n\n\
+        Every option above is counted by each instance in its own memory, none in the database. \
+        With N instances behind one proxy:\n\n\
+        - the rates per client address (logins, failures per client, sign-ups, guests, writes, \
+        analyses) and per account (moves, challenges, chat, reports) and the failures per name \
+        allow up to N times their burst and rate in all, when the proxy spreads one client's \
+        requests over every instance (round robin); a proxy that keeps a client on one \
+        instance (nginx's `ip_hash`) keeps them at once;\n\
+        - the caps on connections and sockets hold per instance: the site takes N times \
+        `--limit-connections` HTTP connections and N times `--limit-sockets` sockets, and a \
+        client up to N times its caps per address and per account;\n\
+        - the times (`--limit-request-time`, `--limit-header-time`, \
+        `--limit-socket-credential-time`) are per request, connection or socket, and do not \
+        add up.\n\n\
+        A live socket is counted with the sockets only: its connection leaves the HTTP \
+        connections' counts when it is upgraded, so open sockets never keep a request out. \
+        Each connection and each socket holds a file descriptor: the server raises its soft \
+        limit of open files to the hard one at start, and warns when that is below \
+        `--limit-connections` plus `--limit-sockets` plus the database's connections and a \
+        reserve of 64.\n";
 
     /// `docs/LIMITS.md` is what the code says; `SWAPBOARD_WRITE_LIMITS=1` writes it again.
     #[test]

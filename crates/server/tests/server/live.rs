@@ -1,14 +1,18 @@
 //! Games that go on by themselves: the AI's moves, clocks that end games, and the live
-//! socket that shows them, over real HTTP and real WebSockets on both backends.
+//! socket that shows them, over real HTTP and real WebSockets on both backends; a thousand
+//! sockets on one game, and the sockets' own cap, neither keeping a request unanswered.
 
-use std::time::Duration;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+use swapboard_server::Limits;
 use swapboard_server::store::{NewGame, Seat, Store};
 use swapboard_testkit::{
-    Client, TestDb, bearer, connect, each_database, generous, next_message, start,
-    start_on_manual_clock, until,
+    Client, Socket, TestDb, any_move, bearer, connect, each_database, game_between, generous,
+    next_message, start, start_on_manual_clock, until,
 };
+use tokio::task::JoinSet;
 
 async fn the_ai_answers_live(db: TestDb) -> TestDb {
     let server = start(&db, generous()).await;
@@ -267,3 +271,151 @@ async fn a_move_on_one_instance_reaches_sockets_on_another() {
     b.stop().await.unwrap();
     db.drop_it().await;
 }
+
+/// The moves of [`watchers_block_no_move`].
+const WATCHED_MOVES: u32 = 6;
+
+/// Reads a watcher's messages until the game reaches `plies`: the plies its `move` messages
+/// named, in order.
+async fn moves_seen(mut socket: Socket, plies: u32) -> Vec<u64> {
+    let mut seen = Vec::new();
+    loop {
+        let message = next_message(&mut socket, Duration::from_secs(60)).await;
+        if message["type"] == "move" {
+            seen.push(message["ply"].as_u64().unwrap());
+        }
+        if message["game"]["ply"] == plies {
+            return seen;
+        }
+    }
+}
+
+/// A thousand sockets watch one game, more than the cap on HTTP connections (900): each was
+/// an HTTP connection until its upgrade, and left that count then. Every move is still
+/// answered, and reaches every socket.
+async fn watchers_block_no_move(db: TestDb) -> TestDb {
+    let limits = Limits {
+        // From one address (the tests' clients all are 127.0.0.1).
+        sockets_per_address: 1_000,
+        ..Limits::default()
+    };
+    let server = start(&db, limits).await;
+    let client = Arc::new(Client::new(&server));
+    let ann = bearer(&client, "ann").await;
+    let bob = bearer(&client, "bob").await;
+    let id = game_between(&client, "flipstop", 5, &ann, (&bob, "bob")).await;
+    let path = format!("/api/games/{id}/socket");
+    let began = Instant::now();
+    let mut sockets = Vec::new();
+    // 40 handshakes at a time: until its upgrade a socket is an HTTP connection, under the
+    // caps of those (64 from one address).
+    for _ in 0..25 {
+        let mut opening = JoinSet::new();
+        for _ in 0..40 {
+            let (client, path) = (Arc::clone(&client), path.clone());
+            opening.spawn(async move {
+                let mut socket = connect(&client, &path).await;
+                let first = next_message(&mut socket, Duration::from_secs(60)).await;
+                assert_eq!(first["type"], "state", "{first}");
+                socket
+            });
+        }
+        sockets.extend(opening.join_all().await);
+    }
+    let opened = began.elapsed();
+    assert!(limits.connections < 1_000);
+    let mut watching = JoinSet::new();
+    for socket in sockets {
+        watching.spawn(moves_seen(socket, WATCHED_MOVES));
+    }
+    let began = Instant::now();
+    for ply in 0..WATCHED_MOVES {
+        let mover = if ply % 2 == 0 { &ann } else { &bob };
+        any_move(&client, &id, ply, mover).await;
+    }
+    let played = began.elapsed();
+    let health = client.get("/healthz", &[]).await;
+    assert_eq!(health.status, 200, "{}", health.text);
+    let every_ply: Vec<u64> = (1..=u64::from(WATCHED_MOVES)).collect();
+    for seen in watching.join_all().await {
+        assert_eq!(seen, every_ply);
+    }
+    println!(
+        "1,000 sockets opened in {opened:?}; {WATCHED_MOVES} moves played in {played:?}, \
+         all delivered by {:?}",
+        began.elapsed()
+    );
+    server.stop().await.unwrap();
+    db
+}
+
+each_database!(
+    a_thousand_watchers_leave_every_move_answered_and_delivered,
+    watchers_block_no_move
+);
+
+/// Sockets fill their own cap, past the one on HTTP connections: the next is answered 429
+/// before its upgrade, while requests, moves included, are answered; a socket closed frees
+/// its place.
+async fn sockets_past_their_cap(db: TestDb) -> TestDb {
+    let limits = Limits {
+        connections: 10,
+        connections_per_address: 10,
+        sockets: 30,
+        sockets_per_address: 30,
+        ..Limits::default()
+    };
+    let server = start(&db, limits).await;
+    let client = Client::new(&server);
+    let ann = bearer(&client, "ann").await;
+    let bob = bearer(&client, "bob").await;
+    let id = game_between(&client, "flipstop", 5, &ann, (&bob, "bob")).await;
+    let path = format!("/api/games/{id}/socket");
+    let mut open = Vec::new();
+    for _ in 0..30 {
+        open.push(connect(&client, &path).await);
+    }
+    let refused = client
+        .get(
+            &path,
+            &[
+                ("connection", "upgrade"),
+                ("upgrade", "websocket"),
+                ("sec-websocket-version", "13"),
+                ("sec-websocket-key", "dGhlIHNhbXBsZSBub25jZQ=="),
+            ],
+        )
+        .await;
+    refused.assert_error(429, "rate_limited");
+    let retry = refused
+        .headers
+        .get("retry-after")
+        .map(|v| v.to_str().unwrap());
+    assert_eq!(retry, Some("5"));
+    // HTTP goes on: a read, and a move that every open socket is sent.
+    assert_eq!(client.get("/healthz", &[]).await.status, 200);
+    any_move(&client, &id, 0, &ann).await;
+    for socket in &mut open {
+        until(socket, Duration::from_secs(10), |g| g["ply"] == 1).await;
+    }
+    // A socket closed gives its place to the next.
+    let mut closing = open.pop().unwrap();
+    closing.close(None).await.unwrap();
+    drop(closing);
+    let mut again = None;
+    for _ in 0..100 {
+        if let Ok((socket, _)) = tokio_tungstenite::connect_async(client.ws_url(&path)).await {
+            again = Some(socket);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(again.is_some(), "a closed socket's place is given again");
+    server.stop().await.unwrap();
+    db
+}
+
+each_database!(
+    sockets_past_their_cap_are_refused_while_requests_are_answered,
+    sockets_past_their_cap
+);
