@@ -24,6 +24,7 @@ const CONNECTIONS: &str = "swapboard_http_connections";
 const CONNECTIONS_REFUSED: &str = "swapboard_http_connections_refused_total";
 const SOCKETS: &str = "swapboard_live_sockets";
 const FANOUT: &str = "swapboard_live_fanout_seconds";
+const HEARD: &str = "swapboard_live_heard_total";
 const FLAG_LAG: &str = "swapboard_clock_flag_lag_seconds";
 const AI_QUEUE: &str = "swapboard_ai_searches_waiting";
 const AI_JOBS: &str = "swapboard_ai_jobs_waiting";
@@ -91,6 +92,10 @@ fn describe() {
         metrics::Unit::Seconds,
         "Time to render and hand one change to this instance's live sockets"
     );
+    describe_counter!(
+        HEARD,
+        "Announcements of other instances' changes this instance heard (PostgreSQL): only those of the topics its sockets watch"
+    );
     describe_histogram!(
         FLAG_LAG,
         metrics::Unit::Seconds,
@@ -150,6 +155,7 @@ fn describe() {
         }
     }
     counter!(LOGIN_FAILURES).absolute(0);
+    counter!(HEARD).absolute(0);
     gauge!(BUILD, "version" => crate::version::VERSION).set(1.0);
 }
 
@@ -214,6 +220,11 @@ pub(crate) fn connections(open: u32, refused: u64, sockets: u32) {
 /// One change handed to this instance's sockets.
 pub(crate) fn fanout(took: Duration) {
     histogram!(FANOUT).record(took.as_secs_f64());
+}
+
+/// An announcement heard from the database (another instance's change, or this one's).
+pub(crate) fn heard() {
+    counter!(HEARD).increment(1);
 }
 
 /// A game ended on time `late` after its player's time ran out.

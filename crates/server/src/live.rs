@@ -19,7 +19,7 @@
 
 pub(crate) mod messages;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
@@ -28,16 +28,20 @@ use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::response::Response;
-use tokio::sync::{broadcast, watch};
+use tokio::sync::{broadcast, oneshot, watch};
 use tokio::time::{Instant, MissedTickBehavior};
 
 use crate::error::{ApiError, ApiResult};
 use crate::instruments;
 use crate::limits::http::{PING_EVERY, SEND_LIMIT, SILENT_LIMIT};
-use crate::store::{Channel, ChatRef, CredentialKey, Store, move_payload};
+use crate::secret::random_secret;
+use crate::store::{Channel, ChatRef, CredentialKey, Store, move_payload, notify_channel};
 
 /// Messages a socket may fall behind by before it is resynced with the whole game.
 const SOCKET_BUFFER: usize = 32;
+
+/// The longest a new socket waits for its topic's channel to be listened to.
+const LISTEN_WAIT: Duration = Duration::from_secs(5);
 /// The close code of a socket whose credentials have ended (a ban, a password change, a
 /// log-out everywhere): the client may reconnect, as the public, or log in again.
 pub(crate) const CREDENTIALS_ENDED: u16 = 4001;
@@ -215,6 +219,20 @@ pub(crate) struct Hub {
     /// another process (this one's own end its sockets at once).
     recheck: Duration,
     topics: Mutex<HashMap<Topic, broadcast::Sender<Outgoing>>>,
+    /// Where changes cross instances (PostgreSQL): the channels this instance's listener
+    /// listens to, and those its sockets asked for since.
+    shards: Mutex<Shards>,
+    /// This instance's own channel, on which it wakes its listener to listen to more.
+    control: String,
+}
+
+/// The announcement channels of one instance's listener ([`listen`]).
+#[derive(Debug, Default)]
+struct Shards {
+    /// Listened to (again at each reconnection).
+    listened: HashSet<String>,
+    /// Asked for by new sockets, each waiting for its LISTEN to be in place.
+    asked: Vec<(String, oneshot::Sender<()>)>,
 }
 
 impl fmt::Debug for Hub {
@@ -239,7 +257,67 @@ impl Hub {
             closing,
             recheck,
             topics: Mutex::default(),
+            shards: Mutex::default(),
+            // 16 hex digits of a random secret: unique, and short of PostgreSQL's 63 bytes.
+            control: format!("swapboard_instance_{}", &random_secret()[..16]),
         }
+    }
+
+    fn shards(&self) -> std::sync::MutexGuard<'_, Shards> {
+        self.shards.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Makes sure this instance hears the other instances' announcements of `topic`: where
+    /// they cross through the database, its listener LISTENs to the topic's channel before
+    /// this returns (a socket then reads the topic knowing no later change can pass it by).
+    /// Bounded: after [`LISTEN_WAIT`] it goes on, logged, and the socket resyncs on its next
+    /// reconnection at worst.
+    async fn hear(&self, topic: &Topic) {
+        if !self.store.fans_out_through_database() {
+            return;
+        }
+        let channel = notify_channel(&topic.payload());
+        let confirmed = {
+            let mut shards = self.shards();
+            if shards.listened.contains(&channel) {
+                return;
+            }
+            let (confirm, confirmed) = oneshot::channel();
+            shards.asked.push((channel, confirm));
+            confirmed
+        };
+        if let Err(e) = self.store.notify_on(&self.control, "listen").await {
+            tracing::warn!("live: cannot wake the listener: {e:#}");
+        }
+        if !matches!(
+            tokio::time::timeout(LISTEN_WAIT, confirmed).await,
+            Ok(Ok(()))
+        ) {
+            tracing::warn!(
+                topic = %topic.id(),
+                "live: the listener did not LISTEN to the topic's channel in time"
+            );
+        }
+    }
+
+    /// LISTENs to the channels new sockets asked for, and tells them.
+    async fn listen_asked(&self, listener: &mut sqlx::postgres::PgListener) -> sqlx::Result<()> {
+        let asked = std::mem::take(&mut self.shards().asked);
+        let mut asked = asked.into_iter();
+        while let Some((channel, confirm)) = asked.next() {
+            if !self.shards().listened.contains(&channel) {
+                if let Err(e) = listener.listen(&channel).await {
+                    // Asked again after the reconnection.
+                    let mut shards = self.shards();
+                    shards.asked.push((channel, confirm));
+                    shards.asked.extend(asked);
+                    return Err(e);
+                }
+                self.shards().listened.insert(channel);
+            }
+            let _ = confirm.send(());
+        }
+        Ok(())
     }
 
     /// Tells every watcher of the topic, on every instance, what changed. Called after the
@@ -366,8 +444,10 @@ impl Hub {
         viewer: Option<Viewer>,
         mut socket: WebSocket,
     ) {
-        // Subscribed before the topic is read, so no change between the two is missed.
+        // Subscribed (and the topic's channel heard) before the topic is read, so no change
+        // between the two is missed.
         let mut receiver = self.subscribe(&topic);
+        self.hear(&topic).await;
         let mut ended = viewer.as_ref().map(|_| self.store.ended_credentials());
         // The socket's timers run on real time, not the server's clock: they pace network
         // traffic (pings, the silence that closes a dead peer, credential rechecks of an
@@ -511,35 +591,45 @@ async fn next_ended(
     }
 }
 
-/// Listens for other instances' announcements (PostgreSQL) and feeds this instance's sockets,
-/// reconnecting after a lost connection, until the server stops.
+/// Listens for other instances' announcements (PostgreSQL) on the channels of the topics this
+/// instance's sockets watch, and feeds its sockets, reconnecting after a lost connection,
+/// until the server stops. A notification on the instance's own channel means that sockets
+/// asked for more channels ([`Hub::hear`]).
 pub(crate) async fn listen(hub: Arc<Hub>, url: String) {
     loop {
         match sqlx::postgres::PgListener::connect(&url).await {
             Ok(mut listener) => {
-                if let Err(e) = listener.listen(crate::store::NOTIFY_CHANNEL).await {
-                    tracing::warn!("live: cannot LISTEN: {e}");
-                } else {
-                    loop {
-                        match listener.recv().await {
-                            Ok(notification) => {
-                                if let Some((topic, change)) =
-                                    Change::of_payload(notification.payload())
-                                {
-                                    hub.deliver(&topic, change).await;
-                                }
-                            }
-                            Err(e) => {
-                                tracing::warn!("live: the LISTEN connection failed: {e}");
-                                break;
-                            }
-                        }
-                    }
+                if let Err(e) = hear_and_deliver(&hub, &mut listener).await {
+                    tracing::warn!("live: the LISTEN connection failed: {e}");
                 }
             }
             Err(e) => tracing::warn!("live: cannot connect to listen: {e}"),
         }
         tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+}
+
+/// One connection's life of [`listen`]: its LISTENs, then each notification in turn.
+async fn hear_and_deliver(
+    hub: &Hub,
+    listener: &mut sqlx::postgres::PgListener,
+) -> sqlx::Result<()> {
+    listener.listen(&hub.control).await?;
+    let listened: Vec<String> = hub.shards().listened.iter().cloned().collect();
+    if !listened.is_empty() {
+        listener
+            .listen_all(listened.iter().map(String::as_str))
+            .await?;
+    }
+    hub.listen_asked(listener).await?;
+    loop {
+        let notification = listener.recv().await?;
+        if notification.channel() == hub.control {
+            hub.listen_asked(listener).await?;
+        } else if let Some((topic, change)) = Change::of_payload(notification.payload()) {
+            instruments::heard();
+            hub.deliver(&topic, change).await;
+        }
     }
 }
 

@@ -43,7 +43,7 @@ pub use games::{
     Times, seat_of,
 };
 pub(crate) use pool::{
-    Backend, NOTIFY_CHANNEL, create_private, default_sqlite_url, move_payload, sqlite_file,
+    Backend, create_private, default_sqlite_url, move_payload, notify_channel, sqlite_file,
 };
 pub use pool::{Migrations, POSTGRES_CONNECTIONS, Store, StoreOptions};
 pub(crate) use reviews::ReviewJob;

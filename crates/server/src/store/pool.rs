@@ -16,8 +16,11 @@ use sqlx::any::{AnyArguments, AnyConnectOptions, AnyPoolOptions, AnyRow};
 use sqlx::migrate::{Migration, MigrationType, Migrator};
 use sqlx::{Any, AnyConnection, AnyPool, Connection as _, Executor as _, Row as _, Transaction};
 
-/// The PostgreSQL channel on which instances tell each other what changed.
-pub(crate) const NOTIFY_CHANNEL: &str = "swapboard_changes";
+/// How many PostgreSQL channels the instances' announcements of what changed are spread
+/// over, by topic (a game, a room, an inbox, a tournament): an instance listens only to the
+/// channels of the topics its sockets watch, so that N instances do not each hear every
+/// change.
+pub(crate) const NOTIFY_SHARDS: u32 = 64;
 
 /// The file created in the working directory when no database is named.
 pub(crate) const DEFAULT_SQLITE_FILE: &str = "swapboard.db";
@@ -643,11 +646,25 @@ impl Store {
         self.backend == Backend::Postgres
     }
 
-    /// Sends each of `payloads` to every instance listening on [`NOTIFY_CHANNEL`], in one
-    /// statement (PostgreSQL only).
+    /// Sends each of `payloads` to the instances listening on its topic's channel
+    /// ([`notify_channel`]), in one statement (PostgreSQL only).
     pub(crate) async fn notify(&self, payloads: &[String]) -> anyhow::Result<()> {
-        let sql = notify_sql(payloads.len());
-        notify_query(&sql, payloads).execute(&self.pool).await?;
+        let sql = format!("SELECT {}", notify_calls(1, payloads.len()));
+        let channels: Vec<String> = payloads.iter().map(|p| notify_channel(p)).collect();
+        bind_notifications(sqlx::query(&sql), &channels, payloads)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Sends `payload` on `channel` (PostgreSQL only): how an instance wakes its own
+    /// listener.
+    pub(crate) async fn notify_on(&self, channel: &str, payload: &str) -> anyhow::Result<()> {
+        sqlx::query("SELECT pg_notify($1, $2)")
+            .bind(channel)
+            .bind(payload)
+            .execute(&self.pool)
+            .await?;
         Ok(())
     }
 }
@@ -658,31 +675,38 @@ pub(crate) fn move_payload(topic: &str, ply: u32) -> String {
     format!("{topic} move {ply}")
 }
 
-/// `count` calls of `pg_notify` on the channel bound at `$channel`, each of the payload
-/// bound at the next parameter (`$channel + 1`, ...): what a statement adds to tell every
-/// instance of a change.
-pub(crate) fn notify_calls(channel: usize, count: usize) -> String {
-    let calls: Vec<String> = (1..=count)
-        .map(|k| format!("pg_notify(${channel}, ${})", channel + k))
+/// The channel an announcement goes on: its topic's shard (the topic is the payload's first
+/// word), `swapboard_changes_N` with N from FNV-1a of the topic, the same on every instance
+/// and every version.
+pub(crate) fn notify_channel(payload: &str) -> String {
+    let topic = payload.split(' ').next().unwrap_or_default();
+    let hash = topic.bytes().fold(0x811c_9dc5_u32, |hash, byte| {
+        (hash ^ u32::from(byte)).wrapping_mul(0x0100_0193)
+    });
+    format!("swapboard_changes_{}", hash % NOTIFY_SHARDS)
+}
+
+/// `count` calls of `pg_notify`, the k-th (from 0) on the channel bound at
+/// `$(first + 2k)` with the payload bound right after it ([`bind_notifications`]): what a
+/// statement adds to tell the other instances of a change.
+pub(crate) fn notify_calls(first: usize, count: usize) -> String {
+    let calls: Vec<String> = (0..count)
+        .map(|k| format!("pg_notify(${}, ${})", first + 2 * k, first + 2 * k + 1))
         .collect();
     calls.join(", ")
 }
 
-/// The text of one `SELECT pg_notify(...)` of `count` payloads on [`NOTIFY_CHANNEL`]
-/// (`$1`, bound by [`notify_query`]).
-fn notify_sql(count: usize) -> String {
-    format!("SELECT {}", notify_calls(1, count))
-}
-
-/// [`notify_sql`]'s statement with the channel and the payloads bound.
-fn notify_query<'q>(
-    sql: &'q str,
+/// Binds each payload after its channel, in the order [`notify_calls`] numbers them.
+pub(crate) fn bind_notifications<'q>(
+    query: sqlx::query::Query<'q, Any, AnyArguments<'q>>,
+    channels: &'q [String],
     payloads: &'q [String],
 ) -> sqlx::query::Query<'q, Any, AnyArguments<'q>> {
-    payloads
+    channels
         .iter()
-        .fold(sqlx::query(sql).bind(NOTIFY_CHANNEL), |query, payload| {
-            query.bind(payload.as_str())
+        .zip(payloads)
+        .fold(query, |query, (channel, payload)| {
+            query.bind(channel.as_str()).bind(payload.as_str())
         })
 }
 

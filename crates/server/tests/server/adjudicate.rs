@@ -377,7 +377,12 @@ async fn migration_keeps_every_game() {
             .collect();
     assert_eq!(
         indexes,
-        ["games_by_status", "games_by_status_and_update", "games_due"]
+        [
+            "games_by_status",
+            "games_by_status_and_update",
+            "games_due",
+            "games_expiring"
+        ]
     );
 
     // The new word is accepted, through the store's one way to end a game.

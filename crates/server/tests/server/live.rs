@@ -216,8 +216,45 @@ async fn the_ai_resumes(db: TestDb) -> TestDb {
 
 each_database!(a_starting_server_resumes_the_ai_turns, the_ai_resumes);
 
+/// What each listening session of the test's PostgreSQL database ran last, as
+/// `pg_stat_activity` shows it: an instance's listener's last `LISTEN` names the last
+/// channel it took up, sorted; polled until `done` holds of them (10 s at most).
+async fn listens(db: &TestDb, done: impl Fn(&[String]) -> bool) -> Vec<String> {
+    use sqlx::{Connection as _, Row as _};
+    sqlx::any::install_default_drivers();
+    let mut conn = sqlx::AnyConnection::connect(&db.url).await.unwrap();
+    let started = Instant::now();
+    loop {
+        let mut last: Vec<String> = sqlx::query(
+            "SELECT query FROM pg_stat_activity WHERE datname = current_database() \
+             AND query LIKE 'LISTEN %'",
+        )
+        .fetch_all(&mut conn)
+        .await
+        .unwrap()
+        .iter()
+        .map(|row| row.get::<String, _>(0))
+        .collect();
+        last.sort();
+        if done(&last) || started.elapsed() > Duration::from_secs(10) {
+            conn.close().await.unwrap();
+            return last;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// How many of the listeners' last `LISTEN`s took up a topics' channel.
+fn on_topics(listens: &[String]) -> usize {
+    listens
+        .iter()
+        .filter(|query| query.starts_with("LISTEN \"swapboard_changes_"))
+        .count()
+}
+
 /// Two instances on one PostgreSQL database: a move sent to A reaches a socket held on B,
-/// and a deadline ends its game once.
+/// and a deadline ends its game once. Each instance listens only to the channels of the
+/// topics its own sockets watch: A, with none, hears no game's announcements.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_move_on_one_instance_reaches_sockets_on_another() {
     let Some(db) = TestDb::postgres().await else {
@@ -225,6 +262,10 @@ async fn a_move_on_one_instance_reaches_sockets_on_another() {
     };
     let a = start(&db, generous()).await;
     let b = start(&db, generous()).await;
+    // Each listener is on its instance's own channel, and on no topic's.
+    let idle = listens(&db, |last| last.len() == 2).await;
+    assert_eq!(idle.len(), 2, "{idle:?}");
+    assert_eq!(on_topics(&idle), 0, "{idle:?}");
     let (client_a, client_b) = (Client::new(&a), Client::new(&b));
     let ann = bearer(&client_a, "ann").await;
     let bob = bearer(&client_b, "bob").await;
@@ -241,6 +282,11 @@ async fn a_move_on_one_instance_reaches_sockets_on_another() {
         next_message(&mut on_b, Duration::from_secs(10)).await["type"],
         "state"
     );
+    // B's socket made B's listener take up the game's channel before it was greeted; A's
+    // listener is still on its own channel only.
+    let watching = listens(&db, |last| on_topics(last) == 1).await;
+    assert_eq!(on_topics(&watching), 1, "{watching:?}");
+    assert_eq!(watching.len(), 2, "{watching:?}");
     let joined = client_b
         .post(
             &format!("/api/games/{id}/join"),

@@ -205,11 +205,13 @@ async fn rematches(db: TestDb) -> TestDb {
     assert_eq!(offered.json["size"], 5);
     assert_eq!(offered.json["clock"], json!({"days_per_move": 2}));
     assert_eq!(offered.json["status"], "waiting");
-    // The colours swapped: bob plays first now, his seat kept for him.
+    // The colours swapped: bob plays first now, his seat kept for him; the challenge shows
+    // its challenger's rating (the first game was aborted: a new player's).
     assert_eq!(
         offered.json["players"],
         json!([{"name": "bob", "colour": "R", "seated": false},
-               {"name": "ann", "colour": "B", "seated": true}])
+               {"name": "ann", "colour": "B", "seated": true,
+                "rating": {"before": 1500.0, "change": null, "provisional": true}}])
     );
     let heard = until(&mut socket, Duration::from_secs(10), |g| {
         g["rematch"] == new_id.as_str()

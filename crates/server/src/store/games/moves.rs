@@ -11,7 +11,9 @@ use swapboard_play::TimeControl;
 
 use super::{Finish, MoveError, Status, StoredGame, Times, number, times_columns};
 use crate::instruments;
-use crate::store::pool::{Backend, NOTIFY_CHANNEL, Store, move_payload, notify_calls};
+use crate::store::pool::{
+    Backend, Store, bind_notifications, move_payload, notify_calls, notify_channel,
+};
 use crate::store::vacation::{Bank, Reason};
 
 /// The game as the rules see it when a move comes.
@@ -229,6 +231,7 @@ impl Store {
         let announced: Vec<String> = (ply + 1..=next_ply)
             .map(|stored| move_payload(game_id, stored))
             .collect();
+        let channels: Vec<String> = announced.iter().map(|p| notify_channel(p)).collect();
         let notify = match self.backend {
             Backend::Postgres => format!(" RETURNING {}", notify_calls(10, announced.len())),
             Backend::Sqlite => " RETURNING id".to_owned(),
@@ -249,10 +252,7 @@ impl Store {
             .bind(i64::from(ply))
             .bind(due);
         if self.backend == Backend::Postgres {
-            update = update.bind(NOTIFY_CHANNEL);
-            for payload in &announced {
-                update = update.bind(payload.as_str());
-            }
+            update = bind_notifications(update, &channels, &announced);
         }
         let updated = update.fetch_all(&mut *tx).await?;
         if updated.len() != 1 {
