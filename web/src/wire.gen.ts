@@ -6173,7 +6173,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The game is not finished, or too many games or challenges */
+            /** @description The game is not finished (or was a challenge that never began), is a tournament's, or too many games or challenges */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -160,6 +160,7 @@ test('a rematch is offered to the other player, owned by its maker, shown to wat
   const offer = game(null, { id: 'r', status: 'waiting', players: [{ name: 'bob', colour: 'R', seated: false }, { name: 'ann', colour: 'B', seated: true }] });
   const bob = state('second', over);
   assert.deepEqual(rematchChoice(bob), { kind: 'ask', made: true });
+  assert.deepEqual(rematchChoice(state('second', { ...over, tournament: 't1' })), { kind: 'none' }, 'a tournament pairs its own');
   bob.offer = offer;
   assert.deepEqual(rematchChoice(bob), { kind: 'offered', by: 'ann' });
   bob.declined = true;

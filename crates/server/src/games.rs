@@ -384,7 +384,7 @@ async fn take_seat(
         (status = 401, description = "No or bad credentials", body = ErrorBody),
         (status = 403, description = "The caller did not play in this game, or is a guest asking a person", body = ErrorBody),
         (status = 404, description = "No such game", body = ErrorBody),
-        (status = 409, description = "The game is not finished, or too many games or challenges", body = ErrorBody),
+        (status = 409, description = "The game is not finished (or was a challenge that never began), is a tournament's, or too many games or challenges", body = ErrorBody),
         (status = 429, description = "`rate_limited`: too many challenges from this account", body = ErrorBody),
     ))]
 pub(crate) async fn rematch(
@@ -394,11 +394,16 @@ pub(crate) async fn rematch(
 ) -> ApiResult<(StatusCode, Json<GameView>)> {
     let (seat, seats) = seat_of_caller(&state, &id, &caller).await?;
     let game = stored(&state.store, &id).await?;
-    if game.status != Status::Finished {
+    if game.status != Status::Finished || game.closed.is_some() {
         return Err(ApiError::Conflict(format!(
             "the game is {}: a rematch follows a finished game",
-            game.status.as_str()
+            game.status_word(state.clock.now_ms())
         )));
+    }
+    if game.tournament.is_some() {
+        return Err(ApiError::Conflict(
+            "a tournament's game has no rematch: the tournament pairs the next".to_owned(),
+        ));
     }
     if let Some(existing) = &game.rematch {
         return Ok((

@@ -220,7 +220,8 @@ export function rematchChoice(state: GameState): RematchChoice {
     return state.declined ? { kind: 'none' } : { kind: 'offered', by };
   }
   if (by && offer) return { kind: 'watch', by, id: offer.id };
-  if (player) return { kind: 'ask', made: Boolean(game.rematch) };
+  // A tournament pairs its own next games.
+  if (player && !game.tournament) return { kind: 'ask', made: Boolean(game.rematch) };
   return { kind: 'none' };
 }
 

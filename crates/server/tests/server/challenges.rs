@@ -109,6 +109,15 @@ async fn answered(db: TestDb) -> TestDb {
         )
         .await
         .assert_error(409, "conflict");
+    // Stored finished, it is no game to have a rematch of.
+    client
+        .post(
+            &format!("/api/games/{}/rematch", direct.id),
+            &json!({}),
+            &auth(&ann),
+        )
+        .await
+        .assert_error(409, "conflict");
     let told = messages(&client, &ann).await;
     assert!(
         told.iter()

@@ -122,6 +122,15 @@ async fn resign(
         "{}",
         resigned.text
     );
+    // No rematch: the tournament pairs the next game.
+    client
+        .post(
+            &format!("/api/games/{id}/rematch"),
+            &json!({}),
+            &auth(&tokens[loser]),
+        )
+        .await
+        .assert_error(409, "conflict");
     winner.to_owned()
 }
 
