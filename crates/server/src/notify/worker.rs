@@ -307,6 +307,7 @@ fn subject(notice: &StoredNotice) -> String {
         Kind::Deadline1h => "a Swap 61 round closes in an hour",
         Kind::Tournament => "a tournament",
         Kind::PasswordReset => "choose a new password",
+        Kind::Report => "a report for the moderators",
     };
     format!("swapboard: {what}")
 }

@@ -47,6 +47,9 @@ pub(crate) enum Kind {
     /// A new password was asked for ("forgot password"): the link to choose it is mailed
     /// whatever the account's choices (it is no kind they choose for).
     PasswordReset,
+    /// A report was filed into the moderators' queue: told to each moderator and admin
+    /// (no kind the others choose for).
+    Report,
 }
 
 impl Kind {
@@ -78,6 +81,7 @@ impl Kind {
             Kind::Deadline1h => "deadline_1h",
             Kind::Tournament => "tournament",
             Kind::PasswordReset => "password_reset",
+            Kind::Report => "report",
         }
     }
 
@@ -85,7 +89,7 @@ impl Kind {
     pub(crate) fn parse(text: &str) -> Option<Kind> {
         Kind::ALL
             .into_iter()
-            .chain([Kind::PasswordReset])
+            .chain([Kind::PasswordReset, Kind::Report])
             .find(|kind| kind.as_str() == text)
     }
 

@@ -5,6 +5,7 @@
 use sqlx::Row as _;
 use sqlx::any::AnyRow;
 
+use super::outbox::Kind;
 use super::pool::Store;
 
 /// What a report names.
@@ -158,21 +159,39 @@ impl Store {
             ReportTarget::Message(id) => (Some(id), None),
             ReportTarget::Account(id) => (None, Some(id)),
         };
-        let row = self
-            .write_returning(
-                sqlx::query(
-                    "INSERT INTO reports (reporter_id, message_id, account_id, reason, at_ms) \
-                     VALUES ($1, $2, $3, $4, $5) RETURNING id",
-                )
-                .bind(reporter_id)
-                .bind(message)
-                .bind(account)
-                .bind(reason)
-                .bind(self.now_ms()),
-            )
-            .await?
-            .ok_or(sqlx::Error::RowNotFound)?;
-        Ok(row.try_get(0)?)
+        let now = self.now_ms();
+        let mut tx = self.begin_write().await?;
+        let id: i64 = sqlx::query(
+            "INSERT INTO reports (reporter_id, message_id, account_id, reason, at_ms) \
+             VALUES ($1, $2, $3, $4, $5) RETURNING id",
+        )
+        .bind(reporter_id)
+        .bind(message)
+        .bind(account)
+        .bind(reason)
+        .bind(now)
+        .fetch_one(&mut *tx)
+        .await?
+        .try_get(0)?;
+        // Each moderator and admin is told, in the report's transaction (the reporter
+        // too, were they one, is not: they know).
+        sqlx::query(
+            "INSERT INTO outbox (account_id, kind, message, dedupe, created_ms, next_ms) \
+             SELECT DISTINCT account_id, $1, $2, 'report:' || $3 || ':' || account_id, $4, $4 \
+             FROM roles WHERE role IN ('moderator', 'admin') AND account_id <> $5 \
+             ON CONFLICT (dedupe) DO NOTHING",
+        )
+        .bind(Kind::Report.as_str())
+        .bind(format!(
+            "A report waits in the moderators' queue (report {id}): {reason}"
+        ))
+        .bind(id.to_string())
+        .bind(now)
+        .bind(reporter_id)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(id)
     }
 
     /// Up to `limit` reports with ids below `before` (all of them when `None`), newest

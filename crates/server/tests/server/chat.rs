@@ -10,8 +10,8 @@ use serde_json::{Value, json};
 use swapboard_server::api::{BlocksView, ChatMessageView, ChatView, ReportsView, RoomView};
 use swapboard_server::{Limits, Rate};
 use swapboard_testkit::{
-    Client, TestDb, auth, bearer, drain, each_database, game_between, generous, socket, staff,
-    start,
+    Client, TestDb, auth, bearer, drain, each_database, game_between, generous, inbox, socket,
+    staff, start,
 };
 
 /// The chat messages among a socket's texts.
@@ -283,6 +283,26 @@ async fn safety(db: TestDb) -> TestDb {
         .get("/api/admin/reports", &auth(&carl))
         .await
         .assert_error(403, "forbidden");
+    // Each moderator and admin is told of each report in the inbox; the reporter is not.
+    for (staff, token) in [("ann", &ann), ("bob", &bob)] {
+        let notices = inbox(&client, token).await;
+        let reports = notices["notifications"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|n| n["kind"] == "report")
+            .count();
+        assert_eq!(reports, 2, "{staff}: {notices}");
+    }
+    let dave_inbox = inbox(&client, &dave).await;
+    assert!(
+        !dave_inbox["notifications"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|n| n["kind"] == "report"),
+        "{dave_inbox}"
+    );
     // Newest first, a page at a time: the account's report, then the message's.
     let queue: ReportsView = client.get("/api/admin/reports", &auth(&bob)).await.read();
     assert_eq!(queue.reports.len(), 2);
