@@ -27,10 +27,10 @@ pub use mail::{
 };
 pub use metrics::sample;
 pub use server::{generous, on_manual_clock, options, start, start_on_manual_clock};
-pub use sockets::{Socket, connect, drain, next_message, socket, until};
+pub use sockets::{Socket, connect, drain, next_message, refused_upgrade, socket, until};
 pub use users::{
-    any_move, auth, bearer, delivered, game_between, inbox, reviewed, sign_up_and_token, staff,
-    started,
+    any_move, auth, bearer, delivered, game_between, game_made, inbox, reviewed, sign_up_and_token,
+    staff, started,
 };
 
 /// One test per database for a scenario: `each_database!(name, scenario)` makes a module

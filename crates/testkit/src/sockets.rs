@@ -14,6 +14,22 @@ use crate::Client;
 pub type Socket =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
+/// Asks `path` for a WebSocket as a plain HTTP request and returns the answer: what a
+/// client meets when the server refuses the upgrade (a cap reached: 429).
+pub async fn refused_upgrade(client: &Client, path: &str) -> crate::Answer {
+    client
+        .get(
+            path,
+            &[
+                ("connection", "upgrade"),
+                ("upgrade", "websocket"),
+                ("sec-websocket-version", "13"),
+                ("sec-websocket-key", "dGhlIHNhbXBsZSBub25jZQ=="),
+            ],
+        )
+        .await
+}
+
 /// A live socket of `path`, opened as a visitor.
 pub async fn connect(client: &Client, path: &str) -> Socket {
     socket(client, path, None).await

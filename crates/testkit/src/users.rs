@@ -41,7 +41,13 @@ pub async fn game_between(
 ) -> String {
     let body = json!({"game": game, "size": size,
         "opponent": format!("user:{joiner_name}"), "colour": "first"});
-    let created = client.post("/api/games", &body, &auth(creator)).await;
+    game_made(client, &body, creator, joiner).await
+}
+
+/// A game the holder of `creator` made with `body` (`POST /api/games`), which the holder of
+/// `joiner` then joined: its id, once being played.
+pub async fn game_made(client: &Client, body: &Value, creator: &str, joiner: &str) -> String {
+    let created = client.post("/api/games", body, &auth(creator)).await;
     assert_eq!(created.status, 201, "{}", created.text);
     let id = created.read::<GameView>().id;
     let joined = client

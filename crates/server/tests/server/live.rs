@@ -10,7 +10,7 @@ use swapboard_server::Limits;
 use swapboard_server::store::{NewGame, Seat, Store};
 use swapboard_testkit::{
     Client, Socket, TestDb, any_move, bearer, connect, each_database, game_between, generous,
-    next_message, start, start_on_manual_clock, until,
+    next_message, refused_upgrade, start, start_on_manual_clock, until,
 };
 use tokio::task::JoinSet;
 
@@ -421,17 +421,7 @@ async fn sockets_past_their_cap(db: TestDb) -> TestDb {
     for _ in 0..30 {
         open.push(connect(&client, &path).await);
     }
-    let refused = client
-        .get(
-            &path,
-            &[
-                ("connection", "upgrade"),
-                ("upgrade", "websocket"),
-                ("sec-websocket-version", "13"),
-                ("sec-websocket-key", "dGhlIHNhbXBsZSBub25jZQ=="),
-            ],
-        )
-        .await;
+    let refused = refused_upgrade(&client, &path).await;
     refused.assert_error(429, "rate_limited");
     let retry = refused
         .headers

@@ -11,8 +11,8 @@ use serde_json::{Value, json};
 use sqlx::{Connection as _, Row as _};
 use swapboard_testkit::{
     Client, TestDb, Trouble, any_move, auth, bearer, confirmed_address, delivered, each_database,
-    generous, inbox, next_mail, next_message, on_manual_clock, options, smtp_sink, smtp_sink_with,
-    socket, start, unfolded,
+    game_made, generous, inbox, next_mail, next_message, on_manual_clock, options, smtp_sink,
+    smtp_sink_with, socket, start, unfolded,
 };
 
 /// A challenge from `from` to the account `to`, on a 5x5 board: the new game's id.
@@ -652,14 +652,7 @@ each_database!(
 async fn clocked_game(client: &Client, ann: &str, bob: &str, clock: Value) -> String {
     let body = json!({"game": "swaptimum", "size": 5, "opponent": "user:bob",
         "colour": "first", "clock": clock});
-    let created = client.post("/api/games", &body, &auth(ann)).await;
-    assert_eq!(created.status, 201, "{}", created.text);
-    let id = created.json["id"].as_str().unwrap().to_owned();
-    let joined = client
-        .post(&format!("/api/games/{id}/join"), &json!({}), &auth(bob))
-        .await;
-    assert_eq!(joined.status, 200, "{}", joined.text);
-    id
+    game_made(client, &body, ann, bob).await
 }
 
 async fn quiet_turns(db: TestDb) -> TestDb {

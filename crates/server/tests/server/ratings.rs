@@ -9,7 +9,7 @@ use swapboard_league::glicko2::{Change, Outcome, Params, PlayerRating, rate_game
 use swapboard_play::AnyPosition;
 use swapboard_server::store::Store;
 use swapboard_testkit::{
-    Client, TestDb, auth, bearer, each_database, game_between, generous, start,
+    Client, TestDb, auth, bearer, each_database, game_between, game_made, generous, start,
 };
 
 const PARAMS: Params = Params::LICHESS;
@@ -463,13 +463,7 @@ each_database!(the_leaderboard_lists_only_eligible_players, leaderboards);
 async fn race(client: &Client, racer: &Client, ann: &str, bob: &str, delay_ms: u64) -> String {
     let body = json!({"game": "flipstop", "size": 5, "opponent": "user:bob",
                       "colour": "first", "clock": {"initial_s": 2, "increment_s": 0}});
-    let created = client.post("/api/games", &body, &auth(ann)).await;
-    assert_eq!(created.status, 201, "{}", created.text);
-    let id = created.json["id"].as_str().unwrap().to_owned();
-    let joined = client
-        .post(&format!("/api/games/{id}/join"), &json!({}), &auth(bob))
-        .await;
-    assert_eq!(joined.status, 200, "{}", joined.text);
+    let id = game_made(client, &body, ann, bob).await;
     two_moves(client, &id, ann, bob).await;
     tokio::time::sleep(std::time::Duration::from_millis(delay_ms)).await;
     let resigned = racer

@@ -9,8 +9,7 @@ use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
 use serde_json::json;
-use swapboard_server::api::GameView;
-use swapboard_testkit::{Client, TestDb, auth, bearer, each_database, generous};
+use swapboard_testkit::{Client, TestDb, auth, bearer, each_database, game_made, generous};
 use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id};
 use tracing::{Event, Metadata, Subscriber};
@@ -152,18 +151,7 @@ async fn a_move_costs_a_handful_of_statements(db: TestDb) -> TestDb {
     for (clock, notice) in clocks {
         let body = json!({"game": "flipstop", "size": 5, "opponent": "user:bob",
             "colour": "first", "clock": clock});
-        let created = client.post("/api/games", &body, &auth(&ann)).await;
-        assert_eq!(created.status, 201, "{}", created.text);
-        let id = created.read::<GameView>().id;
-        let joined = client
-            .post(&format!("/api/games/{id}/join"), &json!({}), &auth(&bob))
-            .await;
-        assert_eq!(
-            joined.read::<GameView>().status,
-            "playing",
-            "{}",
-            joined.text
-        );
+        let id = game_made(&client, &body, &ann, &bob).await;
         // The first moves fill the caches (seats, credentials, ratings).
         for ply in 0..2 {
             let token = if ply % 2 == 0 { &ann } else { &bob };

@@ -9,7 +9,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 use swapboard_server::{Limits, Server};
-use swapboard_testkit::{Client, TestDb, auth, bearer, connect, each_database, generous, options};
+use swapboard_testkit::{
+    Client, TestDb, auth, bearer, connect, each_database, generous, options, refused_upgrade,
+};
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 use tokio::net::{TcpSocket, TcpStream};
 use tokio::task::JoinSet;
@@ -195,17 +197,7 @@ async fn sockets_are_capped(db: TestDb) -> TestDb {
     for _ in 0..3 {
         open.push(connect(&client, &path).await);
     }
-    let refused = client
-        .get(
-            &path,
-            &[
-                ("connection", "upgrade"),
-                ("upgrade", "websocket"),
-                ("sec-websocket-version", "13"),
-                ("sec-websocket-key", "dGhlIHNhbXBsZSBub25jZQ=="),
-            ],
-        )
-        .await;
+    let refused = refused_upgrade(&client, &path).await;
     refused.assert_error(429, "rate_limited");
     // A socket closed frees its place.
     drop(open.pop());
