@@ -70,7 +70,10 @@ test('a direct challenge is declined with a reason, another cancelled, each side
   const declined = new URL(ann.url()).pathname.split('/')[2];
   await ann.getByRole('button', { name: 'Cancel this challenge' }).waitFor();
   await ann.locator('.expires', { hasText: 'Open until' }).waitFor();
-  await bob.goto(`/games/${declined}`);
+  // bob2 finds it on his Home (it is in no lobby).
+  await bob.goto('/');
+  await bob.locator(`section[aria-labelledby="challenges-h"] a[href="/games/${declined}"]`).click();
+  await bob.waitForURL(`**/games/${declined}`);
   await bob.getByLabel('Reason').fill('not today');
   await shot(bob, 'challenge-decline-desktop');
   await bob.getByRole('button', { name: 'Decline' }).click();

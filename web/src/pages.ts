@@ -67,9 +67,10 @@ async function home(main: HTMLElement, shell: Shell): Promise<void> {
   const lobby = await api<Lobby>('GET', '/api/lobby');
   main.append(h('h1', {}, 'swapboard'));
   if (shell.me) {
-    const [turn, playing] = await Promise.all([
+    const [turn, playing, challenges] = await Promise.all([
       api<Schemas['TurnList']>('GET', '/api/me/turn'),
       api<Schemas['GameList']>('GET', `/api/accounts/${encodeURIComponent(shell.me)}/games?status=playing`),
+      api<Schemas['ChallengeList']>('GET', '/api/me/challenges'),
     ]);
     const mine = new Set(turn.games.map((game) => game.id));
     const theirs = playing.games.filter((game) => !mine.has(game.id));
@@ -83,6 +84,14 @@ async function home(main: HTMLElement, shell: Shell): Promise<void> {
       h('section', { 'aria-labelledby': 'their-h' },
         h('h2', { id: 'their-h' }, 'Waiting for your opponent'),
         gameList(theirs, 'No game waits for an opponent\'s move.'),
+      ),
+      // A challenge kept for one player is in no lobby: here is where that player finds it.
+      h('section', { 'aria-labelledby': 'challenges-h' },
+        h('h2', { id: 'challenges-h' }, 'Challenges'),
+        h('h3', {}, 'For you'),
+        gameList(challenges.incoming, 'Nobody is waiting for you to accept.'),
+        h('h3', {}, 'Yours, waiting'),
+        gameList(challenges.outgoing, 'None of your challenges waits.'),
       ),
     );
   } else {

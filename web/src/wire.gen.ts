@@ -866,6 +866,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/challenges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's challenges that wait: those kept for it, those it made. */
+        get: operations["my_challenges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/credentials": {
         parameters: {
             query?: never;
@@ -2305,6 +2322,13 @@ export interface components {
             /** @description The year(s) of its rule sheet (`2022/2024`). */
             year: string;
         };
+        /** @description The caller's challenges that wait, newest first, at most 50 each. */
+        ChallengeList: {
+            /** @description Those kept for the caller, to join or decline. */
+            incoming: components["schemas"]["GameView"][];
+            /** @description Those the caller made, to cancel. */
+            outgoing: components["schemas"]["GameView"][];
+        };
         /** @description A player's rating in a rated game's view. */
         ChangeView: {
             /**
@@ -3053,8 +3077,8 @@ export interface components {
         /** @description The lobby. */
         Lobby: {
             /**
-             * @description Games waiting for an opponent (open challenges, and challenges kept for one
-             *     account), newest first.
+             * @description Games waiting for anyone to join (open challenges, not expired), newest first: a
+             *     challenge kept for one account is that account's alone (`GET /api/me/challenges`).
              */
             open: components["schemas"]["GameView"][];
             /** @description Games being played, the most recently moved first. */
@@ -6864,6 +6888,35 @@ export interface operations {
             };
             /** @description A guest */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    my_challenges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description At most 50 of each, the newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChallengeList"];
+                };
+            };
+            /** @description No or bad credentials */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -17,7 +17,9 @@ use swapboard_core::MoveError;
 use swapboard_play::{
     AiRequest, AnyPosition, GameId, Level, Millis, Playable, PositionFn, ThinkBudget,
 };
-use swapboard_server::api::{Account, ErrorBody, GameView, Lobby, PlayerView, TurnList};
+use swapboard_server::api::{
+    Account, ChallengeList, ErrorBody, GameView, Lobby, PlayerView, TurnList,
+};
 use swapboard_solver::Course;
 
 use crate::error::{CliError, CliResult};
@@ -372,8 +374,12 @@ fn report(failure: Failure, out: &mut Output) -> CliResult {
 /// Joins the waiting games whose open seat is kept for the bot (or open to anyone, with
 /// `--open`).
 fn join_challenges(server: &Server, me: &str, open: bool, out: &mut Output) -> Result<(), Failure> {
-    let lobby: Lobby = server.get("/api/lobby")?;
-    for game in &lobby.open {
+    // A challenge kept for the bot is its own to see; the lobby lists the open ones.
+    let mut waiting = server.get::<ChallengeList>("/api/me/challenges")?.incoming;
+    if open {
+        waiting.extend(server.get::<Lobby>("/api/lobby")?.open);
+    }
+    for game in &waiting {
         let seated_already = game.players.iter().any(|p| p.seated && is_me(p, me));
         let for_me = game
             .players

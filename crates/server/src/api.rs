@@ -200,11 +200,20 @@ pub struct NewToken {
 /// The lobby.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct Lobby {
-    /// Games waiting for an opponent (open challenges, and challenges kept for one
-    /// account), newest first.
+    /// Games waiting for anyone to join (open challenges, not expired), newest first: a
+    /// challenge kept for one account is that account's alone (`GET /api/me/challenges`).
     pub open: Vec<GameView>,
     /// Games being played, the most recently moved first.
     pub playing: Vec<GameView>,
+}
+
+/// The caller's challenges that wait, newest first, at most 50 each.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct ChallengeList {
+    /// Those kept for the caller, to join or decline.
+    pub incoming: Vec<GameView>,
+    /// Those the caller made, to cancel.
+    pub outgoing: Vec<GameView>,
 }
 
 /// A player's games.

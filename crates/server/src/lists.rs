@@ -9,7 +9,10 @@ use serde::Deserialize;
 
 use swapboard_play::GameId;
 
-use crate::api::{GameList, GameView, Lobby, RecordView, RoomPlayedView, RoomsPlayed, VersusView};
+use crate::api::{
+    ChallengeList, GameList, GameView, Lobby, RecordView, RoomPlayedView, RoomsPlayed, VersusView,
+};
+use crate::auth::Caller;
 use crate::edge::Params;
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::games::view::view;
@@ -24,6 +27,7 @@ use utoipa_axum::routes;
 pub(crate) fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(lobby))
+        .routes(routes!(my_challenges))
         .routes(routes!(games_of))
         .routes(routes!(versus))
         .routes(routes!(rooms_played))
@@ -52,6 +56,31 @@ pub(crate) async fn lobby(State(state): State<AppState>) -> ApiResult<Json<Lobby
     Ok(Json(Lobby {
         open: views(&state, open).await?,
         playing: views(&state, playing).await?,
+    }))
+}
+
+/// The caller's challenges that wait: those kept for it, those it made.
+#[utoipa::path(get, path = "/api/me/challenges", tag = "games",
+    security(("bearer" = []), ("session" = [])),
+    responses(
+        (status = 200, description = "At most 50 of each, the newest first", body = ChallengeList),
+        (status = 401, description = "No or bad credentials", body = ErrorBody),
+    ))]
+pub(crate) async fn my_challenges(
+    State(state): State<AppState>,
+    caller: Caller,
+) -> ApiResult<Json<ChallengeList>> {
+    let (account, now) = (caller.holder.account_id, state.clock.now_ms());
+    let store = &state.store;
+    let incoming = store
+        .challenges_of(account, true, now, GAMES_LISTED)
+        .await?;
+    let outgoing = store
+        .challenges_of(account, false, now, GAMES_LISTED)
+        .await?;
+    Ok(Json(ChallengeList {
+        incoming: views(&state, incoming).await?,
+        outgoing: views(&state, outgoing).await?,
     }))
 }
 

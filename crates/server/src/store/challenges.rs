@@ -5,7 +5,9 @@
 
 use sqlx::{Any, Row as _, Transaction};
 
-use super::games::{Closed, Finish, Status, StoredGame, Termination};
+use super::games::{
+    Closed, Finish, Status, StoredGame, Termination, game_of_row, prefixed_game_columns,
+};
 use super::outbox::{Kind, Notice, title_of};
 use super::pool::Store;
 
@@ -168,6 +170,31 @@ impl Store {
         .execute(&mut **tx)
         .await?;
         Ok(())
+    }
+
+    /// The waiting games, not expired at `now_ms`, with a seat kept for the account
+    /// (`incoming`: true) or in which it sits (false), newest first, at most `limit`.
+    pub(crate) async fn challenges_of(
+        &self,
+        account_id: i64,
+        incoming: bool,
+        now_ms: i64,
+        limit: u32,
+    ) -> anyhow::Result<Vec<StoredGame>> {
+        let seat = if incoming { "invited_id" } else { "account_id" };
+        let columns = prefixed_game_columns();
+        let rows = sqlx::query(&format!(
+            "SELECT {columns} FROM games g WHERE g.status = 'waiting' \
+             AND (g.expires_ms IS NULL OR g.expires_ms > $2) AND EXISTS \
+             (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.{seat} = $1) \
+             ORDER BY g.updated_ms DESC, g.id LIMIT $3"
+        ))
+        .bind(account_id)
+        .bind(now_ms)
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(game_of_row).collect()
     }
 
     /// Closes as expired up to `limit` waiting games whose time passed at `now_ms`: their

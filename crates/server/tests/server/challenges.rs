@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use swapboard_server::api::GameView;
+use swapboard_server::api::{ChallengeList, GameView};
 use swapboard_testkit::{
     Client, TestDb, auth, bearer, each_database, generous, inbox, staff, start_on_manual_clock,
 };
@@ -67,6 +67,34 @@ async fn answered(db: TestDb) -> TestDb {
     let listed = lobby(&client).await;
     assert!(listed.contains(&open.id), "{listed:?}");
     assert!(!listed.contains(&direct.id), "{listed:?}");
+    // bob sees it among his challenges, ann among hers; carl sees neither.
+    let of = |token: &str| {
+        let (client, token) = (&client, token.to_owned());
+        async move {
+            client
+                .get("/api/me/challenges", &auth(&token))
+                .await
+                .read::<ChallengeList>()
+        }
+    };
+    // Sorted: both were made at the same instant of the test's clock.
+    let ids = |games: &[GameView]| {
+        let mut ids: Vec<String> = games.iter().map(|g| g.id.clone()).collect();
+        ids.sort();
+        ids
+    };
+    let bobs = of(&bob).await;
+    assert_eq!(
+        (ids(&bobs.incoming), ids(&bobs.outgoing)),
+        (vec![direct.id.clone()], vec![])
+    );
+    let anns = of(&ann).await;
+    assert_eq!(ids(&anns.incoming), Vec::<String>::new());
+    let mut made = vec![open.id.clone(), direct.id.clone()];
+    made.sort();
+    assert_eq!(ids(&anns.outgoing), made);
+    let carls = of(&carl).await;
+    assert!(carls.incoming.is_empty() && carls.outgoing.is_empty());
 
     // Only bob declines it, in at most 200 characters; ann is told why.
     let (path, reason) = (
