@@ -3,6 +3,8 @@
 //! ban calls off the banned account's. The game is then finished as aborted, its `closed`
 //! saying which, and the other side is told in the same transaction.
 
+use sqlx::any::AnyArguments;
+use sqlx::query::Query;
 use sqlx::{Any, Row as _, Transaction};
 
 use super::games::{
@@ -52,6 +54,20 @@ const CALLED_OFF: Finish = Finish {
     winner_seat: None,
     termination: Termination::Aborted,
 };
+
+/// The one way a challenge's end is written ([`closing`] binds `$1` to `$3`); each
+/// statement that closes challenges adds which, from `$4` on.
+const CLOSING: &str = "UPDATE games SET status = 'finished', termination = $1, closed = $2, \
+                       updated_ms = $3, expires_ms = NULL";
+
+/// A statement of [`CLOSING`]'s, `sql`, with its first parameters bound: the games close
+/// as `closed` at `now`.
+fn closing(sql: &str, closed: Closed, now: i64) -> Query<'_, Any, AnyArguments<'_>> {
+    sqlx::query(sql)
+        .bind(CALLED_OFF.termination.as_str())
+        .bind(closed.as_str())
+        .bind(now)
+}
 
 impl Store {
     /// Closes the waiting game `id` as `account_id` asks (`closing`), in one transaction
@@ -157,18 +173,12 @@ impl Store {
         reason: Option<&str>,
         now: i64,
     ) -> sqlx::Result<()> {
-        sqlx::query(
-            "UPDATE games SET status = 'finished', termination = $1, closed = $2, \
-             closed_reason = $3, updated_ms = $4, expires_ms = NULL \
-             WHERE id = $5 AND status = 'waiting'",
-        )
-        .bind(CALLED_OFF.termination.as_str())
-        .bind(closed.as_str())
-        .bind(reason)
-        .bind(now)
-        .bind(id)
-        .execute(&mut **tx)
-        .await?;
+        let sql = format!("{CLOSING}, closed_reason = $4 WHERE id = $5 AND status = 'waiting'");
+        closing(&sql, closed, now)
+            .bind(reason)
+            .bind(id)
+            .execute(&mut **tx)
+            .await?;
         Ok(())
     }
 
@@ -205,18 +215,14 @@ impl Store {
         limit: u32,
     ) -> anyhow::Result<Vec<String>> {
         let mut tx = self.begin_write().await?;
-        let rows = sqlx::query(
-            "UPDATE games SET status = 'finished', termination = $1, closed = $2, \
-             updated_ms = $3, expires_ms = NULL WHERE id IN (SELECT id FROM games \
-             WHERE status = 'waiting' AND expires_ms <= $3 ORDER BY expires_ms LIMIT $4) \
-             RETURNING id",
-        )
-        .bind(CALLED_OFF.termination.as_str())
-        .bind(Closed::Expired.as_str())
-        .bind(now_ms)
-        .bind(i64::from(limit))
-        .fetch_all(&mut *tx)
-        .await?;
+        let sql = format!(
+            "{CLOSING} WHERE id IN (SELECT id FROM games WHERE status = 'waiting' \
+             AND expires_ms <= $3 ORDER BY expires_ms LIMIT $4) RETURNING id"
+        );
+        let rows = closing(&sql, Closed::Expired, now_ms)
+            .bind(i64::from(limit))
+            .fetch_all(&mut *tx)
+            .await?;
         tx.commit().await?;
         rows.iter()
             .map(|row| Ok(row.try_get::<String, _>(0)?))
@@ -231,18 +237,14 @@ impl Store {
         account_id: i64,
         now: i64,
     ) -> sqlx::Result<Vec<String>> {
-        let rows = sqlx::query(
-            "UPDATE games SET status = 'finished', termination = $1, closed = $2, \
-             updated_ms = $3, expires_ms = NULL WHERE status = 'waiting' AND id IN \
-             (SELECT game_id FROM seats WHERE account_id = $4 OR invited_id = $4) \
-             RETURNING id",
-        )
-        .bind(CALLED_OFF.termination.as_str())
-        .bind(Closed::Cancelled.as_str())
-        .bind(now)
-        .bind(account_id)
-        .fetch_all(&mut **tx)
-        .await?;
+        let sql = format!(
+            "{CLOSING} WHERE status = 'waiting' AND id IN \
+             (SELECT game_id FROM seats WHERE account_id = $4 OR invited_id = $4) RETURNING id"
+        );
+        let rows = closing(&sql, Closed::Cancelled, now)
+            .bind(account_id)
+            .fetch_all(&mut **tx)
+            .await?;
         rows.iter().map(|row| row.try_get::<String, _>(0)).collect()
     }
 }
