@@ -1,7 +1,7 @@
 // What the end-to-end tests share: a real `swapboard serve` on a fresh SQLite file and a free
 // port, Debian's Chromium driven by playwright-core, and API helpers for a second player.
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, openSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -30,6 +30,8 @@ async function freePort(): Promise<number> {
 /** A server and a browser for one test file. */
 export interface World {
   base: string;
+  /** The server's database, for the operator's commands (`swapboard admin ...`). */
+  database: string;
   browser: Browser;
   /** Stops the server (SIGTERM) and waits until it has exited. */
   stopServer(): Promise<void>;
@@ -44,11 +46,12 @@ export async function startWorld(): Promise<World> {
   const dir = mkdtempSync(join(tmpdir(), 'swapboard-e2e-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
+  const database = `sqlite:${dir}/db?mode=rwc`;
   // Its log (one line a request) goes to a file beside the database.
   const log = openSync(join(dir, 'server.log'), 'a');
   let server: ChildProcess;
   const startServer = async (): Promise<void> => {
-    server = spawn(BINARY, ['serve', '--addr', `127.0.0.1:${port}`, '--database', `sqlite:${dir}/db?mode=rwc`], {
+    server = spawn(BINARY, ['serve', '--addr', `127.0.0.1:${port}`, '--database', database], {
       stdio: ['ignore', 'ignore', log],
     });
     for (let i = 0; ; i += 1) {
@@ -73,6 +76,7 @@ export async function startWorld(): Promise<World> {
   });
   return {
     base,
+    database,
     browser,
     stopServer,
     startServer,
@@ -96,6 +100,12 @@ export function useWorld(): () => World {
     if (!world) throw new Error('the world is not started yet');
     return world;
   };
+}
+
+/** Grants a role at the command line, as the operator does (`swapboard admin grant`). */
+export function grantRole(world: World, name: string, role: 'admin' | 'moderator'): void {
+  const done = spawnSync(BINARY, ['admin', 'grant', name, role, '--database', world.database], { encoding: 'utf8' });
+  if (done.status !== 0) throw new Error(`admin grant ${name} ${role}: ${done.stderr}`);
 }
 
 /** A fresh browser context (its own cookies) at desktop size, or at a phone's. */

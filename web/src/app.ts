@@ -17,6 +17,8 @@ export interface Shell {
   me: string | null;
   /** Whether that account is a guest's (it plays the AI only, until it signs up). */
   guest: boolean;
+  /** The roles it holds beyond playing (`admin`, `moderator`): the moderators' page is offered. */
+  roles: string[];
   /** Goes to a page of the client (pushes a history entry unless `replace`). */
   go(path: string, replace?: boolean): void;
   /** Shows a page's own failure to load, retrying when the server is down. */
@@ -27,7 +29,7 @@ export interface Shell {
 
 type Page = (main: HTMLElement, shell: Shell, route: Route) => Promise<Cleanup | void>;
 
-const state = { me: null as string | null, guest: false, cleanup: null as Cleanup | null, retries: 0, retryTimer: 0, generation: 0 };
+const state = { me: null as string | null, guest: false, roles: [] as string[], cleanup: null as Cleanup | null, retries: 0, retryTimer: 0, generation: 0 };
 
 /** The unread count in the header, kept by the inbox's socket while someone is logged in. */
 const inbox = { socket: null as LiveInbox | null, badge: h('span', { class: 'badge', 'aria-live': 'polite' }) };
@@ -64,6 +66,7 @@ function header(shell: Shell): HTMLElement {
       link(`/players/${encodeURIComponent(shell.me)}`, shell.me),
       h('a', { href: '/notifications' }, 'Inbox', inbox.badge),
       link('/settings', 'Settings'),
+      ...(shell.roles.length > 0 ? [link('/moderation', 'Moderation')] : []),
       h('button', {
         type: 'button', class: 'link', onclick: () => {
           void api('DELETE', '/api/session', undefined, { quiet401: true }).finally(() => {
@@ -95,6 +98,9 @@ export function start(root: HTMLElement, pages: Record<Route['page'], Page>): vo
     get guest() {
       return state.guest;
     },
+    get roles() {
+      return state.roles;
+    },
     go(path, replace = false) {
       if (replace) history.replaceState(null, '', path);
       else history.pushState(null, '', path);
@@ -115,13 +121,23 @@ export function start(root: HTMLElement, pages: Record<Route['page'], Page>): vo
     setMe(name, guest = false) {
       state.me = name;
       state.guest = name !== null && guest;
+      state.roles = [];
       fill(top, header(shell));
+      // A login may bring roles: asked once, the header then offers their pages.
+      if (name !== null && !guest) {
+        void api<Schemas['Me'] | null>('GET', '/api/me', undefined, { quiet401: true }).then((me) => {
+          if (state.me !== name || !me || me.roles.length === 0) return;
+          state.roles = me.roles;
+          fill(top, header(shell));
+        }, () => undefined);
+      }
     },
   };
 
   whenUnauthenticated(() => {
     state.me = null;
     state.guest = false;
+    state.roles = [];
     fill(top, header(shell));
     if (location.pathname !== '/login') {
       shell.go(`/login?next=${encodeURIComponent(location.pathname + location.search)}`);
@@ -175,9 +191,10 @@ export function start(root: HTMLElement, pages: Record<Route['page'], Page>): vo
   async function boot(): Promise<void> {
     try {
       // `null` for the public: a visitor's probe is no 401 in the console.
-      const me = await api<Schemas['Account'] | null>('GET', '/api/me', undefined, { quiet401: true });
+      const me = await api<Schemas['Me'] | null>('GET', '/api/me', undefined, { quiet401: true });
       state.me = me?.name ?? null;
       state.guest = me?.guest ?? false;
+      state.roles = me?.roles ?? [];
     } catch (error) {
       if (error instanceof ApiFailure && error.status === 0) {
         const wait = backoff(state.retries);

@@ -152,6 +152,7 @@ export type Route =
   | { page: 'learn'; game: string | null }
   | { page: 'about' }
   | { page: 'help' }
+  | { page: 'moderation'; tab: string; name: string | null; all: boolean; before: number | null }
   | { page: 'missing' };
 
 /** The page a location shows. */
@@ -176,6 +177,16 @@ export function parseRoute(pathname: string, search: string): Route {
       case 'learn': return { page: 'learn', game: null };
       case 'about': return { page: 'about' };
       case 'help': return { page: 'help' };
+      case 'moderation': {
+        const before = params.get('before');
+        return {
+          page: 'moderation',
+          tab: params.get('tab') ?? 'reports',
+          name: params.get('name'),
+          all: params.get('all') === 'true',
+          before: before !== null && /^[0-9]{1,18}$/.test(before) ? Number(before) : null,
+        };
+      }
     }
   }
   if (parts.length === 2 && parts[0] === 'games' && /^[0-9a-zA-Z_-]{1,64}$/.test(parts[1])) {

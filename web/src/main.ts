@@ -10,6 +10,7 @@ import { newRoomPage, roomPage } from './room/page';
 import { lessonsPage } from './lessons/page';
 import { puzzlesPage } from './puzzles/page';
 import { playerPage } from './profile';
+import { moderationPage } from './moderation';
 import { leaderboardPage } from './ratings';
 import { frontPage, rulesPage } from './rules';
 import { tournamentsPage } from './tournaments/page';
@@ -23,4 +24,5 @@ if (root) start(root, {
     home: (main, shell) => (shell.me && !shell.guest ? PAGES.home(main, shell) : frontPage(main, shell)),
     game: gamePage, newRoom: newRoomPage, room: roomPage, rules: rulesPage, puzzles: puzzlesPage, learn: lessonsPage,
     tournaments: tournamentsPage, leaderboard: leaderboardPage, player: playerPage, about: aboutPage, help: helpPage,
+    moderation: moderationPage,
   });

@@ -116,6 +116,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The banned accounts, or those muted now, for admins and moderators. */
+        get: operations["standing_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/accounts/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An account's file, for admins and moderators. */
+        get: operations["account_file"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/accounts/{name}/ban": {
         parameters: {
             query?: never;
@@ -126,8 +160,9 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Bans an account: its tokens and sessions end, it cannot log in, and its games being
-         *     played are forfeited.
+         * Bans an account, for some days or for good: its tokens and sessions end, it cannot log
+         *     in (told why and until when), its waiting challenges are cancelled and its games being
+         *     played are forfeited. A ban with an end is lifted by itself within a minute of it.
          */
         post: operations["ban"];
         delete?: never;
@@ -147,6 +182,23 @@ export interface paths {
         put?: never;
         /** Mutes an account for a time: until then it writes in no chat (it still reads, and plays). */
         post: operations["mute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/accounts/{name}/notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Keeps a moderator's note on an account: what the next moderator should know. */
+        post: operations["add_note"];
         delete?: never;
         options?: never;
         head?: never;
@@ -174,6 +226,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/accounts/{name}/roles/{role}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Grants a role, for admins: `moderator` (bans, mutes, the reports) or `admin`. */
+        put: operations["grant"];
+        post?: never;
+        /**
+         * Takes a role back, for admins; an admin cannot take its own admin role (so that one
+         *     always remains).
+         */
+        delete: operations["revoke"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/accounts/{name}/unban": {
         parameters: {
             query?: never;
@@ -185,6 +258,23 @@ export interface paths {
         put?: never;
         /** Lifts a ban: the account may log in again (its forfeited games stay lost). */
         post: operations["unban"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/accounts/{name}/unmute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Lets a muted account write in the chats again before its mute ends. */
+        post: operations["unmute"];
         delete?: never;
         options?: never;
         head?: never;
@@ -239,7 +329,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The admin log, for admins. */
+        /**
+         * The admin log, for admins and moderators: newest first, a page at a time, by actor,
+         *     action or target when asked.
+         */
         get: operations["log"];
         put?: never;
         post?: never;
@@ -300,6 +393,23 @@ export interface paths {
         put?: never;
         /** Closes a report (the reason goes to the admin log). */
         post: operations["close_report"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/roles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who holds which role, for admins and moderators. */
+        get: operations["roles"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2088,6 +2198,41 @@ export interface components {
             /** @description The name, as written at sign-up (a guest's: `guest-` and eight hex digits). */
             name: string;
         };
+        /**
+         * @description What the moderators know of an account, beyond its public profile (its games are at
+         *     `/api/accounts/{name}/games`).
+         */
+        AccountFileView: {
+            ban?: components["schemas"]["BanTermsView"] | null;
+            /** @description Whether it said it is played by a program. */
+            bot: boolean;
+            /**
+             * Format: int64
+             * @description When it was made, in ms since the Unix epoch.
+             */
+            created_ms: number;
+            /** @description Whether it is a guest's. */
+            guest: boolean;
+            /** @description The admin log's lines about it, newest first (at most 20). */
+            log: components["schemas"]["LogLine"][];
+            /** @description Its latest messages anywhere, newest first, hidden text included (at most 20). */
+            messages: components["schemas"]["ChatMessageView"][];
+            /**
+             * Format: int64
+             * @description Until when it writes in no chat (`null`: not muted now).
+             */
+            muted_until_ms?: number | null;
+            /** @description Its name as written. */
+            name: string;
+            /** @description The moderators' notes on it, newest first (at most 20). */
+            notes: components["schemas"]["NoteView"][];
+            /** @description The reports about it or its messages, open or closed, newest first (at most 20). */
+            reports: components["schemas"]["ReportView"][];
+            /** @description The roles it holds. */
+            roles: components["schemas"]["HeldRole"][];
+            /** @description The client address it signed up from (`null` for accounts older than the record). */
+            signup_address?: string | null;
+        };
         /** @description An account, for anyone. */
         AccountView: {
             /** @description Whether a program plays it (`POST /api/me/bot`). */
@@ -2135,6 +2280,11 @@ export interface components {
         AdminLog: {
             /** @description Newest first. */
             lines: components["schemas"]["LogLine"][];
+            /**
+             * Format: int64
+             * @description When older lines pass the filter: the `before` that reads the next page of them.
+             */
+            older?: number | null;
         };
         /** @description What the AI thinks of one position of a finished game. */
         AnalysisAnswer: {
@@ -2209,16 +2359,48 @@ export interface components {
             /** @description Every change, oldest first. */
             entries: components["schemas"]["AuditLine"][];
         };
+        /** @description A ban: why, and for how long. */
+        BanBody: {
+            /**
+             * Format: int32
+             * @description For how many days, 1 to 3,650; left out, for good (until lifted). A ban of an
+             *     account banned already replaces its term and reason.
+             */
+            days?: number | null;
+            /** @description Words for the admin log, told to the account at its next login: 1 to 500 characters. */
+            reason: string;
+        };
+        /** @description A ban as the moderators read it. */
+        BanTermsView: {
+            /** @description The reason given (`null` for bans older than the record of reasons). */
+            reason?: string | null;
+            /**
+             * Format: int64
+             * @description Since when, in ms since the Unix epoch.
+             */
+            since_ms: number;
+            /**
+             * Format: int64
+             * @description When it ends by itself (`null`: for good).
+             */
+            until_ms?: number | null;
+        };
         /** @description What a ban or an unban did. */
         BanView: {
             /** @description Whether it is banned now. */
             banned: boolean;
-            /** @description Whether this request changed anything (a second ban does not). */
+            /** @description Whether this request changed anything (the same ban again does not). */
             changed: boolean;
             /** @description The games it was playing that the ban forfeited. */
             forfeited: string[];
             /** @description The account. */
             name: string;
+            /**
+             * Format: int64
+             * @description When the ban ends by itself, in ms since the Unix epoch (`null`: for good, or not
+             *     banned).
+             */
+            until_ms?: number | null;
         };
         /** @description An account one blocked. */
         BlockView: {
@@ -2349,6 +2531,11 @@ export interface components {
              *     110 ("1612?").
              */
             provisional: boolean;
+        };
+        /** @description What an unmute or a change of role did. */
+        Changed: {
+            /** @description Whether this request changed anything. */
+            changed: boolean;
         };
         /** @description A chat's message as the API shows it. */
         ChatMessageView: {
@@ -2815,6 +3002,16 @@ export interface components {
             tournament?: string | null;
             your_seat?: components["schemas"]["Player"] | null;
         };
+        /** @description A role an account holds. */
+        HeldRole: {
+            /**
+             * Format: int64
+             * @description Since when, in ms since the Unix epoch.
+             */
+            granted_ms: number;
+            /** @description `admin` or `moderator`. */
+            role: string;
+        };
         /** @description A hint for the player to move. */
         HintView: {
             /** @description The cells the threats name, to mark on the board. */
@@ -3086,9 +3283,15 @@ export interface components {
         };
         /** @description One line of the admin log. */
         LogLine: {
-            /** @description `grant`, `ban`, `unban`, `annul`, `adjudicate`, `close`, `reset-link`. */
+            /**
+             * @description `grant`, `revoke`, `ban`, `unban`, `mute`, `unmute`, `hide`, `close-report`, `note`,
+             *     `annul`, `adjudicate`, `close`, `reset-link`.
+             */
             action: string;
-            /** @description Who: an account, or `operator` for the command line. */
+            /**
+             * @description Who: an account, `operator:USER` for the command line run by that Unix user, or
+             *     `system` (a ban's term that ended).
+             */
             actor: string;
             /**
              * Format: int64
@@ -3097,6 +3300,11 @@ export interface components {
             at_ms: number;
             /** @description The reason given, or the role granted. */
             detail: string;
+            /**
+             * Format: int64
+             * @description Its place in the log (a page's `before`).
+             */
+            id: number;
             /** @description The account or game acted on. */
             target: string;
         };
@@ -3112,6 +3320,18 @@ export interface components {
              * @description How many are unread now.
              */
             unread: number;
+        };
+        /** @description The caller's account, as `GET /api/me` shows it. */
+        Me: {
+            /** @description Whether this is a guest's account. */
+            guest?: boolean;
+            /** @description The name, as written at sign-up (a guest's: `guest-` and eight hex digits). */
+            name: string;
+            /**
+             * @description The roles it holds beyond playing (`admin`, `moderator`): what the client offers
+             *     (the moderators' page); every route checks them again.
+             */
+            roles: string[];
         };
         /** @description A move played in a position given as text. */
         MoveAnswer: {
@@ -3197,6 +3417,11 @@ export interface components {
             /** @description 1 to 500 characters; no control character but the newline. */
             text: string;
         };
+        /** @description A note to keep on an account. */
+        NewNote: {
+            /** @description 1 to 2,000 characters, seen by admins and moderators only. */
+            text: string;
+        };
         /** @description A report: exactly one of `message` and `account`, and a reason. */
         NewReport: {
             /** @description The name of the account reported. */
@@ -3218,6 +3443,18 @@ export interface components {
             expires_ms?: number | null;
             /** @description The secret to send as `Authorization: Bearer <token>`. */
             token: string;
+        };
+        /** @description A moderator's note on an account. */
+        NoteView: {
+            /**
+             * Format: int64
+             * @description When, in ms since the Unix epoch.
+             */
+            at_ms: number;
+            /** @description Who wrote it. */
+            author: string;
+            /** @description What it says. */
+            text: string;
         };
         /** @description One notification. */
         NotificationView: {
@@ -3458,6 +3695,11 @@ export interface components {
              * @description When it was filed, in ms since the Unix epoch.
              */
             at_ms: number;
+            /**
+             * @description Which of that page's chats: `players`, `spectators`, `table`, `seat:N` (`null` for a
+             *     report of an account).
+             */
+            chat?: string | null;
             /** @description Who closed it. */
             closed_by?: string | null;
             /**
@@ -3466,11 +3708,22 @@ export interface components {
              */
             closed_ms?: number | null;
             /**
+             * @description What the moderator reads around it, oldest first, hidden text included: for a
+             *     message, up to five messages of its chat on each side of it (itself included); for
+             *     an account, its latest messages anywhere.
+             */
+            context: components["schemas"]["ChatMessageView"][];
+            /**
              * Format: int64
              * @description Its id.
              */
             id: number;
             message?: components["schemas"]["ChatMessageView"] | null;
+            /**
+             * @description The page that holds the reported message's chat (`/games/ID`, `/rooms/ID`; `null` for
+             *     a report of an account).
+             */
+            place?: string | null;
             /** @description The reporter's words. */
             reason: string;
             /** @description Who filed it. */
@@ -3587,6 +3840,23 @@ export interface components {
              * @description The mover's chance before the move (the best the position offered), 0 to 1.
              */
             win_before: number;
+        };
+        /** @description A role and its holder. */
+        RoleHolderView: {
+            /**
+             * Format: int64
+             * @description Since when, in ms since the Unix epoch.
+             */
+            granted_ms: number;
+            /** @description The account. */
+            name: string;
+            /** @description `admin` or `moderator`. */
+            role: string;
+        };
+        /** @description Who holds which role. */
+        RoleHolders: {
+            /** @description By name. */
+            holders: components["schemas"]["RoleHolderView"][];
         };
         /** @description A Swap 61 room a player sat in. */
         RoomPlayedView: {
@@ -3952,6 +4222,22 @@ export interface components {
             game?: string | null;
             /** @description `clock` (a correspondence clock would have run out) or `taken` (on purpose). */
             reason: string;
+        };
+        /** @description An account in a standing list. */
+        StandingLineView: {
+            ban?: components["schemas"]["BanTermsView"] | null;
+            /**
+             * Format: int64
+             * @description Until when it writes in no chat (`null`: not muted now).
+             */
+            muted_until_ms?: number | null;
+            /** @description Its name. */
+            name: string;
+        };
+        /** @description The banned or the muted accounts. */
+        StandingList: {
+            /** @description The latest ban first, or the latest mute's end first; at most 500. */
+            accounts: components["schemas"]["StandingLineView"][];
         };
         /** @description A place in the standings. */
         StandingView: {
@@ -4542,6 +4828,106 @@ export interface operations {
             };
         };
     };
+    standing_list: {
+        parameters: {
+            query: {
+                /** @description `banned` or `muted` */
+                standing: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The accounts of that standing */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandingList"];
+                };
+            };
+            /** @description A standing neither `banned` nor `muted` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No or bad credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller is no admin or moderator */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    account_file: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountFileView"];
+                };
+            };
+            /** @description No or bad credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller is no admin or moderator */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     ban: {
         parameters: {
             query?: never;
@@ -4554,7 +4940,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Reason"];
+                "application/json": components["schemas"]["BanBody"];
             };
         };
         responses: {
@@ -4567,7 +4953,7 @@ export interface operations {
                     "application/json": components["schemas"]["BanView"];
                 };
             };
-            /** @description A missing or too long reason */
+            /** @description A missing or too long reason, or days not 1 to 3,650 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4668,6 +5054,69 @@ export interface operations {
             };
         };
     };
+    add_note: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewNote"];
+            };
+        };
+        responses: {
+            /** @description The note is kept */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NoteView"];
+                };
+            };
+            /** @description An empty or too long note */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No or bad credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller is no admin or moderator */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     reset_link: {
         parameters: {
             query?: never;
@@ -4731,6 +5180,128 @@ export interface operations {
             };
         };
     };
+    grant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account */
+                name: string;
+                /** @description `admin` or `moderator` */
+                role: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account holds the role */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Changed"];
+                };
+            };
+            /** @description No such role */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No or bad credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller is no admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    revoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account */
+                name: string;
+                /** @description `admin` or `moderator` */
+                role: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account no longer holds the role */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Changed"];
+                };
+            };
+            /** @description No such role */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No or bad credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller is no admin, or takes its own admin role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     unban: {
         parameters: {
             query?: never;
@@ -4754,6 +5325,69 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BanView"];
+                };
+            };
+            /** @description A missing or too long reason */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No or bad credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller is no admin or moderator */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    unmute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Reason"];
+            };
+        };
+        responses: {
+            /** @description The account may write again */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Changed"];
                 };
             };
             /** @description A missing or too long reason */
@@ -4934,6 +5568,14 @@ export interface operations {
             query?: {
                 /** @description How many lines, newest first (default 100) */
                 limit?: number;
+                /** @description Only the lines older than this one (the `older` of the page before) */
+                before?: number;
+                /** @description Only this actor's lines */
+                actor?: string;
+                /** @description Only this action's lines (`ban`, `mute`, ...) */
+                action?: string;
+                /** @description Only the lines about this account, game, room or report */
+                target?: string;
             };
             header?: never;
             path?: never;
@@ -4941,7 +5583,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The latest lines, newest first */
+            /** @description The latest lines that pass, newest first */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4968,7 +5610,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The caller is no admin */
+            /** @description The caller is no admin or moderator */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5150,6 +5792,44 @@ export interface operations {
             };
             /** @description No such report */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    roles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every role and its holder */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoleHolders"];
+                };
+            };
+            /** @description No or bad credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller is no admin or moderator */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6667,7 +7347,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Account"] | null;
+                    "application/json": components["schemas"]["Me"] | null;
                 };
             };
             /** @description A bearer token that is unknown or revoked */

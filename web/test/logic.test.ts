@@ -89,6 +89,11 @@ test('reconnection waits longer each time, up to ten seconds', () => {
 
 test('every page has its URL', () => {
   assert.deepEqual(parseRoute('/', ''), { page: 'home' });
+  assert.deepEqual(parseRoute('/moderation', ''), { page: 'moderation', tab: 'reports', name: null, all: false, before: null });
+  assert.deepEqual(parseRoute('/moderation', '?tab=accounts&name=carl'), { page: 'moderation', tab: 'accounts', name: 'carl', all: false, before: null });
+  assert.deepEqual(parseRoute('/moderation', '?all=true&before=12'), { page: 'moderation', tab: 'reports', name: null, all: true, before: 12 });
+  // A page mark that is no number is left out, not sent to the server.
+  assert.equal((parseRoute('/moderation', '?before=1e9') as { before: number | null }).before, null);
   assert.deepEqual(parseRoute('/login', '?next=/new'), { page: 'login' });
   assert.deepEqual(parseRoute('/games/ab12', '?invite=ff&ply=3'), { page: 'game', id: 'ab12', invite: 'ff', ply: 3 });
   assert.deepEqual(parseRoute('/games/ab12/', ''), { page: 'game', id: 'ab12', invite: null, ply: null });

@@ -9,7 +9,7 @@ use axum::response::{AppendHeaders, IntoResponse};
 use serde::Deserialize;
 use utoipa::ToSchema;
 
-use crate::api::{Account, NewToken};
+use crate::api::{Account, Me, NewToken};
 use crate::auth::{Caller, Proof, SESSION_COOKIE, check_same_site, session_cookie};
 use crate::edge::{Body, ClientAddr};
 use crate::error::{ApiError, ApiResult, ErrorBody};
@@ -247,15 +247,14 @@ async fn new_session(state: &AppState, account_id: i64) -> ApiResult<HeaderValue
     session_cookie_header(Some(&secret), state.secure_cookies)
 }
 
-/// What a login into a banned account is told, by whoever knows its password.
-fn banned_error() -> ApiError {
-    ApiError::Forbidden("this account is banned".to_owned())
-}
-
 /// Refuses a login whose credential was not stored: the account was banned while its
-/// password was being checked.
+/// password was being checked (the ban's words are read at the next try).
 fn refuse_banned(stored: bool) -> ApiResult<()> {
-    if stored { Ok(()) } else { Err(banned_error()) }
+    if stored {
+        Ok(())
+    } else {
+        Err(ApiError::Forbidden("this account is banned".to_owned()))
+    }
 }
 
 /// Checks a login against the rate limits and the stored hash. Wrong passwords are counted
@@ -283,7 +282,7 @@ pub(crate) async fn log_in(
         tokio::time::sleep(delay).await;
     }
     let login = state.store.login_of(&name_key).await?;
-    let banned = login.as_ref().is_some_and(|login| login.banned);
+    let ban = login.as_ref().and_then(|login| login.ban.clone());
     let (hash, holder) = match login {
         Some(login) => (
             Some(login.password_hash),
@@ -297,8 +296,8 @@ pub(crate) async fn log_in(
     };
     if state.passwords.verify(credentials.password.0, hash).await? {
         // Told only to whoever knows the password: a ban is no secret from its owner.
-        if banned {
-            return Err(banned_error());
+        if let Some(ban) = ban {
+            return Err(ApiError::Forbidden(ban.words()));
         }
         holder.ok_or_else(|| ApiError::Internal(anyhow::anyhow!("a password matched no account")))
     } else {
@@ -475,14 +474,22 @@ pub(crate) async fn log_out_session(
 #[utoipa::path(get, path = "/api/me", tag = "accounts",
     security((), ("bearer" = []), ("session" = [])),
     responses(
-        (status = 200, description = "The caller's account, or `null` for the public", body = Option<Account>),
+        (status = 200, description = "The caller's account, or `null` for the public", body = Option<Me>),
         (status = 401, description = "A bearer token that is unknown or revoked", body = ErrorBody),
     ))]
-pub(crate) async fn me(caller: Option<Caller>) -> Json<Option<Account>> {
-    Json(caller.map(|caller| Account {
+pub(crate) async fn me(
+    State(state): State<AppState>,
+    caller: Option<Caller>,
+) -> ApiResult<Json<Option<Me>>> {
+    let Some(caller) = caller else {
+        return Ok(Json(None));
+    };
+    let roles = state.store.roles_of(caller.holder.account_id).await?;
+    Ok(Json(Some(Me {
         name: caller.holder.name,
         guest: caller.holder.guest,
-    }))
+        roles: roles.iter().map(|role| role.as_str().to_owned()).collect(),
+    })))
 }
 
 #[cfg(test)]

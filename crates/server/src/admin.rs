@@ -7,7 +7,11 @@
 //! rated as a resignation). Swap 61 seats are left to their game master, who can replace a
 //! player. Every act is a line of the append-only admin log.
 
+mod accounts;
 mod adjudication;
+mod gate;
+mod log;
+mod moderation;
 
 use std::net::IpAddr;
 
@@ -20,44 +24,57 @@ use utoipa_axum::routes;
 
 use crate::api::RoomView;
 use crate::auth::Caller;
+use crate::clock::DAY_MS;
 use crate::clock::rfc3339;
 use crate::edge::{Body, Params};
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::games::moves::resignation;
 use crate::games::view::after_change;
 use crate::limits::accounts::RESET_MS;
-use crate::limits::admin::MAX_LOG_LINES;
-use crate::limits::admin::MAX_REASON;
+use crate::limits::admin::MAX_BAN_DAYS;
 use crate::live::{Change, Topic};
 use crate::rooms::{announce, public_view};
 use crate::secret::{random_secret, secret_hash};
 use crate::state::AppState;
-use crate::store::{AdminEntry, Migrations, MoveError, Role, Store, StoreOptions};
+use crate::store::{BanOrder, LogFilter, Migrations, MoveError, Role, Store, StoreOptions};
 use crate::tournaments::withdraw_everywhere;
 use crate::version::VERSION;
 pub use adjudication::Verdict;
 use adjudication::adjudicate_game;
+use gate::limit_of;
+pub(crate) use gate::{MODERATORS, Reason, holding, reason_of};
 
 /// The admin routes, each with its OpenAPI entry.
 pub(crate) fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(ban))
         .routes(routes!(unban))
-        .routes(routes!(log))
+        .routes(routes!(log::log))
         .routes(routes!(annul))
         .routes(routes!(adjudication::adjudicate))
         .routes(routes!(close_room))
         .routes(routes!(signups))
         .routes(routes!(reset_link))
+        .routes(routes!(accounts::standing_list))
+        .routes(routes!(accounts::account_file))
+        .routes(routes!(accounts::add_note))
+        .routes(routes!(accounts::unmute))
+        .routes(routes!(accounts::grant, accounts::revoke))
+        .routes(routes!(accounts::roles))
+        .merge(moderation::router())
 }
 
-/// Why an account is banned or unbanned.
+/// A ban: why, and for how long.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-pub(crate) struct Reason {
-    /// Words for the admin log, 1 to 500 characters.
+pub(crate) struct BanBody {
+    /// Words for the admin log, told to the account at its next login: 1 to 500 characters.
     #[schema(min_length = 1, max_length = 500)]
-    pub(crate) reason: String,
+    reason: String,
+    /// For how many days, 1 to 3,650; left out, for good (until lifted). A ban of an
+    /// account banned already replaces its term and reason.
+    #[schema(minimum = 1, maximum = 3650)]
+    days: Option<u32>,
 }
 
 /// What a ban or an unban did.
@@ -67,18 +84,13 @@ pub(crate) struct BanView {
     name: String,
     /// Whether it is banned now.
     banned: bool,
-    /// Whether this request changed anything (a second ban does not).
+    /// Whether this request changed anything (the same ban again does not).
     changed: bool,
+    /// When the ban ends by itself, in ms since the Unix epoch (`null`: for good, or not
+    /// banned).
+    until_ms: Option<i64>,
     /// The games it was playing that the ban forfeited.
     forfeited: Vec<String>,
-}
-
-/// The query of the admin log.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct LogQuery {
-    /// How many lines, newest first: 1 to 1,000 (default 100).
-    limit: Option<u32>,
 }
 
 /// The query of the list of recent sign-ups.
@@ -107,69 +119,6 @@ pub(crate) struct SignupLine {
 pub(crate) struct Signups {
     /// Newest first.
     signups: Vec<SignupLine>,
-}
-
-/// One line of the admin log.
-#[derive(Debug, Serialize, ToSchema)]
-pub(crate) struct LogLine {
-    /// When, in ms since the Unix epoch.
-    at_ms: i64,
-    /// Who: an account, or `operator` for the command line.
-    actor: String,
-    /// `grant`, `ban`, `unban`, `annul`, `adjudicate`, `close`, `reset-link`.
-    action: String,
-    /// The account or game acted on.
-    target: String,
-    /// The reason given, or the role granted.
-    detail: String,
-}
-
-/// The admin log.
-#[derive(Debug, Serialize, ToSchema)]
-pub(crate) struct AdminLog {
-    /// Newest first.
-    lines: Vec<LogLine>,
-}
-
-/// The caller, if it holds one of `roles`; 403 otherwise.
-pub(crate) async fn holding(state: &AppState, caller: &Caller, roles: &[Role]) -> ApiResult<()> {
-    if state
-        .store
-        .has_role(caller.holder.account_id, roles)
-        .await?
-    {
-        Ok(())
-    } else {
-        let names: Vec<&str> = roles.iter().map(|role| role.as_str()).collect();
-        Err(ApiError::Forbidden(format!(
-            "this needs the role {}",
-            names.join(" or ")
-        )))
-    }
-}
-
-/// A list's `limit`: 1 to [`MAX_LOG_LINES`], 100 when absent.
-fn limit_of(limit: Option<u32>) -> ApiResult<u32> {
-    let limit = limit.unwrap_or(100);
-    if (1..=MAX_LOG_LINES).contains(&limit) {
-        Ok(limit)
-    } else {
-        Err(ApiError::BadRequest(format!(
-            "limit: {limit} is not 1 to {MAX_LOG_LINES}"
-        )))
-    }
-}
-
-/// A reason checked for length.
-pub(crate) fn reason_of(reason: Reason) -> ApiResult<String> {
-    let text = reason.reason.trim();
-    let length = text.chars().count();
-    if length == 0 || length > MAX_REASON {
-        return Err(ApiError::BadRequest(format!(
-            "reason: {length} characters, expected 1 to {MAX_REASON}"
-        )));
-    }
-    Ok(text.to_owned())
 }
 
 /// What taking an account out of play ended: the games forfeited and the tournaments it left.
@@ -207,14 +156,15 @@ pub(crate) async fn announce_forfeits(state: &AppState, forfeited: &Forfeited) {
     }
 }
 
-/// Bans an account: its tokens and sessions end, it cannot log in, and its games being
-/// played are forfeited.
-#[utoipa::path(post, path = "/api/admin/accounts/{name}/ban", tag = "admin", request_body = Reason,
+/// Bans an account, for some days or for good: its tokens and sessions end, it cannot log
+/// in (told why and until when), its waiting challenges are cancelled and its games being
+/// played are forfeited. A ban with an end is lifted by itself within a minute of it.
+#[utoipa::path(post, path = "/api/admin/accounts/{name}/ban", tag = "admin", request_body = BanBody,
     params(("name" = String, Path, description = "The account to ban")),
     security(("bearer" = []), ("session" = [])),
     responses(
         (status = 200, description = "The account is banned", body = BanView),
-        (status = 400, description = "A missing or too long reason", body = ErrorBody),
+        (status = 400, description = "A missing or too long reason, or days not 1 to 3,650", body = ErrorBody),
         (status = 401, description = "No or bad credentials", body = ErrorBody),
         (status = 403, description = "The caller is no admin or moderator, or a moderator names an admin or moderator, or the caller names itself", body = ErrorBody),
         (status = 404, description = "No such account", body = ErrorBody),
@@ -223,10 +173,23 @@ pub(crate) async fn ban(
     State(state): State<AppState>,
     caller: Caller,
     Path(name): Path<String>,
-    Body(reason): Body<Reason>,
+    Body(body): Body<BanBody>,
 ) -> ApiResult<Json<BanView>> {
-    holding(&state, &caller, &[Role::Admin, Role::Moderator]).await?;
-    let reason = reason_of(reason)?;
+    holding(&state, &caller, MODERATORS).await?;
+    let reason = reason_of(Reason {
+        reason: body.reason,
+    })?;
+    let until_ms = match body.days {
+        None => None,
+        Some(days) if (1..=MAX_BAN_DAYS).contains(&days) => {
+            Some(state.clock.now_ms() + i64::from(days) * DAY_MS)
+        }
+        Some(days) => {
+            return Err(ApiError::BadRequest(format!(
+                "days: {days} is not 1 to {MAX_BAN_DAYS}"
+            )));
+        }
+    };
     if name.eq_ignore_ascii_case(&caller.holder.name) {
         return Err(ApiError::Forbidden("you cannot ban yourself".to_owned()));
     }
@@ -236,9 +199,7 @@ pub(crate) async fn ban(
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("no account {name:?}")))?;
     let store = &state.store;
-    if store
-        .has_role(target.account_id, &[Role::Admin, Role::Moderator])
-        .await?
+    if store.has_role(target.account_id, MODERATORS).await?
         && !store
             .has_role(caller.holder.account_id, &[Role::Admin])
             .await?
@@ -249,7 +210,12 @@ pub(crate) async fn ban(
     }
     let (account_id, changed) = state
         .store
-        .set_banned(&name, true, &caller.holder.name, &reason)
+        .set_banned(
+            &name,
+            BanOrder::Ban { until_ms },
+            &caller.holder.name,
+            &reason,
+        )
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("no account {name:?}")))?;
     let forfeited = forfeit_all(&state.store, account_id).await?;
@@ -258,6 +224,7 @@ pub(crate) async fn ban(
         name: target.name,
         banned: true,
         changed,
+        until_ms,
         forfeited: forfeited.games,
     }))
 }
@@ -279,17 +246,18 @@ pub(crate) async fn unban(
     Path(name): Path<String>,
     Body(reason): Body<Reason>,
 ) -> ApiResult<Json<BanView>> {
-    holding(&state, &caller, &[Role::Admin, Role::Moderator]).await?;
+    holding(&state, &caller, MODERATORS).await?;
     let reason = reason_of(reason)?;
     let (_, changed) = state
         .store
-        .set_banned(&name, false, &caller.holder.name, &reason)
+        .set_banned(&name, BanOrder::Lift, &caller.holder.name, &reason)
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("no account {name:?}")))?;
     Ok(Json(BanView {
         name,
         banned: false,
         changed,
+        until_ms: None,
         forfeited: Vec::new(),
     }))
 }
@@ -459,7 +427,7 @@ pub(crate) async fn signups(
     caller: Caller,
     Params(query): Params<SignupsQuery>,
 ) -> ApiResult<Json<Signups>> {
-    holding(&state, &caller, &[Role::Admin, Role::Moderator]).await?;
+    holding(&state, &caller, MODERATORS).await?;
     let address = query.address.map(|a| a.to_string());
     let found = state
         .store
@@ -475,38 +443,6 @@ pub(crate) async fn signups(
             })
             .collect(),
     }))
-}
-
-/// The admin log, for admins.
-#[utoipa::path(get, path = "/api/admin/log", tag = "admin",
-    params(("limit" = Option<u32>, Query, minimum = 1, maximum = 1000, description = "How many lines, newest first (default 100)")),
-    security(("bearer" = []), ("session" = [])),
-    responses(
-        (status = 200, description = "The latest lines, newest first", body = AdminLog),
-        (status = 400, description = "A limit not 1 to 1,000", body = ErrorBody),
-        (status = 401, description = "No or bad credentials", body = ErrorBody),
-        (status = 403, description = "The caller is no admin", body = ErrorBody),
-    ))]
-pub(crate) async fn log(
-    State(state): State<AppState>,
-    caller: Caller,
-    Params(query): Params<LogQuery>,
-) -> ApiResult<Json<AdminLog>> {
-    holding(&state, &caller, &[Role::Admin]).await?;
-    let lines = state.store.admin_log(limit_of(query.limit)?).await?;
-    Ok(Json(AdminLog {
-        lines: lines.into_iter().map(line_view).collect(),
-    }))
-}
-
-fn line_view(entry: AdminEntry) -> LogLine {
-    LogLine {
-        at_ms: entry.at_ms,
-        actor: entry.actor,
-        action: entry.action,
-        target: entry.target,
-        detail: entry.detail,
-    }
 }
 
 /// Runs `swapboard migrate`: brings the database (created if missing) to this binary's
@@ -551,14 +487,33 @@ pub enum AdminAct {
         #[command(flatten)]
         db: DatabaseOption,
     },
+    /// Take a role back.
+    Revoke {
+        /// The account.
+        name: String,
+        /// `admin` or `moderator`.
+        role: Role,
+        /// The database.
+        #[command(flatten)]
+        db: DatabaseOption,
+    },
+    /// List who holds which role.
+    Roles {
+        /// The database.
+        #[command(flatten)]
+        db: DatabaseOption,
+    },
     /// Ban an account: its tokens and sessions end, it cannot log in, its games being played
     /// are forfeited.
     Ban {
         /// The account.
         name: String,
-        /// Why, for the admin log.
+        /// Why, for the admin log (the account is told at its next login).
         #[arg(long)]
         reason: String,
+        /// For how many days (1 to 3,650); left out, for good.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_BAN_DAYS)))]
+        days: Option<u32>,
         /// The database.
         #[command(flatten)]
         db: DatabaseOption,
@@ -644,6 +599,15 @@ pub enum AdminAct {
         /// How many lines, 1 to 1,000.
         #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=1000))]
         limit: u32,
+        /// Only this actor's lines (an account, `operator:USER`, `system`).
+        #[arg(long)]
+        actor: Option<String>,
+        /// Only this action's lines (`ban`, `mute`, `grant`, ...).
+        #[arg(long)]
+        action: Option<String>,
+        /// Only the lines about this account, game, room or report.
+        #[arg(long)]
+        target: Option<String>,
         /// The database.
         #[command(flatten)]
         db: DatabaseOption,
@@ -654,6 +618,8 @@ impl AdminAct {
     fn database(&self) -> Option<&str> {
         match self {
             AdminAct::Grant { db, .. }
+            | AdminAct::Revoke { db, .. }
+            | AdminAct::Roles { db }
             | AdminAct::Ban { db, .. }
             | AdminAct::Unban { db, .. }
             | AdminAct::Annul { db, .. }
@@ -666,7 +632,8 @@ impl AdminAct {
     }
 }
 
-/// Runs `swapboard admin grant|ban|unban|annul|adjudicate|close-room|reset-link|signups|log` on a runtime of its own; what it did, in words. The database must be at this binary's
+/// Runs `swapboard admin grant|revoke|roles|ban|unban|annul|adjudicate|close-room|reset-link|signups|log`
+/// on a runtime of its own; what it did, in words. The database must be at this binary's
 /// schema: an admin command never migrates one.
 pub fn administer(act: AdminAct) -> anyhow::Result<String> {
     let url = crate::backup::database_url(act.database());
@@ -692,22 +659,59 @@ async fn run(store: &Store, act: AdminAct) -> anyhow::Result<String> {
                 format!("{name} was {} already", role.as_str())
             }
         }
-        AdminAct::Ban { name, reason, .. } => {
+        AdminAct::Revoke { name, role, .. } => {
+            let revoked = store
+                .revoke_role(&name, role, &operator())
+                .await?
+                .ok_or_else(|| missing(&name))?;
+            if revoked {
+                format!("{name} is no longer {}", role.as_str())
+            } else {
+                format!("{name} was not {}", role.as_str())
+            }
+        }
+        AdminAct::Roles { .. } => {
+            let holders = store.role_holders().await?;
+            if holders.is_empty() {
+                "nobody holds a role".to_owned()
+            } else {
+                holders
+                    .iter()
+                    .map(|h| {
+                        format!(
+                            "{} {} since {}",
+                            h.name,
+                            h.role.as_str(),
+                            rfc3339(h.granted_ms)
+                        )
+                    })
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            }
+        }
+        AdminAct::Ban {
+            name, reason, days, ..
+        } => {
+            let until_ms = days.map(|days| store.now_ms() + i64::from(days) * DAY_MS);
             let (id, changed) = store
-                .set_banned(&name, true, &operator(), &reason)
+                .set_banned(&name, BanOrder::Ban { until_ms }, &operator(), &reason)
                 .await?
                 .ok_or_else(|| missing(&name))?;
             let forfeited = forfeit_all(store, id).await?;
             let was = if changed { "banned" } else { "banned already" };
+            let term = until_ms.map_or_else(
+                || " for good".to_owned(),
+                |until| format!(" until {}", rfc3339(until)),
+            );
             format!(
-                "{name} {was}; {} games forfeited, {} tournaments left",
+                "{name} {was}{term}; {} games forfeited, {} tournaments left",
                 forfeited.games.len(),
                 forfeited.tournaments.len()
             )
         }
         AdminAct::Unban { name, reason, .. } => {
             let (_, changed) = store
-                .set_banned(&name, false, &operator(), &reason)
+                .set_banned(&name, BanOrder::Lift, &operator(), &reason)
                 .await?
                 .ok_or_else(|| missing(&name))?;
             if changed {
@@ -780,8 +784,20 @@ async fn run(store: &Store, act: AdminAct) -> anyhow::Result<String> {
                 .collect::<Vec<_>>()
                 .join("\n")
         }
-        AdminAct::Log { limit, .. } => {
-            let lines = store.admin_log(limit).await?;
+        AdminAct::Log {
+            limit,
+            actor,
+            action,
+            target,
+            ..
+        } => {
+            let filter = LogFilter {
+                before: None,
+                actor,
+                action,
+                target,
+            };
+            let lines = store.admin_log(&filter, limit).await?;
             lines
                 .iter()
                 .map(|e| {

@@ -187,6 +187,19 @@ pub struct Account {
     pub guest: bool,
 }
 
+/// The caller's account, as `GET /api/me` shows it.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct Me {
+    /// The name, as written at sign-up (a guest's: `guest-` and eight hex digits).
+    pub name: String,
+    /// Whether this is a guest's account.
+    #[serde(default)]
+    pub guest: bool,
+    /// The roles it holds beyond playing (`admin`, `moderator`): what the client offers
+    /// (the moderators' page); every route checks them again.
+    pub roles: Vec<String>,
+}
+
 /// A new bearer token, shown this once.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct NewToken {

@@ -53,6 +53,17 @@ pub(crate) async fn run(state: AppState) {
             if let Err(e) = expire_challenges(&state).await {
                 tracing::warn!("challenges' expiry: {e:#}");
             }
+            match state
+                .store
+                .lift_ended_bans(state.clock.now_ms(), i64::from(BATCH))
+                .await
+            {
+                Ok(lifted) if !lifted.is_empty() => {
+                    tracing::info!(accounts = ?lifted, "bans whose term ended lifted");
+                }
+                Ok(_) => {}
+                Err(e) => tracing::warn!("bans' ends: {e:#}"),
+            }
         }
     }
 }

@@ -15,6 +15,7 @@ mod games;
 mod guests;
 mod instances;
 mod lessons;
+mod moderation;
 pub(crate) mod outbox;
 mod pool;
 pub(crate) mod push;
@@ -32,7 +33,7 @@ pub(crate) mod tournaments;
 mod vacation;
 
 pub(crate) use accounts::{Login, NewAccount};
-pub use admin::{AdminEntry, Role, Signup};
+pub use admin::{AdminEntry, BanOrder, BanTerms, LogFilter, Role, Signup};
 pub(crate) use ai_jobs::{AiJob, LeasedJob};
 pub(crate) use analyses::AnalysisJob;
 pub use challenges::{CloseError, Closing};
@@ -42,6 +43,7 @@ pub use games::{
     Closed, Finish, JoinError, MoveError, NewGame, Rematch, Seat, Status, StoredGame, Termination,
     Times, seat_of,
 };
+pub use moderation::{AccountFile, Note, RoleHolder, Standing, StandingLine};
 pub(crate) use pool::{
     Backend, create_private, default_sqlite_url, move_payload, notify_channel, sqlite_file,
 };

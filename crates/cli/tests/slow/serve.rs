@@ -624,7 +624,8 @@ fn admin_rerate_replays_the_rated_games_of_the_database_named() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
-/// `swapboard admin grant|ban|unban|annul|adjudicate|close-room|reset-link|signups|log` act on the database named, as `operator`,
+/// `swapboard admin grant|revoke|roles|ban|unban|annul|adjudicate|close-room|reset-link|signups|log`
+/// act on the database named, as `operator:USER`,
 /// and name what they cannot find; the server's `admin` tests check what each does.
 #[test]
 fn admin_commands_name_the_account_or_game_they_cannot_find() {
@@ -663,6 +664,7 @@ fn admin_commands_name_the_account_or_game_they_cannot_find() {
     assert!(crate::common::stdout(&log).trim().is_empty());
     for (args, missing) in [
         (&["grant", "ann", "admin"][..], "no account \"ann\""),
+        (&["revoke", "ann", "moderator"][..], "no account \"ann\""),
         (
             &["ban", "ann", "--reason", "spam"][..],
             "no account \"ann\"",
@@ -698,6 +700,13 @@ fn admin_commands_name_the_account_or_game_they_cannot_find() {
     assert!(crate::common::stdout(&signups).trim().is_empty());
     let bad = run(&["signups", "--address", "nowhere"]);
     assert_eq!(bad.status.code(), Some(2));
+    let roles = run(&["roles"]);
+    assert_eq!(roles.status.code(), Some(0));
+    assert_eq!(crate::common::stdout(&roles).trim(), "nobody holds a role");
+    for days in ["0", "3651"] {
+        let term = run(&["ban", "ann", "--reason", "spam", "--days", days]);
+        assert_eq!(term.status.code(), Some(2), "--days {days}");
+    }
     let role = run(&["grant", "ann", "root"]);
     assert_eq!(role.status.code(), Some(2));
     assert!(crate::common::stderr(&role).contains("admin or moderator"));

@@ -14,7 +14,7 @@ use swapboard_core::Player;
 use swapboard_play::step;
 use utoipa::ToSchema;
 
-use super::{Reason, holding, reason_of};
+use super::gate::{Reason, holding, reason_of};
 use crate::api::GameView;
 use crate::auth::Caller;
 use crate::edge::Body;

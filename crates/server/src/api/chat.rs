@@ -68,6 +68,16 @@ pub struct ReportView {
     /// The message it names, with its text even when hidden (`null` for a report of an
     /// account).
     pub message: Option<ChatMessageView>,
+    /// The page that holds the reported message's chat (`/games/ID`, `/rooms/ID`; `null` for
+    /// a report of an account).
+    pub place: Option<String>,
+    /// Which of that page's chats: `players`, `spectators`, `table`, `seat:N` (`null` for a
+    /// report of an account).
+    pub chat: Option<String>,
+    /// What the moderator reads around it, oldest first, hidden text included: for a
+    /// message, up to five messages of its chat on each side of it (itself included); for
+    /// an account, its latest messages anywhere.
+    pub context: Vec<ChatMessageView>,
     /// The reporter's words.
     pub reason: String,
     /// When it was filed, in ms since the Unix epoch.

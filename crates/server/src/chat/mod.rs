@@ -5,7 +5,6 @@
 //! announcement is a nudge without it (`crate::live::messages`).
 
 mod access;
-mod moderation;
 pub(crate) mod safety;
 
 use axum::Json;
@@ -35,7 +34,6 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(table_talk, write_table_talk))
         .routes(routes!(thread, write_thread))
         .merge(safety::router())
-        .merge(moderation::router())
 }
 
 /// A message as a reader sees it: a hidden one's text only for a moderator.

@@ -159,6 +159,16 @@ limits! {
         MAX_REASON: usize = 500, in chars;
         /// The most lines of the admin log one read answers.
         MAX_LOG_LINES: u32 = 1_000;
+        /// The longest ban with an end (longer: a ban for good).
+        MAX_BAN_DAYS: u32 = 3_650, in days;
+        /// The longest note a moderator keeps on an account.
+        MAX_NOTE: usize = 2_000, in chars;
+        /// The messages shown on each side of a reported one.
+        REPORT_CONTEXT: i64 = 5;
+        /// The most notes, reports, messages and log lines an account's file lists of each.
+        FILE_LISTED: i64 = 20;
+        /// The most accounts a list of the banned or the muted holds.
+        MAX_STANDING_LISTED: i64 = 500;
     }
 
     /// Swap 61 rooms and their game masters.

@@ -8,6 +8,7 @@ use sqlx::Row as _;
 use swapboard_play::names;
 use tokio::sync::broadcast;
 
+use super::admin::BanTerms;
 use super::pool::{Backend, Store};
 use super::rows::{CredentialKey, CredentialKind, Holder};
 use crate::clock::millis;
@@ -19,8 +20,8 @@ pub(crate) struct Login {
     pub(crate) account_id: i64,
     pub(crate) name: String,
     pub(crate) password_hash: String,
-    /// Whether the account is banned: it may not log in.
-    pub(crate) banned: bool,
+    /// The account's ban, if it is banned: it may not log in.
+    pub(crate) ban: Option<BanTerms>,
     /// Whether the account is a guest's: it has no password and plays only the AI.
     pub(crate) guest: bool,
     /// Whether the account said it is played by a program (`POST /api/me/bot`).
@@ -196,8 +197,8 @@ impl Store {
     /// The account of that name (in any case), if any.
     pub(crate) async fn login_of(&self, name: &str) -> anyhow::Result<Option<Login>> {
         let row = sqlx::query(
-            "SELECT id, name, password_hash, banned_ms, guest_ms, bot FROM accounts \
-             WHERE name_key = $1",
+            "SELECT id, name, password_hash, guest_ms, bot, banned_ms, ban_until_ms, ban_reason \
+             FROM accounts WHERE name_key = $1",
         )
         .bind(name.to_ascii_lowercase())
         .fetch_optional(&self.pool)
@@ -207,9 +208,9 @@ impl Store {
                 account_id: row.try_get(0)?,
                 name: row.try_get(1)?,
                 password_hash: row.try_get(2)?,
-                banned: row.try_get::<Option<i64>, _>(3)?.is_some(),
-                guest: row.try_get::<Option<i64>, _>(4)?.is_some(),
-                bot: row.try_get::<i64, _>(5)? != 0,
+                guest: row.try_get::<Option<i64>, _>(3)?.is_some(),
+                bot: row.try_get::<i64, _>(4)? != 0,
+                ban: BanTerms::of_columns(&row, 5)?,
             })
         })
         .transpose()

@@ -2,9 +2,11 @@
 //! log line are written in one transaction, and the account's credentials end in it.
 
 use sqlx::Row as _;
+use sqlx::any::AnyRow;
 
 use super::games::{Finish, MoveError, Status, StoredGame, Termination};
 use super::pool::Store;
+use crate::clock::rfc3339;
 use crate::limits::admin::MAX_LOG_LINES;
 
 /// A role beyond playing.
@@ -26,6 +28,13 @@ impl Role {
     }
 }
 
+impl Role {
+    /// A stored role's word read back; a word no role has is a corrupt row.
+    pub(super) fn stored(word: &str) -> anyhow::Result<Role> {
+        word.parse().map_err(|e: String| anyhow::anyhow!(e))
+    }
+}
+
 impl std::str::FromStr for Role {
     type Err = String;
 
@@ -38,9 +47,63 @@ impl std::str::FromStr for Role {
     }
 }
 
+/// What a moderator orders of an account's standing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BanOrder {
+    /// Banned until a time (ms since the Unix epoch), or for good (`None`).
+    Ban {
+        /// When the ban ends by itself; `None`: only when lifted.
+        until_ms: Option<i64>,
+    },
+    /// The ban lifted.
+    Lift,
+}
+
+/// A ban as it stands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BanTerms {
+    /// Since when, in ms since the Unix epoch.
+    pub since_ms: i64,
+    /// Until when (`None`: until lifted).
+    pub until_ms: Option<i64>,
+    /// The moderator's reason (`None` for the bans of before reasons were kept).
+    pub reason: Option<String>,
+}
+
+impl BanTerms {
+    /// Reads the ban from the columns `banned_ms, ban_until_ms, ban_reason` starting at
+    /// `first`; `None` for an account in good standing.
+    pub(super) fn of_columns(row: &AnyRow, first: usize) -> anyhow::Result<Option<BanTerms>> {
+        let since: Option<i64> = row.try_get(first)?;
+        since
+            .map(|since_ms| {
+                Ok(BanTerms {
+                    since_ms,
+                    until_ms: row.try_get(first + 1)?,
+                    reason: row.try_get(first + 2)?,
+                })
+            })
+            .transpose()
+    }
+
+    /// The ban in words for its owner: "banned until 2026-12-08T10:00:00Z: spam".
+    pub fn words(&self) -> String {
+        let term = self
+            .until_ms
+            .map_or_else(String::new, |until| format!(" until {}", rfc3339(until)));
+        let reason = self
+            .reason
+            .as_deref()
+            .map_or_else(String::new, |reason| format!(": {reason}"));
+        format!("this account is banned{term}{reason}")
+    }
+}
+
 /// One line of the admin log.
 #[derive(Clone, Debug)]
 pub struct AdminEntry {
+    /// Its place in the log, increasing with time.
+    pub id: i64,
     /// When, in ms since the Unix epoch.
     pub at_ms: i64,
     /// Who: an account's name, or `operator` for the command line.
@@ -51,6 +114,19 @@ pub struct AdminEntry {
     pub target: String,
     /// Why, or what else: the reason given, the role granted.
     pub detail: String,
+}
+
+/// Which lines of the admin log to read; every part left `None` lets all through.
+#[derive(Clone, Debug, Default)]
+pub struct LogFilter {
+    /// Only the lines before this one (by id): the next page.
+    pub before: Option<i64>,
+    /// Only this actor's lines (an account's name, `operator:USER`, `system`).
+    pub actor: Option<String>,
+    /// Only this action's lines (`ban`, `mute`, ...).
+    pub action: Option<String>,
+    /// Only the lines about this account, game, room or report.
+    pub target: Option<String>,
 }
 
 /// An account as the list of recent sign-ups shows it.
@@ -98,27 +174,30 @@ impl Store {
 
     /// Whether the account holds one of `roles`.
     pub(crate) async fn has_role(&self, account_id: i64, roles: &[Role]) -> anyhow::Result<bool> {
-        let rows = sqlx::query("SELECT role FROM roles WHERE account_id = $1")
+        let held = self.roles_of(account_id).await?;
+        Ok(held.iter().any(|role| roles.contains(role)))
+    }
+
+    /// The roles the account holds.
+    pub(crate) async fn roles_of(&self, account_id: i64) -> anyhow::Result<Vec<Role>> {
+        let rows = sqlx::query("SELECT role FROM roles WHERE account_id = $1 ORDER BY role")
             .bind(account_id)
             .fetch_all(&self.pool)
             .await?;
-        for row in rows {
-            let held: String = row.try_get(0)?;
-            if roles.iter().any(|role| role.as_str() == held) {
-                return Ok(true);
-            }
-        }
-        Ok(false)
+        rows.iter()
+            .map(|row| Role::stored(&row.try_get::<String, _>(0)?))
+            .collect()
     }
 
-    /// Bans (`banned`) or unbans the account `name`, logged as done by `actor` with
-    /// `reason`; a ban ends every credential of the account in the same transaction. `None`
-    /// for no such account, else its id and whether anything changed (a second ban changes
-    /// nothing and logs nothing).
+    /// Bans or unbans the account `name` as `order` says, logged as done by `actor` with
+    /// `reason`; a ban ends every credential of the account and cancels its waiting
+    /// challenges in the same transaction, and a second ban replaces the first's term and
+    /// reason. `None` for no such account, else its id and whether anything changed (the
+    /// same ban again, or lifting no ban, changes nothing and logs nothing).
     pub async fn set_banned(
         &self,
         name: &str,
-        banned: bool,
+        order: BanOrder,
         actor: &str,
         reason: &str,
     ) -> anyhow::Result<Option<(i64, bool)>> {
@@ -126,16 +205,32 @@ impl Store {
         let Some((id, shown, was)) = Self::named_in(&mut tx, name).await? else {
             return Ok(None);
         };
-        if was.is_some() == banned {
+        let now = self.now_ms();
+        let (until_ms, stays) = match order {
+            BanOrder::Ban { until_ms } => (
+                until_ms,
+                was.as_ref().is_some_and(|was| {
+                    was.until_ms == until_ms && was.reason.as_deref() == Some(reason)
+                }),
+            ),
+            BanOrder::Lift => (None, was.is_none()),
+        };
+        if stays {
             return Ok(Some((id, false)));
         }
-        sqlx::query("UPDATE accounts SET banned_ms = $1 WHERE id = $2")
-            .bind(banned.then(|| self.now_ms()))
-            .bind(id)
-            .execute(&mut *tx)
-            .await?;
-        let ended = if banned {
-            let called_off = Self::cancel_challenges_of_in(&mut tx, id, self.now_ms()).await?;
+        let banning = matches!(order, BanOrder::Ban { .. });
+        let since = banning.then(|| was.as_ref().map_or(now, |was| was.since_ms));
+        sqlx::query(
+            "UPDATE accounts SET banned_ms = $1, ban_until_ms = $2, ban_reason = $3 WHERE id = $4",
+        )
+        .bind(since)
+        .bind(until_ms)
+        .bind(banning.then_some(reason))
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        let ended = if banning && was.is_none() {
+            let called_off = Self::cancel_challenges_of_in(&mut tx, id, now).await?;
             if !called_off.is_empty() {
                 tracing::info!(
                     account = id,
@@ -147,11 +242,52 @@ impl Store {
         } else {
             Vec::new()
         };
-        let action = if banned { "ban" } else { "unban" };
-        self.log_in(&mut tx, actor, action, &shown, reason).await?;
+        let (action, detail) = match order {
+            BanOrder::Ban {
+                until_ms: Some(until),
+            } => ("ban", format!("until {}: {reason}", rfc3339(until))),
+            BanOrder::Ban { until_ms: None } => ("ban", format!("for good: {reason}")),
+            BanOrder::Lift => ("unban", reason.to_owned()),
+        };
+        self.log_in(&mut tx, actor, action, &shown, &detail).await?;
         tx.commit().await?;
         self.forget_credentials(ended);
         Ok(Some((id, true)))
+    }
+
+    /// Lifts the bans whose term ended by `now`, at most `limit` of them, each logged as
+    /// done by `system`: the names of the accounts set free.
+    pub async fn lift_ended_bans(&self, now: i64, limit: i64) -> anyhow::Result<Vec<String>> {
+        let rows = sqlx::query(
+            "SELECT name FROM accounts WHERE ban_until_ms <= $1 ORDER BY ban_until_ms LIMIT $2",
+        )
+        .bind(now)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        let mut lifted = Vec::with_capacity(rows.len());
+        for row in rows {
+            let name: String = row.try_get(0)?;
+            // Lifted or replaced meanwhile by a moderator: their word stands.
+            let mut tx = self.begin_write().await?;
+            let ended = sqlx::query(
+                "UPDATE accounts SET banned_ms = NULL, ban_until_ms = NULL, ban_reason = NULL \
+                 WHERE name = $1 AND ban_until_ms <= $2",
+            )
+            .bind(&name)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected()
+                == 1;
+            if ended {
+                self.log_in(&mut tx, "system", "unban", &name, "the ban's term ended")
+                    .await?;
+                lifted.push(name);
+            }
+            tx.commit().await?;
+        }
+        Ok(lifted)
     }
 
     /// Annuls a game, logged as done by `actor` with `reason`: one being played ends
@@ -234,17 +370,25 @@ impl Store {
     }
 
     /// The account of that name (in any case) within `tx`: its id, its name as written, and
-    /// when it was banned.
-    async fn named_in(
+    /// its ban if it has one.
+    pub(super) async fn named_in(
         tx: &mut sqlx::Transaction<'static, sqlx::Any>,
         name: &str,
-    ) -> anyhow::Result<Option<(i64, String, Option<i64>)>> {
-        let row = sqlx::query("SELECT id, name, banned_ms FROM accounts WHERE name_key = $1")
-            .bind(name.to_ascii_lowercase())
-            .fetch_optional(&mut **tx)
-            .await?;
-        row.map(|row| Ok((row.try_get(0)?, row.try_get(1)?, row.try_get(2)?)))
-            .transpose()
+    ) -> anyhow::Result<Option<(i64, String, Option<BanTerms>)>> {
+        let row = sqlx::query(
+            "SELECT id, name, banned_ms, ban_until_ms, ban_reason FROM accounts WHERE name_key = $1",
+        )
+        .bind(name.to_ascii_lowercase())
+        .fetch_optional(&mut **tx)
+        .await?;
+        row.map(|row| {
+            Ok((
+                row.try_get(0)?,
+                row.try_get(1)?,
+                BanTerms::of_columns(&row, 2)?,
+            ))
+        })
+        .transpose()
     }
 
     /// Adds a line to the admin log within `tx`.
@@ -300,22 +444,35 @@ impl Store {
             .collect()
     }
 
-    /// The latest `limit` lines of the admin log, newest first.
-    pub async fn admin_log(&self, limit: u32) -> anyhow::Result<Vec<AdminEntry>> {
+    /// The latest `limit` lines of the admin log that `filter` lets through, newest first.
+    pub async fn admin_log(
+        &self,
+        filter: &LogFilter,
+        limit: u32,
+    ) -> anyhow::Result<Vec<AdminEntry>> {
+        // Each filter is bound, or NULL and then true: one statement whatever is asked.
         let rows = sqlx::query(
-            "SELECT at_ms, actor, action, target, detail FROM admin_log ORDER BY id DESC LIMIT $1",
+            "SELECT id, at_ms, actor, action, target, detail FROM admin_log \
+             WHERE id < $1 AND ($2 IS NULL OR actor = $2) AND ($3 IS NULL OR action = $3) \
+             AND ($4 IS NULL OR target = $4) ORDER BY id DESC LIMIT $5",
         )
-        .bind(i64::from(limit.min(MAX_LOG_LINES)))
+        .bind(filter.before.unwrap_or(i64::MAX))
+        .bind(filter.actor.as_deref())
+        .bind(filter.action.as_deref())
+        .bind(filter.target.as_deref())
+        // One past the most a page holds: the caller's look ahead for an older page.
+        .bind(i64::from(limit.min(MAX_LOG_LINES + 1)))
         .fetch_all(&self.pool)
         .await?;
         rows.into_iter()
             .map(|row| {
                 Ok(AdminEntry {
-                    at_ms: row.try_get(0)?,
-                    actor: row.try_get(1)?,
-                    action: row.try_get(2)?,
-                    target: row.try_get(3)?,
-                    detail: row.try_get(4)?,
+                    id: row.try_get(0)?,
+                    at_ms: row.try_get(1)?,
+                    actor: row.try_get(2)?,
+                    action: row.try_get(3)?,
+                    target: row.try_get(4)?,
+                    detail: row.try_get(5)?,
                 })
             })
             .collect()

@@ -208,6 +208,39 @@ impl Store {
         rows.iter().map(message_of_row).collect()
     }
 
+    /// The messages of the chat `key` around the message `id`: up to `each_side` before
+    /// it, itself, and up to `each_side` after it, oldest first (what a moderator reads
+    /// with a report).
+    pub async fn messages_around(
+        &self,
+        key: &str,
+        id: i64,
+        each_side: i64,
+    ) -> anyhow::Result<Vec<ChatMessage>> {
+        let before = sqlx::query(&format!(
+            "SELECT {MESSAGE_COLUMNS} WHERE m.chat = $1 AND m.id < $2 ORDER BY m.id DESC LIMIT $3"
+        ))
+        .bind(key)
+        .bind(id)
+        .bind(each_side)
+        .fetch_all(&self.pool)
+        .await?;
+        let after = sqlx::query(&format!(
+            "SELECT {MESSAGE_COLUMNS} WHERE m.chat = $1 AND m.id >= $2 ORDER BY m.id LIMIT $3"
+        ))
+        .bind(key)
+        .bind(id)
+        .bind(each_side + 1)
+        .fetch_all(&self.pool)
+        .await?;
+        before
+            .iter()
+            .rev()
+            .chain(after.iter())
+            .map(message_of_row)
+            .collect()
+    }
+
     /// One message, by id.
     pub async fn chat_message(&self, id: i64) -> anyhow::Result<Option<ChatMessage>> {
         let row = sqlx::query(&format!("SELECT {MESSAGE_COLUMNS} WHERE m.id = $1"))

@@ -213,6 +213,11 @@ impl Backend {
                     "challenges declined, cancelled, expired",
                     include_str!("../../migrations/sqlite/0027_challenges.sql"),
                 ),
+                (
+                    28,
+                    "timed bans, moderators' notes",
+                    include_str!("../../migrations/sqlite/0028_moderation.sql"),
+                ),
             ],
             Backend::Postgres => &[
                 (
@@ -349,6 +354,11 @@ impl Backend {
                     27,
                     "challenges declined, cancelled, expired",
                     include_str!("../../migrations/postgres/0027_challenges.sql"),
+                ),
+                (
+                    28,
+                    "timed bans, moderators' notes",
+                    include_str!("../../migrations/postgres/0028_moderation.sql"),
                 ),
             ],
         };

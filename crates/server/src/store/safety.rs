@@ -38,6 +38,15 @@ pub struct StoredReport {
     pub closed_by: Option<String>,
 }
 
+/// A report's columns as [`report_of_row`] reads them, and the joins they need (`r` the
+/// report, `m` the message it names).
+const REPORT_COLUMNS: &str = "SELECT r.id, rep.name, r.message_id, COALESCE(acc.name, author.name), \
+     r.reason, r.at_ms, r.closed_ms, r.closed_by \
+     FROM reports r JOIN accounts rep ON rep.id = r.reporter_id \
+     LEFT JOIN accounts acc ON acc.id = r.account_id \
+     LEFT JOIN chat_messages m ON m.id = r.message_id \
+     LEFT JOIN accounts author ON author.id = m.author_id";
+
 fn report_of_row(row: &AnyRow) -> anyhow::Result<StoredReport> {
     Ok(StoredReport {
         id: row.try_get(0)?,
@@ -116,20 +125,15 @@ impl Store {
         reason: &str,
     ) -> anyhow::Result<Option<String>> {
         let mut tx = self.begin_write().await?;
-        let row = sqlx::query("SELECT id, name FROM accounts WHERE name_key = $1")
-            .bind(name.to_ascii_lowercase())
-            .fetch_optional(&mut *tx)
-            .await?;
-        let Some(row) = row else {
+        let Some((id, shown, _)) = Self::named_in(&mut tx, name).await? else {
             return Ok(None);
         };
-        let (id, shown): (i64, String) = (row.try_get(0)?, row.try_get(1)?);
         sqlx::query("UPDATE accounts SET chat_muted_until_ms = $1 WHERE id = $2")
             .bind(until_ms)
             .bind(id)
             .execute(&mut *tx)
             .await?;
-        let detail = format!("until {until_ms}: {reason}");
+        let detail = Self::mute_detail(until_ms, reason);
         self.log_in(&mut tx, actor, "mute", &shown, &detail).await?;
         tx.commit().await?;
         Ok(Some(shown))
@@ -204,15 +208,27 @@ impl Store {
     ) -> anyhow::Result<Vec<StoredReport>> {
         let open = if all { "" } else { "AND r.closed_ms IS NULL" };
         let rows = sqlx::query(&format!(
-            "SELECT r.id, rep.name, r.message_id, COALESCE(acc.name, author.name), r.reason, \
-             r.at_ms, r.closed_ms, r.closed_by \
-             FROM reports r JOIN accounts rep ON rep.id = r.reporter_id \
-             LEFT JOIN accounts acc ON acc.id = r.account_id \
-             LEFT JOIN chat_messages m ON m.id = r.message_id \
-             LEFT JOIN accounts author ON author.id = m.author_id \
-             WHERE r.id < $1 {open} ORDER BY r.id DESC LIMIT $2"
+            "{REPORT_COLUMNS} WHERE r.id < $1 {open} ORDER BY r.id DESC LIMIT $2"
         ))
         .bind(before.unwrap_or(i64::MAX))
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(report_of_row).collect()
+    }
+
+    /// The latest `limit` reports about the account `account_id` (naming it, or a message
+    /// it wrote), open or closed, newest first.
+    pub async fn reports_about(
+        &self,
+        account_id: i64,
+        limit: i64,
+    ) -> anyhow::Result<Vec<StoredReport>> {
+        let rows = sqlx::query(&format!(
+            "{REPORT_COLUMNS} WHERE r.account_id = $1 OR m.author_id = $1 \
+             ORDER BY r.id DESC LIMIT $2"
+        ))
+        .bind(account_id)
         .bind(limit)
         .fetch_all(&self.pool)
         .await?;

@@ -112,7 +112,7 @@ async fn contract(db: TestDb) -> TestDb {
     let me = client.get("/api/me", &[("authorization", &bearer)]).await;
     assert_eq!(
         (me.status.as_u16(), &me.json),
-        (200, &json!({"name": "ann", "guest": false}))
+        (200, &json!({"name": "ann", "guest": false, "roles": []}))
     );
 
     // Only the token's SHA-256 is stored.
@@ -187,7 +187,7 @@ async fn contract(db: TestDb) -> TestDb {
     let me = client.get("/api/me", &[("cookie", &cookie)]).await;
     assert_eq!(
         (me.status.as_u16(), &me.json),
-        (200, &json!({"name": "ann", "guest": false}))
+        (200, &json!({"name": "ann", "guest": false, "roles": []}))
     );
     // A cookie does not revoke a bearer token, and cross-site logouts are refused.
     client

@@ -7,7 +7,7 @@ use futures_util::StreamExt as _;
 use reqwest::Method;
 use serde_json::{Value, json};
 use swapboard_server::api::{GameView, RoomView};
-use swapboard_server::store::{Role, Store};
+use swapboard_server::store::{BanOrder, LogFilter, Role, Store};
 use swapboard_testkit::{
     Client, Socket, TestDb, auth, bearer, each_database, game_between, generous, socket, staff,
     start,
@@ -92,7 +92,7 @@ each_database!(
         // admin ban` does): his socket closes within one check after the cache's 5 s.
         let operator = Store::open(&db.url).await.unwrap();
         operator
-            .set_banned("dave", true, "operator", "spam")
+            .set_banned("dave", BanOrder::Ban { until_ms: None }, "operator", "spam")
             .await
             .unwrap()
             .expect("dave exists");
@@ -308,9 +308,10 @@ each_database!(
             .await
             .assert_error(401, "unauthenticated");
 
-        // The log is the admin's only, newest first.
+        // The log is the admins' and moderators' only, newest first.
+        let erin = bearer(&client, "erin").await;
         client
-            .get("/api/admin/log", &auth(&bob))
+            .get("/api/admin/log", &auth(&erin))
             .await
             .assert_error(403, "forbidden");
         client
@@ -324,7 +325,7 @@ each_database!(
         assert_eq!(lines[0]["actor"], "bob");
         assert_eq!(lines[0]["action"], "ban");
         assert_eq!(lines[0]["target"], "carl");
-        assert_eq!(lines[0]["detail"], "abuse in chat");
+        assert_eq!(lines[0]["detail"], "for good: abuse in chat");
         assert_eq!(lines[2]["action"], "grant");
         assert_eq!(lines[2]["detail"], "admin");
 
@@ -467,7 +468,7 @@ each_database!(
             .get(&format!("/api/rooms/{}/audit", room.id), &auth(&carl))
             .await;
         assert!(audit.text.contains("abandoned"), "{}", audit.text);
-        let log = store.admin_log(1).await.unwrap();
+        let log = store.admin_log(&LogFilter::default(), 1).await.unwrap();
         assert_eq!(
             (log[0].action.as_str(), log[0].target.as_str()),
             ("close", room.id.as_str())

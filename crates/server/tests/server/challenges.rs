@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use swapboard_server::api::{ChallengeList, GameView};
+use swapboard_server::store::BanOrder;
 use swapboard_testkit::{
     Client, TestDb, auth, bearer, each_database, generous, inbox, staff, start_on_manual_clock,
 };
@@ -221,7 +222,7 @@ async fn answered(db: TestDb) -> TestDb {
     let to_carl = challenge(&client, &bob, "user:carl", days.clone()).await;
     let from_carl = challenge(&client, &carl, "open", days).await;
     store
-        .set_banned("carl", true, "operator", "test")
+        .set_banned("carl", BanOrder::Ban { until_ms: None }, "operator", "test")
         .await
         .unwrap();
     for id in [&to_carl.id, &from_carl.id] {

@@ -17,6 +17,7 @@ mod hints;
 mod lessons;
 mod live;
 mod metrics;
+mod moderation;
 mod moves;
 mod names;
 mod notify;

@@ -9,18 +9,20 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::message_view;
-use crate::admin::{Reason, holding, reason_of};
+use super::gate::{MODERATORS, Reason, holding, reason_of};
 use crate::api::{ReportView, ReportsView};
 use crate::auth::Caller;
+use crate::chat::message_view;
 use crate::edge::{Body, Params};
 use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::limits::admin::REPORT_CONTEXT;
 use crate::limits::chat::{MAX_MUTE_HOURS, MAX_REPORTS_READ, REPORTS_PAGE};
 use crate::state::AppState;
-use crate::store::Role;
+use crate::store::{ChatRef, StoredReport};
 
-/// The roles that moderate.
-const MODERATORS: &[Role] = &[Role::Admin, Role::Moderator];
+/// The latest messages of a reported account a report shows: as many as on both sides of a
+/// reported message.
+const REPORT_CONTEXT_OF_ACCOUNT: u32 = 2 * REPORT_CONTEXT as u32;
 
 /// The moderation routes, each with its OpenAPI entry.
 pub(super) fn router() -> OpenApiRouter<AppState> {
@@ -81,26 +83,63 @@ pub(crate) async fn reports(
     });
     let mut reports = Vec::with_capacity(stored.len());
     for report in stored {
-        let message = match report.message_id {
-            Some(id) => state
-                .store
-                .chat_message(id)
-                .await?
-                .map(|m| message_view(m, true)),
-            None => None,
-        };
-        reports.push(ReportView {
-            id: report.id,
-            reporter: report.reporter,
-            account: report.account,
-            message,
-            reason: report.reason,
-            at_ms: report.at_ms,
-            closed_ms: report.closed_ms,
-            closed_by: report.closed_by,
-        });
+        reports.push(report_view(&state, report).await?);
     }
     Ok(Json(ReportsView { reports, older }))
+}
+
+/// A report as the moderators read it, with what surrounds it: the messages around the
+/// reported one and the page that holds them, or the reported account's latest messages.
+pub(crate) async fn report_view(state: &AppState, report: StoredReport) -> ApiResult<ReportView> {
+    let message = match report.message_id {
+        Some(id) => state.store.chat_message(id).await?,
+        None => None,
+    };
+    let (place, chat, context) = match &message {
+        Some(message) => {
+            let around = state
+                .store
+                .messages_around(&message.chat, message.id, REPORT_CONTEXT)
+                .await?;
+            let chat = ChatRef::of_key(&message.chat);
+            let place = chat.as_ref().map(|chat| {
+                let page = if chat.channel.of_game() {
+                    "games"
+                } else {
+                    "rooms"
+                };
+                format!("/{page}/{}", chat.place)
+            });
+            (place, chat.map(|chat| chat.channel.word()), around)
+        }
+        None => {
+            let latest = match state.store.login_of(&report.account).await? {
+                Some(login) => {
+                    let mut latest = state
+                        .store
+                        .messages_by(login.account_id, REPORT_CONTEXT_OF_ACCOUNT)
+                        .await?;
+                    latest.reverse();
+                    latest
+                }
+                None => Vec::new(),
+            };
+            (None, None, latest)
+        }
+    };
+    Ok(ReportView {
+        id: report.id,
+        reporter: report.reporter,
+        account: report.account,
+        message: message.map(|m| message_view(m, true)),
+        place,
+        chat,
+        context: context.into_iter().map(|m| message_view(m, true)).collect(),
+        reason: report.reason,
+        at_ms: report.at_ms,
+        closed_ms: report.closed_ms,
+        closed_by: report.closed_by,
+    })
 }
 
 /// What a moderator's act did.
