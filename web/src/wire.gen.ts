@@ -571,6 +571,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/games/{id}/conditional": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's own conditional moves in a game it plays, from the position now (empty
+         *     when it keeps none); nobody else's.
+         */
+        get: operations["get"];
+        /**
+         * Sets the caller's conditional moves in a game it plays, while the opponent is to move:
+         *     each line is checked by the rules now; when the opponent plays a line's first move, the
+         *     server plays its reply in that move's transaction (clock and notices as for any move)
+         *     and keeps the lines under it; any other move clears them.
+         */
+        put: operations["set"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/games/{id}/decline": {
         parameters: {
             query?: never;
@@ -3368,6 +3394,11 @@ export interface components {
         };
         /** @description One move of a game, with what it did. */
         MoveView: {
+            /**
+             * @description Whether its player's conditional moves played it, in the opponent's move's
+             *     transaction.
+             */
+            by_condition: boolean;
             /** @description The mover's colour letter. */
             colour: string;
             /** @description What the move did, in words. */
@@ -3517,6 +3548,15 @@ export interface components {
             new_password: string;
             /** @description The password now, 8 to 128 characters. */
             password: string;
+        };
+        /** @description A plan of conditional moves, as set and as read. */
+        Plan: {
+            /**
+             * @description Lines from the position now, the opponent to move: each alternates the opponent's
+             *     move and the reply to play for you, 2 to 20 moves; at most 32 lines, 64 replies in
+             *     all. `[]` clears the plan.
+             */
+            lines: string[][];
         };
         /**
          * @description One of the two players of a two-player game, by turn order.
@@ -6351,6 +6391,137 @@ export interface operations {
                 };
             };
             /** @description `rate_limited`: too many messages from this account */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The game's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's plan */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Plan"];
+                };
+            };
+            /** @description No or bad credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller does not play in this game */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such game */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    set: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The game's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Plan"];
+            };
+        };
+        responses: {
+            /** @description The plan as kept, in the contract's words */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Plan"];
+                };
+            };
+            /** @description Too many or malformed lines, an illegal move (line and move named), or two replies to one move */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No or bad credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller does not play in this game */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such game */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The game is not being played, it is the caller's turn, or the game moved meanwhile */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: too many requests that change something from this address */
             429: {
                 headers: {
                     [name: string]: unknown;

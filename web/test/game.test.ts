@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
+import { lineWords, parsePlan } from '../src/game/conditional';
 import { draftKey, endingWords, evaluationSeries, judgementWords, loadDraft, pairMoves, reviewSummary, saveDraft, type DraftStore } from '../src/logic';
 import type { GameView, MoveView, ReviewedMove, Seat } from '../src/types';
 
@@ -16,7 +17,7 @@ function finished(winner: string | null, how: string, termination = 'rules', you
 }
 
 test('the move list is paired by move number, an odd last ply alone on its row', () => {
-  const moves: MoveView[] = ['c3', 'd4', 'e5'].map((move, k) => ({ ply: k + 1, move, colour: k % 2 ? 'B' : 'R', description: move }));
+  const moves: MoveView[] = ['c3', 'd4', 'e5'].map((move, k) => ({ ply: k + 1, move, colour: k % 2 ? 'B' : 'R', description: move, by_condition: false }));
   const rows = pairMoves(moves);
   assert.deepEqual(rows.map((r) => [r.number, r.plies.map((p) => p.move)]), [[1, ['c3', 'd4']], [2, ['e5']]]);
   assert.deepEqual(pairMoves([]), []);
@@ -102,4 +103,10 @@ test('a proven judgement reads as a fact, an estimated one as the AI\'s opinion'
   assert.equal(judgementWords(move('mistake', 'estimated')), "mistake (the AI's opinion)");
   assert.equal(judgementWords(move('inaccuracy')), "inaccuracy (the AI's opinion)");
   assert.equal(judgementWords(move(null, 'proven')), '');
+});
+
+test('conditional moves are read one line per row and said in words', () => {
+  assert.deepEqual(parsePlan(' a1 e5  a2 e4\n\nc3,d5 b2\n'), [['a1', 'e5', 'a2', 'e4'], ['c3,d5', 'b2']]);
+  assert.deepEqual(parsePlan('   \n'), []);
+  assert.equal(lineWords(['a1', 'e5', 'a2', 'e4']), 'if they play a1, play e5; then if a2, e4');
 });

@@ -28,6 +28,7 @@
 mod analysis;
 pub mod builder;
 pub mod clock;
+pub mod conditional;
 mod game;
 mod games;
 pub mod hints;

@@ -18,6 +18,7 @@ use crate::secret::random_secret;
 use crate::state::AppState;
 
 mod challenges;
+mod conditional;
 mod hints;
 pub(crate) mod moves;
 mod socket;
@@ -45,6 +46,7 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(challenges::cancel))
         .routes(routes!(moves::play))
         .routes(routes!(moves::resign))
+        .routes(routes!(conditional::set, conditional::get))
         .routes(routes!(draft))
         .routes(routes!(hints::hint))
         .routes(routes!(my_turn))

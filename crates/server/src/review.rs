@@ -141,12 +141,14 @@ pub(crate) async fn moves(
     Path(id): Path<String>,
 ) -> ApiResult<Json<MoveList>> {
     let (_, review) = replayed(&state, &id).await?;
+    let by_condition = state.store.plies_by_condition(&id).await?;
     let moves = (0..review.ply())
         .map(|k| MoveView {
             ply: k + 1,
             text: review.move_text(k).unwrap_or_default(),
             colour: review.mover_letter(k).map(String::from).unwrap_or_default(),
             description: review.describe(k).unwrap_or_default(),
+            by_condition: by_condition.contains(&k),
         })
         .collect();
     Ok(Json(MoveList {

@@ -13,6 +13,7 @@ import { loadDraft, reviewPly, saveDraft, type Route } from '../logic';
 import { confirmStep } from '../pages';
 import type { Analysis, Draft, GameReview, GameMessage, GameView, MoveList, PlyView } from '../types';
 import { analysisView, reviewView } from './analysis';
+import { conditionalPanel } from './conditional';
 import { clickStep, clockOffset, gameState, hintsOffered, isNews, mySeat, myTurn, noBuilding, takeAnswer, takeGame, type HintView } from './state';
 import {
   drawActions, drawAnalysis, drawBoard, drawClocks, drawHeader, drawLive, drawMoves, drawPrompt, drawShown, gameElements, gameLayout,
@@ -33,6 +34,9 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
   /** The rematch being read, so that it is read once. */
   let reading: string | null = null;
   let reviewTimer = 0;
+
+  /** The caller's conditional moves, offered while the opponent is to move. */
+  const plan = conditionalPanel(path);
 
   /** The chat under the board: its players' for the two players, the spectators' for anyone
    * else (docs/CHAT.md); placed again when the caller takes a seat. */
@@ -296,6 +300,7 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
       state.shown = view;
       resetDraft();
       await startDraft();
+      await plan.update(state.game).catch((error: unknown) => showRefusal(failureText(error)));
       return;
     }
     // While the moves of a newer ply are on their way, that answer draws (never a game
@@ -435,8 +440,9 @@ export async function gamePage(main: HTMLElement, shell: Shell, route: Route): P
   const ticker = window.setInterval(() => drawClocks(state), 250);
 
   placeChat();
-  main.append(gameLayout(e), hintPanel, chatBox);
+  main.append(gameLayout(e), hintPanel, plan.element, chatBox);
   await startDraft();
+  await plan.update(state.game);
   if (route.invite && state.game.status === 'waiting' && mySeat(state) === null && !shell.me) {
     showRefusal('Log in or sign up to take the seat this link offers.');
   }

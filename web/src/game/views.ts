@@ -186,7 +186,7 @@ export function drawMoves(e: GameElements, state: GameState, act: GameActions): 
         type: 'button', 'data-ply': m.ply, 'aria-current': state.shown.ply === m.ply ? 'step' : null,
         onclick: () => act.showPly(m.ply),
       }, h('span', { class: 'mv' }, `${m.move}${mark ? ` ${JUDGEMENT_MARK[mark] ?? ''}` : ''}`),
-      h('span', { class: 'desc' }, m.description));
+      h('span', { class: 'desc' }, m.by_condition ? `${m.description} (by condition)` : m.description));
     }))));
   // The list scrolls itself to the move shown; the page never moves (a phone opens on the
   // board). The list is positioned, so a row's offsetTop is within it.

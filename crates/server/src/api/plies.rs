@@ -34,6 +34,9 @@ pub struct MoveView {
     pub colour: String,
     /// What the move did, in words.
     pub description: String,
+    /// Whether its player's conditional moves played it, in the opponent's move's
+    /// transaction.
+    pub by_condition: bool,
 }
 
 /// The moves of a game.

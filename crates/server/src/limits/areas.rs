@@ -102,6 +102,9 @@ limits! {
         /// The longest move text a lesson's attempt may send: the longest move of any game
         /// (a Scware growth on the largest board) is far shorter.
         MAX_MOVE_CHARS: usize = 400, in chars;
+        /// The most lines a plan of conditional moves holds (its replies are bounded by the
+        /// play layer: 64, each line 2 to 20 moves).
+        MAX_CONDITIONAL_LINES: usize = 32;
     }
 
     /// Vacation: the days a correspondence player's clocks stop.

@@ -19,6 +19,7 @@ use crate::clock::millis;
 use crate::limits::games::{CHALLENGE_TTL, LIVE_CHALLENGE_TTL};
 use crate::limits::instances::SEATS_TTL;
 
+mod conditional;
 pub(super) mod moves;
 mod types;
 
@@ -56,7 +57,7 @@ const GAME_COLUMNS: &str = "id, game, size, status, ply, position, winner_seat, 
                             clock_days, clock_initial_ms, clock_increment_ms, \
                             clock_left_first_ms, clock_left_second_ms, turn_started_ms, \
                             created_ms, invite, rematch_id, rated, tournament_id, vacation_first, vacation_second, \
-                            closed, closed_reason, expires_ms";
+                            closed, closed_reason, expires_ms, conditional";
 
 /// [`GAME_COLUMNS`] of a query in which the games table is `g`.
 pub(super) fn prefixed_game_columns() -> String {
@@ -181,6 +182,7 @@ pub(super) fn game_of_row(row: &AnyRow) -> anyhow::Result<StoredGame> {
             .transpose()?,
         closed_reason: row.try_get("closed_reason")?,
         expires_ms: row.try_get("expires_ms")?,
+        conditional: row.try_get::<i64, _>("conditional")? != 0,
     })
 }
 

@@ -218,6 +218,11 @@ impl Backend {
                     "timed bans, moderators' notes",
                     include_str!("../../migrations/sqlite/0028_moderation.sql"),
                 ),
+                (
+                    30,
+                    "conditional moves",
+                    include_str!("../../migrations/sqlite/0030_conditional_moves.sql"),
+                ),
             ],
             Backend::Postgres => &[
                 (
@@ -359,6 +364,11 @@ impl Backend {
                     28,
                     "timed bans, moderators' notes",
                     include_str!("../../migrations/postgres/0028_moderation.sql"),
+                ),
+                (
+                    30,
+                    "conditional moves",
+                    include_str!("../../migrations/postgres/0030_conditional_moves.sql"),
                 ),
             ],
         };

@@ -11,6 +11,7 @@ mod analysis;
 mod backup;
 mod challenges;
 mod chat;
+mod conditional;
 mod games;
 mod guests;
 mod hints;

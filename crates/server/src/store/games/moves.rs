@@ -160,7 +160,7 @@ impl Store {
         ply: u32,
         seat: u8,
         text: &str,
-        rules: impl FnOnce(MoveRequest<'_>) -> Result<Played, R>,
+        rules: impl Fn(MoveRequest<'_>) -> Result<Played, R>,
     ) -> Result<Landed, MoveError<R>> {
         // Read before the transaction (and cached once every seat is taken): who is told of
         // the move and whether the AI has a part in the game cost the move no statement.
@@ -196,22 +196,68 @@ impl Store {
             now_ms: now,
         };
         let played = rules(request).map_err(MoveError::Refused)?;
-        let plies = std::iter::once((seat, text)).chain(
-            played
-                .forced
-                .iter()
-                .map(|(seat, text)| (*seat, text.as_str())),
-        );
+        // Every ply the request stores: the move, the passes the rules force after it and,
+        // when the waiting player's plan answers it, the reply and its forced passes.
+        let mut plies: Vec<(u8, String, bool)> = std::iter::once((seat, text.to_owned(), false))
+            .chain(
+                played
+                    .forced
+                    .iter()
+                    .map(|(seat, pass)| (*seat, pass.clone(), false)),
+            )
+            .collect();
+        let mut played = played;
+        let mut conditional = false;
+        if game.conditional {
+            let after_move = ply + u32::try_from(plies.len()).unwrap_or(u32::MAX);
+            let reply = if played.finish.is_none() {
+                Self::conditional_reply_in(&mut tx, game_id, ply, &played.position).await?
+            } else {
+                None
+            };
+            let answered = reply.and_then(|(owner, path, reply)| {
+                let request = MoveRequest {
+                    position: &played.position,
+                    ply: after_move,
+                    seat: owner,
+                    text: &reply,
+                    clock: game.clock,
+                    times: played.times,
+                    now_ms: now,
+                };
+                // A reply the rules refuse now (a clock run out) drops the plan.
+                rules(request)
+                    .ok()
+                    .map(|answer| (owner, format!("{path} {reply}"), reply, answer))
+            });
+            match answered {
+                Some((owner, path, reply, answer)) => {
+                    plies.push((owner, reply, true));
+                    plies.extend(
+                        answer
+                            .forced
+                            .iter()
+                            .map(|(seat, pass)| (*seat, pass.clone(), false)),
+                    );
+                    played = answer;
+                    conditional = played.finish.is_none()
+                        && Self::keep_plan_under_in(&mut tx, game_id, &path).await?;
+                }
+                None => Self::drop_plan_in(&mut tx, game_id).await?,
+            }
+        }
         let mut next_ply = ply;
-        for (seat, text) in plies {
+        for (seat, text, by_condition) in &plies {
             let inserted = sqlx::query(
-                "INSERT INTO moves (game_id, ply, seat, move, played_ms) VALUES ($1, $2, $3, $4, $5)",
+                "INSERT INTO moves (game_id, ply, seat, move, played_ms, by_condition) \
+                 VALUES ($1, $2, $3, $4, $5, $6)",
             )
             .bind(game_id)
             .bind(i64::from(next_ply))
-            .bind(i64::from(seat))
-            .bind(text)
+            .bind(i64::from(*seat))
+            .bind(text.as_str())
             .bind(now)
+            .bind(i64::from(*by_condition))
             .execute(&mut *tx)
             .await;
             match inserted {
@@ -233,13 +279,13 @@ impl Store {
             .collect();
         let channels: Vec<String> = announced.iter().map(|p| notify_channel(p)).collect();
         let notify = match self.backend {
-            Backend::Postgres => format!(" RETURNING {}", notify_calls(10, announced.len())),
+            Backend::Postgres => format!(" RETURNING {}", notify_calls(11, announced.len())),
             Backend::Sqlite => " RETURNING id".to_owned(),
         };
         let sql = format!(
             "UPDATE games SET ply = $1, position = $2, updated_ms = $3, \
              clock_left_first_ms = $4, clock_left_second_ms = $5, turn_started_ms = $6, \
-             due_ms = $9, claimed_until_ms = NULL WHERE id = $7 AND ply = $8{notify}"
+             due_ms = $9, claimed_until_ms = NULL, conditional = $10 WHERE id = $7 AND ply = $8{notify}"
         );
         let mut update = sqlx::query(&sql)
             .bind(i64::from(next_ply))
@@ -250,7 +296,8 @@ impl Store {
             .bind(started)
             .bind(game_id)
             .bind(i64::from(ply))
-            .bind(due);
+            .bind(due)
+            .bind(i64::from(conditional));
         if self.backend == Backend::Postgres {
             update = bind_notifications(update, &channels, &announced);
         }
@@ -270,7 +317,7 @@ impl Store {
             Self::finish_ai_jobs_in(&mut tx, game_id, next_ply).await?;
         }
         if status == Status::Playing {
-            let last_seat = played.forced.last().map_or(seat, |(passer, _)| *passer);
+            let last_seat = plies.last().map_or(seat, |(mover, _, _)| *mover);
             let to_move = last_seat ^ 1;
             self.your_turn_in(&mut tx, &game, &seats, to_move, next_ply)
                 .await?;
@@ -287,8 +334,7 @@ impl Store {
         self.caches.moves.update(game_id, |moves| {
             if moves.len() == stored_before {
                 let moves = Arc::make_mut(moves);
-                moves.push(text.to_owned());
-                moves.extend(played.forced.iter().map(|(_, pass)| pass.clone()));
+                moves.extend(plies.iter().map(|(_, text, _)| text.clone()));
             }
         });
         Ok(Landed::Played(StoredGame {
@@ -297,6 +343,7 @@ impl Store {
             position: played.position,
             finish: played.finish,
             times: played.times,
+            conditional,
             ..game
         }))
     }

@@ -198,6 +198,9 @@ pub struct StoredGame {
     /// When a waiting game stops being joinable, in ms since the Unix epoch (none for the
     /// games made before challenges expired).
     pub expires_ms: Option<i64>,
+    /// Whether the player waiting for the opponent's move keeps a plan of conditional
+    /// replies (`docs/API.md`, "Correspondence").
+    pub conditional: bool,
 }
 
 impl StoredGame {
