@@ -213,6 +213,11 @@ impl Backend {
                     "challenges declined, cancelled, expired",
                     include_str!("../../migrations/sqlite/0027_challenges.sql"),
                 ),
+                (
+                    29,
+                    "rating pools by size band",
+                    include_str!("../../migrations/sqlite/0029_rating_bands.sql"),
+                ),
             ],
             Backend::Postgres => &[
                 (
@@ -349,6 +354,11 @@ impl Backend {
                     27,
                     "challenges declined, cancelled, expired",
                     include_str!("../../migrations/postgres/0027_challenges.sql"),
+                ),
+                (
+                    29,
+                    "rating pools by size band",
+                    include_str!("../../migrations/postgres/0029_rating_bands.sql"),
                 ),
             ],
         };
@@ -595,6 +605,10 @@ impl Store {
             .fill_name_skeletons()
             .await
             .map_err(|e| anyhow::anyhow!("cannot prepare the {} database: {e}", backend.name()))?;
+        store
+            .place_in_bands()
+            .await
+            .map_err(|e| anyhow::anyhow!("cannot rerate the {} database: {e}", backend.name()))?;
         Ok(store)
     }
 
