@@ -7,6 +7,7 @@ import { catalogueEntry, gameTitle, loadCatalogue } from './catalogue';
 import { h } from './dom';
 import { describeClock, opponentField, safeNext, timeControl, type Route } from './logic';
 import { dailyCard } from './puzzles/page';
+import { PROVISIONAL_NOTE } from './ratings';
 import type { RoomView } from './swap61';
 import type { GameView, Lobby, Schemas, VacationView } from './types';
 
@@ -39,7 +40,8 @@ export function gameItem(game: GameView, extra?: Node): HTMLLIElement {
     'li',
     { class: 'game-item' },
     h('a', { href: `/games/${game.id}` }, `${gameTitle(game.game)} ${game.size}×${game.size}`),
-    h('span', {}, ` ${seatText(game)} · ${describeClock(game.clock)} · ${game.rated ? 'rated' : 'casual'} · ${state}`),
+    h('span', game.players.some((p) => p.rating?.provisional) ? { title: PROVISIONAL_NOTE } : {},
+      ` ${seatText(game)} · ${describeClock(game.clock)} · ${game.rated ? 'rated' : 'casual'} · ${state}`),
     extra,
   );
 }

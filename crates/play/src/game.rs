@@ -142,7 +142,7 @@ impl GameId {
         };
         let mut playable = range.clone().filter(|&n| self.playable(n));
         let min = playable.next().unwrap_or(*range.start());
-        [min, playable.last().unwrap_or(min)]
+        [min, playable.next_back().unwrap_or(min)]
     }
 
     /// Whether the engine starts a game on side `size`.

@@ -403,8 +403,10 @@ pub(crate) struct LeaderView {
     rating: f64,
     /// RD as of now (Swap 61: sigma).
     rd: f64,
-    /// Rated games played in this game (Swap 61: rated rooms).
+    /// Rated games played in this pool (Swap 61: rated rooms).
     games: u32,
+    /// Whether RD is at least 110 ("1612?"; never for Swap 61).
+    provisional: bool,
 }
 
 /// A pool's leaderboard.
@@ -480,6 +482,7 @@ pub(crate) async fn leaderboard(
             rating: shown.rating,
             rd: shown.rd,
             games: shown.games,
+            provisional: shown.provisional,
         });
     }
     Ok(Json(LeaderboardView {
@@ -508,6 +511,7 @@ async fn swap61_leaderboard(state: &AppState, bots: bool) -> ApiResult<Json<Lead
             rating: record.skill.ordinal(),
             rd: record.skill.uncertainty,
             games: record.rooms,
+            provisional: false,
         })
         .collect();
     Ok(Json(LeaderboardView {
