@@ -149,6 +149,7 @@ export type Route =
   | { page: 'puzzles'; id: string | null }
   | { page: 'tournaments'; id: string | null }
   | { page: 'leaderboard'; game: string; band: string | null; bots: boolean }
+  | { page: 'players' }
   | { page: 'learn'; game: string | null }
   | { page: 'about' }
   | { page: 'help' }
@@ -176,6 +177,7 @@ export function parseRoute(pathname: string, search: string): Route {
       case 'learn': return { page: 'learn', game: null };
       case 'about': return { page: 'about' };
       case 'help': return { page: 'help' };
+      case 'players': return { page: 'players' };
     }
   }
   if (parts.length === 2 && parts[0] === 'games' && /^[0-9a-zA-Z_-]{1,64}$/.test(parts[1])) {

@@ -10,7 +10,7 @@ import { newRoomPage, roomPage } from './room/page';
 import { lessonsPage } from './lessons/page';
 import { puzzlesPage } from './puzzles/page';
 import { playerPage } from './profile';
-import { leaderboardPage } from './ratings';
+import { leaderboardPage, playersPage } from './ratings';
 import { frontPage, rulesPage } from './rules';
 import { tournamentsPage } from './tournaments/page';
 
@@ -22,5 +22,5 @@ if (root) start(root, {
     // A visitor who is not logged in, or a guest, sees the front page (`src/rules.ts`).
     home: (main, shell) => (shell.me && !shell.guest ? PAGES.home(main, shell) : frontPage(main, shell)),
     game: gamePage, newRoom: newRoomPage, room: roomPage, rules: rulesPage, puzzles: puzzlesPage, learn: lessonsPage,
-    tournaments: tournamentsPage, leaderboard: leaderboardPage, player: playerPage, about: aboutPage, help: helpPage,
+    tournaments: tournamentsPage, leaderboard: leaderboardPage, players: playersPage, player: playerPage, about: aboutPage, help: helpPage,
   });

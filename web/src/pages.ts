@@ -283,4 +283,4 @@ export const PAGES = {
   new: newGame,
   settings: (main: HTMLElement): Promise<void> => settings(main),
   missing: (main: HTMLElement): Promise<void> => missing(main),
-} satisfies Record<Exclude<Route['page'], 'game' | 'player' | 'newRoom' | 'room' | 'rules' | 'notifications' | 'confirmEmail' | 'puzzles' | 'tournaments' | 'leaderboard' | 'learn' | 'forgotPassword' | 'resetPassword' | 'vacation' | 'about' | 'help'>, (main: HTMLElement, shell: Shell, route: Route) => Promise<Cleanup | void>>;
+} satisfies Record<Exclude<Route['page'], 'game' | 'player' | 'newRoom' | 'room' | 'rules' | 'notifications' | 'confirmEmail' | 'puzzles' | 'tournaments' | 'leaderboard' | 'players' | 'learn' | 'forgotPassword' | 'resetPassword' | 'vacation' | 'about' | 'help'>, (main: HTMLElement, shell: Shell, route: Route) => Promise<Cleanup | void>>;

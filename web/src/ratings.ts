@@ -132,3 +132,18 @@ export async function leaderboardPage(main: HTMLElement, _shell: unknown, route:
           h('td', {}, rooms ? number(p.rating) : ratingElement(p)), h('td', {}, number(p.rd)), h('td', {}, String(p.games)))))));
   if (board.players.some((p) => p.provisional)) main.append(h('p', { class: 'note' }, PROVISIONAL_NOTE));
 }
+
+/** `/players`: the players who finished a game, the most recently active first. */
+export async function playersPage(main: HTMLElement): Promise<void> {
+  const list = await api<Schemas['PlayersView']>('GET', '/api/players');
+  main.append(h('h1', {}, 'Players'),
+    h('p', {}, 'Everyone who has finished a game here, the most recently active first. Each name leads to the player\'s ratings and games; the ',
+      h('a', { href: '/leaderboards/swaptimum' }, 'leaderboards'), ' rank them.'),
+    list.players.length === 0 ? h('p', { class: 'empty' }, 'Nobody has finished a game yet.') :
+      h('table', { class: 'leaderboard', 'aria-label': 'players' },
+        h('thead', {}, h('tr', {}, ...['Player', 'Finished games', 'Last game'].map((t) => h('th', { scope: 'col' }, t)))),
+        h('tbody', {}, ...list.players.map((p) => h('tr', {},
+          h('td', {}, h('a', { href: `/players/${encodeURIComponent(p.name)}` }, p.name), p.bot ? ' (bot)' : ''),
+          h('td', {}, String(p.games)),
+          h('td', {}, new Date(p.last_game_ms).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' })))))));
+}

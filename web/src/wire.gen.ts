@@ -1271,6 +1271,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/players": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The players who have finished a game (not guests, not banned), the most recently active
+         *     first, at most 200, for anyone: a club's members in one list, with or without ratings.
+         */
+        get: operations["players"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/positions/draft": {
         parameters: {
             query?: never;
@@ -3348,6 +3368,23 @@ export interface components {
          * @enum {string}
          */
         Player: "first" | "second";
+        /** @description A player in the list of players. */
+        PlayerItemView: {
+            /** @description Whether a program plays it. */
+            bot: boolean;
+            /**
+             * Format: int64
+             * @description Its finished games, rated or not.
+             */
+            games: number;
+            /**
+             * Format: int64
+             * @description When the last of them ended (or last changed), in ms since the Unix epoch.
+             */
+            last_game_ms: number;
+            /** @description The account's name. */
+            name: string;
+        };
         /** @description A seat as the API shows it. */
         PlayerView: {
             /** @description The seat's colour letter (`R`, `B`, ...). */
@@ -3366,6 +3403,11 @@ export interface components {
              *     correspondence clock did not run out; absent when none were.
              */
             vacation_days?: number;
+        };
+        /** @description The list of players. */
+        PlayersView: {
+            /** @description At most 200, the most recently active first. */
+            players: components["schemas"]["PlayerItemView"][];
         };
         /** @description The board after a ply, with what the move that made it did. */
         PlyView: {
@@ -8081,6 +8123,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    players: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description At most 200 players, the most recently active first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayersView"];
                 };
             };
         };

@@ -16,7 +16,7 @@ use crate::api::{ChangeView, RecordView};
 use crate::edge::Params;
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::limits::ratings::HISTORY_LIMIT;
-use crate::limits::ratings::LEADERBOARD_SIZE;
+use crate::limits::ratings::{LEADERBOARD_SIZE, PLAYERS_LISTED};
 use crate::state::AppState;
 use crate::store::ratings::{PARAMS, Pool};
 use crate::store::room_skills::RoomSkill;
@@ -29,6 +29,7 @@ use utoipa_axum::routes;
 /// with its OpenAPI entry.
 pub(crate) fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
+        .routes(routes!(players))
         .routes(routes!(show_account))
         .routes(routes!(history))
         .routes(routes!(leaderboard))
@@ -186,6 +187,46 @@ pub(crate) struct AccountView {
     /// Its finished games played, won, lost and drawn in each two-player game it finished
     /// one of, by game name, rated or not, against people, bots and the AI.
     record: BTreeMap<String, RecordView>,
+}
+
+/// A player in the list of players.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct PlayerItemView {
+    /// The account's name.
+    name: String,
+    /// Whether a program plays it.
+    bot: bool,
+    /// Its finished games, rated or not.
+    games: i64,
+    /// When the last of them ended (or last changed), in ms since the Unix epoch.
+    last_game_ms: i64,
+}
+
+/// The list of players.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct PlayersView {
+    /// At most 200, the most recently active first.
+    players: Vec<PlayerItemView>,
+}
+
+/// The players who have finished a game (not guests, not banned), the most recently active
+/// first, at most 200, for anyone: a club's members in one list, with or without ratings.
+#[utoipa::path(get, path = "/api/players", tag = "ratings",
+    responses((status = 200, description = "At most 200 players, the most recently active first", body = PlayersView)))]
+pub(crate) async fn players(State(state): State<AppState>) -> ApiResult<Json<PlayersView>> {
+    let players = state
+        .store
+        .players(PLAYERS_LISTED)
+        .await?
+        .into_iter()
+        .map(|(name, bot, games, last_game_ms)| PlayerItemView {
+            name,
+            bot,
+            games,
+            last_game_ms,
+        })
+        .collect();
+    Ok(Json(PlayersView { players }))
 }
 
 /// The account of `name`, or 404.

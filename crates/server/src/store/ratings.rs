@@ -326,6 +326,35 @@ impl Store {
             .collect()
     }
 
+    /// The players a club's list shows: accounts that are neither guests nor banned and have
+    /// finished a game, the most recently active first (then by name), at most `limit`:
+    /// name, whether a bot, finished games, and when the last one changed.
+    pub(crate) async fn players(
+        &self,
+        limit: i64,
+    ) -> anyhow::Result<Vec<(String, bool, i64, i64)>> {
+        let rows = sqlx::query(
+            "SELECT a.name, a.bot, COUNT(*) AS games, MAX(g.updated_ms) AS last_ms \
+             FROM accounts a JOIN seats s ON s.account_id = a.id \
+             JOIN games g ON g.id = s.game_id AND g.status = 'finished' \
+             WHERE a.guest_ms IS NULL AND a.banned_ms IS NULL \
+             GROUP BY a.id, a.name, a.bot ORDER BY last_ms DESC, a.name LIMIT $1",
+        )
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                Ok((
+                    row.try_get("name")?,
+                    row.try_get::<i64, _>("bot")? != 0,
+                    row.try_get("games")?,
+                    row.try_get("last_ms")?,
+                ))
+            })
+            .collect()
+    }
+
     /// The account's history in `pool`, oldest first: at most the latest [`HISTORY_LIMIT`]
     /// points.
     pub(crate) async fn rating_history(

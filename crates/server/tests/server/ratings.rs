@@ -573,6 +573,25 @@ async fn bands(db: TestDb) -> TestDb {
     let people = game_made(&client, &open, &ann, &cy).await;
     assert_eq!(game_ratings(&client, &people).await.0, true);
 
+    // The list of players: those who finished a game, a bot marked; cy has not yet.
+    let list = client.get("/api/players", &[]).await;
+    assert_eq!(list.status, 200, "{}", list.text);
+    let mut names: Vec<(String, bool)> = list.json["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["name"].as_str().unwrap().to_owned(), p["bot"] == true))
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            ("ann".to_owned(), false),
+            ("bob".to_owned(), false),
+            ("robo".to_owned(), true)
+        ]
+    );
+
     // As before migration 0029: rated changes with no band, no records, and a game on a
     // proven board that was rated then. The next start places each game in its band, with
     // the live numbers, and unrates the proven one.
