@@ -214,9 +214,26 @@ async function newGame(main: HTMLElement, shell: Shell): Promise<void> {
   const level = h('input', { name: 'level', type: 'number', min: 1, max: 8, value: 3 });
   const player = h('input', { name: 'player', maxlength: 24, value: challenged ?? '' });
   // Games between people count for the ratings unless the challenger says otherwise; the AI
-  // never plays rated, so the box is shown only against a person.
+  // never plays rated, so the box is shown only against a person. A board the solver has
+  // proved from the start (the catalogue's `proven_sizes`) is never rated: the box is off
+  // there, and says why.
   const rated = h('input', { type: 'checkbox', name: 'rated', checked: true });
-  const ratedField = h('label', { class: 'check' }, rated, ' Rated');
+  const provenNote = h('span', { class: 'note' });
+  const ratedField = h('label', { class: 'check' }, rated, ' Rated', provenNote);
+  const proven = (): boolean => catalogueEntry(game.value)?.proven_sizes.includes(Number(size.value)) ?? false;
+  const fitRated = (): void => {
+    const solved = proven();
+    // Back on a board that is rated: the default again.
+    if (!solved && rated.disabled) rated.checked = true;
+    rated.disabled = solved;
+    if (solved) rated.checked = false;
+    provenNote.textContent = solved
+      ? ` (never on ${size.value}\u00d7${size.value}: the solver has proved who wins from the start)`
+      : '';
+  };
+  fitRated();
+  game.addEventListener('change', fitRated);
+  size.addEventListener('input', fitRated);
   const clock = select('clock', [['none', 'None'], ['correspondence', 'Correspondence (days per move)'], ['live', 'Live (minutes + increment)']], 'none');
   const days = h('input', { name: 'days', type: 'number', min: 1, max: 30, value: 3 });
   // From a quarter of a minute (15 s) up to a day.
@@ -251,7 +268,7 @@ async function newGame(main: HTMLElement, shell: Shell): Promise<void> {
         colour: colour.value,
         opponent: opponentField(opponent.value, Number(level.value), player.value),
         clock: timeControl(clock.value, Number(days.value), Number(initial.value), Number(increment.value)),
-        ...(opponent.value === 'ai' ? {} : { rated: rated.checked }),
+        ...(opponent.value === 'ai' || proven() ? {} : { rated: rated.checked }),
       });
       shell.go(`/games/${created.id}`);
     } catch (error) {
