@@ -67,7 +67,7 @@ test('a club\'s leaderboards, pools, players and the proven boards', async () =>
     // The RD is shown, and the limit explained: 300 while fewer than 30 play.
     const rds = (await table.locator('tbody tr td:nth-child(4)').allTextContents()).map(Number);
     assert.ok(rds.every((rd) => rd > 75 && rd <= 300), String(rds));
-    await page.getByText(/rating deviation \(RD\) of at most 300: 4 are active/).waitFor();
+    await page.getByText(/rating deviation \(RD\) of at most 300 for a pool of 4 active people/).waitFor();
     const marked = table.locator('span.provisional');
     assert.ok(await marked.count() > 0);
     assert.match((await marked.first().getAttribute('title')) ?? '', /Provisional \("\?"\): the rating deviation \(RD\) is 110 or more/);

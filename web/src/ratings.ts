@@ -119,8 +119,8 @@ export async function leaderboardPage(main: HTMLElement, _shell: unknown, route:
         choice('Bots', href(board.game, board.band, true), board.bots)]))),
     h('p', {}, rooms
       ? `The best 100 ${who} of finished rooms, by skill less three times its uncertainty (Weng-Lin, from the final ranks).`
-      : `The best 100 ${who} on ${board.band} boards (${board.sizes?.[0]}\u2013${board.sizes?.[1]}) who played a rated game there in the last 90 days, with a rating deviation (RD) of at most ${Math.round(board.max_rd ?? 0)}: ` +
-        `${board.active ?? 0} ${board.active === 1 ? 'is' : 'are'} active, and ${(board.max_rd ?? 0) > 75 ? 'while fewer than 30 are, the limit is wider than the usual 75 so that a club\'s players show after about three games' : 'the usual limit holds'}. ${board.bots ? '' : 'Bots have their own leaderboard. '}`,
+      : `The best 100 ${who} on ${board.band} boards (${board.sizes?.[0]}\u2013${board.sizes?.[1]}) who played a rated game there in the last 90 days, with a rating deviation (RD) of at most ${Math.round(board.max_rd ?? 0)} for a pool of ${board.active ?? 0} active ${who} ` +
+        `(the limit is wider while few play, so that a club's players show after a few games). ${board.bots ? '' : 'Bots have their own leaderboard.'}`,
     ),
     board.players.length === 0 ? h('p', { class: 'empty' }, 'Nobody qualifies yet.') :
       h('table', { class: 'leaderboard' },
