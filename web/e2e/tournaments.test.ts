@@ -89,7 +89,9 @@ test('a round robin\'s page: crosstable, standings, a result live; a tournament 
   assert.deepEqual(await page.getByRole('table', { name: 'record', exact: true }).locator('tbody tr').first().locator('th, td').allTextContents(),
     ['Flipstop', '1', '1', '0', '0']);
   await shot(page, 'player-ratings');
-  await page.getByRole('link', { name: 'Flipstop', exact: true }).click();
+  // The pool of the tournament's 5x5 boards: Flipstop's small band.
+  await page.getByRole('link', { name: 'Flipstop, small boards (3\u20137)', exact: true }).click();
+  await page.waitForURL(/\/leaderboards\/flipstop\?band=small$/);
   await page.getByRole('heading', { name: 'Flipstop leaderboard' }).waitFor();
   await page.getByText('Nobody qualifies yet.').waitFor();
   await shot(page, 'leaderboard');

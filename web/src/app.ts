@@ -52,7 +52,7 @@ function followInbox(me: string | null): void {
 
 function header(shell: Shell): HTMLElement {
   const link = (href: string, text: string): HTMLAnchorElement => h('a', { href }, text);
-  const nav = h('nav', { 'aria-label': 'main' }, link('/', 'Home'), link('/new', 'New game'), link('/learn', 'Learn'), link('/puzzles', 'Puzzles'), link('/tournaments', 'Tournaments'));
+  const nav = h('nav', { 'aria-label': 'main' }, link('/', 'Home'), link('/new', 'New game'), link('/learn', 'Learn'), link('/puzzles', 'Puzzles'), link('/tournaments', 'Tournaments'), link('/leaderboards/swaptimum', 'Leaderboards'), link('/players', 'Players'));
   followInbox(shell.me);
   if (shell.me && shell.guest) {
     // A guest keeps its games by signing up from this session; logging out would lose them.

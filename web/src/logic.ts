@@ -148,7 +148,8 @@ export type Route =
   | { page: 'vacation' }
   | { page: 'puzzles'; id: string | null }
   | { page: 'tournaments'; id: string | null }
-  | { page: 'leaderboard'; game: string }
+  | { page: 'leaderboard'; game: string; band: string | null; bots: boolean }
+  | { page: 'players' }
   | { page: 'learn'; game: string | null }
   | { page: 'about' }
   | { page: 'help' }
@@ -187,6 +188,7 @@ export function parseRoute(pathname: string, search: string): Route {
           before: before !== null && /^[0-9]{1,18}$/.test(before) ? Number(before) : null,
         };
       }
+      case 'players': return { page: 'players' };
     }
   }
   if (parts.length === 2 && parts[0] === 'games' && /^[0-9a-zA-Z_-]{1,64}$/.test(parts[1])) {
@@ -201,7 +203,10 @@ export function parseRoute(pathname: string, search: string): Route {
   if (parts.length === 2 && parts[0] === 'learn' && /^[a-z0-9-]{1,32}$/.test(parts[1])) return { page: 'learn', game: parts[1] };
   if (parts.length === 2 && parts[0] === 'puzzles' && /^[0-9a-f]{1,32}$/.test(parts[1])) return { page: 'puzzles', id: parts[1] };
   if (parts.length === 2 && parts[0] === 'tournaments' && /^[0-9a-f]{1,32}$/.test(parts[1])) return { page: 'tournaments', id: parts[1] };
-  if (parts.length === 2 && parts[0] === 'leaderboards' && /^[a-z0-9-]{1,32}$/.test(parts[1])) return { page: 'leaderboard', game: parts[1] };
+  if (parts.length === 2 && parts[0] === 'leaderboards' && /^[a-z0-9-]{1,32}$/.test(parts[1])) {
+    const band = params.get('band');
+    return { page: 'leaderboard', game: parts[1], band: band !== null && /^[a-z]{1,16}$/.test(band) ? band : null, bots: params.get('bots') === 'true' };
+  }
   if (parts.length === 2 && parts[0] === 'players') {
     return { page: 'player', name: decodeURIComponent(parts[1]) };
   }

@@ -11,7 +11,7 @@ import { lessonsPage } from './lessons/page';
 import { puzzlesPage } from './puzzles/page';
 import { playerPage } from './profile';
 import { moderationPage } from './moderation';
-import { leaderboardPage } from './ratings';
+import { leaderboardPage, playersPage } from './ratings';
 import { frontPage, rulesPage } from './rules';
 import { tournamentsPage } from './tournaments/page';
 
@@ -23,6 +23,6 @@ if (root) start(root, {
     // A visitor who is not logged in, or a guest, sees the front page (`src/rules.ts`).
     home: (main, shell) => (shell.me && !shell.guest ? PAGES.home(main, shell) : frontPage(main, shell)),
     game: gamePage, newRoom: newRoomPage, room: roomPage, rules: rulesPage, puzzles: puzzlesPage, learn: lessonsPage,
-    tournaments: tournamentsPage, leaderboard: leaderboardPage, player: playerPage, about: aboutPage, help: helpPage,
+    tournaments: tournamentsPage, leaderboard: leaderboardPage, players: playersPage, player: playerPage, about: aboutPage, help: helpPage,
     moderation: moderationPage,
   });

@@ -7,6 +7,7 @@ import { catalogueEntry, gameTitle, loadCatalogue } from './catalogue';
 import { h } from './dom';
 import { describeClock, opponentField, safeNext, timeControl, type Route } from './logic';
 import { dailyCard } from './puzzles/page';
+import { PROVISIONAL_NOTE } from './ratings';
 import type { RoomView } from './swap61';
 import type { GameView, Lobby, Schemas, VacationView } from './types';
 
@@ -39,7 +40,8 @@ export function gameItem(game: GameView, extra?: Node): HTMLLIElement {
     'li',
     { class: 'game-item' },
     h('a', { href: `/games/${game.id}` }, `${gameTitle(game.game)} ${game.size}×${game.size}`),
-    h('span', {}, ` ${seatText(game)} · ${describeClock(game.clock)} · ${game.rated ? 'rated' : 'casual'} · ${state}`),
+    h('span', game.players.some((p) => p.rating?.provisional) ? { title: PROVISIONAL_NOTE } : {},
+      ` ${seatText(game)} · ${describeClock(game.clock)} · ${game.rated ? 'rated' : 'casual'} · ${state}`),
     extra,
   );
 }
@@ -212,9 +214,26 @@ async function newGame(main: HTMLElement, shell: Shell): Promise<void> {
   const level = h('input', { name: 'level', type: 'number', min: 1, max: 8, value: 3 });
   const player = h('input', { name: 'player', maxlength: 24, value: challenged ?? '' });
   // Games between people count for the ratings unless the challenger says otherwise; the AI
-  // never plays rated, so the box is shown only against a person.
+  // never plays rated, so the box is shown only against a person. A board the solver has
+  // proved from the start (the catalogue's `proven_sizes`) is never rated: the box is off
+  // there, and says why.
   const rated = h('input', { type: 'checkbox', name: 'rated', checked: true });
-  const ratedField = h('label', { class: 'check' }, rated, ' Rated');
+  const provenNote = h('span', { class: 'note' });
+  const ratedField = h('label', { class: 'check' }, rated, ' Rated', provenNote);
+  const proven = (): boolean => catalogueEntry(game.value)?.proven_sizes.includes(Number(size.value)) ?? false;
+  const fitRated = (): void => {
+    const solved = proven();
+    // Back on a board that is rated: the default again.
+    if (!solved && rated.disabled) rated.checked = true;
+    rated.disabled = solved;
+    if (solved) rated.checked = false;
+    provenNote.textContent = solved
+      ? ` (never on ${size.value}\u00d7${size.value}: the solver has proved who wins from the start)`
+      : '';
+  };
+  fitRated();
+  game.addEventListener('change', fitRated);
+  size.addEventListener('input', fitRated);
   const clock = select('clock', [['none', 'None'], ['correspondence', 'Correspondence (days per move)'], ['live', 'Live (minutes + increment)']], 'none');
   const days = h('input', { name: 'days', type: 'number', min: 1, max: 30, value: 3 });
   // From a quarter of a minute (15 s) up to a day.
@@ -249,7 +268,7 @@ async function newGame(main: HTMLElement, shell: Shell): Promise<void> {
         colour: colour.value,
         opponent: opponentField(opponent.value, Number(level.value), player.value),
         clock: timeControl(clock.value, Number(days.value), Number(initial.value), Number(increment.value)),
-        ...(opponent.value === 'ai' ? {} : { rated: rated.checked }),
+        ...(opponent.value === 'ai' || proven() ? {} : { rated: rated.checked }),
       });
       shell.go(`/games/${created.id}`);
     } catch (error) {
@@ -281,4 +300,4 @@ export const PAGES = {
   new: newGame,
   settings: (main: HTMLElement): Promise<void> => settings(main),
   missing: (main: HTMLElement): Promise<void> => missing(main),
-} satisfies Record<Exclude<Route['page'], 'game' | 'player' | 'newRoom' | 'room' | 'rules' | 'notifications' | 'confirmEmail' | 'puzzles' | 'tournaments' | 'leaderboard' | 'learn' | 'forgotPassword' | 'resetPassword' | 'vacation' | 'about' | 'help' | 'moderation'>, (main: HTMLElement, shell: Shell, route: Route) => Promise<Cleanup | void>>;
+} satisfies Record<Exclude<Route['page'], 'game' | 'player' | 'newRoom' | 'room' | 'rules' | 'notifications' | 'confirmEmail' | 'puzzles' | 'tournaments' | 'leaderboard' | 'players' | 'learn' | 'forgotPassword' | 'resetPassword' | 'vacation' | 'about' | 'help' | 'moderation'>, (main: HTMLElement, shell: Shell, route: Route) => Promise<Cleanup | void>>;

@@ -66,7 +66,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An account's rating history in one game, for anyone. */
+        /** An account's rating history in one pool, for anyone. */
         get: operations["history"];
         put?: never;
         post?: never;
@@ -831,9 +831,11 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The top 100 of a game among players with RD at most 75 now and a rated game in the last
-         *     90 days, for anyone; for `swap61`, the top 100 by conservative skill of the players who
-         *     finished a rated room. Bots are listed and marked; banned accounts are not listed.
+         * The top 100 of a pool (a game and a band of its sizes) among the people (or, with
+         *     `?bots=true`, the bots) with a rated game there in the last 90 days and RD now at most 75,
+         *     or at most 300 while fewer than 30 of them are active, for anyone; for `swap61`, the top
+         *     100 by conservative skill of the people (or bots) who finished a rated room. Banned
+         *     accounts are not listed.
          */
         get: operations["leaderboard"];
         put?: never;
@@ -1399,6 +1401,26 @@ export interface paths {
          *     account ends.
          */
         post: operations["reset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/players": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The players who have finished a game (not guests, not banned), the most recently active
+         *     first, at most 200, for anyone: a club's members in one list, with or without ratings.
+         */
+        get: operations["players"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2265,7 +2287,15 @@ export interface components {
             bot: boolean;
             /** @description The account's name. */
             name: string;
-            /** @description Its rating in each game it has played rated, by game name (`swaptimum`, ...). */
+            /**
+             * @description Its rating in every pool (a game and a band of sizes) it has played rated, by game
+             *     then from the smallest boards.
+             */
+            pools: components["schemas"]["PoolView"][];
+            /**
+             * @description Its rating in each game, by game name (`swaptimum`, ...): the pool of the game's
+             *     usual board size (its standard band), once it played a rated game there.
+             */
             ratings: {
                 [key: string]: components["schemas"]["RatingView"];
             };
@@ -2428,6 +2458,19 @@ export interface components {
              */
             until_ms?: number | null;
         };
+        /**
+         * @description A band of board sizes of one game: its ratings keep one Glicko-2 pool per band
+         *     ([`GameId::bands`]), since skill on a 5x5 board says little of skill on a 19x19 one.
+         * @enum {string}
+         */
+        Band: "small" | "standard" | "large";
+        /** @description One size band of a game's ratings, as the catalogue gives it. */
+        BandEntry: {
+            /** @description The band. */
+            band: components["schemas"]["Band"];
+            /** @description Its smallest and largest side. */
+            sizes: number[];
+        };
         /** @description An account one blocked. */
         BlockView: {
             /**
@@ -2515,6 +2558,8 @@ export interface components {
         CatalogueEntry: {
             /** @description Its author, credited wherever the game is offered (`Phil Leduc`). */
             author: string;
+            /** @description The size bands of the ratings, smallest first. */
+            bands: components["schemas"]["BandEntry"][];
             /** @description The colour names, the first player's first. */
             colours: string[];
             /** @description The side of a new game when none is asked for. */
@@ -2523,6 +2568,8 @@ export interface components {
             id: string;
             /** @description The game's name (`Rapid Transit`). */
             name: string;
+            /** @description The sides whose result the solver has proved from the start: never rated. */
+            proven_sizes: number[];
             /** @description Every board side the engine accepts, smallest first. */
             sizes: number[];
             /** @description The name with the credit (`Rapid Transit by Phil Leduc (2022/2024)`). */
@@ -2666,8 +2713,10 @@ export interface components {
              */
             opponent: string;
             /**
-             * @description Whether the game counts for the ratings (default: yes between two accounts; a game
-             *     against the AI never does, and asking for it is refused).
+             * @description Whether the game counts for the ratings (default: yes between two people; a game
+             *     against the AI, or on a board the solver has proved from the start, never does, and
+             *     asking for it is refused; between a person and a bot it counts only if both ask:
+             *     `true` here and at the join).
              */
             rated?: boolean | null;
             /**
@@ -2727,7 +2776,10 @@ export interface components {
              * @description The fewest players it starts with (2 to 500; default 4).
              */
             min_players?: number | null;
-            /** @description Whether its games count for the ratings (default yes). */
+            /**
+             * @description Whether its games count for the ratings (default yes; never on a board the solver has
+             *     proved from the start, where asking for it is refused).
+             */
             rated?: boolean | null;
             /**
              * Format: int32
@@ -3079,8 +3131,10 @@ export interface components {
              */
             rd: number;
         };
-        /** @description A player's rating history in one game. */
+        /** @description A player's rating history in one pool. */
         HistoryView: {
+            /** @description The band of sizes (absent for `swap61`, whose rooms are one pool). */
+            band?: string | null;
             /** @description The game. */
             game: string;
             /** @description The account's name. */
@@ -3107,6 +3161,11 @@ export interface components {
         JoinBody: {
             /** @description The secret of the game's invite link. */
             invite?: string | null;
+            /**
+             * @description `true`: the joiner asks for a rated game, which a rated challenge between a person and
+             *     a bot needs from both sides (otherwise it starts unrated); no effect on other games.
+             */
+            rated?: boolean | null;
         };
         /** @description The body of `POST /api/rooms/{id}/join`. */
         JoinRoom: {
@@ -3119,11 +3178,13 @@ export interface components {
             bot: boolean;
             /**
              * Format: int32
-             * @description Rated games played in this game (Swap 61: rated rooms).
+             * @description Rated games played in this pool (Swap 61: rated rooms).
              */
             games: number;
             /** @description The account's name. */
             name: string;
+            /** @description Whether RD is at least 110 ("1612?"; never for Swap 61). */
+            provisional: boolean;
             /** @description 1 for the best. */
             rank: number;
             /**
@@ -3137,12 +3198,29 @@ export interface components {
              */
             rd: number;
         };
-        /** @description A game's leaderboard. */
+        /** @description A pool's leaderboard. */
         LeaderboardView: {
+            /**
+             * @description The players of its kind with a rated game in the pool in the last 90 days (absent
+             *     for `swap61`).
+             */
+            active?: number | null;
+            /** @description The band of sizes (absent for `swap61`). */
+            band?: string | null;
+            /** @description Whether it lists bots (`?bots=true`) rather than people. */
+            bots: boolean;
             /** @description The game. */
             game: string;
+            /**
+             * Format: double
+             * @description The widest RD it admits now: 75 in a pool of 30 active players or more, 300 below
+             *     (absent for `swap61`, which lists every rated player).
+             */
+            max_rd?: number | null;
             /** @description The best 100 at most, best first. */
             players: components["schemas"]["LeaderView"][];
+            /** @description Its band's smallest and largest board side (absent for `swap61`). */
+            sizes?: number[] | null;
         };
         /** @description The other side's answer to a missed win, shown on the board. */
         LessonAnswer: {
@@ -3567,6 +3645,23 @@ export interface components {
          * @enum {string}
          */
         Player: "first" | "second";
+        /** @description A player in the list of players. */
+        PlayerItemView: {
+            /** @description Whether a program plays it. */
+            bot: boolean;
+            /**
+             * Format: int64
+             * @description Its finished games, rated or not.
+             */
+            games: number;
+            /**
+             * Format: int64
+             * @description When the last of them ended (or last changed), in ms since the Unix epoch.
+             */
+            last_game_ms: number;
+            /** @description The account's name. */
+            name: string;
+        };
         /** @description A seat as the API shows it. */
         PlayerView: {
             /** @description The seat's colour letter (`R`, `B`, ...). */
@@ -3586,6 +3681,11 @@ export interface components {
              */
             vacation_days?: number;
         };
+        /** @description The list of players. */
+        PlayersView: {
+            /** @description At most 200, the most recently active first. */
+            players: components["schemas"]["PlayerItemView"][];
+        };
         /** @description The board after a ply, with what the move that made it did. */
         PlyView: {
             /**
@@ -3601,6 +3701,15 @@ export interface components {
             move?: string | null;
             /** @description The number of moves played before this position. */
             ply: number;
+        };
+        /** @description An account's rating in one pool: a game and a band of its board sizes. */
+        PoolView: components["schemas"]["RatingView"] & {
+            /** @description The band of sizes (`small`, `standard` or `large`). */
+            band: string;
+            /** @description The game (`swaptimum`, ...). */
+            game: string;
+            /** @description The band's smallest and largest board side. */
+            sizes: number[];
         };
         /** @description The body of `POST /api/positions/moves`. */
         PositionMove: {
@@ -3672,7 +3781,7 @@ export interface components {
         RatingView: {
             /**
              * Format: int32
-             * @description Rated games played in this game.
+             * @description Rated games played in this pool.
              */
             games: number;
             /** @description Whether RD is at least 110 ("1612?"). */
@@ -4752,7 +4861,10 @@ export interface operations {
     };
     history: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The band of board sizes (default: the band of the game's usual size; not for `swap61`) */
+                band?: string;
+            };
             header?: never;
             path: {
                 /** @description The account's name */
@@ -4773,7 +4885,7 @@ export interface operations {
                     "application/json": components["schemas"]["HistoryView"];
                 };
             };
-            /** @description An unknown game */
+            /** @description An unknown game or band */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6765,7 +6877,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description `{"invite": "..."}` for an invite game; else no body, or `{}` */
+        /** @description `{"invite": "..."}` for an invite game, `"rated": true` to ask for a rated game between a person and a bot; else no body, or `{}` */
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["JoinBody"] | null;
@@ -7336,7 +7448,12 @@ export interface operations {
     };
     leaderboard: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The band of board sizes (default: the band of the game's usual size; not for `swap61`) */
+                band?: string;
+                /** @description `true`: the bots' leaderboard; people's by default */
+                bots?: string;
+            };
             header?: never;
             path: {
                 /** @description `swaptimum`, `flipstop`, `scware`, `rapid-transit` or `swap61` */
@@ -7355,7 +7472,7 @@ export interface operations {
                     "application/json": components["schemas"]["LeaderboardView"];
                 };
             };
-            /** @description An unknown game */
+            /** @description An unknown game or band, or a `bots` that is not a boolean */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8857,6 +8974,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    players: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description At most 200 players, the most recently active first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayersView"];
                 };
             };
         };

@@ -105,7 +105,10 @@ test('every page has its URL', () => {
   assert.deepEqual(parseRoute('/tournaments', ''), { page: 'tournaments', id: null });
   assert.deepEqual(parseRoute('/tournaments/4be1a2', ''), { page: 'tournaments', id: '4be1a2' });
   assert.deepEqual(parseRoute('/tournaments/<x>', ''), { page: 'missing' });
-  assert.deepEqual(parseRoute('/leaderboards/rapid-transit', ''), { page: 'leaderboard', game: 'rapid-transit' });
+  assert.deepEqual(parseRoute('/leaderboards/rapid-transit', ''), { page: 'leaderboard', game: 'rapid-transit', band: null, bots: false });
+  assert.deepEqual(parseRoute('/players', ''), { page: 'players' });
+  assert.deepEqual(parseRoute('/leaderboards/flipstop', '?band=small&bots=true'), { page: 'leaderboard', game: 'flipstop', band: 'small', bots: true });
+  assert.deepEqual(parseRoute('/leaderboards/flipstop', '?band=<x>'), { page: 'leaderboard', game: 'flipstop', band: null, bots: false });
   assert.deepEqual(parseRoute('/forgot-password', ''), { page: 'forgotPassword' });
   assert.deepEqual(parseRoute('/reset-password', '?token=cd34'), { page: 'resetPassword', token: 'cd34' });
   assert.deepEqual(parseRoute('/reset-password', ''), { page: 'resetPassword', token: null });

@@ -47,6 +47,11 @@ pub(crate) struct BotArgs {
     /// Also accept open challenges from the lobby (by default only those sent to the bot).
     #[arg(long)]
     open: bool,
+    /// Ask for rated games when joining: a person's challenge that asked for a rated game
+    /// counts for the ratings only if the bot asks too (by default its games with people
+    /// are casual; with bots they are rated as asked).
+    #[arg(long)]
+    rated: bool,
     /// Stop after playing this many moves (default: run until stopped).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
     moves: Option<u64>,
@@ -341,7 +346,7 @@ pub(crate) fn bot(args: &BotArgs, out: &mut Output) -> CliResult {
     out.flush()?;
     let mut played = 0;
     loop {
-        if let Err(e) = join_challenges(&server, &me, args.open, out) {
+        if let Err(e) = join_challenges(&server, &me, args.open, args.rated, out) {
             report(e, out)?;
         }
         match server.get::<TurnList>("/api/me/turn") {
@@ -372,8 +377,14 @@ fn report(failure: Failure, out: &mut Output) -> CliResult {
 }
 
 /// Joins the waiting games whose open seat is kept for the bot (or open to anyone, with
-/// `--open`).
-fn join_challenges(server: &Server, me: &str, open: bool, out: &mut Output) -> Result<(), Failure> {
+/// `--open`), asking for a rated game with `--rated`.
+fn join_challenges(
+    server: &Server,
+    me: &str,
+    open: bool,
+    rated: bool,
+    out: &mut Output,
+) -> Result<(), Failure> {
     // A challenge kept for the bot is its own to see; the lobby lists the open ones.
     let mut waiting = server.get::<ChallengeList>("/api/me/challenges")?.incoming;
     if open {
@@ -387,7 +398,12 @@ fn join_challenges(server: &Server, me: &str, open: bool, out: &mut Output) -> R
             .any(|p| !p.seated && (is_me(p, me) || (open && p.name.is_none())));
         if for_me && !seated_already {
             let id = &game.id;
-            match server.post::<IgnoredAny>(&format!("/api/games/{id}/join"), &json!({})) {
+            let body = if rated {
+                json!({"rated": true})
+            } else {
+                json!({})
+            };
+            match server.post::<IgnoredAny>(&format!("/api/games/{id}/join"), &body) {
                 Ok(_) => {
                     let _ = out.line(format!("joined {id}"));
                     let _ = out.flush();

@@ -124,6 +124,17 @@ pub struct Params {
     pub leaderboard_rd: f64,
     /// ... and whose last rated game is at most this many days old.
     pub leaderboard_days: f64,
+    /// A pool with fewer active players than this (a rated game within `leaderboard_days`)
+    /// is a small one, a club's: its leaderboard admits RD up to `small_pool_rd` instead of
+    /// `leaderboard_rd`, so that a few players who played a few games each are listed.
+    pub small_pool_players: usize,
+    /// The widest RD a small pool's leaderboard admits (see [`Params::leaderboard_rd_for`]).
+    pub small_pool_rd: f64,
+    /// A player's first game in a pool of a family (the size bands of one game) starts from
+    /// their most-played pool of the family with RD raised to at least this ([`prior`]):
+    /// what they showed on other boards is a better guess than a new player's rating, but a
+    /// less certain one than in the pool it came from.
+    pub prior_rd: f64,
 }
 
 impl Params {
@@ -144,7 +155,25 @@ impl Params {
         provisional_rd: 110.0,
         leaderboard_rd: 75.0,
         leaderboard_days: 90.0,
+        small_pool_players: 30,
+        small_pool_rd: 300.0,
+        prior_rd: 250.0,
     };
+
+    /// The widest RD (as of now) a pool's leaderboard admits when `active` players have a
+    /// rated game within `leaderboard_days`: `leaderboard_rd` (lichess's 75) in a pool of at
+    /// least `small_pool_players`, `small_pool_rd` below that. lichess's 75 needs dozens of
+    /// games against settled opponents; a club of six new players who played six games each
+    /// among themselves has RDs of 214 to 263 (measured in `tests/glicko2.rs`) and would see
+    /// an empty leaderboard. 300 admits a club's player after about three games (two leave
+    /// RD near 330).
+    pub fn leaderboard_rd_for(&self, active: usize) -> f64 {
+        if active < self.small_pool_players {
+            self.small_pool_rd
+        } else {
+            self.leaderboard_rd
+        }
+    }
 
     /// No clamps, floor or inactivity: Glickman's bare algorithm with the given tau, as in
     /// his worked example (tau 0.5) and in `skillratings`.
@@ -159,6 +188,41 @@ impl Params {
             ..Params::LICHESS
         }
     }
+}
+
+/// The record a player starts a pool with at `at`, given their records in its sibling pools
+/// (the other size bands of the same game): a new player's if they have played in none;
+/// otherwise the rating and volatility of their most-played sibling (on a tie the one played
+/// last, then the first given), with its RD as of `at` raised to at least `prior_rd`, no
+/// games and no last game (so that its RD does not grow again before the first one).
+pub fn prior<'a>(
+    siblings: impl IntoIterator<Item = &'a PlayerRating>,
+    at: UnixSeconds,
+    params: &Params,
+) -> Result<PlayerRating, Error> {
+    let mut best: Option<&PlayerRating> = None;
+    for sibling in siblings {
+        if sibling.games == 0 {
+            continue;
+        }
+        let better =
+            best.is_none_or(|b| (sibling.games, sibling.last_game_at) > (b.games, b.last_game_at));
+        if better {
+            best = Some(sibling);
+        }
+    }
+    let Some(best) = best else {
+        return Ok(PlayerRating::new(params));
+    };
+    let now = best.as_of(at, params)?;
+    Ok(PlayerRating {
+        glicko: Glicko2 {
+            rd: now.rd.max(params.prior_rd).min(params.max_rd),
+            ..now
+        },
+        games: 0,
+        last_game_at: None,
+    })
 }
 
 /// `rating` after `days` of inactivity: phi grows to sqrt(phi^2 + t * sigma^2) on the

@@ -16,11 +16,11 @@
 //!
 //! | event | call | store |
 //! | --- | --- | --- |
-//! | a rated two-player game ends | [`glicko2::rate_game`] with both players' [`glicko2::PlayerRating`] (or `PlayerRating::new`), the first player's [`glicko2::Outcome`] and the end time | each [`glicko2::Change`]: `after` as the player's record and a history point; `before` and `delta()` for the game view |
+//! | a rated two-player game ends | [`glicko2::rate_game`] with both players' [`glicko2::PlayerRating`] in the game's size band (a player new to the band: [`glicko2::prior`] of their other bands), the first player's [`glicko2::Outcome`] and the end time | each [`glicko2::Change`]: `after` as the player's record and a history point; `before` and `delta()` for the game view |
 //! | a rating is shown | [`glicko2::PlayerRating::shown`] with the current time | nothing |
-//! | a leaderboard is listed | [`glicko2::PlayerRating::on_leaderboard`] with the current time, then the top 100 by rating | nothing |
+//! | a leaderboard is listed | [`glicko2::PlayerRating::on_leaderboard`] with the current time and the RD limit [`glicko2::Params::leaderboard_rd_for`] its pool's active players give, then the top 100 by rating | nothing |
 //! | a Swap 61 room finishes | [`multiplayer::rate_room`] with every seat's [`multiplayer::Skill`] and final rank | each seat's new `Skill` |
-//! | `swapboard admin rerate` | [`rerate::rerate`] with a pool's games in order, [`rerate::rerate_rooms`] with the Swap 61 rooms in order | every record and history point |
+//! | `swapboard admin rerate` | [`rerate::rerate`] with a game's rated games in order, each with its band, [`rerate::rerate_rooms`] with the Swap 61 rooms in order | every record and history point |
 //! | a round robin starts | [`tournament::divisions`], then [`tournament::double_round_robin`] per division | the rounds |
 //! | a Swiss starts, or its last round's last game ends | [`tournament::swiss_round`] with the players still in and the rounds played | the new round |
 //! | a tournament game ends | [`tournament::standings`] with every entrant and the rounds | the standings |

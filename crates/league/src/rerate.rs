@@ -1,5 +1,6 @@
-//! Rerating from scratch (`swapboard admin rerate`): every rated game of a pool replayed in
-//! the order given, through the same [`rate_game`] the server calls when a game ends (and
+//! Rerating from scratch (`swapboard admin rerate`): every rated game of a family of pools
+//! (the size bands of one game) replayed in the order given, through the same [`rate_game`]
+//! and [`prior`] the server calls when a game ends (and
 //! every Swap 61 room through [`rate_room`]), so a replay gives exactly the stored numbers
 //! and the same numbers on every run (the arithmetic is sequential and the players are kept
 //! in a `BTreeMap`, so nothing depends on hashing or threads).
@@ -9,13 +10,15 @@ use std::fmt::Debug;
 
 use serde::{Deserialize, Serialize};
 
-use crate::glicko2::{Change, Outcome, Params, PlayerRating, rate_game};
+use crate::glicko2::{Change, Outcome, Params, PlayerRating, prior, rate_game};
 use crate::multiplayer::{Skill, rate_room};
 use crate::{Error, UnixSeconds};
 
 /// A finished rated game, as the replay needs it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct RatedGame<P> {
+pub struct RatedGame<P, B = ()> {
+    /// The pool of its family it was rated in (a size band; `()` for a family of one pool).
+    pub band: B,
     /// When it ended.
     pub at: UnixSeconds,
     /// The first player.
@@ -26,24 +29,26 @@ pub struct RatedGame<P> {
     pub first_outcome: Outcome,
 }
 
-/// What a replay gives: every player's final record, and each game's two changes (the
-/// history points and the game view's before/after), in the games' order.
+/// What a replay gives: every player's final record in each pool they played, and each
+/// game's two changes (the history points and the game view's before/after), in the games'
+/// order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Rerated<P: Ord> {
-    /// Each player's record after the last game.
-    pub players: BTreeMap<P, PlayerRating>,
+pub struct Rerated<P: Ord, B: Ord = ()> {
+    /// Each player's record after their last game, by pool.
+    pub players: BTreeMap<P, BTreeMap<B, PlayerRating>>,
     /// For each game, the first player's change then the second's.
     pub games: Vec<(Change, Change)>,
 }
 
 /// Replays `games` in their order (times must not decrease; games ending at the same second
 /// keep the order given, which the caller makes unique, e.g. by game id), every player
-/// starting new.
-pub fn rerate<P: Ord + Clone + Debug>(
-    games: &[RatedGame<P>],
+/// starting new: a player's first game in a pool starts from their records in the family's
+/// other pools as they stand then ([`prior`]), as the server does live.
+pub fn rerate<P: Ord + Clone + Debug, B: Ord + Clone>(
+    games: &[RatedGame<P, B>],
     params: &Params,
-) -> Result<Rerated<P>, Error> {
-    let mut players: BTreeMap<P, PlayerRating> = BTreeMap::new();
+) -> Result<Rerated<P, B>, Error> {
+    let mut players: BTreeMap<P, BTreeMap<B, PlayerRating>> = BTreeMap::new();
     let mut changes = Vec::with_capacity(games.len());
     for (index, game) in games.iter().enumerate() {
         if index > 0 && game.at < games[index - 1].at {
@@ -60,21 +65,26 @@ pub fn rerate<P: Ord + Clone + Debug>(
                 game.first
             )));
         }
-        let record = |p: &P| {
-            players
-                .get(p)
-                .copied()
-                .unwrap_or_else(|| PlayerRating::new(params))
+        let record = |p: &P| match players.get(p) {
+            None => Ok(PlayerRating::new(params)),
+            Some(pools) => match pools.get(&game.band) {
+                Some(record) => Ok(*record),
+                None => prior(pools.values(), game.at, params),
+            },
         };
         let (first, second) = rate_game(
-            &record(&game.first),
-            &record(&game.second),
+            &record(&game.first)?,
+            &record(&game.second)?,
             game.first_outcome,
             game.at,
             params,
         )?;
-        players.insert(game.first.clone(), first.after);
-        players.insert(game.second.clone(), second.after);
+        for (player, change) in [(&game.first, &first), (&game.second, &second)] {
+            players
+                .entry(player.clone())
+                .or_default()
+                .insert(game.band.clone(), change.after);
+        }
         changes.push((first, second));
     }
     Ok(Rerated {

@@ -440,3 +440,92 @@ proptest! {
         }
     }
 }
+
+/// The prior of a new band: new without other bands; else the most-played band (the latest
+/// on a tie), RD grown to the moment and raised to `prior_rd`, kept when already wider.
+#[test]
+fn a_new_band_starts_from_the_most_played_other_band() {
+    use swapboard_league::glicko2::{Glicko2, prior};
+    let params = Params::LICHESS;
+    let record = |rating, rd, games, last| PlayerRating {
+        glicko: Glicko2 {
+            rating,
+            rd,
+            volatility: 0.06,
+        },
+        games,
+        last_game_at: Some(last),
+    };
+    assert_eq!(prior([], 0, &params).unwrap(), PlayerRating::new(&params));
+    let many = record(1800.0, 60.0, 30, 0);
+    let few = record(1300.0, 60.0, 3, 100);
+    let started = prior([&few, &many], 100, &params).unwrap();
+    assert_eq!(started.glicko.rating, 1800.0);
+    assert_eq!(started.glicko.rd, params.prior_rd);
+    assert_eq!((started.games, started.last_game_at), (0, None));
+    // A tie on games: the band played last.
+    let later = record(1400.0, 60.0, 30, 50);
+    assert_eq!(
+        prior([&many, &later], 100, &params).unwrap().glicko.rating,
+        1400.0
+    );
+    // Wider than prior_rd already (years away): kept as grown.
+    let old = record(1700.0, 300.0, 5, 0);
+    let grown = old.as_of(400 * 86_400, &params).unwrap();
+    assert_eq!(prior([&old], 400 * 86_400, &params).unwrap().glicko, grown);
+}
+
+/// The leaderboard's RD limit by pool size, and what a club's games give: six players who
+/// each played six games among themselves (a round robin and one round more) are all under
+/// the small pool's limit (their RDs are 214 to 263), none under lichess's 75.
+#[test]
+fn a_small_pools_leaderboard_admits_a_clubs_players() {
+    let params = Params::LICHESS;
+    assert_eq!(params.leaderboard_rd_for(6), params.small_pool_rd);
+    assert_eq!(
+        params.leaderboard_rd_for(params.small_pool_players),
+        params.leaderboard_rd
+    );
+    let mut players = [PlayerRating::new(&params); 6];
+    let mut at = 0;
+    // Rounds of the circle method: three games a round, each player once.
+    for round in 0..6 {
+        for board in 0..3 {
+            let (a, b) = if board == 0 {
+                (0, 1 + round % 5)
+            } else {
+                (1 + (round + board) % 5, 1 + (round + 5 - board) % 5)
+            };
+            at += 3_600;
+            let outcome = if (a + b + round) % 2 == 0 {
+                Outcome::Win
+            } else {
+                Outcome::Loss
+            };
+            let (first, second) =
+                rate_game(&players[a], &players[b], outcome, at, &params).unwrap();
+            players[a] = first.after;
+            players[b] = second.after;
+        }
+    }
+    for player in &players {
+        assert_eq!(player.games, 6);
+        let rd = player.as_of(at, &params).unwrap().rd;
+        assert!(
+            rd <= params.small_pool_rd && rd > params.leaderboard_rd,
+            "{rd}"
+        );
+        assert!(
+            player
+                .on_leaderboard(
+                    at,
+                    &Params {
+                        leaderboard_rd: params.leaderboard_rd_for(6),
+                        ..params
+                    }
+                )
+                .unwrap()
+        );
+        assert!(!player.on_leaderboard(at, &params).unwrap());
+    }
+}

@@ -23,6 +23,7 @@ fn random_games(seed: u64, players: u32, count: usize) -> Vec<RatedGame<u32>> {
                 Outcome::Loss
             };
             RatedGame {
+                band: (),
                 at,
                 first,
                 second,
@@ -37,13 +38,13 @@ fn a_replay_gives_the_same_numbers_every_run() {
     let games = random_games(26, 12, 500);
     let once = rerate(&games, &Params::LICHESS).unwrap();
     let again = rerate(&games, &Params::LICHESS).unwrap();
-    // Bit for bit, through the serialized form a server would store.
-    assert_eq!(
-        serde_json::to_string(&once).unwrap(),
-        serde_json::to_string(&again).unwrap()
-    );
+    // Bit for bit: Debug writes each float's shortest exact form.
+    assert_eq!(format!("{once:?}"), format!("{again:?}"));
     assert_eq!(once.games.len(), 500);
-    assert_eq!(once.players.values().map(|p| p.games).sum::<u32>(), 1000);
+    assert_eq!(
+        once.players.values().map(|p| p[&()].games).sum::<u32>(),
+        1000
+    );
 }
 
 #[test]
@@ -70,7 +71,12 @@ fn a_replay_equals_rating_each_game_as_it_ends() {
         live.insert(game.first, first.after);
         live.insert(game.second, second.after);
     }
-    assert_eq!(live, replayed.players);
+    let replayed_players: BTreeMap<u32, PlayerRating> = replayed
+        .players
+        .iter()
+        .map(|(player, pools)| (*player, pools[&()]))
+        .collect();
+    assert_eq!(live, replayed_players);
 }
 
 #[test]
@@ -93,6 +99,7 @@ fn games_out_of_order_or_against_oneself_are_refused() {
         "{err}"
     );
     let lonely = [RatedGame {
+        band: (),
         at: 0,
         first: 7u32,
         second: 7,
@@ -154,4 +161,43 @@ fn rooms_replay_the_same_and_as_rated_one_by_one() {
         rerate_rooms(&twice).unwrap_err().to_string(),
         "room 0 seats 1 twice: a player cannot meet themself"
     );
+}
+
+/// Bands of one game: a game in one band leaves the player's other bands as they were, and a
+/// player's first game in a band starts from `prior` of their other bands then.
+#[test]
+fn bands_are_pools_apart_and_a_new_band_starts_from_the_others() {
+    use swapboard_league::glicko2::prior;
+    let params = Params::LICHESS;
+    let day = 86_400;
+    let game = |band: &'static str, at, first, second| RatedGame {
+        band,
+        at,
+        first,
+        second,
+        first_outcome: Outcome::Win,
+    };
+    // Ann beats Bob three times at the standard size, then meets Cy on a small board.
+    let games = [
+        game("standard", day, 1u32, 2),
+        game("standard", 2 * day, 1, 2),
+        game("standard", 3 * day, 1, 2),
+        game("small", 10 * day, 3, 1),
+    ];
+    let replayed = rerate(&games, &params).unwrap();
+    let ann_standard = replayed.games[2].0.after;
+    // The small game left her standard record as the third game made it.
+    assert_eq!(replayed.players[&1]["standard"], ann_standard);
+    // She went into it from her standard record, RD grown by a week (and at least 250).
+    let (_, ann_small) = replayed.games[3];
+    let from = prior([&ann_standard], 10 * day, &params).unwrap();
+    let grown = ann_standard.as_of(10 * day, &params).unwrap();
+    assert_eq!(from.glicko.rating, ann_standard.glicko.rating);
+    assert_eq!(from.glicko.rd, grown.rd.max(params.prior_rd));
+    assert_eq!(from.games, 0);
+    assert_eq!(ann_small.before, from.glicko);
+    assert_eq!(replayed.players[&1]["small"].games, 1);
+    // Cy had no band at all: a new player's 1500 / 500.
+    assert_eq!(replayed.games[3].0.before, params.initial);
+    assert_eq!(replayed.players[&3].len(), 1);
 }

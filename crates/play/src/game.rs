@@ -99,10 +99,69 @@ impl GameId {
         self.run(Constants).default_size
     }
 
+    /// The size bands of its ratings, smallest first: one Glicko-2 pool each (docs/RATINGS.md
+    /// says why these limits). Together they cover [`GameId::sizes`] without overlap.
+    pub fn bands(self) -> [(Band, RangeInclusive<usize>); 3] {
+        let [small, standard] = match self {
+            // 9 is the usual board; up to 7 is a quick game (and 3-5 are proven).
+            GameId::Swaptimum | GameId::Flipstop => [7, 11],
+            // 11 is the usual board.
+            GameId::Scware => [8, 13],
+            // Even sides only: 4-6, 8-10 (8 the usual), 12-16.
+            GameId::RapidTransit => [6, 10],
+        };
+        let sizes = self.sizes();
+        [
+            (Band::Small, *sizes.start()..=small),
+            (Band::Standard, small + 1..=standard),
+            (Band::Large, standard + 1..=*sizes.end()),
+        ]
+    }
+
+    /// The band of ratings a game on side `size` counts in (a size past the game's sizes
+    /// falls in the nearest band).
+    pub fn band_of(self, size: usize) -> Band {
+        let [(_, small), (_, standard), _] = self.bands();
+        if size <= *small.end() {
+            Band::Small
+        } else if size <= *standard.end() {
+            Band::Standard
+        } else {
+            Band::Large
+        }
+    }
+
+    /// The smallest and largest side of `band` that the game is played on (Rapid
+    /// Transit's standard band 7-10 is played on 8 and 10).
+    pub fn band_sizes(self, band: Band) -> [usize; 2] {
+        let [small, standard, large] = self.bands().map(|(_, sizes)| sizes);
+        let range = match band {
+            Band::Small => small,
+            Band::Standard => standard,
+            Band::Large => large,
+        };
+        let mut playable = range.clone().filter(|&n| self.playable(n));
+        let min = playable.next().unwrap_or(*range.start());
+        [min, playable.next_back().unwrap_or(min)]
+    }
+
+    /// Whether the engine starts a game on side `size`.
+    fn playable(self, size: usize) -> bool {
+        self.sizes().contains(&size) && AnyPosition::start(self, size).is_ok()
+    }
+
+    /// Whether the solver has proved who wins from the start on side `size` (the fact is the
+    /// solver's: [`swapboard_solver::Book::proves_start`]). Such a game is never rated.
+    pub fn proven(self, size: usize) -> bool {
+        swapboard_solver::Book::proves_start(self.as_str(), size)
+    }
+
     /// What a page needs to offer this game: its names and author, the board sizes its
-    /// engine accepts, its usual size and its colours, all read from the engine.
+    /// engine accepts, its usual size and its colours, all read from the engine; the sizes
+    /// proven from the start and the ratings' bands.
     pub fn catalogue_entry(self) -> CatalogueEntry {
         let facts = self.run(Constants);
+        let sizes: Vec<usize> = facts.sizes.filter(|&n| self.playable(n)).collect();
         let (name, rest) = facts.title.split_once(" by ").unwrap_or((facts.title, ""));
         let (author, year) = match rest.split_once(" (") {
             Some((author, year)) => (author, year.trim_end_matches(')')),
@@ -114,12 +173,16 @@ impl GameId {
             author,
             year,
             title: facts.title,
-            sizes: facts
-                .sizes
-                .filter(|&n| AnyPosition::start(self, n).is_ok())
-                .collect(),
+            proven_sizes: sizes.iter().copied().filter(|&n| self.proven(n)).collect(),
+            sizes,
             default_size: facts.default_size,
             colours: facts.colours,
+            bands: Band::ALL
+                .map(|band| BandEntry {
+                    band,
+                    sizes: self.band_sizes(band),
+                })
+                .to_vec(),
         }
     }
 
@@ -150,6 +213,65 @@ pub struct CatalogueEntry {
     pub default_size: usize,
     /// The colour names, the first player's first.
     pub colours: [&'static str; 2],
+    /// The sides whose result the solver has proved from the start: never rated.
+    pub proven_sizes: Vec<usize>,
+    /// The size bands of the ratings, smallest first.
+    pub bands: Vec<BandEntry>,
+}
+
+/// One size band of a game's ratings, as the catalogue gives it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct BandEntry {
+    /// The band.
+    pub band: Band,
+    /// Its smallest and largest side.
+    pub sizes: [usize; 2],
+}
+
+/// A band of board sizes of one game: its ratings keep one Glicko-2 pool per band
+/// ([`GameId::bands`]), since skill on a 5x5 board says little of skill on a 19x19 one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "lowercase")]
+pub enum Band {
+    /// The quick boards.
+    Small,
+    /// Around the game's usual board.
+    Standard,
+    /// The long games.
+    Large,
+}
+
+impl Band {
+    /// Every band, smallest boards first.
+    pub const ALL: [Band; 3] = [Band::Small, Band::Standard, Band::Large];
+
+    /// Its word in the API and the database (`small`, `standard`, `large`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Band::Small => "small",
+            Band::Standard => "standard",
+            Band::Large => "large",
+        }
+    }
+}
+
+impl fmt::Display for Band {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Band {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Band, String> {
+        Band::ALL
+            .into_iter()
+            .find(|b| b.as_str() == text)
+            .ok_or_else(|| format!("unknown band '{text}' (known bands: small, standard, large)"))
+    }
 }
 
 /// Every game of [`GameId::ALL`], as a page offers it.
@@ -265,6 +387,43 @@ mod tests {
             assert_eq!(entry.title, entry.id.title());
         }
         assert_eq!(catalogue()[2].colours, ["White", "Red"]);
+        assert_eq!(catalogue()[0].proven_sizes, [3, 4, 5]);
+        assert_eq!(catalogue()[1].proven_sizes, [3, 4]);
+        assert!(catalogue()[2].proven_sizes.is_empty());
+        assert_eq!(
+            rapid.bands.iter().map(|b| b.sizes).collect::<Vec<_>>(),
+            [[4, 6], [8, 10], [12, 16]]
+        );
+    }
+
+    /// The bands cover each game's sizes once, in order; the usual size is standard.
+    #[test]
+    fn bands_cover_every_size_once() {
+        for id in GameId::ALL {
+            let bands = id.bands();
+            assert_eq!(bands[0].1.start(), id.sizes().start());
+            assert_eq!(bands[2].1.end(), id.sizes().end());
+            for pair in bands.windows(2) {
+                assert_eq!(pair[0].1.end() + 1, *pair[1].1.start(), "{id}");
+            }
+            for (band, sizes) in bands {
+                assert!(!sizes.is_empty(), "{id} {band}");
+                for size in sizes.clone() {
+                    assert_eq!(id.band_of(size), band, "{id} {size}");
+                }
+                let [min, max] = id.band_sizes(band);
+                assert!(sizes.contains(&min) && sizes.contains(&max) && min <= max);
+                assert!(AnyPosition::start(id, min).is_ok() && AnyPosition::start(id, max).is_ok());
+                assert_eq!(band.as_str().parse::<Band>(), Ok(band));
+            }
+            assert_eq!(id.band_of(id.default_size()), Band::Standard, "{id}");
+        }
+        assert!(
+            "huge"
+                .parse::<Band>()
+                .unwrap_err()
+                .contains("small, standard, large")
+        );
         assert_eq!(
             GameId::of_position("rapid-transit ... R"),
             Ok(GameId::RapidTransit)

@@ -47,7 +47,7 @@ pub mod words;
 pub use analysis::{AnalysisView, Basis, Judgement, LineView, MoveReview, Proven};
 pub use builder::{Build, Draft, Selection, Verdict};
 pub use clock::{Clock, Millis, ThinkBudget, TimeControl};
-pub use game::{CatalogueEntry, GameFn, GameId, Playable, UnknownGame, catalogue};
+pub use game::{Band, BandEntry, CatalogueEntry, GameFn, GameId, Playable, UnknownGame, catalogue};
 pub use opponent::{AiRequest, Opponent, seat_name};
 pub use position::{AnyPosition, PositionFn};
 pub use review::Review;

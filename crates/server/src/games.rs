@@ -127,8 +127,10 @@ pub(crate) struct CreateGame {
     /// `{"days_per_move": D}` (1-30) or `{"initial_s": S, "increment_s": I}`; none by default.
     #[serde(default)]
     clock: TimeControl,
-    /// Whether the game counts for the ratings (default: yes between two accounts; a game
-    /// against the AI never does, and asking for it is refused).
+    /// Whether the game counts for the ratings (default: yes between two people; a game
+    /// against the AI, or on a board the solver has proved from the start, never does, and
+    /// asking for it is refused; between a person and a bot it counts only if both ask:
+    /// `true` here and at the join).
     rated: Option<bool>,
 }
 
@@ -159,6 +161,9 @@ pub(crate) async fn create(
             "rated: a game against the AI is never rated".to_owned(),
         ));
     }
+    let proven = proven_board(game, size, body.rated)?;
+    // Whether the game is between a person and a bot, when the opponent is known now.
+    let mut person_and_bot = false;
     if !against_ai {
         caller.signed_up("a game against a person")?;
     }
@@ -181,6 +186,8 @@ pub(crate) async fn create(
                     "opponent: you cannot invite yourself".to_owned(),
                 ));
             }
+            let me = state.store.login_of(&caller.holder.name).await?;
+            person_and_bot = me.is_some_and(|me| me.bot != login.bot);
             refuse_blocked(
                 &state,
                 caller.holder.account_id,
@@ -214,7 +221,8 @@ pub(crate) async fn create(
         seats,
         clock: body.clock,
         invite: invite.as_deref(),
-        rated: !against_ai && body.rated.unwrap_or(true),
+        rated: !against_ai && !proven && body.rated.unwrap_or(!person_and_bot),
+        rated_asked: body.rated == Some(true),
     };
     state.store.create_game(&new).await?;
     after_change(&state, id, Change::State).await;
@@ -222,6 +230,19 @@ pub(crate) async fn create(
     let mut shown = view_for(&state.store, game, Some(&caller)).await?;
     shown.invite = invite;
     Ok((StatusCode::CREATED, Json(shown)))
+}
+
+/// Whether `game` on side `size` is a board the solver has proved from the start, whose
+/// games are never rated; asking for a rated game there (`rated`) is refused, naming why.
+pub(crate) fn proven_board(game: GameId, size: usize, rated: Option<bool>) -> ApiResult<bool> {
+    let proven = game.proven(size);
+    if proven && rated == Some(true) {
+        return Err(ApiError::BadRequest(format!(
+            "rated: {game} on a {size}x{size} board is solved (the solver has proved who wins \
+             from the start), so it is never rated"
+        )));
+    }
+    Ok(proven)
 }
 
 /// The board side asked for (`None`: the game's usual one), if the game has it.
@@ -297,13 +318,16 @@ pub(crate) async fn show(
 pub(crate) struct JoinBody {
     /// The secret of the game's invite link.
     invite: Option<String>,
+    /// `true`: the joiner asks for a rated game, which a rated challenge between a person and
+    /// a bot needs from both sides (otherwise it starts unrated); no effect on other games.
+    rated: Option<bool>,
 }
 
 /// Takes the open seat of a waiting game (or the one kept for the caller); a game made
 /// with `"opponent": "invite"` is joined with its invite's secret only.
 #[utoipa::path(post, path = "/api/games/{id}/join", tag = "games",
     params(("id" = String, Path, description = "The game's id")),
-    request_body(content = Option<JoinBody>, description = "`{\"invite\": \"...\"}` for an invite game; else no body, or `{}`"),
+    request_body(content = Option<JoinBody>, description = "`{\"invite\": \"...\"}` for an invite game, `\"rated\": true` to ask for a rated game between a person and a bot; else no body, or `{}`"),
     security(("bearer" = []), ("session" = [])),
     responses(
         (status = 200, description = "The caller sits in the game", body = GameView),
@@ -322,8 +346,10 @@ pub(crate) async fn join(
 ) -> ApiResult<Json<GameView>> {
     caller.signed_up("joining a game")?;
     limit_account(&state.limits.challenges_per_account, &caller, &state.clock)?;
-    let invite = body.and_then(|body| body.invite);
-    let game = take_seat(&state, &id, &caller, invite.as_deref()).await?;
+    let (invite, rated_asked) = body.map_or((None, false), |body| {
+        (body.invite, body.rated == Some(true))
+    });
+    let game = take_seat(&state, &id, &caller, invite.as_deref(), rated_asked).await?;
     Ok(Json(view_for(&state.store, game, Some(&caller)).await?))
 }
 
@@ -354,12 +380,13 @@ async fn take_seat(
     id: &str,
     caller: &Caller,
     invite: Option<&str>,
+    rated_asked: bool,
 ) -> ApiResult<StoredGame> {
     let seats = state.store.seats(id).await?;
     refuse_blocked(state, caller.holder.account_id, &accounts_of(&seats)).await?;
     let game = state
         .store
-        .join(id, caller.holder.account_id, invite)
+        .join(id, caller.holder.account_id, invite, rated_asked)
         .await
         .map_err(|e| match e {
             JoinError::NoSuchGame => ApiError::NotFound(format!("no game {id:?}")),
@@ -452,6 +479,8 @@ pub(crate) async fn rematch(
         clock: game.clock,
         invite: None,
         rated: game.rated,
+        // Its players asked for the first game (`Store::join` keeps a rematch rated).
+        rated_asked: game.rated,
     };
     let offered = state
         .store
@@ -501,7 +530,8 @@ async fn rematch_taken(state: &AppState, id: &str, caller: &Caller) -> ApiResult
     });
     let game = if kept_for_caller {
         limit_account(&state.limits.challenges_per_account, caller, &state.clock)?;
-        take_seat(state, id, caller, None).await?
+        // A rematch keeps its first game's rating choice (`Store::join`).
+        take_seat(state, id, caller, None, false).await?
     } else {
         stored(&state.store, id).await?
     };

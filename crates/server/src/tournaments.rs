@@ -31,9 +31,9 @@ use crate::auth::Caller;
 use crate::clock::rfc3339;
 use crate::edge::{Body, ClientAddr};
 use crate::error::{ApiError, ApiResult, ErrorBody};
-use crate::games::checked_size;
 use crate::games::moves::resignation;
 use crate::games::view::{after_change, game_ended, limit_account};
+use crate::games::{checked_size, proven_board};
 use crate::limits::tournaments::{
     MAX_LEAD_MS, MAX_OPEN_PER_ACCOUNT, MAX_PLAYERS, MAX_ROUNDS, TOURNAMENTS_LISTED,
 };
@@ -81,7 +81,8 @@ pub(crate) struct CreateTournament {
     min_players: Option<u32>,
     /// The most it takes (`min_players` to 500; default 100).
     max_players: Option<u32>,
-    /// Whether its games count for the ratings (default yes).
+    /// Whether its games count for the ratings (default yes; never on a board the solver has
+    /// proved from the start, where asking for it is refused).
     rated: Option<bool>,
     /// Whether a player's vacation bank may carry a clock that ran out in its games, as in
     /// any correspondence game (default yes; no: a clock that runs out loses).
@@ -115,6 +116,7 @@ impl CreateTournament {
     fn checked(self, now: i64, creator: i64) -> ApiResult<NewTournament> {
         let game = self.game;
         let size = checked_size(game, self.size)?;
+        let proven = proven_board(game, size, self.rated)?;
         let format = match self.format.as_str() {
             "round_robin" => Format::RoundRobin,
             "swiss" => Format::Swiss,
@@ -155,7 +157,7 @@ impl CreateTournament {
             starts_ms,
             min_players,
             max_players,
-            rated: self.rated.unwrap_or(true),
+            rated: !proven && self.rated.unwrap_or(true),
             vacation: self.vacation.unwrap_or(true),
             creator_id: Some(creator),
             edition: None,

@@ -234,6 +234,14 @@ impl Book {
         books.iter().find(|b| b.game == G::ID && b.size == size)
     }
 
+    /// Whether the solver has proved the result of game `game`'s (its [`Game::ID`]) start
+    /// position on boards of side `size` from the start: a book is shipped for exactly those
+    /// boards, so this is the one list of them (the server never rates a game there, since
+    /// the AI plays a proven win on them). Reads no book.
+    pub fn proves_start(game: &str, size: usize) -> bool {
+        SHIPPED.iter().any(|&(g, s, _)| g == game && s == size)
+    }
+
     /// The game this book is for (its [`Game::ID`]).
     pub fn game(&self) -> &str {
         &self.game

@@ -102,6 +102,13 @@ fn a_book_is_what_the_generator_makes_and_round_trips_through_its_file() {
         assert_eq!(Book::from_bytes(&made.to_bytes()).unwrap(), made);
     }
     assert!(Book::shipped::<Swaptimum>(9).is_none());
+    // The boards with a book are the boards proved from the start, and only those.
+    for (game, size) in [("swaptimum", 3), ("swaptimum", 5), ("flipstop", 4)] {
+        assert!(Book::proves_start(game, size), "{game} {size}");
+    }
+    for (game, size) in [("swaptimum", 6), ("flipstop", 5), ("scware", 3)] {
+        assert!(!Book::proves_start(game, size), "{game} {size}");
+    }
     assert!(Book::shipped::<Flipstop>(5).is_none());
     for (book, reach) in [
         (Book::shipped::<Swaptimum>(4), Reach::Whole),

@@ -8,7 +8,7 @@ import { gameTitle } from '../catalogue';
 import { fill, h } from '../dom';
 import { clocksNow, describeClock, edgesToJoin, formatClock, pairMoves, positionSummary } from '../logic';
 import type { LiveStatus } from '../live';
-import { ratingChangeWords, ratingWords } from '../ratings';
+import { ratingChangeWords, ratingElement } from '../ratings';
 import {
   boardWithHint, challengeChoice, controls, highlights, joinChoice, mySeat, promptWords, rematchChoice, resignWord, seatToMove, shownWords, statusWords,
   type Control, type GameState,
@@ -114,7 +114,7 @@ export function drawHeader(e: GameElements, state: GameState): void {
     return h('div', { class: `player${seatToMove(game) === k ? ' to-move' : ''}` },
       h('span', { class: `chip col-${p.colour}`, 'aria-hidden': 'true' }, p.colour), ' ', who,
       p.rating && h('span', { class: 'game-rating' },
-        ` ${ratingWords({ rating: p.rating.before, provisional: p.rating.provisional })}`,
+        ' ', ratingElement({ rating: p.rating.before, provisional: p.rating.provisional }),
         p.rating.change != null && h('span', { class: 'rating-change' }, ` ${ratingChangeWords(p.rating.change)}`)),
       (p.vacation_days ?? 0) > 0 && h('span', { class: 'vacation' },
         ` (${p.vacation_days} vacation ${p.vacation_days === 1 ? 'day' : 'days'} spent)`),

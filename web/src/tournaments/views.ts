@@ -89,19 +89,49 @@ function standingsTable(t: TournamentView): HTMLTableElement {
       h('td', {}, String(line.second_player_wins)), h('td', {}, String(Math.round(line.rating)))))));
 }
 
-/** A rating history drawn as an inline SVG line chart, with its range in words for screen readers. */
+/**
+ * A rating history drawn as an inline SVG line chart with its axes: the lowest and highest
+ * rating on the left, the first and last game's dates below, and its range in words for
+ * screen readers.
+ */
 export function ratingChart(points: { at_ms: number; rating: number }[]): SVGSVGElement {
-  const [width, height] = [320, 120];
-  const svg = s('svg', { viewBox: `-4 -4 ${width + 8} ${height + 8}`, width, height, role: 'img', class: 'rating-chart' });
+  // The plot, and the margins its axes' values take.
+  const [plotWidth, plotHeight, left, top, bottom, right] = [300, 110, 44, 8, 20, 8];
+  const [width, height] = [left + plotWidth + right, top + plotHeight + bottom];
+  const svg = s('svg', { viewBox: `0 0 ${width} ${height}`, width, height, role: 'img', class: 'rating-chart' });
   const ratings = points.map((p) => Math.round(p.rating));
   const label = s('title');
   label.textContent = ratings.length === 0 ? 'No rated games' : `Rating from ${ratings[0]} to ${ratings[ratings.length - 1]} over ${ratings.length} games (low ${Math.min(...ratings)}, high ${Math.max(...ratings)})`;
   svg.append(label);
-  const xy = chartPoints(points, width, height);
+  const axis = { stroke: 'currentColor', 'stroke-width': 1, opacity: 0.5 };
+  svg.append(s('line', { x1: left, y1: top, x2: left, y2: top + plotHeight, ...axis }),
+    s('line', { x1: left, y1: top + plotHeight, x2: left + plotWidth, y2: top + plotHeight, ...axis }));
+  const text = (x: number, y: number, anchor: string, words: string): SVGElement => {
+    const t = s('text', { x, y, 'text-anchor': anchor, 'font-size': 11, fill: 'currentColor', class: 'axis-value' });
+    t.textContent = words;
+    return t;
+  };
+  const xy = chartPoints(points, plotWidth, plotHeight);
   if (xy.length > 0) {
-    svg.append(s('polyline', { points: xy.map(([x, y]) => `${x},${y}`).join(' '), fill: 'none', stroke: 'currentColor', 'stroke-width': 2 }));
-    // A dot per game, so that a history of one game shows too.
-    for (const [cx, cy] of xy) svg.append(s('circle', { cx, cy, r: 3, fill: 'currentColor' }));
+    const [low, high] = [Math.min(...ratings), Math.max(...ratings)];
+    // The highest rating sits at the top of the plot and the lowest at its bottom (one
+    // value in the middle when they are equal).
+    if (low === high) svg.append(text(left - 4, top + plotHeight / 2 + 4, 'end', String(low)));
+    else svg.append(text(left - 4, top + 8, 'end', String(high)), text(left - 4, top + plotHeight, 'end', String(low)));
+    const day = (ms: number): string => new Date(ms).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+    const [first, last] = [points[0].at_ms, points[points.length - 1].at_ms];
+    svg.append(text(left, height - 4, 'start', day(first)));
+    if (day(last) !== day(first)) svg.append(text(left + plotWidth, height - 4, 'end', day(last)));
+    const moved = xy.map(([x, y]) => [x + left, y + top] as const);
+    svg.append(s('polyline', { points: moved.map(([x, y]) => `${x},${y}`).join(' '), fill: 'none', stroke: 'currentColor', 'stroke-width': 2 }));
+    // A dot per game, so that a history of one game shows too; its value in a tooltip.
+    moved.forEach(([cx, cy], k) => {
+      const dot = s('circle', { cx, cy, r: 3, fill: 'currentColor' });
+      const tip = s('title');
+      tip.textContent = `${ratings[k]} after the game of ${day(points[k].at_ms)}`;
+      dot.append(tip);
+      svg.append(dot);
+    });
   }
   return svg;
 }

@@ -233,6 +233,7 @@ async fn create_ai_game(store: &Store, id: &str, size: u32, levels: [u8; 2]) {
             clock: swapboard_play::TimeControl::None,
             invite: None,
             rated: false,
+            rated_asked: false,
         })
         .await
         .unwrap();

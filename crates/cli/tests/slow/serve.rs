@@ -326,19 +326,25 @@ fn a_bot_joins_its_challenges_and_answers_with_the_ai_or_an_engine() {
     let ann = format!("Authorization: Bearer {}\r\n", tokens[0]);
     let url = format!("http://{}", server.addr);
     let engine = format!("{} engine", env!("CARGO_BIN_EXE_swapboard"));
-    // The AI at a level, an engine, and any player spec (the frozen reference here).
-    for chooser in [
-        vec!["--level".to_owned(), "1".to_owned()],
-        vec!["--engine".to_owned(), engine],
-        vec!["--player".to_owned(), "classic:iters=50".to_owned()],
+    // The AI at a level, an engine, and any player spec (the frozen reference here); the last
+    // time both sides ask for a rated game (a person and a bot: rated only then).
+    for (chooser, rated) in [
+        (vec!["--level".to_owned(), "1".to_owned()], false),
+        (vec!["--engine".to_owned(), engine], false),
+        (
+            vec![
+                "--player".to_owned(),
+                "classic:iters=50".to_owned(),
+                "--rated".to_owned(),
+            ],
+            true,
+        ),
     ] {
         // player0 challenges the bot (player1) and moves first.
-        let (status, body) = request(
-            server.addr,
-            "POST /api/games",
-            &ann,
-            r#"{"game": "flipstop", "size": 5, "opponent": "user:player1", "colour": "first"}"#,
+        let challenge = format!(
+            r#"{{"game": "flipstop", "size": 5, "opponent": "user:player1", "colour": "first", "rated": {rated}}}"#
         );
+        let (status, body) = request(server.addr, "POST /api/games", &ann, &challenge);
         assert_eq!(status, 201, "{body}");
         let id = field(&body, "id").to_owned();
         let bot = {
@@ -384,6 +390,7 @@ fn a_bot_joins_its_challenges_and_answers_with_the_ai_or_an_engine() {
         let (_, body) = request(server.addr, &format!("GET /api/games/{id}"), "", "");
         assert!(body.contains("\"ply\":2"), "{body}");
         assert!(!said.contains("not marked a bot"), "{said}");
+        assert!(body.contains(&format!("\"rated\":{rated}")), "{body}");
     }
     // The bot marked its account as a program's; the person's account is not.
     let (_, body) = request(server.addr, "GET /api/accounts/player1", "", "");

@@ -133,6 +133,8 @@ limits! {
     ratings {
         /// The most players a leaderboard lists.
         LEADERBOARD_SIZE: usize = 100;
+        /// The most players the list of players holds (the most recently active first).
+        PLAYERS_LISTED: i64 = 200;
         /// The most history points one answer holds (the latest ones): a game a day for 27
         /// years.
         HISTORY_LIMIT: u32 = 10_000;

@@ -272,8 +272,8 @@ impl Store {
         let expires = waiting.then(|| now.saturating_add(millis(waits_for)));
         sqlx::query(
             "INSERT INTO games (id, game, size, status, ply, position, created_ms, updated_ms, \
-             clock_days, clock_initial_ms, clock_increment_ms, invite, rated, expires_ms) \
-             VALUES ($1, $2, $3, $4, 0, $5, $6, $6, $7, $8, $9, $10, $11, $12)",
+             clock_days, clock_initial_ms, clock_increment_ms, invite, rated, expires_ms, \
+             rated_asked) VALUES ($1, $2, $3, $4, 0, $5, $6, $6, $7, $8, $9, $10, $11, $12, $13)",
         )
         .bind(new.id)
         .bind(new.game)
@@ -287,6 +287,7 @@ impl Store {
         .bind(new.invite)
         .bind(i64::from(new.rated))
         .bind(expires)
+        .bind(i64::from(new.rated_asked))
         .execute(&mut **tx)
         .await?;
         for (index, seat) in (0i64..).zip(new.seats) {
@@ -410,11 +411,17 @@ impl Store {
     ///
     /// A game with an invite link is joined only with its `invite`, compared in constant
     /// time; the secret is forgotten once the game starts.
+    ///
+    /// A rated game that starts between a person and a bot stays rated only if both asked
+    /// for it: its challenger in so many words and the joiner (`rated_asked`), or it is the
+    /// rematch of such a game; otherwise it starts unrated (issue 49: a person never meets a
+    /// bot's rating by default).
     pub async fn join(
         &self,
         id: &str,
         account_id: i64,
         invite: Option<&str>,
+        rated_asked: bool,
     ) -> Result<StoredGame, JoinError> {
         let mut tx = self.begin_write().await?;
         let game = match self
@@ -476,14 +483,17 @@ impl Store {
             Status::Waiting => game.invite.clone(),
             _ => None,
         };
+        let rated = game.rated
+            && (status == Status::Waiting || Self::both_asked(&mut tx, id, rated_asked).await?);
         // A started game no longer expires.
         sqlx::query(
-            "UPDATE games SET status = $1, updated_ms = $2, invite = $3, \
-             expires_ms = CASE WHEN $1 = 'waiting' THEN expires_ms END WHERE id = $4",
+            "UPDATE games SET status = $1, updated_ms = $2, invite = $3, rated = $4, \
+             expires_ms = CASE WHEN $1 = 'waiting' THEN expires_ms END WHERE id = $5",
         )
         .bind(status.as_str())
         .bind(now)
         .bind(invite.as_deref())
+        .bind(i64::from(rated))
         .bind(id)
         .execute(&mut *tx)
         .await?;
@@ -497,8 +507,44 @@ impl Store {
             status,
             times,
             invite,
+            rated,
             ..game
         })
+    }
+
+    /// Whether the rated game `id`, whose seats are now all taken, may stay rated: yes
+    /// unless it is between a person and a bot; then only if its challenger asked for a
+    /// rated game in so many words and its joiner did too (`joiner_asked`), or it is the
+    /// rematch of such a game (its players asked for the first).
+    async fn both_asked(
+        tx: &mut Transaction<'static, Any>,
+        id: &str,
+        joiner_asked: bool,
+    ) -> anyhow::Result<bool> {
+        let bots = sqlx::query(
+            "SELECT a.bot FROM seats s JOIN accounts a ON a.id = s.account_id \
+             WHERE s.game_id = $1",
+        )
+        .bind(id)
+        .fetch_all(&mut **tx)
+        .await?
+        .iter()
+        .map(|row| row.try_get::<i64, _>("bot"))
+        .collect::<sqlx::Result<Vec<_>>>()?;
+        let mixed = bots.len() == 2 && bots.iter().filter(|&&bot| bot != 0).count() == 1;
+        if !mixed {
+            return Ok(true);
+        }
+        let asked = sqlx::query(
+            "SELECT g.rated_asked, (SELECT COUNT(*) FROM games p WHERE p.rematch_id = g.id) \
+             AS rematches FROM games g WHERE g.id = $1",
+        )
+        .bind(id)
+        .fetch_one(&mut **tx)
+        .await?;
+        let challenger: i64 = asked.try_get("rated_asked")?;
+        let rematches: i64 = asked.try_get("rematches")?;
+        Ok(rematches > 0 || (challenger != 0 && joiner_asked))
     }
 
     /// The games being played in which the account sits, with its seat in each, oldest

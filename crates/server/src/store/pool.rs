@@ -219,6 +219,11 @@ impl Backend {
                     include_str!("../../migrations/sqlite/0028_moderation.sql"),
                 ),
                 (
+                    29,
+                    "rating pools by size band",
+                    include_str!("../../migrations/sqlite/0029_rating_bands.sql"),
+                ),
+                (
                     30,
                     "conditional moves",
                     include_str!("../../migrations/sqlite/0030_conditional_moves.sql"),
@@ -364,6 +369,11 @@ impl Backend {
                     28,
                     "timed bans, moderators' notes",
                     include_str!("../../migrations/postgres/0028_moderation.sql"),
+                ),
+                (
+                    29,
+                    "rating pools by size band",
+                    include_str!("../../migrations/postgres/0029_rating_bands.sql"),
                 ),
                 (
                     30,
@@ -615,6 +625,10 @@ impl Store {
             .fill_name_skeletons()
             .await
             .map_err(|e| anyhow::anyhow!("cannot prepare the {} database: {e}", backend.name()))?;
+        store
+            .place_in_bands()
+            .await
+            .map_err(|e| anyhow::anyhow!("cannot rerate the {} database: {e}", backend.name()))?;
         Ok(store)
     }
 

@@ -221,16 +221,19 @@ impl Store {
         Ok(points)
     }
 
-    /// The best `limit` Swap 61 players by conservative skill (mu - 3 sigma), with their names.
+    /// The best `limit` Swap 61 people (or bots: `bots`) by conservative skill (mu - 3 sigma),
+    /// with their names and whether each is a bot.
     pub(crate) async fn room_leaderboard(
         &self,
+        bots: bool,
         limit: usize,
     ) -> anyhow::Result<Vec<(String, bool, RoomSkill)>> {
         let rows = sqlx::query(
             "SELECT a.name, a.bot, s.mu, s.sigma, s.rooms FROM room_skills s \
-             JOIN accounts a ON a.id = s.account_id WHERE a.banned_ms IS NULL \
-             ORDER BY s.mu - 3 * s.sigma DESC, a.name LIMIT $1",
+             JOIN accounts a ON a.id = s.account_id WHERE a.banned_ms IS NULL AND a.bot = $1 \
+             ORDER BY s.mu - 3 * s.sigma DESC, a.name LIMIT $2",
         )
+        .bind(i64::from(bots))
         .bind(i64::try_from(limit)?)
         .fetch_all(&self.pool)
         .await?;

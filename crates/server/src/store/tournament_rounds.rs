@@ -15,6 +15,7 @@ use swapboard_play::{AnyPosition, GameId};
 
 use super::games::{Finish, NewGame, Seat, StoredGame};
 use super::pool::Store;
+use super::ratings::Pool;
 use super::tournaments::{
     Entry, Format, Pairing, Stage, Starter, StoredTournament, TournamentError, UNRATED, count,
     entries_in, locked, pairings_in, result_word, rounds_of, tell, title,
@@ -147,10 +148,11 @@ impl Store {
         }
         sqlx::query(
             "UPDATE tournament_players SET rating = COALESCE((SELECT r.rating FROM ratings r \
-             WHERE r.account_id = tournament_players.account_id AND r.game = $1), $2) \
-             WHERE tournament_id = $3",
+             WHERE r.account_id = tournament_players.account_id AND r.game = $1 \
+             AND r.band = $2), $3) WHERE tournament_id = $4",
         )
         .bind(&t.game)
+        .bind(Pool::of_stored(&t.game, i64::from(t.size))?.band.as_str())
         .bind(UNRATED)
         .bind(id)
         .execute(&mut *tx)
@@ -415,7 +417,10 @@ async fn make_game(
         seats: [Seat::Account(pairing.first), Seat::Account(pairing.second)],
         clock: t.clock,
         invite: None,
-        rated: t.rated,
+        // A board proved from the start is never rated (the tournament's form refuses one).
+        rated: t.rated && !game.proven(size),
+        // Entering a rated tournament is asking for its rated games, bots' too.
+        rated_asked: t.rated,
     };
     store.insert_game(tx, &new, false).await?;
     sqlx::query("UPDATE games SET tournament_id = $1 WHERE id = $2")

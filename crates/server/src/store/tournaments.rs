@@ -18,6 +18,7 @@ use swapboard_play::{GameId, TimeControl};
 use super::games::{clock_columns, clock_of_row};
 use super::outbox::{Kind, Notice};
 use super::pool::{Backend, Store};
+use super::ratings::Pool;
 
 /// A new player's rating, when they have none in the tournament's game.
 pub(super) const UNRATED: f64 = 1500.0;
@@ -559,12 +560,13 @@ impl Store {
         sqlx::query(
             "INSERT INTO tournament_players (tournament_id, account_id, joined_ms, rating) \
              VALUES ($1, $2, $3, COALESCE((SELECT rating FROM ratings \
-             WHERE account_id = $2 AND game = $4), $5))",
+             WHERE account_id = $2 AND game = $4 AND band = $5), $6))",
         )
         .bind(id)
         .bind(account_id)
         .bind(self.now_ms())
         .bind(&t.game)
+        .bind(Pool::of_stored(&t.game, i64::from(t.size))?.band.as_str())
         .bind(UNRATED)
         .execute(&mut *tx)
         .await?;

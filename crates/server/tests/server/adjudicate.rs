@@ -47,7 +47,7 @@ each_database!(
         let (ann, bob, store) = staff(&client, &db).await;
         let carl = bearer(&client, "carl").await;
         let dave = bearer(&client, "dave").await;
-        let id = game_between(&client, "swaptimum", 5, &carl, (&dave, "dave")).await;
+        let id = game_between(&client, "swaptimum", 9, &carl, (&dave, "dave")).await;
         for (ply, (mover, cell)) in [(&carl, "c3"), (&dave, "b2")].into_iter().enumerate() {
             let played = client
                 .post(
@@ -92,7 +92,7 @@ each_database!(
         let waiting = client
         .post(
             "/api/games",
-            &json!({"game": "swaptimum", "size": 5, "opponent": "user:dave", "colour": "first"}),
+            &json!({"game": "swaptimum", "size": 9, "opponent": "user:dave", "colour": "first"}),
             &auth(&carl),
         )
         .await;
@@ -143,7 +143,7 @@ each_database!(
         assert!(won.contains("you won by adjudication"), "{won}");
 
         // A draw: nobody wins, both told so, and a watcher sees it live.
-        let drawn_id = game_between(&client, "swaptimum", 5, &carl, (&dave, "dave")).await;
+        let drawn_id = game_between(&client, "swaptimum", 9, &carl, (&dave, "dave")).await;
         let mut watcher = connect(&client, &format!("/api/games/{drawn_id}/socket")).await;
         let first = next_message(&mut watcher, Duration::from_secs(10)).await;
         assert_eq!(first["game"]["status"], "playing", "{first}");
@@ -293,7 +293,7 @@ async fn migration_keeps_every_game() {
         "INSERT INTO accounts (id, name, name_key, password_hash, created_ms) \
            VALUES (1, 'ann', 'ann', 'x', 0), (2, 'bob', 'bob', 'x', 0);
          INSERT INTO games (id, game, size, status, ply, position, created_ms, updated_ms, rated) \
-           VALUES ('g1', 'swaptimum', 5, 'finished', 2, 'p', 0, 0, 1);
+           VALUES ('g1', 'swaptimum', 9, 'finished', 2, 'p', 0, 0, 1);
          UPDATE games SET winner_seat = 0, termination = 'resigned' WHERE id = 'g1';
          INSERT INTO games (id, game, size, status, ply, position, created_ms, updated_ms) \
            VALUES ('g2', 'swaptimum', 5, 'playing', 1, 'swaptimum ...../...../...../...../..... R', 0, 0);
@@ -324,7 +324,8 @@ async fn migration_keeps_every_game() {
 
     let store = Store::open(&db.url).await.unwrap();
     let pool = sqlx::SqlitePool::connect(&db.url).await.unwrap();
-    // The tables of later migrations (0022's analyses) reference games too, and are empty;
+    // The tables of later migrations (0022's analyses, 0030's conditional moves) reference
+    // games too, and are empty;
     // 0026 moved the deadlines into the games' rows.
     let (kept, added): (Vec<_>, Vec<_>) = referencing(&pool)
         .await
@@ -336,7 +337,13 @@ async fn migration_keeps_every_game() {
         .cloned()
         .collect();
     assert_eq!(kept, before_but_deadlines);
-    assert_eq!(added, [("analyses".to_owned(), 0)]);
+    assert_eq!(
+        added,
+        [
+            ("analyses".to_owned(), 0),
+            ("conditional_moves".to_owned(), 0)
+        ]
+    );
     let due: Option<i64> = sqlx::query("SELECT due_ms FROM games WHERE id = 'g2'")
         .fetch_one(&pool)
         .await

@@ -247,7 +247,7 @@ each_database!(
             None
         );
 
-        let id = game_between(&client, "swaptimum", 5, &carl, (&dave, "dave")).await;
+        let id = game_between(&client, "swaptimum", 9, &carl, (&dave, "dave")).await;
         for (ply, (mover, cell)) in [(&carl, "c3"), (&dave, "b2")].into_iter().enumerate() {
             let played = client
                 .post(

@@ -37,6 +37,7 @@ async fn ai_game(store: &Store, id: &str, size: u32, levels: [u8; 2]) {
         clock: swapboard_play::TimeControl::None,
         invite: None,
         rated: false,
+        rated_asked: false,
     };
     store.create_game(&new).await.unwrap();
 }
@@ -428,6 +429,7 @@ async fn against(store: &Store, id: &str, player: i64, level: u8) {
         clock: swapboard_play::TimeControl::None,
         invite: None,
         rated: false,
+        rated_asked: false,
     };
     store.create_game(&new).await.unwrap();
 }

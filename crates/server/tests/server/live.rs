@@ -196,6 +196,7 @@ async fn the_ai_resumes(db: TestDb) -> TestDb {
         clock: swapboard_play::TimeControl::None,
         invite: None,
         rated: false,
+        rated_asked: false,
     };
     store.create_game(&new).await.unwrap();
     store.close().await;

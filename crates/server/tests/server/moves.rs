@@ -44,6 +44,7 @@ async fn new_game(store: &Store, id: &str) {
         clock: swapboard_play::TimeControl::None,
         invite: None,
         rated: false,
+        rated_asked: false,
     };
     store.create_game(&game).await.unwrap();
 }

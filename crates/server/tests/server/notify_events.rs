@@ -318,7 +318,7 @@ async fn rematch_and_rating(db: TestDb) -> TestDb {
     let ann = bearer(&client, "ann").await;
     let bob = bearer(&client, "bob").await;
     // A rated game (the default between accounts): ann resigns after two moves.
-    let id = game_between(&client, "swaptimum", 5, &ann, (&bob, "bob")).await;
+    let id = game_between(&client, "swaptimum", 9, &ann, (&bob, "bob")).await;
     any_move(&client, &id, 0, &ann).await;
     any_move(&client, &id, 1, &bob).await;
     let resigned = client

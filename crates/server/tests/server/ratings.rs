@@ -9,7 +9,8 @@ use swapboard_league::glicko2::{Change, Outcome, Params, PlayerRating, rate_game
 use swapboard_play::AnyPosition;
 use swapboard_server::store::Store;
 use swapboard_testkit::{
-    Client, TestDb, auth, bearer, each_database, game_between, game_made, generous, start,
+    Answer, Client, TestDb, auth, bearer, each_database, execute, game_between, game_made,
+    generous, start,
 };
 
 const PARAMS: Params = Params::LICHESS;
@@ -65,16 +66,27 @@ async fn resign(client: &Client, id: &str, who: &str) -> Value {
     resigned.json
 }
 
+/// The account's ratings in the small band (the 5x5 boards these tests play), by game, as
+/// its `pools` give them.
 async fn ratings(client: &Client, name: &str) -> Value {
     let account = client.get(&format!("/api/accounts/{name}"), &[]).await;
     assert_eq!(account.status, 200, "{}", account.text);
     assert_eq!(account.json["name"], name);
-    account.json["ratings"].clone()
+    let mut small = serde_json::Map::new();
+    for pool in account.json["pools"].as_array().unwrap() {
+        if pool["band"] == "small" {
+            small.insert(pool["game"].as_str().unwrap().to_owned(), pool.clone());
+        }
+    }
+    Value::Object(small)
 }
 
 async fn history(client: &Client, name: &str) -> Vec<Value> {
     let answer = client
-        .get(&format!("/api/accounts/{name}/ratings/flipstop"), &[])
+        .get(
+            &format!("/api/accounts/{name}/ratings/flipstop?band=small"),
+            &[],
+        )
         .await;
     assert_eq!(answer.status, 200, "{}", answer.text);
     answer.json["points"].as_array().unwrap().clone()
@@ -373,8 +385,9 @@ async fn put_record(db: &TestDb, name: &str, rating: f64, rd: f64, days_ago: i64
         .unwrap()
         .as_millis() as i64;
     sqlx::query(
-        "INSERT INTO ratings (account_id, game, rating, rd, volatility, games, last_game_ms) \
-         SELECT id, 'flipstop', $1, $2, 0.06, 40, $3 FROM accounts WHERE name = $4",
+        "INSERT INTO ratings (account_id, game, band, rating, rd, volatility, games, \
+         last_game_ms) SELECT id, 'flipstop', 'standard', $1, $2, 0.06, 40, $3 FROM accounts \
+         WHERE name = $4",
     )
     .bind(rating)
     .bind(rd)
@@ -386,48 +399,352 @@ async fn put_record(db: &TestDb, name: &str, rating: f64, rd: f64, days_ago: i64
     conn.close().await.unwrap();
 }
 
-async fn leaderboards(db: TestDb) -> TestDb {
+/// Plays two moves of a game of side `size` (c3, then the first legal reply) and has `loser`
+/// resign: a rated loss, not an abort.
+async fn won_by(client: &Client, id: &str, [first, second]: [&str; 2], loser: &str) {
+    two_moves(client, id, first, second).await;
+    let ended = resign(client, id, loser).await;
+    assert_eq!(ended["result"]["termination"], "resigned", "{ended}");
+}
+
+/// One account's pools, by game and band.
+async fn pools(client: &Client, name: &str) -> Vec<Value> {
+    let account = client.get(&format!("/api/accounts/{name}"), &[]).await;
+    assert_eq!(account.status, 200, "{}", account.text);
+    account.json["pools"].as_array().unwrap().clone()
+}
+
+/// Creates a game with `body` as `creator`: the answer.
+async fn create(client: &Client, body: &Value, creator: &str) -> Answer {
+    client.post("/api/games", body, &auth(creator)).await
+}
+
+async fn bands(db: TestDb) -> TestDb {
     let server = start(&db, generous()).await;
     let client = Client::new(&server);
-    // name, rating, stored RD, days since the last rated game.
-    let cases = [
-        ("eve", 1900.0, 60.0, 1),
-        // Too long ago.
-        ("fay", 2100.0, 50.0, 100),
-        // RD too wide.
-        ("gus", 2000.0, 80.0, 1),
-        ("hal", 1700.0, 74.0, 0),
-        // Recent enough and stored RD 70, but 80 days grow it past 75.
-        ("ivy", 2050.0, 70.0, 80),
-        ("jo", 1950.0, 45.0, 30),
-    ];
-    for (name, rating, rd, days) in cases {
-        bearer(&client, name).await;
-        put_record(&db, name, rating, rd, days).await;
-    }
-    // A new player after one rated game (RD near 290) is not listed either.
-    let kim = bearer(&client, "kim").await;
-    let lee = bearer(&client, "lee").await;
-    let game = game_between(&client, "flipstop", 5, &kim, (&lee, "lee")).await;
-    two_moves(&client, &game, &kim, &lee).await;
-    resign(&client, &game, &kim).await;
+    let ann = bearer(&client, "ann").await;
+    let bob = bearer(&client, "bob").await;
 
-    let board = client.get("/api/leaderboards/flipstop", &[]).await;
+    // The usual 9x9 board: ann wins. Then a 5x5 board (the small band): ann loses.
+    let standard = game_between(&client, "flipstop", 9, &ann, (&bob, "bob")).await;
+    won_by(&client, &standard, [&ann, &bob], &bob).await;
+    let after_standard = pools(&client, "ann").await;
+    assert_eq!(after_standard.len(), 1);
+    assert_eq!(after_standard[0]["band"], "standard");
+    assert_eq!(after_standard[0]["sizes"], json!([8, 11]));
+    let small = game_between(&client, "flipstop", 5, &ann, (&bob, "bob")).await;
+    // ann comes to the small band from her standard record: the same rating, RD at least
+    // 250; so does bob.
+    let (_, playing) = game_ratings(&client, &small).await;
+    assert!(
+        close(
+            &playing[0]["before"],
+            after_standard[0]["rating"].as_f64().unwrap()
+        ),
+        "{}",
+        playing[0]
+    );
+    won_by(&client, &small, [&ann, &bob], &ann).await;
+    let now = pools(&client, "ann").await;
+    let bands: Vec<_> = now
+        .iter()
+        .map(|p| (p["game"].clone(), p["band"].clone()))
+        .collect();
+    assert_eq!(
+        bands,
+        [
+            (json!("flipstop"), json!("small")),
+            (json!("flipstop"), json!("standard"))
+        ]
+    );
+    // The small game moved the small pool only: the standard record is as it was.
+    assert_eq!(now[1]["rating"], after_standard[0]["rating"]);
+    assert_eq!(now[1]["games"], 1);
+    assert_eq!(
+        (now[0]["games"].clone(), now[0]["sizes"].clone()),
+        (json!(1), json!([3, 7]))
+    );
+    // Its start was the prior of the standard band as league computes it.
+    let small_points = client
+        .get("/api/accounts/ann/ratings/flipstop?band=small", &[])
+        .await;
+    assert_eq!(small_points.json["band"], "small");
+    let point = &small_points.json["points"][0];
+    let standard_points = client.get("/api/accounts/ann/ratings/flipstop", &[]).await;
+    assert_eq!(standard_points.json["band"], "standard");
+    let first = &standard_points.json["points"][0];
+    let standard_record = PlayerRating {
+        glicko: swapboard_league::glicko2::Glicko2 {
+            rating: first["rating"].as_f64().unwrap(),
+            rd: first["rd"].as_f64().unwrap(),
+            volatility: now[1]["volatility"].as_f64().unwrap(),
+        },
+        games: 1,
+        last_game_at: Some(at_seconds(first)),
+    };
+    let from =
+        swapboard_league::glicko2::prior([&standard_record], at_seconds(point), &PARAMS).unwrap();
+    let (_, shown) = game_ratings(&client, &small).await;
+    assert!(
+        close(&shown[0]["before"], from.glicko.rating),
+        "{}",
+        shown[0]
+    );
+    // `ratings` keeps the pool of the usual size.
+    let account = client.get("/api/accounts/ann", &[]).await;
+    assert_eq!(
+        account.json["ratings"]["flipstop"]["rating"],
+        now[1]["rating"]
+    );
+    client
+        .get("/api/accounts/ann/ratings/flipstop?band=tiny", &[])
+        .await
+        .assert_error(400, "bad_request");
+
+    // A board proved from the start: rated:true is refused with the reason, and left out
+    // the game is unrated; a tournament there too.
+    for size in [3, 4, 5] {
+        let refused = create(
+            &client,
+            &json!({"game": "swaptimum", "size": size, "opponent": "user:bob", "rated": true}),
+            &ann,
+        )
+        .await;
+        refused.assert_error(400, "bad_request");
+        assert!(
+            refused.message().starts_with("rated:") && refused.message().contains("solved"),
+            "{}",
+            refused.text
+        );
+    }
+    let proven_body =
+        json!({"game": "swaptimum", "size": 4, "opponent": "user:bob", "colour": "first"});
+    let proven = game_made(&client, &proven_body, &ann, &bob).await;
+    assert_eq!(game_ratings(&client, &proven).await.0, false);
+    won_by(&client, &proven, [&ann, &bob], &bob).await;
+    assert!(
+        pools(&client, "ann")
+            .await
+            .iter()
+            .all(|p| p["game"] != "swaptimum")
+    );
+    let tournament = json!({"game": "swaptimum", "size": 5, "format": "swiss",
+        "clock": {"days_per_move": 3}, "starts_at": "2099-01-01T00:00:00Z", "rated": true});
+    let refused = client
+        .post("/api/tournaments", &tournament, &auth(&ann))
+        .await;
+    refused.assert_error(400, "bad_request");
+    assert!(refused.message().starts_with("rated:"), "{}", refused.text);
+    // The catalogue names the proven sides and the bands.
+    let catalogue = client.get("/api/games/catalogue", &[]).await;
+    assert_eq!(catalogue.json["games"][0]["proven_sizes"], json!([3, 4, 5]));
+    assert_eq!(
+        catalogue.json["games"][0]["bands"][1],
+        json!({"band": "standard", "sizes": [8, 11]})
+    );
+
+    // A person and a bot: unrated unless both ask.
+    let bot = bearer(&client, "robo").await;
+    let marked = client.post("/api/me/bot", &json!({}), &auth(&bot)).await;
+    assert_eq!(marked.status, 204, "{}", marked.text);
+    let to_bot = json!({"game": "flipstop", "size": 9, "opponent": "user:robo", "colour": "first"});
+    let created = create(&client, &to_bot, &ann).await;
+    assert_eq!(created.json["rated"], false, "{}", created.text);
+    let asked = json!({"game": "flipstop", "size": 9, "opponent": "user:robo", "colour": "first", "rated": true});
+    let one_side = game_made(&client, &asked, &ann, &bot).await;
+    assert_eq!(game_ratings(&client, &one_side).await.0, false);
+    let created = create(&client, &asked, &ann).await;
+    let both = created.json["id"].as_str().unwrap().to_owned();
+    let joined = client
+        .post(
+            &format!("/api/games/{both}/join"),
+            &json!({"rated": true}),
+            &auth(&bot),
+        )
+        .await;
+    assert_eq!(joined.json["rated"], true, "{}", joined.text);
+    won_by(&client, &both, [&ann, &bot], &bot).await;
+    // An open challenge (rated by default) that a bot takes: unrated.
+    let open = json!({"game": "flipstop", "size": 9, "opponent": "open", "colour": "first"});
+    let taken = game_made(&client, &open, &ann, &bot).await;
+    assert_eq!(game_ratings(&client, &taken).await.0, false);
+    // Two people: rated by default, as before.
+    let cy = bearer(&client, "cy").await;
+    let people = game_made(&client, &open, &ann, &cy).await;
+    assert_eq!(game_ratings(&client, &people).await.0, true);
+
+    // The list of players: those who finished a game, a bot marked; cy has not yet.
+    let list = client.get("/api/players", &[]).await;
+    assert_eq!(list.status, 200, "{}", list.text);
+    let mut names: Vec<(String, bool)> = list.json["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["name"].as_str().unwrap().to_owned(), p["bot"] == true))
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            ("ann".to_owned(), false),
+            ("bob".to_owned(), false),
+            ("robo".to_owned(), true)
+        ]
+    );
+
+    // As before migration 0029: rated changes with no band, no records, and a game on a
+    // proven board that was rated then. The next start places each game in its band, with
+    // the live numbers, and unrates the proven one.
+    let before_ann = pools(&client, "ann").await;
+    let before_history = client
+        .get("/api/accounts/ann/ratings/flipstop?band=small", &[])
+        .await
+        .json;
+    server.stop().await.unwrap();
+    execute(&db, "UPDATE rating_changes SET band = NULL").await;
+    execute(&db, "DELETE FROM ratings").await;
+    execute(
+        &db,
+        &format!("UPDATE games SET rated = 1 WHERE id = '{proven}'"),
+    )
+    .await;
+    execute(
+        &db,
+        &format!(
+            "INSERT INTO rating_changes (game_id, seat, account_id, game, at_ms, before_rating, \
+             before_rd, before_volatility, rating, rd, volatility) \
+             SELECT '{proven}', s.seat, s.account_id, 'swaptimum', 1, 1500, 500, 0.09, 1500, 400, 0.09 \
+             FROM seats s WHERE s.game_id = '{proven}'"
+        ),
+    )
+    .await;
+    let server = start(&db, generous()).await;
+    let client = Client::new(&server);
+    // The same records: RD, shown as of now, has grown by the seconds of the restart.
+    let after_ann = pools(&client, "ann").await;
+    assert_eq!(after_ann.len(), before_ann.len());
+    for (after, before) in after_ann.iter().zip(&before_ann) {
+        let rd = |pool: &Value| pool["rd"].as_f64().unwrap();
+        assert!(
+            (rd(before)..rd(before) + 0.01).contains(&rd(after)),
+            "{after} {before}"
+        );
+        let without_rd = |pool: &Value| {
+            let mut pool = pool.clone();
+            pool.as_object_mut().unwrap().remove("rd");
+            pool
+        };
+        assert_eq!(without_rd(after), without_rd(before));
+    }
+    assert_eq!(
+        client
+            .get("/api/accounts/ann/ratings/flipstop?band=small", &[])
+            .await
+            .json,
+        before_history
+    );
+    assert_eq!(
+        game_ratings(&client, &proven).await,
+        (json!(false), [Value::Null, Value::Null])
+    );
+    server.stop().await.unwrap();
+    db
+}
+
+each_database!(
+    bands_are_pools_apart_proven_boards_and_bots_are_unrated_and_the_migration_rerates,
+    bands
+);
+
+/// The names a leaderboard lists, best first, and the answer.
+async fn listed(client: &Client, query: &str) -> (Vec<String>, Value) {
+    let board = client.get(&format!("/api/leaderboards/{query}"), &[]).await;
     assert_eq!(board.status, 200, "{}", board.text);
-    let names: Vec<_> = board.json["players"]
+    let names = board.json["players"]
         .as_array()
         .unwrap()
         .iter()
         .map(|row| row["name"].as_str().unwrap().to_owned())
         .collect();
-    assert_eq!(names, ["jo", "eve", "hal"]);
-    assert_eq!(board.json["players"][0]["rank"], 1);
-    assert_eq!(board.json["players"][2]["rank"], 3);
-    // Each case as league decides it.
+    (names, board.json)
+}
+
+async fn leaderboards(db: TestDb) -> TestDb {
+    let server = start(&db, generous()).await;
+    let client = Client::new(&server);
+    // name, rating, stored RD, days since the last rated game (standard band).
+    let cases = [
+        ("eve", 1900.0, 60.0, 1),
+        // Too long ago.
+        ("fay", 2100.0, 50.0, 100),
+        // RD past 75: listed only while the pool is small.
+        ("gus", 2000.0, 80.0, 1),
+        ("hal", 1700.0, 74.0, 0),
+        // Recent enough and stored RD 70, but 80 days grow it past 75.
+        ("ivy", 2050.0, 70.0, 80),
+        ("jo", 1950.0, 45.0, 30),
+        // RD past even a small pool's 300.
+        ("max", 2200.0, 320.0, 1),
+    ];
+    for (name, rating, rd, days) in cases {
+        bearer(&client, name).await;
+        put_record(&db, name, rating, rd, days).await;
+    }
+    // A new player after one rated game (RD near 400) is not listed either, and the game,
+    // on a 5x5 board, is in the small band's pool, not the standard one's.
+    let kim = bearer(&client, "kim").await;
+    let lee = bearer(&client, "lee").await;
+    let game = game_between(&client, "flipstop", 5, &kim, (&lee, "lee")).await;
+    two_moves(&client, &game, &kim, &lee).await;
+    resign(&client, &game, &kim).await;
+    // A bot is on the bots' leaderboard only.
+    execute(&db, "UPDATE accounts SET bot = 1 WHERE name = 'eve'").await;
+
+    // A club's pool (5 active people): RD up to 300 qualifies, and the RD is shown.
+    let (names, board) = listed(&client, "flipstop").await;
+    assert_eq!(names, ["ivy", "gus", "jo", "hal"]);
+    assert_eq!(board["band"], "standard");
+    assert_eq!(board["sizes"], json!([8, 11]));
+    assert_eq!(board["bots"], false);
+    assert_eq!(
+        (board["active"].clone(), board["max_rd"].clone()),
+        (json!(5), json!(300.0))
+    );
+    assert_eq!(board["players"][0]["rank"], 1);
+    assert!(
+        board["players"][1]["rd"].as_f64().unwrap() >= 80.0,
+        "{board}"
+    );
+    let (bots, board) = listed(&client, "flipstop?bots=true").await;
+    assert_eq!(bots, ["eve"]);
+    assert_eq!(board["players"][0]["bot"], true);
+    assert_eq!(board["active"], 1);
+    let (small, board) = listed(&client, "flipstop?band=small").await;
+    assert!(small.is_empty(), "{board}");
+    assert_eq!(board["active"], 2);
+
+    // Thirty more active people make a large pool: lichess's 75 again.
+    for k in 0..30 {
+        let name = format!("p{k}");
+        bearer(&client, &name).await;
+        put_record(&db, &name, 1000.0 + f64::from(k), 60.0, 2).await;
+    }
+    let (names, board) = listed(&client, "flipstop").await;
+    assert_eq!(&names[..2], ["jo", "hal"]);
+    assert_eq!(names.len(), 32);
+    assert_eq!(
+        (board["active"].clone(), board["max_rd"].clone()),
+        (json!(35), json!(75.0))
+    );
+    // Each case as league decides it for a pool of 35.
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
         .as_secs() as i64;
+    let large = Params {
+        leaderboard_rd: PARAMS.leaderboard_rd_for(35),
+        ..PARAMS
+    };
     for (name, rating, rd, days) in cases {
         let record = PlayerRating {
             glicko: swapboard_league::glicko2::Glicko2 {
@@ -439,23 +756,33 @@ async fn leaderboards(db: TestDb) -> TestDb {
             last_game_at: Some(now - days * 86_400),
         };
         assert_eq!(
-            record.on_leaderboard(now, &PARAMS).unwrap(),
+            record.on_leaderboard(now, &large).unwrap() && name != "eve",
             names.iter().any(|listed| listed == name),
             "{name}"
         );
     }
-    let empty = client.get("/api/leaderboards/scware", &[]).await;
-    assert_eq!(empty.json["players"], json!([]));
-    // Swap 61's pool is the rooms' (tests/server/room_skills.rs); a game that is no pool is 400.
-    client
-        .get("/api/leaderboards/hex", &[])
-        .await
-        .assert_error(400, "bad_request");
+    let (empty, _) = listed(&client, "scware").await;
+    assert!(empty.is_empty());
+    // Swap 61's pool is the rooms' (tests/server/room_skills.rs); a game that is no pool, a
+    // band that is none and a bots flag that is no boolean are 400, named.
+    for (query, field) in [
+        ("hex", "game"),
+        ("flipstop?band=huge", "band"),
+        ("flipstop?bots=yes", "bots"),
+        ("swap61?band=small", "band"),
+    ] {
+        let refused = client.get(&format!("/api/leaderboards/{query}"), &[]).await;
+        refused.assert_error(400, "bad_request");
+        assert!(refused.message().starts_with(field), "{}", refused.text);
+    }
     server.stop().await.unwrap();
     db
 }
 
-each_database!(the_leaderboard_lists_only_eligible_players, leaderboards);
+each_database!(
+    the_leaderboard_admits_a_clubs_players_and_lists_people_and_bots_apart,
+    leaderboards
+);
 
 /// Plays one live game to its end by a resignation sent through `racer` (another instance)
 /// `delay_ms` after the second move, racing the scheduler's flag on either instance: the

@@ -176,20 +176,25 @@ async fn rated_rooms(db: TestDb) -> TestDb {
         .await
         .assert_error(404, "not_found");
 
-    // The leaderboard: the three, best conservative skill first, the bot marked.
+    // The leaderboards: the two people, best conservative skill first; the bot on the bots'.
     let board = client.get("/api/leaderboards/swap61", &[]).await;
     assert_eq!(board.status, 200, "{}", board.text);
     let listed = board.json["players"].as_array().unwrap();
-    assert_eq!(listed.len(), 3, "{}", board.text);
+    assert_eq!(listed.len(), 2, "{}", board.text);
     let ordinals: Vec<f64> = listed
         .iter()
         .map(|p| p["rating"].as_f64().unwrap())
         .collect();
     assert!(ordinals.windows(2).all(|w| w[0] >= w[1]), "{ordinals:?}");
-    for row in listed {
+    let bots = client.get("/api/leaderboards/swap61?bots=true", &[]).await;
+    assert_eq!(bots.status, 200, "{}", bots.text);
+    let bot_rows = bots.json["players"].as_array().unwrap();
+    assert_eq!(bot_rows.len(), 1, "{}", bots.text);
+    for row in listed.iter().chain(bot_rows) {
         assert_eq!(row["bot"], row["name"] == "ada", "{row}");
         assert_eq!(row["games"], 1, "{row}");
     }
+    assert_eq!(bot_rows[0]["name"], "ada");
     // A pool nobody has: still 400 with the game named.
     client
         .get("/api/leaderboards/chess", &[])

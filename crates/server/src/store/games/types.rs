@@ -38,6 +38,9 @@ pub struct NewGame<'a> {
     pub invite: Option<&'a str>,
     /// Whether the game counts for the ratings (never against the AI).
     pub rated: bool,
+    /// Whether its challenger asked for a rated game in so many words: a game between a
+    /// person and a bot stays rated only if this is so and its joiner asks too.
+    pub rated_asked: bool,
 }
 
 /// Whether a game waits for players, is being played or has ended.
