@@ -50,6 +50,10 @@ test('a round robin\'s page: crosstable, standings, a result live; a tournament 
     assert.equal(await page.getByRole('button', { name: 'Join' }).count(), 0);
     const cross = page.locator('table.crosstable');
     assert.equal(await cross.locator('tbody tr').count(), 4);
+    // A round robin lists its rounds too, each pairing linking to its game.
+    const rounds = page.getByRole('region', { name: 'rounds' });
+    await rounds.getByRole('heading', { name: 'Round 1' }).waitFor();
+    assert.equal(await rounds.locator(`a[href="/games/${two.id}"]`).count(), 1);
     await shot(page, `tournament-round-robin${phone ? '-phone' : ''}`);
     if (!phone) {
       // The second game ends while the page is open: the socket brings it.
@@ -70,11 +74,18 @@ test('a round robin\'s page: crosstable, standings, a result live; a tournament 
   await page.goto('/tournaments');
   await page.getByRole('heading', { name: 'New tournament' }).waitFor();
   await page.getByLabel('Game').selectOption('scware');
+  await page.getByLabel('Board size').fill('7');
   await page.getByLabel('Format').selectOption('swiss');
-  await page.getByLabel('Rounds (Swiss)').fill('3');
+  await page.getByLabel('Rounds').fill('3');
+  // A live clock, this time.
+  await page.getByLabel('Time control').selectOption('live');
+  await page.getByLabel('Minutes each').fill('5');
+  await page.getByLabel('Increment (s)').fill('3');
   await page.getByRole('button', { name: 'Create the tournament' }).click();
   await page.waitForURL(/\/tournaments\/[0-9a-f]+$/);
   await page.getByText(/Open for entries: 0 of 4 to 40 players/).waitFor();
+  const made = await call<{ size: number; clock: unknown }>(w, at('tina'), 'GET', `/api/tournaments/${new URL(page.url()).pathname.split('/')[2]}`);
+  assert.deepEqual([made.size, made.clock], [7, { initial_s: 300, increment_s: 3 }]);
   await page.getByRole('button', { name: 'Join' }).click();
   await page.getByRole('region', { name: 'players' }).getByRole('link', { name: 'una' }).waitFor();
   assert.equal(await page.getByRole('button', { name: 'Join' }).isHidden(), true);

@@ -23,7 +23,9 @@ const KINDS: Record<string, string> = {
 };
 
 function item(notice: NotificationView): HTMLLIElement {
-  const link = notice.game_id ? `/games/${notice.game_id}` : notice.room_id ? `/rooms/${notice.room_id}` : null;
+  const link = notice.game_id ? `/games/${notice.game_id}`
+    : notice.room_id ? `/rooms/${notice.room_id}`
+      : notice.tournament_id ? `/tournaments/${notice.tournament_id}` : null;
   const when = new Date(notice.created_ms).toLocaleString();
   return h('li', { class: notice.read ? 'notice' : 'notice unread' },
     link ? h('a', { href: link }, notice.message) : notice.message,

@@ -9,7 +9,7 @@ import { describeClock, opponentField, safeNext, timeControl, type Route } from 
 import { dailyCard } from './puzzles/page';
 import { PROVISIONAL_NOTE } from './ratings';
 import type { RoomView } from './swap61';
-import type { GameView, Lobby, Schemas, VacationView } from './types';
+import type { CatalogueEntry, GameView, Lobby, Schemas, VacationView } from './types';
 
 /** Whether a move is confirmed before it is sent (a setting; on by default on touch screens). */
 export function confirmStep(): boolean {
@@ -24,6 +24,15 @@ function seatText(game: GameView): string {
   return game.players
     .map((p) => `${p.seated ? `${p.name ?? ''}${rating(p)}` : p.name ? `(kept for ${p.name})` : '(open)'} ${p.colour}`)
     .join(' vs ');
+}
+
+/** Sets a board size field to the sides the game's engine accepts (Rapid Transit's are even: a step of 2), at its default. */
+export function fitSizeTo(size: HTMLInputElement, entry: CatalogueEntry): void {
+  const sizes = entry.sizes;
+  size.min = String(sizes[0]);
+  size.max = String(sizes[sizes.length - 1]);
+  size.step = String(sizes.length > 1 ? sizes[1] - sizes[0] : 1);
+  size.value = String(entry.default_size);
 }
 
 /** One game in a list: a link to it with who plays, the clock and the state. */
@@ -195,17 +204,12 @@ async function newGame(main: HTMLElement, shell: Shell): Promise<void> {
   const game = select('game', games.map((g) => [g.id, `${g.name} by ${g.author}`]), games.find((g) => g.id === asked)?.id ?? games[0]?.id ?? '');
   const rules = h('a', { class: 'rules-link' });
   const size = h('input', { name: 'size', type: 'number', required: true });
-  // The sides the game's engine accepts (Rapid Transit's are even: a step of 2).
   const fitSize = (): void => {
     const entry = catalogueEntry(game.value);
     if (!entry) return;
     rules.href = `/rules/${entry.id}`;
     rules.textContent = `Rules of ${entry.name}`;
-    const sizes = entry.sizes;
-    size.min = String(sizes[0]);
-    size.max = String(sizes[sizes.length - 1]);
-    size.step = String(sizes.length > 1 ? sizes[1] - sizes[0] : 1);
-    size.value = String(entry.default_size);
+    fitSizeTo(size, entry);
   };
   fitSize();
   game.addEventListener('change', fitSize);

@@ -3595,6 +3595,8 @@ export interface components {
             read: boolean;
             /** @description The Swap 61 room it is about (`/rooms/{id}`), if any. */
             room_id?: string | null;
+            /** @description The tournament it is about (`/tournaments/{id}`), if any. */
+            tournament_id?: string | null;
         };
         /** @description How a finished game ended. In JSON `{"win": "first"}` or `"draw"`. */
         Outcome: {
@@ -4597,6 +4599,11 @@ export interface components {
              */
             round: number;
             /**
+             * @description Why a running Swiss plays fewer rounds than its creator asked, in words (`null`
+             *     when it plays them all, and before the start).
+             */
+            rounds_note?: string | null;
+            /**
              * Format: int32
              * @description The board side.
              */
@@ -4607,7 +4614,8 @@ export interface components {
             status: string;
             /**
              * Format: int32
-             * @description How many rounds: a Swiss's as asked; a round robin's once it started (0 before).
+             * @description How many rounds: a Swiss's as asked until it starts, then as played (a small Swiss
+             *     plays fewer); a round robin's once it started (0 before).
              */
             total_rounds: number;
             /** @description Whether a player's vacation bank may carry a clock that ran out in its games. */

@@ -384,8 +384,12 @@ pub struct TournamentSummary {
     pub clock: TimeControl,
     /// When it starts (or started), RFC 3339.
     pub starts_at: String,
-    /// How many rounds: a Swiss's as asked; a round robin's once it started (0 before).
+    /// How many rounds: a Swiss's as asked until it starts, then as played (a small Swiss
+    /// plays fewer); a round robin's once it started (0 before).
     pub total_rounds: u32,
+    /// Why a running Swiss plays fewer rounds than its creator asked, in words (`null`
+    /// when it plays them all, and before the start).
+    pub rounds_note: Option<String>,
     /// The round being played (0 before the start).
     pub round: u32,
     /// Entrants so far (withdrawn ones included).

@@ -402,6 +402,18 @@ async fn started(state: &AppState, id: &str) {
     }
 }
 
+/// Why a started Swiss plays fewer rounds than asked: with few players, more rounds would
+/// pair people again before everyone met (`small_swiss_rounds` at the start).
+fn rounds_note(t: &StoredTournament) -> Option<String> {
+    let asked = t.rounds_asked?;
+    (t.format == Format::Swiss && t.stage != Stage::Open && asked > t.rounds).then(|| {
+        format!(
+            "{asked} rounds were asked; with {} players a Swiss plays {}: that many find a winner, and more would pair players again",
+            t.players, t.rounds
+        )
+    })
+}
+
 /// A tournament as the list shows it.
 fn summary(t: &StoredTournament) -> TournamentSummary {
     TournamentSummary {
@@ -413,6 +425,7 @@ fn summary(t: &StoredTournament) -> TournamentSummary {
         clock: t.clock,
         starts_at: rfc3339(t.started_ms.unwrap_or(t.starts_ms)),
         total_rounds: t.rounds,
+        rounds_note: rounds_note(t),
         round: t.round,
         player_count: t.players,
         min_players: t.min_players,

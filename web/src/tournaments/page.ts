@@ -1,14 +1,15 @@
 // The tournament pages: the list with a create form (`/tournaments`) and a tournament
-// (`/tournaments/{id}`: crosstable for a round robin, pairings by round for a Swiss, join,
+// (`/tournaments/{id}`: crosstable for a round robin, pairings by round with game links for both, join,
 // leave and start, live over the tournament's socket). The state is in `state.ts`, the views
 // in `views.ts`.
 
 import { api, failureText } from '../api';
 import type { Cleanup, Shell } from '../app';
-import { loadCatalogue } from '../catalogue';
+import { catalogueEntry, loadCatalogue } from '../catalogue';
 import { h } from '../dom';
 import { LiveSocket, type Handlers } from '../live';
 import { timeControl, type Route } from '../logic';
+import { fitSizeTo } from '../pages';
 import type { TournamentList, TournamentMessage, TournamentView } from '../types';
 import { drawTournament, summaryItem, tournamentElements } from './views';
 
@@ -16,13 +17,35 @@ function field(label: string, input: HTMLElement): HTMLLabelElement {
   return h('label', { class: 'field' }, h('span', {}, label), input);
 }
 
-/** The form that creates a tournament, for a logged-in user. */
+/** The form that creates a tournament, for a logged-in user: every size the game allows,
+ * a correspondence or a live clock. */
 async function createForm(shell: Shell): Promise<HTMLFormElement> {
   const games = await loadCatalogue();
   const game = h('select', { name: 'game' }, ...games.map((g) => h('option', { value: g.id }, g.name)));
-  const format = h('select', { name: 'format' }, h('option', { value: 'swiss' }, 'Swiss'), h('option', { value: 'round_robin' }, 'Round robin'));
+  const size = h('input', { name: 'size', type: 'number', required: true });
+  const fit = (): void => {
+    const entry = catalogueEntry(game.value);
+    if (entry) fitSizeTo(size, entry);
+  };
+  fit();
+  game.addEventListener('change', fit);
+  const format = h('select', { name: 'format' }, h('option', { value: 'swiss' }, 'Swiss'), h('option', { value: 'round_robin' }, 'Round robin (every pair twice)'));
   const rounds = h('input', { name: 'rounds', type: 'number', min: 1, max: 20, value: 5, required: true });
+  const roundsField = field('Rounds', rounds);
+  const clock = h('select', { name: 'clock' }, h('option', { value: 'correspondence' }, 'Correspondence (days per move)'), h('option', { value: 'live' }, 'Live (minutes + increment)'));
   const days = h('input', { name: 'days', type: 'number', min: 1, max: 30, value: 3, required: true });
+  const minutes = h('input', { name: 'minutes', type: 'number', min: 0.25, max: 1440, value: 10, step: 'any', required: true });
+  const increment = h('input', { name: 'increment', type: 'number', min: 0, max: 600, value: 5, required: true });
+  const daysField = field('Days per move', days);
+  const liveFields = h('div', { class: 'row' }, field('Minutes each', minutes), field('Increment (s)', increment));
+  const show = (): void => {
+    roundsField.hidden = format.value !== 'swiss';
+    daysField.hidden = clock.value !== 'correspondence';
+    liveFields.hidden = clock.value !== 'live';
+  };
+  format.addEventListener('change', show);
+  clock.addEventListener('change', show);
+  show();
   const inAWeek = new Date(Date.now() + 7 * 86_400_000);
   inAWeek.setSeconds(0, 0);
   const starts = h('input', { name: 'starts_at', type: 'datetime-local', value: inAWeek.toISOString().slice(0, 16), required: true });
@@ -32,18 +55,19 @@ async function createForm(shell: Shell): Promise<HTMLFormElement> {
   const vacation = h('input', { name: 'vacation', type: 'checkbox', checked: true });
   const message = h('p', { class: 'error', role: 'alert' });
   const form = h('form', { class: 'new-tournament', 'aria-label': 'new tournament' },
-    field('Game', game), field('Format', format), field('Rounds (Swiss)', rounds), field('Days per move', days),
+    field('Game', game), field('Board size', size), field('Format', format), roundsField,
+    field('Time control', clock), daysField, liveFields,
     field('Starts (your time)', starts), field('Fewest players', min), field('Most players', max),
     h('label', { class: 'check' }, rated, ' Rated'),
-    h('label', { class: 'check' }, vacation, ' Vacation days may save a player whose clock ran out'), message,
+    h('label', { class: 'check' }, vacation, ' Vacation days may save a player whose correspondence clock ran out'), message,
     h('button', { type: 'submit', class: 'primary' }, 'Create the tournament'));
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     message.textContent = '';
     try {
       const created = await api<TournamentView>('POST', '/api/tournaments', {
-        game: game.value, format: format.value, rounds: Number(rounds.value),
-        clock: timeControl('correspondence', Number(days.value), 0, 0),
+        game: game.value, size: Number(size.value), format: format.value, rounds: Number(rounds.value),
+        clock: timeControl(clock.value, Number(days.value), Number(minutes.value), Number(increment.value)),
         starts_at: new Date(starts.value).toISOString(),
         min_players: Number(min.value), max_players: Number(max.value), rated: rated.checked,
         vacation: vacation.checked,

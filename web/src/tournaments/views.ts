@@ -72,9 +72,15 @@ export function drawTournament(e: TournamentElements, t: TournamentView, me: str
       h('tbody', {}, ...table.rows.map((row, i) => h('tr', {},
         h('th', { scope: 'row' }, `${i + 1}. ${table.players[i]}`),
         ...row.map((cell) => h('td', {}, cell.kind === 'self' ? '—' : cell.scores.map((x) => x ?? '·').join(' ')))))))]));
-  e.rounds.replaceChildren(...(t.format !== 'swiss' || t.rounds.length === 0 ? [] : [h('h2', {}, 'Rounds'),
+  // Every format's rounds, each pairing linking to its game; the reader's own marked.
+  e.rounds.replaceChildren(...(t.rounds.length === 0 ? [] : [h('h2', {}, 'Rounds'),
+    ...(t.rounds_note ? [h('p', { class: 'note' }, t.rounds_note)] : []),
     ...t.rounds.map((r) => h('div', { class: 'round' }, h('h3', {}, `Round ${r.round}`),
-      h('ol', {}, ...r.games.map((g) => h('li', {}, g.id === null ? pairingWords(g) : h('a', { href: `/games/${g.id}` }, pairingWords(g))))),
+      h('ol', {}, ...r.games.map((g) => {
+        const mine = me !== null && (g.first === me || g.second === me);
+        const words = `${pairingWords(g)}${g.division != null ? ` (division ${g.division})` : ''}`;
+        return h('li', { class: mine ? 'mine' : '' }, g.id == null ? words : h('a', { href: `/games/${g.id}` }, words), mine ? h('strong', {}, ' — your game') : null);
+      })),
       r.bye !== null ? h('p', {}, `Bye: ${r.bye}`) : null))]));
 }
 

@@ -23,6 +23,8 @@ pub(crate) struct NotificationView {
     pub(crate) game_id: Option<String>,
     /// The Swap 61 room it is about (`/rooms/{id}`), if any.
     pub(crate) room_id: Option<String>,
+    /// The tournament it is about (`/tournaments/{id}`), if any.
+    pub(crate) tournament_id: Option<String>,
     /// When it happened (ms since 1970).
     pub(crate) created_ms: i64,
     /// Whether the account has read it.
@@ -41,6 +43,7 @@ impl NotificationView {
             message: notice.message,
             game_id: notice.game_id,
             room_id: notice.room_id,
+            tournament_id: notice.tournament_id,
             created_ms: notice.created_ms,
             read: notice.read_ms.is_some(),
             delivery: notice.state,

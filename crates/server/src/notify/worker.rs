@@ -208,11 +208,11 @@ async fn push_all(
     if subscriptions.is_empty() {
         return Ok(None);
     }
-    let url = match (&notice.game_id, &notice.room_id) {
-        (Some(game), _) => format!("/games/{game}"),
-        (None, Some(room)) => format!("/rooms/{room}"),
-        (None, None) => "/notifications".to_owned(),
-    };
+    let url = notice
+        .pages()
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| "/notifications".to_owned());
     let payload = Arc::new(serde_json::to_vec(&serde_json::json!({
         "title": subject(notice),
         "body": notice.message,
@@ -318,12 +318,8 @@ fn mail_body(mailer: &Mailer, notices: &[StoredNotice], unsubscribe: &str) -> St
     for notice in notices {
         body.push_str(&notice.message);
         body.push('\n');
-        if let Some(game) = &notice.game_id {
-            body.push_str(&mailer.link(&format!("/games/{game}")));
-            body.push('\n');
-        }
-        if let Some(room) = &notice.room_id {
-            body.push_str(&mailer.link(&format!("/rooms/{room}")));
+        for page in notice.pages() {
+            body.push_str(&mailer.link(&page));
             body.push('\n');
         }
         body.push('\n');
@@ -353,6 +349,7 @@ async fn remind(store: &Store) -> anyhow::Result<()> {
                 kind,
                 game_id: None,
                 room_id: Some(room.as_str()),
+                tournament_id: None,
                 message: format!(
                     "Swap 61 room {room}: round {round} closes in less than {words}, \
                      and you have not marked your bids final."

@@ -149,6 +149,7 @@ impl Store {
                 kind: Kind::Challenge,
                 game_id: Some(id),
                 room_id: None,
+                tournament_id: None,
                 message: message.clone(),
                 dedupe: Some(format!("{}:{id}:{account}", closed.as_str())),
             };

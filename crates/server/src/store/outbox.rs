@@ -139,6 +139,8 @@ pub(crate) struct Notice<'a> {
     pub(crate) game_id: Option<&'a str>,
     /// The Swap 61 room it is about, if any.
     pub(crate) room_id: Option<&'a str>,
+    /// The tournament it is about, if any (its page when no game is named).
+    pub(crate) tournament_id: Option<&'a str>,
     /// What it says, for a person: never a secret.
     pub(crate) message: String,
     /// A key that makes a second writing of the same event a no-op.
@@ -153,6 +155,7 @@ pub(crate) struct StoredNotice {
     pub(crate) kind: Kind,
     pub(crate) game_id: Option<String>,
     pub(crate) room_id: Option<String>,
+    pub(crate) tournament_id: Option<String>,
     pub(crate) message: String,
     pub(crate) created_ms: i64,
     pub(crate) read_ms: Option<i64>,
@@ -160,6 +163,20 @@ pub(crate) struct StoredNotice {
     pub(crate) state: String,
     /// Attempts at delivering it so far.
     pub(crate) attempts: u32,
+}
+
+impl StoredNotice {
+    /// The site's pages it is about, most specific first: its game, its room, its
+    /// tournament (a round's notice names the game and the tournament).
+    pub(crate) fn pages(&self) -> Vec<String> {
+        let game = self.game_id.as_ref().map(|id| format!("/games/{id}"));
+        let room = self.room_id.as_ref().map(|id| format!("/rooms/{id}"));
+        let tournament = self
+            .tournament_id
+            .as_ref()
+            .map(|id| format!("/tournaments/{id}"));
+        [game, room, tournament].into_iter().flatten().collect()
+    }
 }
 
 /// An account's mail address as stored (never its confirmation secret).
@@ -196,7 +213,7 @@ pub(crate) struct Digest {
 /// A socket's presence row older than this is its dead instance's: the socket is gone.
 pub(crate) const WATCH_STALE_MS: i64 = 60_000;
 
-const NOTICE_COLUMNS: &str = "id, account_id, kind, game_id, room_id, message, created_ms, \
+const NOTICE_COLUMNS: &str = "id, account_id, kind, game_id, room_id, tournament_id, message, created_ms, \
                               read_ms, state, attempts";
 
 fn notice_of_row(row: &AnyRow) -> anyhow::Result<StoredNotice> {
@@ -208,6 +225,7 @@ fn notice_of_row(row: &AnyRow) -> anyhow::Result<StoredNotice> {
         kind: Kind::parse(&kind).ok_or_else(|| anyhow::anyhow!("outbox.kind: unknown {kind:?}"))?,
         game_id: row.try_get("game_id")?,
         room_id: row.try_get("room_id")?,
+        tournament_id: row.try_get("tournament_id")?,
         message: row.try_get("message")?,
         created_ms: row.try_get("created_ms")?,
         read_ms: row.try_get("read_ms")?,
@@ -226,8 +244,8 @@ impl Store {
     ) -> sqlx::Result<()> {
         let now = self.now_ms();
         sqlx::query(
-            "INSERT INTO outbox (account_id, kind, game_id, room_id, message, dedupe, \
-             created_ms, next_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $7) \
+            "INSERT INTO outbox (account_id, kind, game_id, room_id, tournament_id, message, \
+             dedupe, created_ms, next_ms) VALUES ($1, $2, $3, $4, $8, $5, $6, $7, $7) \
              ON CONFLICT (dedupe) DO NOTHING",
         )
         .bind(notice.account_id)
@@ -237,6 +255,7 @@ impl Store {
         .bind(&notice.message)
         .bind(notice.dedupe.as_deref())
         .bind(now)
+        .bind(notice.tournament_id)
         .execute(&mut **tx)
         .await?;
         Ok(())
@@ -736,6 +755,7 @@ impl Store {
                 kind: Kind::GameEnded,
                 game_id: Some(game_id),
                 room_id: None,
+                tournament_id: None,
                 message: format!(
                     "Your {} game against {against} is over: {result}.{rating}",
                     title_of(&game)
@@ -789,6 +809,7 @@ impl Store {
                 kind,
                 game_id: Some(game_id),
                 room_id: None,
+                tournament_id: None,
                 message,
                 dedupe: Some(format!("{}:{game_id}:{account_id}", kind.as_str())),
             };
@@ -823,6 +844,7 @@ impl Store {
                 kind,
                 game_id: None,
                 room_id: Some(room_id),
+                tournament_id: None,
                 message: message.to_owned(),
                 dedupe: Some(format!("{}:{room_id}:{key}:{account_id}", kind.as_str())),
             };

@@ -228,6 +228,11 @@ impl Backend {
                     "conditional moves",
                     include_str!("../../migrations/sqlite/0030_conditional_moves.sql"),
                 ),
+                (
+                    32,
+                    "tournaments followed: rounds asked, notices linked",
+                    include_str!("../../migrations/sqlite/0032_tournaments_followed.sql"),
+                ),
             ],
             Backend::Postgres => &[
                 (
@@ -379,6 +384,11 @@ impl Backend {
                     30,
                     "conditional moves",
                     include_str!("../../migrations/postgres/0030_conditional_moves.sql"),
+                ),
+                (
+                    32,
+                    "tournaments followed: rounds asked, notices linked",
+                    include_str!("../../migrations/postgres/0032_tournaments_followed.sql"),
                 ),
             ],
         };

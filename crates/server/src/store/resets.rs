@@ -75,6 +75,7 @@ impl Store {
             kind: Kind::PasswordReset,
             game_id: None,
             room_id: None,
+            tournament_id: None,
             message: "A new password was asked for: a link to choose it was mailed to your \
                       confirmed address. If it was not you, ignore the mail: your password \
                       stays."

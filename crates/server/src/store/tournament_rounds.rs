@@ -200,11 +200,20 @@ impl Store {
                 self,
                 &mut tx,
                 entry.account_id,
+                id,
                 None,
                 format!(
-                    "The {} tournament you entered has started: {} players.",
+                    "The {} tournament you entered has started: {} players{}.",
                     title(&t.game),
-                    entries.len()
+                    entries.len(),
+                    match t.format {
+                        Format::Swiss if rounds < t.rounds => format!(
+                            ", {rounds} rounds ({} were asked: that many find a winner among so few)",
+                            t.rounds
+                        ),
+                        Format::Swiss => format!(", {rounds} rounds"),
+                        Format::RoundRobin => format!(", {rounds} rounds, every pair twice"),
+                    }
                 ),
                 format!("tournament:{id}:start:{}", entry.account_id),
             )
@@ -355,6 +364,7 @@ async fn advance(
                     store,
                     tx,
                     me,
+                    &t.id,
                     Some(&game_id),
                     format!(
                         "Round {next} of the {} tournament: you play {colour} against {them}.",

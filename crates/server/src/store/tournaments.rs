@@ -117,6 +117,8 @@ pub(crate) struct StoredTournament {
     pub(crate) size: u32,
     pub(crate) format: Format,
     pub(crate) rounds: u32,
+    /// The rounds its creator asked for (`None` for the tournaments of before the record).
+    pub(crate) rounds_asked: Option<u32>,
     pub(crate) clock: TimeControl,
     pub(crate) starts_ms: i64,
     pub(crate) min_players: u32,
@@ -251,7 +253,7 @@ pub(crate) enum Starter {
     Schedule,
 }
 
-const TOURNAMENT_COLUMNS: &str = "t.id, t.game, t.size, t.format, t.rounds, t.clock_days, \
+const TOURNAMENT_COLUMNS: &str = "t.id, t.game, t.size, t.format, t.rounds, t.rounds_asked, t.clock_days, \
      t.clock_initial_ms, t.clock_increment_ms, t.starts_ms, t.min_players, t.max_players, \
      t.rated, t.vacation, t.creator_id, a.name AS creator, t.status, t.round, t.started_ms, \
      t.finished_ms, (SELECT COUNT(*) FROM tournament_players p WHERE p.tournament_id = t.id) \
@@ -269,6 +271,10 @@ fn tournament_of_row(row: &AnyRow) -> anyhow::Result<StoredTournament> {
         size: count(row, "size")?,
         format: Format::parse(&row.try_get::<String, _>("format")?)?,
         rounds: count(row, "rounds")?,
+        rounds_asked: row
+            .try_get::<Option<i64>, _>("rounds_asked")?
+            .map(u32::try_from)
+            .transpose()?,
         clock: clock_of_row(row)?,
         starts_ms: row.try_get("starts_ms")?,
         min_players: count(row, "min_players")?,
@@ -390,6 +396,7 @@ pub(super) async fn tell(
     store: &Store,
     tx: &mut Transaction<'static, Any>,
     account_id: i64,
+    tournament_id: &str,
     game_id: Option<&str>,
     message: String,
     dedupe: String,
@@ -399,6 +406,7 @@ pub(super) async fn tell(
         kind: Kind::Tournament,
         game_id,
         room_id: None,
+        tournament_id: Some(tournament_id),
         message,
         dedupe: Some(dedupe),
     };
@@ -422,8 +430,8 @@ impl Store {
         let inserted = sqlx::query(
             "INSERT INTO tournaments (id, game, size, format, rounds, clock_days, \
              clock_initial_ms, clock_increment_ms, starts_ms, min_players, max_players, rated, \
-             creator_id, edition, created_ms, vacation) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) \
+             creator_id, edition, created_ms, vacation, rounds_asked) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $5) \
              ON CONFLICT (edition) DO NOTHING",
         )
         .bind(&new.id)

@@ -501,6 +501,8 @@ each_database!(
                 .collect();
             assert_eq!(notices.len(), 2, "{}", inbox.text);
             assert_eq!(notices[0]["game_id"], pairing.id.as_deref().unwrap());
+            // Each names its tournament: the start's links to the tournament's page.
+            assert!(notices.iter().all(|n| n["tournament_id"] == id.as_str()));
             let says =
                 format!("Round 1 of the Flipstop tournament: you play {colour} against {them}.");
             assert_eq!(notices[0]["message"], says.as_str());
@@ -698,6 +700,58 @@ async fn second_players_resign(
     }
     ended
 }
+
+each_database!(
+    a_small_swiss_says_why_it_plays_fewer_rounds_than_asked,
+    |db| async move {
+        let server = start(&db, generous()).await;
+        let client = Client::new(&server);
+        let field = players(&client, "sm", 3).await;
+        let id = tournament(
+            &client,
+            &field[0].1,
+            json!({"format": "swiss", "rounds": 4}),
+            &field,
+        )
+        .await;
+        // Before the start, the rounds asked; no note.
+        let open = view(&client, &id).await;
+        assert_eq!(
+            (
+                open.summary.total_rounds,
+                open.summary.rounds_note.as_deref()
+            ),
+            (4, None)
+        );
+        let t = started(&client, &id, &field[0].1).await;
+        assert_eq!(t.summary.total_rounds, 2);
+        let note = t.summary.rounds_note.clone().expect("a note");
+        assert!(
+            note.starts_with("4 rounds were asked; with 3 players a Swiss plays 2"),
+            "{note}"
+        );
+        let inbox = client
+            .get("/api/me/notifications", &auth(&field[1].1))
+            .await;
+        let start = inbox.json["notifications"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|n| n["message"].as_str().unwrap().contains("has started"))
+            .cloned()
+            .expect("the start's notice");
+        assert!(
+            start["message"]
+                .as_str()
+                .unwrap()
+                .contains("2 rounds (4 were asked"),
+            "{start}"
+        );
+        assert_eq!(start["tournament_id"], id.as_str());
+        server.stop().await.unwrap();
+        db
+    }
+);
 
 each_database!(a_running_tournament_survives_a_restart, |db| async move {
     let server = start(&db, generous()).await;

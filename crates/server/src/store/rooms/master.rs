@@ -298,6 +298,7 @@ impl RoomChange {
                         kind: Kind::Invitation,
                         game_id: None,
                         room_id: Some(room.id.as_str()),
+                        tournament_id: None,
                         message: format!(
                             "{} gives you seat P{seat} of Swap 61 room {} (round {}).",
                             room.master.1, room.id, room.round
