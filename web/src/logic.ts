@@ -143,6 +143,7 @@ export type Route =
   | { page: 'rules'; game: string | null }
   | { page: 'notifications' }
   | { page: 'confirmEmail'; token: string | null }
+  | { page: 'unsubscribe'; token: string | null }
   | { page: 'forgotPassword' }
   | { page: 'resetPassword'; token: string | null }
   | { page: 'vacation' }
@@ -170,6 +171,7 @@ export function parseRoute(pathname: string, search: string): Route {
       case 'rules': return { page: 'rules', game: null };
       case 'notifications': return { page: 'notifications' };
       case 'confirm-email': return { page: 'confirmEmail', token: params.get('token') };
+      case 'unsubscribe': return { page: 'unsubscribe', token: params.get('token') };
       case 'forgot-password': return { page: 'forgotPassword' };
       case 'reset-password': return { page: 'resetPassword', token: params.get('token') };
       case 'vacation': return { page: 'vacation' };

@@ -223,8 +223,35 @@ async function confirmEmailPage(main: HTMLElement, _shell: Shell, route: Route):
   }
 }
 
+/** The page a mail's "stop every mail" link opens: one click stops them (a link that acted
+ * by itself would be followed by the mail scanners that open every link). No login needed:
+ * the link's token names the account. */
+async function unsubscribePage(main: HTMLElement, _shell: Shell, route: Route): Promise<void> {
+  const token = route.page === 'unsubscribe' ? route.token : null;
+  main.append(h('h1', {}, 'Stop every mail from swapboard'));
+  if (!token) {
+    main.append(h('p', {}, 'This link has no token: open the link of the mail whole.'));
+    return;
+  }
+  const status = h('p', { role: 'status', 'aria-live': 'polite' });
+  const stop = h('button', { type: 'button', class: 'primary' }, 'Stop every mail');
+  stop.addEventListener('click', () => {
+    stop.disabled = true;
+    void api('POST', `/api/notifications/unsubscribe?token=${encodeURIComponent(token)}`).then(() => {
+      stop.hidden = true;
+      status.replaceChildren('Done: swapboard mails you no more. Your inbox on the site stays; ',
+        h('a', { href: '/notifications' }, 'choose again what is mailed'), ' whenever you like.');
+    }, (error: unknown) => {
+      stop.disabled = false;
+      status.textContent = failureText(error);
+    });
+  });
+  main.append(h('p', {}, 'No more mail of any kind will be sent to your address (your inbox on the site stays).'), stop, status);
+}
+
 /** The notifications' pages, by route. */
 export const NOTIFICATION_PAGES = {
   notifications: notificationsPage,
   confirmEmail: confirmEmailPage,
+  unsubscribe: unsubscribePage,
 };

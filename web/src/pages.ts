@@ -40,8 +40,8 @@ export function gameItem(game: GameView, extra?: Node): HTMLLIElement {
   const state =
     game.status === 'finished'
       ? game.result?.winner
-        ? `${game.result.winner} won (${game.result.termination})`
-        : `ended (${game.result?.termination ?? 'over'})`
+        ? `${game.result.winner} won ${game.result.how}`
+        : game.result?.how === 'aborted' ? 'aborted' : `drawn ${game.result?.how ?? ''}`.trim()
       : game.status === 'playing'
         ? `move ${game.ply + 1}${game.to_move ? `, ${game.to_move} to move` : ''}`
         : game.status === 'waiting' ? 'waiting for a player' : `challenge ${game.status}`;
@@ -304,4 +304,4 @@ export const PAGES = {
   new: newGame,
   settings: (main: HTMLElement): Promise<void> => settings(main),
   missing: (main: HTMLElement): Promise<void> => missing(main),
-} satisfies Record<Exclude<Route['page'], 'game' | 'player' | 'newRoom' | 'room' | 'rules' | 'notifications' | 'confirmEmail' | 'puzzles' | 'tournaments' | 'leaderboard' | 'players' | 'learn' | 'forgotPassword' | 'resetPassword' | 'vacation' | 'about' | 'help' | 'moderation'>, (main: HTMLElement, shell: Shell, route: Route) => Promise<Cleanup | void>>;
+} satisfies Record<Exclude<Route['page'], 'game' | 'player' | 'newRoom' | 'room' | 'rules' | 'notifications' | 'confirmEmail' | 'unsubscribe' | 'puzzles' | 'tournaments' | 'leaderboard' | 'players' | 'learn' | 'forgotPassword' | 'resetPassword' | 'vacation' | 'about' | 'help' | 'moderation'>, (main: HTMLElement, shell: Shell, route: Route) => Promise<Cleanup | void>>;

@@ -89,6 +89,7 @@ test('reconnection waits longer each time, up to ten seconds', () => {
 
 test('every page has its URL', () => {
   assert.deepEqual(parseRoute('/', ''), { page: 'home' });
+  assert.deepEqual(parseRoute('/unsubscribe', '?token=ab12'), { page: 'unsubscribe', token: 'ab12' });
   assert.deepEqual(parseRoute('/moderation', ''), { page: 'moderation', tab: 'reports', name: null, all: false, before: null });
   assert.deepEqual(parseRoute('/moderation', '?tab=accounts&name=carl'), { page: 'moderation', tab: 'accounts', name: 'carl', all: false, before: null });
   assert.deepEqual(parseRoute('/moderation', '?all=true&before=12'), { page: 'moderation', tab: 'reports', name: null, all: true, before: 12 });

@@ -160,14 +160,13 @@ async fn deliver(deliveries: &Deliveries, notice: &StoredNotice) -> anyhow::Resu
         _ if plan.throttled => ("done", "throttled"),
         (Some(address), MailChoice::Immediate) => {
             let secret = random_secret();
-            let unsubscribe =
-                mailer.link(&format!("/api/notifications/unsubscribe?token={secret}"));
-            let body = mail_body(mailer, std::slice::from_ref(notice), &unsubscribe);
+            let (one_click, page) = unsubscribe_links(mailer, &secret);
+            let body = mail_body(mailer, std::slice::from_ref(notice), &page);
             let mail = Mail {
                 to: address,
                 subject: &subject(notice),
                 body: &body,
-                unsubscribe: Some(&unsubscribe),
+                unsubscribe: Some(&one_click),
             };
             return match mailer.send(&mail).await {
                 Ok(()) => {
@@ -293,8 +292,21 @@ async fn mail_reset(
     store.settle_notice(notice.id, state, &outcome, None).await
 }
 
-/// A notification mail's subject.
+/// The longest subject a notification mail takes from its words.
+const SUBJECT_CHARS: usize = 100;
+
+/// A notification mail's subject: its own words when it is about a game, a room or a
+/// tournament (they name the game and the opponent: "Your turn in Swaptimum against ann
+/// (move 2)"), else what kind of news it is.
 fn subject(notice: &StoredNotice) -> String {
+    if !notice.pages().is_empty() {
+        let words = notice.message.trim().trim_end_matches('.');
+        let mut short: String = words.chars().take(SUBJECT_CHARS).collect();
+        if words.chars().count() > SUBJECT_CHARS {
+            short.push('…');
+        }
+        return format!("swapboard: {short}");
+    }
     let what = match notice.kind {
         Kind::YourTurn => "your turn",
         Kind::Challenge => "a challenge",
@@ -312,6 +324,17 @@ fn subject(notice: &StoredNotice) -> String {
     format!("swapboard: {what}")
 }
 
+/// A mail's two ways to stop every mail, for the token `secret`: the URL a mail client
+/// POSTs to (RFC 8058's `List-Unsubscribe` header), and the page a person opens from the
+/// body, which asks for the click (a link that acted on a GET would be clicked by the mail
+/// scanners that fetch every link).
+fn unsubscribe_links(mailer: &Mailer, secret: &str) -> (String, String) {
+    (
+        mailer.link(&format!("/api/notifications/unsubscribe?token={secret}")),
+        mailer.link(&format!("/unsubscribe?token={secret}")),
+    )
+}
+
 /// The text of a mail of these notifications: each with its link, then how to stop them.
 fn mail_body(mailer: &Mailer, notices: &[StoredNotice], unsubscribe: &str) -> String {
     let mut body = String::new();
@@ -327,7 +350,7 @@ fn mail_body(mailer: &Mailer, notices: &[StoredNotice], unsubscribe: &str) -> St
     body.push_str(&format!(
         "You get this mail because you asked for it on swapboard. Your choices: {}\n\
          Stop every mail from swapboard with one click: {unsubscribe}\n",
-        mailer.link("/settings")
+        mailer.link("/notifications")
     ));
     body
 }
@@ -384,13 +407,13 @@ async fn send_digests(deliveries: &Deliveries) -> anyhow::Result<()> {
             continue;
         }
         let secret = random_secret();
-        let unsubscribe = mailer.link(&format!("/api/notifications/unsubscribe?token={secret}"));
-        let body = mail_body(mailer, &digest.notices, &unsubscribe);
+        let (one_click, page) = unsubscribe_links(mailer, &secret);
+        let body = mail_body(mailer, &digest.notices, &page);
         let mail = Mail {
             to: &digest.email,
             subject: "swapboard: your daily digest",
             body: &body,
-            unsubscribe: Some(&unsubscribe),
+            unsubscribe: Some(&one_click),
         };
         let (state, outcome) = match mailer.send(&mail).await {
             Ok(()) => ("done", "digest".to_owned()),

@@ -335,6 +335,23 @@ async fn mails(db: TestDb) -> TestDb {
         .expect("a List-Unsubscribe header")
         .to_owned();
     assert!(unsubscribe.starts_with("http://swapboard.test/api/notifications/unsubscribe?token="));
+    // The subject names the game and the opponent; the body's link opens the page that
+    // asks for the click (with the same token), and the choices' link their page.
+    let subject = text
+        .lines()
+        .find_map(|line| line.strip_prefix("Subject: "))
+        .expect("a subject");
+    assert!(subject.starts_with("swapboard: Your turn in "), "{subject}");
+    assert!(subject.contains("against ann"), "{subject}");
+    let token = unsubscribe.split("token=").nth(1).unwrap();
+    assert!(
+        text.contains(&format!("http://swapboard.test/unsubscribe?token={token}")),
+        "{text}"
+    );
+    assert!(
+        text.contains("Your choices: http://swapboard.test/notifications"),
+        "{text}"
+    );
     assert_eq!(
         delivered(&client, &bob, "challenge", &id).await["delivery"],
         "done"
