@@ -6,6 +6,7 @@ import { loadCatalogue } from './catalogue';
 import { fill, h } from './dom';
 import { LiveInbox } from './live';
 import { backoff, parseRoute, type Route } from './logic';
+import { showTurnBadge } from './pushdata';
 import type { Schemas } from './types';
 
 /** What a page gives back: how to stop its timers and sockets when it is left. */
@@ -34,19 +35,25 @@ const state = { me: null as string | null, guest: false, roles: [] as string[], 
 /** The unread count in the header, kept by the inbox's socket while someone is logged in. */
 const inbox = { socket: null as LiveInbox | null, badge: h('span', { class: 'badge', 'aria-live': 'polite' }) };
 
-/** Opens the inbox's socket when someone is logged in, closes it when nobody is. */
+/**
+ * Opens the inbox's socket when someone is logged in, closes it when nobody is. The app's
+ * badge follows it: an opponent's move comes with a notice, so each change of the inbox
+ * may be a change of the games waiting for the player's move.
+ */
 function followInbox(me: string | null): void {
   if (me && !inbox.socket) {
     inbox.socket = new LiveInbox({
       inbox: (message) => {
         inbox.badge.textContent = message.unread > 0 ? ` ${message.unread}` : '';
         inbox.badge.setAttribute('aria-label', `${message.unread} unread`);
+        void showTurnBadge(navigator);
       },
     });
   } else if (!me && inbox.socket) {
     inbox.socket.close();
     inbox.socket = null;
     inbox.badge.textContent = '';
+    if ('clearAppBadge' in navigator) void navigator.clearAppBadge().catch(() => undefined);
   }
 }
 
@@ -168,6 +175,8 @@ export function start(root: HTMLElement, pages: Record<Route['page'], Page>): vo
         return;
       }
       state.cleanup = cleanup ?? null;
+      // The player's own move leaves no notice: the badge is counted again at each page.
+      if (state.me) void showTurnBadge(navigator);
       if (state.retries > 0) {
         state.retries = 0;
         fill(banner, 'Connected again.');
@@ -187,6 +196,9 @@ export function start(root: HTMLElement, pages: Record<Route['page'], Page>): vo
     shell.go(url.pathname + url.search);
   });
   window.addEventListener('popstate', () => void render());
+  // The service worker on every device, not only where push was asked for: it shows the
+  // offline page and keeps the app's badge.
+  if ('serviceWorker' in navigator) void navigator.serviceWorker.register('/sw.js').catch(() => undefined);
 
   async function boot(): Promise<void> {
     try {

@@ -423,3 +423,13 @@ export function filterQuery(filters: GameFilters): string {
   const text = query.toString();
   return text ? `?${text}` : '';
 }
+
+/**
+ * Whether this browser is an iPhone's or iPad's outside a home-screen app: there, web push
+ * is given only to a site added to the home screen (iOS 16.4 and later). An iPad asking
+ * for the desktop site says "Macintosh", but has a touch screen.
+ */
+export function needsHomeScreen(userAgent: string, touchPoints: number, standalone: boolean): boolean {
+  const ios = /\b(iPhone|iPad|iPod)\b/.test(userAgent) || (/\bMacintosh\b/.test(userAgent) && touchPoints > 1);
+  return ios && !standalone;
+}

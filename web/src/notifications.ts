@@ -4,7 +4,7 @@
 import { ApiFailure, api, failureText } from './api';
 import type { Shell } from './app';
 import { h } from './dom';
-import type { Route } from './logic';
+import { needsHomeScreen, type Route } from './logic';
 import { base64urlBytes } from './pushdata';
 import type { Inbox, NotificationSettings, NotificationView, Schemas } from './types';
 
@@ -125,6 +125,13 @@ async function disablePush(): Promise<void> {
 /** The "notify me on this device" switch. */
 function pushSettings(settings: NotificationSettings, status: HTMLElement): HTMLElement {
   const box = h('p', {});
+  // `navigator.standalone` is Safari's own: true in an app opened from the home screen.
+  const standalone = matchMedia('(display-mode: standalone)').matches || (navigator as { standalone?: boolean }).standalone === true;
+  if (needsHomeScreen(navigator.userAgent, navigator.maxTouchPoints, standalone)) {
+    box.append('An iPhone or iPad notifies only from a site added to its home screen. ',
+      'In Safari, tap Share, then Add to Home Screen; open swapboard from its icon, and turn notifications on here.');
+    return box;
+  }
   if (!('serviceWorker' in navigator) || !('PushManager' in window) || !('Notification' in window)) {
     box.append('This browser cannot show notifications from the site.');
     return box;

@@ -1,5 +1,6 @@
-// What the service worker and the settings page share about web push: reading the server's
-// key and a push's payload. No DOM and no imports, so the service worker stays small.
+// What the service worker and the pages share about web push and the app: reading the
+// server's key and a push's payload, and the app's badge. No DOM and no imports, so the
+// service worker stays small.
 
 /** The bytes of base64url text (the server's VAPID key), for `applicationServerKey`. */
 export function base64urlBytes(text: string): Uint8Array<ArrayBuffer> {
@@ -28,4 +29,27 @@ export function shownOf(payload: unknown): Shown {
     typeof value === 'string' && value.trim() !== '' ? value.slice(0, 500) : fallback;
   const url = typeof data.url === 'string' && /^\/(?![/\\])[\w\-/.?=&%]*$/.test(data.url) ? data.url : '/notifications';
   return { title: text(data.title, 'swapboard'), body: text(data.body, 'Something happened in one of your games.'), url };
+}
+
+/** The Badging API of a navigator (a page's or the service worker's), where the browser has it. */
+export type Badging = Partial<Pick<Navigator, 'setAppBadge' | 'clearAppBadge'>>;
+
+/**
+ * Sets the app's badge (on an installed app's icon) to the number of games waiting for the
+ * player's move, asked of `GET /api/me/turn` with the browser's session; none clears it.
+ * Nothing happens without the Badging API, a session or the server: the badge stays.
+ */
+export async function showTurnBadge(badging: Badging): Promise<void> {
+  if (!badging.setAppBadge) return;
+  try {
+    // Not the pages' `api()`: a lost session here is no reason to go to the login form.
+    const answer = await fetch('/api/me/turn', { credentials: 'same-origin' });
+    if (!answer.ok) return;
+    const games = ((await answer.json()) as { games?: unknown }).games;
+    const count = Array.isArray(games) ? games.length : 0;
+    if (count > 0) await badging.setAppBadge(count);
+    else await badging.clearAppBadge?.();
+  } catch {
+    // Offline, or a browser that refuses the badge (an app not installed): nothing to show.
+  }
 }

@@ -16,6 +16,9 @@ const INDEX: &str = "/index.html";
 /// The web push service worker (`web/src/sw.ts`): its scope is the whole site.
 const SERVICE_WORKER: &str = "/sw.js";
 
+/// The web app manifest (`web/build.mjs` writes it): linked from every page by this one URL.
+const MANIFEST: &str = "/manifest.webmanifest";
+
 /// Where the page may load from and connect to: its own server only (`'self'` covers the
 /// game's WebSocket too), no inline script, no frames around it.
 const POLICY: &str = "default-src 'self'; connect-src 'self'; img-src 'self'; \
@@ -35,6 +38,8 @@ fn content_type(path: &str) -> &'static str {
         Some("js") => "text/javascript; charset=utf-8",
         Some("css") => "text/css; charset=utf-8",
         Some("svg") => "image/svg+xml",
+        Some("png") => "image/png",
+        Some("webmanifest") => "application/manifest+json",
         Some("json") => "application/json",
         Some("txt") => "text/plain; charset=utf-8",
         _ => "application/octet-stream",
@@ -75,10 +80,10 @@ pub(crate) fn answer(method: &Method, uri: &Uri, headers: &HeaderMap) -> Option<
         Some(body) => (path, body),
         None => (INDEX, file(INDEX)?),
     };
-    // Hashed names change with their content, so they may be kept for ever; the page itself
-    // and the service worker (registered by its one URL) are checked each time, so a new
-    // version is picked up at the next load.
-    let cache = if name == INDEX || name == SERVICE_WORKER {
+    // Hashed names change with their content, so they may be kept for ever; the page itself,
+    // the service worker and the manifest (each known by its one URL) are checked each time,
+    // so a new version is picked up at the next load.
+    let cache = if [INDEX, SERVICE_WORKER, MANIFEST].contains(&name) {
         "no-cache"
     } else {
         "public, max-age=31536000, immutable"

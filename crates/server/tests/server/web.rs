@@ -42,6 +42,33 @@ async fn served(db: TestDb) -> TestDb {
     assert_eq!(worker.headers["cache-control"], "no-cache");
     assert!(worker.text.contains("showNotification"), "{}", worker.text);
 
+    // The web app manifest: linked from the page by its one URL, revalidated like it; its
+    // icons have hashed names, kept for ever, and are PNG.
+    assert!(
+        home.text
+            .contains(r#"<link rel="manifest" href="/manifest.webmanifest">"#),
+        "{}",
+        home.text
+    );
+    let manifest = client.get("/manifest.webmanifest", &[]).await;
+    assert_eq!(manifest.status, 200);
+    assert_eq!(
+        manifest.headers["content-type"],
+        "application/manifest+json"
+    );
+    assert_eq!(manifest.headers["cache-control"], "no-cache");
+    assert_eq!(manifest.json["display"], "standalone", "{}", manifest.text);
+    let icon = manifest.json["icons"][0]["src"].as_str().unwrap();
+    let png = client.get(icon, &[("accept-encoding", "gzip")]).await;
+    assert_eq!(png.status, 200, "{icon}");
+    assert_eq!(png.headers["content-type"], "image/png");
+    assert_eq!(
+        png.headers["cache-control"],
+        "public, max-age=31536000, immutable"
+    );
+    // A PNG is compressed already: no gzipped copy.
+    assert!(!png.headers.contains_key("content-encoding"));
+
     // The script the page names: a hashed name, kept for ever, gzipped for who takes it.
     let script = home
         .text
