@@ -228,6 +228,11 @@ impl Backend {
                     "conditional moves",
                     include_str!("../../migrations/sqlite/0030_conditional_moves.sql"),
                 ),
+                (
+                    31,
+                    "chat and moderation details",
+                    include_str!("../../migrations/sqlite/0031_chat_details.sql"),
+                ),
             ],
             Backend::Postgres => &[
                 (
@@ -379,6 +384,11 @@ impl Backend {
                     30,
                     "conditional moves",
                     include_str!("../../migrations/postgres/0030_conditional_moves.sql"),
+                ),
+                (
+                    31,
+                    "chat and moderation details",
+                    include_str!("../../migrations/postgres/0031_chat_details.sql"),
                 ),
             ],
         };
