@@ -63,7 +63,7 @@ pub(super) async fn game_access(
                 write = Err(if mine.iter().any(|(blocked, _)| blocked == name) {
                     format!(
                         "You blocked {name}: neither of you can write here. \
-                         Unblock on your settings page."
+                         Unblock on {name}'s profile page."
                     )
                 } else {
                     "one of you blocked the other: the players' chat is closed".to_owned()

@@ -913,7 +913,7 @@ async fn details(db: TestDb) -> TestDb {
     assert!(!mine.writable);
     assert_eq!(
         mine.refusal.as_deref(),
-        Some("You blocked carl: neither of you can write here. Unblock on your settings page.")
+        Some("You blocked carl: neither of you can write here. Unblock on carl's profile page.")
     );
     let other = read_chat(&client, &players, Some(&carl)).await;
     assert!(!other.writable);
