@@ -8,7 +8,7 @@ use std::time::Duration;
 use reqwest::Method;
 use serde_json::{Value, json};
 use swapboard_server::api::{BlocksView, ChatMessageView, ChatView, ReportsView, RoomView};
-use swapboard_server::{Limits, Rate};
+use swapboard_server::{Limits, Rate, Server};
 use swapboard_testkit::{
     Client, TestDb, auth, bearer, drain, each_database, game_between, generous, inbox, socket,
     staff, start,
@@ -25,6 +25,32 @@ fn chats(texts: &[String]) -> Vec<Value> {
 
 async fn say(client: &Client, path: &str, body: Value, token: &str) -> reqwest::StatusCode {
     client.post(path, &body, &auth(token)).await.status
+}
+
+/// Writes in a game's players' chat; the message written.
+async fn write_players(client: &Client, chat: &str, text: &str, token: &str) -> ChatMessageView {
+    let sent = client
+        .post(
+            chat,
+            &json!({"channel": "players", "text": text}),
+            &auth(token),
+        )
+        .await;
+    assert_eq!(sent.status, 201, "{}", sent.text);
+    sent.read()
+}
+
+/// Tries to write in a game's players' chat and is refused (403); why.
+async fn refused_players(client: &Client, chat: &str, text: &str, token: &str) -> String {
+    let refused = client
+        .post(
+            chat,
+            &json!({"channel": "players", "text": text}),
+            &auth(token),
+        )
+        .await;
+    refused.assert_error(403, "forbidden");
+    refused.message()
 }
 
 async fn read_chat(client: &Client, path: &str, token: Option<&str>) -> ChatView {
@@ -56,15 +82,7 @@ async fn game_chats(db: TestDb) -> TestDb {
     // The players' chat: its two players only; the text comes back as written (the client
     // escapes it).
     let hello = "hello bob <b>&amp;</b>\nsecond line";
-    let sent = client
-        .post(
-            &chat,
-            &json!({"channel": "players", "text": hello}),
-            &auth(&ann),
-        )
-        .await;
-    assert_eq!(sent.status, 201, "{}", sent.text);
-    let sent: ChatMessageView = sent.read();
+    let sent = write_players(&client, &chat, hello, &ann).await;
     assert_eq!(
         (sent.author.as_str(), sent.text.as_deref()),
         ("ann", Some(hello))
@@ -79,14 +97,7 @@ async fn game_chats(db: TestDb) -> TestDb {
             .await
             .assert_error(403, "forbidden");
     }
-    let refused = client
-        .post(
-            &chat,
-            &json!({"channel": "players", "text": "hi"}),
-            &auth(&carl),
-        )
-        .await;
-    refused.assert_error(403, "forbidden");
+    refused_players(&client, &chat, "hi", &carl).await;
 
     // The spectators' chat: not its players' while the game is played.
     assert_eq!(
@@ -225,24 +236,23 @@ async fn game_chats(db: TestDb) -> TestDb {
 
 each_database!(blocks_reports_and_moderators, safety);
 
-async fn safety(db: TestDb) -> TestDb {
-    let server = start(&db, generous()).await;
+/// A server and its client, the tokens of an admin (ann), a moderator (bob), and two players
+/// (carl, dave) of a game between them, the game's id and the path of its chat.
+async fn staffed(db: &TestDb) -> (Server, Client, [String; 4], String, String) {
+    let server = start(db, generous()).await;
     let client = Client::new(&server);
-    let (ann, bob, store) = staff(&client, &db).await;
+    let (ann, bob, store) = staff(&client, db).await;
     store.close().await;
     let carl = bearer(&client, "carl").await;
     let dave = bearer(&client, "dave").await;
     let id = game_between(&client, "swaptimum", 5, &carl, (&dave, "dave")).await;
     let chat = format!("/api/games/{id}/chat");
-    let rude = client
-        .post(
-            &chat,
-            &json!({"channel": "players", "text": "you are rude-zz"}),
-            &auth(&carl),
-        )
-        .await;
-    assert_eq!(rude.status, 201, "{}", rude.text);
-    let rude: ChatMessageView = rude.read();
+    (server, client, [ann, bob, carl, dave], id, chat)
+}
+
+async fn safety(db: TestDb) -> TestDb {
+    let (server, client, [ann, bob, carl, dave], id, chat) = staffed(&db).await;
+    let rude = write_players(&client, &chat, "you are rude-zz", &carl).await;
 
     // dave reports the message and carl's account; the queue is the moderators'.
     let filed = client
@@ -378,15 +388,8 @@ async fn safety(db: TestDb) -> TestDb {
         .post(path, &json!({"hours": 2, "reason": "insults"}), &auth(&bob))
         .await;
     assert_eq!(muted.status, 200, "{}", muted.text);
-    let refused = client
-        .post(
-            &chat,
-            &json!({"channel": "players", "text": "again"}),
-            &auth(&carl),
-        )
-        .await;
-    refused.assert_error(403, "forbidden");
-    assert!(refused.message().contains("muted"), "{}", refused.text);
+    let refused = refused_players(&client, &chat, "again", &carl).await;
+    assert!(refused.contains("muted"), "{refused}");
 
     // Closing a report empties the open queue; every act is in the admin log.
     let first = queue.reports[0].id;
@@ -436,14 +439,7 @@ async fn safety(db: TestDb) -> TestDb {
         .send(Method::PUT, "/api/me/blocks/nobody", &auth(&dave), None)
         .await
         .assert_error(404, "not_found");
-    let refused = client
-        .post(
-            &chat,
-            &json!({"channel": "players", "text": "sorry"}),
-            &auth(&dave),
-        )
-        .await;
-    refused.assert_error(403, "forbidden");
+    refused_players(&client, &chat, "sorry", &dave).await;
     assert!(
         !read_chat(&client, &format!("{chat}?channel=players"), Some(&dave))
             .await
@@ -658,19 +654,11 @@ async fn threads(db: TestDb) -> TestDb {
 
     // The game master is told of each seat's thread in the inbox: one unread notice per
     // thread however many messages, never one for their own; a new one once it was read.
+    let pl1_says = |text: &'static str| say(&client, &thread1, json!({ "text": text }), &pl1);
     for _ in 0..2 {
-        assert_eq!(
-            say(
-                &client,
-                &thread1,
-                json!({"text": "secret-zebra more"}),
-                &pl1
-            )
-            .await,
-            201
-        );
+        assert_eq!(pl1_says("secret-zebra more").await, 201);
     }
-    let told = thread_notices(&client, &gm).await;
+    let told = notices_of(&client, &gm, "thread_message").await;
     assert_eq!(told.len(), 2, "{told:?}");
     for seat in [seat1, seat2] {
         let words = format!("thread of seat {seat} of your Swap 61 room");
@@ -688,23 +676,18 @@ async fn threads(db: TestDb) -> TestDb {
         );
     }
     for token in [&pl1, &pl2] {
-        assert!(thread_notices(&client, token).await.is_empty());
+        assert!(
+            notices_of(&client, token, "thread_message")
+                .await
+                .is_empty()
+        );
     }
     let read = client
         .send(Method::POST, "/api/me/notifications/read", &auth(&gm), None)
         .await;
     assert_eq!(read.status, 200, "{}", read.text);
-    assert_eq!(
-        say(
-            &client,
-            &thread1,
-            json!({"text": "secret-zebra again"}),
-            &pl1
-        )
-        .await,
-        201
-    );
-    let told = thread_notices(&client, &gm).await;
+    assert_eq!(pl1_says("secret-zebra again").await, 201);
+    let told = notices_of(&client, &gm, "thread_message").await;
     assert_eq!(told.len(), 3, "{told:?}");
     assert!(
         told[0]["read"] == false && told[1]["read"] == true,
@@ -765,17 +748,6 @@ async fn threads(db: TestDb) -> TestDb {
     db
 }
 
-/// The caller's notices of a seat's thread, newest first.
-async fn thread_notices(client: &Client, token: &str) -> Vec<Value> {
-    inbox(client, token).await["notifications"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|n| n["kind"] == "thread_message")
-        .cloned()
-        .collect()
-}
-
 /// The caller's notices of `kind`, newest first.
 async fn notices_of(client: &Client, token: &str, kind: &str) -> Vec<Value> {
     inbox(client, token).await["notifications"]
@@ -816,26 +788,11 @@ each_database!(
 );
 
 async fn details(db: TestDb) -> TestDb {
-    let server = start(&db, generous()).await;
-    let client = Client::new(&server);
-    let (_ann, bob, store) = staff(&client, &db).await;
-    store.close().await;
-    let carl = bearer(&client, "carl").await;
-    let dave = bearer(&client, "dave").await;
-    let id = game_between(&client, "swaptimum", 5, &carl, (&dave, "dave")).await;
-    let chat = format!("/api/games/{id}/chat");
+    let (server, client, [_, bob, carl, dave], _, chat) = staffed(&db).await;
     let players = format!("{chat}?channel=players");
     let mut ids = Vec::new();
     for text in ["first-zz", "second-zz"] {
-        let sent = client
-            .post(
-                &chat,
-                &json!({"channel": "players", "text": text}),
-                &auth(&carl),
-            )
-            .await;
-        assert_eq!(sent.status, 201, "{}", sent.text);
-        ids.push(sent.read::<ChatMessageView>().id);
+        ids.push(write_players(&client, &chat, text, &carl).await.id);
     }
 
     // A category alone is a report; with words too; an unknown one is refused by name,
@@ -944,15 +901,7 @@ async fn details(db: TestDb) -> TestDb {
             && words.ends_with(": insults-zz"),
         "{words}"
     );
-    let refused = client
-        .post(
-            &chat,
-            &json!({"channel": "players", "text": "again"}),
-            &auth(&carl),
-        )
-        .await;
-    refused.assert_error(403, "forbidden");
-    let said = refused.message();
+    let said = refused_players(&client, &chat, "again", &carl).await;
     assert!(
         said.starts_with("you are muted until ")
             && said.contains(&format!("UTC ({until})"))
