@@ -170,12 +170,15 @@ impl Store {
                 .await?;
             if let Some(master) = audit.tell {
                 // One unread notice per thread: while the game master has not read the
-                // last one, a burst of messages adds none (each message's own key keeps a
-                // second writing of it a no-op too).
+                // last one, a burst of messages adds none. The key names the thread and its
+                // latest notice, so two messages racing past the unread check on PostgreSQL
+                // write the same key, and the second is dropped.
                 let thread = format!("thread:{}:{}:", audit.room_id, chat.channel.word());
                 sqlx::query(
                     "INSERT INTO outbox (account_id, kind, room_id, message, dedupe, \
-                     created_ms, next_ms) SELECT $1, $2, $3, $4, $5, $6, $6 \
+                     created_ms, next_ms) SELECT $1, $2, $3, $4, $5 || CAST(COALESCE(\
+                     (SELECT MAX(id) FROM outbox WHERE account_id = $1 AND kind = $2 \
+                     AND dedupe LIKE $7), 0) AS TEXT), $6, $6 \
                      WHERE NOT EXISTS (SELECT 1 FROM outbox WHERE account_id = $1 \
                      AND kind = $2 AND read_ms IS NULL AND dedupe LIKE $7) \
                      ON CONFLICT (dedupe) DO NOTHING",
@@ -188,7 +191,7 @@ impl Store {
                     audit.actor,
                     chat.channel.word().replace(':', " ")
                 ))
-                .bind(format!("{thread}{id}"))
+                .bind(thread.clone())
                 .bind(at_ms)
                 .bind(format!("{thread}%"))
                 .execute(&mut *tx)
