@@ -119,6 +119,9 @@ export function chatPanel(place: ChatPlace): ChatPanel {
       lines.set(message.id, { shown, element });
       return element;
     });
+    // Lines no longer read (past the latest 200) are forgotten.
+    const read = new Set(messages.map((message) => message.id));
+    for (const id of lines.keys()) if (!read.has(id)) lines.delete(id);
     const current = Array.from(list.children);
     // Only new lines at the end: append them, moving none (a focused form keeps focus).
     if (current.length <= elements.length && current.every((child, i) => child === elements[i])) {
