@@ -32,9 +32,12 @@ test('a moderator reads a report in its context, bans, dismisses, notes and unba
     await who.page.locator('details.chat .chat-text', { hasText: text }).waitFor();
   }
   await bob.page.locator('details.chat .chat-text', { hasText: 'please be kind' }).waitFor();
-  bob.page.once('dialog', (dialog) => void dialog.accept('insults'));
-  await bob.page.locator('details.chat li', { hasText: 'you will lose, idiot' }).getByRole('button', { name: 'Report' }).click();
-  await bob.page.locator('details.chat li', { hasText: 'you will lose, idiot' }).getByText('Reported').waitFor();
+  const rude = bob.page.locator('details.chat li', { hasText: 'you will lose, idiot' });
+  await rude.getByRole('button', { name: 'Report' }).click();
+  await rude.getByLabel('Why').selectOption('insult');
+  await rude.getByLabel('Words for the moderators').fill('insults');
+  await rude.getByRole('button', { name: 'Send report' }).click();
+  await rude.getByText('Reported').waitFor();
 
   // The role shows after the next load: the header offers the page.
   await mod.reload();
@@ -42,7 +45,7 @@ test('a moderator reads a report in its context, bans, dismisses, notes and unba
   const card = mod.getByRole('article', { name: /^Report / });
   await card.waitFor();
   assert.match(await card.innerText(), /carl reported by bob/);
-  assert.match(await card.innerText(), /insults/);
+  assert.match(await card.innerText(), /Insult or harassment “insults”/);
   // The reported message is marked, among the messages around it.
   const around = card.getByRole('list', { name: 'What surrounds it' }).locator('li');
   assert.equal(await around.count(), 3);

@@ -433,3 +433,50 @@ export function needsHomeScreen(userAgent: string, touchPoints: number, standalo
   const ios = /\b(iPhone|iPad|iPod)\b/.test(userAgent) || (/\bMacintosh\b/.test(userAgent) && touchPoints > 1);
   return ios && !standalone;
 }
+
+/** How a chat message's time is written: compact beside it, in full as its title. */
+export interface Stamp {
+  /** The time of day when it was written today, else the date. */
+  short: string;
+  /** The date and time in full. */
+  full: string;
+}
+
+/** Where a time is read: the viewer's locale and time zone unless a test names them. */
+export interface Zone {
+  locale?: string;
+  timeZone?: string;
+}
+
+/**
+ * A chat message's time in the viewer's time zone: the hour today, the day and month this
+ * year, the full date before; the full date and time as a title (docs/CHAT.md).
+ */
+export function chatStamp(atMs: number, nowMs: number, zone: Zone = {}): Stamp {
+  const { locale, timeZone } = zone;
+  const at = new Date(atMs);
+  // A day is compared in the viewer's zone: ISO-like parts from en-CA are YYYY-MM-DD.
+  const day = (date: Date) => date.toLocaleDateString('en-CA', { timeZone });
+  const now = new Date(nowMs);
+  const short = day(at) === day(now)
+    ? at.toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit', timeZone })
+    : day(at).slice(0, 4) === day(now).slice(0, 4)
+      ? at.toLocaleDateString(locale, { day: 'numeric', month: 'short', timeZone })
+      : at.toLocaleDateString(locale, { day: 'numeric', month: 'short', year: 'numeric', timeZone });
+  const full = at.toLocaleString(locale, { dateStyle: 'full', timeStyle: 'short', timeZone });
+  return { short, full };
+}
+
+/** The kinds of abuse a report names, in the order the report form offers them. */
+export const REPORT_CATEGORIES: [string, string][] = [
+  ['insult', 'Insult or harassment'],
+  ['spam', 'Spam or flooding'],
+  ['cheating', 'Cheating'],
+  ['other', 'Something else'],
+];
+
+/** A report's body from the form: the category, and the words only when some were given. */
+export function reportBody(message: number, category: string, words: string): { message: number; category: string; reason?: string } {
+  const reason = words.trim();
+  return reason ? { message, category, reason } : { message, category };
+}

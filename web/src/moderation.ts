@@ -7,7 +7,7 @@
 import { api, failureText } from './api';
 import type { Shell } from './app';
 import { fill, h } from './dom';
-import type { Route } from './logic';
+import { REPORT_CATEGORIES, type Route } from './logic';
 import { gameItem } from './pages';
 import type { Schemas } from './types';
 
@@ -99,6 +99,11 @@ function banBody(reason: string, term: HTMLSelectElement): { reason: string; day
   return term.value === '' ? { reason } : { reason, days: Number(term.value) };
 }
 
+/** A report's category in words, as the reporter chose it in the chat's report form. */
+function categoryWords(category: string): string {
+  return REPORT_CATEGORIES.find(([word]) => word === category)?.[1] ?? category;
+}
+
 /** A report as a card: who, about whom, why, what surrounds it, and the acts. */
 function reportCard(report: ReportView, status: HTMLElement, redraw: (words: string) => void): HTMLElement {
   const account = encodeURIComponent(report.account);
@@ -127,7 +132,9 @@ function reportCard(report: ReportView, status: HTMLElement, redraw: (words: str
   }
   return h('article', { class: 'report-card', 'aria-label': `Report ${report.id}` },
     h('h3', {}, `Report ${report.id}: `, fileLink(report.account), ` reported by ${report.reporter}`),
-    h('p', {}, h('span', { class: 'when' }, when(report.at_ms)), ` “${report.reason}”`),
+    h('p', {}, h('span', { class: 'when' }, when(report.at_ms)), ' ',
+      report.category ? h('span', { class: 'category' }, categoryWords(report.category)) : null,
+      report.reason ? ` “${report.reason}”` : null),
     report.place ? h('p', {}, h('a', { href: report.place }, `Open the ${report.place.startsWith('/games/') ? 'game' : 'room'}`), ` (${report.chat ?? ''} chat)`) : h('p', {}, 'A report of the account: its latest messages.'),
     report.context.length > 0 ? context : h('p', {}, 'No messages.'),
     report.closed_ms == null

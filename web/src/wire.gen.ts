@@ -391,7 +391,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Closes a report (the reason goes to the admin log). */
+        /**
+         * Closes a report (the reason goes to the admin log) and tells its reporter, in the inbox,
+         *     that the moderators reviewed it (not the reason: that is the moderators' own).
+         */
         post: operations["close_report"];
         delete?: never;
         options?: never;
@@ -2626,6 +2629,8 @@ export interface components {
              * @description Its id (increasing with time): what a report names.
              */
             id: number;
+            /** @description Whether the caller reported it (so a client keeps saying "Reported"). */
+            reported_by_me?: boolean;
             /** @description What it says; `null` when a moderator hid it (moderators still see it). */
             text?: string | null;
         };
@@ -2640,6 +2645,11 @@ export interface components {
             messages: components["schemas"]["ChatMessageView"][];
             /** @description Whether the caller muted it. */
             muted: boolean;
+            /**
+             * @description Why not, when the caller may not write in it: a sentence for the caller (a block,
+             *     a moderator's mute until when and why, who writes here); `null` when writable.
+             */
+            refusal?: string | null;
             /** @description Whether the caller may write in it now. */
             writable: boolean;
         };
@@ -3531,17 +3541,22 @@ export interface components {
             /** @description 1 to 2,000 characters, seen by admins and moderators only. */
             text: string;
         };
-        /** @description A report: exactly one of `message` and `account`, and a reason. */
+        /** @description A report: exactly one of `message` and `account`, and a category or a reason (or both). */
         NewReport: {
             /** @description The name of the account reported. */
             account?: string | null;
+            /**
+             * @description What kind of abuse: `insult`, `spam`, `cheating` or `other`.
+             * @example insult
+             */
+            category?: string | null;
             /**
              * Format: int64
              * @description The id of the message reported.
              */
             message?: number | null;
-            /** @description Why, 1 to 500 characters. */
-            reason: string;
+            /** @description Why, in the reporter's words: up to 500 characters; 1 at least without a category. */
+            reason?: string | null;
         };
         /** @description A new bearer token, shown this once. */
         NewToken: {
@@ -3847,6 +3862,11 @@ export interface components {
              */
             at_ms: number;
             /**
+             * @description What kind of abuse the reporter says it is: `insult`, `spam`, `cheating` or `other`
+             *     (`null` for a report filed without one).
+             */
+            category?: string | null;
+            /**
              * @description Which of that page's chats: `players`, `spectators`, `table`, `seat:N` (`null` for a
              *     report of an account).
              */
@@ -3875,7 +3895,7 @@ export interface components {
              *     a report of an account).
              */
             place?: string | null;
-            /** @description The reporter's words. */
+            /** @description The reporter's words (empty when the category alone says it). */
             reason: string;
             /** @description Who filed it. */
             reporter: string;
@@ -9304,7 +9324,7 @@ export interface operations {
                     "application/json": components["schemas"]["Filed"];
                 };
             };
-            /** @description Not exactly one of message and account, or a missing or too long reason */
+            /** @description Not exactly one of message and account, an unknown category, a too long reason, or neither category nor reason */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -173,11 +173,37 @@ pub(crate) fn rfc3339(ms: i64) -> String {
         .unwrap_or_default()
 }
 
+/// A time in ms since the Unix epoch in words, in UTC, then as RFC 3339 to the second: `8
+/// December 2026 at 19:00 UTC (2026-12-08T19:00:00Z)`. For a person who reads it in a
+/// sentence, where the server knows no time zone of theirs (a refusal, an inbox notice).
+pub(crate) fn utc_words(ms: i64) -> String {
+    let Ok(at) = time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000) else {
+        return rfc3339(ms);
+    };
+    format!(
+        "{} {} {} at {:02}:{:02} UTC ({})",
+        at.day(),
+        at.month(),
+        at.year(),
+        at.hour(),
+        at.minute(),
+        rfc3339(ms - ms.rem_euclid(1000))
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use std::path::{Path, PathBuf};
 
     use super::*;
+
+    #[test]
+    fn a_time_in_words_names_the_day_the_hour_and_rfc3339() {
+        assert_eq!(
+            utc_words(1_796_756_400_999),
+            "8 December 2026 at 19:00 UTC (2026-12-08T19:00:00Z)"
+        );
+    }
 
     /// Reads of the wall clock the server makes only in this module: the system's time, the
     /// date crates' "now", and a free `now_ms()` of a module's own.

@@ -57,6 +57,6 @@ pub use rooms::{
 };
 pub use rows::SeatRow;
 pub(crate) use rows::{CredentialKey, CredentialKind, Holder};
-pub use safety::{ReportTarget, StoredReport};
+pub use safety::{ChatMute, ReportCategory, ReportTarget, StoredReport};
 pub use vacation::Bank;
 pub(crate) use vacation::{Spent, TakeError, Vacation};

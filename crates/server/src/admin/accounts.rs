@@ -222,7 +222,7 @@ pub(crate) async fn account_file(
         reports,
         messages: messages
             .into_iter()
-            .map(|m| message_view(m, true))
+            .map(|m| message_view(m, true, false))
             .collect(),
         log: log.into_iter().map(line_view).collect(),
     }))

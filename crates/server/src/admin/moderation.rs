@@ -131,10 +131,14 @@ pub(crate) async fn report_view(state: &AppState, report: StoredReport) -> ApiRe
         id: report.id,
         reporter: report.reporter,
         account: report.account,
-        message: message.map(|m| message_view(m, true)),
+        message: message.map(|m| message_view(m, true, false)),
         place,
         chat,
-        context: context.into_iter().map(|m| message_view(m, true)).collect(),
+        context: context
+            .into_iter()
+            .map(|m| message_view(m, true, false))
+            .collect(),
+        category: report.category.map(|c| c.as_str().to_owned()),
         reason: report.reason,
         at_ms: report.at_ms,
         closed_ms: report.closed_ms,
@@ -149,7 +153,8 @@ pub(crate) struct Done {
     changed: bool,
 }
 
-/// Closes a report (the reason goes to the admin log).
+/// Closes a report (the reason goes to the admin log) and tells its reporter, in the inbox,
+/// that the moderators reviewed it (not the reason: that is the moderators' own).
 #[utoipa::path(post, path = "/api/admin/reports/{id}/close", tag = "admin", request_body = Reason,
     params(("id" = i64, Path, description = "The report's id")),
     security(("bearer" = []), ("session" = [])),

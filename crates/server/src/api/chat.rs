@@ -17,6 +17,9 @@ pub struct ChatMessageView {
     pub text: Option<String>,
     /// Whether a moderator hid it.
     pub hidden: bool,
+    /// Whether the caller reported it (so a client keeps saying "Reported").
+    #[serde(default)]
+    pub reported_by_me: bool,
 }
 
 /// A chat: its key and its latest messages.
@@ -29,6 +32,10 @@ pub struct ChatView {
     pub messages: Vec<ChatMessageView>,
     /// Whether the caller may write in it now.
     pub writable: bool,
+    /// Why not, when the caller may not write in it: a sentence for the caller (a block,
+    /// a moderator's mute until when and why, who writes here); `null` when writable.
+    #[serde(default)]
+    pub refusal: Option<String>,
     /// Whether the caller muted it.
     pub muted: bool,
 }
@@ -78,7 +85,11 @@ pub struct ReportView {
     /// message, up to five messages of its chat on each side of it (itself included); for
     /// an account, its latest messages anywhere.
     pub context: Vec<ChatMessageView>,
-    /// The reporter's words.
+    /// What kind of abuse the reporter says it is: `insult`, `spam`, `cheating` or `other`
+    /// (`null` for a report filed without one).
+    #[serde(default)]
+    pub category: Option<String>,
+    /// The reporter's words (empty when the category alone says it).
     pub reason: String,
     /// When it was filed, in ms since the Unix epoch.
     pub at_ms: i64,

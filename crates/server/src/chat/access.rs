@@ -12,8 +12,11 @@ use crate::store::{Channel, ChatRef, Status};
 pub(super) struct Access {
     /// Whether the caller reads it, or why not.
     pub(super) read: Result<(), String>,
-    /// Whether the caller writes in it, or why not.
+    /// Whether the caller writes in it, or why not (a sentence for the caller).
     pub(super) write: Result<(), String>,
+    /// Whom the caller's message is told to in the inbox: the game master, when a seat
+    /// writes in its thread.
+    pub(super) tell: Option<i64>,
 }
 
 /// What the caller may do in a game's chat: the players' is its seated accounts' (and
@@ -41,22 +44,35 @@ pub(super) async fn game_access(
                 return Ok(Access {
                     read: Err(refusal.to_owned()),
                     write: Err(refusal.to_owned()),
+                    tell: None,
                 });
             }
-            let mut blocked = false;
-            for &other in seated.iter().filter(|&&a| Some(a) != me) {
-                blocked |= state
-                    .store
-                    .blocked_between(me.unwrap_or_default(), other)
-                    .await?;
+            let me = me.unwrap_or_default();
+            let mut write = Ok(());
+            for (other, name) in seats
+                .iter()
+                .filter_map(|s| s.account.as_ref())
+                .filter(|a| a.0 != me)
+            {
+                if !state.store.blocked_between(me, *other).await? {
+                    continue;
+                }
+                // The one who blocked is told what it did and how to undo it; the other
+                // only that the chat is closed, as before.
+                let mine = state.store.blocks_of(me).await?;
+                write = Err(if mine.iter().any(|(blocked, _)| blocked == name) {
+                    format!(
+                        "You blocked {name}: neither of you can write here. \
+                         Unblock on {name}'s profile page."
+                    )
+                } else {
+                    "one of you blocked the other: the players' chat is closed".to_owned()
+                });
             }
             Access {
                 read: Ok(()),
-                write: if blocked {
-                    Err("one of you blocked the other: the players' chat is closed".to_owned())
-                } else {
-                    Ok(())
-                },
+                write,
+                tell: None,
             }
         }
         _ if player && game.status != Status::Finished => {
@@ -64,6 +80,7 @@ pub(super) async fn game_access(
             Access {
                 read: Err(refusal.to_owned()),
                 write: Err(refusal.to_owned()),
+                tell: None,
             }
         }
         _ => Access {
@@ -73,6 +90,7 @@ pub(super) async fn game_access(
             } else {
                 Err("writing in a chat needs credentials".to_owned())
             },
+            tell: None,
         },
     })
 }
@@ -107,6 +125,7 @@ pub(super) async fn room_access(
             Access {
                 read: answer.clone(),
                 write: answer,
+                tell: matches!(role, RoomRole::Player(_)).then_some(room.master.0),
             }
         }
         _ => Access {
@@ -119,6 +138,7 @@ pub(super) async fn room_access(
             } else {
                 Ok(())
             },
+            tell: None,
         },
     })
 }

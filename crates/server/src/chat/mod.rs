@@ -7,6 +7,8 @@
 mod access;
 pub(crate) mod safety;
 
+use std::collections::HashSet;
+
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -36,8 +38,13 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
         .merge(safety::router())
 }
 
-/// A message as a reader sees it: a hidden one's text only for a moderator.
-pub(crate) fn message_view(message: ChatMessage, moderator: bool) -> ChatMessageView {
+/// A message as a reader sees it: a hidden one's text only for a moderator; `reported`:
+/// whether this reader reported it.
+pub(crate) fn message_view(
+    message: ChatMessage,
+    moderator: bool,
+    reported: bool,
+) -> ChatMessageView {
     let shown = !message.hidden || moderator;
     ChatMessageView {
         id: message.id,
@@ -45,6 +52,7 @@ pub(crate) fn message_view(message: ChatMessage, moderator: bool) -> ChatMessage
         at_ms: message.at_ms,
         text: shown.then_some(message.text),
         hidden: message.hidden,
+        reported_by_me: reported,
     }
 }
 
@@ -90,13 +98,12 @@ async fn moderates(state: &AppState, caller: Option<&Caller>) -> ApiResult<bool>
     })
 }
 
-/// Refuses a write of an account a moderator muted, or past its chat rate.
+/// Refuses a write of an account a moderator muted (saying until when and why), or past
+/// its chat rate.
 async fn may_write(state: &AppState, caller: &Caller) -> ApiResult<()> {
     caller.signed_up("writing in a chat")?;
-    if let Some(until) = state.store.muted_until(caller.holder.account_id).await? {
-        return Err(ApiError::Forbidden(format!(
-            "a moderator muted you in every chat until {until} ms since 1970"
-        )));
+    if let Some(mute) = state.store.chat_mute(caller.holder.account_id).await? {
+        return Err(ApiError::Forbidden(mute.words()));
     }
     limit_account(&state.limits.chat_per_account, caller, &state.clock)
 }
@@ -147,26 +154,39 @@ async fn chat_view(
     access.read.clone().map_err(ApiError::Forbidden)?;
     let key = chat.key();
     let moderator = moderates(state, caller).await?;
+    let after = after.unwrap_or(0);
+    let (muted, reported, mute) = match caller {
+        Some(caller) => {
+            let me = caller.holder.account_id;
+            (
+                state.store.chat_muted(me, &key).await?,
+                state.store.reported_in(me, &key, after).await?,
+                state.store.chat_mute(me).await?,
+            )
+        }
+        None => (false, HashSet::new(), None),
+    };
     let messages = state
         .store
-        .chat_messages(&key, after.unwrap_or(0))
+        .chat_messages(&key, after)
         .await?
         .into_iter()
-        .map(|m| message_view(m, moderator))
+        .map(|m| {
+            let mine = reported.contains(&m.id);
+            message_view(m, moderator, mine)
+        })
         .collect();
-    let muted = match caller {
-        Some(caller) => {
-            state
-                .store
-                .chat_muted(caller.holder.account_id, &key)
-                .await?
-        }
-        None => false,
+    // A moderator's mute closes every chat the caller could write in, and says why.
+    let refusal = match (&access.write, mute) {
+        (Err(why), _) => Some(why.clone()),
+        (Ok(()), Some(mute)) => Some(mute.words()),
+        (Ok(()), None) => None,
     };
     Ok(ChatView {
         chat: key,
         messages,
-        writable: access.write.is_ok(),
+        writable: refusal.is_none(),
+        refusal,
         muted,
     })
 }
@@ -186,6 +206,7 @@ async fn post(
     let audit = matches!(chat.channel, Channel::Thread(_)).then(|| ThreadAudit {
         room_id: &chat.place,
         actor: &caller.holder.name,
+        tell: access.tell,
     });
     let message = state
         .store
@@ -196,7 +217,10 @@ async fn post(
         message: message.id,
     };
     state.live.announce(&topic, change).await;
-    Ok((StatusCode::CREATED, Json(message_view(message, false))))
+    Ok((
+        StatusCode::CREATED,
+        Json(message_view(message, false, false)),
+    ))
 }
 
 /// A game's chat: `players` (its two seated accounts only) or `spectators` (anyone but its

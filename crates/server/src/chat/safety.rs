@@ -19,7 +19,7 @@ use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::games::view::limit_account;
 use crate::limits::chat::MAX_REPORT_REASON;
 use crate::state::AppState;
-use crate::store::{ChatRef, ReportTarget};
+use crate::store::{ChatRef, ReportCategory, ReportTarget};
 
 /// The routes of blocks, muted chats and reports, each with its OpenAPI entry.
 pub(super) fn router() -> OpenApiRouter<AppState> {
@@ -198,7 +198,7 @@ async fn set_muted(
     Ok(Json(muted_view(state, caller).await?))
 }
 
-/// A report: exactly one of `message` and `account`, and a reason.
+/// A report: exactly one of `message` and `account`, and a category or a reason (or both).
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct NewReport {
@@ -206,9 +206,12 @@ pub(crate) struct NewReport {
     message: Option<i64>,
     /// The name of the account reported.
     account: Option<String>,
-    /// Why, 1 to 500 characters.
-    #[schema(min_length = 1, max_length = 500)]
-    reason: String,
+    /// What kind of abuse: `insult`, `spam`, `cheating` or `other`.
+    #[schema(example = "insult")]
+    category: Option<String>,
+    /// Why, in the reporter's words: up to 500 characters; 1 at least without a category.
+    #[schema(max_length = 500)]
+    reason: Option<String>,
 }
 
 /// A report filed.
@@ -225,7 +228,7 @@ pub(crate) struct Filed {
     security(("bearer" = []), ("session" = [])),
     responses(
         (status = 201, description = "The report is in the queue", body = Filed),
-        (status = 400, description = "Not exactly one of message and account, or a missing or too long reason", body = ErrorBody),
+        (status = 400, description = "Not exactly one of message and account, an unknown category, a too long reason, or neither category nor reason", body = ErrorBody),
         (status = 401, description = "No or bad credentials", body = ErrorBody),
         (status = 403, description = "A guest", body = ErrorBody),
         (status = 404, description = "No such message or account, or a message the caller cannot read", body = ErrorBody),
@@ -237,11 +240,21 @@ pub(crate) async fn report(
     Body(body): Body<NewReport>,
 ) -> ApiResult<(StatusCode, Json<Filed>)> {
     caller.signed_up("reporting")?;
-    let reason = body.reason.trim();
+    let category = match body.category.as_deref() {
+        Some(word) => Some(ReportCategory::parse(word).ok_or_else(|| {
+            ApiError::BadRequest(format!(
+                "category: {word:?} is none of insult, spam, cheating, other"
+            ))
+        })?),
+        None => None,
+    };
+    let reason = body.reason.as_deref().unwrap_or_default().trim();
     let length = reason.chars().count();
-    if length == 0 || length > MAX_REPORT_REASON {
+    // The words may be left out when a category says what the report is about.
+    let least = usize::from(category.is_none());
+    if length < least || length > MAX_REPORT_REASON {
         return Err(ApiError::BadRequest(format!(
-            "reason: {length} characters, expected 1 to {MAX_REPORT_REASON}"
+            "reason: {length} characters, expected {least} to {MAX_REPORT_REASON}"
         )));
     }
     let target = match (body.message, body.account) {
@@ -272,7 +285,7 @@ pub(crate) async fn report(
     limit_account(&state.limits.reports_per_account, &caller, &state.clock)?;
     let id = state
         .store
-        .file_report(caller.holder.account_id, &target, reason)
+        .file_report(caller.holder.account_id, &target, category, reason)
         .await?;
     Ok((StatusCode::CREATED, Json(Filed { id })))
 }

@@ -191,7 +191,7 @@ async fn chat_message(
         store
             .chat_message(id)
             .await?
-            .map(|m| message_view(m, false))
+            .map(|m| message_view(m, false, false))
     } else {
         None
     };

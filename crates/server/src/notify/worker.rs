@@ -320,6 +320,9 @@ fn subject(notice: &StoredNotice) -> String {
         Kind::Tournament => "a tournament",
         Kind::PasswordReset => "choose a new password",
         Kind::Report => "a report for the moderators",
+        Kind::ReportClosed => "your report was reviewed",
+        Kind::ChatMuted => "you are muted in the chats",
+        Kind::ThreadMessage => "a message from a seat of your Swap 61 room",
     };
     format!("swapboard: {what}")
 }

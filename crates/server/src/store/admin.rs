@@ -6,7 +6,7 @@ use sqlx::any::AnyRow;
 
 use super::games::{Finish, MoveError, Status, StoredGame, Termination};
 use super::pool::Store;
-use crate::clock::rfc3339;
+use crate::clock::{rfc3339, utc_words};
 use crate::limits::admin::MAX_LOG_LINES;
 
 /// A role beyond playing.
@@ -86,11 +86,12 @@ impl BanTerms {
             .transpose()
     }
 
-    /// The ban in words for its owner: "banned until 2026-12-08T10:00:00Z: spam".
+    /// The ban in words for its owner: "this account is banned until 8 December 2026 at
+    /// 10:00 UTC (2026-12-08T10:00:00Z): spam".
     pub fn words(&self) -> String {
         let term = self
             .until_ms
-            .map_or_else(String::new, |until| format!(" until {}", rfc3339(until)));
+            .map_or_else(String::new, |until| format!(" until {}", utc_words(until)));
         let reason = self
             .reason
             .as_deref()

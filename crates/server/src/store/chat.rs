@@ -1,10 +1,12 @@
 //! What the chats store (`docs/CHAT.md`): their messages, each in one chat named by a key,
 //! and the chats each account muted. A seat's thread with the game master is also written to
-//! the room's audit log, in the message's transaction.
+//! the room's audit log, in the message's transaction, and a seat's message is told to the
+//! game master in the inbox (one unread notice per thread), in that transaction too.
 
 use sqlx::Row as _;
 use sqlx::any::AnyRow;
 
+use super::outbox::Kind;
 use super::pool::Store;
 use crate::limits::chat::MAX_CHAT_READ;
 
@@ -134,6 +136,9 @@ pub struct ThreadAudit<'a> {
     pub room_id: &'a str,
     /// The author's name, the audit's actor.
     pub actor: &'a str,
+    /// The game master, to tell in the inbox when a seat wrote (`None` when the game
+    /// master did).
+    pub tell: Option<i64>,
 }
 
 impl Store {
@@ -163,6 +168,35 @@ impl Store {
             let detail = format!("{} message {id}: {text}", chat.channel.word());
             self.audit(&mut tx, audit.room_id, audit.actor, "thread", &detail)
                 .await?;
+            if let Some(master) = audit.tell {
+                // One unread notice per thread: while the game master has not read the
+                // last one, a burst of messages adds none. The key names the thread and its
+                // latest notice, so two messages racing past the unread check on PostgreSQL
+                // write the same key, and the second is dropped.
+                let thread = format!("thread:{}:{}:", audit.room_id, chat.channel.word());
+                sqlx::query(
+                    "INSERT INTO outbox (account_id, kind, room_id, message, dedupe, \
+                     created_ms, next_ms) SELECT $1, $2, $3, $4, $5 || CAST(COALESCE(\
+                     (SELECT MAX(id) FROM outbox WHERE account_id = $1 AND kind = $2 \
+                     AND dedupe LIKE $7), 0) AS TEXT), $6, $6 \
+                     WHERE NOT EXISTS (SELECT 1 FROM outbox WHERE account_id = $1 \
+                     AND kind = $2 AND read_ms IS NULL AND dedupe LIKE $7) \
+                     ON CONFLICT (dedupe) DO NOTHING",
+                )
+                .bind(master)
+                .bind(Kind::ThreadMessage.as_str())
+                .bind(audit.room_id)
+                .bind(format!(
+                    "{} wrote to you in the private thread of {} of your Swap 61 room",
+                    audit.actor,
+                    chat.channel.word().replace(':', " ")
+                ))
+                .bind(thread.clone())
+                .bind(at_ms)
+                .bind(format!("{thread}%"))
+                .execute(&mut *tx)
+                .await?;
+            }
         }
         let row = sqlx::query(&format!("SELECT {MESSAGE_COLUMNS} WHERE m.id = $1"))
             .bind(id)

@@ -246,7 +246,8 @@ impl Store {
             return Ok(None);
         };
         let muted = sqlx::query(
-            "UPDATE accounts SET chat_muted_until_ms = NULL WHERE id = $1 AND chat_muted_until_ms > $2",
+            "UPDATE accounts SET chat_muted_until_ms = NULL, chat_muted_reason = NULL \
+             WHERE id = $1 AND chat_muted_until_ms > $2",
         )
         .bind(id)
         .bind(now)

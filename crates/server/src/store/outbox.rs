@@ -50,6 +50,13 @@ pub(crate) enum Kind {
     /// A report was filed into the moderators' queue: told to each moderator and admin
     /// (no kind the others choose for).
     Report,
+    /// A moderator closed a report: told to its reporter (`docs/CHAT.md`).
+    ReportClosed,
+    /// A moderator muted the account in every chat: until when, and why.
+    ChatMuted,
+    /// A seat wrote in its private thread with the game master: told to the game master,
+    /// one unread notice per thread however many messages.
+    ThreadMessage,
 }
 
 impl Kind {
@@ -82,6 +89,9 @@ impl Kind {
             Kind::Tournament => "tournament",
             Kind::PasswordReset => "password_reset",
             Kind::Report => "report",
+            Kind::ReportClosed => "report_closed",
+            Kind::ChatMuted => "chat_muted",
+            Kind::ThreadMessage => "thread_message",
         }
     }
 
@@ -89,7 +99,13 @@ impl Kind {
     pub(crate) fn parse(text: &str) -> Option<Kind> {
         Kind::ALL
             .into_iter()
-            .chain([Kind::PasswordReset, Kind::Report])
+            .chain([
+                Kind::PasswordReset,
+                Kind::Report,
+                Kind::ReportClosed,
+                Kind::ChatMuted,
+                Kind::ThreadMessage,
+            ])
             .find(|kind| kind.as_str() == text)
     }
 

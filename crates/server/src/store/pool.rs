@@ -229,6 +229,11 @@ impl Backend {
                     include_str!("../../migrations/sqlite/0030_conditional_moves.sql"),
                 ),
                 (
+                    31,
+                    "chat and moderation details",
+                    include_str!("../../migrations/sqlite/0031_chat_details.sql"),
+                ),
+                (
                     32,
                     "tournaments followed: rounds asked, notices linked",
                     include_str!("../../migrations/sqlite/0032_tournaments_followed.sql"),
@@ -384,6 +389,11 @@ impl Backend {
                     30,
                     "conditional moves",
                     include_str!("../../migrations/postgres/0030_conditional_moves.sql"),
+                ),
+                (
+                    31,
+                    "chat and moderation details",
+                    include_str!("../../migrations/postgres/0031_chat_details.sql"),
                 ),
                 (
                     32,

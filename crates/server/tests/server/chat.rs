@@ -8,7 +8,7 @@ use std::time::Duration;
 use reqwest::Method;
 use serde_json::{Value, json};
 use swapboard_server::api::{BlocksView, ChatMessageView, ChatView, ReportsView, RoomView};
-use swapboard_server::{Limits, Rate};
+use swapboard_server::{Limits, Rate, Server};
 use swapboard_testkit::{
     Client, TestDb, auth, bearer, drain, each_database, game_between, generous, inbox, socket,
     staff, start,
@@ -25,6 +25,32 @@ fn chats(texts: &[String]) -> Vec<Value> {
 
 async fn say(client: &Client, path: &str, body: Value, token: &str) -> reqwest::StatusCode {
     client.post(path, &body, &auth(token)).await.status
+}
+
+/// Writes in a game's players' chat; the message written.
+async fn write_players(client: &Client, chat: &str, text: &str, token: &str) -> ChatMessageView {
+    let sent = client
+        .post(
+            chat,
+            &json!({"channel": "players", "text": text}),
+            &auth(token),
+        )
+        .await;
+    assert_eq!(sent.status, 201, "{}", sent.text);
+    sent.read()
+}
+
+/// Tries to write in a game's players' chat and is refused (403); why.
+async fn refused_players(client: &Client, chat: &str, text: &str, token: &str) -> String {
+    let refused = client
+        .post(
+            chat,
+            &json!({"channel": "players", "text": text}),
+            &auth(token),
+        )
+        .await;
+    refused.assert_error(403, "forbidden");
+    refused.message()
 }
 
 async fn read_chat(client: &Client, path: &str, token: Option<&str>) -> ChatView {
@@ -56,15 +82,7 @@ async fn game_chats(db: TestDb) -> TestDb {
     // The players' chat: its two players only; the text comes back as written (the client
     // escapes it).
     let hello = "hello bob <b>&amp;</b>\nsecond line";
-    let sent = client
-        .post(
-            &chat,
-            &json!({"channel": "players", "text": hello}),
-            &auth(&ann),
-        )
-        .await;
-    assert_eq!(sent.status, 201, "{}", sent.text);
-    let sent: ChatMessageView = sent.read();
+    let sent = write_players(&client, &chat, hello, &ann).await;
     assert_eq!(
         (sent.author.as_str(), sent.text.as_deref()),
         ("ann", Some(hello))
@@ -79,14 +97,7 @@ async fn game_chats(db: TestDb) -> TestDb {
             .await
             .assert_error(403, "forbidden");
     }
-    let refused = client
-        .post(
-            &chat,
-            &json!({"channel": "players", "text": "hi"}),
-            &auth(&carl),
-        )
-        .await;
-    refused.assert_error(403, "forbidden");
+    refused_players(&client, &chat, "hi", &carl).await;
 
     // The spectators' chat: not its players' while the game is played.
     assert_eq!(
@@ -225,24 +236,23 @@ async fn game_chats(db: TestDb) -> TestDb {
 
 each_database!(blocks_reports_and_moderators, safety);
 
-async fn safety(db: TestDb) -> TestDb {
-    let server = start(&db, generous()).await;
+/// A server and its client, the tokens of an admin (ann), a moderator (bob), and two players
+/// (carl, dave) of a game between them, the game's id and the path of its chat.
+async fn staffed(db: &TestDb) -> (Server, Client, [String; 4], String, String) {
+    let server = start(db, generous()).await;
     let client = Client::new(&server);
-    let (ann, bob, store) = staff(&client, &db).await;
+    let (ann, bob, store) = staff(&client, db).await;
     store.close().await;
     let carl = bearer(&client, "carl").await;
     let dave = bearer(&client, "dave").await;
     let id = game_between(&client, "swaptimum", 5, &carl, (&dave, "dave")).await;
     let chat = format!("/api/games/{id}/chat");
-    let rude = client
-        .post(
-            &chat,
-            &json!({"channel": "players", "text": "you are rude-zz"}),
-            &auth(&carl),
-        )
-        .await;
-    assert_eq!(rude.status, 201, "{}", rude.text);
-    let rude: ChatMessageView = rude.read();
+    (server, client, [ann, bob, carl, dave], id, chat)
+}
+
+async fn safety(db: TestDb) -> TestDb {
+    let (server, client, [ann, bob, carl, dave], id, chat) = staffed(&db).await;
+    let rude = write_players(&client, &chat, "you are rude-zz", &carl).await;
 
     // dave reports the message and carl's account; the queue is the moderators'.
     let filed = client
@@ -378,15 +388,8 @@ async fn safety(db: TestDb) -> TestDb {
         .post(path, &json!({"hours": 2, "reason": "insults"}), &auth(&bob))
         .await;
     assert_eq!(muted.status, 200, "{}", muted.text);
-    let refused = client
-        .post(
-            &chat,
-            &json!({"channel": "players", "text": "again"}),
-            &auth(&carl),
-        )
-        .await;
-    refused.assert_error(403, "forbidden");
-    assert!(refused.message().contains("muted"), "{}", refused.text);
+    let refused = refused_players(&client, &chat, "again", &carl).await;
+    assert!(refused.contains("muted"), "{refused}");
 
     // Closing a report empties the open queue; every act is in the admin log.
     let first = queue.reports[0].id;
@@ -436,14 +439,7 @@ async fn safety(db: TestDb) -> TestDb {
         .send(Method::PUT, "/api/me/blocks/nobody", &auth(&dave), None)
         .await
         .assert_error(404, "not_found");
-    let refused = client
-        .post(
-            &chat,
-            &json!({"channel": "players", "text": "sorry"}),
-            &auth(&dave),
-        )
-        .await;
-    refused.assert_error(403, "forbidden");
+    refused_players(&client, &chat, "sorry", &dave).await;
     assert!(
         !read_chat(&client, &format!("{chat}?channel=players"), Some(&dave))
             .await
@@ -655,6 +651,61 @@ async fn threads(db: TestDb) -> TestDb {
         .get(&format!("/api/rooms/{id}/audit"), &auth(&gm))
         .await;
     assert!(audit.text.contains("secret-zebra ask"), "{}", audit.text);
+
+    // The game master is told of each seat's thread in the inbox: one unread notice per
+    // thread however many messages, never one for their own; a new one once it was read.
+    let pl1_says = |text: &'static str| say(&client, &thread1, json!({ "text": text }), &pl1);
+    for _ in 0..2 {
+        assert_eq!(pl1_says("secret-zebra more").await, 201);
+    }
+    let told = notices_of(&client, &gm, "thread_message").await;
+    assert_eq!(told.len(), 2, "{told:?}");
+    for seat in [seat1, seat2] {
+        let words = format!("thread of seat {seat} of your Swap 61 room");
+        let of_seat: Vec<&Value> = told
+            .iter()
+            .filter(|n| n["message"].as_str().unwrap().contains(&words))
+            .collect();
+        assert_eq!(of_seat.len(), 1, "seat {seat}: {told:?}");
+        assert_eq!(of_seat[0]["room_id"], id.as_str());
+        assert!(
+            !of_seat[0]["message"]
+                .as_str()
+                .unwrap()
+                .contains("secret-zebra")
+        );
+    }
+    for token in [&pl1, &pl2] {
+        assert!(
+            notices_of(&client, token, "thread_message")
+                .await
+                .is_empty()
+        );
+    }
+    let read = client
+        .send(Method::POST, "/api/me/notifications/read", &auth(&gm), None)
+        .await;
+    assert_eq!(read.status, 200, "{}", read.text);
+    assert_eq!(pl1_says("secret-zebra again").await, 201);
+    let told = notices_of(&client, &gm, "thread_message").await;
+    assert_eq!(told.len(), 3, "{told:?}");
+    assert!(
+        told[0]["read"] == false && told[1]["read"] == true,
+        "{told:?}"
+    );
+    // A burst at once from the other seat (racing past the unread check on PostgreSQL):
+    // still one new notice for its thread.
+    let burst = (0..4).map(|_| say(&client, &thread2, json!({"text": "pl2 to gm"}), &pl2));
+    for status in futures_util::future::join_all(burst).await {
+        assert_eq!(status, 201);
+    }
+    let told = notices_of(&client, &gm, "thread_message").await;
+    assert_eq!(told.len(), 4, "{told:?}");
+    assert_eq!(
+        told.iter().filter(|n| n["read"] == false).count(),
+        2,
+        "{told:?}"
+    );
     let talk = read_chat(&client, &table, None).await;
     assert_eq!(
         texts_of(&talk),
@@ -702,11 +753,23 @@ async fn threads(db: TestDb) -> TestDb {
         assert_eq!(table.len(), 2, "{said:?}");
         assert_eq!(table[0]["message"]["text"], "good luck all");
         let nudges: Vec<&Value> = said.iter().filter(|m| m["channel"] == "thread").collect();
-        assert_eq!(nudges.len(), 3, "{said:?}");
+        // Ten messages in threads: three at first, seven more to the game master's inbox.
+        assert_eq!(nudges.len(), 10, "{said:?}");
         assert!(nudges.iter().all(|m| m["message"].is_null()));
     }
     server.stop().await.unwrap();
     db
+}
+
+/// The caller's notices of `kind`, newest first.
+async fn notices_of(client: &Client, token: &str, kind: &str) -> Vec<Value> {
+    inbox(client, token).await["notifications"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["kind"] == kind)
+        .cloned()
+        .collect()
 }
 
 /// The caller's seat in a room.
@@ -730,4 +793,144 @@ fn fill_rest(path: &str) -> String {
     }
     filled.push_str(rest);
     filled
+}
+
+each_database!(
+    reports_have_categories_stay_reported_and_everyone_is_told_why,
+    details
+);
+
+async fn details(db: TestDb) -> TestDb {
+    let (server, client, [_, bob, carl, dave], _, chat) = staffed(&db).await;
+    let players = format!("{chat}?channel=players");
+    let mut ids = Vec::new();
+    for text in ["first-zz", "second-zz"] {
+        ids.push(write_players(&client, &chat, text, &carl).await.id);
+    }
+
+    // A category alone is a report; with words too; an unknown one is refused by name,
+    // and the old shape (a reason alone) still works.
+    for body in [
+        json!({"message": ids[0], "category": "insult"}),
+        json!({"account": "carl", "category": "cheating", "reason": "an engine"}),
+        json!({"account": "carl", "reason": "words only"}),
+    ] {
+        let filed = client.post("/api/reports", &body, &auth(&dave)).await;
+        assert_eq!(filed.status, 201, "{body}: {}", filed.text);
+    }
+    for (body, field) in [
+        (json!({"message": ids[0], "category": "rude"}), "category"),
+        (json!({"message": ids[0]}), "reason"),
+        (
+            json!({"message": ids[0], "category": "spam", "reason": "x".repeat(501)}),
+            "reason",
+        ),
+    ] {
+        let refused = client.post("/api/reports", &body, &auth(&dave)).await;
+        refused.assert_error(400, "bad_request");
+        assert!(refused.message().starts_with(field), "{}", refused.text);
+    }
+    let queue: ReportsView = client.get("/api/admin/reports", &auth(&bob)).await.read();
+    let categories: Vec<Option<&str>> = queue
+        .reports
+        .iter()
+        .map(|r| r.category.as_deref())
+        .collect();
+    assert_eq!(categories, [None, Some("cheating"), Some("insult")]);
+    assert_eq!(queue.reports[2].reason, "");
+    assert_eq!(queue.reports[1].reason, "an engine");
+
+    // The reporter reads which messages it reported, after any reload; nobody else does.
+    let seen = read_chat(&client, &players, Some(&dave)).await;
+    let reported: Vec<bool> = seen.messages.iter().map(|m| m.reported_by_me).collect();
+    assert_eq!(reported, [true, false]);
+    let newer = read_chat(&client, &format!("{players}&after={}", ids[0]), Some(&dave)).await;
+    assert_eq!(newer.messages.len(), 1);
+    assert!(!newer.messages[0].reported_by_me);
+    let theirs = read_chat(&client, &players, Some(&carl)).await;
+    assert!(theirs.messages.iter().all(|m| !m.reported_by_me));
+
+    // Closing a report tells its reporter, once, without the moderator's note.
+    let message_report = queue.reports[2].id;
+    for _ in 0..2 {
+        let closed = client
+            .post(
+                &format!("/api/admin/reports/{message_report}/close"),
+                &json!({"reason": "private-note-zz"}),
+                &auth(&bob),
+            )
+            .await;
+        assert_eq!(closed.status, 200, "{}", closed.text);
+    }
+    let outcome = notices_of(&client, &dave, "report_closed").await;
+    assert_eq!(outcome.len(), 1, "{outcome:?}");
+    let words = outcome[0]["message"].as_str().unwrap();
+    assert!(
+        words.contains("Your report about a message of carl")
+            && words.contains(&format!("report {message_report}"))
+            && !words.contains("private-note-zz"),
+        "{words}"
+    );
+    assert!(notices_of(&client, &carl, "report_closed").await.is_empty());
+
+    // A block: the one who blocked is told what it did and how to undo it; the other
+    // that the chat is closed.
+    let blocked = client
+        .send(Method::PUT, "/api/me/blocks/carl", &auth(&dave), None)
+        .await;
+    assert_eq!(blocked.status, 200, "{}", blocked.text);
+    let mine = read_chat(&client, &players, Some(&dave)).await;
+    assert!(!mine.writable);
+    assert_eq!(
+        mine.refusal.as_deref(),
+        Some("You blocked carl: neither of you can write here. Unblock on carl's profile page.")
+    );
+    let other = read_chat(&client, &players, Some(&carl)).await;
+    assert!(!other.writable);
+    assert!(
+        other.refusal.as_deref().unwrap().contains("blocked"),
+        "{other:?}"
+    );
+    client.delete("/api/me/blocks/carl", &auth(&dave)).await;
+    let open = read_chat(&client, &players, Some(&dave)).await;
+    assert!(open.writable && open.refusal.is_none());
+
+    // A mute: told in the inbox until when and why; a write and a read say it too.
+    let muted = client
+        .post(
+            "/api/admin/accounts/carl/mute",
+            &json!({"hours": 2, "reason": "insults-zz"}),
+            &auth(&bob),
+        )
+        .await;
+    assert_eq!(muted.status, 200, "{}", muted.text);
+    let until = rfc3339(muted.json["until_ms"].as_i64().unwrap());
+    let told = notices_of(&client, &carl, "chat_muted").await;
+    assert_eq!(told.len(), 1, "{told:?}");
+    let words = told[0]["message"].as_str().unwrap();
+    assert!(
+        words.starts_with("You are muted in every chat until ")
+            && words.contains(&until)
+            && words.ends_with(": insults-zz"),
+        "{words}"
+    );
+    let said = refused_players(&client, &chat, "again", &carl).await;
+    assert!(
+        said.starts_with("you are muted until ")
+            && said.contains(&format!("UTC ({until})"))
+            && said.ends_with(": insults-zz"),
+        "{said}"
+    );
+    let closed = read_chat(&client, &players, Some(&carl)).await;
+    assert!(!closed.writable);
+    assert_eq!(closed.refusal.as_deref(), Some(said.as_str()));
+    server.stop().await.unwrap();
+    db
+}
+
+/// A time in ms since the Unix epoch as the server writes it (RFC 3339, UTC, seconds).
+fn rfc3339(ms: i64) -> String {
+    let at = time::OffsetDateTime::from_unix_timestamp(ms / 1000).unwrap();
+    at.format(&time::format_description::well_known::Rfc3339)
+        .unwrap()
 }

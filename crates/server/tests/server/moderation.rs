@@ -61,7 +61,7 @@ each_database!(
         refused.assert_error(403, "forbidden");
         let told = refused.message();
         assert!(
-            told.contains("banned until 20") && told.ends_with(": spam"),
+            told.contains("banned until ") && told.contains(" UTC (20") && told.ends_with(": spam"),
             "{told}"
         );
         assert_eq!(standing(&client, &bob, "banned").await, ["carl"]);

@@ -279,17 +279,9 @@ impl Store {
 pub(super) fn opened_message(room_id: &str, round: u8, deadline: Option<i64>) -> String {
     let until = deadline.map_or_else(
         || "its clock is paused".to_owned(),
-        |due| format!("it closes at {}", instant_words(due)),
+        |due| format!("it closes at {}", crate::clock::utc_words(due)),
     );
     format!("Swap 61 room {room_id}: round {round} is open; {until}.")
-}
-
-/// An instant (ms since 1970) for people, to the minute: `2026.11.26 13:00 UTC` (the
-/// inbox and the mail; the page shows it again in the reader's own time zone).
-fn instant_words(ms: i64) -> String {
-    let of_day = ms.rem_euclid(86_400_000);
-    let (h, m) = (of_day / 3_600_000, of_day / 60_000 % 60);
-    format!("{} {h:02}:{m:02} UTC", swapboard_play::record::date_of(ms))
 }
 
 /// An instant (ms since 1970) for people and machines alike (a bot reads the refusal):
@@ -306,11 +298,10 @@ fn instant_text(ms: i64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{instant_text, instant_words};
+    use super::instant_text;
 
     #[test]
-    fn instants_are_written_in_utc_for_people_and_to_the_millisecond_for_bots() {
-        assert_eq!(instant_words(1_764_162_000_250), "2025.11.26 13:00 UTC");
+    fn instants_are_written_in_utc_to_the_millisecond() {
         assert_eq!(
             instant_text(1_764_162_000_250),
             "2025.11.26 13:00:00.250 UTC (1764162000250 ms since 1970)"
