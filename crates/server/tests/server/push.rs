@@ -270,8 +270,12 @@ async fn pushes(db: TestDb) -> TestDb {
     check_vapid(&push.headers, &key, &base);
     let payload: Value = serde_json::from_slice(&bobs.decrypt(&push.body)).unwrap();
     assert_eq!(payload["url"], format!("/games/{game}"), "{payload}");
+    // The title names the game and the opponent, as a mail's subject does.
     assert!(
-        payload["title"].as_str().unwrap().contains("your turn"),
+        payload["title"]
+            .as_str()
+            .unwrap()
+            .starts_with("swapboard: Your turn in Swaptimum"),
         "{payload}"
     );
     assert!(
