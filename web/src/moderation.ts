@@ -192,7 +192,7 @@ async function accountFile(name: string, shell: Shell, status: HTMLElement, redr
     h('p', {}, `Signed up ${when(file.created_ms)}`, file.signup_address ? ` from ${file.signup_address}` : '',
       file.guest ? ' (a guest)' : '', file.bot ? ' (a bot account)' : ''),
     h('p', { class: 'standing' }, file.ban ? banWords(file.ban) : 'Not banned.',
-      file.muted_until_ms != null ? ` Muted until ${when(file.muted_until_ms)}.` : ''),
+      file.muted_until_ms != null ? ` Muted until ${when(file.muted_until_ms)}${file.muted_reason ? `: ${file.muted_reason}` : ''}.` : ''),
     h('p', {}, 'Roles: ', file.roles.length === 0 ? 'none' : file.roles.map((role) => `${role.role} (since ${when(role.granted_ms)})`).join(', ')),
   );
   const term = banTerm();

@@ -2268,6 +2268,8 @@ export interface components {
             log: components["schemas"]["LogLine"][];
             /** @description Its latest messages anywhere, newest first, hidden text included (at most 20). */
             messages: components["schemas"]["ChatMessageView"][];
+            /** @description Why it is muted (`null`: not muted now, or muted before reasons were kept). */
+            muted_reason?: string | null;
             /**
              * Format: int64
              * @description Until when it writes in no chat (`null`: not muted now).

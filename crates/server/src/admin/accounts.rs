@@ -147,6 +147,8 @@ pub(crate) struct AccountFileView {
     ban: Option<BanTermsView>,
     /// Until when it writes in no chat (`null`: not muted now).
     muted_until_ms: Option<i64>,
+    /// Why it is muted (`null`: not muted now, or muted before reasons were kept).
+    muted_reason: Option<String>,
     /// The roles it holds.
     roles: Vec<HeldRole>,
     /// The moderators' notes on it, newest first (at most 20).
@@ -203,6 +205,7 @@ pub(crate) async fn account_file(
         bot: file.bot,
         ban: file.ban.map(BanTermsView::from),
         muted_until_ms: file.muted_until_ms,
+        muted_reason: file.muted_reason,
         roles: file
             .roles
             .into_iter()

@@ -47,6 +47,8 @@ pub struct AccountFile {
     pub ban: Option<BanTerms>,
     /// Until when it is muted in every chat, if it is now.
     pub muted_until_ms: Option<i64>,
+    /// Why, when it is muted now (`None` for mutes of before reasons were kept).
+    pub muted_reason: Option<String>,
     /// The roles it holds, with when each was granted.
     pub roles: Vec<(Role, i64)>,
 }
@@ -114,7 +116,7 @@ impl Store {
     pub async fn account_file(&self, name: &str, now: i64) -> anyhow::Result<Option<AccountFile>> {
         let row = sqlx::query(
             "SELECT id, name, created_ms, signup_addr, guest_ms, bot, chat_muted_until_ms, \
-             banned_ms, ban_until_ms, ban_reason FROM accounts WHERE name_key = $1",
+             banned_ms, ban_until_ms, ban_reason, chat_muted_reason FROM accounts WHERE name_key = $1",
         )
         .bind(name.to_ascii_lowercase())
         .fetch_optional(&self.pool)
@@ -123,6 +125,9 @@ impl Store {
             return Ok(None);
         };
         let id: i64 = row.try_get(0)?;
+        let muted_until_ms = row
+            .try_get::<Option<i64>, _>(6)?
+            .filter(|&until| until > now);
         let roles =
             sqlx::query("SELECT role, granted_ms FROM roles WHERE account_id = $1 ORDER BY role")
                 .bind(id)
@@ -143,9 +148,8 @@ impl Store {
             signup_address: row.try_get(3)?,
             guest: row.try_get::<Option<i64>, _>(4)?.is_some(),
             bot: row.try_get::<i64, _>(5)? != 0,
-            muted_until_ms: row
-                .try_get::<Option<i64>, _>(6)?
-                .filter(|&until| until > now),
+            muted_until_ms,
+            muted_reason: muted_until_ms.and(row.try_get::<Option<String>, _>(10)?),
             ban: BanTerms::of_columns(&row, 7)?,
             roles,
         }))

@@ -204,6 +204,7 @@ each_database!(
         assert_eq!(file["signup_address"], "127.0.0.1");
         assert_eq!(file["ban"], Value::Null);
         assert!(file["muted_until_ms"].as_i64().is_some());
+        assert_eq!(file["muted_reason"], "insults");
         assert_eq!(file["notes"][0]["text"], "warned once");
         assert_eq!(file["notes"][0]["author"], "bob");
         assert_eq!(file["reports"].as_array().unwrap().len(), 2);
