@@ -9,7 +9,7 @@ use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::gate::{MODERATORS, Reason, holding, reason_of};
+use super::gate::{MODERATORS, Reason, holding, reason_of, trimmed_words};
 use super::log::{LogLine, line_view};
 use super::moderation::report_view;
 use crate::api::{ChatMessageView, ReportView};
@@ -258,13 +258,7 @@ pub(crate) async fn add_note(
     Body(note): Body<NewNote>,
 ) -> ApiResult<(StatusCode, Json<NoteView>)> {
     holding(&state, &caller, MODERATORS).await?;
-    let text = note.text.trim();
-    let length = text.chars().count();
-    if length == 0 || length > MAX_NOTE {
-        return Err(ApiError::BadRequest(format!(
-            "text: {length} characters, expected 1 to {MAX_NOTE}"
-        )));
-    }
+    let text = trimmed_words("text", &note.text, MAX_NOTE)?;
     let account = state
         .store
         .login_of(&name)
@@ -272,13 +266,13 @@ pub(crate) async fn add_note(
         .ok_or_else(|| ApiError::NotFound(format!("no account {name:?}")))?;
     state
         .store
-        .add_note(account.account_id, &caller.holder.name, text)
+        .add_note(account.account_id, &caller.holder.name, &text)
         .await?;
     Ok((
         StatusCode::CREATED,
         Json(NoteView {
             author: caller.holder.name,
-            text: text.to_owned(),
+            text,
             at_ms: state.clock.now_ms(),
         }),
     ))

@@ -53,11 +53,17 @@ pub(crate) fn limit_of(limit: Option<u32>) -> ApiResult<u32> {
 
 /// A reason checked for length.
 pub(crate) fn reason_of(reason: Reason) -> ApiResult<String> {
-    let text = reason.reason.trim();
+    trimmed_words("reason", &reason.reason, MAX_REASON)
+}
+
+/// Words a moderator gives (a reason, a note), trimmed and checked: 1 to `most`
+/// characters, refused naming `field` otherwise.
+pub(crate) fn trimmed_words(field: &str, text: &str, most: usize) -> ApiResult<String> {
+    let text = text.trim();
     let length = text.chars().count();
-    if length == 0 || length > MAX_REASON {
+    if length == 0 || length > most {
         return Err(ApiError::BadRequest(format!(
-            "reason: {length} characters, expected 1 to {MAX_REASON}"
+            "{field}: {length} characters, expected 1 to {most}"
         )));
     }
     Ok(text.to_owned())

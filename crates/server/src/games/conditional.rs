@@ -16,7 +16,7 @@ use crate::edge::Body;
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::limits::games::{MAX_CONDITIONAL_LINES, MAX_MOVE_CHARS};
 use crate::state::AppState;
-use crate::store::{MoveError, Status, seat_of};
+use crate::store::{MoveError, Status};
 
 /// A plan of conditional moves, as set and as read.
 #[derive(Debug, Deserialize, Serialize, ToSchema)]
@@ -87,7 +87,7 @@ pub(crate) async fn set(
         })?;
     state
         .store
-        .set_plan(&id, game.ply, seat_of(owner), &nodes)
+        .set_plan(&id, game.ply, seat, &nodes)
         .await
         .map_err(|e| match e {
             MoveError::Stale { ply } => ApiError::Conflict(format!(
