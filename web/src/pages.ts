@@ -9,7 +9,7 @@ import { describeClock, opponentField, safeNext, timeControl, type Route } from 
 import { dailyCard } from './puzzles/page';
 import { PROVISIONAL_NOTE } from './ratings';
 import type { RoomView } from './swap61';
-import type { CatalogueEntry, GameView, Lobby, Schemas, VacationView } from './types';
+import type { CatalogueEntry, GameView, Lobby, Schemas, TimeControl, VacationView } from './types';
 
 /** Whether a move is confirmed before it is sent (a setting; on by default on touch screens). */
 export function confirmStep(): boolean {
@@ -145,7 +145,8 @@ export function playingNow(games: GameView[]): HTMLElement {
     gameList(games, 'No game is being played.'));
 }
 
-function field(label: string, input: HTMLElement): HTMLElement {
+/** A form's field: its words above its input, one label for both. */
+export function field(label: string, input: HTMLElement): HTMLElement {
   return h('label', { class: 'field' }, h('span', {}, label), input);
 }
 
@@ -188,6 +189,34 @@ function select(name: string, options: [string, string][], value: string): HTMLS
   const element = h('select', { name });
   for (const [key, text] of options) element.append(h('option', { value: key, selected: key === value }, text));
   return element;
+}
+
+/** The kinds of clock a game or a tournament may have, by the words of the form. */
+export const CLOCK_KINDS: [string, string][] = [['correspondence', 'Correspondence (days per move)'], ['live', 'Live (minutes + increment)']];
+
+/**
+ * A time control's fields: the kind's select (`kinds`, the first chosen), a correspondence
+ * clock's days and a live clock's minutes and increment, each shown for its kind only;
+ * `control()` reads what they say.
+ */
+export function clockFields(kinds: [string, string][]): { fields: HTMLElement[]; control(): TimeControl } {
+  const clock = select('clock', kinds, kinds[0][0]);
+  const days = h('input', { name: 'days', type: 'number', min: 1, max: 30, value: 3, required: true });
+  // From a quarter of a minute (15 s) up to a day.
+  const initial = h('input', { name: 'initial', type: 'number', min: 0.25, max: 1440, value: 10, step: 'any', required: true });
+  const increment = h('input', { name: 'increment', type: 'number', min: 0, max: 600, value: 5, required: true });
+  const daysField = field('Days per move', days);
+  const liveFields = h('div', { class: 'row' }, field('Minutes each', initial), field('Increment (s)', increment));
+  const show = (): void => {
+    daysField.hidden = clock.value !== 'correspondence';
+    liveFields.hidden = clock.value !== 'live';
+  };
+  clock.addEventListener('change', show);
+  show();
+  return {
+    fields: [field('Time control', clock), daysField, liveFields],
+    control: () => timeControl(clock.value, Number(days.value), Number(initial.value), Number(increment.value)),
+  };
 }
 
 async function newGame(main: HTMLElement, shell: Shell): Promise<void> {
@@ -238,29 +267,20 @@ async function newGame(main: HTMLElement, shell: Shell): Promise<void> {
   fitRated();
   game.addEventListener('change', fitRated);
   size.addEventListener('input', fitRated);
-  const clock = select('clock', [['none', 'None'], ['correspondence', 'Correspondence (days per move)'], ['live', 'Live (minutes + increment)']], 'none');
-  const days = h('input', { name: 'days', type: 'number', min: 1, max: 30, value: 3 });
-  // From a quarter of a minute (15 s) up to a day.
-  const initial = h('input', { name: 'initial', type: 'number', min: 0.25, max: 1440, value: 10, step: 'any' });
-  const increment = h('input', { name: 'increment', type: 'number', min: 0, max: 600, value: 5 });
+  const clock = clockFields([['none', 'None'], ...CLOCK_KINDS]);
   const levelField = field('AI level (1-8)', level);
   const playerField = field('Player name', player);
-  const daysField = field('Days per move', days);
-  const liveFields = h('div', { class: 'row' }, field('Minutes each', initial), field('Increment (s)', increment));
   const show = (): void => {
     levelField.hidden = opponent.value !== 'ai';
     playerField.hidden = opponent.value !== 'user';
     ratedField.hidden = opponent.value === 'ai';
-    daysField.hidden = clock.value !== 'correspondence';
-    liveFields.hidden = clock.value !== 'live';
   };
   opponent.addEventListener('change', show);
-  clock.addEventListener('change', show);
   show();
   const message = h('p', { class: 'error', role: 'alert' });
   const form = h('form', { class: 'new-game' },
     field('Game', game), rules, field('Board size', size), field('Your colour', colour), field('Opponent', opponent),
-    levelField, playerField, ratedField, field('Time control', clock), daysField, liveFields, message,
+    levelField, playerField, ratedField, ...clock.fields, message,
     h('button', { type: 'submit', class: 'primary' }, 'Create the game'));
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
@@ -271,7 +291,7 @@ async function newGame(main: HTMLElement, shell: Shell): Promise<void> {
         size: Number(size.value),
         colour: colour.value,
         opponent: opponentField(opponent.value, Number(level.value), player.value),
-        clock: timeControl(clock.value, Number(days.value), Number(initial.value), Number(increment.value)),
+        clock: clock.control(),
         ...(opponent.value === 'ai' || proven() ? {} : { rated: rated.checked }),
       });
       shell.go(`/games/${created.id}`);

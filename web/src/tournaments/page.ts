@@ -8,14 +8,10 @@ import type { Cleanup, Shell } from '../app';
 import { catalogueEntry, loadCatalogue } from '../catalogue';
 import { h } from '../dom';
 import { LiveSocket, type Handlers } from '../live';
-import { timeControl, type Route } from '../logic';
-import { fitSizeTo } from '../pages';
+import type { Route } from '../logic';
+import { CLOCK_KINDS, clockFields, field, fitSizeTo } from '../pages';
 import type { TournamentList, TournamentMessage, TournamentView } from '../types';
 import { drawTournament, summaryItem, tournamentElements } from './views';
-
-function field(label: string, input: HTMLElement): HTMLLabelElement {
-  return h('label', { class: 'field' }, h('span', {}, label), input);
-}
 
 /** The form that creates a tournament, for a logged-in user: every size the game allows,
  * a correspondence or a live clock. */
@@ -32,19 +28,11 @@ async function createForm(shell: Shell): Promise<HTMLFormElement> {
   const format = h('select', { name: 'format' }, h('option', { value: 'swiss' }, 'Swiss'), h('option', { value: 'round_robin' }, 'Round robin (every pair twice)'));
   const rounds = h('input', { name: 'rounds', type: 'number', min: 1, max: 20, value: 5, required: true });
   const roundsField = field('Rounds', rounds);
-  const clock = h('select', { name: 'clock' }, h('option', { value: 'correspondence' }, 'Correspondence (days per move)'), h('option', { value: 'live' }, 'Live (minutes + increment)'));
-  const days = h('input', { name: 'days', type: 'number', min: 1, max: 30, value: 3, required: true });
-  const minutes = h('input', { name: 'minutes', type: 'number', min: 0.25, max: 1440, value: 10, step: 'any', required: true });
-  const increment = h('input', { name: 'increment', type: 'number', min: 0, max: 600, value: 5, required: true });
-  const daysField = field('Days per move', days);
-  const liveFields = h('div', { class: 'row' }, field('Minutes each', minutes), field('Increment (s)', increment));
+  const clock = clockFields(CLOCK_KINDS);
   const show = (): void => {
     roundsField.hidden = format.value !== 'swiss';
-    daysField.hidden = clock.value !== 'correspondence';
-    liveFields.hidden = clock.value !== 'live';
   };
   format.addEventListener('change', show);
-  clock.addEventListener('change', show);
   show();
   const inAWeek = new Date(Date.now() + 7 * 86_400_000);
   inAWeek.setSeconds(0, 0);
@@ -56,7 +44,7 @@ async function createForm(shell: Shell): Promise<HTMLFormElement> {
   const message = h('p', { class: 'error', role: 'alert' });
   const form = h('form', { class: 'new-tournament', 'aria-label': 'new tournament' },
     field('Game', game), field('Board size', size), field('Format', format), roundsField,
-    field('Time control', clock), daysField, liveFields,
+    ...clock.fields,
     field('Starts (your time)', starts), field('Fewest players', min), field('Most players', max),
     h('label', { class: 'check' }, rated, ' Rated'),
     h('label', { class: 'check' }, vacation, ' Vacation days may save a player whose correspondence clock ran out'), message,
@@ -67,7 +55,7 @@ async function createForm(shell: Shell): Promise<HTMLFormElement> {
     try {
       const created = await api<TournamentView>('POST', '/api/tournaments', {
         game: game.value, size: Number(size.value), format: format.value, rounds: Number(rounds.value),
-        clock: timeControl(clock.value, Number(days.value), Number(minutes.value), Number(increment.value)),
+        clock: clock.control(),
         starts_at: new Date(starts.value).toISOString(),
         min_players: Number(min.value), max_players: Number(max.value), rated: rated.checked,
         vacation: vacation.checked,
